@@ -1,0 +1,48 @@
+// Builds every target with esbuild, one context each, and copies the Tree-sitter
+// runtime and grammars into dist/. `--watch` keeps the contexts alive.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const dist = join(root, 'dist');
+mkdirSync(dist, { recursive: true });
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const targets = [
+  // The extension host: CommonJS, with vscode provided by the editor.
+  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  // The headless CLI.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  // The node:test reporter the test runner adapter loads into the workspace's runs.
+  { ...common, entryPoints: ['src/node/tests/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  // The webview app, for the browser.
+  { ...common, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+].filter((t) => existsSync(join(root, /** @type {string[]} */ (t.entryPoints)[0])));
+
+const wasm = [
+  ['node_modules/web-tree-sitter/web-tree-sitter.wasm', 'web-tree-sitter.wasm'],
+  ['node_modules/tree-sitter-typescript/tree-sitter-typescript.wasm', 'tree-sitter-typescript.wasm'],
+  ['node_modules/tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-tsx.wasm'],
+];
+for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
+
+const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  if (existsSync(join(dist, 'cli.js'))) chmodSync(join(dist, 'cli.js'), 0o755);
+}

@@ -1,0 +1,57 @@
+/**
+ * The typed error hierarchy. Each failure is classified where it is caught: shown to the
+ * operator (a user error with a fix), retried, or it stops the run with a typed reason.
+ */
+export class TicketRunnerError extends Error {
+  override readonly name: string = 'TicketRunnerError';
+}
+
+/** Bad input from the user: the message says what is wrong and how to fix it. */
+export class UserInputError extends TicketRunnerError {
+  override readonly name: string = 'UserInputError';
+}
+
+/** A ticket file that does not parse or validate. */
+export class TicketValidationError extends UserInputError {
+  override readonly name = 'TicketValidationError';
+  constructor(
+    readonly file: string,
+    readonly problems: { path: string; message: string }[],
+  ) {
+    super(`${file}: invalid ticket\n` + problems.map((p) => `  at ${p.path}: ${p.message}`).join('\n'));
+  }
+}
+
+/** A path that escapes the workspace or is otherwise unusable. */
+export class PathError extends UserInputError {
+  override readonly name = 'PathError';
+}
+
+/** A model answer that breaks its contract (not JSON, fails its schema, script mismatch). */
+export class ModelContractError extends TicketRunnerError {
+  override readonly name = 'ModelContractError';
+}
+
+/** The model could not be reached, after the transport's own retries. */
+export class ModelTransportError extends TicketRunnerError {
+  override readonly name = 'ModelTransportError';
+  constructor(message: string, readonly retries: number, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** The scripted provider has no recorded answer for a call. */
+export class ScriptExhaustedError extends ModelContractError {}
+
+/** Work stopped by the operator or a budget. */
+export class CancelledError extends TicketRunnerError {
+  override readonly name = 'CancelledError';
+}
+
+export function isAbort(err: unknown): boolean {
+  return err instanceof CancelledError || (err instanceof Error && (err.name === 'AbortError' || err.name === 'APIUserAbortError'));
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,37 @@
+import type { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
+import type { TestFramework } from '../schema/testPlan';
+
+/** Tree-sitter: syntax problems of one file. */
+export interface ParserPort {
+  parse(path: string, content: string): Promise<ParseProblem[]>;
+}
+
+/**
+ * A TypeScript language service: the headless one in process, or the editor's own.
+ * `check` reports errors in the changed files and the files that import them.
+ */
+export interface DiagnosticsPort {
+  check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }>;
+  /**
+   * Applies the language service's own code fixes for structural errors in `files`.
+   * `allow` says whether a fix may touch a file; a fix touching any other file is refused.
+   */
+  autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }>;
+  /** Resolves `Type` or `Type.member` declared in `file`; the type text, or null when it does not resolve. */
+  resolveSymbol(file: string, symbol: string): Promise<string | null>;
+  dispose?(): void;
+}
+
+export interface LintPort {
+  lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped'; problems: LintProblem[]; detail?: string }>;
+}
+
+export interface TestRunRequest {
+  framework: TestFramework;
+  files: string[];
+  timeoutMs: number;
+}
+
+export interface TestRunnerPort {
+  run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult>;
+}

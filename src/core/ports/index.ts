@@ -1,0 +1,5 @@
+export type * from './checks';
+export type * from './clock';
+export type * from './model';
+export type * from './runStore';
+export type * from './workspace';

@@ -1,0 +1,75 @@
+import type { ModelInfo, ModelRole } from '../schema/events';
+
+/** A message in a model conversation. Tool results go back as `tool` messages. */
+export type ModelMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string; isError?: boolean };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A tool the model may call during generation (rung 4: `run_tests`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the input. */
+  inputSchema: Record<string, unknown>;
+}
+
+/** Structured output: the provider forces a tool whose input schema is this JSON Schema. */
+export interface StructuredSpec {
+  name: string;
+  description: string;
+  jsonSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  role: ModelRole;
+  /** The attempt this call belongs to, for the run log. */
+  attempt: number;
+  system: string;
+  messages: ModelMessage[];
+  /** Extended thinking (rung 3 turns it on; rung 1 flips it). */
+  thinking?: boolean;
+  maxTokens?: number;
+  structured?: StructuredSpec;
+  tools?: ToolSpec[];
+  /** Streamed text as it arrives; rung 1 watches it and may abort. */
+  onText?: (delta: string, soFar: string) => void;
+  /** Per-call time limit. */
+  timeoutMs?: number;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+}
+
+export interface ModelResponse {
+  /** The text of the answer (without thinking). */
+  text: string;
+  /** The structured tool input, unvalidated: the caller validates it with zod. */
+  structured?: unknown;
+  toolCalls: ToolCall[];
+  stopReason: 'end' | 'maxTokens' | 'toolUse' | 'aborted';
+  usage: ModelUsage;
+  costUsd: number;
+  latencyMs: number;
+  /** How many times the transport retried (429, 529, connection errors). */
+  retries: number;
+}
+
+/**
+ * The one door to every model. Providers: scripted (tests and demo; always says so),
+ * Anthropic, and vscode.lm in the editor.
+ */
+export interface ModelPort {
+  readonly info: ModelInfo;
+  complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
+}

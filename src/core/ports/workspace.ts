@@ -1,0 +1,13 @@
+/**
+ * The workspace the run works in. Paths are workspace-relative with forward slashes;
+ * the core checks containment before it calls any of these.
+ */
+export interface WorkspacePort {
+  /** The file's text, or null when it does not exist. */
+  readFile(path: string): Promise<string | null>;
+  writeFile(path: string, content: string): Promise<void>;
+  deleteFile(path: string): Promise<void>;
+  exists(path: string): Promise<boolean>;
+  /** Files under a folder (recursive), workspace-relative; [] when it does not exist. */
+  listFiles(dir: string): Promise<string[]>;
+}

@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from './checks';
+import { CorrectionRequest, MachineFact } from './correction';
+import { Diagnosis, FailureKind } from './diagnosis';
+import { Manifest } from './manifest';
+import { TicketOp } from './ticket';
+
+/**
+ * The run log: one append-only JSON line per event, a zod discriminated union on `type`.
+ * Every view (tree, webview, CLI report, replay) is a pure reduction of these events.
+ * Each event below says who emits it and when.
+ */
+
+const base = {
+  runId: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  ts: z.string().describe('ISO-8601 time of the write'),
+};
+
+/** A file of an attempt: its content lives in the run's blob store under `hash`. */
+export const FileRef = z.object({ path: z.string(), hash: z.string() }).strict();
+export type FileRef = z.infer<typeof FileRef>;
+
+export const ModelInfo = z
+  .object({
+    provider: z.enum(['scripted', 'anthropic', 'vscode-lm']),
+    model: z.string(),
+    /** true for the scripted test/demo provider: every view labels it so. */
+    scripted: z.boolean(),
+  })
+  .strict();
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+export const ModelRole = z.enum(['coder', 'debugger', 'reviewer', 'testReviewer']);
+export type ModelRole = z.infer<typeof ModelRole>;
+
+export const Budget = z
+  .object({
+    attempts: z.number().int().positive(),
+    modelCalls: z.number().int().positive().optional(),
+    tokens: z.number().int().positive().optional(),
+    dollars: z.number().positive().optional(),
+    wallMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type Budget = z.infer<typeof Budget>;
+
+export const Route = z.enum(['code', 'manifest', 'test', 'ticket', 'escalate']);
+export type Route = z.infer<typeof Route>;
+
+export const RUN_OUTCOMES = ['passed', 'failed', 'needsOperator', 'cancelled', 'error'] as const;
+export const RunOutcome = z.enum(RUN_OUTCOMES);
+export type RunOutcome = z.infer<typeof RunOutcome>;
+
+/** Why a run stopped, typed so views never parse it out of a string. */
+export const StopReason = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('testsPassed') }).strict(),
+  z.object({ kind: z.literal('retryBudgetSpent'), attempts: z.number().int() }).strict(),
+  z.object({ kind: z.literal('budgetExceeded'), budget: z.enum(['attempts', 'modelCalls', 'tokens', 'dollars', 'wallMs']), limit: z.number(), used: z.number() }).strict(),
+  z.object({ kind: z.literal('correctionRequested'), requestId: z.string(), route: Route }).strict(),
+  z.object({ kind: z.literal('correctionRejected'), requestId: z.string(), reason: z.string() }).strict(),
+  z.object({ kind: z.literal('gateFailed'), gate: z.string() }).strict(),
+  z.object({ kind: z.literal('cancelled') }).strict(),
+  z.object({ kind: z.literal('modelError'), role: ModelRole, message: z.string() }).strict(),
+  z.object({ kind: z.literal('error'), message: z.string() }).strict(),
+]);
+export type StopReason = z.infer<typeof StopReason>;
+
+const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ ...base, type: z.literal(type), ...shape }).strict();
+
+export const RunEvent = z.discriminatedUnion('type', [
+  /** Pipeline, at the start of a run: what is run, where, with which model and budget. */
+  ev('run.started', {
+    ticketId: z.string(),
+    ticketPath: z.string(),
+    model: ModelInfo,
+    budget: Budget,
+    /** Every file the run may change, with its hash before the run (null: absent), for rollback. */
+    baseline: z.array(z.object({ path: z.string(), hash: z.string().nullable() }).strict()),
+  }),
+  /** Pipeline, when a run continues from its log after a correction is settled. */
+  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string() }),
+  /** Pipeline, after deriving the manifest from the ticket. */
+  ev('manifest.built', { manifest: Manifest, hash: z.string() }),
+  /** Materializer, after rendering the test plan into files. */
+  ev('tests.materialized', { framework: z.string(), files: z.array(FileRef) }),
+  /** Ops stage, for each typed op that applied. */
+  ev('op.applied', { index: z.number().int(), op: TicketOp, files: z.array(FileRef) }),
+  /** Ops stage, for a typed op that could not apply. */
+  ev('op.failed', { index: z.number().int(), op: TicketOp, reason: z.string(), suggestion: z.string() }),
+  /** Coder stage, when the model answered for an attempt. */
+  ev('coder.attempted', {
+    attempt: z.number().int().positive(),
+    brief: z.string().optional().describe('The corrective brief this attempt answered'),
+    files: z.array(FileRef),
+    model: ModelInfo,
+  }),
+  /** Write gate, for the files of an attempt that were written. `before` null: created. */
+  ev('files.written', {
+    attempt: z.number().int().positive(),
+    files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
+  }),
+  /** Write gate, for each path an attempt tried to write and may not. */
+  ev('write.refused', {
+    attempt: z.number().int().positive(),
+    path: z.string(),
+    reason: z.enum(['outOfScope', 'testFile', 'escapesWorkspace', 'invalidPath']),
+    detail: z.string(),
+  }),
+  /** Parse check, after every write. */
+  ev('check.parsed', { attempt: z.number().int(), ok: z.boolean(), problems: z.array(ParseProblem), durationMs: z.number() }),
+  /** Diagnostics check, after every write: errors in the changed files and their importers. */
+  ev('check.diagnosed', {
+    attempt: z.number().int(),
+    ok: z.boolean(),
+    checkedFiles: z.array(z.string()),
+    diagnostics: z.array(CodeDiagnostic),
+    durationMs: z.number(),
+  }),
+  /** Structural auto-fix, for each fix applied (or refused: out of scope) with no model call. */
+  ev('check.autofixed', { attempt: z.number().int(), applied: z.array(AppliedFix), refused: z.array(AppliedFix) }),
+  /** Lint check, after every write. */
+  ev('check.linted', { attempt: z.number().int(), status: z.enum(['passed', 'failed', 'skipped']), problems: z.array(LintProblem), detail: z.string().optional() }),
+  /** Test check, after every write: the runner's machine-readable output, parsed. */
+  ev('tests.ran', { attempt: z.number().int(), result: TestRunResult }),
+  /** Debugger, on every failed attempt. `diagnosis` null: none usable (the code path). */
+  ev('debugger.diagnosed', {
+    attempt: z.number().int(),
+    diagnosis: Diagnosis.nullable(),
+    /** Quotes not found verbatim in the inputs, per rejected answer. */
+    rejected: z.array(z.object({ reason: z.string(), missingQuotes: z.array(z.string()) }).strict()),
+  }),
+  /** Router, after every diagnosis: the route taken and the guard's verdict. */
+  ev('router.routed', {
+    attempt: z.number().int(),
+    claimed: FailureKind.nullable(),
+    route: Route,
+    guard: z.object({
+      verdict: z.enum(['confirmed', 'abstained', 'overridden', 'notNeeded']),
+      fact: MachineFact.optional(),
+      detail: z.string(),
+    }).strict(),
+  }),
+  /** Router or ops stage, when an input needs the operator. */
+  ev('correction.requested', { request: CorrectionRequest }),
+  /** Operator (webview or `ticket-runner resolve`), accepting a request. */
+  ev('correction.accepted', { requestId: z.string(), by: z.string() }),
+  /** Operator, rejecting a request with a reason. */
+  ev('correction.rejected', { requestId: z.string(), reason: z.string(), by: z.string() }),
+  /** Gate stage, after each end-of-ticket gate. */
+  ev('gate.ran', { gate: z.string(), status: z.enum(['passed', 'failed', 'skipped', 'error']), detail: z.string(), repaired: z.boolean().default(false) }),
+  /** Repair stage, after the one fail-safe repair pass of a gate. */
+  ev('repair.attempted', { gate: z.string(), ok: z.boolean(), detail: z.string(), files: z.array(FileRef) }),
+  /** Recovery, whenever a rung fires: the receipt. */
+  ev('rung.fired', { attempt: z.number().int(), rung: z.number().int().min(1).max(4), reason: z.string() }),
+  /** Recovery, when a model answer scores an anomaly. */
+  ev('anomaly.detected', {
+    attempt: z.number().int(),
+    role: ModelRole,
+    score: z.number(),
+    urgent: z.boolean(),
+    signals: z.array(z.object({ name: z.string(), weight: z.number(), detail: z.string() }).strict()),
+  }),
+  /** Model port, after every model call: tokens, cost and latency. */
+  ev('model.called', {
+    role: ModelRole,
+    attempt: z.number().int(),
+    model: ModelInfo,
+    ok: z.boolean(),
+    error: z.string().optional(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cacheReadTokens: z.number().int().default(0),
+    cacheWriteTokens: z.number().int().default(0),
+    costUsd: z.number(),
+    latencyMs: z.number(),
+    retries: z.number().int().default(0),
+  }),
+  /** Rollback, after restoring the workspace from the run's store. */
+  ev('run.rolledBack', { files: z.array(z.object({ path: z.string(), restored: z.enum(['content', 'deleted']) }).strict()) }),
+  /** Pipeline, last event of a run (until a correction resumes it). */
+  ev('run.finished', { outcome: RunOutcome, reason: StopReason, attempts: z.number().int() }),
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent['type'];
+export type EventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+/** An event as the pipeline hands it to the log: the log assigns runId, seq and ts. */
+export type NewEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, 'runId' | 'seq' | 'ts'> : never) : never;

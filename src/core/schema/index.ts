@@ -1,0 +1,7 @@
+export * from './checks';
+export * from './correction';
+export * from './diagnosis';
+export * from './events';
+export * from './manifest';
+export * from './testPlan';
+export * from './ticket';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { TestFramework, TestPlan } from './testPlan';
+import { AcceptanceCriterion, SymbolRef, TicketOp } from './ticket';
+
+export const ScopedFile = z
+  .object({
+    path: z.string(),
+    exists: z.boolean().describe('false: the Coder may create it'),
+  })
+  .strict();
+export type ScopedFile = z.infer<typeof ScopedFile>;
+
+/** How the workspace's tests are run, detected from its package.json. */
+export const TestRunnerSpec = z
+  .object({
+    framework: TestFramework,
+    /** Why this framework was picked, for the report. */
+    detectedFrom: z.string(),
+  })
+  .strict();
+export type TestRunnerSpec = z.infer<typeof TestRunnerSpec>;
+
+/** A type signature gathered from the language service for a symbol in scope. */
+export const SignatureFact = z
+  .object({ file: z.string(), symbol: z.string(), signature: z.string() })
+  .strict();
+export type SignatureFact = z.infer<typeof SignatureFact>;
+
+/**
+ * The manifest: derived from the ticket with no model, byte-identical for the same
+ * ticket and workspace. Keys are emitted in a fixed order by `serializeManifest`.
+ */
+export const Manifest = z
+  .object({
+    version: z.literal(1),
+    ticketId: z.string(),
+    ticketPath: z.string(),
+    title: z.string(),
+    description: z.string(),
+    scope: z.object({ write: z.array(ScopedFile), read: z.array(ScopedFile) }).strict(),
+    acceptance: z.array(AcceptanceCriterion),
+    runner: TestRunnerSpec,
+    testPlan: TestPlan,
+    testFiles: z.array(z.string()).describe('The rendered test files: read-only to every model'),
+    refs: z.array(SymbolRef),
+    ops: z.array(TicketOp),
+    facts: z.array(SignatureFact).default([]),
+  })
+  .strict();
+export type Manifest = z.infer<typeof Manifest>;
