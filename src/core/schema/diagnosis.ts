@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TestPlan } from './testPlan';
 
 /** Who owns the fix for a failure. The router maps each kind to a destination. */
 export const FAILURE_KINDS = ['code', 'manifest', 'test', 'ticket'] as const;
@@ -26,6 +27,15 @@ export const Diagnosis = z
     evidence: z.array(Evidence).min(1),
     brief: z.string().min(1).describe('A corrective brief for whoever owns the fix'),
     avoid: z.array(z.string()).default([]).describe('Approaches that must not be repeated'),
+    proposedTestPlan: TestPlan.optional().describe('kind "test" only: the whole corrected test plan'),
+    proposedTicketEdit: z
+      .object({
+        summary: z.string().min(1),
+        replacements: z.array(z.object({ find: z.string().min(1), replace: z.string() }).strict()).min(1),
+      })
+      .strict()
+      .optional()
+      .describe('kind "ticket" only: exact text replacements in the ticket file'),
   })
   .strict();
 export type Diagnosis = z.infer<typeof Diagnosis>;

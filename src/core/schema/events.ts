@@ -76,8 +76,7 @@ export const RunEvent = z.discriminatedUnion('type', [
     ticketPath: z.string(),
     model: ModelInfo,
     budget: Budget,
-    /** Every file the run may change, with its hash before the run (null: absent), for rollback. */
-    baseline: z.array(z.object({ path: z.string(), hash: z.string().nullable() }).strict()),
+    workspace: z.string().describe('The workspace folder name, for reports'),
   }),
   /** Pipeline, when a run continues from its log after a correction is settled. */
   ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string() }),
@@ -96,9 +95,14 @@ export const RunEvent = z.discriminatedUnion('type', [
     files: z.array(FileRef),
     model: ModelInfo,
   }),
-  /** Write gate, for the files of an attempt that were written. `before` null: created. */
+  /**
+   * Every write of a run, by whoever wrote it (attempt 0: before the first Coder attempt).
+   * `before` is the hash of the previous content, null when the file was created; rollback
+   * restores the earliest `before` of each path.
+   */
   ev('files.written', {
-    attempt: z.number().int().positive(),
+    attempt: z.number().int().nonnegative(),
+    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator']),
     files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
   }),
   /** Write gate, for each path an attempt tried to write and may not. */

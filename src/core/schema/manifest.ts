@@ -22,7 +22,12 @@ export type TestRunnerSpec = z.infer<typeof TestRunnerSpec>;
 
 /** A type signature gathered from the language service for a symbol in scope. */
 export const SignatureFact = z
-  .object({ file: z.string(), symbol: z.string(), signature: z.string() })
+  .object({
+    file: z.string(),
+    symbol: z.string(),
+    /** The type text from the language service; null when the symbol does not resolve. */
+    signature: z.string().nullable(),
+  })
   .strict();
 export type SignatureFact = z.infer<typeof SignatureFact>;
 
@@ -42,6 +47,9 @@ export const Manifest = z
     runner: TestRunnerSpec,
     testPlan: TestPlan,
     testFiles: z.array(z.string()).describe('The rendered test files: read-only to every model'),
+    /** How the tests are rendered: TypeScript or JavaScript, ES modules or CommonJS. */
+    testLanguage: z.enum(['ts', 'js']),
+    moduleKind: z.enum(['esm', 'cjs']),
     refs: z.array(SymbolRef),
     ops: z.array(TicketOp),
     facts: z.array(SignatureFact).default([]),

@@ -1,0 +1,112 @@
+import { ModelTransportError, CancelledError, ScriptExhaustedError } from '../errors';
+import type { ModelPort, ModelRequest, ModelResponse } from '../ports/model';
+import type { ModelInfo, ModelRole } from '../schema/events';
+import { renderCoderFile } from '../pipeline/coderAnswer';
+import type { ModelScript, ScriptedAnswer } from './scriptSchema';
+
+/** Rough token estimate for scripted calls: budgets still count, and the report says "scripted". */
+const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
+
+/**
+ * The scripted provider: a test and demo tool that replays recorded answers by role and
+ * call order. It always says that it is one (`info.scripted`, the model name), and it
+ * fails loudly when the script runs out or a call does not match its recording.
+ */
+export class ScriptedModel implements ModelPort {
+  readonly info: ModelInfo;
+  private readonly cursor: Record<ModelRole, number> = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
+
+  constructor(
+    private readonly script: ModelScript,
+    /** Reads a `{ from }` file beside the script. */
+    private readonly readBeside: (path: string) => string,
+    readonly source: string,
+  ) {
+    this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
+  }
+
+  /** How many recorded answers are left per role, for "the script was not used up" checks. */
+  remaining(): Record<ModelRole, number> {
+    const left = {} as Record<ModelRole, number>;
+    for (const role of Object.keys(this.cursor) as ModelRole[]) left[role] = this.script[role].length - this.cursor[role];
+    return left;
+  }
+
+  async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
+    const started = Date.now();
+    const queue = this.script[request.role];
+    const index = this.cursor[request.role];
+    const answer = queue[index];
+    if (!answer) {
+      throw new ScriptExhaustedError(
+        `scripted model: the script ${this.source} has no ${request.role} answer #${index + 1} (attempt ${request.attempt}); ` +
+          `it recorded ${queue.length}. Add an answer to "${request.role}" or check why the run made another call.`,
+      );
+    }
+    this.cursor[request.role]++;
+    this.check(answer, request, index);
+    if (signal.aborted) throw new CancelledError('cancelled');
+    if (answer.fault === 'transportError') throw new ModelTransportError(`scripted model: recorded transport failure (${request.role} #${index + 1})`, 0);
+    const text = this.textOf(answer);
+    await this.stream(text, answer, request, signal);
+    const prompt = request.system.length + request.messages.reduce((n, m) => n + m.content.length, 0);
+    return {
+      text,
+      structured: answer.structured,
+      toolCalls: (answer.toolCalls ?? []).map((c, i) => ({ id: `scripted-${request.role}-${index}-${i}`, name: c.name, input: c.input })),
+      stopReason: answer.toolCalls?.length ? 'toolUse' : 'end',
+      usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(text.length + JSON.stringify(answer.structured ?? '').length), cacheReadTokens: 0, cacheWriteTokens: 0 },
+      costUsd: 0,
+      latencyMs: Date.now() - started,
+      retries: 0,
+    };
+  }
+
+  private check(answer: ScriptedAnswer, request: ModelRequest, index: number): void {
+    const e = answer.expect;
+    if (!e) return;
+    const where = `scripted model: ${request.role} answer #${index + 1} in ${this.source}`;
+    if (e.attempt !== undefined && e.attempt !== request.attempt) {
+      throw new ScriptExhaustedError(`${where} was recorded for attempt ${e.attempt}, but the call is for attempt ${request.attempt}`);
+    }
+    if (e.thinking !== undefined && e.thinking !== Boolean(request.thinking)) {
+      throw new ScriptExhaustedError(`${where} was recorded with thinking ${e.thinking ? 'on' : 'off'}, but the call has it ${request.thinking ? 'on' : 'off'}`);
+    }
+    const prompt = [request.system, ...request.messages.map((m) => m.content)].join('\n');
+    for (const needle of e.promptIncludes) {
+      if (!prompt.includes(needle)) throw new ScriptExhaustedError(`${where} expects the prompt to include ${JSON.stringify(needle)}, and it does not`);
+    }
+  }
+
+  private textOf(answer: ScriptedAnswer): string {
+    const parts: string[] = [];
+    if (answer.preamble) parts.push(answer.preamble);
+    if (answer.text) parts.push(answer.text);
+    for (const [path, content] of Object.entries(answer.files ?? {})) {
+      parts.push(renderCoderFile(path, typeof content === 'string' ? content : this.readBeside(content.from)));
+    }
+    return parts.join('\n\n');
+  }
+
+  /** Feeds the text to `onText` in chunks, so stream watchers see what a real stream shows. */
+  private async stream(text: string, answer: ScriptedAnswer, request: ModelRequest, signal: AbortSignal): Promise<void> {
+    if (answer.fault === 'stall') {
+      await new Promise<never>((_, reject) => {
+        const stop = () => reject(new CancelledError('stalled scripted stream stopped'));
+        if (signal.aborted) stop();
+        signal.addEventListener('abort', stop, { once: true });
+      });
+    }
+    if (!request.onText) return;
+    const size = answer.chunkChars ?? 400;
+    let soFar = '';
+    for (let i = 0; i < text.length; i += size) {
+      if (signal.aborted) throw new CancelledError('cancelled');
+      const delta = text.slice(i, i + size);
+      soFar += delta;
+      request.onText(delta, soFar);
+      // Yield so an abort from a watcher lands between chunks, as with a real stream.
+      await Promise.resolve();
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
+import type { ClockPort, HashFn } from '../ports/clock';
+import type { ModelPort } from '../ports/model';
+import type { RunStorePort } from '../ports/runStore';
+import type { WorkspacePort } from '../ports/workspace';
+import type { RunLog, RunEventListener } from '../run/runLog';
+import type { Budget } from '../schema/events';
+import type { Manifest } from '../schema/manifest';
+import type { Ticket } from '../schema/ticket';
+
+/**
+ * What a run needs from the world, wired by hand in src/cli/main.ts and
+ * src/vscode/extension.ts. Optional checks are simply not in the pipeline when absent,
+ * and the log says so.
+ */
+export interface PipelineDeps {
+  workspace: WorkspacePort;
+  /** The absolute workspace root, as stack traces spell it (the router relativizes frames). */
+  workspaceRoot: string;
+  store: RunStorePort;
+  clock: ClockPort;
+  hash: HashFn;
+  model: ModelPort;
+  tests: TestRunnerPort;
+  parser?: ParserPort;
+  diagnostics?: DiagnosticsPort;
+  lint?: LintPort;
+  /** Per test run. */
+  testTimeoutMs?: number;
+  onEvent?: RunEventListener;
+}
+
+export const DEFAULT_BUDGET: Budget = { attempts: 3 };
+export const DEFAULT_TEST_TIMEOUT_MS = 120_000;
+
+/** One run in progress: the log it writes and what it has derived so far. */
+export interface RunContext {
+  deps: PipelineDeps;
+  log: RunLog;
+  ticket: Ticket;
+  ticketPath: string;
+  manifest: Manifest;
+  budget: Budget;
+  signal: AbortSignal;
+  startedAt: number;
+}
+
+/** A typed early stop inside the pipeline; the driver turns it into `run.finished`. */
+export class RunStop extends Error {
+  constructor(readonly stop: import('../schema/events').StopReason, readonly outcome: import('../schema/events').RunOutcome) {
+    super(stop.kind);
+  }
+}

@@ -1,0 +1,159 @@
+import { reduceRun, type AttemptState } from '../run/reducer';
+import type { CorrectionRequest } from '../schema/correction';
+import { runChecks, type CheckOutcome } from './checksStage';
+import { parseCoderAnswer } from './coderAnswer';
+import { RunStop, type RunContext } from './context';
+import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from './debuggerStage';
+import { buildCorrection } from './corrections';
+import { callModel } from './modelCall';
+import { CODER_SYSTEM, coderPrompt, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
+import { changedRegions, route } from './router';
+import { serializeManifest } from './manifestBuilder';
+import { checkWrite } from './writeGate';
+
+async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
+  const out: SourceFile[] = [];
+  for (const path of paths) {
+    const content = await ctx.deps.workspace.readFile(path);
+    if (content !== null) out.push({ path, content });
+  }
+  return out;
+}
+
+const scopePaths = (ctx: RunContext) => [...ctx.manifest.scope.write, ...ctx.manifest.scope.read].map((f) => f.path);
+
+/** The failure text of an attempt, rebuilt from the log so a resumed run reads the same. */
+function attemptFailure(a: AttemptState): string {
+  return describeFailure({
+    parse: a.parse?.problems ?? [],
+    diagnostics: (a.diagnostics?.diagnostics ?? []).filter((d) => d.category === 'error'),
+    lint: (a.lint?.problems ?? []).filter((p) => p.severity === 'error'),
+    tests: a.tests,
+  });
+}
+
+/** The Debugger's fixed inputs: manifest, tests, latest output, latest code, history. Scope files only. */
+async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOutcome): Promise<DebuggerInputs> {
+  const state = reduceRun(ctx.log.runId, ctx.log.events);
+  const history = [];
+  for (const a of state.attempts.filter((x) => x.n < attempt)) {
+    const files: SourceFile[] = [];
+    for (const f of a.files) files.push({ path: f.path, content: await ctx.log.getBlob(f.hash) });
+    history.push({ attempt: a.n, files, failure: attemptFailure(a) });
+  }
+  return {
+    manifest: serializeManifest(ctx.manifest),
+    testFiles: await readAll(ctx, ctx.manifest.testFiles),
+    testOutput: [describeFailure(outcome.evidence), outcome.evidence.tests?.output ?? ''].filter(Boolean).join('\n\n'),
+    implementation: await readAll(ctx, scopePaths(ctx)),
+    history,
+  };
+}
+
+/** One Coder attempt: ask, record, and write what the gate allows. Returns the paths written. */
+async function coderAttempt(ctx: RunContext, attempt: number, brief: string | undefined, lastFailure: string | undefined): Promise<string[]> {
+  const { log, manifest } = ctx;
+  const response = await callModel(ctx, {
+    role: 'coder',
+    attempt,
+    system: CODER_SYSTEM,
+    messages: [
+      {
+        role: 'user',
+        content: coderPrompt({ manifest, files: await readAll(ctx, scopePaths(ctx)), tests: await readAll(ctx, manifest.testFiles), brief, lastFailure }),
+      },
+    ],
+  });
+  const answer = parseCoderAnswer(response.text);
+  const refs = [];
+  for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
+  await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
+  const written = [];
+  for (const f of answer) {
+    const verdict = checkWrite(manifest, f.path);
+    if (!verdict.ok) {
+      await log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: verdict.reason, detail: verdict.detail });
+      continue;
+    }
+    const before = await ctx.deps.workspace.readFile(verdict.path);
+    await ctx.deps.workspace.writeFile(verdict.path, f.content);
+    written.push({ path: verdict.path, before: before === null ? null : await log.putBlob(before), after: await log.putBlob(f.content) });
+  }
+  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written });
+  return written.map((w) => w.path);
+}
+
+/** The normalized changed code of an attempt against the run's baseline, for the repeat guard. */
+async function attemptRegions(ctx: RunContext, a: AttemptState | undefined): Promise<string> {
+  if (!a) return '';
+  const firstBefore = new Map<string, string | null>();
+  for (const e of ctx.log.events) {
+    if (e.type !== 'files.written') continue;
+    for (const f of e.files) if (!firstBefore.has(f.path)) firstBefore.set(f.path, f.before);
+  }
+  const parts: string[] = [];
+  for (const f of [...a.files].sort((x, y) => x.path.localeCompare(y.path))) {
+    const base = firstBefore.get(f.path);
+    const before = base ? await ctx.log.getBlob(base) : null;
+    parts.push(`${f.path}\n${changedRegions(before, await ctx.log.getBlob(f.hash))}`);
+  }
+  return parts.join('\n');
+}
+
+export interface LoopResult {
+  attempts: number;
+}
+
+/**
+ * The inner loop: Coder attempt, write gate, checks; on failure the Debugger, then the
+ * router sends the fix to its owner. Ends with tests passing, an operator correction
+ * request, or the retry budget spent (each a RunStop or a normal return).
+ */
+export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined): Promise<LoopResult> {
+  const { log } = ctx;
+  let brief = initialBrief;
+  let lastFailure: string | undefined;
+  const last = firstAttempt + ctx.budget.attempts - 1;
+  for (let attempt = firstAttempt; attempt <= last; attempt++) {
+    if (ctx.signal.aborted) throw new RunStop({ kind: 'cancelled' }, 'cancelled');
+    const changed = await coderAttempt(ctx, attempt, brief, lastFailure);
+    const outcome = await runChecks(ctx, attempt, changed);
+    if (outcome.passed) return { attempts: attempt };
+
+    const inputs = await debuggerInputs(ctx, attempt, outcome);
+    const diagnosed = await diagnose(
+      (prompt, note) =>
+        callModel(ctx, {
+          role: 'debugger',
+          attempt,
+          system: DEBUGGER_SYSTEM,
+          messages: [{ role: 'user', content: note ? `${prompt}\n\n${note}` : prompt }],
+          structured: { name: 'diagnosis', description: 'Report the diagnosis of the failed attempt', jsonSchema: diagnosisJsonSchema() },
+        }),
+      inputs,
+    );
+    await log.emit({ type: 'debugger.diagnosed', attempt, diagnosis: diagnosed.diagnosis, rejected: diagnosed.rejected });
+
+    const state = reduceRun(log.runId, log.events);
+    const previous = state.attempts.find((a) => a.n === attempt - 1);
+    const flagged = previous?.route?.route === 'code' && previous.diagnosis ? previous : undefined;
+    const decision = route({
+      manifest: ctx.manifest,
+      diagnosis: diagnosed.diagnosis,
+      diagnostics: outcome.evidence.diagnostics,
+      tests: outcome.evidence.tests,
+      workspaceRoot: ctx.deps.workspaceRoot,
+      repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
+    });
+    await log.emit({ type: 'router.routed', attempt, claimed: decision.claimed, route: decision.route, guard: decision.guard });
+
+    if (decision.route !== 'code') {
+      const request: CorrectionRequest = await buildCorrection(ctx, decision, diagnosed.diagnosis, outcome, `${log.runId}-c${state.corrections.length + 1}`);
+      await log.emit({ type: 'correction.requested', request });
+      throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: decision.route }, 'needsOperator');
+    }
+    brief = diagnosed.diagnosis?.brief;
+    lastFailure = describeFailure(outcome.evidence);
+  }
+  throw new RunStop({ kind: 'retryBudgetSpent', attempts: ctx.budget.attempts }, 'failed');
+}

@@ -1,0 +1,119 @@
+import type { CodeDiagnostic, TestRunResult } from '../schema/checks';
+import type { MachineFact } from '../schema/correction';
+import type { Diagnosis, FailureKind } from '../schema/diagnosis';
+import type { Route } from '../schema/events';
+import type { Manifest } from '../schema/manifest';
+
+export interface RouteDecision {
+  claimed: FailureKind | null;
+  route: Route;
+  guard: { verdict: 'confirmed' | 'abstained' | 'overridden' | 'notNeeded'; fact?: MachineFact; detail: string };
+}
+
+export interface RouterInputs {
+  manifest: Manifest;
+  diagnosis: Diagnosis | null;
+  diagnostics: CodeDiagnostic[];
+  tests?: TestRunResult;
+  /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
+  workspaceRoot: string;
+  /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
+  repeat?: { current: string; previous: string };
+}
+
+const errorsOnly = (ds: CodeDiagnostic[]): CodeDiagnostic[] => ds.filter((d) => d.category === 'error');
+
+/** test is wrong: the rendered test itself has a type error against the ticket's types. */
+function testFact(m: Manifest, ds: CodeDiagnostic[]): MachineFact | undefined {
+  const d = errorsOnly(ds).find((x) => m.testFiles.includes(x.file));
+  return d && { kind: 'testTypeError', detail: `${d.file}:${d.line} ${d.code}: ${d.message}`, file: d.file, line: d.line, code: d.code };
+}
+
+const STACK_FRAME = /(?:\(|\s|^)((?:file:\/\/)?\/[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+/gm;
+
+/** Workspace files named by the failing tests' stack frames, relative to the root. */
+export function frameFiles(tests: TestRunResult | undefined, root: string): { file: string; line: number }[] {
+  if (!tests) return [];
+  const base = root.replace(/\\/g, '/').replace(/\/$/, '') + '/';
+  const text = tests.cases.map((c) => c.stack ?? '').join('\n') + '\n' + tests.output;
+  const out: { file: string; line: number }[] = [];
+  for (const m of text.matchAll(STACK_FRAME)) {
+    const abs = (m[1] ?? '').replace(/^file:\/\//, '');
+    if (!abs.startsWith(base) || abs.includes('/node_modules/')) continue;
+    out.push({ file: abs.slice(base.length), line: Number(m[2]) });
+  }
+  return out;
+}
+
+/** manifest is wrong: the failure points at a workspace file that is neither in scope nor a test. */
+function manifestFact(m: Manifest, ds: CodeDiagnostic[], tests: TestRunResult | undefined, root: string): MachineFact | undefined {
+  const inScope = (f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+  const d = errorsOnly(ds).find((x) => !inScope(x.file));
+  if (d) {
+    return { kind: 'outsideScopeDiagnostic', detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`, file: d.file, line: d.line, code: d.code };
+  }
+  const frame = frameFiles(tests, root).find((f) => !inScope(f.file) && !m.scope.read.some((r) => r.path === f.file));
+  if (frame) return { kind: 'outsideScopeFrame', detail: `a failing stack frame is in ${frame.file}:${frame.line}, outside the scope`, file: frame.file, line: frame.line };
+  return undefined;
+}
+
+/** ticket is wrong: a symbol the ticket names does not resolve with the language service. */
+function ticketFact(m: Manifest): MachineFact | undefined {
+  const f = m.facts.find((x) => x.signature === null);
+  return f && { kind: 'unresolvedTicketSymbol', detail: `the ticket names ${f.symbol} in ${f.file}, which the language service cannot resolve`, file: f.file };
+}
+
+/** Every out-of-scope file the failure points at, for a scope-addition proposal. */
+export function outsideScopeFiles(i: RouterInputs): string[] {
+  const m = i.manifest;
+  const inScope = (f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+  const files = new Set<string>();
+  for (const d of errorsOnly(i.diagnostics)) if (!inScope(d.file)) files.add(d.file);
+  for (const f of frameFiles(i.tests, i.workspaceRoot)) if (!inScope(f.file)) files.add(f.file);
+  return [...files].sort();
+}
+
+/**
+ * The router. The Debugger's classification confirms; a deterministic check decides.
+ * A claim with no machine fact behind it goes down the code path: a missing fact costs a
+ * missed route, never a wrong repair. A code route that repeats the approach the last
+ * diagnosis flagged goes to the operator instead of spending the rest of the budget.
+ */
+export function route(i: RouterInputs): RouteDecision {
+  let decision: RouteDecision;
+  if (!i.diagnosis) {
+    decision = { claimed: null, route: 'code', guard: { verdict: 'abstained', detail: 'no usable diagnosis: the failure takes the code path' } };
+  } else if (i.diagnosis.kind === 'code') {
+    decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };
+  } else {
+    const kind = i.diagnosis.kind;
+    const fact = kind === 'test' ? testFact(i.manifest, i.diagnostics) : kind === 'manifest' ? manifestFact(i.manifest, i.diagnostics, i.tests, i.workspaceRoot) : ticketFact(i.manifest);
+    decision = fact
+      ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
+      : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };
+  }
+  if (decision.route === 'code' && i.repeat && i.repeat.current !== '' && i.repeat.current === i.repeat.previous) {
+    return {
+      claimed: decision.claimed,
+      route: 'escalate',
+      guard: {
+        verdict: 'confirmed',
+        fact: { kind: 'repeatedApproach', detail: 'this attempt changes the same code, normalized, as the attempt the last diagnosis flagged' },
+        detail: 'the Coder repeated the flagged approach: the operator decides instead of spending the rest of the budget',
+      },
+    };
+  }
+  return decision;
+}
+
+/** The changed lines of a file against its baseline, normalized (comments and whitespace out). */
+export function changedRegions(before: string | null, after: string): string {
+  const strip = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const norm = (s: string) => s.replace(/\s+/g, '');
+  const old = new Set(strip(before ?? '').split('\n').map(norm));
+  return strip(after)
+    .split('\n')
+    .map(norm)
+    .filter((l) => l !== '' && !old.has(l))
+    .join('\n');
+}

@@ -1,0 +1,196 @@
+import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
+import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
+import { RunLog } from '../run/runLog';
+import type { Budget, RunOutcome, StopReason } from '../schema/events';
+import { DEFAULT_BUDGET, RunStop, type PipelineDeps, type RunContext } from './context';
+import { applyProposal } from './corrections';
+import { runAttempts } from './innerLoop';
+import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
+import { materialize } from './materializer';
+import { normalizeRelPath } from './paths';
+import { parseTicket } from './ticketLoader';
+
+export interface RunOptions {
+  ticketPath: string;
+  budget?: Budget;
+  signal: AbortSignal;
+}
+
+export interface RunResult {
+  runId: string;
+  state: RunState;
+  logPath: string;
+}
+
+async function loadTicket(deps: PipelineDeps, ticketPath: string) {
+  const text = await deps.workspace.readFile(ticketPath);
+  if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
+  const ticket = parseTicket(ticketPath, text);
+  const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
+  return { ticket, manifest };
+}
+
+/** Renders the test plan into the workspace: the only writer of test files is this function. */
+async function materializeTests(ctx: RunContext): Promise<void> {
+  const { manifest, log, deps } = ctx;
+  const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  const written = [];
+  const files = [];
+  for (const f of rendered) {
+    const before = await deps.workspace.readFile(f.path);
+    const after = await log.putBlob(f.content);
+    if (before !== f.content) {
+      await deps.workspace.writeFile(f.path, f.content);
+      written.push({ path: f.path, before: before === null ? null : await log.putBlob(before), after });
+    }
+    files.push({ path: f.path, hash: after });
+  }
+  if (written.length) await log.emit({ type: 'files.written', attempt: 0, by: 'materializer', files: written });
+  await log.emit({ type: 'tests.materialized', framework: manifest.runner.framework, files });
+}
+
+async function emitManifest(ctx: RunContext): Promise<void> {
+  await ctx.log.emit({ type: 'manifest.built', manifest: ctx.manifest, hash: manifestHash(ctx.manifest, ctx.deps.hash) });
+}
+
+/**
+ * Runs a stage to its end and records how it ended. Every way out is a `run.finished`
+ * with a typed reason: a pass, a RunStop, a cancel, or an unexpected error (recorded,
+ * never thrown past the log, so nothing is lost).
+ */
+async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () => Promise<{ attempts: number }>): Promise<RunResult> {
+  let outcome: RunOutcome;
+  let reason: StopReason;
+  let attempts = reduceRun(ctx.log.runId, ctx.log.events).attempts.length;
+  try {
+    attempts = (await body()).attempts;
+    outcome = 'passed';
+    reason = { kind: 'testsPassed' };
+  } catch (err) {
+    attempts = reduceRun(ctx.log.runId, ctx.log.events).attempts.length;
+    if (err instanceof RunStop) {
+      outcome = err.outcome;
+      reason = err.stop;
+    } else if (err instanceof CancelledError || (isAbort(err) && ctx.signal.aborted)) {
+      outcome = 'cancelled';
+      reason = { kind: 'cancelled' };
+    } else {
+      outcome = 'error';
+      reason = { kind: 'error', message: errorMessage(err) };
+    }
+  }
+  await ctx.log.emit({ type: 'run.finished', outcome, reason, attempts });
+  return { runId: ctx.log.runId, state: reduceRun(ctx.log.runId, ctx.log.events), logPath: ctx.deps.store.logPath(ctx.log.runId) };
+}
+
+function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
+  const log = new RunLog(runId, deps.store, deps.clock, existing);
+  if (deps.onEvent) log.onEvent(deps.onEvent);
+  return log;
+}
+
+/**
+ * Takes a ticket through the pipeline: manifest, rendered tests, the inner loop. A
+ * malformed ticket or a bad path throws a UserInputError before any run exists.
+ */
+export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<RunResult> {
+  const ticketPath = normalizeRelPath(opts.ticketPath);
+  const { ticket, manifest } = await loadTicket(deps, ticketPath);
+  const budget = opts.budget ?? DEFAULT_BUDGET;
+  const log = openLog(deps, deps.clock.newRunId());
+  await log.emit({
+    type: 'run.started',
+    ticketId: ticket.id,
+    ticketPath,
+    model: deps.model.info,
+    budget,
+    workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
+  });
+  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, signal: opts.signal, startedAt: Date.now() };
+  return drive(ctx, async () => {
+    await emitManifest(ctx);
+    await materializeTests(ctx);
+    return runAttempts(ctx, 1, undefined);
+  });
+}
+
+export interface ResolveOptions {
+  decision: 'accept' | 'reject';
+  reason?: string;
+  /** Who decided: "cli", "webview". */
+  by: string;
+  signal: AbortSignal;
+  budget?: Budget;
+}
+
+/**
+ * Settles a run's pending correction request. Rejecting ends the run with the request on
+ * record. Accepting writes the change into the ticket, re-derives the manifest, renders
+ * the tests again, and resumes the run from its log with the Debugger's brief.
+ */
+export async function resolveCorrection(deps: PipelineDeps, runId: string, opts: ResolveOptions): Promise<RunResult> {
+  const loaded = await deps.store.load(runId);
+  const state = reduceRun(runId, loaded.events);
+  const pending = pendingCorrection(state);
+  if (!pending) {
+    throw new UserInputError(`run ${runId} has no pending correction request (its status is ${state.status}); nothing to ${opts.decision}`);
+  }
+  const log = openLog(deps, runId, loaded.events);
+  const id = pending.request.id;
+  if (opts.decision === 'reject') {
+    const reason = opts.reason?.trim();
+    if (!reason) throw new UserInputError('a rejection needs a reason: pass --reason "why the change is wrong"');
+    await log.emit({ type: 'correction.rejected', requestId: id, reason, by: opts.by });
+    await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'correctionRejected', requestId: id, reason }, attempts: state.attempts.length });
+    return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId) };
+  }
+  const ticketPath = state.ticketPath;
+  const before = await deps.workspace.readFile(ticketPath);
+  if (before === null) throw new UserInputError(`the ticket ${ticketPath} of run ${runId} no longer exists`);
+  const after = applyProposal(before, ticketPath, pending.request.proposal);
+  await log.emit({ type: 'correction.accepted', requestId: id, by: opts.by });
+  await deps.workspace.writeFile(ticketPath, after);
+  await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
+  await log.emit({ type: 'run.resumed', from: 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
+  const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
+  const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
+  const next = (state.attempts[state.attempts.length - 1]?.n ?? 0) + 1;
+  return drive({ deps, log, signal: opts.signal }, async () => {
+    const { ticket, manifest } = await loadTicket(deps, ticketPath);
+    const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, signal: opts.signal, startedAt: Date.now() };
+    await emitManifest(ctx);
+    await materializeTests(ctx);
+    return runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
+  });
+}
+
+/** The manifest of a run, as its log recorded it, in canonical bytes. */
+export function manifestBytes(state: RunState): string | undefined {
+  return state.manifest ? serializeManifest(state.manifest) : undefined;
+}
+
+/**
+ * Restores every file the run wrote to its content before the run (deleting files the
+ * run created), from the run's blob store.
+ */
+export async function rollbackRun(deps: PipelineDeps, runId: string): Promise<RunResult> {
+  const loaded = await deps.store.load(runId);
+  const firstBefore = new Map<string, string | null>();
+  for (const e of loaded.events) {
+    if (e.type !== 'files.written') continue;
+    for (const f of e.files) if (!firstBefore.has(f.path)) firstBefore.set(f.path, f.before);
+  }
+  const log = openLog(deps, runId, loaded.events);
+  const files: { path: string; restored: 'content' | 'deleted' }[] = [];
+  for (const [path, hash] of [...firstBefore].sort(([a], [b]) => a.localeCompare(b))) {
+    if (hash === null) {
+      await deps.workspace.deleteFile(path);
+      files.push({ path, restored: 'deleted' });
+    } else {
+      await deps.workspace.writeFile(path, await log.getBlob(hash));
+      files.push({ path, restored: 'content' });
+    }
+  }
+  await log.emit({ type: 'run.rolledBack', files });
+  return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId) };
+}

@@ -1,0 +1,3 @@
+export * from './logCodec';
+export * from './reducer';
+export * from './runLog';

@@ -1,0 +1,261 @@
+import type {
+  AppliedFix,
+  CodeDiagnostic,
+  CorrectionRequest,
+  Diagnosis,
+  FileRef,
+  LintProblem,
+  Manifest,
+  MachineFact,
+  ParseProblem,
+  RunEvent,
+  RunOutcome,
+  StopReason,
+  TestRunResult,
+  TicketOp,
+} from '../schema';
+import type { Budget, EventOf, ModelInfo, ModelRole, Route } from '../schema/events';
+
+export interface AttemptState {
+  n: number;
+  brief?: string;
+  /** The files the Coder answered with. */
+  files: FileRef[];
+  written: { path: string; before: string | null; after: string }[];
+  refused: { path: string; reason: string; detail: string }[];
+  parse?: { ok: boolean; problems: ParseProblem[] };
+  diagnostics?: { ok: boolean; checkedFiles: string[]; diagnostics: CodeDiagnostic[]; durationMs: number };
+  autofix?: { applied: AppliedFix[]; refused: AppliedFix[] };
+  lint?: { status: 'passed' | 'failed' | 'skipped'; problems: LintProblem[]; detail?: string };
+  tests?: TestRunResult;
+  diagnosis?: Diagnosis | null;
+  rejectedDiagnoses: { reason: string; missingQuotes: string[] }[];
+  route?: { claimed: string | null; route: Route; verdict: string; fact?: MachineFact; detail: string };
+  rungs: { rung: number; reason: string }[];
+  anomalies: { role: ModelRole; score: number; urgent: boolean; signals: { name: string; weight: number; detail: string }[] }[];
+  /** passed, failed, or pending while its checks run. */
+  status: 'pending' | 'passed' | 'failed';
+}
+
+export interface CorrectionState {
+  request: CorrectionRequest;
+  status: 'pending' | 'accepted' | 'rejected';
+  reason?: string;
+  by?: string;
+}
+
+export interface ModelCallState {
+  role: ModelRole;
+  attempt: number;
+  model: ModelInfo;
+  ok: boolean;
+  error?: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  retries: number;
+}
+
+export interface RunState {
+  runId: string;
+  ticketId: string;
+  ticketPath: string;
+  model?: ModelInfo;
+  budget?: Budget;
+  startedAt?: string;
+  updatedAt?: string;
+  status: 'running' | RunOutcome;
+  finished?: { outcome: RunOutcome; reason: StopReason; attempts: number };
+  manifest?: Manifest;
+  manifestHash?: string;
+  testFiles: FileRef[];
+  framework?: string;
+  ops: { index: number; op: TicketOp; ok: boolean; reason?: string; suggestion?: string }[];
+  attempts: AttemptState[];
+  corrections: CorrectionState[];
+  gates: { gate: string; status: string; detail: string; repaired: boolean }[];
+  repairs: { gate: string; ok: boolean; detail: string; files: FileRef[] }[];
+  modelCalls: ModelCallState[];
+  usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number; retries: number };
+  workspace: string;
+  resumes: { from: string; reason: string }[];
+  rolledBack: boolean;
+  eventCount: number;
+}
+
+export function emptyRunState(runId: string): RunState {
+  return {
+    runId,
+    ticketId: '',
+    ticketPath: '',
+    status: 'running',
+    testFiles: [],
+    ops: [],
+    attempts: [],
+    corrections: [],
+    gates: [],
+    repairs: [],
+    modelCalls: [],
+    usage: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0 },
+    workspace: '',
+    resumes: [],
+    rolledBack: false,
+    eventCount: 0,
+  };
+}
+
+function attempt(state: RunState, n: number): AttemptState {
+  let a = state.attempts.find((x) => x.n === n);
+  if (!a) {
+    a = { n, files: [], written: [], refused: [], rejectedDiagnoses: [], rungs: [], anomalies: [], status: 'pending' };
+    state.attempts.push(a);
+    state.attempts.sort((x, y) => x.n - y.n);
+  }
+  return a;
+}
+
+type Handlers = { [T in RunEvent['type']]: (s: RunState, e: EventOf<T>) => void };
+
+/**
+ * One handler per event type; `satisfies` makes a new event type without a handler a
+ * compile error, so no view silently ignores a fact of the run.
+ */
+const handlers = {
+  'run.started': (s, e) => {
+    s.ticketId = e.ticketId;
+    s.ticketPath = e.ticketPath;
+    s.model = e.model;
+    s.budget = e.budget;
+    s.startedAt = e.ts;
+    s.workspace = e.workspace;
+  },
+  'run.resumed': (s, e) => {
+    s.status = 'running';
+    s.finished = undefined;
+    s.resumes.push({ from: e.from, reason: e.reason });
+  },
+  'manifest.built': (s, e) => {
+    s.manifest = e.manifest;
+    s.manifestHash = e.hash;
+  },
+  'tests.materialized': (s, e) => {
+    s.testFiles = e.files;
+    s.framework = e.framework;
+  },
+  'op.applied': (s, e) => {
+    s.ops.push({ index: e.index, op: e.op, ok: true });
+  },
+  'op.failed': (s, e) => {
+    s.ops.push({ index: e.index, op: e.op, ok: false, reason: e.reason, suggestion: e.suggestion });
+  },
+  'coder.attempted': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.brief = e.brief;
+    a.files = e.files;
+  },
+  'files.written': (s, e) => {
+    if (e.attempt > 0) attempt(s, e.attempt).written.push(...e.files);
+  },
+  'write.refused': (s, e) => {
+    attempt(s, e.attempt).refused.push({ path: e.path, reason: e.reason, detail: e.detail });
+  },
+  'check.parsed': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.parse = { ok: e.ok, problems: e.problems };
+    if (!e.ok) a.status = 'failed';
+  },
+  'check.diagnosed': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, durationMs: e.durationMs };
+    if (!e.ok) a.status = 'failed';
+  },
+  'check.autofixed': (s, e) => {
+    attempt(s, e.attempt).autofix = { applied: e.applied, refused: e.refused };
+  },
+  'check.linted': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.lint = { status: e.status, problems: e.problems, detail: e.detail };
+    if (e.status === 'failed') a.status = 'failed';
+  },
+  'tests.ran': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.tests = e.result;
+    a.status = e.result.status === 'passed' && a.status !== 'failed' ? 'passed' : 'failed';
+  },
+  'debugger.diagnosed': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.diagnosis = e.diagnosis;
+    a.rejectedDiagnoses = e.rejected;
+  },
+  'router.routed': (s, e) => {
+    attempt(s, e.attempt).route = { claimed: e.claimed, route: e.route, verdict: e.guard.verdict, fact: e.guard.fact, detail: e.guard.detail };
+  },
+  'correction.requested': (s, e) => {
+    s.corrections.push({ request: e.request, status: 'pending' });
+  },
+  'correction.accepted': (s, e) => {
+    const c = s.corrections.find((x) => x.request.id === e.requestId);
+    if (c) Object.assign(c, { status: 'accepted', by: e.by });
+  },
+  'correction.rejected': (s, e) => {
+    const c = s.corrections.find((x) => x.request.id === e.requestId);
+    if (c) Object.assign(c, { status: 'rejected', reason: e.reason, by: e.by });
+  },
+  'gate.ran': (s, e) => {
+    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired });
+  },
+  'repair.attempted': (s, e) => {
+    s.repairs.push({ gate: e.gate, ok: e.ok, detail: e.detail, files: e.files });
+  },
+  'rung.fired': (s, e) => {
+    attempt(s, e.attempt).rungs.push({ rung: e.rung, reason: e.reason });
+  },
+  'anomaly.detected': (s, e) => {
+    attempt(s, e.attempt).anomalies.push({ role: e.role, score: e.score, urgent: e.urgent, signals: e.signals });
+  },
+  'model.called': (s, e) => {
+    s.modelCalls.push({
+      role: e.role,
+      attempt: e.attempt,
+      model: e.model,
+      ok: e.ok,
+      error: e.error,
+      inputTokens: e.inputTokens,
+      outputTokens: e.outputTokens,
+      costUsd: e.costUsd,
+      latencyMs: e.latencyMs,
+      retries: e.retries,
+    });
+    s.usage.calls++;
+    s.usage.inputTokens += e.inputTokens;
+    s.usage.outputTokens += e.outputTokens;
+    s.usage.costUsd += e.costUsd;
+    s.usage.retries += e.retries;
+  },
+  'run.rolledBack': (s) => {
+    s.rolledBack = true;
+  },
+  'run.finished': (s, e) => {
+    s.status = e.outcome;
+    s.finished = { outcome: e.outcome, reason: e.reason, attempts: e.attempts };
+  },
+} satisfies Handlers;
+
+/** Folds one event into the state (mutating it): the incremental form for live views. */
+export function applyEvent(state: RunState, event: RunEvent): RunState {
+  (handlers[event.type] as (s: RunState, e: RunEvent) => void)(state, event);
+  state.eventCount++;
+  state.updatedAt = event.ts;
+  return state;
+}
+
+/** The run state: a pure reduction of its events. */
+export function reduceRun(runId: string, events: readonly RunEvent[]): RunState {
+  return events.reduce(applyEvent, emptyRunState(runId));
+}
+
+/** The pending correction request, if the run waits on the operator. */
+export function pendingCorrection(state: RunState): CorrectionState | undefined {
+  return state.corrections.find((c) => c.status === 'pending');
+}

@@ -1,0 +1,61 @@
+import { RunEvent, type NewEvent } from '../schema/events';
+import type { ClockPort } from '../ports/clock';
+import type { RunStorePort } from '../ports/runStore';
+
+export type RunEventListener = (event: RunEvent) => void;
+
+/**
+ * The writer of one run's log. It stamps runId, seq and ts, validates every event before
+ * it is written (a bad event is a bug, never a corrupt log), and tells subscribers after.
+ * Subscribers (progress, tree view, webview) observe; they never change the run.
+ */
+export class RunLog {
+  private seq: number;
+  private readonly listeners = new Set<RunEventListener>();
+  private readonly written: RunEvent[];
+  /** Appends are serialized so seq order is file order even when callers do not await. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly runId: string,
+    private readonly store: RunStorePort,
+    private readonly clock: ClockPort,
+    existing: readonly RunEvent[] = [],
+  ) {
+    this.written = [...existing];
+    this.seq = existing.length === 0 ? 0 : existing[existing.length - 1]!.seq + 1;
+  }
+
+  get events(): readonly RunEvent[] {
+    return this.written;
+  }
+
+  onEvent(listener: RunEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async emit(event: NewEvent): Promise<RunEvent> {
+    const stamped = RunEvent.parse({ ...event, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
+    const write = this.tail.then(() => this.store.append(this.runId, stamped));
+    this.tail = write.catch(() => undefined);
+    await write;
+    this.written.push(stamped);
+    for (const l of this.listeners) {
+      try {
+        l(stamped);
+      } catch {
+        // A broken view must not break the run it watches.
+      }
+    }
+    return stamped;
+  }
+
+  putBlob(content: string): Promise<string> {
+    return this.store.putBlob(this.runId, content);
+  }
+
+  getBlob(hash: string): Promise<string> {
+    return this.store.getBlob(this.runId, hash);
+  }
+}

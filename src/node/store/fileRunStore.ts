@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { decodeLog, encodeEvent } from '../../core/run/logCodec';
+import type { RunEvent } from '../../core/schema/events';
+import type { LoadedLog, RunStorePort } from '../../core/ports/runStore';
+
+export const RUNS_DIR = path.join('.ticket-runner', 'runs');
+
+export function sha256(content: string): string {
+  return createHash('sha256').update(content, 'utf8').digest('hex');
+}
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Runs on disk: `.ticket-runner/runs/<runId>/events.jsonl`, appended with O_APPEND and
+ * never rewritten, and `blobs/<sha256>` beside it for the contents of every attempt.
+ */
+export class FileRunStore implements RunStorePort {
+  readonly dir: string;
+
+  constructor(workspaceRoot: string) {
+    this.dir = path.join(workspaceRoot, RUNS_DIR);
+  }
+
+  private runDir(runId: string): string {
+    if (!RUN_ID.test(runId)) throw new Error(`"${runId}" is not a run id`);
+    return path.join(this.dir, runId);
+  }
+
+  logPath(runId: string): string {
+    return path.join(this.runDir(runId), 'events.jsonl');
+  }
+
+  async append(runId: string, event: RunEvent): Promise<void> {
+    await fs.mkdir(this.runDir(runId), { recursive: true });
+    await fs.appendFile(this.logPath(runId), encodeEvent(event), { encoding: 'utf8', flag: 'a' });
+  }
+
+  async load(runId: string): Promise<LoadedLog> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.logPath(runId), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no run "${runId}" in ${this.dir}`);
+      throw err;
+    }
+    return decodeLog(text, this.logPath(runId));
+  }
+
+  async putBlob(runId: string, content: string): Promise<string> {
+    const hash = sha256(content);
+    const file = path.join(this.runDir(runId), 'blobs', hash);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Content-addressed: an existing blob already holds these bytes.
+    await fs.writeFile(file, content, { encoding: 'utf8', flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+    return hash;
+  }
+
+  async getBlob(runId: string, hash: string): Promise<string> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error(`"${hash}" is not a blob hash`);
+    return fs.readFile(path.join(this.runDir(runId), 'blobs', hash), 'utf8');
+  }
+
+  async listRuns(): Promise<string[]> {
+    try {
+      const entries = await fs.readdir(this.dir, { withFileTypes: true });
+      return entries.filter((e) => e.isDirectory() && RUN_ID.test(e.name)).map((e) => e.name).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
+  async deleteRun(runId: string): Promise<void> {
+    await fs.rm(this.runDir(runId), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,84 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { PathError } from '../../core/errors';
+import { normalizeRelPath } from '../../core/pipeline/paths';
+import type { WorkspacePort } from '../../core/ports/workspace';
+
+/**
+ * The workspace on disk. The core already normalizes paths; this adapter checks again
+ * against the real filesystem, so a symlink inside the workspace cannot lead a write out.
+ */
+export class FsWorkspace implements WorkspacePort {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** The absolute path of a workspace-relative one, refusing anything that escapes. */
+  async abs(rel: string): Promise<string> {
+    const target = path.join(this.root, normalizeRelPath(rel));
+    const realRoot = await fs.realpath(this.root);
+    // Walk up to the nearest existing ancestor: a file being created has no realpath yet.
+    let probe = target;
+    for (;;) {
+      try {
+        const real = await fs.realpath(probe);
+        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+          throw new PathError(`"${rel}" resolves outside the workspace (through a symbolic link)`);
+        }
+        return target;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        const parent = path.dirname(probe);
+        if (parent === probe) return target;
+        probe = parent;
+      }
+    }
+  }
+
+  async readFile(rel: string): Promise<string | null> {
+    try {
+      return await fs.readFile(await this.abs(rel), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return null;
+      throw err;
+    }
+  }
+
+  async writeFile(rel: string, content: string): Promise<void> {
+    const file = await this.abs(rel);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Write then rename, so a crash never leaves a half-written source file.
+    const tmp = `${file}.ticket-runner-${process.pid}.tmp`;
+    await fs.writeFile(tmp, content, 'utf8');
+    await fs.rename(tmp, file);
+  }
+
+  async deleteFile(rel: string): Promise<void> {
+    await fs.rm(await this.abs(rel), { force: true });
+  }
+
+  async exists(rel: string): Promise<boolean> {
+    try {
+      await fs.access(await this.abs(rel));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async listFiles(dir: string): Promise<string[]> {
+    const base = dir === '' || dir === '.' ? this.root : await this.abs(dir);
+    try {
+      const entries = await fs.readdir(base, { recursive: true, withFileTypes: true });
+      return entries
+        .filter((e) => e.isFile())
+        .map((e) => path.relative(this.root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+        .sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+}
