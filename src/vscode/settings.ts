@@ -1,0 +1,87 @@
+import type * as vscode from 'vscode';
+
+/**
+ * Every setting key of the extension, in one place. package.json `contributes.configuration`
+ * declares the same keys; test/unit/vscodeManifest.test.ts checks that the two agree.
+ */
+export const SECTION = 'ticketRunner';
+
+export const SettingKey = {
+  /** Which ModelPort a run uses: the scripted replay (demo, tests), Anthropic, or a vscode.lm chat model. */
+  model: 'model',
+  /** vscode.lm only: the model family to select (e.g. "gpt-4o"); empty picks the first offered. */
+  lmFamily: 'lmFamily',
+  /** How many times a failed attempt is retried before the run stops (attempts = retries + 1). */
+  retryBudget: 'retryBudget',
+  /** End-of-ticket gates to run after the last attempt passes. */
+  gates: 'gates',
+  /** Overrides the test command the workspace's runner adapter would use; empty: detect. */
+  testCommand: 'testCommand',
+  /** Per test run time limit, in milliseconds. */
+  testTimeoutMs: 'testTimeoutMs',
+  /** Where diagnostics come from: the editor's own TypeScript server, or the headless language service. */
+  diagnostics: 'diagnostics',
+} as const;
+export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
+
+export const MODEL_PROVIDERS = ['scripted', 'anthropic', 'vscode-lm'] as const;
+export type ModelProviderSetting = (typeof MODEL_PROVIDERS)[number];
+export const GATES = ['typecheck', 'lint', 'build', 'implementationReview', 'testReview', 'coverage'] as const;
+export const DIAGNOSTICS_SOURCES = ['editor', 'headless'] as const;
+
+export interface Settings {
+  model: ModelProviderSetting;
+  lmFamily: string;
+  retryBudget: number;
+  gates: string[];
+  testCommand: string;
+  testTimeoutMs: number;
+  diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
+}
+
+export const DEFAULTS: Settings = {
+  model: 'anthropic',
+  lmFamily: '',
+  retryBudget: 2,
+  gates: ['typecheck', 'lint'],
+  testCommand: '',
+  testTimeoutMs: 120_000,
+  diagnostics: 'editor',
+};
+
+/** Reads the settings for a folder, falling back to the defaults on anything malformed. */
+export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
+  const model = config.get<string>(SettingKey.model, DEFAULTS.model);
+  const diagnostics = config.get<string>(SettingKey.diagnostics, DEFAULTS.diagnostics);
+  const retry = config.get<number>(SettingKey.retryBudget, DEFAULTS.retryBudget);
+  const timeout = config.get<number>(SettingKey.testTimeoutMs, DEFAULTS.testTimeoutMs);
+  const gates = config.get<unknown>(SettingKey.gates, DEFAULTS.gates);
+  return {
+    model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
+    lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
+    retryBudget: Number.isInteger(retry) && retry >= 0 && retry <= 20 ? retry : DEFAULTS.retryBudget,
+    gates: Array.isArray(gates) ? gates.filter((g): g is string => typeof g === 'string') : DEFAULTS.gates,
+    testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
+    testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
+    diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics) ? (diagnostics as Settings['diagnostics']) : DEFAULTS.diagnostics,
+  };
+}
+
+/** Command ids, as package.json contributes them. */
+export const Command = {
+  runTicket: 'ticketRunner.runTicket',
+  setApiKey: 'ticketRunner.setApiKey',
+  openRun: 'ticketRunner.openRun',
+  replayRun: 'ticketRunner.replayRun',
+  revealLog: 'ticketRunner.revealLog',
+  deleteRun: 'ticketRunner.deleteRun',
+  rollbackRun: 'ticketRunner.rollbackRun',
+  refreshRuns: 'ticketRunner.refreshRuns',
+  acceptCorrection: 'ticketRunner.acceptCorrection',
+  rejectCorrection: 'ticketRunner.rejectCorrection',
+} as const;
+
+export const VIEW_RUNS = 'ticketRunner.runs';
+export const WEBVIEW_TYPE = 'ticketRunner.run';
+/** The SecretStorage key of the Anthropic API key. */
+export const SECRET_ANTHROPIC_KEY = 'ticketRunner.anthropicApiKey';
