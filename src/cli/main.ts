@@ -1,0 +1,242 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
+import type { RunResult } from '../core/pipeline/runTicket';
+import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
+import { decodeLog } from '../core/run/logCodec';
+import { reduceRun, type RunState } from '../core/run/reducer';
+import { describeStop, formatRunReport, modelLabel } from '../core/run/report';
+import type { Budget } from '../core/schema/events';
+import { FileRunStore } from '../node/store/fileRunStore';
+import { wireNodeDeps, type ModelChoice } from '../node/wire';
+import { progressLine } from './progress';
+
+/** Exit codes a script can tell apart. */
+export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
+
+const HELP: Record<string, string> = {
+  main: `ticket-runner: take a ticket to verified code, headless.
+
+Usage: ticket-runner <command> [options]
+
+Commands:
+  run <ticket>                       run a ticket (.tickets/<ID>.ticket.json)
+  show <runId|path>                  a readable report of a run, from its log alone
+  list                               the runs of the workspace
+  resolve <runId> accept|reject      settle a run's pending correction request
+  rollback <runId>                   restore every file the run wrote
+
+Common options:
+  --workspace DIR   the workspace folder (default: the current folder)
+  --json            machine-readable output on stdout
+  -h, --help        help for a command
+
+Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled.`,
+  run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model scripted|anthropic] [options]
+
+Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router.
+Progress goes to stderr; the report (or --json state) to stdout.
+
+Options:
+  --model scripted|anthropic   scripted replays .tickets/<ID>.script.json (a test and demo
+                               tool, labelled so everywhere); anthropic needs ANTHROPIC_API_KEY
+  --attempts N                 Coder attempts per run segment (default 3)
+  --max-calls N  --max-tokens N  --max-dollars X  --max-wall-ms N    run budgets
+  --test-timeout-ms N          time limit per test run (default 120000)
+  --json`,
+  show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
+
+Prints what happened in a run, built from its event log alone: attempts, checks,
+diagnoses with their evidence, routes and the guard's verdicts, corrections, outcome.`,
+  list: `Usage: ticket-runner list [--workspace DIR] [--json]`,
+  resolve: `Usage: ticket-runner resolve <runId> accept|reject [--reason TEXT] [--workspace DIR] [--model scripted|anthropic]
+
+accept applies the proposed change to the ticket (scope addition, corrected test plan
+or ticket edit), re-derives the manifest and resumes the run from its log.
+reject ends the run with the request on record; it needs --reason.`,
+  rollback: `Usage: ticket-runner rollback <runId> [--workspace DIR]
+
+Restores every file the run wrote to its content before the run, and deletes the files
+it created, from the run's own store.`,
+};
+
+const OPTIONS = {
+  workspace: { type: 'string' },
+  model: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  reason: { type: 'string' },
+  attempts: { type: 'string' },
+  'max-calls': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-dollars': { type: 'string' },
+  'max-wall-ms': { type: 'string' },
+  'test-timeout-ms': { type: 'string' },
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function num(flags: Flags, name: keyof Flags, integer = true): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined || typeof raw !== 'string') return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new UserInputError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  return n;
+}
+
+function budgetFrom(flags: Flags): Budget {
+  return {
+    attempts: num(flags, 'attempts') ?? 3,
+    modelCalls: num(flags, 'max-calls'),
+    tokens: num(flags, 'max-tokens'),
+    dollars: num(flags, 'max-dollars', false),
+    wallMs: num(flags, 'max-wall-ms'),
+  };
+}
+
+function modelChoice(flags: Flags): ModelChoice {
+  const m = flags.model ?? 'scripted';
+  if (m !== 'scripted' && m !== 'anthropic') throw new UserInputError(`--model must be scripted or anthropic, got "${m}"`);
+  return m;
+}
+
+function workspaceOf(flags: Flags): string {
+  const ws = path.resolve(flags.workspace ?? process.cwd());
+  if (!existsSync(ws) || !statSync(ws).isDirectory()) throw new UserInputError(`--workspace ${ws} is not a folder`);
+  return ws;
+}
+
+const exitFor = (state: RunState): number => (state.status === 'running' ? EXIT.error : EXIT[state.status]);
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+function printRun(io: Io, flags: Flags, result: RunResult): number {
+  if (flags.json) io.out(JSON.stringify({ runId: result.runId, logPath: result.logPath, state: result.state }, null, 2));
+  else io.out(formatRunReport(result.state) + `\nLog: ${result.logPath}`);
+  return exitFor(result.state);
+}
+
+/** The path form of `show`: a log file or a run folder, read without a workspace. */
+function loadFromPath(p: string): RunState | null {
+  const file = existsSync(p) && statSync(p).isDirectory() ? path.join(p, 'events.jsonl') : p;
+  if (!existsSync(file) || !file.endsWith('.jsonl')) return null;
+  const log = decodeLog(readFileSync(file, 'utf8'), file);
+  const runId = log.events[0]?.runId ?? path.basename(path.dirname(file));
+  return reduceRun(runId, log.events);
+}
+
+export async function main(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '-h' || command === '--help' || command === 'help') {
+    io.out(HELP.main!);
+    return command ? EXIT.passed : EXIT.error;
+  }
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, rollback (see --help)`);
+  const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
+  if (flags.help) {
+    io.out(HELP[command]!);
+    return EXIT.passed;
+  }
+  const progress = (e: Parameters<typeof progressLine>[0]) => {
+    const line = progressLine(e);
+    if (line) io.err(line);
+  };
+
+  switch (command) {
+    case 'run': {
+      const ticket = positionals[0];
+      if (!ticket) throw new UserInputError('run needs a ticket path, such as .tickets/BLOG-1.ticket.json');
+      const ws = workspaceOf(flags);
+      const rel = path.relative(ws, path.resolve(ws, ticket)).split(path.sep).join('/');
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
+      try {
+        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), signal }));
+      } finally {
+        deps.diagnostics?.dispose?.();
+      }
+    }
+    case 'show': {
+      const id = positionals[0];
+      if (!id) throw new UserInputError('show needs a run id or the path of an events.jsonl');
+      let state = loadFromPath(path.resolve(id));
+      if (!state) {
+        const store = new FileRunStore(workspaceOf(flags));
+        const loaded = await store.load(id);
+        if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
+        state = reduceRun(id, loaded.events);
+      }
+      io.out(flags.json ? JSON.stringify(state, null, 2) : formatRunReport(state));
+      return EXIT.passed;
+    }
+    case 'list': {
+      const store = new FileRunStore(workspaceOf(flags));
+      const rows = [];
+      for (const id of await store.listRuns()) {
+        const loaded = await store.load(id);
+        rows.push(reduceRun(id, loaded.events));
+      }
+      if (flags.json) io.out(JSON.stringify(rows.map((s) => ({ runId: s.runId, ticketId: s.ticketId, status: s.status, attempts: s.attempts.length, model: s.model })), null, 2));
+      else if (!rows.length) io.out('No runs yet. Start one with: ticket-runner run .tickets/<ID>.ticket.json');
+      else for (const s of rows) io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${s.status.padEnd(13)} ${s.attempts.length} attempt(s)  ${s.finished ? describeStop(s.finished.reason) : ''}  [${modelLabel(s)}]`);
+      return EXIT.passed;
+    }
+    case 'resolve': {
+      const [runId, decision] = positionals;
+      if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
+      const ws = workspaceOf(flags);
+      const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
+      try {
+        return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined }));
+      } finally {
+        deps.diagnostics?.dispose?.();
+      }
+    }
+    case 'rollback': {
+      const runId = positionals[0];
+      if (!runId) throw new UserInputError('rollback needs a run id (see ticket-runner list)');
+      const ws = workspaceOf(flags);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: 'none', env: process.env });
+      const result = await rollbackRun(deps, runId);
+      const done = result.state.rolledBack;
+      io.out(flags.json ? JSON.stringify({ runId, rolledBack: done }) : `Run ${runId} rolled back: ${result.state.eventCount} events read, the files it wrote are restored.`);
+      return done ? EXIT.passed : EXIT.error;
+    }
+  }
+  return EXIT.error;
+}
+
+/** Only user errors are shown as a message alone; anything else is a bug, shown with its name. */
+function report(err: unknown, io: Io): number {
+  if (err instanceof UserInputError || (err instanceof Error && err.name === 'TypeError' && /parseArgs|option/i.test(err.message)) || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    io.err(`ticket-runner: ${errorMessage(err)}`);
+  } else if (err instanceof TicketRunnerError) {
+    io.err(`ticket-runner: ${err.name}: ${err.message}`);
+  } else {
+    io.err(`ticket-runner: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  }
+  return EXIT.error;
+}
+
+export async function runCli(argv: string[], io: Io, signal: AbortSignal): Promise<number> {
+  try {
+    return await main(argv, io, signal);
+  } catch (err) {
+    return report(err, io);
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('ticket-runner: cancelling (the run records it)…\n');
+    controller.abort();
+  });
+  void runCli(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') }, controller.signal).then((code) => {
+    process.exitCode = code;
+  });
+}

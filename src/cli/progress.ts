@@ -1,0 +1,50 @@
+import type { RunEvent } from '../core/schema/events';
+import { describeStop } from '../core/run/report';
+
+/** One short stderr line per event worth a glance while a run goes; null for the rest. */
+export function progressLine(e: RunEvent): string | null {
+  switch (e.type) {
+    case 'run.started':
+      return `run ${e.runId}: ticket ${e.ticketId} with ${e.model.scripted ? 'the SCRIPTED model (test/demo replay)' : `${e.model.provider} ${e.model.model}`}`;
+    case 'manifest.built':
+      return `  manifest: ${e.manifest.scope.write.length} file(s) in scope, ${e.manifest.runner.framework} (${e.manifest.runner.detectedFrom})`;
+    case 'tests.materialized':
+      return `  tests rendered: ${e.files.map((f) => f.path).join(', ')}`;
+    case 'op.applied':
+      return `  op ${e.index} ${e.op.op} applied`;
+    case 'op.failed':
+      return `  op ${e.index} ${e.op.op} FAILED: ${e.reason}`;
+    case 'coder.attempted':
+      return `  attempt ${e.attempt}: Coder answered with ${e.files.length} file(s)`;
+    case 'write.refused':
+      return `  attempt ${e.attempt}: write REFUSED ${e.path} (${e.reason})`;
+    case 'check.parsed':
+      return e.ok ? null : `  attempt ${e.attempt}: ${e.problems.length} syntax problem(s)`;
+    case 'check.autofixed':
+      return `  attempt ${e.attempt}: ${e.applied.length} structural fix(es) applied with no model call`;
+    case 'check.diagnosed':
+      return `  attempt ${e.attempt}: diagnostics ${e.ok ? 'clean' : `${e.diagnostics.filter((d) => d.category === 'error').length} error(s)`} (${e.checkedFiles.length} file(s), ${Math.round(e.durationMs)} ms)`;
+    case 'tests.ran':
+      return `  attempt ${e.attempt}: tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`;
+    case 'debugger.diagnosed':
+      return e.diagnosis ? `  attempt ${e.attempt}: Debugger says ${e.diagnosis.kind} is wrong: ${e.diagnosis.claim}` : `  attempt ${e.attempt}: no usable diagnosis`;
+    case 'router.routed':
+      return `  attempt ${e.attempt}: routed to ${e.route} (guard ${e.guard.verdict})`;
+    case 'correction.requested':
+      return `  correction request ${e.request.id}: the ${e.request.target} is wrong (${e.request.fact.detail})`;
+    case 'correction.accepted':
+      return `  correction ${e.requestId} accepted`;
+    case 'correction.rejected':
+      return `  correction ${e.requestId} rejected: ${e.reason}`;
+    case 'run.resumed':
+      return `  resumed from ${e.from}: ${e.reason}`;
+    case 'rung.fired':
+      return `  attempt ${e.attempt}: recovery rung ${e.rung} fired: ${e.reason}`;
+    case 'gate.ran':
+      return `  gate ${e.gate}: ${e.status}`;
+    case 'run.finished':
+      return `run ${e.runId}: ${e.outcome} (${describeStop(e.reason)})`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,95 @@
+import type { StopReason } from '../schema/events';
+import type { AttemptState, RunState } from './reducer';
+
+/** The model label every report line uses: the scripted provider always says so. */
+export function modelLabel(state: RunState): string {
+  if (!state.model) return 'unknown model';
+  return state.model.scripted ? `SCRIPTED model (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`;
+}
+
+export function describeStop(reason: StopReason): string {
+  switch (reason.kind) {
+    case 'testsPassed':
+      return 'tests passed';
+    case 'retryBudgetSpent':
+      return `retry budget spent after ${reason.attempts} attempt(s)`;
+    case 'budgetExceeded':
+      return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
+    case 'correctionRequested':
+      return `waiting for the operator: correction ${reason.requestId} (${reason.route} is wrong)`;
+    case 'correctionRejected':
+      return `correction ${reason.requestId} rejected: ${reason.reason}`;
+    case 'gateFailed':
+      return `gate ${reason.gate} failed`;
+    case 'cancelled':
+      return 'cancelled';
+    case 'modelError':
+      return `${reason.role} model failed: ${reason.message}`;
+    case 'error':
+      return `error: ${reason.message}`;
+  }
+}
+
+function attemptLines(a: AttemptState): string[] {
+  const out = [`Attempt ${a.n}: ${a.status}`];
+  if (a.brief) out.push(`  brief: ${a.brief}`);
+  for (const r of a.rungs) out.push(`  rung ${r.rung} fired: ${r.reason}`);
+  for (const w of a.written) out.push(`  wrote ${w.path}${w.before === null ? ' (new)' : ''}`);
+  for (const r of a.refused) out.push(`  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
+  if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
+  if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
+  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
+  if (a.diagnostics) {
+    const errs = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
+    out.push(`  diagnostics: ${errs.length ? `${errs.length} error(s)` : 'clean'} in ${a.diagnostics.checkedFiles.length} file(s)`);
+    for (const d of errs.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message}`);
+  }
+  if (a.lint) out.push(`  lint: ${a.lint.status}${a.lint.detail ? ` (${a.lint.detail})` : ''}`);
+  if (a.tests) {
+    const t = a.tests;
+    out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
+    for (const c of t.cases.filter((x) => x.status === 'failed')) {
+      out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
+    }
+  }
+  for (const r of a.rejectedDiagnoses) out.push(`  diagnosis rejected: ${r.reason}${r.missingQuotes.length ? ` (${r.missingQuotes.map((q) => JSON.stringify(q)).join(', ')})` : ''}`);
+  if (a.diagnosis) {
+    out.push(`  Debugger: ${a.diagnosis.kind} is wrong: ${a.diagnosis.claim}`);
+    for (const e of a.diagnosis.evidence) out.push(`    evidence (${e.source}${e.file ? ` ${e.file}` : ''}): ${JSON.stringify(e.quote)}`);
+    out.push(`    brief: ${a.diagnosis.brief}`);
+  } else if (a.diagnosis === null) out.push('  Debugger: no usable diagnosis');
+  if (a.route) out.push(`  route: ${a.route.route} (claimed ${a.route.claimed ?? 'nothing'}; guard ${a.route.verdict}: ${a.route.detail})`);
+  return out;
+}
+
+/** A readable report of a run, built from its log alone. */
+export function formatRunReport(state: RunState): string {
+  const lines = [
+    `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})`,
+    `Model: ${modelLabel(state)}`,
+    `Outcome: ${state.finished ? `${state.finished.outcome}: ${describeStop(state.finished.reason)}` : 'running'}`,
+  ];
+  if (state.manifest) {
+    lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
+  }
+  for (const op of state.ops) lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
+  for (const a of state.attempts) lines.push(...attemptLines(a));
+  for (const c of state.corrections) {
+    const r = c.request;
+    lines.push(`Correction ${r.id} [${c.status}${c.reason ? `: ${c.reason}` : ''}]: the ${r.target} is wrong`);
+    lines.push(`  machine fact (${r.fact.kind}): ${r.fact.detail}`);
+    if (r.claim) lines.push(`  claim: ${r.claim.text}`);
+    const p = r.proposal;
+    lines.push(
+      `  proposal: ${
+        p.kind === 'scopeAddition' ? `add to scope.write: ${p.paths.join(', ')}` : p.kind === 'testPlan' ? `corrected test plan (${p.testPlan.files.length} file(s))` : p.kind === 'ticketEdit' ? `ticket edit: ${p.summary}` : `none (${p.why})`
+      }`,
+    );
+  }
+  for (const r of state.resumes) lines.push(`Resumed from ${r.from}: ${r.reason}`);
+  for (const g of state.gates) lines.push(`Gate ${g.gate}: ${g.status}${g.repaired ? ' after repair' : ''} (${g.detail})`);
+  const u = state.usage;
+  lines.push(`Model calls: ${u.calls}, tokens ${u.inputTokens} in / ${u.outputTokens} out, $${u.costUsd.toFixed(4)}${u.retries ? `, ${u.retries} transport retries` : ''}`);
+  if (state.rolledBack) lines.push('Rolled back: the workspace files the run wrote were restored.');
+  return lines.join('\n');
+}

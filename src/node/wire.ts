@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ModelContractError, UserInputError } from '../core/errors';
+import { ScriptedModel } from '../core/models/scriptedModel';
+import { ModelScript } from '../core/models/scriptSchema';
+import type { PipelineDeps } from '../core/pipeline/context';
+import type { ModelPort } from '../core/ports/model';
+import type { RunEventListener } from '../core/run/runLog';
+import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
+import { EslintLinter } from './lint/eslintLinter';
+import { createAnthropicProviderFromEnv } from './models/anthropic';
+import { TreeSitterParser } from './parse/treeSitterParser';
+import { FileRunStore, sha256 } from './store/fileRunStore';
+import { systemClock } from './store/systemClock';
+import { createTestRunner } from './tests';
+import { FsWorkspace } from './workspace/fsWorkspace';
+
+export type ModelChoice = 'scripted' | 'anthropic' | 'none';
+
+/** The installed package's root: dist/ holds the wasm files and the test reporter. */
+export function packageRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'ticket-runner') return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('cannot find the ticket-runner package root');
+    dir = up;
+  }
+}
+
+/** Where the scripted provider looks for a ticket's recorded answers. */
+export function scriptPathFor(ticketPath: string): string {
+  return ticketPath.replace(/\.ticket\.json$/, '.script.json');
+}
+
+/** Loads a ticket's script, with errors that say which file and what is wrong. */
+export function loadScriptedModel(workspaceRoot: string, ticketPath: string): ScriptedModel {
+  const rel = scriptPathFor(ticketPath);
+  const file = path.join(workspaceRoot, rel);
+  if (!existsSync(file)) {
+    throw new UserInputError(`the scripted model needs recorded answers in ${rel}, and there is none. Record one, or run with --model anthropic.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserInputError(`${rel} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = ModelScript.safeParse(raw);
+  if (!parsed.success) throw new UserInputError(`${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const dir = path.dirname(file);
+  return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel);
+}
+
+/** A model for commands that need none (rollback): any call is a bug, said clearly. */
+const noModel: ModelPort = {
+  info: { provider: 'scripted', model: 'none', scripted: true },
+  complete: () => Promise.reject(new ModelContractError('this command makes no model calls')),
+};
+
+export interface WireOptions {
+  workspaceRoot: string;
+  model: ModelChoice;
+  /** Needed for the scripted model: its script sits beside the ticket. */
+  ticketPath?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  onEvent?: RunEventListener;
+  testTimeoutMs?: number;
+  /** A model built by the caller (tests, the editor's vscode.lm), instead of `model`. */
+  modelPort?: ModelPort;
+}
+
+/**
+ * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
+ * the demo and the tests share. Heavy adapters (TypeScript, Tree-sitter) load lazily.
+ */
+export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
+  const root = path.resolve(o.workspaceRoot);
+  const pkgRoot = packageRoot();
+  const dist = path.join(pkgRoot, 'dist');
+  const fromModules = (p: string) => path.join(pkgRoot, 'node_modules', p);
+  const wasmDir = existsSync(path.join(dist, 'tree-sitter-typescript.wasm')) ? dist : fromModules('tree-sitter-typescript');
+  const runtimeWasmDir = existsSync(path.join(dist, 'web-tree-sitter.wasm')) ? dist : fromModules('web-tree-sitter');
+  let model: ModelPort;
+  if (o.modelPort) model = o.modelPort;
+  else if (o.model === 'anthropic') model = createAnthropicProviderFromEnv(o.env);
+  else if (o.model === 'scripted') {
+    if (!o.ticketPath) throw new UserInputError('the scripted model needs the ticket path to find its script');
+    model = loadScriptedModel(root, o.ticketPath);
+  } else model = noModel;
+  const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
+  return {
+    workspace: new FsWorkspace(root),
+    workspaceRoot: root,
+    store: new FileRunStore(root),
+    clock: systemClock,
+    hash: sha256,
+    model,
+    tests: createTestRunner(root, { toolDir: pkgRoot }),
+    parser: new TreeSitterParser({ wasmDir, runtimeWasmDir }),
+    diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
+    lint: new EslintLinter(root),
+    testTimeoutMs: o.testTimeoutMs,
+    onEvent: o.onEvent,
+  };
+}

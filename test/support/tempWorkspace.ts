@@ -1,0 +1,31 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'blog-api');
+
+/** A fresh copy of the blog-api fixture; its devDependencies come from this repo's node_modules. */
+export function copyFixture(): { root: string; dispose: () => void } {
+  const base = mkdtempSync(path.join(tmpdir(), 'tr-test-'));
+  const root = path.join(base, 'blog-api');
+  cpSync(FIXTURE, root, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** A hash of every file of a tree (paths and bytes), skipping the run store and node_modules. */
+export function treeHash(root: string): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === '.ticket-runner') continue;
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else h.update(path.relative(root, p)).update('\0').update(readFileSync(p)).update('\0');
+    }
+  };
+  walk(root);
+  return h.digest('hex');
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { ScriptExhaustedError } from '../../../src/core/errors';
+import { ScriptedModel } from '../../../src/core/models/scriptedModel';
+import { ModelScript } from '../../../src/core/models/scriptSchema';
+import { diagnose, missingQuotes } from '../../../src/core/pipeline/debuggerStage';
+import type { DebuggerInputs } from '../../../src/core/pipeline/prompts';
+import { changedRegions, route } from '../../../src/core/pipeline/router';
+import { checkWrite } from '../../../src/core/pipeline/writeGate';
+import { Manifest } from '../../../src/core/schema/manifest';
+import type { Diagnosis } from '../../../src/core/schema/diagnosis';
+
+const manifest = Manifest.parse({
+  version: 1,
+  ticketId: 'T-1',
+  ticketPath: '.tickets/T-1.ticket.json',
+  title: 't',
+  description: 'd',
+  scope: { write: [{ path: 'src/a.ts', exists: true }], read: [{ path: 'src/b.ts', exists: true }] },
+  acceptance: [{ id: 'AC1', text: 'x' }],
+  runner: { framework: 'node:test', detectedFrom: 'test' },
+  testPlan: { files: [{ path: 'test/t.test.ts', suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual: 'true' }] }] }] },
+  testFiles: ['test/t.test.ts'],
+  testLanguage: 'ts',
+  moduleKind: 'cjs',
+  refs: [],
+  ops: [],
+  facts: [],
+});
+
+const inputs: DebuggerInputs = {
+  manifest: 'scope: src/a.ts',
+  testFiles: [{ path: 'test/t.test.ts', content: "assert.equal(add(1, 2), 3);" }],
+  testOutput: 'Expected: 3\nReceived: 4',
+  implementation: [{ path: 'src/a.ts', content: 'export const add = (a: number, b: number) => a + b + 1;' }],
+  history: [],
+};
+
+const diag = (over: Partial<Diagnosis>): Diagnosis => ({
+  kind: 'code',
+  claim: 'add adds one too many',
+  evidence: [{ source: 'implementation', quote: 'a + b + 1' }],
+  brief: 'drop the + 1',
+  avoid: [],
+  ...over,
+});
+
+describe('write gate', () => {
+  it('allows a file in scope', () => assert.deepEqual(checkWrite(manifest, './src/a.ts'), { ok: true, path: 'src/a.ts' }));
+  it('refuses a file outside the scope', () => {
+    const v = checkWrite(manifest, 'src/b.ts');
+    assert.equal(v.ok, false);
+    assert.equal(!v.ok && v.reason, 'outOfScope');
+  });
+  it('refuses a rendered test file', () => assert.equal((checkWrite(manifest, 'test/t.test.ts') as { reason: string }).reason, 'testFile'));
+  it('refuses a path that escapes the workspace, and an absolute one', () => {
+    assert.equal((checkWrite(manifest, 'src/../../etc/passwd') as { reason: string }).reason, 'escapesWorkspace');
+    assert.equal((checkWrite(manifest, '/etc/passwd') as { reason: string }).reason, 'escapesWorkspace');
+  });
+});
+
+describe('Debugger evidence', () => {
+  it('finds quotes verbatim, tolerating line wrapping, and reports the ones it cannot', () => {
+    assert.deepEqual(missingQuotes(diag({ evidence: [{ source: 'testOutput', quote: 'Expected: 3 Received: 4' }] }), inputs), []);
+    assert.deepEqual(missingQuotes(diag({ evidence: [{ source: 'implementation', quote: 'a - b' }] }), inputs), ['a - b']);
+  });
+
+  it('rejects a diagnosis that quotes text absent from its inputs, asks once more, then gives up', async () => {
+    let calls = 0;
+    const bad = diag({ evidence: [{ source: 'implementation', quote: 'return a * b;' }] });
+    const out = await diagnose(async () => {
+      calls++;
+      return { text: '', structured: bad, toolCalls: [], stopReason: 'end', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, latencyMs: 0, retries: 0 };
+    }, inputs);
+    assert.equal(calls, 2);
+    assert.equal(out.diagnosis, null);
+    assert.deepEqual(out.rejected.map((r) => r.missingQuotes), [['return a * b;'], ['return a * b;']]);
+  });
+
+  it('rejects an answer that is not valid JSON, then accepts a valid second answer', async () => {
+    const answers = [{ text: 'I think the bug is in add' }, { text: JSON.stringify(diag({})) }];
+    const out = await diagnose(async () => ({ ...answers.shift()!, toolCalls: [], stopReason: 'end', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, latencyMs: 0, retries: 0 }), inputs);
+    assert.equal(out.diagnosis?.kind, 'code');
+    assert.match(out.rejected[0]!.reason, /not valid JSON/);
+  });
+});
+
+describe('router guards', () => {
+  const base = { manifest, diagnostics: [], workspaceRoot: '/ws' };
+
+  it('overrides a "test is wrong" claim with no machine fact to the code path', () => {
+    const d = route({ ...base, diagnosis: diag({ kind: 'test' }) });
+    assert.equal(d.route, 'code');
+    assert.equal(d.claimed, 'test');
+    assert.equal(d.guard.verdict, 'overridden');
+  });
+
+  it('confirms "test is wrong" when the test file itself has a type error', () => {
+    const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [{ file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error', message: 'bad arg' }] });
+    assert.equal(d.route, 'test');
+    assert.equal(d.guard.fact?.kind, 'testTypeError');
+  });
+
+  it('confirms "manifest is wrong" from a stack frame outside the scope', () => {
+    const tests = { status: 'failed' as const, framework: 'node:test', command: [], passed: 0, failed: 1, skipped: 0, durationMs: 1, output: '', cases: [{ name: 'c', status: 'failed' as const, stack: 'TypeError: x\n    at run (/ws/src/other.ts:4:9)\n    at /ws/node_modules/x/y.js:1:1' }] };
+    const d = route({ ...base, diagnosis: diag({ kind: 'manifest' }), tests });
+    assert.equal(d.route, 'manifest');
+    assert.deepEqual([d.guard.fact?.kind, d.guard.fact?.file], ['outsideScopeFrame', 'src/other.ts']);
+  });
+
+  it('abstains without a diagnosis, and escalates a repeated approach', () => {
+    assert.equal(route({ ...base, diagnosis: null }).guard.verdict, 'abstained');
+    const same = changedRegions('a\nb\n', 'a\nb\nif (x > 100) { return 400; } // guard\n');
+    const again = changedRegions('a\nb\n', 'a\nb\nif (x>100) {return 400;}\n');
+    assert.equal(same, again);
+    assert.equal(route({ ...base, diagnosis: diag({}), repeat: { current: again, previous: same } }).route, 'escalate');
+  });
+});
+
+describe('scripted model', () => {
+  const script = ModelScript.parse({ coder: [{ expect: { attempt: 1 }, text: 'one' }] });
+  const req = (attempt: number) => ({ role: 'coder' as const, attempt, system: 's', messages: [{ role: 'user' as const, content: 'p' }] });
+
+  it('says it is scripted', () => {
+    const m = new ScriptedModel(script, () => '', 'x.script.json');
+    assert.equal(m.info.scripted, true);
+    assert.match(m.info.model, /^scripted/);
+  });
+
+  it('fails clearly when the script runs out', async () => {
+    const m = new ScriptedModel(script, () => '', 'x.script.json');
+    assert.equal((await m.complete(req(1), new AbortController().signal)).text, 'one');
+    await assert.rejects(m.complete(req(2), new AbortController().signal), (err: unknown) => err instanceof ScriptExhaustedError && /x\.script\.json has no coder answer #2 \(attempt 2\); it recorded 1/.test(err.message));
+  });
+
+  it('fails clearly when a call does not match its recording', async () => {
+    const m = new ScriptedModel(script, () => '', 'x.script.json');
+    await assert.rejects(m.complete(req(2), new AbortController().signal), /recorded for attempt 1, but the call is for attempt 2/);
+  });
+});

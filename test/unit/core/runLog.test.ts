@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CorruptLogError } from '../../../src/core/run/logCodec';
+import { reduceRun } from '../../../src/core/run/reducer';
+import { RunLog } from '../../../src/core/run/runLog';
+import { FileRunStore } from '../../../src/node/store/fileRunStore';
+import { systemClock } from '../../../src/node/store/systemClock';
+
+const model = { provider: 'scripted' as const, model: 'scripted (test)', scripted: true };
+
+describe('run log', () => {
+  let dir: string;
+  let store: FileRunStore;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tr-log-'));
+    store = new FileRunStore(dir);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function writeRun(runId: string): Promise<RunLog> {
+    const log = new RunLog(runId, store, systemClock);
+    await log.emit({ type: 'run.started', ticketId: 'T-1', ticketPath: '.tickets/T-1.ticket.json', model, budget: { attempts: 2 }, workspace: 'ws' });
+    await log.emit({ type: 'coder.attempted', attempt: 1, files: [{ path: 'a.ts', hash: await log.putBlob('export const a = 1;\n') }], model });
+    await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 2 }, attempts: 1 });
+    return log;
+  }
+
+  it('appends one validated JSON line per event, with seq in order, and reduces to the run state', async () => {
+    await writeRun('r1');
+    const text = readFileSync(store.logPath('r1'), 'utf8');
+    assert.equal(text.split('\n').filter(Boolean).length, 3);
+    const { events, torn } = await store.load('r1');
+    assert.equal(torn, null);
+    assert.deepEqual(events.map((e) => e.seq), [0, 1, 2]);
+    const state = reduceRun('r1', events);
+    assert.equal(state.status, 'failed');
+    assert.equal(state.attempts[0]?.files[0]?.path, 'a.ts');
+    assert.equal(await store.getBlob('r1', state.attempts[0]!.files[0]!.hash), 'export const a = 1;\n');
+  });
+
+  it('refuses to write an invalid event', async () => {
+    const log = new RunLog('r2', store, systemClock);
+    await assert.rejects(log.emit({ type: 'tests.ran', attempt: 1 } as never), /result/);
+    await assert.rejects(store.load('r2'), /no run "r2"/);
+  });
+
+  it('loads every whole event of a log whose last line is torn, and reports the torn line', async () => {
+    await writeRun('r3');
+    appendFileSync(store.logPath('r3'), '{"runId":"r3","seq":3,"ts":"2026-11-22T10:00:00.000Z","type":"tests.r');
+    const { events, torn } = await store.load('r3');
+    assert.equal(events.length, 3);
+    assert.equal(torn?.line, 4);
+    assert.match(torn?.error ?? '', /JSON/);
+    // Appending after a torn line is still readable up to the tear.
+    assert.equal(reduceRun('r3', events).status, 'failed');
+  });
+
+  it('treats a bad line in the middle as corruption, naming the line', async () => {
+    await writeRun('r4');
+    const lines = readFileSync(store.logPath('r4'), 'utf8').split('\n');
+    lines[1] = '{"not":"an event"}';
+    rmSync(store.logPath('r4'));
+    appendFileSync(store.logPath('r4'), lines.join('\n'));
+    await assert.rejects(store.load('r4'), (err: unknown) => err instanceof CorruptLogError && /line 2 is not a valid event/.test(err.message));
+  });
+
+  it('continues seq after a reload, so a resumed run appends in order', async () => {
+    await writeRun('r5');
+    const { events } = await store.load('r5');
+    const log = new RunLog('r5', store, systemClock, events);
+    const e = await log.emit({ type: 'run.resumed', from: 'manifest', reason: 'test' });
+    assert.equal(e.seq, 3);
+  });
+});
