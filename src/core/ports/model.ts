@@ -3,8 +3,17 @@ import type { ModelInfo, ModelRole } from '../schema/events';
 /** A message in a model conversation. Tool results go back as `tool` messages. */
 export type ModelMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; toolCallId: string; content: string; isError?: boolean };
+
+/**
+ * Opaque reasoning the provider returned with an answer. A tool-use turn made with
+ * thinking on must send it back unchanged (Anthropic rejects the follow-up otherwise);
+ * it is never shown to another role.
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted'; data: string };
 
 export interface ToolCall {
   id: string;
@@ -57,6 +66,8 @@ export interface ModelResponse {
   /** The structured tool input, unvalidated: the caller validates it with zod. */
   structured?: unknown;
   toolCalls: ToolCall[];
+  /** Reasoning to echo back in the assistant message of a tool-use round trip. */
+  reasoning?: ReasoningBlock[];
   stopReason: 'end' | 'maxTokens' | 'toolUse' | 'aborted';
   usage: ModelUsage;
   costUsd: number;
