@@ -1,7 +1,10 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'url', 'util', 'events', 'stream', 'http', 'https', 'net', 'worker_threads'];
+// Bare builtin names go in `paths` (exact match); as gitignore-style patterns they would
+// also match a local module such as '../schema/events'.
+const bareBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'url', 'util', 'events', 'stream', 'http', 'https', 'net', 'worker_threads'];
+const builtinPaths = (message) => bareBuiltins.map((name) => ({ name, message }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', '**/*.mjs', '**/*.cjs', '**/*.js'] },
@@ -19,8 +22,11 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core must not import vscode: add a port in src/core/ports.' }],
-        patterns: [{ group: nodeBuiltins, message: 'src/core must not import Node built-ins: add a port in src/core/ports.' }],
+        paths: [
+          { name: 'vscode', message: 'src/core must not import vscode: add a port in src/core/ports.' },
+          ...builtinPaths('src/core must not import Node built-ins: add a port in src/core/ports.'),
+        ],
+        patterns: [{ group: ['node:*'], message: 'src/core must not import Node built-ins: add a port in src/core/ports.' }],
       }],
     },
   },
@@ -36,10 +42,10 @@ export default tseslint.config(
     files: ['webview-ui/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'The webview talks to the host through src/shared messages.' }],
+        paths: [{ name: 'vscode', message: 'The webview talks to the host through src/shared messages.' }, ...builtinPaths('webview-ui runs in a browser.')],
         patterns: [
           { group: ['**/src/core/**', '**/src/node/**', '**/src/vscode/**', '**/src/cli/**'], message: 'webview-ui may import only src/shared.' },
-          { group: nodeBuiltins, message: 'webview-ui runs in a browser.' },
+          { group: ['node:*'], message: 'webview-ui runs in a browser.' },
         ],
       }],
     },

@@ -23,8 +23,8 @@ const common = {
 const targets = [
   // The extension host: CommonJS, with vscode provided by the editor.
   { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  // The headless CLI.
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: '#!/usr/bin/env node' } },
+  // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: '#!/usr/bin/env node' } },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
   { ...common, entryPoints: ['src/node/tests/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The webview app, for the browser.

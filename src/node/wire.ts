@@ -12,7 +12,7 @@ import { createAnthropicProviderFromEnv } from './models/anthropic';
 import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
-import { createTestRunner } from './tests';
+import { ProcessTestRunner } from './tests/testRunner';
 import { FsWorkspace } from './workspace/fsWorkspace';
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
@@ -67,6 +67,8 @@ export interface WireOptions {
   env: Readonly<Record<string, string | undefined>>;
   onEvent?: RunEventListener;
   testTimeoutMs?: number;
+  /** The node that runs the tests; the editor passes 'node' (its execPath is Electron). */
+  nodePath?: string;
   /** A model built by the caller (tests, the editor's vscode.lm), instead of `model`. */
   modelPort?: ModelPort;
 }
@@ -97,7 +99,12 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     clock: systemClock,
     hash: sha256,
     model,
-    tests: createTestRunner(root, { toolDir: pkgRoot }),
+    tests: new ProcessTestRunner({
+      root,
+      nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
+      fallbackDir: pkgRoot,
+      nodePath: o.nodePath ?? process.execPath,
+    }),
     parser: new TreeSitterParser({ wasmDir, runtimeWasmDir }),
     diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
     lint: new EslintLinter(root),

@@ -25,6 +25,10 @@ export class ScriptedModel implements ModelPort {
     this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
   }
 
+  resume(callsSoFar: Record<ModelRole, number>): void {
+    for (const role of Object.keys(this.cursor) as ModelRole[]) this.cursor[role] = callsSoFar[role] ?? 0;
+  }
+
   /** How many recorded answers are left per role, for "the script was not used up" checks. */
   remaining(): Record<ModelRole, number> {
     const left = {} as Record<ModelRole, number>;

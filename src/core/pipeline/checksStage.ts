@@ -45,7 +45,9 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
       }
       if (written.length) await log.emit({ type: 'files.written', attempt, by: 'autofix', files: written });
     }
-    const result = await deps.diagnostics.check(codeFiles, signal);
+    // The rendered tests are always checked: their type errors against the new code are
+    // the machine fact behind "test is wrong", and a just-rendered file is new to the service.
+    const result = await deps.diagnostics.check([...new Set([...codeFiles, ...manifest.testFiles])], signal);
     evidence.diagnostics = result.diagnostics.filter((d) => d.category === 'error');
     await log.emit({
       type: 'check.diagnosed',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelContractError } from '../errors';
+import { ModelContractError, ScriptExhaustedError } from '../errors';
 import type { ModelPort } from '../ports/model';
 import { Diagnosis } from '../schema/diagnosis';
 import { DEBUGGER_SYSTEM, debuggerPrompt, type DebuggerInputs } from './prompts';
@@ -37,7 +37,8 @@ export async function diagnose(
     try {
       response = await call(prompt, note);
     } catch (err) {
-      if (err instanceof ModelContractError) {
+      // A broken answer is rejected like a bad diagnosis; a script that ran out is a broken test, and stops the run.
+      if (err instanceof ModelContractError && !(err instanceof ScriptExhaustedError)) {
         rejected.push({ reason: err.message, missingQuotes: [] });
         continue;
       }

@@ -137,6 +137,9 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   }
   const log = openLog(deps, runId, loaded.events);
   const id = pending.request.id;
+  const calls = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
+  for (const c of state.modelCalls) calls[c.role]++;
+  deps.model.resume?.(calls);
   if (opts.decision === 'reject') {
     const reason = opts.reason?.trim();
     if (!reason) throw new UserInputError('a rejection needs a reason: pass --reason "why the change is wrong"');
