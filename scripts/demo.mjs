@@ -10,13 +10,19 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
-const ws = join(mkdtempSync(join(tmpdir(), 'ticket-runner-demo-')), 'blog-api');
-cpSync(join(root, 'test', 'fixtures', 'blog-api'), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
-// The fixture's devDependencies (typescript, tsx, @types/node) come from this package's own.
-symlinkSync(join(root, 'node_modules'), join(ws, 'node_modules'), 'dir');
+const base = mkdtempSync(join(tmpdir(), 'ticket-runner-demo-'));
+
+/** Each ticket gets its own copy of the fixture, so each failure shape shows on its own. */
+function workspaceFor(id) {
+  const ws = join(base, id, 'blog-api');
+  cpSync(join(root, 'test', 'fixtures', 'blog-api'), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  // The fixture's devDependencies (typescript, tsx, @types/node) come from this package's own.
+  symlinkSync(join(root, 'node_modules'), join(ws, 'node_modules'), 'dir');
+  return ws;
+}
 
 const say = (s) => process.stderr.write(s + '\n');
-function tr(args, { json = false } = {}) {
+function tr(ws, args, { json = false } = {}) {
   const r = spawnSync(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (r.status === 3 || r.error) {
     process.stderr.write(r.stdout ?? '');
@@ -32,23 +38,24 @@ const decisions = {
   'BLOG-4': ['accept'],
 };
 
-say(`Ticket Runner demo: the blog-api fixture in ${ws}`);
+say(`Ticket Runner demo: the blog-api fixture, one copy per ticket, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const runs = [];
 for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5']) {
   say(`== ${id}`);
-  const run = tr(['run', `.tickets/${id}.ticket.json`], { json: true });
+  const ws = workspaceFor(id);
+  const run = tr(ws, ['run', `.tickets/${id}.ticket.json`], { json: true });
   let { runId } = run.out;
   if (run.code === 2 && decisions[id]) {
     say(`   operator: ${decisions[id][0]}`);
-    tr(['resolve', runId, ...decisions[id]], { json: true });
+    tr(ws, ['resolve', runId, ...decisions[id]], { json: true });
   }
-  runs.push(runId);
+  runs.push({ ws, runId });
   say('');
 }
 
 // The summary is a view of the logs, like every other view.
-const rows = runs.map((runId) => tr(['show', runId], { json: true }).out);
+const rows = runs.map(({ ws, runId }) => tr(ws, ['show', runId], { json: true }).out);
 const pad = (s, n) => String(s).padEnd(n);
 const lines = [
   `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 26)}corrections`,
@@ -60,4 +67,14 @@ for (const s of rows) {
   const corr = s.corrections.map((c) => `${c.request.target}:${c.status}`).join(', ') || '-';
   lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 26)}${corr}`);
 }
-process.stdout.write(`\nSummary (from the run logs; model: SCRIPTED replay)\n${lines.join('\n')}\n\nLogs: ${join(ws, '.ticket-runner', 'runs')}\nInspect one: node ${cli} show <runId> --workspace ${ws}\n`);
+const first = runs[0];
+process.stdout.write(
+  `\nSummary (from the run logs; model: SCRIPTED replay)\n${lines.join('\n')}\n\n` +
+    `Workspaces and logs: ${base}/<ticket>/blog-api/.ticket-runner/runs\n` +
+    `Inspect one: node ${cli} show ${first.runId} --workspace ${first.ws}\n`,
+);
+const unexpected = rows.filter((s) => s.status === 'error' || s.status === 'running');
+if (unexpected.length) {
+  process.stderr.write(`demo: ${unexpected.map((s) => s.ticketId).join(', ')} ended in error; see the logs above\n`);
+  process.exitCode = 1;
+}
