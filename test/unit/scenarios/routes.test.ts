@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunState } from '../../../src/core/run/reducer';
+import { runCli } from '../../../src/cli/main';
+import { wireNodeDeps } from '../../../src/node/wire';
+import { copyFixture, treeHash } from '../../support/tempWorkspace';
+
+/**
+ * Each fixture ticket, end to end, with the real checks (Tree-sitter, the TypeScript
+ * language service, node:test through tsx) and the scripted model. The assertions are
+ * about the route, the guard's verdict, who was called how often, and why the run stopped.
+ */
+
+const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
+const routes = (s: RunState) => s.attempts.map((a) => a.route?.route).filter(Boolean);
+
+async function run(root: string, id: string): Promise<RunResult> {
+  const ticketPath = `.tickets/${id}.ticket.json`;
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {} });
+  try {
+    return await startRun(deps, { ticketPath, budget: { attempts: 3 }, signal: new AbortController().signal });
+  } finally {
+    deps.diagnostics?.dispose?.();
+  }
+}
+
+async function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string): Promise<RunResult> {
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath: r.state.ticketPath, env: {} });
+  try {
+    return await resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal });
+  } finally {
+    deps.diagnostics?.dispose?.();
+  }
+}
+
+describe('scenarios: every failure goes to the stage that owns its fix', function () {
+  this.timeout(120_000);
+  let ws: ReturnType<typeof copyFixture>;
+  beforeEach(() => {
+    ws = copyFixture();
+  });
+  afterEach(() => ws.dispose());
+
+  it('BLOG-1 pagination: code → Coder → pass, with the diagnosis and brief in the log', async () => {
+    const { state } = await run(ws.root, 'BLOG-1');
+    assert.equal(state.status, 'passed');
+    assert.deepEqual(state.finished?.reason, { kind: 'testsPassed' });
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [2, 1]);
+    const [a1, a2] = state.attempts;
+    assert.equal(a1?.tests?.status, 'failed');
+    assert.equal(a1?.tests?.cases.find((c) => c.status === 'failed')?.expected, '400');
+    assert.equal(a1?.diagnosis?.kind, 'code');
+    assert.deepEqual([a1?.route?.route, a1?.route?.verdict], ['code', 'notNeeded']);
+    assert.match(a2?.brief ?? '', /raw query value/);
+    assert.equal(a2?.tests?.status, 'passed');
+  });
+
+  it('BLOG-1: `ticket-runner show` tells the story from the log alone', async () => {
+    const { runId } = await run(ws.root, 'BLOG-1');
+    const out: string[] = [];
+    const code = await runCli(['show', runId, '--workspace', ws.root], { out: (s) => out.push(s), err: () => undefined }, new AbortController().signal);
+    assert.equal(code, 0);
+    const report = out.join('\n');
+    assert.match(report, /Model: SCRIPTED model/);
+    assert.match(report, /Attempt 1: failed[\s\S]*FAIL .*rejects perPage above 100: expected 400, received 200/);
+    assert.match(report, /Debugger: code is wrong: The handler's guard reads perPage after parsePaginationParams has clamped it/);
+    assert.match(report, /route: code/);
+    assert.match(report, /Attempt 2: passed\n\s+brief: parsePaginationParams clamps perPage/);
+    assert.match(report, /Outcome: passed: tests passed/);
+  });
+
+  it('BLOG-5 missing import: passes on attempt 1 with zero Debugger calls, fixed by a code fix', async () => {
+    const { state } = await run(ws.root, 'BLOG-5');
+    assert.equal(state.status, 'passed');
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 0]);
+    const fix = state.attempts[0]?.autofix?.applied[0];
+    assert.equal(fix?.code, 'TS2304');
+    assert.match(readFileSync(path.join(ws.root, 'src/format/postSummary.ts'), 'utf8'), /^import \{ getPosts \} from '\.\.\/store\/postStore';/m);
+  });
+
+  it('BLOG-2 type migration: "test is wrong", backed by the TypeScript error in the test file; accepted, re-rendered, passes', async () => {
+    const first = await run(ws.root, 'BLOG-2');
+    const s1 = first.state;
+    assert.equal(s1.status, 'needsOperator');
+    assert.deepEqual([calls(s1, 'coder'), calls(s1, 'debugger')], [1, 1]);
+    assert.deepEqual([s1.attempts[0]?.route?.route, s1.attempts[0]?.route?.verdict], ['test', 'confirmed']);
+    const req = s1.corrections[0]!.request;
+    assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts']);
+    assert.equal(req.proposal.kind, 'testPlan');
+    assert.equal(s1.finished?.reason.kind, 'correctionRequested');
+
+    const { state } = await resolve(ws.root, first, 'accept');
+    assert.equal(state.status, 'passed');
+    assert.equal(state.corrections[0]?.status, 'accepted');
+    assert.match(readFileSync(path.join(ws.root, 'test/ticket/BLOG-2.test.ts'), 'utf8'), /tag\.slug === 'node'/);
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [2, 1]);
+  });
+
+  it('BLOG-2 rejected: the run ends with the request on record', async () => {
+    const first = await run(ws.root, 'BLOG-2');
+    const { state } = await resolve(ws.root, first, 'reject', 'the old shape is still wanted');
+    assert.equal(state.status, 'failed');
+    assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: first.state.corrections[0]!.request.id, reason: 'the old shape is still wanted' });
+    assert.equal(state.corrections[0]?.status, 'rejected');
+    await assert.rejects(resolve(ws.root, first, 'accept'), /has no pending correction request/);
+  });
+
+  it('BLOG-4 out-of-scope caller: "manifest is wrong" with a scope addition; accepted, passes', async () => {
+    const first = await run(ws.root, 'BLOG-4');
+    const a1 = first.state.attempts[0]!;
+    assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind], ['manifest', 'confirmed', 'outsideScopeDiagnostic']);
+    const proposal = first.state.corrections[0]!.request.proposal;
+    assert.deepEqual(proposal, { kind: 'scopeAddition', paths: ['src/handlers/posts.ts', 'src/index.ts'] });
+    const { state } = await resolve(ws.root, first, 'accept');
+    assert.equal(state.status, 'passed');
+    assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/store/postStore.ts', 'src/handlers/posts.ts', 'src/index.ts']);
+  });
+
+  it('BLOG-3 nonexistent field: "ticket is wrong", from the unresolved symbol, with a ticket edit', async () => {
+    const { state } = await run(ws.root, 'BLOG-3');
+    assert.equal(state.status, 'needsOperator');
+    assert.deepEqual(routes(state), ['ticket']);
+    const req = state.corrections[0]!.request;
+    assert.deepEqual([req.target, req.fact.kind], ['ticket', 'unresolvedTicketSymbol']);
+    assert.equal(state.manifest?.facts.find((f) => f.symbol === 'Post.publishedAt')?.signature, null);
+    assert.equal(req.proposal.kind, 'ticketEdit');
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 1]);
+  });
+
+  it('a rollback restores every byte of the workspace', async () => {
+    const before = treeHash(ws.root);
+    const first = await run(ws.root, 'BLOG-4');
+    await resolve(ws.root, first, 'accept');
+    assert.notEqual(treeHash(ws.root), before, 'the run changed the workspace');
+    const deps = await wireNodeDeps({ workspaceRoot: ws.root, model: 'none', env: {} });
+    const { state } = await rollbackRun(deps, first.runId);
+    assert.equal(state.rolledBack, true);
+    assert.equal(treeHash(ws.root), before);
+  });
+
+  it('a write outside the scope, to a test, or out of the workspace is refused and recorded', async () => {
+    const script = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.script.json'), 'utf8')) as { coder: { files: Record<string, unknown> }[] };
+    script.coder[0]!.files = {
+      ...script.coder[0]!.files,
+      'src/types.ts': 'export {};\n',
+      'test/ticket/BLOG-1.test.ts': 'test rigged\n',
+      '../escape.ts': 'x\n',
+    };
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(path.join(ws.root, '.tickets/BLOG-1.script.json'), JSON.stringify(script));
+    const { state } = await run(ws.root, 'BLOG-1');
+    assert.deepEqual(
+      state.attempts[0]?.refused.map((r) => [r.path, r.reason]),
+      [
+        ['src/types.ts', 'outOfScope'],
+        ['test/ticket/BLOG-1.test.ts', 'testFile'],
+        ['../escape.ts', 'escapesWorkspace'],
+      ],
+    );
+    assert.doesNotMatch(readFileSync(path.join(ws.root, 'src/types.ts'), 'utf8'), /^export \{\};$/);
+    assert.equal(state.status, 'passed');
+  });
+});
