@@ -2,7 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
+import { normalizeRelPath } from '../core/pipeline/paths';
 import type { RunResult } from '../core/pipeline/runTicket';
+import { parseTicket } from '../core/pipeline/ticketLoader';
 import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
 import { decodeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
@@ -151,7 +153,11 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticket = positionals[0];
       if (!ticket) throw new UserInputError('run needs a ticket path, such as .tickets/BLOG-1.ticket.json');
       const ws = workspaceOf(flags);
-      const rel = path.relative(ws, path.resolve(ws, ticket)).split(path.sep).join('/');
+      const rel = normalizeRelPath(path.relative(ws, path.resolve(ws, ticket)).split(path.sep).join('/'));
+      // The ticket is checked before anything else is loaded: its errors are the likeliest.
+      const ticketFile = path.join(ws, rel);
+      if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
+      parseTicket(rel, readFileSync(ticketFile, 'utf8'));
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), signal }));

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { EXIT, runCli } from '../../../src/cli/main';
+import { copyFixture } from '../../support/tempWorkspace';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (s) => out.push(s), err: (s) => err.push(s) }, new AbortController().signal);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('ticket-runner CLI', function () {
+  this.timeout(60_000);
+  let ws: ReturnType<typeof copyFixture>;
+  before(() => {
+    ws = copyFixture();
+  });
+  after(() => ws.dispose());
+
+  it('has help for every command', async () => {
+    for (const c of ['run', 'show', 'list', 'resolve', 'rollback']) {
+      const r = await cli([c, '--help']);
+      assert.equal(r.code, EXIT.passed);
+      assert.match(r.out, new RegExp(`^Usage: ticket-runner ${c}`));
+    }
+    assert.match((await cli(['--help'])).out, /Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error/);
+  });
+
+  it('says what is wrong with an unknown command or option', async () => {
+    const r = await cli(['runn']);
+    assert.equal(r.code, EXIT.error);
+    assert.match(r.err, /unknown command "runn"/);
+    const o = await cli(['list', '--colour']);
+    assert.equal(o.code, EXIT.error);
+    assert.match(o.err, /Unknown option '--colour'/);
+  });
+
+  it('reports a malformed ticket by file, JSON path and expectation, with no stack trace', async () => {
+    const file = path.join(ws.root, '.tickets', 'BAD-1.ticket.json');
+    const t = JSON.parse(readFileSync(path.join(ws.root, '.tickets', 'BLOG-1.ticket.json'), 'utf8')) as Record<string, unknown>;
+    t.id = 'BAD-1';
+    t.acceptance = [{ id: 'AC1' }];
+    writeFileSync(file, JSON.stringify(t));
+    const r = await cli(['run', '.tickets/BAD-1.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, EXIT.error);
+    assert.equal(r.err, 'ticket-runner: .tickets/BAD-1.ticket.json: invalid ticket\n  at $.acceptance[0].text: missing; expected string');
+  });
+
+  it('exits 2 when a run needs the operator, 0 when it passes, and lists both', async () => {
+    const needs = await cli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root, '--json']);
+    assert.equal(needs.code, EXIT.needsOperator);
+    const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { status: string } };
+    assert.equal(state.status, 'needsOperator');
+    assert.match(needs.err, /routed to ticket \(guard confirmed\)/, 'progress goes to stderr');
+    const rejected = await cli(['resolve', runId, 'reject', '--workspace', ws.root]);
+    assert.equal(rejected.code, EXIT.error);
+    assert.match(rejected.err, /a rejection needs a reason/);
+    const list = JSON.parse((await cli(['list', '--workspace', ws.root, '--json'])).out) as { runId: string; status: string }[];
+    assert.deepEqual(list.map((r) => [r.runId, r.status]), [[runId, 'needsOperator']]);
+    const done = await cli(['resolve', runId, 'reject', '--reason', 'not now', '--workspace', ws.root]);
+    assert.equal(done.code, EXIT.failed);
+    assert.match(done.out, /Correction .* \[rejected: not now\]/);
+  });
+
+  it('refuses a ticket path that escapes the workspace', async () => {
+    const r = await cli(['run', '../outside.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, EXIT.error);
+    assert.match(r.err, /escapes the workspace/);
+  });
+});
