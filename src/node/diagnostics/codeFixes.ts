@@ -1,0 +1,44 @@
+import ts from 'typescript';
+
+/**
+ * The fixes autofix applies by default: the structural ones, whose result does not depend on
+ * what the code means. Matched against a fix's fixName or fixId. Never in the list, whatever
+ * the caller asks: the fixes that silence a diagnostic instead of fixing it.
+ */
+export const STRUCTURAL_FIXES: readonly string[] = [
+  'import', // missing import (fixId fixMissingImport)
+  'fixMissingImport',
+  'spelling', // misspelled name (fixId fixSpelling)
+  'fixSpelling',
+  'addMissingAwait', // missing await (a use of the value, or its initializer)
+  'addMissingAwaitToInitializer',
+  'addMissingAsync',
+  'fixAwaitInSyncFunction',
+  'fixImportNonExportedMember', // export the imported name from its module
+  'addMissingConst',
+  'addMissingNewOperator',
+  'fixMissingCallParentheses',
+  'forgottenThisPropertyAccess',
+];
+
+const SILENCING_FIXES = new Set(['disableJsDiagnostics', 'fixDisableJsDiagnostics']);
+
+export function isWantedFix(fix: ts.CodeFixAction, wanted: ReadonlySet<string>): boolean {
+  if (SILENCING_FIXES.has(fix.fixName)) return false;
+  // A command (install @types, say) is work outside the text edits, which are all we apply.
+  if (fix.commands?.length) return false;
+  return wanted.has(fix.fixName) || (fix.fixId !== undefined && wanted.has(String(fix.fixId)));
+}
+
+/**
+ * Applies one file's edits. Spans refer to the original text, so the last edit goes first; two
+ * insertions at one position go last-listed first, so they end up in the order listed.
+ */
+export function applyTextChanges(text: string, changes: readonly ts.TextChange[]): string {
+  const backwards = changes.map((change, index) => ({ change, index })).sort((a, b) => b.change.span.start - a.change.span.start || b.index - a.index);
+  let out = text;
+  for (const { change } of backwards) {
+    out = out.slice(0, change.span.start) + change.newText + out.slice(change.span.start + change.span.length);
+  }
+  return out;
+}

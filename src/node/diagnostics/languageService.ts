@@ -1,0 +1,194 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import ts from 'typescript';
+import { CancelledError } from '../../core/errors';
+import type { DiagnosticsPort } from '../../core/ports/checks';
+import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
+import { absolutePath, workspacePath } from '../workspacePaths';
+import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES } from './codeFixes';
+import { directImporters } from './importers';
+import { resolveSymbolType } from './resolveSymbol';
+import { WorkspaceHost } from './workspaceHost';
+
+export interface LanguageServiceDiagnosticsOptions {
+  /** The tsconfig.json to read, relative to the root; the default is `tsconfig.json`. */
+  tsconfig?: string;
+  /** The fixes autofix may apply, by fixName or fixId; the default is STRUCTURAL_FIXES. */
+  fixNames?: readonly string[];
+  /** At most this many fixes per autofix call, so a fix that brings its error back cannot loop. */
+  maxFixes?: number;
+  /**
+   * The folder of TypeScript's lib.*.d.ts files. By default TypeScript looks beside its own
+   * typescript.js, which is wrong when it is bundled into another file.
+   */
+  libDir?: string;
+}
+
+/** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
+export function createLanguageServiceDiagnostics(root: string, options: LanguageServiceDiagnosticsOptions = {}): LanguageServiceDiagnostics {
+  return new LanguageServiceDiagnostics(root, options);
+}
+
+/**
+ * DiagnosticsPort over the TypeScript LanguageService, in process. `check` reports the changed
+ * files and their direct importers (one level); unchanged files keep their versions, so the
+ * service re-checks only what the change can affect.
+ */
+export class LanguageServiceDiagnostics implements DiagnosticsPort {
+  private readonly host: WorkspaceHost;
+  private readonly service: ts.LanguageService;
+  private readonly fixable = new Set(ts.getSupportedCodeFixes().map(Number));
+  private readonly wantedFixes: ReadonlySet<string>;
+  private readonly configFile: string;
+  private configReported = false;
+  private lastProgram: ts.Program | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly options: LanguageServiceDiagnosticsOptions = {},
+  ) {
+    this.configFile = absolutePath(root, options.tsconfig ?? 'tsconfig.json');
+    this.host = new WorkspaceHost(absolutePath(root, '.'), this.configFile, options.libDir);
+    this.service = ts.createLanguageService(this.host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.root));
+    this.wantedFixes = new Set(options.fixNames ?? STRUCTURAL_FIXES);
+  }
+
+  async check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
+    return this.cancellable(signal, async () => {
+      const files = changed.map((f) => absolutePath(this.root, f));
+      // The old program still knows who imported a file that is now gone.
+      const before = this.lastProgram;
+      let reportConfig = !this.configReported;
+      for (const file of files) {
+        if (file === this.configFile) {
+          this.host.loadConfig();
+          reportConfig = true;
+        } else this.host.touch(file);
+      }
+      this.configReported = true;
+      const program = this.program();
+      const targets = new Set(files.filter((f) => program.getSourceFile(f)));
+      const importers = directImporters(program, new Set(files));
+      if (before && files.some((f) => !program.getSourceFile(f))) {
+        for (const f of directImporters(before, new Set(files))) if (program.getSourceFile(f)) importers.add(f);
+      }
+      const checked = [...targets, ...[...importers].filter((f) => !targets.has(f))];
+      // A broken tsconfig.json is reported once, not blamed on every later change.
+      const diagnostics: CodeDiagnostic[] = reportConfig ? this.host.configErrors.map((d) => this.toDiagnostic(d)) : [];
+      for (const file of checked) {
+        diagnostics.push(...this.diagnosticsOf(file).map((d) => this.toDiagnostic(d)));
+        // The service is synchronous: yield between files so an abort can land.
+        await nextTurn();
+      }
+      return { checkedFiles: checked.map((f) => workspacePath(this.root, f)), diagnostics };
+    });
+  }
+
+  async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
+    return this.cancellable(signal, async () => {
+      const targets = files.map((f) => absolutePath(this.root, f));
+      for (const file of targets) if (!this.host.syncFromDisk(file)) this.ensureKnown(file);
+      const applied: AppliedFix[] = [];
+      const refused = new Map<string, AppliedFix>();
+      for (let n = 0; n < (this.options.maxFixes ?? 20); n++) {
+        const next = this.nextFix(targets, allow, refused);
+        if (!next) break;
+        await this.apply(next.action);
+        applied.push(next.fix);
+        await nextTurn();
+      }
+      return { applied, refused: [...refused.values()] };
+    });
+  }
+
+  async resolveSymbol(file: string, symbol: string): Promise<string | null> {
+    const abs = absolutePath(this.root, file);
+    this.ensureKnown(abs);
+    const program = this.program();
+    const sf = program.getSourceFile(abs);
+    return sf ? resolveSymbolType(program, sf, symbol) : null;
+  }
+
+  dispose(): void {
+    this.service.dispose();
+  }
+
+  /** The first wanted fix, over the errors of `targets` in order, that touches only allowed files. */
+  private nextFix(targets: string[], allow: (path: string) => boolean, refused: Map<string, AppliedFix>): { action: ts.CodeFixAction; fix: AppliedFix } | undefined {
+    for (const file of targets) {
+      for (const d of this.diagnosticsOf(file)) {
+        if (d.category !== ts.DiagnosticCategory.Error || d.start === undefined || !this.fixable.has(d.code)) continue;
+        const actions = this.service.getCodeFixesAtPosition(file, d.start, d.start + (d.length ?? 0), [d.code], ts.getDefaultFormatCodeSettings('\n'), {});
+        for (const action of actions) {
+          if (!isWantedFix(action, this.wantedFixes)) continue;
+          const fix: AppliedFix = {
+            file: workspacePath(this.root, file),
+            code: `TS${d.code}`,
+            fixName: action.fixName,
+            description: action.description,
+            files: [...new Set(action.changes.map((c) => workspacePath(this.root, c.fileName)))],
+          };
+          if (fix.files.every(allow)) return { action, fix };
+          refused.set(JSON.stringify(fix), fix);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private async apply(action: ts.CodeFixAction): Promise<void> {
+    for (const change of action.changes) {
+      const file = absolutePath(this.root, change.fileName);
+      const before = change.isNewFile ? '' : (this.host.text(file) ?? '');
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, applyTextChanges(before, change.textChanges));
+      this.host.touch(file);
+    }
+  }
+
+  /** A file created after tsconfig.json was read is not among the roots until touched. */
+  private ensureKnown(file: string): void {
+    if (!this.program().getSourceFile(file)) this.host.touch(file);
+  }
+
+  private diagnosticsOf(file: string): ts.Diagnostic[] {
+    return [...this.service.getSyntacticDiagnostics(file), ...this.service.getSemanticDiagnostics(file)];
+  }
+
+  private program(): ts.Program {
+    const program = this.service.getProgram();
+    if (!program) throw new Error('the TypeScript language service has no program');
+    this.lastProgram = program;
+    return program;
+  }
+
+  private toDiagnostic(d: ts.Diagnostic): CodeDiagnostic {
+    const position = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: 0, character: 0 };
+    return {
+      file: workspacePath(this.root, d.file?.fileName ?? this.configFile),
+      line: position.line + 1,
+      column: position.character + 1,
+      code: `TS${d.code}`,
+      category: d.category === ts.DiagnosticCategory.Error ? 'error' : d.category === ts.DiagnosticCategory.Warning ? 'warning' : 'suggestion',
+      message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    };
+  }
+
+  /** Runs `work` with the host's cancellation token bound to `signal`. */
+  private async cancellable<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    if (signal.aborted) throw new CancelledError('diagnostics cancelled');
+    this.host.signal = signal;
+    try {
+      const result = await work();
+      if (signal.aborted) throw new CancelledError('diagnostics cancelled');
+      return result;
+    } catch (err) {
+      if (err instanceof ts.OperationCanceledException) throw new CancelledError('diagnostics cancelled');
+      throw err;
+    } finally {
+      this.host.signal = undefined;
+    }
+  }
+}
+

@@ -1,0 +1,133 @@
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { absolutePath } from '../workspacePaths';
+
+/** Used when the workspace has no tsconfig.json: close to what the editor assumes for loose files. */
+const IMPLICIT_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  allowJs: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+/**
+ * A LanguageServiceHost over the files on disk. Every file has a version; `touch` bumps it and
+ * drops the cached text, so the language service re-reads only what changed.
+ */
+export class WorkspaceHost implements ts.LanguageServiceHost {
+  private readonly versions = new Map<string, number>();
+  private readonly texts = new Map<string, string | undefined>();
+  private projectVersion = 0;
+  private roots = new Set<string>();
+  private options: ts.CompilerOptions = IMPLICIT_OPTIONS;
+  /** Problems in tsconfig.json itself, reported with the diagnostics. */
+  configErrors: readonly ts.Diagnostic[] = [];
+  /** Set for the duration of one call, so a long check stops when its run is cancelled. */
+  signal: AbortSignal | undefined;
+
+  constructor(
+    private readonly root: string,
+    readonly configFile: string | undefined,
+    private readonly libDir?: string,
+  ) {
+    this.loadConfig();
+  }
+
+  /** Reads tsconfig.json again: its options and its file list. */
+  loadConfig(): void {
+    this.projectVersion++;
+    if (!this.configFile || !ts.sys.fileExists(this.configFile)) {
+      this.options = IMPLICIT_OPTIONS;
+      this.configErrors = [];
+      return;
+    }
+    const read = ts.readConfigFile(this.configFile, (f) => ts.sys.readFile(f));
+    if (read.error) {
+      this.configErrors = [read.error];
+      return;
+    }
+    const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(this.configFile), undefined, this.configFile);
+    this.options = parsed.options;
+    this.roots = new Set(parsed.fileNames.map((f) => absolutePath(this.root, f)));
+    // "No inputs were found" is moot when the files come from the changed list.
+    this.configErrors = parsed.errors.filter((e) => e.code !== 18003);
+  }
+
+  /** The file changed on disk (or is new, or is gone): the next program re-reads it. */
+  touch(file: string): void {
+    this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    this.texts.delete(file);
+    this.projectVersion++;
+    if (!ts.sys.fileExists(file)) this.roots.delete(file);
+    else if (this.isSource(file)) this.roots.add(file);
+  }
+
+  /** The text the language service sees for `file`. */
+  text(file: string): string | undefined {
+    if (!this.texts.has(file)) this.texts.set(file, ts.sys.readFile(file));
+    return this.texts.get(file);
+  }
+
+  /** Touches `file` when the disk no longer holds what the language service saw; true if it did. */
+  syncFromDisk(file: string): boolean {
+    if (!this.texts.has(file)) return false;
+    if (ts.sys.readFile(file) === this.texts.get(file)) return false;
+    this.touch(file);
+    return true;
+  }
+
+  isSource(file: string): boolean {
+    if (/\.(d\.)?[mc]?tsx?$/i.test(file)) return true;
+    return this.options.allowJs === true && /\.[mc]?jsx?$/i.test(file);
+  }
+
+  getProjectVersion(): string {
+    return String(this.projectVersion);
+  }
+  getScriptFileNames(): string[] {
+    return [...this.roots];
+  }
+  getScriptVersion(file: string): string {
+    return String(this.versions.get(file) ?? 0);
+  }
+  getScriptSnapshot(file: string): ts.IScriptSnapshot | undefined {
+    const text = this.text(file);
+    return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+  }
+  getCompilationSettings(): ts.CompilerOptions {
+    return this.options;
+  }
+  getCurrentDirectory(): string {
+    return this.root;
+  }
+  getDefaultLibFileName(options: ts.CompilerOptions): string {
+    return this.libDir ? join(this.libDir, ts.getDefaultLibFileName(options)) : ts.getDefaultLibFilePath(options);
+  }
+  getCancellationToken(): ts.HostCancellationToken {
+    return { isCancellationRequested: () => this.signal?.aborted === true };
+  }
+  fileExists(file: string): boolean {
+    return this.texts.has(file) ? this.texts.get(file) !== undefined : ts.sys.fileExists(file);
+  }
+  readFile(file: string): string | undefined {
+    return this.text(file);
+  }
+  readDirectory(path: string, extensions?: readonly string[], exclude?: readonly string[], include?: readonly string[], depth?: number): string[] {
+    return ts.sys.readDirectory(path, extensions, exclude, include, depth);
+  }
+  directoryExists(path: string): boolean {
+    return ts.sys.directoryExists(path);
+  }
+  getDirectories(path: string): string[] {
+    return ts.sys.getDirectories(path);
+  }
+  realpath(path: string): string {
+    return ts.sys.realpath?.(path) ?? path;
+  }
+  useCaseSensitiveFileNames(): boolean {
+    return ts.sys.useCaseSensitiveFileNames;
+  }
+}

@@ -1,0 +1,150 @@
+import { TestCaseResult } from '../../core/schema/checks';
+import { workspacePath } from '../workspacePaths';
+import { showValue } from './showValue';
+
+/** What a runner's report says. `complete` is false when the report stops before its end. */
+export interface ParsedReport {
+  cases: TestCaseResult[];
+  complete: boolean;
+}
+
+/** Every parser throws on a report it cannot read; the runner turns that into status 'error'. */
+export type ReportParser = (report: string, root: string) => ParsedReport;
+
+/** The JSON lines of nodeTestReporter. A partial file (a killed run) still yields its cases. */
+export const parseNodeTestReport: ReportParser = (report, root) => {
+  const cases: TestCaseResult[] = [];
+  let complete = false;
+  let unreadable = 0;
+  for (const line of report.split('\n')) {
+    if (!line.trim()) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      // A run killed mid-write leaves half a line.
+      unreadable++;
+      continue;
+    }
+    if (isRecord(record) && record.type === 'end') {
+      complete = true;
+      continue;
+    }
+    if (!isRecord(record) || record.type !== 'test') throw new Error(`not a nodeTestReporter record: ${line.slice(0, 200)}`);
+    const { type: _type, ...fields } = record;
+    const parsed = TestCaseResult.parse(fields);
+    if (parsed.file) {
+      // node:test names a file that failed to load by its absolute path.
+      if (parsed.name === parsed.file) parsed.name = workspacePath(root, parsed.file);
+      parsed.file = workspacePath(root, parsed.file);
+    }
+    cases.push(parsed);
+  }
+  if (unreadable > 1 || (unreadable === 1 && complete)) throw new Error('garbled nodeTestReporter output');
+  return { cases, complete };
+};
+
+/** Jest's --json report; vitest's json reporter writes the same shape, without failureDetails. */
+export const parseJestReport: ReportParser = (report, root) => {
+  const json = JSON.parse(report) as JestReport;
+  if (!Array.isArray(json.testResults)) throw new Error('not a jest/vitest JSON report: no testResults');
+  const cases: TestCaseResult[] = [];
+  for (const suite of json.testResults) {
+    const file = workspacePath(root, suite.name ?? suite.testFilePath ?? '');
+    const assertions = suite.assertionResults ?? [];
+    for (const a of assertions) {
+      const failure = a.failureMessages?.join('\n');
+      const matcher = a.failureDetails?.map((d) => (isRecord(d) && isRecord(d.matcherResult) ? d.matcherResult : undefined)).find((m) => m && 'expected' in m);
+      cases.push({
+        name: [...(a.ancestorTitles ?? []), a.title].join(' > '),
+        file,
+        status: a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped',
+        ...(typeof a.duration === 'number' ? { durationMs: a.duration } : {}),
+        ...(a.status === 'failed' && failure ? splitStack(failure) : {}),
+        ...(matcher ? { expected: showValue(matcher.expected), actual: showValue(matcher.actual) } : {}),
+      });
+    }
+    // A file that failed before any test ran (a syntax error, a failed import) has no assertions.
+    if (suite.status === 'failed' && !assertions.some((a) => a.status === 'failed')) {
+      cases.push({ name: file, file, status: 'failed', message: suite.message || 'the test file failed to run' });
+    }
+  }
+  return { cases, complete: true };
+};
+
+/** Mocha's json reporter. Hook failures appear only among the failures, so read the three lists. */
+export const parseMochaReport: ReportParser = (report, root) => {
+  const json = JSON.parse(report) as MochaReport;
+  if (!Array.isArray(json.passes) || !Array.isArray(json.failures)) throw new Error('not a mocha JSON report');
+  const toCase = (t: MochaTest, status: TestCaseResult['status']): TestCaseResult => {
+    const err = status === 'failed' ? t.err : undefined;
+    return {
+      name: t.fullTitle ?? t.title ?? '',
+      ...(t.file ? { file: workspacePath(root, t.file) } : {}),
+      status,
+      ...(typeof t.duration === 'number' ? { durationMs: t.duration } : {}),
+      ...(err?.message !== undefined ? { message: String(err.message) } : {}),
+      ...(err && 'expected' in err ? { expected: showRendered(err.expected), actual: showRendered(err.actual) } : {}),
+      ...(typeof err?.stack === 'string' ? { stack: err.stack } : {}),
+    };
+  };
+  const cases = [
+    ...json.passes.map((t) => toCase(t, 'passed')),
+    ...json.failures.map((t) => toCase(t, 'failed')),
+    ...(json.pending ?? []).map((t) => toCase(t, 'skipped')),
+  ];
+  return { cases, complete: true };
+};
+
+/** Mocha's json reporter prints to stdout when it cannot write a file (mocha before 10): the report is the outermost object. */
+export function jsonObjectIn(stdout: string): string | undefined {
+  const start = stdout.indexOf('{\n');
+  const end = stdout.lastIndexOf('}');
+  return start >= 0 && end > start ? stdout.slice(start, end + 1) : undefined;
+}
+
+interface JestReport {
+  testResults?: {
+    name?: string;
+    testFilePath?: string;
+    status?: string;
+    message?: string;
+    assertionResults?: {
+      ancestorTitles?: string[];
+      title: string;
+      status: string;
+      duration?: number | null;
+      failureMessages?: string[];
+      failureDetails?: unknown[];
+    }[];
+  }[];
+}
+
+interface MochaTest {
+  title?: string;
+  fullTitle?: string;
+  file?: string;
+  duration?: number;
+  err?: { message?: unknown; stack?: unknown; expected?: unknown; actual?: unknown };
+}
+
+interface MochaReport {
+  passes?: MochaTest[];
+  failures?: MochaTest[];
+  pending?: MochaTest[];
+}
+
+/** "Error: message\n    at ..." → the message and the whole text as the stack. */
+function splitStack(text: string): { message: string; stack?: string } {
+  const at = text.search(/\n\s+at /);
+  return at < 0 ? { message: text } : { message: text.slice(0, at), stack: text };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Mocha has already rendered a value it can diff as a string; anything else is shown as is. */
+function showRendered(value: unknown): string {
+  return typeof value === 'string' ? value : showValue(value);
+}

@@ -1,0 +1,126 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CancelledError, errorMessage } from '../../core/errors';
+import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
+import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
+import { runInProcessGroup } from './processGroup';
+import { testCommand } from './testCommands';
+import { jsonObjectIn, type ParsedReport } from './testReports';
+import { ToolResolver } from './toolResolution';
+
+export interface ProcessTestRunnerOptions {
+  /** The workspace: the runner's working directory, and the first place tools are looked up. */
+  root: string;
+  /** The bundled node:test reporter: `dist/nodeTestReporter.mjs` beside the extension. */
+  nodeTestReporter: string;
+  /** Looked up after the workspace for tsx and the runners: the extension's folder. */
+  fallbackDir?: string;
+  /**
+   * The node that runs the tests; 'node' on PATH by default. Not process.execPath: in the
+   * extension host that is the editor's Electron binary.
+   */
+  nodePath?: string;
+  /** How much of the combined output to keep, from the end; 8000 characters by default. */
+  outputTailChars?: number;
+  /** Added to the environment of the runner. */
+  env?: Record<string, string>;
+}
+
+/**
+ * TestRunnerPort: runs the workspace's own runner as a child process group with a
+ * machine-readable reporter and a time limit, and parses its report into typed results.
+ */
+export class ProcessTestRunner implements TestRunnerPort {
+  private readonly tools: ToolResolver;
+
+  constructor(private readonly options: ProcessTestRunnerOptions) {
+    this.tools = new ToolResolver(options.root, options.fallbackDir);
+  }
+
+  async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
+    if (signal.aborted) throw new CancelledError('test run cancelled');
+    const reportDir = await mkdtemp(join(tmpdir(), 'ticket-runner-tests-'));
+    try {
+      return await this.runWithReport(request, signal, join(reportDir, 'report'));
+    } finally {
+      await rm(reportDir, { recursive: true, force: true });
+    }
+  }
+
+  private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
+    const node = this.options.nodePath ?? 'node';
+    const command = testCommand(request.framework, {
+      root: this.options.root,
+      files: request.files,
+      reportFile,
+      nodeTestReporter: this.options.nodeTestReporter,
+      tools: this.tools,
+    });
+    if ('unavailable' in command) {
+      return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
+    }
+    const argv = [node, ...command.args];
+    const run = await runInProcessGroup(node, command.args, {
+      cwd: this.options.root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...this.options.env },
+      timeoutMs: request.timeoutMs,
+      signal,
+      tailChars: this.options.outputTailChars ?? 8000,
+      keepStdout: command.reportOnStdout === true,
+    });
+    if (run.stopped === 'abort') throw new CancelledError('test run cancelled');
+    const base = { durationMs: run.durationMs };
+    if (run.spawnError) {
+      return result(request, argv, { ...base, status: 'error', cases: [], output: `${run.output}\n[ticket-runner] could not start ${node}: ${run.spawnError.message}` });
+    }
+
+    let report: ParsedReport | undefined;
+    let problem: string | undefined;
+    try {
+      const text = (await readFile(reportFile, 'utf8').catch(() => undefined)) ?? (command.reportOnStdout ? jsonObjectIn(run.stdout) : undefined);
+      // node:test creates the destination file before it loads the reporter, so empty means none.
+      if (!text?.trim()) problem = 'the runner wrote no report';
+      else report = command.parse(text, this.options.root);
+    } catch (err) {
+      problem = `the runner's report is unreadable: ${errorMessage(err)}`;
+    }
+    const cases = report?.cases ?? [];
+
+    if (run.stopped === 'timeout') {
+      return result(request, argv, { ...base, status: 'timeout', cases, output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
+    }
+    if (!report || problem) {
+      return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] ${problem ?? 'no report'}` });
+    }
+    if (!report.complete || cases.length === 0) {
+      const why = report.complete ? 'no test ran' : 'the report stops before its end';
+      return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] ${why} (exit code ${String(run.exitCode)})` });
+    }
+    if (cases.some((c) => c.status === 'failed')) return result(request, argv, { ...base, status: 'failed', cases, output: run.output });
+    // Every test passed yet the runner failed: its own trouble (a config error, a leaked handle).
+    if (run.exitCode !== 0) {
+      return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] every test passed but the runner exited with ${String(run.exitCode)}` });
+    }
+    return result(request, argv, { ...base, status: 'passed', cases, output: run.output });
+  }
+}
+
+function result(
+  request: TestRunRequest,
+  command: string[],
+  r: { status: TestRunResult['status']; cases: TestCaseResult[]; durationMs: number; output: string },
+): TestRunResult {
+  const count = (status: TestCaseResult['status']): number => r.cases.filter((c) => c.status === status).length;
+  return {
+    status: r.status,
+    framework: request.framework,
+    command,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    durationMs: r.durationMs,
+    cases: r.cases,
+    output: r.output,
+  };
+}

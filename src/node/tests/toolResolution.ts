@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * Finds tools the way Node would from each of `dirs` in turn (the workspace first, then the
+ * extension's own folder): a test runner must be the workspace's version when it has one.
+ */
+export class ToolResolver {
+  private readonly dirs: string[];
+
+  constructor(...dirs: (string | undefined)[]) {
+    this.dirs = dirs.filter((d): d is string => d !== undefined);
+  }
+
+  /**
+   * The JavaScript file of a package's bin, to run with node directly (no shell, no .cmd shim).
+   * Looks for node_modules/<name>/package.json rather than calling require.resolve, which a
+   * package's exports map may refuse.
+   */
+  bin(name: string): string | undefined {
+    for (const start of this.dirs) {
+      for (let dir = start; ; dir = dirname(dir)) {
+        const manifest = join(dir, 'node_modules', name, 'package.json');
+        if (existsSync(manifest)) {
+          const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+          const entry = typeof bin === 'string' ? bin : (bin?.[name] ?? Object.values(bin ?? {})[0]);
+          if (entry) return join(dirname(manifest), entry);
+        }
+        if (dirname(dir) === dir) break;
+      }
+    }
+    return undefined;
+  }
+
+  /** A module's file, resolved as `require.resolve(specifier)` would from each folder. */
+  module(specifier: string): string | undefined {
+    for (const dir of this.dirs) {
+      try {
+        return createRequire(join(dir, 'package.json')).resolve(specifier);
+      } catch {
+        // Not installed there: try the next folder.
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { CancelledError } from '../../../src/core/errors';
+import { createLanguageServiceDiagnostics, type LanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
+import { neverAborted, repoRoot, TempProject } from './tempProject';
+
+const tsconfig = JSON.stringify({
+  compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true },
+  include: ['src'],
+});
+
+const types = `export interface Post { id: number; title: string; tags: string[]; author?: { name: string } }
+export function slugify(text: string): string { return text.toLowerCase().replace(/ /g, '-'); }
+export async function loadCount(): Promise<number> { return 3; }
+function hidden(): number { return 1; }
+export const keep = hidden;
+`;
+
+const signal = neverAborted();
+
+describe('LanguageServiceDiagnostics', function () {
+  this.timeout(30_000);
+
+  describe('check', () => {
+    let project: TempProject;
+    let ls: LanguageServiceDiagnostics;
+    before(() => {
+      project = new TempProject({
+        'tsconfig.json': tsconfig,
+        'src/types.ts': types,
+        'src/format.ts': `import type { Post } from './types';\nexport function label(p: Post): string { return p.title; }\n`,
+        'src/index.ts': `import { label } from './format';\nexport const shown: string = label({ id: 1, title: 't', tags: [] });\n`,
+        'src/unrelated.ts': 'export const answer = 42;\n',
+      });
+      ls = createLanguageServiceDiagnostics(project.root);
+    });
+    after(() => {
+      ls.dispose();
+      project.remove();
+    });
+
+    it('reports a TS2322 in the changed file and in a file that imports it', async () => {
+      project.write('src/types.ts', types.replace('tags: string[]', 'tags: string[]; rank: number') + "export const defaultRank: number = 'high';\n");
+      project.write('src/format.ts', `import type { Post } from './types';\nexport function label(p: Post): string { return p.rank; }\n`);
+      const { checkedFiles, diagnostics } = await ls.check(['src/types.ts'], signal);
+      assert.deepEqual(checkedFiles, ['src/types.ts', 'src/format.ts']);
+      const ts2322 = diagnostics.filter((d) => d.code === 'TS2322');
+      assert.deepEqual(
+        ts2322.map((d) => [d.file, d.line, d.category]),
+        [['src/types.ts', 6, 'error'], ['src/format.ts', 2, 'error']],
+      );
+      assert.match(ts2322[1]?.message ?? '', /Type 'number' is not assignable to type 'string'/);
+    });
+
+    it('re-checks only the edited file and its direct importers the second time', async () => {
+      project.write('src/format.ts', `import type { Post } from './types';\nexport function label(p: Post): string { return String(p.rank); }\n`);
+      const { checkedFiles, diagnostics } = await ls.check(['src/format.ts'], signal);
+      assert.deepEqual(checkedFiles, ['src/format.ts', 'src/index.ts']);
+      // index.ts passes a Post without the new field: the importer's error, found without types.ts.
+      assert.deepEqual(diagnostics.map((d) => [d.file, d.code]), [['src/index.ts', 'TS2345']]);
+    });
+
+    it('checks the importers of a deleted file, which now fail to resolve it', async () => {
+      project.write('src/extra.ts', 'export const extra = 1;\n');
+      project.write('src/useExtra.ts', "import { extra } from './extra';\nexport const twice = extra * 2;\n");
+      await ls.check(['src/extra.ts', 'src/useExtra.ts'], signal);
+      rmSync(project.path('src/extra.ts'));
+      const { checkedFiles, diagnostics } = await ls.check(['src/extra.ts'], signal);
+      assert.deepEqual(checkedFiles, ['src/useExtra.ts']);
+      assert.deepEqual(diagnostics.map((d) => d.code), ['TS2307']);
+    });
+
+    it('resolves a type, a member and a nested member, and null for what is not there', async () => {
+      assert.equal(await ls.resolveSymbol('src/types.ts', 'Post.tags'), 'string[]');
+      assert.equal(await ls.resolveSymbol('src/types.ts', 'Post.author.name'), 'string');
+      assert.equal(await ls.resolveSymbol('src/types.ts', 'Post.nope'), null);
+      assert.equal(await ls.resolveSymbol('src/types.ts', 'Nope'), null);
+      assert.equal(await ls.resolveSymbol('src/types.ts', 'slugify'), '(text: string) => string');
+      assert.match((await ls.resolveSymbol('src/types.ts', 'Post')) ?? '', /^\{ id: number; title: string; tags: string\[\]; rank: number; author\?: /);
+    });
+
+    it('reports a broken tsconfig.json once, on the first check', async () => {
+      const broken = new TempProject({ 'tsconfig.json': '{ "compilerOptions": { "strict": "yes" } }', 'a.ts': 'export const a = 1;\n' });
+      const service = createLanguageServiceDiagnostics(broken.root);
+      try {
+        const first = await service.check(['a.ts'], signal);
+        assert.deepEqual(first.diagnostics.map((d) => [d.file, d.code]), [['tsconfig.json', 'TS5024']]);
+        assert.deepEqual((await service.check(['a.ts'], signal)).diagnostics, []);
+      } finally {
+        service.dispose();
+        broken.remove();
+      }
+    });
+
+    it('finds the lib files through libDir when TypeScript is bundled into another file', async () => {
+      const dist = new TempProject({
+        'entry.ts': [
+          `import { createLanguageServiceDiagnostics } from ${JSON.stringify(join(repoRoot, 'src/node/diagnostics/languageService'))};`,
+          'const [root, libDir] = process.argv.slice(2) as [string, string];',
+          'const ls = createLanguageServiceDiagnostics(root, { libDir });',
+          "void ls.check(['src/types.ts'], new AbortController().signal).then((r) => console.log(JSON.stringify(r.diagnostics.map((d) => d.code))));",
+        ].join('\n'),
+      });
+      try {
+        await build({ entryPoints: [dist.path('entry.ts')], outfile: dist.path('extension.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+        const out = execFileSync(process.execPath, [dist.path('extension.js'), project.root, join(repoRoot, 'node_modules/typescript/lib')], { encoding: 'utf8' });
+        assert.deepEqual(JSON.parse(out), ['TS2322']);
+      } finally {
+        dist.remove();
+      }
+    });
+
+    it('throws CancelledError when the signal is aborted', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      await assert.rejects(ls.check(['src/types.ts'], controller.signal), CancelledError);
+    });
+  });
+
+  describe('autofix', () => {
+    let project: TempProject;
+    let ls: LanguageServiceDiagnostics;
+    beforeEach(() => {
+      project = new TempProject({ 'tsconfig.json': tsconfig, 'src/types.ts': types });
+      ls = createLanguageServiceDiagnostics(project.root);
+    });
+    afterEach(() => {
+      ls.dispose();
+      project.remove();
+    });
+
+    it('adds a missing import from a sibling module (TS2304)', async () => {
+      project.write('src/page.ts', "export const slug = slugify('Hello World');\n");
+      const before = await ls.check(['src/page.ts'], signal);
+      assert.deepEqual(before.diagnostics.map((d) => d.code), ['TS2304']);
+      const { applied, refused } = await ls.autofix(['src/page.ts'], (p) => p === 'src/page.ts', signal);
+      assert.deepEqual(applied.map((f) => [f.file, f.code, f.fixName, f.files]), [['src/page.ts', 'TS2304', 'import', ['src/page.ts']]]);
+      assert.deepEqual(refused, []);
+      assert.match(readFileSync(project.path('src/page.ts'), 'utf8'), /^import \{ slugify \} from "\.\/types";/);
+      assert.deepEqual((await ls.check(['src/page.ts'], signal)).diagnostics, []);
+    });
+
+    it('fixes a misspelled name and a missing await', async () => {
+      project.write('src/count.ts', [
+        "import { loadCount } from './types';",
+        'const total = 2;',
+        'export async function next(): Promise<number> { const n = loadCount(); return n + totl; }',
+        '',
+      ].join('\n'));
+      const { applied } = await ls.autofix(['src/count.ts'], () => true, signal);
+      assert.deepEqual(applied.map((f) => f.fixName).sort(), ['addMissingAwaitToInitializer', 'spelling']);
+      assert.match(readFileSync(project.path('src/count.ts'), 'utf8'), /const n = await loadCount\(\); return n \+ total;/);
+      assert.deepEqual((await ls.check(['src/count.ts'], signal)).diagnostics, []);
+    });
+
+    it('refuses a fix that would touch a file outside the allowed ones', async () => {
+      project.write('src/consumer.ts', "import { hidden } from './types';\nexport const h = hidden();\n");
+      const { applied, refused } = await ls.autofix(['src/consumer.ts'], (p) => p === 'src/consumer.ts', signal);
+      assert.deepEqual(applied, []);
+      assert.deepEqual(refused.map((f) => [f.file, f.code, f.fixName, f.files]), [['src/consumer.ts', 'TS2459', 'fixImportNonExportedMember', ['src/types.ts']]]);
+      assert.equal(readFileSync(project.path('src/types.ts'), 'utf8'), types);
+    });
+  });
+});

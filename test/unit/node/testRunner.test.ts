@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build } from 'esbuild';
+import { CancelledError } from '../../../src/core/errors';
+import type { TestRunResult } from '../../../src/core/schema/checks';
+import type { TestFramework } from '../../../src/core/schema/testPlan';
+import { ProcessTestRunner } from '../../../src/node/tests/testRunner';
+import { neverAborted, repoRoot, TempProject } from './tempProject';
+
+const mathTest = (imports: string, assertion: string): string => `${imports}
+describe('math', () => {
+  it('adds', () => { ${assertion.replace('$A', '1 + 1').replace('$E', '2')}; });
+  describe('objects', () => {
+    it('compares', () => { ${assertion.replace('$A', '{ a: 1 }').replace('$E', '{ a: 2 }')}; });
+  });
+  it.skip('later', () => {});
+});
+`;
+
+/** Spawns a grandchild that would run forever, records its pid, and never settles. */
+const hangingTest = `import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+test('hangs', async () => {
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  writeFileSync(process.env.PID_FILE, String(child.pid));
+  await new Promise(() => setInterval(() => {}, 1000));
+});
+`;
+
+/** Runs a math fixture and checks the three cases every runner must report; mocha joins names with spaces. */
+async function runMath(runner: ProcessTestRunner, framework: TestFramework, file: string, separator = ' > '): Promise<TestRunResult> {
+  const result = await runner.run({ framework, files: [file], timeoutMs: 30_000 }, neverAborted());
+  assert.equal(result.status, 'failed');
+  assert.deepEqual([result.passed, result.failed, result.skipped], [1, 1, 1]);
+  assert.deepEqual(
+    result.cases.map((c) => [c.name, c.status, c.file]),
+    [
+      [['math', 'adds'].join(separator), 'passed', file],
+      [['math', 'objects', 'compares'].join(separator), 'failed', file],
+      [['math', 'later'].join(separator), 'skipped', file],
+    ],
+  );
+  return result;
+}
+
+/** Gone, or a zombie nobody has reaped yet: either way it runs no more. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/\) Z /.test(readFileSync(stat, 'utf8'));
+}
+
+async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) if (condition()) return true;
+  return condition();
+}
+
+describe('ProcessTestRunner', function () {
+  this.timeout(40_000);
+  let project: TempProject;
+  let reporter: string;
+  let runner: ProcessTestRunner;
+
+  before(async () => {
+    project = new TempProject({
+      'package.json': '{ "name": "sample", "private": true }',
+      'test/math.test.ts': mathTest("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
+      'test/ok.test.mjs': "import { test } from 'node:test';\ntest('fine', () => {});\n",
+      'test/hang.test.mjs': hangingTest,
+      'test/garbage.mjs': "export default async function* (source) { for await (const _ of source) yield 'not json\\n'; }\n",
+      'vitest/math.test.mjs': mathTest("import { describe, it, expect } from 'vitest';", 'expect($A).toEqual($E)'),
+      'jest/math.test.js': mathTest('', 'expect($A).toEqual($E)'),
+      'mocha/math.test.ts': mathTest("import assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
+    });
+    // The reporter as the build ships it: bundled on its own to an ES module.
+    reporter = project.path('dist/nodeTestReporter.mjs');
+    await build({ entryPoints: [`${repoRoot}/src/node/tests/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+    runner = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath });
+  });
+  after(() => project.remove());
+
+  it('runs node:test on TypeScript files with tsx and parses pass, fail and skip', async () => {
+    const result = await runMath(runner, 'node:test', 'test/math.test.ts');
+    const failure = result.cases[1];
+    assert.equal(failure?.expected, '{ a: 2 }');
+    assert.equal(failure?.actual, '{ a: 1 }');
+    assert.match(failure?.message ?? '', /strictly deep-equal/);
+    assert.match(failure?.stack ?? '', /math\.test\.ts/);
+    // The spec reporter's text is kept for the Debugger, without colour codes.
+    assert.match(result.output, /compares/);
+    assert.doesNotMatch(result.output, /\u001b\[/);
+  });
+
+  it('reports a passing node:test run as passed', async () => {
+    const result = await runner.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
+    assert.deepEqual([result.status, result.passed, result.failed], ['passed', 1, 0]);
+    assert.equal(result.framework, 'node:test');
+    assert.ok(result.command.includes('--test'));
+  });
+
+  it('kills a hung run with its whole process group and records a timeout', async () => {
+    const pidFile = project.path('hang.pid');
+    const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
+    const result = await hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 3000 }, neverAborted());
+    assert.equal(result.status, 'timeout');
+    assert.match(result.output, /killed after 3000 ms/);
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    assert.ok(await eventually(() => !isRunning(grandchild)), `grandchild ${grandchild} still runs`);
+  });
+
+  it('throws CancelledError on abort and kills the process group', async () => {
+    const pidFile = project.path('abort.pid');
+    const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
+    const controller = new AbortController();
+    const run = hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 20_000 }, controller.signal);
+    assert.ok(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 15_000), 'the test never started');
+    controller.abort();
+    await assert.rejects(run, CancelledError);
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    assert.ok(await eventually(() => !isRunning(grandchild)), `grandchild ${grandchild} still runs`);
+  });
+
+  it('records status error, keeping the output, when the report is missing or garbled', async () => {
+    const missing = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('dist/nowhere.mjs'), nodePath: process.execPath });
+    const noReport = await missing.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
+    assert.equal(noReport.status, 'error');
+    assert.match(noReport.output, /nowhere\.mjs/);
+    assert.match(noReport.output, /\[ticket-runner\] the runner wrote no report/);
+
+    const garbling = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/garbage.mjs'), nodePath: process.execPath });
+    const garbled = await garbling.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
+    assert.equal(garbled.status, 'error');
+    assert.match(garbled.output, /fine/);
+    assert.match(garbled.output, /report is unreadable/);
+  });
+
+  it('parses a real vitest JSON report', async () => {
+    const result = await runMath(runner, 'vitest', 'vitest/math.test.mjs');
+    assert.match(result.cases[1]?.message ?? '', /expected \{ a: 1 \} to deeply equal \{ a: 2 \}/);
+  });
+
+  it('parses a real jest JSON report, with expected and actual', async () => {
+    const result = await runMath(runner, 'jest', 'jest/math.test.js');
+    assert.deepEqual([result.cases[1]?.expected, result.cases[1]?.actual], ['{ a: 2 }', '{ a: 1 }']);
+  });
+
+  it('parses a real mocha JSON report of TypeScript tests, with expected and actual', async () => {
+    const result = await runMath(runner, 'mocha', 'mocha/math.test.ts', ' ');
+    assert.match(result.cases[1]?.expected ?? '', /"a": 2/);
+    assert.match(result.cases[1]?.actual ?? '', /"a": 1/);
+  });
+});
