@@ -38,6 +38,13 @@ const wasm = [
 ];
 for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
 
+// The webview's icon font: vscode-elements finds it through the page's codicon stylesheet.
+mkdirSync(join(dist, 'codicons'), { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) {
+  const from = join(root, 'node_modules', '@vscode', 'codicons', 'dist', f);
+  if (existsSync(from)) copyFileSync(from, join(dist, 'codicons', f));
+}
+
 const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

@@ -1,0 +1,233 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage, UserInputError } from '../core/errors';
+import type { RunResult } from '../core/pipeline/runTicket';
+import { describeStop } from '../core/run/report';
+import type { RunPanels } from './runPanel';
+import type { RunService } from './runService';
+import { progressMessage } from './runTreeModel';
+import { budgetFrom } from './deps';
+import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
+
+export const UNTRUSTED_MESSAGE =
+  'Ticket Runner starts no run in an untrusted workspace: a run executes the workspace\'s tests and writes code. Past runs stay viewable. Trust the workspace (Workspaces: Manage Workspace Trust) to run tickets.';
+
+/** Where a command's run argument comes from: a tree node, a run id, or a quick pick. */
+type RunArg = { runId: string } | string | undefined;
+
+export interface CommandContext {
+  runs: RunService;
+  panels: RunPanels;
+  secrets: vscode.SecretStorage;
+  log: vscode.LogOutputChannel;
+}
+
+const core = () => import('../core/pipeline/runTicket.js');
+
+function requireTrust(): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE);
+  return false;
+}
+
+async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
+  const found = await vscode.workspace.findFiles('.tickets/*.ticket.json', '**/node_modules/**', 500);
+  const items = await Promise.all(
+    found.map(async (uri) => {
+      const folder = vscode.workspace.getWorkspaceFolder(uri)!;
+      let title = '';
+      try {
+        title = String((JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown }).title ?? '');
+      } catch {
+        title = '(not valid JSON)';
+      }
+      return { label: path.basename(uri.fsPath, '.ticket.json'), description: title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder };
+    }),
+  );
+  if (!items.length) {
+    void vscode.window.showInformationMessage('No tickets in this workspace: add one as .tickets/<ID>.ticket.json.');
+    return undefined;
+  }
+  items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
+  const picked = await vscode.window.showQuickPick(items, { title: 'Ticket Runner: Run Ticket', placeHolder: 'Pick a ticket to run', matchOnDescription: true });
+  return picked ? { folder: picked.folder, rel: relTo(picked.folder, picked.uri) } : undefined;
+}
+
+const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) => path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+
+async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string }) => boolean = () => true): Promise<string | undefined> {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && 'runId' in arg) return arg.runId;
+  const items = ctx.runs
+    .list()
+    .filter((r) => filter(r.state))
+    .map((r) => ({ label: r.state.ticketId, description: `${r.state.status} · ${r.state.runId}`, runId: r.state.runId }));
+  if (!items.length) {
+    void vscode.window.showInformationMessage('No runs to pick from.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder }))?.runId;
+}
+
+/** Runs a ticket with a cancellable progress notification; resolves with the run's result. */
+async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunResult | undefined> {
+  if (!requireTrust()) return undefined;
+  let picked: { folder: vscode.WorkspaceFolder; rel: string } | undefined;
+  if (target instanceof vscode.Uri) {
+    const folder = vscode.workspace.getWorkspaceFolder(target);
+    if (!folder) return void vscode.window.showErrorMessage(`${target.fsPath} is not in a workspace folder.`);
+    picked = { folder, rel: relTo(folder, target) };
+  } else picked = await pickTicket();
+  if (!picked) return undefined;
+  const { folder, rel } = picked;
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${path.basename(rel, '.ticket.json')}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          const { startRun } = await core();
+          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: budgetFrom(settings), signal: controller.signal }), (e) => {
+            const m = progressMessage(e);
+            if (m) progress.report({ message: m });
+            if (e.type === 'run.started') ctx.panels.open(e.runId);
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    void announce(ctx, result);
+    return result;
+  } catch (err) {
+    showError(ctx, `Run of ${rel} did not start`, err);
+    return undefined;
+  }
+}
+
+async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
+  const s = result.state;
+  const text = `${s.ticketId}: ${s.finished ? describeStop(s.finished.reason) : s.status}${s.model?.scripted ? ' (SCRIPTED model)' : ''}`;
+  const show = s.status === 'passed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  const choice = await show(text, 'Open Run');
+  if (choice === 'Open Run') ctx.panels.open(result.runId);
+}
+
+function showError(ctx: CommandContext, what: string, err: unknown): void {
+  ctx.log.error(`${what}: ${errorMessage(err)}`);
+  void vscode.window.showErrorMessage(err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+}
+
+/** Accepts or rejects a run's pending correction through the core; the log records the decision. */
+export async function decide(ctx: CommandContext, runId: string, decision: 'accept' | 'reject', reason: string | undefined, by = 'vscode'): Promise<RunResult> {
+  if (!vscode.workspace.isTrusted) throw new UserInputError(UNTRUSTED_MESSAGE);
+  const known = ctx.runs.get(runId) ?? (await ctx.runs.refresh(), ctx.runs.get(runId));
+  if (!known) throw new UserInputError(`no run ${runId} in this workspace`);
+  if (decision === 'reject' && !reason?.trim()) throw new UserInputError('A rejection needs a reason.');
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, known.folder.uri));
+  const { resolveCorrection } = await core();
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${decision === 'accept' ? 'accepting' : 'rejecting'} the correction of ${known.state.ticketId}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, controller.signal, (deps) =>
+          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: budgetFrom(settings) }),
+          (e) => {
+            const m = progressMessage(e);
+            if (m) progress.report({ message: m });
+          },
+        );
+        void announce(ctx, result);
+        return result;
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  return [
+    reg(Command.runTicket, (uri?: vscode.Uri) => runTicket(ctx, uri)),
+    reg(Command.setApiKey, async () => {
+      const key = await vscode.window.showInputBox({ title: 'Ticket Runner: Anthropic API key', password: true, ignoreFocusOut: true, placeHolder: 'sk-ant-…', prompt: 'Stored in the editor\'s SecretStorage; never written to a log or shown in a view. Empty: remove it.' });
+      if (key === undefined) return;
+      if (key.trim()) await ctx.secrets.store(SECRET_ANTHROPIC_KEY, key.trim());
+      else await ctx.secrets.delete(SECRET_ANTHROPIC_KEY);
+      ctx.log.info(key.trim() ? 'Anthropic API key stored in SecretStorage' : 'Anthropic API key removed');
+      void vscode.window.showInformationMessage(key.trim() ? 'Anthropic API key stored.' : 'Anthropic API key removed.');
+    }),
+    reg(Command.openRun, async (arg?: RunArg) => {
+      const id = await pickRun(ctx, arg, 'Open which run?');
+      if (id) ctx.panels.open(id, 'live');
+    }),
+    reg(Command.replayRun, async (arg?: RunArg) => {
+      const id = await pickRun(ctx, arg, 'Replay which run?');
+      if (id) ctx.panels.open(id, 'replay');
+    }),
+    reg(Command.revealLog, async (arg?: RunArg) => {
+      const id = await pickRun(ctx, arg, 'Reveal the log of which run?');
+      const known = id ? ctx.runs.get(id) : undefined;
+      if (!known) return;
+      const uri = vscode.Uri.file(ctx.runs.store(known.folder).logPath(known.state.runId));
+      await vscode.window.showTextDocument(uri, { preview: true });
+      void vscode.commands.executeCommand('revealInExplorer', uri);
+    }),
+    reg(Command.deleteRun, async (arg?: RunArg, confirmed?: boolean) => {
+      const id = await pickRun(ctx, arg, 'Delete which run?');
+      if (!id) return;
+      if (ctx.runs.isActive(id)) return void vscode.window.showWarningMessage('This run is still going: cancel it first.');
+      if (confirmed !== true) {
+        const ok = await vscode.window.showWarningMessage(`Delete run ${id} and its log? Files it wrote stay as they are.`, { modal: true }, 'Delete');
+        if (ok !== 'Delete') return;
+      }
+      await ctx.runs.delete(id);
+      ctx.log.info(`run ${id} deleted`);
+    }),
+    reg(Command.rollbackRun, async (arg?: RunArg, confirmed?: boolean) => {
+      if (!requireTrust()) return;
+      const id = await pickRun(ctx, arg, 'Roll back which run?');
+      const known = id ? ctx.runs.get(id) : undefined;
+      if (!known || !id) return;
+      if (confirmed !== true) {
+        const ok = await vscode.window.showWarningMessage(`Restore every file run ${id} wrote to its content before the run (deleting files it created)?`, { modal: true }, 'Roll Back');
+        if (ok !== 'Roll Back') return;
+      }
+      try {
+        const { rollbackRun } = await core();
+        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id));
+        void vscode.window.showInformationMessage(`Run ${id} rolled back.`);
+        return result;
+      } catch (err) {
+        showError(ctx, `Rollback of ${id} failed`, err);
+      }
+    }),
+    reg(Command.refreshRuns, () => ctx.runs.refresh()),
+    reg(Command.acceptCorrection, async (arg?: RunArg) => {
+      const id = await pickRun(ctx, arg, 'Accept the correction request of which run?', (s) => s.status === 'needsOperator');
+      if (!id) return;
+      try {
+        return await decide(ctx, id, 'accept', undefined);
+      } catch (err) {
+        showError(ctx, 'Accept failed', err);
+      }
+    }),
+    reg(Command.rejectCorrection, async (arg?: RunArg, reason?: string) => {
+      const id = await pickRun(ctx, arg, 'Reject the correction request of which run?', (s) => s.status === 'needsOperator');
+      if (!id) return;
+      const why = reason ?? (await vscode.window.showInputBox({ title: 'Why is the proposed change wrong?', prompt: 'The reason goes into the run log.', validateInput: (v) => (v.trim() ? undefined : 'A rejection needs a reason.') }));
+      if (!why) return;
+      try {
+        return await decide(ctx, id, 'reject', why);
+      } catch (err) {
+        showError(ctx, 'Reject failed', err);
+      }
+    }),
+  ];
+}

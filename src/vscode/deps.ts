@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import { UserInputError } from '../core/errors';
+import type { PipelineDeps } from '../core/pipeline/context';
+import type { ModelPort } from '../core/ports/model';
+import type { RunEvent } from '../core/schema/events';
+import { readSettings, SECRET_ANTHROPIC_KEY, SECTION, type Settings } from './settings';
+
+/**
+ * Builds the pipeline's dependencies for one run in one workspace folder. Everything heavy
+ * (the TypeScript language service, Tree-sitter, the Anthropic SDK) is imported here, on
+ * the first run, never at activation.
+ */
+export async function depsForFolder(
+  folder: vscode.WorkspaceFolder,
+  ticketPath: string,
+  onEvent: (e: RunEvent) => void,
+  secrets: vscode.SecretStorage,
+  log: vscode.LogOutputChannel,
+): Promise<PipelineDeps> {
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  const { wireNodeDeps } = await import('../node/wire.js');
+  let modelPort: ModelPort | undefined;
+  const env: Record<string, string | undefined> = {};
+  if (settings.model === 'vscode-lm') {
+    const { selectLmModel } = await import('./lmModel.js');
+    modelPort = await selectLmModel(settings.lmFamily);
+  } else if (settings.model === 'anthropic') {
+    const key = (await secrets.get(SECRET_ANTHROPIC_KEY)) ?? process.env.ANTHROPIC_API_KEY;
+    if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or pick another provider in the ticketRunner.model setting.');
+    env.ANTHROPIC_API_KEY = key;
+  }
+  const deps = await wireNodeDeps({
+    workspaceRoot: folder.uri.fsPath,
+    model: settings.model === 'vscode-lm' ? 'none' : settings.model,
+    modelPort,
+    ticketPath,
+    env,
+    onEvent,
+    testTimeoutMs: settings.testTimeoutMs,
+  });
+  if (settings.diagnostics === 'editor' && deps.diagnostics) {
+    const { EditorDiagnostics } = await import('./editorDiagnostics.js');
+    deps.diagnostics = new EditorDiagnostics(folder, { fallback: deps.diagnostics, log });
+  }
+  log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
+  return deps;
+}
+
+export function budgetFrom(settings: Settings): { attempts: number } {
+  return { attempts: settings.retryBudget + 1 };
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import { reduceRun, type RunState } from '../core/run/reducer';
+import type { RunEvent } from '../core/schema/events';
+import { parseWebviewMessage, type HandlerMap, type HostMessage, type RunStateView, type WebviewMessage } from '../shared/protocol';
+import type { RunService } from './runService';
+import { attemptBlobHashes, quoteLocations, timelineOf } from './runView';
+import { WEBVIEW_TYPE } from './settings';
+import { makeNonce, webviewHtml } from './webviewHtml';
+
+// Compile-time check: the reducer's RunState is what the protocol's schema accepts.
+const _sameShape: (s: RunState) => RunStateView = (s) => s;
+void _sameShape;
+
+export type Decide = (runId: string, decision: 'accept' | 'reject', reason: string | undefined) => Promise<void>;
+
+/** What the webview remembers across hide/show and reloads (vscode.setState), read back here on restore. */
+interface PersistedState {
+  runId?: string;
+  mode?: 'live' | 'replay';
+}
+
+const MAX_BLOB = 200_000;
+
+/** One webview panel showing one run, live or as a replay of its log. */
+class RunPanel implements vscode.Disposable {
+  private ready = false;
+  private seq: number | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private postTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this._onDidDispose.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly runId: string,
+    private mode: 'live' | 'replay',
+    private readonly host: RunPanels,
+  ) {
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist')] };
+    const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(host.extensionUri, 'dist', f)).toString();
+    webview.html = webviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce((n) => randomBytes(n)),
+      scriptUri: dist('webview.js'),
+      styleUri: dist('webview.css'),
+      codiconUri: dist('codicons/codicon.css'),
+      title: `Run ${runId}`,
+    });
+    webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw), undefined, this.disposables);
+    host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost(), undefined, this.disposables);
+    panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+  }
+
+  reveal(mode: 'live' | 'replay'): void {
+    this.mode = mode;
+    this.seq = undefined;
+    this.panel.reveal();
+    if (this.ready) this.schedulePost();
+  }
+
+  private schedulePost(): void {
+    if (!this.ready) return; // The ready handshake: nothing goes out before the webview listens.
+    clearTimeout(this.postTimer);
+    this.postTimer = setTimeout(() => void this.postState(), 60);
+  }
+
+  private post(message: HostMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private readonly handlers = {
+    ready: () => {
+      this.ready = true;
+      void this.postState();
+    },
+    'correction/accept': async (m) => this.decide(m.id, m.runId, 'accept', undefined),
+    'correction/reject': async (m) => this.decide(m.id, m.runId, 'reject', m.reason),
+    'file/open': async (m) => {
+      const known = this.host.runs.get(this.runId);
+      if (!known) return;
+      const uri = vscode.Uri.joinPath(known.folder.uri, m.path);
+      if (!uri.fsPath.startsWith(known.folder.uri.fsPath)) return;
+      const line = Math.max(0, (m.line ?? 1) - 1);
+      try {
+        await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One });
+      } catch (err) {
+        this.post({ type: 'run/error', message: `cannot open ${m.path}: ${errorMessage(err)}` });
+      }
+    },
+    'run/seek': (m) => {
+      this.mode = 'replay';
+      this.seq = m.seq;
+      void this.postState();
+    },
+    'protocol/error': (m) => this.host.log.warn(`webview of run ${this.runId} refused a message: ${m.message}`),
+  } satisfies HandlerMap<WebviewMessage>;
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.host.log.warn(`run ${this.runId}: refused a message from the webview: ${parsed.error}`);
+      this.post({ type: 'run/error', message: `The extension refused a message from this view: ${parsed.error}` });
+      return;
+    }
+    const m = parsed.message;
+    await (this.handlers[m.type] as (x: WebviewMessage) => void | Promise<void>)(m);
+  }
+
+  private async decide(id: string, runId: string, decision: 'accept' | 'reject', reason: string | undefined): Promise<void> {
+    try {
+      if (runId !== this.runId) throw new Error(`this view shows run ${this.runId}, not ${runId}`);
+      await this.host.decide(runId, decision, reason);
+      this.post({ type: 'request/done', id, ok: true });
+    } catch (err) {
+      this.post({ type: 'request/done', id, ok: false, error: errorMessage(err) });
+    }
+    void this.postState();
+  }
+
+  private async postState(): Promise<void> {
+    const known = this.host.runs.get(this.runId);
+    if (!known) {
+      this.post({ type: 'run/error', message: `Run ${this.runId} is not in this workspace any more (deleted?).` });
+      return;
+    }
+    const store = this.host.runs.store(known.folder);
+    let events: RunEvent[];
+    try {
+      events = (await store.load(this.runId)).events;
+    } catch (err) {
+      this.post({ type: 'run/error', message: `Cannot load the log of run ${this.runId}: ${errorMessage(err)}` });
+      return;
+    }
+    const total = events.length;
+    const upTo = this.mode === 'replay' ? Math.min(this.seq ?? 0, total - 1) : total - 1;
+    const shown = events.filter((e) => e.seq <= upTo);
+    const state = reduceRun(this.runId, shown);
+    const blobs: Record<string, string> = {};
+    const blob = async (hash: string) => {
+      try {
+        return await store.getBlob(this.runId, hash);
+      } catch {
+        return null;
+      }
+    };
+    for (const h of attemptBlobHashes(state)) {
+      const text = await blob(h);
+      if (text !== null && text.length <= MAX_BLOB) blobs[h] = text;
+    }
+    const readWorkspace = async (p: string) => {
+      try {
+        return Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(known.folder.uri, p))).toString('utf8');
+      } catch {
+        return null;
+      }
+    };
+    this.post({
+      type: 'run/state',
+      state,
+      timeline: timelineOf(shown),
+      blobs,
+      quotes: await quoteLocations(state, blob, readWorkspace),
+      mode: this.mode,
+      position: { seq: Math.max(upTo, 0), total },
+      canDecide: vscode.workspace.isTrusted && !this.host.runs.isActive(this.runId),
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.postTimer);
+    for (const d of this.disposables) d.dispose();
+    this._onDidDispose.fire();
+    this._onDidDispose.dispose();
+  }
+}
+
+/** The run panels of the window: one per run, restored after a reload by the serializer. */
+export class RunPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<PersistedState> {
+  private readonly panels = new Map<string, RunPanel>();
+  private readonly registration: vscode.Disposable;
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly runs: RunService,
+    readonly decide: Decide,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.registration = vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this);
+  }
+
+  open(runId: string, mode: 'live' | 'replay' = 'live'): void {
+    const existing = this.panels.get(runId);
+    if (existing) {
+      existing.reveal(mode);
+      return;
+    }
+    const known = this.runs.get(runId);
+    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, `${mode === 'replay' ? 'Replay' : 'Run'}: ${known?.state.ticketId ?? runId}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
+    this.track(new RunPanel(panel, runId, mode, this));
+  }
+
+  private track(p: RunPanel): void {
+    this.panels.set(p.runId, p);
+    p.onDidDispose(() => this.panels.delete(p.runId));
+  }
+
+  /** After a window reload: the webview's own saved state says which run it showed. */
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: PersistedState | undefined): Promise<void> {
+    if (!state?.runId) {
+      panel.dispose();
+      return;
+    }
+    if (!this.runs.get(state.runId)) await this.runs.refresh();
+    this.track(new RunPanel(panel, state.runId, state.mode ?? 'live', this));
+  }
+
+  /** The panel of a run, for the tests. */
+  panelOf(runId: string): vscode.WebviewPanel | undefined {
+    return this.panels.get(runId)?.panel;
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    for (const p of this.panels.values()) p.panel.dispose();
+  }
+}

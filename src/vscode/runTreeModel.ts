@@ -1,0 +1,174 @@
+import { describeStop } from '../core/run/report';
+import type { AttemptState, RunState } from '../core/run/reducer';
+import type { RunEvent } from '../core/schema/events';
+
+/**
+ * The run inspector's tree as plain data, a pure function of RunState, so it is tested
+ * without an editor. runsTree.ts maps each node to a vscode.TreeItem.
+ */
+export interface RunNode {
+  /** Stable across refreshes, so the tree keeps its expansion state. */
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  /** A codicon id (ThemeIcon), and an optional theme color id for it. */
+  icon: string;
+  color?: string;
+  /** view/item/context `when` clauses match on this: run, run.needsOperator, attempt, check... */
+  contextValue: string;
+  runId: string;
+  /** A workspace-relative file the node points at; clicking opens it. */
+  file?: { path: string; line?: number };
+  children: RunNode[];
+}
+
+type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error';
+
+const ICONS: Record<Status, { icon: string; color?: string }> = {
+  passed: { icon: 'pass', color: 'testing.iconPassed' },
+  failed: { icon: 'error', color: 'testing.iconFailed' },
+  error: { icon: 'error', color: 'errorForeground' },
+  pending: { icon: 'circle-outline' },
+  running: { icon: 'loading~spin' },
+  skipped: { icon: 'circle-slash', color: 'disabledForeground' },
+  warning: { icon: 'warning', color: 'editorWarning.foreground' },
+  needsOperator: { icon: 'question', color: 'editorWarning.foreground' },
+  cancelled: { icon: 'debug-stop', color: 'disabledForeground' },
+};
+
+const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => ({
+  id: `${parent}/${key}`,
+  label,
+  runId,
+  contextValue: key.split(':')[0] ?? key,
+  children: [],
+  ...ICONS[status],
+  ...extra,
+});
+
+function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
+  const out: RunNode[] = [];
+  for (const r of a.refused) out.push(node(id, `refused:${r.path}`, runId, `write refused: ${r.path}`, 'warning', { description: r.reason, tooltip: r.detail }));
+  if (a.parse) {
+    const n = node(id, 'parse', runId, 'parse', a.parse.ok ? 'passed' : 'failed', { description: a.parse.ok ? 'no syntax problems' : `${a.parse.problems.length} problem(s)` });
+    n.children = a.parse.problems.map((p, i) => node(n.id, `problem:${i}`, runId, `${p.file}:${p.line}:${p.column}`, 'failed', { description: `${p.kind} ${p.text}`, file: { path: p.file, line: p.line } }));
+    out.push(n);
+  }
+  if (a.autofix && (a.autofix.applied.length || a.autofix.refused.length)) {
+    const n = node(id, 'autofix', runId, 'structural fixes', 'passed', { description: `${a.autofix.applied.length} applied, ${a.autofix.refused.length} refused` });
+    n.children = [
+      ...a.autofix.applied.map((f, i) => node(n.id, `fix:${i}`, runId, f.description, 'passed', { description: `${f.code} in ${f.file}`, file: { path: f.file } })),
+      ...a.autofix.refused.map((f, i) => node(n.id, `refusedFix:${i}`, runId, f.description, 'skipped', { description: `refused: touches ${f.files.join(', ')}` })),
+    ];
+    out.push(n);
+  }
+  if (a.diagnostics) {
+    const errors = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
+    const n = node(id, 'diagnostics', runId, 'diagnostics', a.diagnostics.ok ? 'passed' : 'failed', {
+      description: a.diagnostics.ok ? `clean (${a.diagnostics.checkedFiles.length} file(s))` : `${errors.length} error(s)`,
+    });
+    n.children = a.diagnostics.diagnostics.map((d, i) =>
+      node(n.id, `diag:${i}`, runId, `${d.code} ${d.file}:${d.line}`, d.category === 'error' ? 'failed' : 'warning', { description: d.message, tooltip: d.message, file: { path: d.file, line: d.line } }),
+    );
+    out.push(n);
+  }
+  if (a.lint) out.push(node(id, 'lint', runId, 'lint', a.lint.status === 'passed' ? 'passed' : a.lint.status === 'skipped' ? 'skipped' : 'failed', { description: a.lint.detail ?? `${a.lint.problems.length} problem(s)` }));
+  if (a.tests) {
+    const t = a.tests;
+    const n = node(id, 'tests', runId, 'tests', t.status === 'passed' ? 'passed' : 'failed', { description: `${t.passed} passed, ${t.failed} failed${t.status === 'timeout' ? ', timed out' : ''}` });
+    n.children = t.cases
+      .filter((c) => c.status === 'failed')
+      .map((c, i) => node(n.id, `case:${i}`, runId, c.name, 'failed', { description: c.message, tooltip: c.stack ?? c.message, file: c.file ? { path: c.file } : undefined }));
+    out.push(n);
+  }
+  if (a.diagnosis) {
+    const d = a.diagnosis;
+    const n = node(id, 'diagnosis', runId, `diagnosis: ${d.kind} is wrong`, 'warning', { description: d.claim, tooltip: `${d.claim}\n\nBrief: ${d.brief}` });
+    n.children = d.evidence.map((e, i) => node(n.id, `quote:${i}`, runId, `"${e.quote}"`, 'pending', { icon: 'quote', description: e.file ?? e.source, file: e.file ? { path: e.file } : undefined }));
+    out.push(n);
+  } else if (a.diagnosis === null) {
+    out.push(node(id, 'diagnosis', runId, 'diagnosis: none usable', 'skipped', { description: a.rejectedDiagnoses.map((r) => r.reason).join('; ') || undefined }));
+  }
+  if (a.route) {
+    out.push(
+      node(id, 'route', runId, `route: ${a.route.route}`, a.route.verdict === 'overridden' ? 'warning' : 'passed', {
+        icon: 'git-merge',
+        description: `guard ${a.route.verdict}${a.route.claimed ? `, claimed ${a.route.claimed}` : ''}`,
+        tooltip: a.route.detail + (a.route.fact ? `\nFact: ${a.route.fact.detail}` : ''),
+      }),
+    );
+  }
+  for (const r of a.rungs) out.push(node(id, `rung:${r.rung}`, runId, `rung ${r.rung} fired`, 'warning', { icon: 'debug-restart', description: r.reason }));
+  return out;
+}
+
+export function runStatus(state: RunState): Status {
+  return state.status === 'running' ? 'running' : state.status;
+}
+
+/** The tree of one run: attempts, each with its checks, diagnosis and route; then gates and corrections. */
+export function runNode(state: RunState): RunNode {
+  const runId = state.runId;
+  const id = `run:${runId}`;
+  const scripted = state.model?.scripted ? 'SCRIPTED · ' : '';
+  const when = state.startedAt ? state.startedAt.slice(0, 16).replace('T', ' ') : '';
+  const root: RunNode = {
+    id,
+    label: `${state.ticketId || '(unknown ticket)'}`,
+    description: `${scripted}${state.finished ? describeStop(state.finished.reason) : 'running'} · ${when}`,
+    tooltip: `Run ${runId}\nTicket ${state.ticketPath}\nModel: ${state.model ? (state.model.scripted ? `SCRIPTED (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`) : 'unknown'}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
+    contextValue: `run.${state.status}${state.rolledBack ? '.rolledBack' : ''}`,
+    runId,
+    ...ICONS[runStatus(state)],
+    children: [],
+  };
+  for (const a of state.attempts) {
+    const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.brief ? `brief: ${a.brief}` : `${a.files.length} file(s)` });
+    an.children = checkNodes(an.id, runId, a);
+    root.children.push(an);
+  }
+  if (state.gates.length) {
+    const g = node(id, 'gates', runId, 'gates', state.gates.every((x) => x.status !== 'failed' && x.status !== 'error') ? 'passed' : 'failed');
+    g.children = state.gates.map((x, i) =>
+      node(g.id, `gate:${i}`, runId, x.gate, x.status === 'passed' ? 'passed' : x.status === 'skipped' ? 'skipped' : 'failed', { description: `${x.detail}${x.repaired ? ' (repaired)' : ''}` }),
+    );
+    root.children.push(g);
+  }
+  for (const c of state.corrections) {
+    const status: Status = c.status === 'pending' ? 'needsOperator' : c.status === 'accepted' ? 'passed' : 'failed';
+    root.children.push(
+      node(id, `correction:${c.request.id}`, runId, `correction: ${c.request.target} is wrong`, status, {
+        description: c.status === 'pending' ? 'waiting for your decision' : `${c.status}${c.reason ? `: ${c.reason}` : ''}`,
+        tooltip: `${c.request.fact.detail}${c.request.claim ? `\n\n${c.request.claim.text}` : ''}`,
+        file: c.request.fact.file ? { path: c.request.fact.file, line: c.request.fact.line } : undefined,
+      }),
+    );
+  }
+  if (state.rolledBack) root.children.push(node(id, 'rolledBack', runId, 'rolled back', 'skipped', { icon: 'discard' }));
+  return root;
+}
+
+/** One short line for the progress notification; null for events not worth a glance. */
+export function progressMessage(e: RunEvent): string | null {
+  switch (e.type) {
+    case 'manifest.built':
+      return `manifest: ${e.manifest.scope.write.length} file(s) in scope`;
+    case 'tests.materialized':
+      return `tests rendered (${e.framework})`;
+    case 'coder.attempted':
+      return `attempt ${e.attempt}: checking the Coder's ${e.files.length} file(s)`;
+    case 'tests.ran':
+      return `attempt ${e.attempt}: tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`;
+    case 'debugger.diagnosed':
+      return e.diagnosis ? `attempt ${e.attempt}: the Debugger says the ${e.diagnosis.kind} is wrong` : null;
+    case 'router.routed':
+      return `attempt ${e.attempt}: routed to ${e.route} (guard ${e.guard.verdict})`;
+    case 'correction.requested':
+      return `correction request: the ${e.request.target} is wrong`;
+    case 'run.finished':
+      return describeStop(e.reason);
+    default:
+      return null;
+  }
+}

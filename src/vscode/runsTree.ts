@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+import type { RunService } from './runService';
+import { runNode, type RunNode } from './runTreeModel';
+
+/** The run inspector: runs → attempts → checks, diagnoses, routes; gates; corrections. */
+export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<RunNode | undefined>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly subscription: vscode.Disposable;
+  private roots = new Map<string, RunNode>();
+
+  constructor(private readonly runs: RunService) {
+    // The tree re-derives from RunState on every change: cheap, and never out of step with the log.
+    this.subscription = runs.onDidChangeRun(() => this._onDidChangeTreeData.fire(undefined));
+  }
+
+  getChildren(element?: RunNode): RunNode[] {
+    if (element) return element.children;
+    this.roots = new Map(this.runs.list().map((r) => [r.state.runId, runNode(r.state)]));
+    return [...this.roots.values()];
+  }
+
+  getParent(element: RunNode): RunNode | undefined {
+    if (element.id.startsWith('run:') && !element.id.includes('/')) return undefined;
+    const root = this.roots.get(element.runId);
+    const find = (n: RunNode): RunNode | undefined => {
+      for (const c of n.children) {
+        if (c.id === element.id) return n;
+        const deeper = find(c);
+        if (deeper) return deeper;
+      }
+      return undefined;
+    };
+    return root ? find(root) : undefined;
+  }
+
+  /** The root node of a run, as last rendered (tests and reveal use it). */
+  rootOf(runId: string): RunNode | undefined {
+    return this.roots.get(runId);
+  }
+
+  getTreeItem(n: RunNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(n.label, n.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = n.id;
+    item.description = n.description;
+    item.tooltip = n.tooltip;
+    item.contextValue = n.contextValue;
+    item.iconPath = new vscode.ThemeIcon(n.icon, n.color ? new vscode.ThemeColor(n.color) : undefined);
+    const known = this.runs.get(n.runId);
+    if (n.contextValue.startsWith('run')) {
+      item.command = { command: 'ticketRunner.openRun', title: 'Open Run', arguments: [n] };
+    } else if (n.file && known) {
+      const uri = vscode.Uri.joinPath(known.folder.uri, n.file.path);
+      const line = Math.max(0, (n.file.line ?? 1) - 1);
+      item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri, { selection: new vscode.Range(line, 0, line, 0) }] };
+    }
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+}

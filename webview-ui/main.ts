@@ -1,0 +1,376 @@
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-textarea/index.js';
+import './styles.css';
+import { parseHostMessage, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
+import { lineDiff, withContext } from './diff';
+
+/**
+ * The run webview: the timeline, the attempts with diffs between them, each diagnosis with
+ * its quotes linked to file and line, the route and the guard's verdict, and the correction
+ * panel. It shows only what the host sends (RunState reduced from the log) and never reads
+ * facts out of strings. Every inbound message is validated; an invalid one is refused and
+ * the refusal shown.
+ */
+
+type RunMessage = Extract<HostMessage, { type: 'run/state' }>;
+type Attempt = RunStateView['attempts'][number];
+
+interface Persisted {
+  runId?: string;
+  mode?: 'live' | 'replay';
+  rejectDraft?: string;
+  rejecting?: boolean;
+  open?: number[];
+}
+
+const vscode = acquireVsCodeApi();
+const persisted: Persisted = (vscode.getState() as Persisted | undefined) ?? {};
+const save = () => vscode.setState(persisted);
+
+let current: RunMessage | undefined;
+const errors: string[] = [];
+const pending = new Map<string, string>();
+let nextId = 1;
+
+function post(message: WebviewMessage): void {
+  vscode.postMessage(message);
+}
+
+type Request = Extract<WebviewMessage, { id: string }>;
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+function request(message: WithoutId<Request>, label: string): void {
+  const id = `r${nextId++}`;
+  pending.set(id, label);
+  post({ ...message, id } as WebviewMessage);
+  render();
+}
+
+type Child = Node | string | null | undefined | false;
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string | boolean | undefined>, ...children: Child[]): HTMLElementTagNameMap[K];
+function h(tag: string, attrs?: Record<string, string | boolean | undefined>, ...children: Child[]): HTMLElement;
+function h(tag: string, attrs: Record<string, string | boolean | undefined> = {}, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    el.setAttribute(k, v === true ? '' : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+const icon = (name: string, cls = '') => h('span', { class: `codicon codicon-${name} ${cls}`.trim(), 'aria-hidden': 'true' });
+
+const STATUS_ICON: Record<string, [string, string]> = {
+  ok: ['pass', 'ok'],
+  passed: ['pass', 'ok'],
+  failed: ['error', 'bad'],
+  error: ['error', 'bad'],
+  info: ['circle-small', 'muted'],
+  warning: ['warning', 'warn'],
+  needsOperator: ['question', 'warn'],
+  running: ['loading', 'muted'],
+  pending: ['circle-outline', 'muted'],
+  cancelled: ['debug-stop', 'muted'],
+  accepted: ['pass', 'ok'],
+  rejected: ['close', 'bad'],
+};
+const statusIcon = (s: string) => {
+  const [name, cls] = STATUS_ICON[s] ?? ['circle-small', 'muted'];
+  return icon(name, cls);
+};
+
+function fileLink(path: string, line?: number, label?: string): HTMLElement {
+  const a = h('a', { href: '#', class: 'file-link', 'data-path': path, 'data-line': line ? String(line) : undefined, title: `Open ${path}${line ? `:${line}` : ''}` }, label ?? `${path}${line ? `:${line}` : ''}`);
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    post({ type: 'file/open', path, line });
+  });
+  return a;
+}
+
+function header(m: RunMessage): HTMLElement {
+  const s = m.state;
+  const model = s.model ? (s.model.scripted ? `SCRIPTED model (test/demo replay: ${s.model.model})` : `${s.model.provider} ${s.model.model}`) : 'unknown model';
+  return h(
+    'header',
+    { class: 'header' },
+    h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
+    h('vscode-badge', { id: 'status', variant: 'counter' }, s.status),
+    s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
+    h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
+  );
+}
+
+function errorBanner(): HTMLElement | null {
+  if (!errors.length) return null;
+  return h('div', { class: 'error-banner', id: 'error', role: 'alert' }, icon('error'), ' ', errors[errors.length - 1]!);
+}
+
+function replayBar(m: RunMessage): HTMLElement | null {
+  if (m.mode !== 'replay') return null;
+  const { seq, total } = m.position;
+  const seek = (to: number) => post({ type: 'run/seek', seq: Math.max(0, Math.min(total - 1, to)) });
+  const btn = (label: string, iconName: string, to: number, id: string) => {
+    const b = h('vscode-button', { secondary: true, id, title: label }, icon(iconName));
+    b.addEventListener('click', () => seek(to));
+    return b;
+  };
+  const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' }) as HTMLInputElement;
+  range.addEventListener('change', () => seek(Number(range.value)));
+  return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
+}
+
+function proposal(c: RunStateView['corrections'][number]): HTMLElement {
+  const p = c.request.proposal;
+  switch (p.kind) {
+    case 'scopeAddition':
+      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add to the scope '), ...p.paths.map((x) => h('code', {}, x)));
+    case 'testPlan':
+      return h(
+        'div',
+        { class: 'proposal' },
+        h('strong', {}, 'Proposed: a corrected test plan'),
+        h('ul', {}, ...p.testPlan.files.flatMap((f) => f.cases.map((tc) => h('li', {}, h('code', {}, f.path), ` ${tc.name}: `, ...tc.expect.map((e) => h('code', { class: 'expect' }, JSON.stringify(e))))))),
+      );
+    case 'ticketEdit':
+      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
+    case 'none':
+      return h('div', { class: 'proposal' }, h('strong', {}, 'No change proposed: '), p.why);
+  }
+}
+
+function correctionPanel(m: RunMessage): HTMLElement | null {
+  if (!m.state.corrections.length) return null;
+  const section = h('section', { class: 'correction', id: 'correction' }, h('h2', {}, icon('question'), ' Correction request'));
+  for (const c of [...m.state.corrections].reverse()) {
+    const r = c.request;
+    const box = h(
+      'div',
+      { class: `correction-box ${c.status}`, 'data-request-id': r.id, 'data-status': c.status },
+      h('div', {}, statusIcon(c.status), h('strong', {}, ` The ${r.target} is wrong`), h('span', { class: 'muted' }, ` · ${c.status}${c.by ? ` by ${c.by}` : ''}`)),
+      h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
+      r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
+      r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, e.source), ' ', e.file ? fileLink(e.file) : null))) : null,
+      proposal(c),
+      c.reason ? h('p', {}, h('strong', {}, 'Reason: '), c.reason) : null,
+    );
+    if (c.status === 'pending') box.append(decisionControls(m, r.id));
+    section.append(box);
+  }
+  return section;
+}
+
+function decisionControls(m: RunMessage, requestId: string): HTMLElement {
+  const busy = pending.size > 0;
+  const wrap = h('div', { class: 'decide' });
+  if (!m.canDecide) {
+    wrap.append(h('p', { class: 'muted' }, 'Decisions are off here: the workspace is untrusted, or the run is still going.'));
+    return wrap;
+  }
+  const accept = h('vscode-button', { id: 'accept', disabled: busy }, icon('check'), ' Accept');
+  accept.addEventListener('click', () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept'));
+  const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy }, icon('close'), ' Reject…');
+  reject.addEventListener('click', () => {
+    persisted.rejecting = true;
+    save();
+    render();
+    document.getElementById('reject-reason')?.focus();
+  });
+  wrap.append(accept, ' ', reject);
+  if (persisted.rejecting) {
+    const reason = h('vscode-textarea', { id: 'reject-reason', placeholder: 'Why is the proposed change wrong? (goes into the run log)', rows: '3', 'aria-label': 'Reason for rejecting' }) as HTMLElement & { value: string };
+    reason.value = persisted.rejectDraft ?? '';
+    const confirm = h('vscode-button', { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() }, 'Reject with this reason');
+    reason.addEventListener('input', () => {
+      persisted.rejectDraft = reason.value;
+      save();
+      if (reason.value.trim()) confirm.removeAttribute('disabled');
+      else confirm.setAttribute('disabled', '');
+    });
+    confirm.addEventListener('click', () => {
+      const why = (persisted.rejectDraft ?? '').trim();
+      if (!why) return;
+      persisted.rejecting = false;
+      persisted.rejectDraft = '';
+      save();
+      request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
+    });
+    wrap.append(h('div', { class: 'reject-form' }, reason, confirm));
+  }
+  if (busy) wrap.append(h('p', { class: 'muted', id: 'busy' }, icon('loading', 'codicon-modifier-spin'), ' Working…'));
+  return wrap;
+}
+
+function timeline(entries: TimelineEntry[]): HTMLElement {
+  return h(
+    'section',
+    { class: 'timeline', id: 'timeline' },
+    h('h2', {}, icon('history'), ' Timeline'),
+    h('ol', {}, ...entries.map((t) => h('li', { 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label))),
+  );
+}
+
+function previousContent(m: RunMessage, attempts: Attempt[], index: number, path: string): string | undefined {
+  for (let k = index - 1; k >= 0; k--) {
+    const f = attempts[k]!.files.find((x) => x.path === path);
+    if (f) return m.blobs[f.hash];
+  }
+  const w = attempts[index]!.written.find((x) => x.path === path);
+  if (w) return w.before === null ? '' : m.blobs[w.before];
+  return undefined;
+}
+
+function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement | null {
+  const a = attempts[index]!;
+  const blocks: HTMLElement[] = [];
+  for (const f of a.files) {
+    const after = m.blobs[f.hash];
+    const before = previousContent(m, attempts, index, f.path);
+    if (after === undefined || before === undefined || before === after) continue;
+    const lines = withContext(lineDiff(before, after));
+    blocks.push(
+      h('div', { class: 'diff', 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
+        h('pre', {}, ...lines.map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`))))),
+    );
+  }
+  return blocks.length ? h('div', { class: 'diffs' }, h('h4', {}, icon('diff'), ' Changes'), ...blocks) : null;
+}
+
+function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement {
+  const a = attempts[index]!;
+  const open = persisted.open?.includes(a.n) ?? index === attempts.length - 1;
+  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${a.status}`, open, class: 'attempt', 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  c.addEventListener('vsc-collapsible-toggle', () => {
+    const set = new Set(persisted.open ?? []);
+    if (c.open) set.add(a.n);
+    else set.delete(a.n);
+    persisted.open = [...set];
+    save();
+  });
+  const body = h('div', { class: 'attempt-body' });
+  if (a.brief) body.append(h('p', {}, h('strong', {}, 'Brief: '), a.brief));
+  const checks = h('ul', { class: 'checks' });
+  for (const r of a.refused) checks.append(h('li', {}, statusIcon('warning'), ` write refused: ${r.path} (${r.reason})`));
+  if (a.parse) checks.append(h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`));
+  if (a.autofix) checks.append(h('li', {}, statusIcon('ok'), ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`));
+  if (a.diagnostics) {
+    const li = h('li', {}, statusIcon(a.diagnostics.ok ? 'ok' : 'failed'), ` diagnostics: ${a.diagnostics.ok ? 'clean' : `${a.diagnostics.diagnostics.length} problem(s)`}`);
+    if (a.diagnostics.diagnostics.length) li.append(h('ul', {}, ...a.diagnostics.diagnostics.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.code} ${d.message}`))));
+    checks.append(li);
+  }
+  if (a.lint) checks.append(h('li', {}, statusIcon(a.lint.status === 'failed' ? 'failed' : 'ok'), ` lint: ${a.lint.status}`));
+  if (a.tests) {
+    const li = h('li', {}, statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'), ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`);
+    const failed = a.tests.cases.filter((x) => x.status === 'failed');
+    if (failed.length) li.append(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
+    checks.append(li);
+  }
+  body.append(checks);
+  if (a.diagnosis) {
+    const d = a.diagnosis;
+    body.append(
+      h(
+        'div',
+        { class: 'diagnosis', 'data-kind': d.kind },
+        h('h4', {}, icon('search'), ` Diagnosis: the ${d.kind} is wrong`),
+        h('p', {}, d.claim),
+        h(
+          'ul',
+          { class: 'quotes' },
+          ...d.evidence.map((e, i) => {
+            const at = m.quotes.find((q) => q.attempt === a.n && q.index === i);
+            return h('li', { class: 'quote' }, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, e.source), ' ', at ? fileLink(at.path, at.line) : e.file ? fileLink(e.file) : null);
+          }),
+        ),
+        h('p', {}, h('strong', {}, 'Brief: '), d.brief),
+        d.avoid.length ? h('p', {}, h('strong', {}, 'Avoid: '), d.avoid.join('; ')) : null,
+      ),
+    );
+  } else if (a.diagnosis === null) {
+    body.append(h('p', { class: 'muted' }, 'No usable diagnosis', a.rejectedDiagnoses.length ? `: ${a.rejectedDiagnoses.map((r) => r.reason).join('; ')}` : ''));
+  }
+  if (a.route) {
+    body.append(
+      h(
+        'div',
+        { class: 'route', 'data-route': a.route.route, 'data-verdict': a.route.verdict },
+        icon('git-merge'),
+        h('strong', {}, ` Route: ${a.route.route}`),
+        ` · guard ${a.route.verdict}`,
+        a.route.claimed ? ` · Debugger claimed ${a.route.claimed}` : '',
+        h('div', { class: 'muted' }, a.route.detail),
+        a.route.fact ? h('div', {}, h('strong', {}, 'Fact: '), a.route.fact.detail, ' ', a.route.fact.file ? fileLink(a.route.fact.file, a.route.fact.line) : null) : null,
+      ),
+    );
+  }
+  const diff = diffView(m, attempts, index);
+  if (diff) body.append(diff);
+  c.append(body);
+  return c;
+}
+
+function gates(m: RunMessage): HTMLElement | null {
+  if (!m.state.gates.length) return null;
+  return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', {}, statusIcon(g.status), ` ${g.gate}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
+}
+
+function render(): void {
+  const app = document.getElementById('app')!;
+  const m = current;
+  if (!m) {
+    app.replaceChildren(...[errorBanner(), h('p', { class: 'muted' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    return;
+  }
+  const attempts = m.state.attempts;
+  const parts: Child[] = [
+    header(m),
+    errorBanner(),
+    replayBar(m),
+    correctionPanel(m),
+    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` Outcome: ${m.state.finished.outcome} (${m.state.finished.reason.kind})`) : null,
+    h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
+    gates(m),
+    timeline(m.timeline),
+  ];
+  app.replaceChildren(...parts.filter((x): x is Node => x instanceof Node));
+}
+
+function refuse(error: string): void {
+  errors.push(`Refused a message from the extension: ${error}`);
+  post({ type: 'protocol/error', message: error });
+  render();
+}
+
+const handlers = {
+  'run/state': (m) => {
+    current = m;
+    if (persisted.runId !== m.state.runId) {
+      Object.assign(persisted, { runId: m.state.runId, rejecting: false, rejectDraft: '', open: undefined });
+    }
+    persisted.mode = m.mode;
+    save();
+    render();
+  },
+  'request/done': (m) => {
+    const label = pending.get(m.id);
+    pending.delete(m.id);
+    if (!m.ok) errors.push(`${label ?? 'Request'} failed: ${m.error ?? 'unknown error'}`);
+    render();
+  },
+  'run/error': (m) => {
+    errors.push(m.message);
+    render();
+  },
+} satisfies HandlerMap<HostMessage>;
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = parseHostMessage(event.data);
+  if (!parsed.ok) return refuse(parsed.error);
+  (handlers[parsed.message.type] as (m: HostMessage) => void)(parsed.message);
+});
+
+render();
+post({ type: 'ready' });
