@@ -36,6 +36,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     const fixes = await deps.diagnostics.autofix(codeFiles, (p) => inScope.has(p), signal);
     if (fixes.applied.length || fixes.refused.length) {
       await log.emit({ type: 'check.autofixed', attempt, applied: fixes.applied, refused: fixes.refused });
+      evidence.refusedFixes = fixes.refused;
       const written = [];
       for (const [path, old] of before) {
         const now = await deps.workspace.readFile(path);

@@ -36,7 +36,7 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
   switch (decision.route) {
     case 'manifest': {
       target = 'manifest';
-      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, workspaceRoot: ctx.deps.workspaceRoot });
+      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, refusedFixes: outcome.evidence.refusedFixes, workspaceRoot: ctx.deps.workspaceRoot });
       proposal = paths.length ? { kind: 'scopeAddition', paths } : { kind: 'none', why: 'no out-of-scope file to add was found; edit scope.write by hand' };
       break;
     }

@@ -142,6 +142,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       diagnosis: diagnosed.diagnosis,
       diagnostics: outcome.evidence.diagnostics,
       tests: outcome.evidence.tests,
+      refusedFixes: outcome.evidence.refusedFixes,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
     });

@@ -1,5 +1,5 @@
 import type { Manifest } from '../schema/manifest';
-import type { TestRunResult, CodeDiagnostic, ParseProblem, LintProblem } from '../schema/checks';
+import type { AppliedFix, TestRunResult, CodeDiagnostic, ParseProblem, LintProblem } from '../schema/checks';
 
 export interface SourceFile {
   path: string;
@@ -12,12 +12,15 @@ export interface FailureEvidence {
   diagnostics: CodeDiagnostic[];
   lint: LintProblem[];
   tests?: TestRunResult;
+  /** Structural fixes the language service offered that would change files outside the scope. */
+  refusedFixes?: AppliedFix[];
 }
 
 export function describeFailure(f: FailureEvidence): string {
   const out: string[] = [];
   for (const p of f.parse) out.push(`${p.file}:${p.line}:${p.column} syntax ${p.kind}: ${p.text}`);
   for (const d of f.diagnostics) out.push(`${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
+  for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
   for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
   if (f.tests && f.tests.status !== 'passed') {
     out.push(`tests ${f.tests.status}: ${f.tests.passed} passed, ${f.tests.failed} failed`);

@@ -1,4 +1,4 @@
-import type { CodeDiagnostic, TestRunResult } from '../schema/checks';
+import type { AppliedFix, CodeDiagnostic, TestRunResult } from '../schema/checks';
 import type { MachineFact } from '../schema/correction';
 import type { Diagnosis, FailureKind } from '../schema/diagnosis';
 import type { Route } from '../schema/events';
@@ -15,6 +15,8 @@ export interface RouterInputs {
   diagnosis: Diagnosis | null;
   diagnostics: CodeDiagnostic[];
   tests?: TestRunResult;
+  /** Fixes the language service offered for errors in scope that would change files outside it. */
+  refusedFixes?: AppliedFix[];
   /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
   workspaceRoot: string;
   /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
@@ -45,15 +47,27 @@ export function frameFiles(tests: TestRunResult | undefined, root: string): { fi
   return out;
 }
 
-/** manifest is wrong: the failure points at a workspace file that is neither in scope nor a test. */
-function manifestFact(m: Manifest, ds: CodeDiagnostic[], tests: TestRunResult | undefined, root: string): MachineFact | undefined {
-  const inScope = (f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+const writable = (m: Manifest, f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+
+/**
+ * manifest is wrong: the failure points at a workspace file that is neither in scope nor a
+ * test, or the code needs a symbol only an out-of-scope file can provide (the language
+ * service's own fix for the error would have to change that file).
+ */
+function manifestFact(i: RouterInputs): MachineFact | undefined {
+  const { manifest: m, diagnostics: ds, tests, workspaceRoot: root } = i;
+  const inScope = (f: string) => writable(m, f);
   const d = errorsOnly(ds).find((x) => !inScope(x.file));
   if (d) {
     return { kind: 'outsideScopeDiagnostic', detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`, file: d.file, line: d.line, code: d.code };
   }
   const frame = frameFiles(tests, root).find((f) => !inScope(f.file) && !m.scope.read.some((r) => r.path === f.file));
   if (frame) return { kind: 'outsideScopeFrame', detail: `a failing stack frame is in ${frame.file}:${frame.line}, outside the scope`, file: frame.file, line: frame.line };
+  const fix = i.refusedFixes?.find((r) => r.files.some((f) => !inScope(f)));
+  if (fix) {
+    const outside = fix.files.filter((f) => !inScope(f));
+    return { kind: 'symbolNotInScope', detail: `${fix.file} ${fix.code}: the language service's fix "${fix.description}" needs ${outside.join(', ')}, outside the scope`, file: outside[0], code: fix.code };
+  }
   return undefined;
 }
 
@@ -65,11 +79,11 @@ function ticketFact(m: Manifest): MachineFact | undefined {
 
 /** Every out-of-scope file the failure points at, for a scope-addition proposal. */
 export function outsideScopeFiles(i: RouterInputs): string[] {
-  const m = i.manifest;
-  const inScope = (f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+  const inScope = (f: string) => writable(i.manifest, f);
   const files = new Set<string>();
   for (const d of errorsOnly(i.diagnostics)) if (!inScope(d.file)) files.add(d.file);
   for (const f of frameFiles(i.tests, i.workspaceRoot)) if (!inScope(f.file)) files.add(f.file);
+  for (const r of i.refusedFixes ?? []) for (const f of r.files) if (!inScope(f)) files.add(f);
   return [...files].sort();
 }
 
@@ -87,7 +101,7 @@ export function route(i: RouterInputs): RouteDecision {
     decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };
   } else {
     const kind = i.diagnosis.kind;
-    const fact = kind === 'test' ? testFact(i.manifest, i.diagnostics) : kind === 'manifest' ? manifestFact(i.manifest, i.diagnostics, i.tests, i.workspaceRoot) : ticketFact(i.manifest);
+    const fact = kind === 'test' ? testFact(i.manifest, i.diagnostics) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
     decision = fact
       ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
       : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };

@@ -107,6 +107,13 @@ describe('router guards', () => {
     assert.deepEqual([d.guard.fact?.kind, d.guard.fact?.file], ['outsideScopeFrame', 'src/other.ts']);
   });
 
+  it('confirms "manifest is wrong" when the fix for a missing symbol must change a file outside the scope', () => {
+    const refusedFixes = [{ file: 'src/a.ts', code: 'TS2459', fixName: 'fixImportNonExportedMember', description: "Export 'helper' from module './b'", files: ['src/a.ts', 'src/b.ts'] }];
+    const d = route({ ...base, diagnosis: diag({ kind: 'manifest' }), refusedFixes });
+    assert.deepEqual([d.route, d.guard.fact?.kind, d.guard.fact?.file], ['manifest', 'symbolNotInScope', 'src/b.ts']);
+    assert.equal(route({ ...base, diagnosis: diag({ kind: 'manifest' }) }).guard.verdict, 'overridden');
+  });
+
   it('abstains without a diagnosis, and escalates a repeated approach', () => {
     assert.equal(route({ ...base, diagnosis: null }).guard.verdict, 'abstained');
     const same = changedRegions('a\nb\n', 'a\nb\nif (x > 100) { return 400; } // guard\n');
