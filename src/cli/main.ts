@@ -9,7 +9,8 @@ import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTi
 import { decodeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel } from '../core/run/report';
-import type { Budget } from '../core/schema/events';
+import { ladderLength, resolveRecovery } from '../core/recovery/policy';
+import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
 import { wireNodeDeps, type ModelChoice } from '../node/wire';
 import { progressLine } from './progress';
@@ -43,8 +44,13 @@ Progress goes to stderr; the report (or --json state) to stdout.
 Options:
   --model scripted|anthropic   scripted replays .tickets/<ID>.script.json (a test and demo
                                tool, labelled so everywhere); anthropic needs ANTHROPIC_API_KEY
-  --attempts N                 Coder attempts per run segment (default 3)
-  --max-calls N  --max-tokens N  --max-dollars X  --max-wall-ms N    run budgets
+  --attempts N                 Coder attempts per run segment, over every recovery rung
+                               (default: the ladder's length, 1 + retries + 1 thinking attempt)
+  --retries N                  rung 2: retries after a failed check or test (default 2)
+  --max-tool-calls N           rung 4: run_tests calls per attempt (default 3; 0 turns it off)
+  --max-calls N  --max-tokens N  --max-dollars X  --max-wall-ms N    run budgets; past one
+                               the run stops with its typed reason (wall time also stops the
+                               work in flight)
   --test-timeout-ms N          time limit per test run (default 120000)
   --json`,
   show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
@@ -70,6 +76,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   reason: { type: 'string' },
   attempts: { type: 'string' },
+  retries: { type: 'string' },
+  'max-tool-calls': { type: 'string' },
   'max-calls': { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-dollars': { type: 'string' },
@@ -79,17 +87,23 @@ const OPTIONS = {
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-function num(flags: Flags, name: keyof Flags, integer = true): number | undefined {
+function num(flags: Flags, name: keyof Flags, integer = true, zero = false): number | undefined {
   const raw = flags[name];
   if (raw === undefined || typeof raw !== 'string') return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new UserInputError(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero) || (integer && !Number.isInteger(n))) {
+    throw new UserInputError(`--${name} must be a ${zero ? 'non-negative' : 'positive'} ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  }
   return n;
+}
+
+function recoveryFrom(flags: Flags): Partial<RecoveryPolicy> {
+  return { retries: num(flags, 'retries', true, true), maxToolCalls: num(flags, 'max-tool-calls', true, true) };
 }
 
 function budgetFrom(flags: Flags): Budget {
   return {
-    attempts: num(flags, 'attempts') ?? 3,
+    attempts: num(flags, 'attempts') ?? ladderLength(resolveRecovery(recoveryFrom(flags))),
     modelCalls: num(flags, 'max-calls'),
     tokens: num(flags, 'max-tokens'),
     dollars: num(flags, 'max-dollars', false),
@@ -160,7 +174,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       parseTicket(rel, readFileSync(ticketFile, 'utf8'));
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
       try {
-        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), signal }));
+        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
         deps.diagnostics?.dispose?.();
       }
@@ -197,7 +211,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
       try {
-        return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined }));
+        return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
         deps.diagnostics?.dispose?.();
       }

@@ -6,6 +6,7 @@ import { ModelScript } from '../core/models/scriptSchema';
 import type { PipelineDeps } from '../core/pipeline/context';
 import type { ModelPort } from '../core/ports/model';
 import type { RunEventListener } from '../core/run/runLog';
+import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
 import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
@@ -92,6 +93,14 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model = loadScriptedModel(root, o.ticketPath);
   } else model = noModel;
   const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
+  const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
+  const testRunner = (dir: string) =>
+    new ProcessTestRunner({
+      root: dir,
+      nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
+      fallbackDir: pkgRoot,
+      nodePath: o.nodePath ?? process.execPath,
+    });
   return {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
@@ -99,15 +108,20 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     clock: systemClock,
     hash: sha256,
     model,
-    tests: new ProcessTestRunner({
-      root,
-      nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
-      fallbackDir: pkgRoot,
-      nodePath: o.nodePath ?? process.execPath,
-    }),
-    parser: new TreeSitterParser({ wasmDir, runtimeWasmDir }),
+    tests: testRunner(root),
+    parser,
     diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
     lint: new EslintLinter(root),
+    // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
+    candidates: new OverlayCandidateChecks({
+      root,
+      makeChecks: (dir) => ({
+        tests: testRunner(dir),
+        parser,
+        diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir) : undefined,
+        lint: new EslintLinter(dir),
+      }),
+    }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
   };

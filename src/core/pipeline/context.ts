@@ -1,10 +1,12 @@
+import type { CandidateCheckPort } from '../ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
 import type { ClockPort, HashFn } from '../ports/clock';
 import type { ModelPort } from '../ports/model';
 import type { RunStorePort } from '../ports/runStore';
 import type { WorkspacePort } from '../ports/workspace';
 import type { RunLog, RunEventListener } from '../run/runLog';
-import type { Budget } from '../schema/events';
+import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
+import type { Budget, RecoveryPolicy } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
 import type { Ticket } from '../schema/ticket';
 
@@ -25,12 +27,15 @@ export interface PipelineDeps {
   parser?: ParserPort;
   diagnostics?: DiagnosticsPort;
   lint?: LintPort;
+  /** Scratch copies for the Coder's `run_tests` tool (rung 4); without it the tool is not offered. */
+  candidates?: CandidateCheckPort;
   /** Per test run. */
   testTimeoutMs?: number;
   onEvent?: RunEventListener;
 }
 
-export const DEFAULT_BUDGET: Budget = { attempts: 3 };
+/** Enough attempts for the whole recovery ladder (see src/core/recovery/ladder.ts). */
+export const DEFAULT_BUDGET: Budget = defaultBudget(DEFAULT_RECOVERY);
 export const DEFAULT_TEST_TIMEOUT_MS = 120_000;
 
 /** One run in progress: the log it writes and what it has derived so far. */
@@ -41,6 +46,9 @@ export interface RunContext {
   ticketPath: string;
   manifest: Manifest;
   budget: Budget;
+  /** The recovery rungs' settings; the defaults when absent. */
+  recovery?: RecoveryPolicy;
+  /** The run's signal: the caller's cancel and the wall-time budget (src/core/recovery/budgets.ts). */
   signal: AbortSignal;
   startedAt: number;
 }

@@ -6,6 +6,10 @@ import { RunStop, type RunContext } from './context';
 import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from './debuggerStage';
 import { buildCorrection } from './corrections';
 import { callModel } from './modelCall';
+import { stopFromSignal } from '../recovery/budgets';
+import { askCoder, recoveryOf } from '../recovery/coderCall';
+import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
+import { summarizeChecks } from '../recovery/runTestsTool';
 import { CODER_SYSTEM, coderPrompt, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
 import { changedRegions, route } from './router';
 import { serializeManifest } from './manifestBuilder';
@@ -50,21 +54,20 @@ async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOu
   };
 }
 
-/** One Coder attempt: ask, record, and write what the gate allows. Returns the paths written. */
-async function coderAttempt(ctx: RunContext, attempt: number, brief: string | undefined, lastFailure: string | undefined): Promise<string[]> {
+/**
+ * One Coder attempt, the same for a first try and every recovery rung: ask (rungs 1 and 4
+ * live around the call), record, and write what the gate allows. Returns the paths written.
+ */
+async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[]> {
   const { log, manifest } = ctx;
-  const response = await callModel(ctx, {
-    role: 'coder',
+  const { attempt, brief, lastFailure } = plan;
+  const text = await askCoder(ctx, {
     attempt,
     system: CODER_SYSTEM,
-    messages: [
-      {
-        role: 'user',
-        content: coderPrompt({ manifest, files: await readAll(ctx, scopePaths(ctx)), tests: await readAll(ctx, manifest.testFiles), brief, lastFailure }),
-      },
-    ],
+    prompt: coderPrompt({ manifest, files: await readAll(ctx, scopePaths(ctx)), tests: await readAll(ctx, manifest.testFiles), brief, lastFailure }),
+    thinking: plan.thinking,
   });
-  const answer = parseCoderAnswer(response.text);
+  const answer = parseCoderAnswer(text);
   const refs = [];
   for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
   await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
@@ -106,17 +109,21 @@ export interface LoopResult {
 
 /**
  * The inner loop: Coder attempt, write gate, checks; on failure the Debugger, then the
- * router sends the fix to its owner. Ends with tests passing, an operator correction
- * request, or the retry budget spent (each a RunStop or a normal return).
+ * router sends the fix to its owner. The code route climbs the recovery ladder (rungs 2
+ * and 3, src/core/recovery/ladder.ts, which explains how they compose with the budgets
+ * and the router); every attempt, first or recovery, runs through the same body. Ends
+ * with tests passing, an operator correction request, or the ladder or a budget spent
+ * (each a RunStop or a normal return).
  */
 export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined): Promise<LoopResult> {
   const { log } = ctx;
-  let brief = initialBrief;
-  let lastFailure: string | undefined;
-  const last = firstAttempt + ctx.budget.attempts - 1;
-  for (let attempt = firstAttempt; attempt <= last; attempt++) {
-    if (ctx.signal.aborted) throw new RunStop({ kind: 'cancelled' }, 'cancelled');
-    const changed = await coderAttempt(ctx, attempt, brief, lastFailure);
+  const ladder = new RecoveryLadder(recoveryOf(ctx), ctx.budget, firstAttempt);
+  let plan = ladder.first(initialBrief);
+  for (;;) {
+    const { attempt } = plan;
+    if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
+    if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
+    const changed = await coderAttempt(ctx, plan);
     const outcome = await runChecks(ctx, attempt, changed);
     if (outcome.passed) return { attempts: attempt };
 
@@ -153,8 +160,13 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       await log.emit({ type: 'correction.requested', request });
       throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: decision.route }, 'needsOperator');
     }
-    brief = diagnosed.diagnosis?.brief;
-    lastFailure = describeFailure(outcome.evidence);
+    const step = ladder.next({
+      attempt,
+      summary: summarizeChecks(false, outcome.evidence),
+      failure: describeFailure(outcome.evidence),
+      brief: diagnosed.diagnosis?.brief,
+    });
+    if (step.kind === 'stop') throw new RunStop(step.stop, step.outcome);
+    plan = step.plan;
   }
-  throw new RunStop({ kind: 'retryBudgetSpent', attempts: ctx.budget.attempts }, 'failed');
 }

@@ -1,8 +1,10 @@
 import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
 import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
-import type { Budget, RunOutcome, StopReason } from '../schema/events';
+import { budgetStopOf, startWatchdog } from '../recovery/budgets';
+import type { Budget, RecoveryPolicy, RunOutcome, StopReason } from '../schema/events';
 import { DEFAULT_BUDGET, RunStop, type PipelineDeps, type RunContext } from './context';
+import { defaultBudget, resolveRecovery } from '../recovery/policy';
 import { applyProposal } from './corrections';
 import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
@@ -13,6 +15,8 @@ import { parseTicket } from './ticketLoader';
 export interface RunOptions {
   ticketPath: string;
   budget?: Budget;
+  /** The recovery rungs' settings; unset fields take the defaults (src/core/recovery/policy.ts). */
+  recovery?: Partial<RecoveryPolicy>;
   signal: AbortSignal;
 }
 
@@ -68,9 +72,11 @@ async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () 
     reason = { kind: 'testsPassed' };
   } catch (err) {
     attempts = reduceRun(ctx.log.runId, ctx.log.events).attempts.length;
-    if (err instanceof RunStop) {
-      outcome = err.outcome;
-      reason = err.stop;
+    // A budget's abort surfaces as whatever the stopped work threw: its signal holds the reason.
+    const stop = err instanceof RunStop ? err : budgetStopOf(ctx.signal);
+    if (stop) {
+      outcome = stop.outcome;
+      reason = stop.stop;
     } else if (err instanceof CancelledError || (isAbort(err) && ctx.signal.aborted)) {
       outcome = 'cancelled';
       reason = { kind: 'cancelled' };
@@ -96,7 +102,8 @@ function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof 
 export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<RunResult> {
   const ticketPath = normalizeRelPath(opts.ticketPath);
   const { ticket, manifest } = await loadTicket(deps, ticketPath);
-  const budget = opts.budget ?? DEFAULT_BUDGET;
+  const recovery = resolveRecovery(opts.recovery);
+  const budget = opts.budget ?? defaultBudget(recovery);
   const log = openLog(deps, deps.clock.newRunId());
   await log.emit({
     type: 'run.started',
@@ -105,13 +112,16 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     model: deps.model.info,
     budget,
     workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
+    recovery,
   });
-  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, signal: opts.signal, startedAt: Date.now() };
+  const startedAt = Date.now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt };
   return drive(ctx, async () => {
     await emitManifest(ctx);
     await materializeTests(ctx);
     return runAttempts(ctx, 1, undefined);
-  });
+  }).finally(() => watchdog.dispose());
 }
 
 export interface ResolveOptions {
@@ -121,6 +131,7 @@ export interface ResolveOptions {
   by: string;
   signal: AbortSignal;
   budget?: Budget;
+  recovery?: Partial<RecoveryPolicy>;
 }
 
 /**
@@ -156,15 +167,18 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
   await log.emit({ type: 'run.resumed', from: 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
+  const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
   const next = (state.attempts[state.attempts.length - 1]?.n ?? 0) + 1;
-  return drive({ deps, log, signal: opts.signal }, async () => {
+  const startedAt = Date.now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  return drive({ deps, log, signal: watchdog.signal }, async () => {
     const { ticket, manifest } = await loadTicket(deps, ticketPath);
-    const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, signal: opts.signal, startedAt: Date.now() };
+    const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt };
     await emitManifest(ctx);
     await materializeTests(ctx);
     return runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
-  });
+  }).finally(() => watchdog.dispose());
 }
 
 /** The manifest of a run, as its log recorded it, in canonical bytes. */

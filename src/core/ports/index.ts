@@ -1,3 +1,4 @@
+export type * from './candidates';
 export type * from './checks';
 export type * from './clock';
 export type * from './model';

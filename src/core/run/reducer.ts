@@ -14,7 +14,7 @@ import type {
   TestRunResult,
   TicketOp,
 } from '../schema';
-import type { Budget, EventOf, ModelInfo, ModelRole, Route } from '../schema/events';
+import type { Budget, EventOf, ModelInfo, ModelRole, RecoveryPolicy, Route } from '../schema/events';
 
 export interface AttemptState {
   n: number;
@@ -31,7 +31,8 @@ export interface AttemptState {
   diagnosis?: Diagnosis | null;
   rejectedDiagnoses: { reason: string; missingQuotes: string[] }[];
   route?: { claimed: string | null; route: Route; verdict: string; fact?: MachineFact; detail: string };
-  rungs: { rung: number; reason: string }[];
+  /** The recovery rungs that fired for this attempt, in order: its receipts. */
+  rungs: { rung: number; reason: string; trigger?: string; thinking?: boolean }[];
   anomalies: { role: ModelRole; score: number; urgent: boolean; signals: { name: string; weight: number; detail: string }[] }[];
   /** passed, failed, or pending while its checks run. */
   status: 'pending' | 'passed' | 'failed';
@@ -63,6 +64,7 @@ export interface RunState {
   ticketPath: string;
   model?: ModelInfo;
   budget?: Budget;
+  recovery?: RecoveryPolicy;
   startedAt?: string;
   updatedAt?: string;
   status: 'running' | RunOutcome;
@@ -127,6 +129,7 @@ const handlers = {
     s.ticketPath = e.ticketPath;
     s.model = e.model;
     s.budget = e.budget;
+    s.recovery = e.recovery;
     s.startedAt = e.ts;
     s.workspace = e.workspace;
   },
@@ -209,7 +212,7 @@ const handlers = {
     s.repairs.push({ gate: e.gate, ok: e.ok, detail: e.detail, files: e.files });
   },
   'rung.fired': (s, e) => {
-    attempt(s, e.attempt).rungs.push({ rung: e.rung, reason: e.reason });
+    attempt(s, e.attempt).rungs.push({ rung: e.rung, reason: e.reason, trigger: e.trigger, thinking: e.thinking });
   },
   'anomaly.detected': (s, e) => {
     attempt(s, e.attempt).anomalies.push({ role: e.role, score: e.score, urgent: e.urgent, signals: e.signals });

@@ -45,6 +45,30 @@ export const Budget = z
   .strict();
 export type Budget = z.infer<typeof Budget>;
 
+/**
+ * The recovery rungs' settings for a run (design §1), recorded in `run.started` so a
+ * resumed run climbs the same ladder. Defaults live in src/core/recovery/policy.ts.
+ */
+export const RecoveryPolicy = z
+  .object({
+    /** Rung 2: retries with the previous attempt and its failure after a verifier fails. */
+    retries: z.number().int().nonnegative(),
+    /** Rung 3: one more attempt with extended thinking once rung 2 is spent with thinking off. */
+    thinkingRung: z.boolean(),
+    /** The thinking mode of ordinary attempts; rung 3 applies only when it is off. */
+    thinking: z.boolean(),
+    /** Rung 4: `run_tests` calls allowed per attempt; 0 does not offer the tool. */
+    maxToolCalls: z.number().int().nonnegative(),
+    /** Rung 1: prose past this many characters with no code stops the Coder's stream. */
+    proseCharLimit: z.number().int().positive(),
+    /** Rung 1: no text by this time stops the Coder's stream. */
+    startDeadlineMs: z.number().int().positive(),
+    /** The same with thinking on: thinking streams no text while it runs. */
+    thinkingStartDeadlineMs: z.number().int().positive(),
+  })
+  .strict();
+export type RecoveryPolicy = z.infer<typeof RecoveryPolicy>;
+
 export const Route = z.enum(['code', 'manifest', 'test', 'ticket', 'escalate']);
 export type Route = z.infer<typeof Route>;
 
@@ -77,6 +101,7 @@ export const RunEvent = z.discriminatedUnion('type', [
     model: ModelInfo,
     budget: Budget,
     workspace: z.string().describe('The workspace folder name, for reports'),
+    recovery: RecoveryPolicy.optional(),
   }),
   /** Pipeline, when a run continues from its log after a correction is settled. */
   ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string() }),
@@ -157,7 +182,15 @@ export const RunEvent = z.discriminatedUnion('type', [
   /** Repair stage, after the one fail-safe repair pass of a gate. */
   ev('repair.attempted', { gate: z.string(), ok: z.boolean(), detail: z.string(), files: z.array(FileRef) }),
   /** Recovery, whenever a rung fires: the receipt. */
-  ev('rung.fired', { attempt: z.number().int(), rung: z.number().int().min(1).max(4), reason: z.string() }),
+  ev('rung.fired', {
+    attempt: z.number().int(),
+    rung: z.number().int().min(1).max(4),
+    reason: z.string(),
+    /** What set it off: a stream verdict, an anomaly, a failed verifier, a tool call. */
+    trigger: z.enum(['noStart', 'proseWithoutCode', 'repetitionLoop', 'anomaly', 'verifierFailed', 'toolCall']).optional(),
+    /** The thinking mode of the call or attempt the rung started. */
+    thinking: z.boolean().optional(),
+  }),
   /** Recovery, when a model answer scores an anomaly. */
   ev('anomaly.detected', {
     attempt: z.number().int(),
