@@ -61,6 +61,9 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
     case 'files.written':
     case 'model.called':
       return null;
+    default:
+      // An event type newer than this view: still on the timeline, by its name.
+      return { ...base, status: 'info', label: (e as RunEvent).type };
   }
 }
 

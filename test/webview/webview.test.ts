@@ -1,0 +1,161 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import * as path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { parseWebviewMessage } from '../../src/shared/protocol';
+import { openWebview, launch, posted, recordedRunState, REPO, savedState, send, serveDist } from './harness';
+
+/**
+ * The webview app on its own, in headless Chromium, under its real CSP, fed with run logs
+ * recorded from the core with the scripted model (test/webview/fixtures).
+ */
+describe('webview app (headless Chromium, recorded run logs)', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let server: Server;
+  let origin: string;
+
+  before(async () => {
+    ({ origin, server } = await serveDist());
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('posts ready before anything else, and renders nothing of a run until the host sends it', async () => {
+    const { page, problems } = await openWebview(browser, origin);
+    await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
+    assert.deepEqual((await posted(page))[0], { type: 'ready' });
+    assert.equal(await page.locator('#correction').count(), 0);
+    assert.deepEqual(problems, [], 'no console errors or CSP violations');
+    await page.close();
+  });
+
+  it('renders the timeline, the diagnosis with its quotes linked to file and line, the route, and the correction panel', async () => {
+    const { page, problems } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-3');
+    await send(page, msg);
+    await page.locator('#correction').waitFor();
+    assert.equal(await page.locator('#timeline li').count(), msg.timeline.length);
+    assert.ok(await page.locator('#timeline li[data-type="correction.requested"]').count());
+    assert.equal(await page.locator('#scripted').textContent(), 'SCRIPTED');
+    const diagnosis = msg.state.attempts[0]!.diagnosis!;
+    const quotes = page.locator('.diagnosis .quote');
+    assert.equal(await quotes.count(), diagnosis.evidence.length);
+    assert.equal(await quotes.first().locator('q').textContent(), diagnosis.evidence[0]!.quote);
+    const link = quotes.locator('a.file-link').first();
+    const loc = msg.quotes[0]!;
+    assert.equal(await link.getAttribute('data-path'), loc.path);
+    assert.equal(await link.getAttribute('data-line'), String(loc.line));
+    assert.equal(await page.locator('.route').getAttribute('data-route'), msg.state.attempts[0]!.route!.route);
+    assert.equal(await page.locator('.route').getAttribute('data-verdict'), msg.state.attempts[0]!.route!.verdict);
+    const box = page.locator('.correction-box[data-status="pending"]');
+    assert.equal(await box.getAttribute('data-request-id'), msg.state.corrections[0]!.request.id);
+    assert.ok(await page.locator('#accept').isVisible());
+    assert.ok(await page.locator('#reject').isVisible());
+    // A quote link opens the file at its line.
+    await link.click();
+    const opened = (await posted(page)).find((m) => (m as { type: string }).type === 'file/open');
+    assert.deepEqual(opened, { type: 'file/open', path: loc.path, line: loc.line });
+    mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
+    await page.screenshot({ path: path.join(REPO, 'test-results', 'webview-app.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('Accept posts a valid correction/accept request with an id', async () => {
+    const { page } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-3');
+    await send(page, msg);
+    await page.locator('#accept').click();
+    const sent = (await posted(page)).filter((m) => (m as { type: string }).type === 'correction/accept');
+    assert.equal(sent.length, 1);
+    const parsed = parseWebviewMessage(sent[0]);
+    assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+    assert.deepEqual({ ...(sent[0] as object), id: 'x' }, { type: 'correction/accept', id: 'x', runId: msg.state.runId, requestId: msg.state.corrections[0]!.request.id });
+    // While the request is out, the buttons are disabled; the host's answer for the same id re-enables them.
+    await page.locator('#busy').waitFor();
+    await send(page, { type: 'request/done', id: (sent[0] as { id: string }).id, ok: false, error: 'the ticket changed on disk' });
+    await page.locator('#error').waitFor();
+    assert.match((await page.locator('#error').textContent()) ?? '', /Accept failed: the ticket changed on disk/);
+    assert.equal(await page.locator('#busy').count(), 0);
+    await page.close();
+  });
+
+  it('Reject asks for a reason, and posts it', async () => {
+    const { page } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-3');
+    await send(page, msg);
+    await page.locator('#reject').click();
+    await page.locator('#reject-reason').waitFor();
+    assert.equal(await page.locator('#reject-confirm').getAttribute('disabled'), '', 'no reason, no reject');
+    await page.locator('#reject-reason textarea').fill('The ticket is right; the summary must keep the old format.');
+    await page.locator('#reject-confirm:not([disabled])').click();
+    const sent = (await posted(page)).filter((m) => (m as { type: string }).type === 'correction/reject');
+    assert.equal(sent.length, 1);
+    assert.ok(parseWebviewMessage(sent[0]).ok);
+    assert.equal((sent[0] as { reason: string }).reason, 'The ticket is right; the summary must keep the old format.');
+    await page.close();
+  });
+
+  it('refuses an invalid inbound message with a clear error, and tells the host', async () => {
+    const { page } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-3');
+    const bad = { ...msg, state: { ...msg.state, status: 'exploded' } };
+    await send(page, bad);
+    await page.locator('#error').waitFor();
+    const text = (await page.locator('#error').textContent()) ?? '';
+    assert.match(text, /Refused a message from the extension: invalid message "run\/state": state\.status/);
+    assert.equal(await page.locator('#correction').count(), 0, 'nothing of the invalid message is shown');
+    const told = (await posted(page)).find((m) => (m as { type: string }).type === 'protocol/error');
+    assert.ok(told && parseWebviewMessage(told).ok);
+    await send(page, { type: 'no/such' });
+    await page.waitForFunction(() => document.querySelector('#error')?.textContent?.includes('"no/such"'));
+    await page.close();
+  });
+
+  it('shows the diff between attempts', async () => {
+    const { page, problems } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-1');
+    assert.ok(msg.state.attempts.length >= 2, 'the BLOG-1 recording has two attempts');
+    await send(page, msg);
+    await page.locator('.attempt[data-attempt="2"] .diff').first().waitFor();
+    const diff = page.locator('.attempt[data-attempt="2"] .diff').first();
+    assert.ok((await diff.locator('.add').count()) + (await diff.locator('.del').count()) > 0);
+    assert.match((await diff.locator('.diff-title').textContent()) ?? '', /vs attempt 1/);
+    assert.equal(await page.locator('#outcome').getAttribute('data-outcome'), 'passed');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('replays a past run: the scrubber seeks by event', async () => {
+    const { page } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-3', { mode: 'replay', upTo: 3 });
+    await send(page, msg);
+    await page.locator('#replay').waitFor();
+    assert.equal(await page.locator('#timeline li').count(), msg.timeline.length);
+    await page.locator('#replay-forward').click();
+    const seek = (await posted(page)).find((m) => (m as { type: string }).type === 'run/seek');
+    assert.deepEqual(seek, { type: 'run/seek', seq: 4 });
+    await page.close();
+  });
+
+  it('restores its state (a half-written rejection) after being hidden and shown', async () => {
+    const msg = await recordedRunState('BLOG-3');
+    const first = await openWebview(browser, origin);
+    await send(first.page, msg);
+    await first.page.locator('#reject').click();
+    await first.page.locator('#reject-reason textarea').fill('half a reason');
+    const saved = await savedState(first.page);
+    await first.page.close();
+    // A hidden webview is torn down; shown again, it starts from vscode.getState().
+    const second = await openWebview(browser, origin, saved);
+    await send(second.page, msg);
+    await second.page.locator('#reject-reason').waitFor();
+    assert.equal(await second.page.locator('#reject-reason textarea').inputValue(), 'half a reason');
+    await second.page.close();
+  });
+});
