@@ -30,6 +30,24 @@ export function isWantedFix(fix: ts.CodeFixAction, wanted: ReadonlySet<string>):
   return wanted.has(fix.fixName) || (fix.fixId !== undefined && wanted.has(String(fix.fixId)));
 }
 
+/** The module an "Add import from ..." fix imports from, when the fix is an import. */
+function importSpecifier(fix: ts.CodeFixAction): string | undefined {
+  return /^(?:Add|Update) import from "([^"]+)"/.exec(fix.description)?.[1];
+}
+
+/**
+ * Orders the fixes for one diagnostic: an import from a folder's barrel (".", "..", "x/index")
+ * goes last. A barrel that also re-exports the importing module makes a circular import, whose
+ * binding can still be undefined when the module runs: the declaring module is the safe choice.
+ */
+export function rankFixes(fixes: readonly ts.CodeFixAction[]): ts.CodeFixAction[] {
+  const barrel = (f: ts.CodeFixAction) => {
+    const spec = importSpecifier(f);
+    return spec !== undefined && /(^\.{1,2}$|\/\.{0,2}$|\/index(\.[cm]?[jt]sx?)?$)/.test(spec) ? 1 : 0;
+  };
+  return fixes.map((f, i) => ({ f, i })).sort((a, b) => barrel(a.f) - barrel(b.f) || a.i - b.i).map(({ f }) => f);
+}
+
 /**
  * Applies one file's edits. Spans refer to the original text, so the last edit goes first; two
  * insertions at one position go last-listed first, so they end up in the order listed.

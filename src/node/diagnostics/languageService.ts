@@ -6,7 +6,7 @@ import { CancelledError } from '../../core/errors';
 import type { DiagnosticsPort } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { absolutePath, workspacePath } from '../workspacePaths';
-import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES } from './codeFixes';
+import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES, rankFixes } from './codeFixes';
 import { directImporters } from './importers';
 import { resolveSymbolType } from './resolveSymbol';
 import { WorkspaceHost } from './workspaceHost';
@@ -120,7 +120,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
       for (const d of this.diagnosticsOf(file)) {
         if (d.category !== ts.DiagnosticCategory.Error || d.start === undefined || !this.fixable.has(d.code)) continue;
         const actions = this.service.getCodeFixesAtPosition(file, d.start, d.start + (d.length ?? 0), [d.code], ts.getDefaultFormatCodeSettings('\n'), {});
-        for (const action of actions) {
+        for (const action of rankFixes(actions)) {
           if (!isWantedFix(action, this.wantedFixes)) continue;
           const fix: AppliedFix = {
             file: workspacePath(this.root, file),
