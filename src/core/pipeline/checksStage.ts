@@ -1,4 +1,5 @@
 import type { RunContext } from './context';
+import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from './prompts';
 
 export interface CheckOutcome {
@@ -72,5 +73,23 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   await log.emit({ type: 'tests.ran', attempt, result: tests });
 
   const passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
+  if (!passed) await probeTests(ctx, evidence);
   return { passed, evidence };
+}
+
+/**
+ * After a failure, type-probes the rendered tests' equality expectations (in memory) so the
+ * router can tell a test that expects an impossible value from a code bug.
+ */
+async function probeTests(ctx: RunContext, evidence: CheckOutcome['evidence']): Promise<void> {
+  const { deps, manifest, signal } = ctx;
+  if (!deps.diagnostics?.probe || manifest.testLanguage !== 'ts') return;
+  const found = [];
+  for (const file of manifest.testPlan.files) {
+    const probe = renderTypeProbe(file);
+    if (!probe) continue;
+    const diagnostics = await deps.diagnostics.probe(probe.path, probe.content, signal);
+    found.push(...impossibleExpectations(probe, diagnostics).map((x) => ({ file: file.path, caseName: x.caseName, actual: x.actual, expected: x.expected, code: x.code, message: x.message })));
+  }
+  if (found.length) evidence.impossibleExpectations = found;
 }

@@ -5,7 +5,7 @@ import { parseCoderAnswer } from './coderAnswer';
 import { RunStop, type RunContext } from './context';
 import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from './debuggerStage';
 import { buildCorrection } from './corrections';
-import { callModel } from './modelCall';
+import { callModel, checkBudget } from './modelCall';
 import { stopFromSignal } from '../recovery/budgets';
 import { askCoder, recoveryOf } from '../recovery/coderCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
@@ -122,6 +122,8 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
   for (;;) {
     const { attempt } = plan;
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
+    // A spent budget stops the run before a rung's receipt promises an attempt it cannot make.
+    checkBudget(ctx, 'beforeCall');
     if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
     const changed = await coderAttempt(ctx, plan);
     const outcome = await runChecks(ctx, attempt, changed);
@@ -150,6 +152,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       diagnostics: outcome.evidence.diagnostics,
       tests: outcome.evidence.tests,
       refusedFixes: outcome.evidence.refusedFixes,
+      impossibleExpectations: outcome.evidence.impossibleExpectations,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
     });

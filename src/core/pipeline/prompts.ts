@@ -14,12 +14,15 @@ export interface FailureEvidence {
   tests?: TestRunResult;
   /** Structural fixes the language service offered that would change files outside the scope. */
   refusedFixes?: AppliedFix[];
+  /** Equality expectations whose expected value the subject's declared type cannot hold (the type probe). */
+  impossibleExpectations?: { file: string; caseName: string; actual: string; expected: string; code: string; message: string }[];
 }
 
 export function describeFailure(f: FailureEvidence): string {
   const out: string[] = [];
   for (const p of f.parse) out.push(`${p.file}:${p.line}:${p.column} syntax ${p.kind}: ${p.text}`);
   for (const d of f.diagnostics) out.push(`${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
+  for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);
   for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
   for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
   if (f.tests && f.tests.status !== 'passed') {

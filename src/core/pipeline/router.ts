@@ -3,6 +3,7 @@ import type { MachineFact } from '../schema/correction';
 import type { Diagnosis, FailureKind } from '../schema/diagnosis';
 import type { Route } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
+import type { FailureEvidence } from './prompts';
 
 export interface RouteDecision {
   claimed: FailureKind | null;
@@ -17,6 +18,8 @@ export interface RouterInputs {
   tests?: TestRunResult;
   /** Fixes the language service offered for errors in scope that would change files outside it. */
   refusedFixes?: AppliedFix[];
+  /** Expectations the type probe found impossible for their subject's declared type. */
+  impossibleExpectations?: FailureEvidence['impossibleExpectations'];
   /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
   workspaceRoot: string;
   /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
@@ -25,10 +28,22 @@ export interface RouterInputs {
 
 const errorsOnly = (ds: CodeDiagnostic[]): CodeDiagnostic[] => ds.filter((d) => d.category === 'error');
 
-/** test is wrong: the rendered test itself has a type error against the ticket's types. */
-function testFact(m: Manifest, ds: CodeDiagnostic[]): MachineFact | undefined {
-  const d = errorsOnly(ds).find((x) => m.testFiles.includes(x.file));
-  return d && { kind: 'testTypeError', detail: `${d.file}:${d.line} ${d.code}: ${d.message}`, file: d.file, line: d.line, code: d.code };
+/**
+ * test is wrong: the rendered test itself has a type error against the ticket's types, or
+ * it expects a value its subject's declared type cannot hold (the type probe).
+ */
+function testFact(i: RouterInputs): MachineFact | undefined {
+  const d = errorsOnly(i.diagnostics).find((x) => i.manifest.testFiles.includes(x.file));
+  if (d) return { kind: 'testTypeError', detail: `${d.file}:${d.line} ${d.code}: ${d.message}`, file: d.file, line: d.line, code: d.code };
+  const x = i.impossibleExpectations?.[0];
+  return (
+    x && {
+      kind: 'testExpectsImpossibleValue',
+      detail: `${x.file} "${x.caseName}" expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`,
+      file: x.file,
+      code: x.code,
+    }
+  );
 }
 
 const STACK_FRAME = /(?:\(|\s|^)((?:file:\/\/)?\/[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+/gm;
@@ -101,7 +116,7 @@ export function route(i: RouterInputs): RouteDecision {
     decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };
   } else {
     const kind = i.diagnosis.kind;
-    const fact = kind === 'test' ? testFact(i.manifest, i.diagnostics) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
+    const fact = kind === 'test' ? testFact(i) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
     decision = fact
       ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
       : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };

@@ -17,6 +17,11 @@ export interface DiagnosticsPort {
    * `allow` says whether a fix may touch a file; a fix touching any other file is refused.
    */
   autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }>;
+  /**
+   * Type-checks a file that exists only in memory at `path` (a type probe) and returns its
+   * diagnostics; nothing is written. Optional: without it, the checks that need it abstain.
+   */
+  probe?(path: string, content: string, signal: AbortSignal): Promise<CodeDiagnostic[]>;
   /** Resolves `Type` or `Type.member` declared in `file`; the type text, or null when it does not resolve. */
   resolveSymbol(file: string, symbol: string): Promise<string | null>;
   dispose?(): void;

@@ -85,6 +85,18 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     });
   }
 
+  async probe(path: string, content: string, signal: AbortSignal): Promise<CodeDiagnostic[]> {
+    return this.cancellable(signal, async () => {
+      const file = absolutePath(this.root, path);
+      this.host.setVirtual(file, content);
+      try {
+        return this.diagnosticsOf(file).map((d) => this.toDiagnostic(d));
+      } finally {
+        this.host.setVirtual(file, undefined);
+      }
+    });
+  }
+
   async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
     return this.cancellable(signal, async () => {
       const targets = files.map((f) => absolutePath(this.root, f));

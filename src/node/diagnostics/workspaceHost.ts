@@ -65,6 +65,22 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     else if (this.isSource(file)) this.roots.add(file);
   }
 
+  /**
+   * Puts a file that exists only in memory into the program (a type probe), or takes it out
+   * again with `undefined`. Nothing is written to disk.
+   */
+  setVirtual(file: string, text: string | undefined): void {
+    this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    this.projectVersion++;
+    if (text === undefined) {
+      this.texts.delete(file);
+      this.roots.delete(file);
+    } else {
+      this.texts.set(file, text);
+      this.roots.add(file);
+    }
+  }
+
   /** The text the language service sees for `file`. */
   text(file: string): string | undefined {
     if (!this.texts.has(file)) this.texts.set(file, ts.sys.readFile(file));
