@@ -34,6 +34,9 @@ function attemptLines(a: AttemptState): string[] {
   const out = [`Attempt ${a.n}: ${a.status}`];
   if (a.brief) out.push(`  brief: ${a.brief}`);
   for (const r of a.rungs) out.push(`  rung ${r.rung} fired: ${r.reason}`);
+  for (const an of a.anomalies) {
+    out.push(`  anomaly in the ${an.role}'s answer (score ${an.score}${an.urgent ? ', urgent' : ''}): ${an.signals.map((x) => `${x.name}: ${x.detail}`).join('; ')}`);
+  }
   for (const w of a.written) out.push(`  wrote ${w.path}${w.before === null ? ' (new)' : ''}`);
   for (const r of a.refused) out.push(`  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);

@@ -1,0 +1,60 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ModelScript } from '../../src/core/models/scriptSchema';
+import type { PipelineDeps } from '../../src/core/pipeline/context';
+import { startRun, type RunResult } from '../../src/core/pipeline/runTicket';
+import type { ModelPort } from '../../src/core/ports/model';
+import type { RunState } from '../../src/core/run/reducer';
+import type { Budget, RecoveryPolicy, RunEvent } from '../../src/core/schema/events';
+import { FileRunStore } from '../../src/node/store/fileRunStore';
+import { wireNodeDeps } from '../../src/node/wire';
+
+/** Helpers for the recovery tests: scripts written into a fixture copy, runs, and what they fired. */
+
+export const ANSWERS = '.tickets/answers';
+
+/** A recorded answer of the fixture, by ticket and file name. */
+export function answer(root: string, ticket: string, file: string): string {
+  return readFileSync(path.join(root, ANSWERS, ticket, file), 'utf8');
+}
+
+/** Replaces a ticket's script in the workspace copy. */
+export function writeScript(root: string, ticket: string, script: Partial<ModelScript>): void {
+  writeFileSync(path.join(root, '.tickets', `${ticket}.script.json`), JSON.stringify({ coder: [], debugger: [], ...script }, null, 2));
+}
+
+export interface RunOptions {
+  budget?: Budget;
+  recovery?: Partial<RecoveryPolicy>;
+  signal?: AbortSignal;
+  /** A model built by the test (the real SDK against the fake server, a wrapped script). */
+  modelPort?: ModelPort;
+  /** Changes to the wired dependencies (a check left out to keep a test fast). */
+  adjust?: (deps: PipelineDeps) => PipelineDeps;
+}
+
+/** Runs a ticket of the fixture copy with the real checks and the scripted (or given) model. */
+export async function runTicket(root: string, ticket: string, o: RunOptions = {}): Promise<RunResult> {
+  const ticketPath = `.tickets/${ticket}.ticket.json`;
+  const wired = await wireNodeDeps({ workspaceRoot: root, model: o.modelPort ? 'none' : 'scripted', modelPort: o.modelPort, ticketPath, env: {} });
+  const deps = o.adjust ? o.adjust(wired) : wired;
+  try {
+    return await startRun(deps, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
+  } finally {
+    wired.diagnostics?.dispose?.();
+  }
+}
+
+/** The rung receipts of a run, per attempt, in log order. */
+export const rungsByAttempt = (s: RunState): number[][] => s.attempts.map((a) => a.rungs.map((r) => r.rung));
+
+export const rungEvents = (events: readonly RunEvent[]) => events.filter((e): e is Extract<RunEvent, { type: 'rung.fired' }> => e.type === 'rung.fired');
+
+export const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
+
+/** A run's events as its log on disk holds them. */
+export async function loadEvents(root: string, runId: string): Promise<RunEvent[]> {
+  const loaded = await new FileRunStore(root).load(runId);
+  if (loaded.torn) throw new Error(`the log of ${runId} has a torn line: ${loaded.torn.error}`);
+  return loaded.events;
+}

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { runCli } from '../../../src/cli/main';
+import type { ScriptedAnswer } from '../../../src/core/models/scriptSchema';
+import type { PipelineDeps } from '../../../src/core/pipeline/context';
+import { formatRunReport } from '../../../src/core/run/report';
+import { CODE_ONLY_INSTRUCTION } from '../../../src/core/recovery/coderCall';
+import { FileRunStore } from '../../../src/node/store/fileRunStore';
+import { loadScriptedModel } from '../../../src/node/wire';
+import { copyFixture } from '../../support/tempWorkspace';
+import { answer, calls, loadEvents, rungEvents, rungsByAttempt, runTicket, writeScript } from '../../support/rungRuns';
+
+/**
+ * The recovery rungs in the real pipeline (design §1), with the scripted model on a copy of
+ * the blog-api fixture and the real checks. Each script is written here, next to what it
+ * proves; the fixture's own scripts are the clean runs.
+ */
+
+const POSTS = 'src/handlers/posts.ts';
+const SUMMARY = 'src/format/postSummary.ts';
+const GUARD = 'if (perPage > MAX_PER_PAGE) {';
+
+/** BLOG-1's recorded diagnosis: its quotes are in the inputs of every attempt that follows the first. */
+function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
+  const script = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.script.json'), 'utf8')) as { debugger: ScriptedAnswer[] };
+  return { ...script.debugger[0]!, expect: { attempt, promptIncludes: [] } };
+}
+
+describe('scenarios: recovery', function () {
+  this.timeout(60_000);
+  let ws: ReturnType<typeof copyFixture>;
+  beforeEach(() => {
+    ws = copyFixture();
+  });
+  afterEach(() => ws.dispose());
+
+  describe('the rungs', () => {
+    it('fire in the design order: 1 (stalled stream), 2, 2, 3 (thinking), 4 (run_tests), then the tests pass', async () => {
+      const wrong = answer(ws.root, 'BLOG-1', 'attempt1.ts');
+      // Three different wrong approaches, so the repeat guard has no reason to escalate.
+      const wrongB = wrong.replace(GUARD, 'if (perPage >= MAX_PER_PAGE + 1) {');
+      const wrongC = wrong.replace(GUARD, 'if (perPage > 100) {');
+      const right = answer(ws.root, 'BLOG-1', 'attempt2.ts');
+      const diagnoses = [1, 2, 3].map((n) => blog1Diagnosis(ws.root, n));
+      writeScript(ws.root, 'BLOG-1', {
+        coder: [
+          { expect: { attempt: 1, thinking: false, promptIncludes: [] }, fault: 'stall' },
+          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [POSTS]: wrong } },
+          { expect: { attempt: 2, thinking: false, promptIncludes: ['clamps perPage'] }, files: { [POSTS]: wrongB } },
+          { expect: { attempt: 3, thinking: false, promptIncludes: [] }, files: { [POSTS]: wrongC } },
+          {
+            expect: { attempt: 4, thinking: true, promptIncludes: [] },
+            text: 'Checking the candidate before answering.',
+            toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: right }] } }],
+          },
+          { expect: { attempt: 4, thinking: true, promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'] }, files: { [POSTS]: right } },
+        ],
+        debugger: diagnoses,
+      });
+
+      const { runId, state } = await runTicket(ws.root, 'BLOG-1', { recovery: { startDeadlineMs: 300 } });
+      assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+      assert.deepEqual(rungsByAttempt(state), [[1], [2], [2], [3, 4]]);
+      assert.deepEqual(state.attempts.map((a) => a.tests?.status), ['failed', 'failed', 'failed', 'passed']);
+      assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [6, 3]);
+      assert.deepEqual(state.budget, { attempts: 4 }, 'the default attempts budget is the ladder length');
+
+      const events = await loadEvents(ws.root, runId);
+      const fired = rungEvents(events);
+      assert.deepEqual(
+        fired.map((e) => [e.rung, e.trigger, e.thinking]),
+        [
+          [1, 'noStart', true],
+          [2, 'verifierFailed', false],
+          [2, 'verifierFailed', false],
+          [3, 'verifierFailed', true],
+          [4, 'toolCall', undefined],
+        ],
+      );
+      assert.match(fired[0]!.reason, /no text after \d+ ms; retrying once with thinking on and a code-only instruction/);
+      assert.match(fired[1]!.reason, /attempt 1 failed \(failed: tests failed: 1 passed, 1 failed\); retry 1 of 2/);
+      assert.match(fired[3]!.reason, /rung 2 spent \(2 retries with thinking off\)/);
+      assert.match(fired[4]!.reason, /run_tests call 1 of 3 on src\/handlers\/posts\.ts: passed: tests passed: 2 passed, 0 failed/);
+      // The stopped call is on record with why it stopped; its successor's receipt comes before the next call.
+      const stopped = events.find((e) => e.type === 'model.called' && !e.ok);
+      assert.match(stopped?.type === 'model.called' ? (stopped.error ?? '') : '', /^stopped: rung 1 stopped the stream \(noStart\)/);
+      // The Debugger still diagnosed every failed attempt, and each retry followed its route.
+      assert.deepEqual(state.attempts.map((a) => a.route?.route), ['code', 'code', 'code', undefined]);
+
+      // run_tests wrote nothing: attempt 4's write found attempt 3's file in place.
+      const a4 = state.attempts[3]!;
+      const before = a4.written.find((w) => w.path === POSTS)?.before;
+      assert.ok(before);
+      assert.equal(await new FileRunStore(ws.root).getBlob(runId, before), wrongC);
+      assert.equal(readFileSync(path.join(ws.root, POSTS), 'utf8'), right);
+
+      // `ticket-runner show` tells which rungs fired on each attempt, from the log alone.
+      const out: string[] = [];
+      assert.equal(await runCli(['show', runId, '--workspace', ws.root], { out: (s) => out.push(s), err: () => undefined }, new AbortController().signal), 0);
+      const report = out.join('\n');
+      assert.match(report, /Attempt 1: failed\n\s+rung 1 fired: /);
+      assert.match(report, /Attempt 2: failed\n(?:.*\n)*?\s+rung 2 fired: attempt 1 failed/);
+      assert.match(report, /Attempt 4: passed\n(?:.*\n)*?\s+rung 3 fired: [^\n]*\n\s+rung 4 fired: run_tests call 1 of 3/);
+    });
+
+    it('none fires on a clean run: BLOG-5 passes on attempt 1 with no receipt and no urgent anomaly', async () => {
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5');
+      assert.equal(state.status, 'passed');
+      const events = await loadEvents(ws.root, runId);
+      assert.equal(rungEvents(events).length, 0);
+      assert.ok(!events.some((e) => e.type === 'anomaly.detected' && e.urgent));
+      assert.deepEqual(state.recovery?.retries, 2, 'the policy is on record');
+    });
+
+    it('rung 1 stops a stream that is prose past the threshold, and retries with thinking on', async () => {
+      const prose = Array.from({ length: 40 }, (_, i) => `Point ${i + 1}: page ${i + 2} would start at post ${i * 20 + 1}, which matters for the summaries.`).join(' ');
+      writeScript(ws.root, 'BLOG-5', {
+        coder: [
+          { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: prose, chunkChars: 100 },
+          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+        ],
+      });
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5');
+      assert.equal(state.status, 'passed');
+      const [receipt, ...rest] = rungEvents(await loadEvents(ws.root, runId));
+      assert.equal(rest.length, 0);
+      assert.deepEqual([receipt?.rung, receipt?.trigger, receipt?.thinking], [1, 'proseWithoutCode', true]);
+      assert.match(receipt?.reason ?? '', /characters of prose and no code yet/);
+      assert.ok(prose.length > 1500 + 100, 'the stream was stopped before its end');
+    });
+
+    it('rung 1 fires at once on an urgent anomaly in a finished answer (prose where code is due)', async () => {
+      writeScript(ws.root, 'BLOG-5', {
+        coder: [
+          { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: 'I am not sure which file you want changed. Could you clarify what summarizePage should return?' },
+          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+        ],
+      });
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5');
+      assert.equal(state.status, 'passed');
+      const events = await loadEvents(ws.root, runId);
+      const anomaly = events.find((e) => e.type === 'anomaly.detected');
+      assert.ok(anomaly?.type === 'anomaly.detected' && anomaly.urgent && anomaly.signals.some((s) => s.name === 'proseWithoutCode'));
+      assert.deepEqual(rungEvents(events).map((e) => [e.rung, e.trigger]), [[1, 'anomaly']]);
+      assert.ok(anomaly.seq < rungEvents(events)[0]!.seq, 'scored, then the rung');
+      assert.deepEqual(state.attempts[0]?.anomalies.map((a) => a.role), ['coder']);
+      assert.match(formatRunReport(state), /Attempt 1: passed\n\s+rung 1 fired: the answer scored an urgent anomaly[^\n]*\n\s+anomaly in the coder's answer \(score 1, urgent\): proseWithoutCode: /);
+    });
+
+    it('rung 4 answers bad input, refused paths and calls past the limit as tool errors, and the run goes on', async () => {
+      writeScript(ws.root, 'BLOG-5', {
+        coder: [
+          { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: 'run_tests', input: { files: 'all of them' } }] },
+          { expect: { attempt: 1, promptIncludes: ['invalid run_tests input: files:'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: 'test/ticket/BLOG-5.test.ts', content: 'rigged' }] } }] },
+          { expect: { attempt: 1, promptIncludes: ['no candidate file may be written', 'tests are read-only'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: SUMMARY, content: 'x' }] } }] },
+          { expect: { attempt: 1, promptIncludes: ['the limit of 2 run_tests call(s) per attempt is reached'] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+        ],
+      });
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { recovery: { maxToolCalls: 2 } });
+      assert.equal(state.status, 'passed');
+      assert.equal(calls(state, 'coder'), 4);
+      assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0, 'no check ran, so no rung 4 receipt');
+      assert.doesNotMatch(readFileSync(path.join(ws.root, 'test/ticket/BLOG-5.test.ts'), 'utf8'), /rigged/);
+    });
+  });
+
+  describe('run budgets stop the run with their typed reason', () => {
+    // These runs stop before any check matters: the language service and the linter stay out, for speed.
+    const light = { adjust: (d: PipelineDeps): PipelineDeps => ({ ...d, diagnostics: undefined, lint: undefined }) };
+
+    it('attempts: a budget smaller than the ladder stops it with budgetExceeded, not retryBudgetSpent', async () => {
+      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, budget: { attempts: 1 } });
+      assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'attempts', limit: 1, used: 1 });
+      assert.equal(state.status, 'failed');
+      assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 1], 'the last failed attempt was still diagnosed');
+    });
+
+    it('the ladder spent: retryBudgetSpent', async () => {
+      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, recovery: { retries: 0, thinkingRung: false } });
+      assert.deepEqual(state.finished?.reason, { kind: 'retryBudgetSpent', attempts: 1 });
+    });
+
+    it('model calls: the call past the budget is never made', async () => {
+      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, budget: { attempts: 4, modelCalls: 2 } });
+      assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'modelCalls', limit: 2, used: 2 });
+      assert.equal(state.modelCalls.length, 2);
+      assert.deepEqual(rungsByAttempt(state), [[]], 'no receipt for a retry the budget did not allow');
+    });
+
+    it('tokens and dollars: the call that spends them past the budget stops the run', async () => {
+      const tokens = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, tokens: 10 } });
+      assert.equal(tokens.state.finished?.reason.kind, 'budgetExceeded');
+      assert.equal(tokens.state.finished?.reason.kind === 'budgetExceeded' && tokens.state.finished.reason.budget, 'tokens');
+
+      const scripted = loadScriptedModel(ws.root, '.tickets/BLOG-5.ticket.json');
+      // The scripted provider costs nothing; this one says each call cost a cent.
+      const priced = { info: scripted.info, complete: async (...args: Parameters<typeof scripted.complete>) => ({ ...(await scripted.complete(...args)), costUsd: 0.01 }) };
+      const dollars = await runTicket(ws.root, 'BLOG-5', { ...light, modelPort: priced, budget: { attempts: 4, dollars: 0.005 } });
+      assert.deepEqual(dollars.state.finished?.reason, { kind: 'budgetExceeded', budget: 'dollars', limit: 0.005, used: 0.01 });
+    });
+
+    it('wall time: the watchdog aborts the call in flight, and the log ends with the reason', async () => {
+      writeScript(ws.root, 'BLOG-5', { coder: [{ fault: 'stall' }] });
+      const started = Date.now();
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs: 800 }, recovery: { startDeadlineMs: 60_000 } });
+      assert.ok(Date.now() - started < 10_000);
+      const reason = state.finished?.reason;
+      assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.limit === 800 && reason.used >= 800, JSON.stringify(reason));
+      const events = await loadEvents(ws.root, runId);
+      assert.equal(events.at(-1)?.type, 'run.finished');
+      assert.ok(events.some((e) => e.type === 'model.called' && !e.ok), 'the aborted call is on record');
+      assert.equal(rungEvents(events).length, 0, 'a budget stop is not a rung');
+    });
+  });
+});
