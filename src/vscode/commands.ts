@@ -6,7 +6,7 @@ import { describeStop } from '../core/run/report';
 import type { RunPanels } from './runPanel';
 import type { RunService } from './runService';
 import { progressMessage } from './runTreeModel';
-import { budgetFrom } from './deps';
+import { budgetFrom, recoveryFrom } from './deps';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 export const UNTRUSTED_MESSAGE =
@@ -90,7 +90,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
           const { startRun } = await core();
-          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: budgetFrom(settings), signal: controller.signal }), (e) => {
+          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: budgetFrom(settings), recovery: recoveryFrom(settings), signal: controller.signal }), (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
@@ -136,7 +136,7 @@ export async function decide(ctx: CommandContext, runId: string, decision: 'acce
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
         const result = await ctx.runs.drive(known.folder, known.state.ticketPath, controller.signal, (deps) =>
-          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: budgetFrom(settings) }),
+          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: budgetFrom(settings), recovery: recoveryFrom(settings) }),
           (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import type { PipelineDeps } from '../core/pipeline/context';
 import type { ModelPort } from '../core/ports/model';
-import type { RunEvent } from '../core/schema/events';
+import { ladderLength, resolveRecovery } from '../core/recovery/policy';
+import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';
 import { readSettings, SECRET_ANTHROPIC_KEY, SECTION, type Settings } from './settings';
 
 /**
@@ -46,6 +47,12 @@ export async function depsForFolder(
   return deps;
 }
 
-export function budgetFrom(settings: Settings): { attempts: number } {
-  return { attempts: settings.retryBudget + 1 };
+/** The retry budget setting is rung 2's retries; rung 3 then adds its one attempt with thinking. */
+export function recoveryFrom(settings: Settings): Partial<RecoveryPolicy> {
+  return { retries: settings.retryBudget };
+}
+
+/** Room for the whole recovery ladder, so that every rung can fire. */
+export function budgetFrom(settings: Settings): Budget {
+  return { attempts: ladderLength(resolveRecovery(recoveryFrom(settings))) };
 }

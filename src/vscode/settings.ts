@@ -11,7 +11,7 @@ export const SettingKey = {
   model: 'model',
   /** vscode.lm only: the model family to select (e.g. "gpt-4o"); empty picks the first offered. */
   lmFamily: 'lmFamily',
-  /** How many times a failed attempt is retried before the run stops (attempts = retries + 1). */
+  /** Rung 2: how many times a failed attempt is retried; rung 3 then makes one more with thinking (attempts = retries + 2). */
   retryBudget: 'retryBudget',
   /** End-of-ticket gates to run after the last attempt passes. */
   gates: 'gates',

@@ -212,5 +212,16 @@ describe('scenarios: recovery', function () {
       assert.ok(events.some((e) => e.type === 'model.called' && !e.ok), 'the aborted call is on record');
       assert.equal(rungEvents(events).length, 0, 'a budget stop is not a rung');
     });
+
+    it('wall time: a hung test run is killed where it stands', async () => {
+      const hangs = `import { getPosts } from '../store/postStore';\nexport function summarizePage(page: number): string[] {\n  for (;;) void getPosts({ page, perPage: 20 });\n}\n`;
+      writeScript(ws.root, 'BLOG-5', { coder: [{ files: { [SUMMARY]: hangs } }] });
+      const started = Date.now();
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs: 2500 } });
+      assert.ok(Date.now() - started < 10_000, 'the test run did not get to its own two-minute limit');
+      assert.equal(state.finished?.reason.kind === 'budgetExceeded' && state.finished.reason.budget, 'wallMs');
+      const types = (await loadEvents(ws.root, runId)).map((e) => e.type);
+      assert.ok(types.includes('files.written') && !types.includes('tests.ran'), types.join(' '));
+    });
   });
 });
