@@ -57,7 +57,7 @@ export class EditorDiagnostics implements DiagnosticsPort {
     const importers = await this.importersOf(code);
     const targets = [...new Set([...code, ...importers])];
     const uris = targets.map((t) => this.uri(t));
-    await this.settle(uris, new Set(code.map((c) => this.uri(c).toString())), signal);
+    const release = await this.settle(uris, new Set(code.map((c) => this.uri(c).toString())), signal);
     const diagnostics: CodeDiagnostic[] = [];
     for (const uri of uris) {
       const file = this.rel(uri)!;
@@ -74,6 +74,7 @@ export class EditorDiagnostics implements DiagnosticsPort {
         });
       }
     }
+    await release();
     return { checkedFiles: targets, diagnostics };
   }
 
@@ -83,8 +84,9 @@ export class EditorDiagnostics implements DiagnosticsPort {
    * the others (importers) settle with the quiet period, since the server re-checks every
    * open file in the same pass.
    */
-  private async settle(uris: vscode.Uri[], mustReport: Set<string>, signal: AbortSignal): Promise<void> {
+  private async settle(uris: vscode.Uri[], mustReport: Set<string>, signal: AbortSignal): Promise<() => Promise<void>> {
     const started = Date.now();
+    const opened: vscode.Uri[] = [];
     const want = new Map<string, string>(); // uri → the text on disk the document must hold
     for (const uri of uris) {
       try {
@@ -147,10 +149,13 @@ export class EditorDiagnostics implements DiagnosticsPort {
             if (!want.has(uri.toString())) continue;
             const doc = await vscode.workspace.openTextDocument(uri);
             markCurrent(doc);
+            // The TypeScript extension checks only documents open in a tab: open one (not a
+            // preview, which the next would replace and so close), and close it afterwards.
+            if (!isInTab(uri)) opened.push(uri);
+            await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
             if (!current.has(uri.toString()) && !doc.isDirty) {
-              // An open document the write changed on disk: reload it from disk now rather than
-              // wait for the file watcher. Reverting a clean document changes nothing else.
-              await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true });
+              // A document the write changed on disk: reload it from disk now rather than wait
+              // for the file watcher. Reverting a clean document changes nothing else.
               await vscode.commands.executeCommand('workbench.action.files.revert');
               markCurrent(doc);
             }
@@ -165,7 +170,12 @@ export class EditorDiagnostics implements DiagnosticsPort {
     } finally {
       for (const d of disposables) d.dispose();
       for (const [k, v] of want) if (fresh.has(k)) this.seen.set(k, v);
+      this.options.log?.info(`editor diagnostics: ${uris.length} file(s) settled in ${Date.now() - started} ms (${[...mustReport].filter((u) => fresh.has(u)).length}/${mustReport.size} reported fresh)`);
     }
+    return async () => {
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && opened.some((u) => u.toString() === (t.input as vscode.TabInputText).uri.toString()) && !t.isDirty);
+      if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+    };
   }
 
   /** The last text each document settled with, so an unchanged document needs no new report. */
@@ -199,31 +209,35 @@ export class EditorDiagnostics implements DiagnosticsPort {
     const max = this.options.maxFixes ?? 20;
     const code = files.filter((f) => /\.(c|m)?[tj]sx?$/.test(f));
     if (!code.length) return { applied, refused };
-    await this.settle(code.map((f) => this.uri(f)), new Set(code.map((f) => this.uri(f).toString())), signal);
-    for (const file of code) {
-      const uri = this.uri(file);
-      for (let round = 0; round < max && applied.length + refused.length < max; round++) {
-        if (signal.aborted) throw new CancelledError('cancelled');
-        const candidate = await this.nextFix(uri, refused);
-        if (!candidate) break;
-        const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
-        const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
-        if (!touched.every((t) => allow(t))) {
-          refused.push(record);
-          continue;
+    const release = await this.settle(code.map((f) => this.uri(f)), new Set(code.map((f) => this.uri(f).toString())), signal);
+    try {
+      for (const file of code) {
+        const uri = this.uri(file);
+        for (let round = 0; round < max && applied.length + refused.length < max; round++) {
+          if (signal.aborted) throw new CancelledError('cancelled');
+          const candidate = await this.nextFix(uri, refused);
+          if (!candidate) break;
+          const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
+          const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
+          if (!touched.every((t) => allow(t))) {
+            refused.push(record);
+            continue;
+          }
+          if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
+            refused.push({ ...record, description: `${record.description} (the editor refused the edit)` });
+            continue;
+          }
+          // The pipeline and the test runner read the disk: save what the edit changed.
+          for (const [u] of candidate.action.edit!.entries()) {
+            const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+            if (doc?.isDirty) await doc.save();
+          }
+          applied.push(record);
+          await this.settle([uri], new Set([uri.toString()]), signal);
         }
-        if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
-          refused.push({ ...record, description: `${record.description} (the editor refused the edit)` });
-          continue;
-        }
-        // The pipeline and the test runner read the disk: save what the edit changed.
-        for (const [u] of candidate.action.edit!.entries()) {
-          const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-          if (doc?.isDirty) await doc.save();
-        }
-        applied.push(record);
-        await this.settle([uri], new Set([uri.toString()]), signal);
       }
+    } finally {
+      await release();
     }
     return { applied, refused };
   }
@@ -253,6 +267,10 @@ export class EditorDiagnostics implements DiagnosticsPort {
   dispose(): void {
     this.options.fallback.dispose?.();
   }
+}
+
+function isInTab(uri: vscode.Uri): boolean {
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
 }
 
 function joinRel(dir: string, spec: string): string {

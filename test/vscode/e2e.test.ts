@@ -1,0 +1,99 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
+import { launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
+
+const TICKET = process.env.E2E_TICKET ?? 'BLOG-2';
+
+/** Every event of every run of the workspace, newest run last. */
+function runEvents(folder: string): { runId: string; types: string[] }[] {
+  const dir = path.join(folder, '.ticket-runner', 'runs');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .sort()
+    .map((runId) => {
+      const file = path.join(dir, runId, 'events.jsonl');
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      return { runId, types: text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type) };
+    });
+}
+
+async function until<T>(page: Page, what: string, probe: () => T | undefined, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * End to end, as a person would: the command palette, "Ticket Runner: Run Ticket", the
+ * type-migration ticket, the correction request in the webview, Reject (with a reason) on
+ * one run and Accept on another; the run log records each decision.
+ */
+describe('end to end in code-server with Chromium', function () {
+  this.timeout(420_000);
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  const ws = tempWorkspace();
+
+  before(async () => {
+    const t0 = Date.now();
+    server = await startCodeServer({ folder: ws.folder });
+    browser = await launchChromium();
+    page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT }));
+    console.log(`      workbench up in ${Date.now() - t0} ms`);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    ws.dispose();
+  });
+
+  async function runTicketToCorrection(): Promise<string> {
+    const before = runEvents(ws.folder).length;
+    const t = Date.now();
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, TICKET);
+    const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
+    const webview = runWebview(page);
+    await webview.locator('.correction-box[data-status="pending"]').waitFor({ timeout: 180_000 });
+    await webview.locator('#accept').waitFor({ timeout: 60_000 });
+    console.log(`      ${TICKET} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
+    return run.runId;
+  }
+
+  it('Reject, with a reason, is recorded in the run log as correction.rejected', async () => {
+    const runId = await runTicketToCorrection();
+    const webview = runWebview(page);
+    await webview.locator('#reject').click();
+    await webview.locator('#reject-reason textarea').fill('The old string tags must stay in the test: the API contract says so.');
+    await webview.locator('#reject-confirm:not([disabled])').click();
+    await until(page, 'correction.rejected in the log', () => (runEvents(ws.folder).find((r) => r.runId === runId)?.types.includes('correction.rejected') ? true : undefined), 60_000);
+    const log = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8');
+    assert.match(log, /"type":"correction\.rejected".*"reason":"The old string tags must stay in the test: the API contract says so\."/);
+    await webview.locator('.correction-box[data-status="rejected"]').waitFor({ timeout: 30_000 });
+    await runFromPalette(page, 'View: Close All Editors');
+  });
+
+  it('Accept, on another run, is recorded as correction.accepted and the run resumes', async () => {
+    const runId = await runTicketToCorrection();
+    const webview = runWebview(page);
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+    await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview.png') });
+    await webview.locator('#accept').click();
+    await until(page, 'correction.accepted in the log', () => (runEvents(ws.folder).find((r) => r.runId === runId)?.types.includes('correction.accepted') ? true : undefined), 60_000);
+    const types = await until(page, 'the resumed run to finish', () => {
+      const r = runEvents(ws.folder).find((x) => x.runId === runId);
+      return r && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') && r.types.includes('run.resumed') ? r.types : undefined;
+    }, 180_000);
+    assert.ok(types.indexOf('correction.accepted') < types.indexOf('run.resumed'));
+    await webview.locator('.correction-box[data-status="accepted"]').waitFor({ timeout: 30_000 });
+    await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview-accepted.png') });
+  });
+});

@@ -1,0 +1,118 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { RunResult } from '../../../src/core/pipeline/runTicket';
+import type { DiagnosticsPort } from '../../../src/core/ports/checks';
+import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
+import type { TicketRunnerApi } from '../../../src/vscode/extension';
+
+/**
+ * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
+ * workspace sets ticketRunner.model to scripted). Nothing here mocks vscode.
+ */
+const folder = () => vscode.workspace.workspaceFolders![0]!;
+const abs = (rel: string) => path.join(folder().uri.fsPath, rel);
+const noFallback: DiagnosticsPort = {
+  check: () => Promise.reject(new Error('not used')),
+  autofix: () => Promise.reject(new Error('not used')),
+  resolveSymbol: () => Promise.resolve(null),
+};
+
+async function api(): Promise<TicketRunnerApi> {
+  const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'ticket-runner');
+  assert.ok(ext, 'the extension is loaded');
+  return (await ext.activate()) as TicketRunnerApi;
+}
+
+describe('Ticket Runner in a real VS Code (code-server)', () => {
+  let runId: string;
+
+  it('activates on the workspace\'s .tickets folder and contributes its commands', async () => {
+    const a = await api();
+    assert.ok(a.runs);
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['ticketRunner.runTicket', 'ticketRunner.openRun', 'ticketRunner.rollbackRun', 'ticketRunner.setApiKey']) assert.ok(commands.includes(c), c);
+  });
+
+  it('the editor diagnostics adapter reports a real TypeScript error, and not a stale one after the fix', async () => {
+    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 500, ceilingMs: 45_000 });
+    writeFileSync(abs('src/broken.ts'), "export const count: number = 'three';\n");
+    const t = Date.now();
+    const first = await d.check(['src/broken.ts'], new AbortController().signal);
+    const err = first.diagnostics.find((x) => x.file === 'src/broken.ts');
+    assert.ok(err, `a diagnostic for src/broken.ts (got ${JSON.stringify(first.diagnostics)})`);
+    assert.equal(err.code, 'TS2322');
+    assert.equal(err.line, 1);
+    console.log(`    first diagnostics in ${Date.now() - t} ms`);
+    writeFileSync(abs('src/broken.ts'), 'export const count: number = 3;\n');
+    const t2 = Date.now();
+    const second = await d.check(['src/broken.ts'], new AbortController().signal);
+    assert.deepEqual(second.diagnostics.filter((x) => x.file === 'src/broken.ts'), [], 'the error from before the write is not reported');
+    console.log(`    re-check after the write in ${Date.now() - t2} ms`);
+  });
+
+  it('a code action repairs a missing import, through a WorkspaceEdit, only where allowed', async () => {
+    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 500, ceilingMs: 45_000 });
+    const file = 'src/handlers/limits.ts';
+    writeFileSync(abs(file), 'export function cap(n: number): number {\n  return Math.min(n, MAX_PER_PAGE);\n}\n');
+    const refused = await d.autofix([file], () => false, new AbortController().signal);
+    assert.equal(refused.applied.length, 0);
+    assert.ok(refused.refused.length >= 1, 'the fix is refused when the file is not allowed');
+    assert.doesNotMatch(readFileSync(abs(file), 'utf8'), /import/);
+    const fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
+    assert.ok(fixed.applied.length >= 1, `a fix applied (refused: ${JSON.stringify(fixed.refused)})`);
+    assert.equal(fixed.applied[0]!.code, 'TS2304');
+    assert.match(readFileSync(abs(file), 'utf8'), /import \{ MAX_PER_PAGE \} from ['"]\.\.\/utils\/pagination(\.js)?['"]/);
+    const after = await d.check([file], new AbortController().signal);
+    assert.deepEqual(after.diagnostics.filter((x) => x.category === 'error'), []);
+    // The edit went through the editor, so undo takes it back.
+    const doc = await vscode.workspace.openTextDocument(abs(file));
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    assert.doesNotMatch(doc.getText(), /import \{ MAX_PER_PAGE \}/);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('"Run Ticket" runs a scripted ticket to the end', async () => {
+    const a = await api();
+    const ticket = vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'));
+    const t = Date.now();
+    const result = (await vscode.commands.executeCommand('ticketRunner.runTicket', ticket)) as RunResult | undefined;
+    assert.ok(result, 'the command returns the run');
+    runId = result.runId;
+    console.log(`    BLOG-1 ran in ${Date.now() - t} ms: ${result.state.status}; diagnostics per attempt ${result.state.attempts.map((x) => x.diagnostics?.durationMs).join(', ')} ms`);
+    assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
+    assert.equal(result.state.model?.scripted, true);
+    const diagnosed = result.state.attempts.filter((x) => x.diagnostics);
+    assert.ok(diagnosed.length >= 1, 'the diagnostics check ran');
+    const log = readFileSync(path.join(folder().uri.fsPath, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8');
+    assert.match(log.trim().split('\n').pop()!, /"type":"run\.finished".*"outcome":"passed"/);
+    assert.ok(a.panels.panelOf(runId), 'the run opened in its webview');
+  });
+
+  it('the run inspector shows the run, its attempts and their checks', async () => {
+    const a = await api();
+    const roots = a.tree.getChildren();
+    const run = roots.find((r) => r.runId === runId);
+    assert.ok(run, 'the run is in the tree');
+    assert.equal(run.label, 'BLOG-1');
+    assert.equal(run.icon, 'pass');
+    const attempts = a.tree.getChildren(run).filter((c) => c.contextValue === 'attempt');
+    assert.ok(attempts.length >= 1);
+    const checks = a.tree.getChildren(attempts[attempts.length - 1]!).map((c) => c.contextValue);
+    assert.ok(checks.includes('tests'), checks.join());
+    const item = a.tree.getTreeItem(run);
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
+    assert.equal(item.contextValue, 'run.passed');
+  });
+
+  it('rolls the run back and deletes it from the commands', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
+    assert.equal(a.runs.get(runId)?.state.rolledBack, true);
+    await vscode.commands.executeCommand('ticketRunner.deleteRun', runId, true);
+    assert.equal(a.runs.get(runId), undefined);
+    assert.ok(!a.tree.getChildren().some((r) => r.runId === runId));
+  });
+});

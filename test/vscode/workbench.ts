@@ -1,0 +1,77 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM } from '../webview/harness';
+import { ROOT } from './codeServer';
+
+export { ROOT };
+
+/** A temp copy of the blog-api fixture set up for the scripted model; devDependencies from this repo. */
+export function tempWorkspace(settings: Record<string, unknown> = {}): { base: string; folder: string; dispose: () => void } {
+  const base = mkdtempSync(path.join(tmpdir(), 'tr-vscode-'));
+  const folder = path.join(base, 'blog-api');
+  cpSync(path.join(ROOT, 'test', 'fixtures', 'blog-api'), folder, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
+  mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'ticketRunner.model': 'scripted', 'ticketRunner.diagnostics': 'editor', ...settings }, null, 2));
+  return { base, folder, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** Bundles the in-host suite (mocha stays external: it loads from this repo's node_modules). */
+export async function buildSuite(): Promise<string> {
+  const outfile = path.join(ROOT, 'out', 'vscode-suite', 'index.js');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** Opens the workbench and waits until it is up. */
+export async function openWorkbench(browser: Browser, url: string, hooks?: { exit?: (code: number) => void; log?: (s: string) => void }): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (hooks?.exit) await page.exposeFunction('codeAutomationExit', hooks.exit);
+  if (hooks?.log) await page.exposeFunction('codeAutomationLog', hooks.log);
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  return page;
+}
+
+/** F1, a command by its palette title, Enter. */
+export async function runFromPalette(page: Page, title: string): Promise<void> {
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** Picks an item of an open quick pick by its label. */
+export async function pickItem(page: Page, label: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 30_000 });
+  await input.fill(label);
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The run webview's document (the editor nests it in two iframes). */
+export function runWebview(page: Page) {
+  return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
