@@ -49,6 +49,11 @@ export interface ModelRequest {
   tools?: ToolSpec[];
   /** Streamed text as it arrives; rung 1 watches it and may abort. */
   onText?: (delta: string, soFar: string) => void;
+  /**
+   * Any streamed progress, text or not (thinking, tool input): rung 1 tells a slow answer
+   * from one that never started by it. Providers that cannot tell leave it uncalled.
+   */
+  onActivity?: () => void;
   /** Per-call time limit. */
   timeoutMs?: number;
 }

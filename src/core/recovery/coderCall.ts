@@ -51,9 +51,11 @@ async function watchedCall(ctx: RunContext, request: ModelRequest): Promise<Turn
   };
   const started = Date.now();
   let soFar = '';
+  // Thinking or tool input streaming: the answer has started, though no text shows yet.
+  let active = false;
   let stopped: Stopped | undefined;
   const judge = () => {
-    if (stopped || own.signal.aborted) return;
+    if (stopped || own.signal.aborted || (active && soFar === '')) return;
     const verdict = watchStream(soFar, Date.now() - started, watch);
     if (verdict.stop) {
       stopped = verdict;
@@ -63,7 +65,11 @@ async function watchedCall(ctx: RunContext, request: ModelRequest): Promise<Turn
   // Only the deadline needs a clock; the other verdicts come with the text.
   const timer = setInterval(judge, Math.max(10, Math.min(250, Math.floor(watch.startDeadlineMs / 4))));
   try {
-    const response = await callModel(ctx, { ...request, onText: (_delta, all) => ((soFar = all), judge()) }, own.signal);
+    const onText = (_delta: string, all: string) => {
+      soFar = all;
+      judge();
+    };
+    const response = await callModel(ctx, { ...request, onText, onActivity: () => (active = true) }, own.signal);
     // A scripted stream can finish between the stop and the next chunk: the verdict stands.
     if (stopped) return { kind: 'stopped', verdict: stopped };
     return { kind: 'answer', response };

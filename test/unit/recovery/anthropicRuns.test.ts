@@ -6,6 +6,8 @@ import type { PipelineDeps } from '../../../src/core/pipeline/context';
 import { renderCoderFile } from '../../../src/core/pipeline/coderAnswer';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/recovery/coderCall';
 import { AnthropicProvider } from '../../../src/node/models/anthropic';
+import { StreamAccumulator } from '../../../src/node/models/anthropic/streamAccumulator';
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { FakeAnthropic, overloaded, reply, stall, text, textReply, thinking, toolUse } from '../../support/fakeAnthropic';
 import { answer, calls, loadEvents, rungEvents, runTicket } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
@@ -172,5 +174,23 @@ describe('ticket-runner run --model anthropic', function () {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('Anthropic stream progress for rung 1', () => {
+  it('reports thinking and tool-input deltas as activity, and only text as text', () => {
+    const texts: string[] = [];
+    let activity = 0;
+    const acc = new StreamAccumulator((d) => texts.push(d), () => activity++);
+    // The events as the API sends them; only the fields the accumulator reads matter here.
+    const add = (event: object) => acc.add(event as RawMessageStreamEvent);
+    add({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    add({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } });
+    add({ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 't1', name: 'run_tests', input: {} } });
+    add({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"files":' } });
+    assert.deepEqual([activity, texts], [2, []]);
+    add({ type: 'content_block_start', index: 2, content_block: { type: 'text', text: '', citations: null } });
+    add({ type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'ok' } });
+    assert.deepEqual([activity, texts], [3, ['ok']]);
   });
 });

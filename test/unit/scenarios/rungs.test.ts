@@ -130,6 +130,22 @@ describe('scenarios: recovery', function () {
       assert.ok(prose.length > 1500 + 100, 'the stream was stopped before its end');
     });
 
+    it('rung 1 leaves alone an answer that started without text (thinking, tool input) and is slow to show any', async () => {
+      const scripted = loadScriptedModel(ws.root, '.tickets/BLOG-5.ticket.json');
+      // A provider that reports progress before text, past rung 1's start deadline.
+      const slow = {
+        info: scripted.info,
+        complete: async (...[request, signal]: Parameters<typeof scripted.complete>) => {
+          request.onActivity?.();
+          await new Promise((r) => setTimeout(r, 400));
+          return scripted.complete(request, signal);
+        },
+      };
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { modelPort: slow, recovery: { startDeadlineMs: 100 } });
+      assert.equal(state.status, 'passed');
+      assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0);
+    });
+
     it('rung 1 fires at once on an urgent anomaly in a finished answer (prose where code is due)', async () => {
       writeScript(ws.root, 'BLOG-5', {
         coder: [

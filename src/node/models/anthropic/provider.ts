@@ -92,21 +92,26 @@ export class AnthropicProvider implements ModelPort {
     const relayCancel = () => call.abort();
     signal.addEventListener('abort', relayCancel, { once: true });
     let callbackFailure: { error: unknown } | undefined;
-    const onText = request.onText && ((delta: string, soFar: string) => {
-      try {
-        request.onText?.(delta, soFar);
-      } catch (error) {
-        callbackFailure = { error };
-        call.abort();
-      }
-    });
+    // A watcher's callback that throws fails the call with its error, not the stream's.
+    const guarded = <A extends unknown[]>(callback: ((...args: A) => void) | undefined) =>
+      callback &&
+      ((...args: A) => {
+        try {
+          callback(...args);
+        } catch (error) {
+          callbackFailure = { error };
+          call.abort();
+        }
+      });
+    const onText = guarded(request.onText);
+    const onActivity = guarded(request.onActivity);
 
     try {
       const body = toAnthropicRequest(request, this.settings);
       const options = { signal: call.signal, timeout: timeoutMs };
       // Thinking calls run long, and a watched call needs its text as it comes: both stream.
-      const draft = onText || request.thinking
-        ? await streamed(client, body, options, onText)
+      const draft = onText || onActivity || request.thinking
+        ? await streamed(client, body, options, onText, onActivity)
         : draftFromMessage(await client.messages.create({ ...body, stream: false }, options));
       // The SDK ends an aborted stream quietly, as if it were complete.
       if (call.signal.aborted) throw new CancelledError('Anthropic API call aborted');
@@ -138,9 +143,10 @@ async function streamed(
   body: MessageCreateParamsBase,
   options: { signal: AbortSignal; timeout: number },
   onText: ((delta: string, soFar: string) => void) | undefined,
+  onActivity: (() => void) | undefined,
 ): Promise<AnswerDraft> {
   const stream = await client.messages.create({ ...body, stream: true }, options);
-  const accumulator = new StreamAccumulator(onText);
+  const accumulator = new StreamAccumulator(onText, onActivity);
   for await (const event of stream) accumulator.add(event);
   if (!accumulator.finished && !options.signal.aborted) {
     throw new Error('the stream ended before message_stop (connection closed mid-answer)');

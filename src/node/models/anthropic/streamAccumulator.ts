@@ -14,7 +14,10 @@ export class StreamAccumulator {
   private text = '';
   private stopped = false;
 
-  constructor(private readonly onText?: (delta: string, soFar: string) => void) {}
+  constructor(
+    private readonly onText?: (delta: string, soFar: string) => void,
+    private readonly onActivity?: () => void,
+  ) {}
 
   /** True once message_stop arrived: a stream that ends without it was cut off. */
   get finished(): boolean {
@@ -31,6 +34,7 @@ export class StreamAccumulator {
         break;
       case 'content_block_delta':
         this.addDelta(event.index, event.delta);
+        this.onActivity?.();
         break;
       case 'content_block_stop': {
         const block = this.blocks[event.index];
