@@ -1,0 +1,58 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** Run after `npm run package`: the .vsix holds only what the extension loads, within budget. */
+const VSIX = path.join(__dirname, '..', '..', 'ticket-runner.vsix');
+const BUDGET_BYTES = 4 * 1024 * 1024;
+
+/** The entries of a zip, from its central directory (a .vsix is a zip). */
+function entries(file: string): { name: string; size: number }[] {
+  const zip = readFileSync(file);
+  let eocd = zip.length - 22;
+  while (eocd >= 0 && zip.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  assert.ok(eocd >= 0, 'the vsix is a zip');
+  const count = zip.readUInt16LE(eocd + 10);
+  let at = zip.readUInt32LE(eocd + 16);
+  const out: { name: string; size: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    assert.equal(zip.readUInt32LE(at), 0x02014b50, 'a central directory entry');
+    const size = zip.readUInt32LE(at + 24);
+    const nameLen = zip.readUInt16LE(at + 28);
+    const extra = zip.readUInt16LE(at + 30);
+    const comment = zip.readUInt16LE(at + 32);
+    out.push({ name: zip.toString('utf8', at + 46, at + 46 + nameLen), size });
+    at += 46 + nameLen + extra + comment;
+  }
+  return out;
+}
+
+describe('the packaged .vsix', () => {
+  it('holds the bundles, the webview assets, the icon and the ticket schema, and nothing else', () => {
+    const names = entries(VSIX).map((e) => e.name);
+    console.log(`      ${names.length} files:\n${names.map((n) => `        ${n}`).join('\n')}`);
+    for (const needed of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/dist/webview.js',
+      'extension/dist/webview.css',
+      'extension/dist/codicons/codicon.css',
+      'extension/dist/codicons/codicon.ttf',
+      'extension/dist/web-tree-sitter.wasm',
+      'extension/dist/tree-sitter-typescript.wasm',
+      'extension/dist/nodeTestReporter.mjs',
+      'extension/media/ticketRunner.svg',
+      'extension/schemas/ticket.schema.json',
+    ]) {
+      assert.ok(names.includes(needed), `${needed} is in the package`);
+    }
+    const forbidden = names.filter((n) => /(^|\/)(node_modules|test|src|webview-ui|scripts|out|\.vscode-test|\.ticket-runner)\//.test(n) || n.endsWith('.map') || n.endsWith('.ts'));
+    assert.deepEqual(forbidden, [], 'no sources, tests, dependencies or source maps');
+  });
+
+  it('stays within its size budget', () => {
+    const size = statSync(VSIX).size;
+    console.log(`      ${(size / 1024 / 1024).toFixed(2)} MB (budget ${BUDGET_BYTES / 1024 / 1024} MB)`);
+    assert.ok(size < BUDGET_BYTES, `${size} bytes is over the ${BUDGET_BYTES} byte budget`);
+  });
+});
