@@ -36,12 +36,13 @@ const decisions = {
   'BLOG-2': ['accept'],
   'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'],
   'BLOG-4': ['accept'],
+  'BLOG-9': ['accept'],
 };
 
 say(`Ticket Runner demo: the blog-api fixture, one copy per ticket, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const runs = [];
-for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5']) {
+for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'BLOG-7', 'BLOG-8', 'BLOG-9']) {
   say(`== ${id}`);
   const ws = workspaceFor(id);
   const run = tr(ws, ['run', `.tickets/${id}.ticket.json`], { json: true });
@@ -58,14 +59,19 @@ for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5']) {
 const rows = runs.map(({ ws, runId }) => tr(ws, ['show', runId], { json: true }).out);
 const pad = (s, n) => String(s).padEnd(n);
 const lines = [
-  `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 26)}corrections`,
+  `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 12)}${pad('gates', 22)}${pad('repairs', 22)}corrections`,
 ];
 for (const s of rows) {
   const calls = (role) => s.modelCalls.filter((c) => c.role === role).length;
   const routes = s.attempts.map((a) => a.route?.route).filter(Boolean).join(' → ') || '-';
   const fixes = s.attempts.reduce((n, a) => n + (a.autofix?.applied.length ?? 0), 0);
   const corr = s.corrections.map((c) => `${c.request.target}:${c.status}`).join(', ') || '-';
-  lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 26)}${corr}`);
+  // A gate's verdict is its last run; skipped gates are left out.
+  const verdicts = new Map(s.gates.filter((g) => g.status !== 'skipped').map((g) => [g.gate, g.status]));
+  const failedGates = [...verdicts].filter(([, v]) => v !== 'passed').map(([g]) => g);
+  const gates = verdicts.size ? (failedGates.length ? `${failedGates.join(',')} failed` : `${verdicts.size} passed`) : '-';
+  const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : r.stage ?? 'failed'}`).join(', ') || '-';
+  lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 12)}${pad(gates, 22)}${pad(repairs, 22)}${corr}`);
 }
 const first = runs[0];
 process.stdout.write(

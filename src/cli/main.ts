@@ -13,10 +13,18 @@ import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
 import { wireNodeDeps, type ModelChoice } from '../node/wire';
+import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
+import { GATE_NAMES } from '../core/schema/gates';
 import { progressLine } from './progress';
 
 /** Exit codes a script can tell apart. */
 export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
+
+const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
+                               ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
+  --build-command CMD          the build gate's shell command (adds the build gate)
+  --coverage-threshold X       the fraction of changed executable lines the tests must run
+                               (0 to 1, default 1)`;
 
 const HELP: Record<string, string> = {
   main: `ticket-runner: take a ticket to verified code, headless.
@@ -38,7 +46,8 @@ Common options:
 Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled.`,
   run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model scripted|anthropic] [options]
 
-Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router.
+Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router,
+then the end-of-ticket gates on the cumulative diff.
 Progress goes to stderr; the report (or --json state) to stdout.
 
 Options:
@@ -52,6 +61,7 @@ Options:
                                the run stops with its typed reason (wall time also stops the
                                work in flight)
   --test-timeout-ms N          time limit per test run (default 120000)
+${GATE_HELP}
   --json`,
   show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
 
@@ -62,7 +72,8 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
 
 accept applies the proposed change to the ticket (scope addition, corrected test plan
 or ticket edit), re-derives the manifest and resumes the run from its log.
-reject ends the run with the request on record; it needs --reason.`,
+reject ends the run with the request on record; it needs --reason.
+The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
   rollback: `Usage: ticket-runner rollback <runId> [--workspace DIR]
 
 Restores every file the run wrote to its content before the run, and deletes the files
@@ -83,6 +94,9 @@ const OPTIONS = {
   'max-dollars': { type: 'string' },
   'max-wall-ms': { type: 'string' },
   'test-timeout-ms': { type: 'string' },
+  gates: { type: 'string' },
+  'build-command': { type: 'string' },
+  'coverage-threshold': { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -109,6 +123,19 @@ function budgetFrom(flags: Flags): Budget {
     dollars: num(flags, 'max-dollars', false),
     wallMs: num(flags, 'max-wall-ms'),
   };
+}
+
+/** The end-of-ticket gates of a run: the CLI's defaults, `--gates`, and a build gate with its command. */
+function gatesFrom(flags: Flags): GateSettings {
+  const enabled = flags.gates === undefined ? [...CLI_DEFAULT_GATES] : parseGateList(flags.gates);
+  const buildCommand = flags['build-command']?.trim() || undefined;
+  if (buildCommand && !enabled.includes('build')) enabled.push('build');
+  const raw = flags['coverage-threshold'];
+  const coverageThreshold = raw === undefined ? undefined : Number(raw);
+  if (coverageThreshold !== undefined && !(coverageThreshold >= 0 && coverageThreshold <= 1)) {
+    throw new UserInputError(`--coverage-threshold must be a number from 0 to 1, got "${raw}"`);
+  }
+  return { enabled, buildCommand, coverageThreshold };
 }
 
 function modelChoice(flags: Flags): ModelChoice {
@@ -172,7 +199,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticketFile = path.join(ws, rel);
       if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
       parseTicket(rel, readFileSync(ticketFile, 'utf8'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
@@ -209,7 +236,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
       const ws = workspaceOf(flags);
       const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms') });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {

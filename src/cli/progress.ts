@@ -41,7 +41,9 @@ export function progressLine(e: RunEvent): string | null {
     case 'rung.fired':
       return `  attempt ${e.attempt}: recovery rung ${e.rung} fired: ${e.reason}`;
     case 'gate.ran':
-      return `  gate ${e.gate}: ${e.status}`;
+      return `  gate ${e.gate}: ${e.status}${e.afterRepairOf ? ` (after the ${e.afterRepairOf} repair)` : ''}: ${e.detail}`;
+    case 'repair.attempted':
+      return `  repair of ${e.gate}: ${e.ok ? 'ok' : `FAILED at ${e.stage ?? 'an unknown step'}`}: ${e.detail}`;
     case 'run.finished':
       return `run ${e.runId}: ${e.outcome} (${describeStop(e.reason)})`;
     default:

@@ -4,10 +4,12 @@ import { ModelContractError, UserInputError } from '../core/errors';
 import { ScriptedModel } from '../core/models/scriptedModel';
 import { ModelScript } from '../core/models/scriptSchema';
 import type { PipelineDeps } from '../core/pipeline/context';
+import type { GateSettings } from '../core/pipeline/gates/config';
 import type { ModelPort } from '../core/ports/model';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
 import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
+import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
 import { TreeSitterParser } from './parse/treeSitterParser';
@@ -72,6 +74,8 @@ export interface WireOptions {
   nodePath?: string;
   /** A model built by the caller (tests, the editor's vscode.lm), instead of `model`. */
   modelPort?: ModelPort;
+  /** The end-of-ticket gates to run; none when absent (the CLI and the editor pass theirs). */
+  gates?: GateSettings;
 }
 
 /**
@@ -122,6 +126,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
         lint: new EslintLinter(dir),
       }),
     }),
+    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
   };

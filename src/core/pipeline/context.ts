@@ -4,6 +4,7 @@ import type { ClockPort, HashFn } from '../ports/clock';
 import type { ModelPort } from '../ports/model';
 import type { RunStorePort } from '../ports/runStore';
 import type { WorkspacePort } from '../ports/workspace';
+import type { GateDeps } from './gates/config';
 import type { RunLog, RunEventListener } from '../run/runLog';
 import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
 import type { Budget, RecoveryPolicy } from '../schema/events';
@@ -29,6 +30,8 @@ export interface PipelineDeps {
   lint?: LintPort;
   /** Scratch copies for the Coder's `run_tests` tool (rung 4); without it the tool is not offered. */
   candidates?: CandidateCheckPort;
+  /** The end-of-ticket gates; without it a run ends when the last attempt's tests pass. */
+  gates?: GateDeps;
   /** Per test run. */
   testTimeoutMs?: number;
   onEvent?: RunEventListener;

@@ -1,9 +1,9 @@
 import { UserInputError } from '../errors';
 import type { CorrectionRequest, Proposal } from '../schema/correction';
 import type { Diagnosis } from '../schema/diagnosis';
-import { TestPlan } from '../schema/testPlan';
 import type { CheckOutcome } from './checksStage';
 import type { RunContext } from './context';
+import { validateTestPlan } from './gates/testPlanCheck';
 import type { RouteDecision } from './router';
 import { outsideScopeFiles } from './router';
 import { parseTicket } from './ticketLoader';
@@ -42,8 +42,12 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
     }
     case 'test': {
       target = 'testPlan';
-      const plan = diagnosis?.proposedTestPlan ? TestPlan.safeParse(diagnosis.proposedTestPlan) : undefined;
-      proposal = plan?.success ? { kind: 'testPlan', testPlan: plan.data } : { kind: 'none', why: 'the Debugger proposed no valid corrected test plan; correct testPlan in the ticket by hand' };
+      // The same deterministic validation as a gate's proposal: schema, parse, type-check.
+      const checked = diagnosis?.proposedTestPlan ? await validateTestPlan(ctx.deps, ctx.manifest, diagnosis.proposedTestPlan, ctx.signal) : undefined;
+      proposal =
+        checked?.ok && checked.plan
+          ? { kind: 'testPlan', testPlan: checked.plan }
+          : { kind: 'none', why: `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand` };
       break;
     }
     case 'ticket': {

@@ -6,6 +6,8 @@ import type { Budget, RecoveryPolicy, RunOutcome, StopReason } from '../schema/e
 import { DEFAULT_BUDGET, RunStop, type PipelineDeps, type RunContext } from './context';
 import { defaultBudget, resolveRecovery } from '../recovery/policy';
 import { applyProposal } from './corrections';
+import { raisedByGates, runGates } from './gates';
+import { resumeFromTests } from './gates/resume';
 import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
 import { materialize } from './materializer';
@@ -120,7 +122,9 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   return drive(ctx, async () => {
     await emitManifest(ctx);
     await materializeTests(ctx);
-    return runAttempts(ctx, 1, undefined);
+    const done = await runAttempts(ctx, 1, undefined);
+    await runGates(ctx, done.attempts);
+    return done;
   }).finally(() => watchdog.dispose());
 }
 
@@ -165,7 +169,9 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   await log.emit({ type: 'correction.accepted', requestId: id, by: opts.by });
   await deps.workspace.writeFile(ticketPath, after);
   await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
-  await log.emit({ type: 'run.resumed', from: 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
+  // A gate's corrected test plan leaves the code as it was: the run resumes from the tests.
+  const fromTests = raisedByGates(pending.request);
+  await log.emit({ type: 'run.resumed', from: fromTests ? 'tests' : 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
@@ -177,7 +183,10 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
     const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt };
     await emitManifest(ctx);
     await materializeTests(ctx);
-    return runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
+    if (fromTests) return resumeFromTests(ctx, next - 1);
+    const done = await runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
+    await runGates(ctx, done.attempts);
+    return done;
   }).finally(() => watchdog.dispose());
 }
 

@@ -14,6 +14,7 @@ import type {
   TestRunResult,
   TicketOp,
 } from '../schema';
+import type { GateEvidence, RegressionResult, RepairStage } from '../schema/gates';
 import type { Budget, EventOf, ModelInfo, ModelRole, RecoveryPolicy, Route } from '../schema/events';
 
 export interface AttemptState {
@@ -76,8 +77,19 @@ export interface RunState {
   ops: { index: number; op: TicketOp; ok: boolean; reason?: string; suggestion?: string }[];
   attempts: AttemptState[];
   corrections: CorrectionState[];
-  gates: { gate: string; status: string; detail: string; repaired: boolean }[];
-  repairs: { gate: string; ok: boolean; detail: string; files: FileRef[] }[];
+  /** Every run of a gate, in order: the last entry of a gate is its verdict. */
+  gates: { gate: string; status: string; detail: string; repaired: boolean; afterRepairOf?: string; durationMs?: number; evidence?: GateEvidence }[];
+  repairs: {
+    gate: string;
+    ok: boolean;
+    detail: string;
+    files: FileRef[];
+    stage?: RepairStage;
+    error?: { name: string; message: string };
+    complaints?: string[];
+    regression?: RegressionResult;
+    reverted?: boolean;
+  }[];
   modelCalls: ModelCallState[];
   usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number; retries: number };
   workspace: string;
@@ -206,10 +218,20 @@ const handlers = {
     if (c) Object.assign(c, { status: 'rejected', reason: e.reason, by: e.by });
   },
   'gate.ran': (s, e) => {
-    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired });
+    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired, afterRepairOf: e.afterRepairOf, durationMs: e.durationMs, evidence: e.evidence });
   },
   'repair.attempted': (s, e) => {
-    s.repairs.push({ gate: e.gate, ok: e.ok, detail: e.detail, files: e.files });
+    s.repairs.push({
+      gate: e.gate,
+      ok: e.ok,
+      detail: e.detail,
+      files: e.files,
+      stage: e.stage,
+      error: e.error,
+      complaints: e.complaints,
+      regression: e.regression,
+      reverted: e.reverted,
+    });
   },
   'rung.fired': (s, e) => {
     attempt(s, e.attempt).rungs.push({ rung: e.rung, reason: e.reason, trigger: e.trigger, thinking: e.thinking });

@@ -65,6 +65,27 @@ function attemptLines(a: AttemptState): string[] {
   return out;
 }
 
+function gateLines(g: RunState['gates'][number]): string[] {
+  const after = g.afterRepairOf ? (g.repaired ? ' after its repair' : ` (re-checked after the ${g.afterRepairOf} repair)`) : '';
+  const out = [`Gate ${g.gate}: ${g.status}${after} (${g.detail})`];
+  const e = g.evidence;
+  if (e?.kind === 'typecheck') for (const d of e.diagnostics.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
+  if (e?.kind === 'lint') for (const p of e.problems.filter((x) => x.severity === 'error').slice(0, 5)) out.push(`    ${p.file}:${p.line} ${p.rule ?? ''} ${p.message}`);
+  if (e?.kind === 'implementationReview') for (const b of e.blockers) out.push(`    blocker${b.file ? ` in ${b.file}` : ''}: ${b.claim}`);
+  if (e?.kind === 'coverage') for (const u of e.uncovered) out.push(`    not run: ${u.file} line${u.lines.length === 1 ? '' : 's'} ${u.lines.join(', ')}`);
+  return out;
+}
+
+function repairLines(r: RunState['repairs'][number]): string[] {
+  const out = [`Repair of ${r.gate}: ${r.ok ? 'ok' : `FAILED${r.stage ? ` at ${r.stage}` : ''}`}: ${r.detail}`];
+  for (const c of r.complaints ?? []) out.push(`  complaint: ${c.split('\n')[0]}`);
+  for (const f of r.files) out.push(`  wrote ${f.path}`);
+  if (r.regression) out.push(`  mini regression: ${r.regression.required.length} test(s) required, ${r.regression.failed.length ? `not passing: ${r.regression.failed.join(', ')}` : 'all pass'}`);
+  if (r.error) out.push(`  error (${r.error.name}): ${r.error.message}`);
+  if (r.reverted) out.push('  its writes were put back: the code is as the gate found it');
+  return out;
+}
+
 /** A readable report of a run, built from its log alone. */
 export function formatRunReport(state: RunState): string {
   const lines = [
@@ -90,7 +111,8 @@ export function formatRunReport(state: RunState): string {
     );
   }
   for (const r of state.resumes) lines.push(`Resumed from ${r.from}: ${r.reason}`);
-  for (const g of state.gates) lines.push(`Gate ${g.gate}: ${g.status}${g.repaired ? ' after repair' : ''} (${g.detail})`);
+  for (const g of state.gates) lines.push(...gateLines(g));
+  for (const r of state.repairs) lines.push(...repairLines(r));
   const u = state.usage;
   lines.push(`Model calls: ${u.calls}, tokens ${u.inputTokens} in / ${u.outputTokens} out, $${u.costUsd.toFixed(4)}${u.retries ? `, ${u.retries} transport retries` : ''}`);
   if (state.rolledBack) lines.push('Rolled back: the workspace files the run wrote were restored.');

@@ -15,6 +15,10 @@ export const MachineFact = z
       'unresolvedTicketSymbol',
       'repeatedApproach',
       'opFailed',
+      /** End-of-ticket gates: no test case of the plan names an acceptance criterion. */
+      'criterionNotCovered',
+      /** End-of-ticket gates: changed lines that no test runs. */
+      'changedLinesUncovered',
     ]),
     detail: z.string().min(1).describe('What the check found, in one sentence'),
     file: z.string().optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from './checks';
 import { CorrectionRequest, MachineFact } from './correction';
 import { Diagnosis, FailureKind } from './diagnosis';
+import { GateEvidence, GateName, RegressionResult, RepairStage } from './gates';
 import { Manifest } from './manifest';
 import { TicketOp } from './ticket';
 
@@ -178,9 +179,33 @@ export const RunEvent = z.discriminatedUnion('type', [
   /** Operator, rejecting a request with a reason. */
   ev('correction.rejected', { requestId: z.string(), reason: z.string(), by: z.string() }),
   /** Gate stage, after each end-of-ticket gate. */
-  ev('gate.ran', { gate: z.string(), status: z.enum(['passed', 'failed', 'skipped', 'error']), detail: z.string(), repaired: z.boolean().default(false) }),
+  ev('gate.ran', {
+    gate: z.string(),
+    status: z.enum(['passed', 'failed', 'skipped', 'error']),
+    detail: z.string(),
+    repaired: z.boolean().default(false),
+    /** This run of the gate follows the repair of that gate (itself: the verdict after its repair). */
+    afterRepairOf: GateName.optional(),
+    durationMs: z.number().optional(),
+    /** The typed facts behind the verdict (src/core/schema/gates.ts). */
+    evidence: GateEvidence.optional(),
+  }),
   /** Repair stage, after the one fail-safe repair pass of a gate. */
-  ev('repair.attempted', { gate: z.string(), ok: z.boolean(), detail: z.string(), files: z.array(FileRef) }),
+  ev('repair.attempted', {
+    gate: z.string(),
+    ok: z.boolean(),
+    detail: z.string(),
+    files: z.array(FileRef),
+    /** Where the pass ended: `done`, or the step that failed or threw. */
+    stage: RepairStage.optional(),
+    /** An error thrown inside the repair path, caught by its fail-safe. */
+    error: z.object({ name: z.string(), message: z.string() }).strict().optional(),
+    /** The gate's complaints the pass was built from: its constraints. */
+    complaints: z.array(z.string()).optional(),
+    regression: RegressionResult.optional(),
+    /** The repair's writes were put back: the code is as the failing gate found it. */
+    reverted: z.boolean().optional(),
+  }),
   /** Recovery, whenever a rung fires: the receipt. */
   ev('rung.fired', {
     attempt: z.number().int(),

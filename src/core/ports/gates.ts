@@ -1,0 +1,59 @@
+import type { CodeDiagnostic, TestRunResult } from '../schema/checks';
+import type { TypeCheckTool } from '../schema/gates';
+import type { TestRunRequest } from './checks';
+
+/**
+ * The project-wide type-check of the end-of-ticket gates: every file of the workspace's
+ * tsconfig, with the workspace's own TypeScript. Unlike DiagnosticsPort.check, which looks at
+ * the changed files and their direct importers, this finds an error anywhere the change reaches.
+ */
+export interface TypeCheckPort {
+  check(signal: AbortSignal): Promise<TypeCheckResult>;
+}
+
+export interface TypeCheckResult {
+  /** skipped: nothing to check (no tsconfig.json); error: the checker itself failed to run. */
+  status: 'passed' | 'failed' | 'skipped' | 'error';
+  /** Errors first; workspace-relative paths. */
+  diagnostics: CodeDiagnostic[];
+  /** null when no checker ran. */
+  tool: TypeCheckTool | null;
+  /** One line for the report: what ran, and any fallback. */
+  detail: string;
+  durationMs: number;
+}
+
+/** Runs the workspace's build command (a shell command line) with a time limit. */
+export interface BuildPort {
+  run(command: string, timeoutMs: number, signal: AbortSignal): Promise<BuildResult>;
+}
+
+export interface BuildResult {
+  status: 'passed' | 'failed' | 'timeout' | 'error';
+  exitCode: number | null;
+  /** The tail of the combined output. */
+  output: string;
+  durationMs: number;
+}
+
+/** Executable lines of one workspace file and how often each ran. */
+export interface FileLineHits {
+  file: string;
+  /** [line (1-based), hits] for every executable line the runner knows of. */
+  lines: [number, number][];
+}
+
+export interface CoverageResult {
+  /** unavailable: the runner cannot measure coverage here (the detail says why). */
+  status: 'measured' | 'unavailable';
+  /** The test run that was measured (none when unavailable). */
+  tests?: TestRunResult;
+  /** Only the files asked for that the tests loaded; a file they never loaded is absent. */
+  files: FileLineHits[];
+  detail?: string;
+}
+
+/** The workspace's test runner, run once with its own coverage. */
+export interface CoveragePort {
+  run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult>;
+}

@@ -1,0 +1,24 @@
+import * as path from 'node:path';
+import type { GateDeps, GateSettings } from '../../core/pipeline/gates/config';
+import { ShellBuild } from './buildCommand';
+import { V8CoverageRunner } from './coverageRunner';
+import { TscTypeCheck } from './tscTypeCheck';
+
+export interface GateWiring {
+  root: string;
+  /** Ticket Runner's own folder: its typescript is the type-check's fallback. */
+  pkgRoot: string;
+  /** dist/ beside the extension: the node:test reporter the coverage run uses too. */
+  dist: string;
+  nodePath: string;
+}
+
+/** The gates' ports over the workspace on disk, with the settings the caller chose. */
+export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
+  return {
+    ...settings,
+    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath }),
+    build: new ShellBuild(w.root),
+    coverage: new V8CoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath }),
+  };
+}

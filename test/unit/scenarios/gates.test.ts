@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { PipelineDeps } from '../../../src/core/pipeline/context';
+import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/pipeline/gates/config';
+import { resolveCorrection, startRun, type RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunState } from '../../../src/core/run/reducer';
+import { formatRunReport } from '../../../src/core/run/report';
+import { wireNodeDeps } from '../../../src/node/wire';
+import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
+
+/**
+ * The end-of-ticket gates, end to end on temp copies of the blog-api fixture, with the real
+ * tools (tsc, the TypeScript language service, Tree-sitter, node:test with V8 coverage) and
+ * the scripted model. Each fixture ticket BLOG-6 to BLOG-9 is one shape of the gates' story.
+ */
+
+const GATES: GateSettings = { enabled: CLI_DEFAULT_GATES };
+const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
+const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
+
+async function withDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, patch?: (deps: PipelineDeps) => void): Promise<T> {
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, gates: GATES });
+  patch?.(deps);
+  try {
+    return await body(deps);
+  } finally {
+    deps.diagnostics?.dispose?.();
+  }
+}
+
+function run(root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> {
+  const ticketPath = `.tickets/${id}.ticket.json`;
+  return withDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: 3 }, signal: new AbortController().signal }), patch);
+}
+
+function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string): Promise<RunResult> {
+  return withDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }));
+}
+
+describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materialization', function () {
+  this.timeout(120_000);
+  let ws: ReturnType<typeof copyFixture>;
+  beforeEach(() => {
+    ws = copyFixture();
+  });
+  afterEach(() => ws.dispose());
+  const read = (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8');
+
+  it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
+    const { state } = await run(ws.root, 'BLOG-6');
+    assert.equal(state.status, 'passed');
+    // The inner loop's check of the changed file and its direct importers was clean.
+    assert.equal(state.attempts[0]?.diagnostics?.ok, true);
+    assert.ok(!state.attempts[0]?.diagnostics?.checkedFiles.includes('src/reports/digest.ts'));
+    assert.deepEqual(gateRuns(state), [
+      'typecheck:failed',
+      'typecheck:passed@typecheck',
+      'lint:skipped',
+      'build:skipped',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
+    ]);
+    const failed = state.gates[0]!.evidence;
+    assert.equal(failed?.kind, 'typecheck');
+    if (failed?.kind === 'typecheck') {
+      assert.deepEqual(failed.tool, { name: 'tsc', version: '5.9.3', source: 'workspace' });
+      assert.deepEqual(failed.diagnostics.map((d) => [d.file, d.code]), [['src/reports/digest.ts', 'TS2345']]);
+    }
+    assert.equal(state.repairs.length, 1);
+    const [repair] = state.repairs;
+    assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['typecheck', true, 'done', false]);
+    assert.equal(repair?.regression?.required.length, 2);
+    assert.deepEqual(repair?.regression?.failed, []);
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'reviewer'), calls(state, 'testReviewer')], [2, 1, 1]);
+    assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'repair.ts'));
+    const coverage = state.gates[6]!.evidence;
+    assert.ok(coverage?.kind === 'coverage' && coverage.changedLines > 0 && coverage.coveredLines === coverage.changedLines);
+    assert.match(formatRunReport(state), /Repair of typecheck: ok[\s\S]*mini regression: 2 test\(s\) required, all pass/);
+  });
+
+  it('BLOG-7: a repair that fails its mini regression is put back, and the run ends as the review failed', async () => {
+    const { state } = await run(ws.root, 'BLOG-7');
+    assert.equal(state.status, 'failed');
+    assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'implementationReview' });
+    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:failed']);
+    const review = state.gates[3]!.evidence;
+    assert.ok(review?.kind === 'implementationReview' && review.blockers[0]?.file === 'src/handlers/posts.ts');
+    const [repair] = state.repairs;
+    assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['implementationReview', false, 'regression', true]);
+    assert.equal(repair?.regression?.required.length, 2);
+    assert.deepEqual(repair?.regression?.failed.map((n) => n.replace(/^.* > /, '')), ['[AC2] keeps the default page without perPage']);
+    assert.match(repair?.complaints?.[0] ?? '', /perPage=Infinity is not NaN/);
+    // The verdict stands: no second review of a repair that was put back.
+    assert.deepEqual([calls(state, 'coder'), calls(state, 'reviewer')], [2, 1]);
+    assert.equal(read('src/handlers/posts.ts'), answer('BLOG-7', 'attempt1.ts'));
+  });
+
+  it('BLOG-8: an error thrown inside the repair path ends the run as the type-check failed, with the error on record', async () => {
+    const { state } = await run(ws.root, 'BLOG-8');
+    assert.equal(state.status, 'failed');
+    assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'typecheck' });
+    assert.deepEqual(gateRuns(state), ['typecheck:failed']);
+    const [repair] = state.repairs;
+    assert.deepEqual([repair?.ok, repair?.stage, repair?.error?.name, repair?.reverted], [false, 'model', 'RunStop', false]);
+    assert.match(repair?.error?.message ?? '', /coder model failed: scripted model: recorded transport failure/);
+    assert.match(repair?.complaints?.[0] ?? '', /^src\/reports\/digest\.ts:5:56 TS2345/);
+    assert.equal(read('src/format/postSummary.ts'), answer('BLOG-8', 'attempt1.ts'));
+  });
+
+  it('fail-safe: a port that throws mid-repair (after a write) ends the run the same way, with the files put back', async () => {
+    let gatesStarted = false;
+    const { state } = await run(ws.root, 'BLOG-6', (deps) => {
+      const tests = deps.tests;
+      let testRuns = 0;
+      deps.onEvent = (e) => {
+        if (e.type === 'gate.ran') gatesStarted = true;
+      };
+      // The repair's mini regression is the first test run once the gates have started.
+      deps.tests = {
+        run: (request, signal) => {
+          if (gatesStarted && ++testRuns === 1) return Promise.reject(new TypeError('the test runner fell over'));
+          return tests.run(request, signal);
+        },
+      };
+    });
+    assert.equal(state.status, 'failed');
+    assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'typecheck' });
+    const [repair] = state.repairs;
+    assert.deepEqual([repair?.ok, repair?.stage, repair?.error, repair?.reverted], [false, 'regression', { name: 'TypeError', message: 'the test runner fell over' }, true]);
+    assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'attempt1.ts'));
+  });
+
+  it('BLOG-9 accepted: the Test Reviewer\'s corrected plan is validated, re-rendered, and the run resumes from the tests and passes', async () => {
+    const first = await run(ws.root, 'BLOG-9');
+    const s1 = first.state;
+    assert.equal(s1.status, 'needsOperator');
+    assert.deepEqual(gateRuns(s1), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:failed']);
+    const req = s1.corrections[0]!.request;
+    assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['testPlan', 'criterionNotCovered', 'testPlan']);
+    assert.match(req.fact.detail, /AC2/);
+    assert.deepEqual(s1.finished?.reason, { kind: 'correctionRequested', requestId: req.id, route: 'test' });
+    assert.match(read('test/ticket/BLOG-9.test.ts'), /id: '42'/);
+
+    const { state } = await resolve(ws.root, first, 'accept');
+    assert.equal(state.status, 'passed');
+    assert.deepEqual(state.resumes.map((r) => r.from), ['tests']);
+    const rendered = read('test/ticket/BLOG-9.test.ts');
+    assert.match(rendered, /id: '9999'/);
+    assert.doesNotMatch(rendered, /id: '42'/);
+    assert.deepEqual(gateRuns(state).slice(5), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    // No new Coder attempt: the same code passed the corrected tests; the unchanged code was not reviewed twice.
+    assert.deepEqual([state.attempts.length, calls(state, 'coder'), calls(state, 'reviewer'), calls(state, 'testReviewer')], [1, 1, 1, 2]);
+    assert.equal(state.attempts[0]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
+  });
+
+  it('BLOG-9 rejected: the run ends with the request on record', async () => {
+    const first = await run(ws.root, 'BLOG-9');
+    const { state } = await resolve(ws.root, first, 'reject', 'post 42 is the case we care about');
+    assert.equal(state.status, 'failed');
+    const id = first.state.corrections[0]!.request.id;
+    assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: id, reason: 'post 42 is the case we care about' });
+    assert.equal(state.corrections[0]?.status, 'rejected');
+    assert.equal(state.corrections[0]?.request.proposal.kind, 'testPlan');
+    assert.match(read('test/ticket/BLOG-9.test.ts'), /id: '42'/);
+  });
+});
