@@ -12,6 +12,7 @@ import { createLanguageServiceDiagnostics } from './diagnostics/languageService'
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
+import { NodeOps } from './ops/nodeOps';
 import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
@@ -116,6 +117,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     parser,
     diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
     lint: new EslintLinter(root),
+    ops: new NodeOps({ root, wasmDir, runtimeWasmDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
     candidates: new OverlayCandidateChecks({
       root,

@@ -2,6 +2,7 @@ import type { CandidateCheckPort } from '../ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
 import type { ClockPort, HashFn } from '../ports/clock';
 import type { ModelPort } from '../ports/model';
+import type { OpsPort } from '../ports/ops';
 import type { RunStorePort } from '../ports/runStore';
 import type { WorkspacePort } from '../ports/workspace';
 import type { GateDeps } from './gates/config';
@@ -28,6 +29,8 @@ export interface PipelineDeps {
   parser?: ParserPort;
   diagnostics?: DiagnosticsPort;
   lint?: LintPort;
+  /** Typed pre-Coder ops; without it, a ticket with ops stops at its first op with a correction request. */
+  ops?: OpsPort;
   /** Scratch copies for the Coder's `run_tests` tool (rung 4); without it the tool is not offered. */
   candidates?: CandidateCheckPort;
   /** The end-of-ticket gates; without it a run ends when the last attempt's tests pass. */

@@ -11,6 +11,7 @@ import { resumeFromTests } from './gates/resume';
 import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
 import { materialize } from './materializer';
+import { applyOps } from './ops/applyOps';
 import { normalizeRelPath } from './paths';
 import { parseTicket } from './ticketLoader';
 
@@ -122,6 +123,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   return drive(ctx, async () => {
     await emitManifest(ctx);
     await materializeTests(ctx);
+    await applyOps(ctx);
     const done = await runAttempts(ctx, 1, undefined);
     await runGates(ctx, done.attempts);
     return done;
@@ -184,6 +186,7 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
     await emitManifest(ctx);
     await materializeTests(ctx);
     if (fromTests) return resumeFromTests(ctx, next - 1);
+    await applyOps(ctx);
     const done = await runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
     await runGates(ctx, done.attempts);
     return done;

@@ -75,6 +75,8 @@ export interface RunState {
   testFiles: FileRef[];
   framework?: string;
   ops: { index: number; op: TicketOp; ok: boolean; reason?: string; suggestion?: string }[];
+  /** The diagnostics after the ops applied, and the errors they brought in. */
+  opsCheck?: { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; introduced: CodeDiagnostic[] };
   attempts: AttemptState[];
   corrections: CorrectionState[];
   /** Every run of a gate, in order: the last entry of a gate is its verdict. */
@@ -163,6 +165,9 @@ const handlers = {
   },
   'op.failed': (s, e) => {
     s.ops.push({ index: e.index, op: e.op, ok: false, reason: e.reason, suggestion: e.suggestion });
+  },
+  'ops.checked': (s, e) => {
+    s.opsCheck = { checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, introduced: e.introduced };
   },
   'coder.attempted': (s, e) => {
     const a = attempt(s, e.attempt);

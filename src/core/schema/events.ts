@@ -114,6 +114,12 @@ export const RunEvent = z.discriminatedUnion('type', [
   ev('op.applied', { index: z.number().int(), op: TicketOp, files: z.array(FileRef) }),
   /** Ops stage, for a typed op that could not apply. */
   ev('op.failed', { index: z.number().int(), op: TicketOp, reason: z.string(), suggestion: z.string() }),
+  /**
+   * Ops stage, once the ops of a run have applied: the diagnostics of the files they changed and
+   * of their importers. `introduced` are the errors the ops brought in (existing code that lacks
+   * a field an op added, say): the Coder's to fix in scope, a correction request outside it.
+   */
+  ev('ops.checked', { checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), introduced: z.array(CodeDiagnostic), durationMs: z.number() }),
   /** Coder stage, when the model answered for an attempt. */
   ev('coder.attempted', {
     attempt: z.number().int().positive(),
