@@ -18,6 +18,12 @@ export function answer(root: string, ticket: string, file: string): string {
   return readFileSync(path.join(root, ANSWERS, ticket, file), 'utf8');
 }
 
+/** BLOG-5's recorded answer with its import in place: the language service's code fix is not needed. */
+export const summaryWithImport = (root: string): string => `import { getPosts } from '../store/postStore';\n${answer(root, 'BLOG-5', 'attempt1.ts')}`;
+
+/** For runs whose subject is not the checks: no language service and no linter, for speed. */
+export const light = { adjust: (d: PipelineDeps): PipelineDeps => ({ ...d, diagnostics: undefined, lint: undefined }) };
+
 /** Replaces a ticket's script in the workspace copy. */
 export function writeScript(root: string, ticket: string, script: Partial<ModelScript>): void {
   writeFileSync(path.join(root, '.tickets', `${ticket}.script.json`), JSON.stringify({ coder: [], debugger: [], ...script }, null, 2));

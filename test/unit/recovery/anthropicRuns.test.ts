@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
-import type { PipelineDeps } from '../../../src/core/pipeline/context';
 import { renderCoderFile } from '../../../src/core/pipeline/coderAnswer';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/recovery/coderCall';
 import { AnthropicProvider } from '../../../src/node/models/anthropic';
 import { StreamAccumulator } from '../../../src/node/models/anthropic/streamAccumulator';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { FakeAnthropic, overloaded, reply, stall, text, textReply, thinking, toolUse } from '../../support/fakeAnthropic';
-import { answer, calls, loadEvents, rungEvents, runTicket } from '../../support/rungRuns';
+import { answer, calls, light, loadEvents, rungEvents, runTicket, summaryWithImport } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
 
 /**
@@ -22,9 +21,6 @@ const API_KEY = 'sk-ant-api03-RUNS-secret-key-0123456789abcdef';
 const SUMMARY = 'src/format/postSummary.ts';
 const POSTS = 'src/handlers/posts.ts';
 
-/** BLOG-5's answer with the import in place, so the run needs no code fix and no language service. */
-const summaryWithImport = (root: string) => `import { getPosts } from '../store/postStore';\n${answer(root, 'BLOG-5', 'attempt1.ts')}`;
-const light = (d: PipelineDeps): PipelineDeps => ({ ...d, diagnostics: undefined, lint: undefined });
 
 describe('runs against the fake Anthropic API (real SDK)', function () {
   this.timeout(30_000);
@@ -50,7 +46,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
 
   it('a stalled stream: rung 1 stops it and retries with thinking on and a code-only instruction', async () => {
     fake.enqueue(stall(), reply([thinking('The page helper maps getPosts items.'), text(renderCoderFile(SUMMARY, summaryWithImport(ws.root)))]));
-    const { runId, state } = await runTicket(ws.root, 'BLOG-5', { modelPort: provider(), adjust: light, recovery: { startDeadlineMs: 300 } });
+    const { runId, state } = await runTicket(ws.root, 'BLOG-5', { modelPort: provider(), ...light, recovery: { startDeadlineMs: 300 } });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     const events = await loadEvents(ws.root, runId);
     assert.deepEqual(rungEvents(events).map((e) => [e.rung, e.trigger, e.thinking]), [[1, 'noStart', true]]);
@@ -65,7 +61,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
 
   it('529 until the retries are spent: the run stops with modelError, and its log is whole', async () => {
     fake.enqueue(overloaded(), overloaded(), overloaded());
-    const { runId, state, logPath } = await runTicket(ws.root, 'BLOG-5', { modelPort: provider(), adjust: light });
+    const { runId, state, logPath } = await runTicket(ws.root, 'BLOG-5', { modelPort: provider(), ...light });
     assert.equal(state.status, 'error');
     const reason = state.finished?.reason;
     assert.ok(reason?.kind === 'modelError' && reason.role === 'coder', JSON.stringify(reason));
@@ -92,7 +88,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
       reply([toolUse('diagnosis', { kind: 'code', claim: 42 })]),
       textReply(renderCoderFile(POSTS, right)),
     );
-    const { state } = await runTicket(ws.root, 'BLOG-1', { modelPort: provider(), adjust: light });
+    const { state } = await runTicket(ws.root, 'BLOG-1', { modelPort: provider(), ...light });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     const a1 = state.attempts[0]!;
     assert.equal(a1.diagnosis, null);
@@ -106,7 +102,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
   it('a cancel in mid-stream ends the run as cancelled, with the call on record', async () => {
     fake.enqueue(stall('```ts file=src/format/postSummary.ts\nimport'));
     const controller = new AbortController();
-    const running = runTicket(ws.root, 'BLOG-5', { modelPort: provider(), adjust: light, signal: controller.signal });
+    const running = runTicket(ws.root, 'BLOG-5', { modelPort: provider(), ...light, signal: controller.signal });
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
     controller.abort();

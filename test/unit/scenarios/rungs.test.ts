@@ -3,13 +3,12 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { ScriptedAnswer } from '../../../src/core/models/scriptSchema';
-import type { PipelineDeps } from '../../../src/core/pipeline/context';
 import { formatRunReport } from '../../../src/core/run/report';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/recovery/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { loadScriptedModel } from '../../../src/node/wire';
 import { copyFixture } from '../../support/tempWorkspace';
-import { answer, calls, loadEvents, rungEvents, rungsByAttempt, runTicket, writeScript } from '../../support/rungRuns';
+import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
 
 /**
  * The recovery rungs in the real pipeline (design §1), with the scripted model on a copy of
@@ -118,10 +117,10 @@ describe('scenarios: recovery', function () {
       writeScript(ws.root, 'BLOG-5', {
         coder: [
           { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: prose, chunkChars: 100 },
-          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
         ],
       });
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5');
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', light);
       assert.equal(state.status, 'passed');
       const [receipt, ...rest] = rungEvents(await loadEvents(ws.root, runId));
       assert.equal(rest.length, 0);
@@ -131,6 +130,7 @@ describe('scenarios: recovery', function () {
     });
 
     it('rung 1 leaves alone an answer that started without text (thinking, tool input) and is slow to show any', async () => {
+      writeScript(ws.root, 'BLOG-5', { coder: [{ files: { [SUMMARY]: summaryWithImport(ws.root) } }] });
       const scripted = loadScriptedModel(ws.root, '.tickets/BLOG-5.ticket.json');
       // A provider that reports progress before text, past rung 1's start deadline.
       const slow = {
@@ -141,7 +141,7 @@ describe('scenarios: recovery', function () {
           return scripted.complete(request, signal);
         },
       };
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { modelPort: slow, recovery: { startDeadlineMs: 100 } });
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, modelPort: slow, recovery: { startDeadlineMs: 100 } });
       assert.equal(state.status, 'passed');
       assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0);
     });
@@ -150,10 +150,10 @@ describe('scenarios: recovery', function () {
       writeScript(ws.root, 'BLOG-5', {
         coder: [
           { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: 'I am not sure which file you want changed. Could you clarify what summarizePage should return?' },
-          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
         ],
       });
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5');
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', light);
       assert.equal(state.status, 'passed');
       const events = await loadEvents(ws.root, runId);
       const anomaly = events.find((e) => e.type === 'anomaly.detected');
@@ -170,10 +170,10 @@ describe('scenarios: recovery', function () {
           { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: 'run_tests', input: { files: 'all of them' } }] },
           { expect: { attempt: 1, promptIncludes: ['invalid run_tests input: files:'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: 'test/ticket/BLOG-5.test.ts', content: 'rigged' }] } }] },
           { expect: { attempt: 1, promptIncludes: ['no candidate file may be written', 'tests are read-only'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: SUMMARY, content: 'x' }] } }] },
-          { expect: { attempt: 1, promptIncludes: ['the limit of 2 run_tests call(s) per attempt is reached'] }, files: { [SUMMARY]: { from: 'answers/BLOG-5/attempt1.ts' } } },
+          { expect: { attempt: 1, promptIncludes: ['the limit of 2 run_tests call(s) per attempt is reached'] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
         ],
       });
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { recovery: { maxToolCalls: 2 } });
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, recovery: { maxToolCalls: 2 } });
       assert.equal(state.status, 'passed');
       assert.equal(calls(state, 'coder'), 4);
       assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0, 'no check ran, so no rung 4 receipt');
@@ -182,8 +182,6 @@ describe('scenarios: recovery', function () {
   });
 
   describe('run budgets stop the run with their typed reason', () => {
-    // These runs stop before any check matters: the language service and the linter stay out, for speed.
-    const light = { adjust: (d: PipelineDeps): PipelineDeps => ({ ...d, diagnostics: undefined, lint: undefined }) };
 
     it('attempts: a budget smaller than the ladder stops it with budgetExceeded, not retryBudgetSpent', async () => {
       const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, budget: { attempts: 1 } });
