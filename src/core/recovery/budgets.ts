@@ -49,7 +49,8 @@ export interface RunWatchdog {
 /**
  * The run's own signal: the caller's cancel plus the wall-time budget. Checking the clock
  * between steps is not enough, since one test run or one model stream can outlast the
- * budget on its own; aborting stops it where it stands.
+ * budget on its own; aborting stops it where it stands. A run resumed after a correction
+ * gets a new watchdog: the time it waited for the operator was not the run's work.
  */
 export function startWatchdog(parent: AbortSignal, budget: Budget, startedAt: number, now: () => number = Date.now): RunWatchdog {
   const controller = new AbortController();
