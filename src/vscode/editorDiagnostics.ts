@@ -20,6 +20,13 @@ const STRUCTURAL_CODES = new Set(['2304', '2305', '2552', '2551', '2724', '2503'
 /** Quick-fix titles (the TypeScript server's wording) of the structural fixes; never "ignore" or "disable". */
 const STRUCTURAL_TITLE = /^(Add import from|Update import from|Import '|Change spelling to|Add missing 'await'|Add 'await'|Add 'async'|Add 'this\.'|Add 'new'|Add missing call parentheses)/;
 
+/**
+ * Whether the TypeScript server of this window has published diagnostics at least once (or
+ * a settle waited out its ceiling). Until then it may still be loading its project, and a
+ * file with no diagnostics yet proves nothing.
+ */
+let serverWarm = false;
+
 const codeOf = (d: vscode.Diagnostic): string => String(typeof d.code === 'object' ? d.code.value : (d.code ?? ''));
 
 /**
@@ -96,6 +103,8 @@ export class EditorDiagnostics implements DiagnosticsPort {
       }
     }
     const fresh = new Set<string>();
+    let probedAt: number | undefined;
+    let probeMs = 0;
     const current = new Set<string>(); // documents that hold the bytes on disk
     let lastChange = Date.now();
     const disposables: vscode.Disposable[] = [];
@@ -109,15 +118,23 @@ export class EditorDiagnostics implements DiagnosticsPort {
         const evaluate = () => {
           if (signal.aborted) return reject(new CancelledError('cancelled'));
           const elapsed = Date.now() - started;
-          const allFresh = [...mustReport].every((u) => fresh.has(u) || !want.has(u));
+          // The server publishes nothing for a file that was clean and stays clean, so a clean
+          // file settles once the server answered a semantic request on it (it holds the new
+          // text and its project) and a grace period passed; a file with diagnostics must see
+          // them replaced by an event.
+          const clean = (u: string) =>
+            serverWarm && probedAt !== undefined && Date.now() - probedAt >= Math.max(this.quietMs, 2 * probeMs) && vscode.languages.getDiagnostics(vscode.Uri.parse(u)).length === 0;
+          const allFresh = [...mustReport].every((u) => fresh.has(u) || !want.has(u) || clean(u));
           if (elapsed >= this.ceilingMs) {
             const stale = [...mustReport].filter((u) => !fresh.has(u));
             this.options.log?.warn(`editor diagnostics: ceiling of ${this.ceilingMs} ms reached; ${stale.length ? `no fresh report for ${stale.join(', ')}` : 'still changing'}`);
+            serverWarm = true;
             return finish();
           }
           if (allFresh && Date.now() - lastChange >= this.quietMs) return finish();
           clearTimeout(timer);
-          timer = setTimeout(evaluate, Math.max(20, allFresh ? this.quietMs - (Date.now() - lastChange) : this.ceilingMs - elapsed));
+          const wait = allFresh ? this.quietMs - (Date.now() - lastChange) : probedAt !== undefined ? this.quietMs : this.ceilingMs - elapsed;
+          timer = setTimeout(evaluate, Math.max(20, Math.min(wait, this.ceilingMs - elapsed)));
         };
         const markCurrent = (doc: vscode.TextDocument) => {
           const key = doc.uri.toString();
@@ -126,6 +143,7 @@ export class EditorDiagnostics implements DiagnosticsPort {
         disposables.push(
           vscode.languages.onDidChangeDiagnostics((e) => {
             let relevant = false;
+            if (e.uris.some((u) => /\.(c|m)?[tj]sx?$/.test(u.path))) serverWarm = true;
             for (const u of e.uris) {
               const key = u.toString();
               if (!want.has(key)) continue;
@@ -160,10 +178,14 @@ export class EditorDiagnostics implements DiagnosticsPort {
               markCurrent(doc);
             }
           }
-          // Documents that already held these bytes and were already checked get no new report.
+          const probeStart = Date.now();
           for (const key of mustReport) {
-            if (current.has(key) && vscode.languages.getDiagnostics(vscode.Uri.parse(key)).length === 0 && this.seen.get(key) === want.get(key)) fresh.add(key);
+            if (!want.has(key)) continue;
+            // A semantic request: it returns once the server has the document and its project.
+            await vscode.commands.executeCommand('vscode.executeHoverProvider', vscode.Uri.parse(key), new vscode.Position(0, 0));
           }
+          probedAt = Date.now();
+          probeMs = probedAt - probeStart;
           evaluate();
         })().catch(reject);
       });

@@ -53,13 +53,21 @@ export async function openWorkbench(browser: Browser, url: string, hooks?: { exi
 
 /** F1, a command by its palette title, Enter. */
 export async function runFromPalette(page: Page, title: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor();
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30_000 });
-  await page.keyboard.press('Enter');
+  // Right after the workbench loads, the extension may not have activated yet: try again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (attempt >= 6) throw err;
+    }
+  }
 }
 
 /** Picks an item of an open quick pick by its label. */

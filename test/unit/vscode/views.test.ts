@@ -1,0 +1,70 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { decodeLog } from '../../../src/core/run/logCodec';
+import { reduceRun } from '../../../src/core/run/reducer';
+import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/protocol';
+import { lineOf, timelineOf } from '../../../src/vscode/runView';
+import { runNode } from '../../../src/vscode/runTreeModel';
+import { lineDiff, withContext } from '../../../webview-ui/diff';
+
+const recorded = (name: string) => {
+  const events = decodeLog(readFileSync(path.join(__dirname, '..', '..', 'webview', 'fixtures', name, 'events.jsonl'), 'utf8'), name).events;
+  return { events, state: reduceRun(events[0]!.runId, events) };
+};
+
+describe('run views (pure projections of the log)', () => {
+  it('the tree of a run that needs the operator: attempt, checks, diagnosis quotes, route, correction', () => {
+    const { state } = recorded('BLOG-3');
+    const root = runNode(state);
+    assert.equal(root.label, 'BLOG-3');
+    assert.equal(root.contextValue, 'run.needsOperator');
+    assert.equal(root.icon, 'question');
+    assert.match(root.description ?? '', /^SCRIPTED/);
+    const attempt = root.children.find((c) => c.contextValue === 'attempt')!;
+    const kinds = attempt.children.map((c) => c.contextValue);
+    for (const k of ['parse', 'diagnostics', 'tests', 'diagnosis', 'route']) assert.ok(kinds.includes(k), k);
+    const diagnosis = attempt.children.find((c) => c.contextValue === 'diagnosis')!;
+    assert.equal(diagnosis.children.length, state.attempts[0]!.diagnosis!.evidence.length);
+    const correction = root.children.find((c) => c.contextValue === 'correction')!;
+    assert.equal(correction.icon, 'question');
+    assert.equal(new Set(allIds(root)).size, allIds(root).length, 'ids are unique, so the tree keeps its expansion');
+  });
+
+  it('a passed run is green, with one node per attempt', () => {
+    const { state } = recorded('BLOG-1');
+    const root = runNode(state);
+    assert.equal(root.icon, 'pass');
+    assert.equal(root.children.filter((c) => c.contextValue === 'attempt').length, state.attempts.length);
+  });
+
+  it('the timeline has an entry per event worth showing, typed by status', () => {
+    const { events } = recorded('BLOG-3');
+    const t = timelineOf(events);
+    assert.equal(t[0]!.type, 'run.started');
+    assert.equal(t[t.length - 1]!.status, 'needsOperator');
+    assert.ok(!t.some((x) => x.type === 'model.called'));
+  });
+
+  it('the protocol accepts what the host builds and refuses malformed messages, saying which', () => {
+    const { events, state } = recorded('BLOG-3');
+    const ok = parseHostMessage({ type: 'run/state', state, timeline: timelineOf(events), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: events.length }, canDecide: true });
+    assert.ok(ok.ok, ok.ok ? '' : ok.error);
+    const bad = parseWebviewMessage({ type: 'correction/reject', id: 'r1', runId: 'x', requestId: 'y', reason: '   ' });
+    assert.ok(!bad.ok);
+    assert.match(bad.error, /invalid message "correction\/reject": reason/);
+    assert.ok(!parseWebviewMessage({ type: 'correction/accept', id: 'r1', runId: 'x', requestId: 'y', extra: 1 }).ok, 'strict: unknown keys are refused');
+  });
+
+  it('line diff and quote lines', () => {
+    const d = lineDiff('a\nb\nc\nd', 'a\nB\nc\nd\ne');
+    assert.deepEqual(d.map((l) => `${l.op}${l.text}`), [' a', '-b', '+B', ' c', ' d', '+e']);
+    assert.deepEqual(withContext(lineDiff('1\n2\n3\n4\n5\n6\n7\n8', '1\n2\n3\n4\n5\n6\n7\nX'), 1).map((l) => (l ? l.op + l.text : null)), [null, ' 7', '-8', '+X']);
+    assert.equal(lineOf('one\ntwo\nthree', 'three'), 3);
+    assert.equal(lineOf('one\ntwo', 'missing'), null);
+  });
+});
+
+function allIds(n: { id: string; children: { id: string; children: unknown[] }[] }): string[] {
+  return [n.id, ...n.children.flatMap((c) => allIds(c as typeof n))];
+}
