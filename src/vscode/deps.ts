@@ -4,6 +4,7 @@ import type { PipelineDeps } from '../core/pipeline/context';
 import type { ModelPort } from '../core/ports/model';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';
+import { GATE_NAMES, type GateName } from '../core/schema/gates';
 import { readSettings, SECRET_ANTHROPIC_KEY, SECTION, type Settings } from './settings';
 
 /**
@@ -38,6 +39,7 @@ export async function depsForFolder(
     env,
     onEvent,
     testTimeoutMs: settings.testTimeoutMs,
+    gates: { enabled: settings.gates.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g)), buildCommand: settings.buildCommand || undefined },
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {
     const { EditorDiagnostics } = await import('./editorDiagnostics.js');

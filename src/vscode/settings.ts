@@ -15,6 +15,8 @@ export const SettingKey = {
   retryBudget: 'retryBudget',
   /** End-of-ticket gates to run after the last attempt passes. */
   gates: 'gates',
+  /** The build gate's shell command, run in the workspace folder; empty: the build gate is skipped. */
+  buildCommand: 'buildCommand',
   /** Overrides the test command the workspace's runner adapter would use; empty: detect. */
   testCommand: 'testCommand',
   /** Per test run time limit, in milliseconds. */
@@ -34,6 +36,7 @@ export interface Settings {
   lmFamily: string;
   retryBudget: number;
   gates: string[];
+  buildCommand: string;
   testCommand: string;
   testTimeoutMs: number;
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
@@ -44,6 +47,7 @@ export const DEFAULTS: Settings = {
   lmFamily: '',
   retryBudget: 2,
   gates: ['typecheck', 'lint'],
+  buildCommand: '',
   testCommand: '',
   testTimeoutMs: 120_000,
   diagnostics: 'editor',
@@ -61,6 +65,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
     retryBudget: Number.isInteger(retry) && retry >= 0 && retry <= 20 ? retry : DEFAULTS.retryBudget,
     gates: Array.isArray(gates) ? gates.filter((g): g is string => typeof g === 'string') : DEFAULTS.gates,
+    buildCommand: config.get<string>(SettingKey.buildCommand, DEFAULTS.buildCommand) ?? '',
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
     diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics) ? (diagnostics as Settings['diagnostics']) : DEFAULTS.diagnostics,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PipelineDeps } from '../../../src/core/pipeline/context';
 import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/pipeline/gates/config';
@@ -35,8 +35,8 @@ function run(root: string, id: string, patch?: (deps: PipelineDeps) => void): Pr
   return withDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: 3 }, signal: new AbortController().signal }), patch);
 }
 
-function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string): Promise<RunResult> {
-  return withDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }));
+function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> {
+  return withDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), patch);
 }
 
 describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materialization', function () {
@@ -133,7 +133,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'attempt1.ts'));
   });
 
-  it('BLOG-9 accepted: the Test Reviewer\'s corrected plan is validated, re-rendered, and the run resumes from the tests and passes', async () => {
+  it('BLOG-9: the Test Reviewer\'s corrected plan is validated and goes to the operator; accepted, it is re-rendered and the run resumes from the tests and passes; rejected, the run ends with the request on record', async () => {
     const first = await run(ws.root, 'BLOG-9');
     const s1 = first.state;
     assert.equal(s1.status, 'needsOperator');
@@ -143,6 +143,9 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.match(req.fact.detail, /AC2/);
     assert.deepEqual(s1.finished?.reason, { kind: 'correctionRequested', requestId: req.id, route: 'test' });
     assert.match(read('test/ticket/BLOG-9.test.ts'), /id: '42'/);
+    // The same waiting run, twice: one copy is accepted, the other rejected.
+    const other = path.join(path.dirname(ws.root), 'rejected');
+    cpSync(ws.root, other, { recursive: true });
 
     const { state } = await resolve(ws.root, first, 'accept');
     assert.equal(state.status, 'passed');
@@ -154,16 +157,49 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     // No new Coder attempt: the same code passed the corrected tests; the unchanged code was not reviewed twice.
     assert.deepEqual([state.attempts.length, calls(state, 'coder'), calls(state, 'reviewer'), calls(state, 'testReviewer')], [1, 1, 1, 2]);
     assert.equal(state.attempts[0]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
+
+    const rejected = (await resolve(other, first, 'reject', 'post 42 is the case we care about')).state;
+    assert.equal(rejected.status, 'failed');
+    assert.deepEqual(rejected.finished?.reason, { kind: 'correctionRejected', requestId: req.id, reason: 'post 42 is the case we care about' });
+    assert.deepEqual([rejected.corrections[0]?.status, rejected.corrections[0]?.request.proposal.kind], ['rejected', 'testPlan']);
+    assert.match(readFileSync(path.join(other, 'test/ticket/BLOG-9.test.ts'), 'utf8'), /id: '42'/);
   });
 
-  it('BLOG-9 rejected: the run ends with the request on record', async () => {
-    const first = await run(ws.root, 'BLOG-9');
-    const { state } = await resolve(ws.root, first, 'reject', 'post 42 is the case we care about');
-    assert.equal(state.status, 'failed');
-    const id = first.state.corrections[0]!.request.id;
-    assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: id, reason: 'post 42 is the case we care about' });
-    assert.equal(state.corrections[0]?.status, 'rejected');
-    assert.equal(state.corrections[0]?.request.proposal.kind, 'testPlan');
-    assert.match(read('test/ticket/BLOG-9.test.ts'), /id: '42'/);
+  it('coverage: changed lines no test runs get a corrected plan from the Test Reviewer; accepted, the run resumes and passes', async () => {
+    // BLOG-9's change, with a plan that never sends a malformed id: the 400 branch is not run.
+    const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string; testPlan: { files: { cases: unknown[] }[] } };
+    ticket.id = 'COV-1';
+    const plan = ticket.testPlan;
+    plan.files[0]!.cases = [plan.files[0]!.cases[1]];
+    const corrected = JSON.parse(JSON.stringify(plan)) as typeof plan;
+    corrected.files[0]!.cases.unshift(JSON.parse(read('.tickets/BLOG-9.ticket.json')).testPlan.files[0].cases[0]);
+    writeFileSync(path.join(ws.root, '.tickets/COV-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    const script = {
+      coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': { from: 'answers/BLOG-9/attempt1.ts' } } }],
+      testReviewer: [
+        {
+          expect: { attempt: 1, promptIncludes: ['Changed lines no test runs', "return { status: 400, body: { error: 'Post id must be a positive integer' } };"] },
+          structured: { verdict: 'fail', claim: 'no case sends a malformed id', criteria: [{ id: 'AC1', covered: false }], proposedTestPlan: corrected },
+        },
+      ],
+    };
+    writeFileSync(path.join(ws.root, '.tickets/COV-1.script.json'), JSON.stringify(script));
+    const only = (deps: PipelineDeps) => {
+      deps.gates = { ...deps.gates!, enabled: ['typecheck', 'coverage'] };
+    };
+
+    const first = await run(ws.root, 'COV-1', only);
+    assert.equal(first.state.status, 'needsOperator');
+    assert.deepEqual(gateRuns(first.state).filter((g) => !g.endsWith(':skipped')), ['typecheck:passed', 'coverage:failed']);
+    const evidence = first.state.gates.at(-1)!.evidence;
+    assert.ok(evidence?.kind === 'coverage' && evidence.coveredLines < evidence.changedLines);
+    assert.deepEqual(evidence.kind === 'coverage' && evidence.uncovered.map((u) => u.file), ['src/handlers/posts.ts']);
+    const req = first.state.corrections[0]!.request;
+    assert.deepEqual([req.fact.kind, req.fact.file, req.proposal.kind], ['changedLinesUncovered', 'src/handlers/posts.ts', 'testPlan']);
+
+    const { state } = await resolve(ws.root, first, 'accept', undefined, only);
+    assert.equal(state.status, 'passed');
+    assert.deepEqual(gateRuns(state).filter((g) => !g.endsWith(':skipped')).slice(2), ['typecheck:passed', 'coverage:passed']);
+    assert.match(read('test/ticket/BLOG-9.test.ts'), /id: 'abc'/);
   });
 });

@@ -67,12 +67,13 @@ function diffLines(a: string[], b: string[]): Edit[] {
         edits.push({ op: 'same', text: am[i]!, a: head + i + 1, b: head + j + 1 });
         i++;
         j++;
-      } else if (j < m && (i === n || lcs[i * (m + 1) + j + 1]! >= lcs[(i + 1) * (m + 1) + j]!)) {
-        edits.push({ op: 'add', text: bm[j]!, a: head + i, b: head + j + 1 });
-        j++;
-      } else {
+      } else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j]! >= lcs[i * (m + 1) + j + 1]!)) {
+        // Deletions first on a tie, as diff(1) writes a replaced line.
         edits.push({ op: 'del', text: am[i]!, a: head + i + 1, b: head + j });
         i++;
+      } else {
+        edits.push({ op: 'add', text: bm[j]!, a: head + i, b: head + j + 1 });
+        j++;
       }
     }
   }

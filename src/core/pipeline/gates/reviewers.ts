@@ -61,7 +61,8 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
  * each with why: a claim the machine cannot find is not a blocker.
  */
 export function verifiedBlockers(blockers: ReviewBlocker[], prompt: string, files: ReadonlySet<string>): { kept: ReviewBlocker[]; dropped: string[] } {
-  const haystack = squash(prompt);
+  // A quote may span lines of the diff: it is looked for with the diff's line markers taken out too.
+  const haystack = `${squash(prompt)}\n${squash(prompt.replace(/^[+\- ]/gm, ''))}`;
   const kept: ReviewBlocker[] = [];
   const dropped: string[] = [];
   for (const b of blockers) {

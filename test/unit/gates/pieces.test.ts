@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { parseGateList } from '../../../src/core/pipeline/gates/config';
+import { changedLines, unifiedDiff } from '../../../src/core/pipeline/gates/diff';
+import { ImportReach } from '../../../src/core/pipeline/gates/reach';
+import { compareRegression } from '../../../src/core/pipeline/gates/repair';
+import { verifiedBlockers } from '../../../src/core/pipeline/gates/reviewers';
+import { validateTestPlan } from '../../../src/core/pipeline/gates/testPlanCheck';
+import type { PipelineDeps } from '../../../src/core/pipeline/context';
+import { structuredSpecFromZod } from '../../../src/core/pipeline/structured';
+import type { WorkspacePort } from '../../../src/core/ports/workspace';
+import type { TestRunResult } from '../../../src/core/schema/checks';
+import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
+import type { Manifest } from '../../../src/core/schema/manifest';
+import { parseTscOutput } from '../../../src/node/gates/tscTypeCheck';
+import { decodeMappings, scriptLineHits } from '../../../src/node/gates/v8Coverage';
+import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
+import { REPO_ROOT } from '../../support/tempWorkspace';
+
+/** The gates' deterministic pieces, each on its own, without a run. */
+
+function memoryWorkspace(files: Record<string, string>): WorkspacePort {
+  return {
+    readFile: (p) => Promise.resolve(files[p] ?? null),
+    writeFile: (p, c) => Promise.resolve(void (files[p] = c)),
+    deleteFile: (p) => Promise.resolve(void delete files[p]),
+    exists: (p) => Promise.resolve(p in files),
+    listFiles: () => Promise.resolve(Object.keys(files)),
+  };
+}
+
+describe('gates: the cumulative diff', () => {
+  it('finds the added and rewritten lines of the new content', () => {
+    assert.deepEqual(changedLines('a\nb\nc\n', 'a\nB\nc\nd\n'), [2, 4]);
+    assert.deepEqual(changedLines(null, 'x\ny'), [1, 2]);
+    assert.deepEqual(changedLines('same\n', 'same\n'), []);
+    assert.deepEqual(changedLines('a\r\nb\r\n', 'a\nb\n'), [], 'line endings are not a change');
+  });
+
+  it('writes a unified diff with hunk headers and context', () => {
+    const before = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n');
+    const after = before.replace('line 6', 'line six');
+    assert.equal(
+      unifiedDiff({ path: 'src/a.ts', before, after }, 2),
+      ['--- a/src/a.ts', '+++ b/src/a.ts', '@@ -4,5 +4,5 @@', ' line 4', ' line 5', '-line 6', '+line six', ' line 7', ' line 8'].join('\n'),
+    );
+    assert.match(unifiedDiff({ path: 'src/new.ts', before: null, after: 'x\n' }), /^--- \/dev\/null\n\+\+\+ b\/src\/new\.ts\n@@ -0,0 \+1 @@\n\+x$/);
+  });
+});
+
+describe('gates: which errors the change reaches', () => {
+  it('follows relative imports, through barrels and .js specifiers, to a changed file', async () => {
+    const ws = memoryWorkspace({
+      'src/format/summary.ts': 'export const s = 1;',
+      'src/index.ts': "export { s } from './format/summary';",
+      'src/reports/digest.ts': "import { s } from '../index.js';",
+      'src/other.ts': "import x from 'lodash';\nimport { y } from './lonely';",
+      'src/lonely.ts': 'export const y = 2;',
+    });
+    const reach = new ImportReach(ws, new Set(['src/format/summary.ts']));
+    assert.equal(await reach.reaches('src/reports/digest.ts'), true);
+    assert.equal(await reach.reaches('src/format/summary.ts'), true);
+    assert.equal(await reach.reaches('src/other.ts'), false);
+  });
+});
+
+describe('gates: tsc output', () => {
+  it('parses file diagnostics, their continuation lines, and global ones', () => {
+    const root = path.resolve('/ws');
+    const out = [
+      "src/reports/digest.ts(5,56): error TS2345: Argument of type 'X' is not assignable to parameter of type 'Y'.",
+      "  Types of parameters 'options' and 'index' are incompatible.",
+      'error TS5083: Cannot read file tsconfig.base.json.',
+      'Found 2 errors.',
+    ].join('\n');
+    const ds = parseTscOutput(out, root, path.join(root, 'tsconfig.json'));
+    assert.deepEqual(
+      ds.map((d) => [d.file, d.line, d.column, d.code, d.category]),
+      [
+        ['src/reports/digest.ts', 5, 56, 'TS2345', 'error'],
+        ['tsconfig.json', 1, 1, 'TS5083', 'error'],
+      ],
+    );
+    assert.match(ds[0]!.message, /\nTypes of parameters 'options' and 'index' are incompatible\.$/);
+  });
+});
+
+describe('gates: V8 coverage', () => {
+  it('decodes source map mappings', () => {
+    // AAAA: gen col 0 -> source 0, line 0; SASA: col +9, line +9; ;AACA: the next gen line, line +1.
+    assert.deepEqual(decodeMappings('AAAA,SASA;AACA'), [
+      { genLine: 0, genCol: 0, source: 0, line: 0 },
+      { genLine: 0, genCol: 9, source: 0, line: 9 },
+      { genLine: 1, genCol: 0, source: 0, line: 10 },
+    ]);
+  });
+
+  it('counts a plain script line by the innermost range around its first character', () => {
+    const source = ['function f(x) {', '  if (x) {', '    return 1;', '  }', '  // a comment', '  return 2;', '}', 'f(0);'].join('\n');
+    const at = (line: number) => source.split('\n').slice(0, line - 1).join('\n').length + 1;
+    const script = {
+      url: 'file:///ws/a.js',
+      functions: [
+        { ranges: [{ startOffset: 0, endOffset: source.length, count: 1 }] },
+        { ranges: [{ startOffset: 0, endOffset: at(8) - 1, count: 1 }, { startOffset: at(2) + 9, endOffset: at(4) + 3, count: 0 }] },
+      ],
+    };
+    const hits = scriptLineHits(script, undefined, source);
+    assert.deepEqual([...hits].sort((a, b) => a[0] - b[0]), [[1, 1], [2, 1], [3, 0], [4, 0], [6, 1], [7, 1], [8, 1]]);
+  });
+});
+
+describe('gates: settings, regression, reviewers', () => {
+  it('parses a gate list and refuses unknown names with the list', () => {
+    assert.deepEqual(parseGateList('typecheck, lint,typecheck'), ['typecheck', 'lint']);
+    assert.deepEqual(parseGateList('none'), []);
+    assert.throws(() => parseGateList('typecheck,style'), /unknown gate style: the gates are typecheck, lint, build, implementationReview, testReview, coverage/);
+  });
+
+  it('a mini regression needs every test that ran before to pass, and no new failure', () => {
+    const result = (cases: [string, 'passed' | 'failed' | 'skipped'][], status: TestRunResult['status'] = 'passed'): TestRunResult => ({
+      status,
+      framework: 'node:test',
+      command: [],
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      durationMs: 0,
+      cases: cases.map(([name, s]) => ({ name, status: s })),
+      output: '',
+    });
+    const before = result([['a', 'passed'], ['b', 'failed'], ['c', 'skipped']], 'failed');
+    assert.deepEqual(compareRegression(before, result([['a', 'passed'], ['b', 'passed']])), { required: ['a', 'b'], failed: [], status: 'passed' });
+    assert.deepEqual(compareRegression(before, result([['a', 'failed'], ['b', 'passed'], ['d', 'failed']], 'failed')).failed, ['a', 'd']);
+    assert.deepEqual(compareRegression(before, result([['b', 'passed']])).failed, ['a'], 'a test that vanished did not pass');
+    assert.deepEqual(compareRegression(undefined, result([], 'error')).failed, ['(the run itself: error)']);
+  });
+
+  it('keeps only the blockers whose file was shown and whose quote is in the inputs', () => {
+    const prompt = 'diff:\n+  if (raw !== undefined &&\n+      Number.isNaN(Number(raw))) {';
+    const { kept, dropped } = verifiedBlockers(
+      [
+        { file: 'src/handlers/posts.ts', claim: 'Infinity slips through', evidence: 'if (raw !== undefined && Number.isNaN(Number(raw))) {' },
+        { file: 'src/elsewhere.ts', claim: 'not shown' },
+        { claim: 'made up', evidence: 'Number.parseFloat(raw)' },
+      ],
+      prompt,
+      new Set(['src/handlers/posts.ts']),
+    );
+    assert.deepEqual(kept.map((b) => b.claim), ['Infinity slips through']);
+    assert.equal(dropped.length, 2);
+  });
+
+  it('validates verdicts with zod, and gives the providers an object schema for each', () => {
+    assert.equal(ReviewVerdict.safeParse({ verdict: 'fail', blockers: [] }).success, false);
+    assert.equal(ReviewVerdict.safeParse({ verdict: 'pass', blockers: [{ claim: 'x' }] }).success, false);
+    assert.equal(ReviewVerdict.safeParse({ verdict: 'pass' }).success, true);
+    assert.equal(TestReview.safeParse({ verdict: 'pass', criteria: [{ id: 'AC1', covered: true }] }).success, true);
+    for (const schema of [ReviewVerdict, TestReview]) assert.equal(structuredSpecFromZod('t', 'd', schema).jsonSchema['type'], 'object');
+  });
+});
+
+describe('gates: a proposed test plan is validated before any operator sees it', function () {
+  this.timeout(30_000);
+  const manifest = {
+    scope: { write: [{ path: 'src/a.ts', exists: true }], read: [] },
+    runner: { framework: 'node:test', detectedFrom: 'test' },
+    testLanguage: 'ts',
+    moduleKind: 'cjs',
+  } as unknown as Manifest;
+  const parser = new TreeSitterParser({ wasmDir: path.join(REPO_ROOT, 'node_modules', 'tree-sitter-typescript'), runtimeWasmDir: path.join(REPO_ROOT, 'node_modules', 'web-tree-sitter') });
+  const deps = { workspace: memoryWorkspace({}), parser } as unknown as PipelineDeps;
+  const plan = (actual: string, file = 'test/a.test.ts') => ({ files: [{ path: file, suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual }] }] }] });
+  const signal = new AbortController().signal;
+
+  it('accepts a plan that parses, saying the type-check was not available', async () => {
+    const v = await validateTestPlan(deps, manifest, plan('a(1) === 2'), signal);
+    assert.deepEqual([v.ok, v.checks], [true, { schema: 'passed', parse: 'passed', typecheck: 'unavailable' }]);
+  });
+
+  it('names the place of an expression that does not parse, a bad schema, and a test over the code', async () => {
+    const bad = await validateTestPlan(deps, manifest, plan('a(1) ==='), signal);
+    assert.equal(bad.ok, false);
+    assert.match(bad.problems[0]!, /^parse: files\[0\] \(test\/a\.test\.ts\) cases\[0\] "c" expect\[0\]\.actual: the expression "a\(1\) ===" does not parse/);
+    assert.match((await validateTestPlan(deps, manifest, { files: [] }, signal)).problems[0]!, /^schema: files: /);
+    assert.match((await validateTestPlan(deps, manifest, plan('true', 'src/a.ts'), signal)).problems[0]!, /src\/a\.ts is in scope\.write/);
+  });
+});
