@@ -165,7 +165,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
     }
     const step = ladder.next({
       attempt,
-      summary: summarizeChecks(false, outcome.evidence),
+      summary: summarizeChecks(outcome.evidence),
       failure: describeFailure(outcome.evidence),
       brief: diagnosed.diagnosis?.brief,
     });

@@ -42,15 +42,15 @@ export function runTestsToolSpec(): ToolSpec {
   };
 }
 
-/** One line for a check outcome: what a receipt or a retry reason says about it. */
-export function summarizeChecks(passed: boolean, e: FailureEvidence): string {
+/** One line for a check outcome ("tests failed: 1 passed, 1 failed"): what a receipt or a retry reason says about it. */
+export function summarizeChecks(e: FailureEvidence): string {
   const parts: string[] = [];
   if (e.parse.length) parts.push(`${e.parse.length} syntax problem(s)`);
   if (e.diagnostics.length) parts.push(`${e.diagnostics.length} type error(s)`);
   if (e.lint.length) parts.push(`${e.lint.length} lint error(s)`);
   if (e.tests) parts.push(`tests ${e.tests.status}: ${e.tests.passed} passed, ${e.tests.failed} failed`);
   else if (e.parse.length) parts.push('tests not run');
-  return `${passed ? 'passed' : 'failed'}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+  return parts.join(', ') || 'no check ran';
 }
 
 /**
@@ -117,7 +117,7 @@ export class RunTestsTool {
     const label = `${RUN_TESTS_TOOL} call ${this.used} of ${this.limit} on ${allowed.map((f) => f.path).join(', ')}`;
     try {
       const { passed, evidence, fixes } = await this.check(allowed);
-      const summary = summarizeChecks(passed, evidence);
+      const summary = `${passed ? 'passed' : 'failed'}: ${summarizeChecks(evidence)}`;
       await this.ctx.log.emit({ type: 'rung.fired', attempt: this.attempt, rung: 4, trigger: 'toolCall', reason: `${label}: ${summary}` });
       const details = describeFailure(evidence);
       return reply(

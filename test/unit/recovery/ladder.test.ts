@@ -13,7 +13,7 @@ function climb(policy: Partial<RecoveryPolicy>, budget?: Budget, first = 1): { r
   const rungs: (number | 'first')[] = ['first'];
   const thinking = [plan.thinking];
   for (;;) {
-    const step = ladder.next({ attempt: plan.attempt, summary: 'failed: tests failed: 0 passed, 1 failed', failure: 'FAIL x', brief: `brief ${plan.attempt}` });
+    const step = ladder.next({ attempt: plan.attempt, summary: 'tests failed: 0 passed, 1 failed', failure: 'FAIL x', brief: `brief ${plan.attempt}` });
     if (step.kind === 'stop') return { rungs, thinking, end: step };
     assert.equal(step.plan.attempt, plan.attempt + 1, 'attempts are numbered in a row');
     assert.equal(step.plan.brief, `brief ${plan.attempt}`, "the retry carries the Debugger's brief");
