@@ -54,7 +54,14 @@ export function recoveryFrom(settings: Settings): Partial<RecoveryPolicy> {
   return { retries: settings.retryBudget };
 }
 
-/** Room for the whole recovery ladder, so that every rung can fire. */
+/** Room for the whole recovery ladder, so that every rung can fire, and the run budgets that are set. */
 export function budgetFrom(settings: Settings): Budget {
-  return { attempts: ladderLength(resolveRecovery(recoveryFrom(settings))) };
+  const set = (n: number) => (n > 0 ? n : undefined);
+  return {
+    attempts: ladderLength(resolveRecovery(recoveryFrom(settings))),
+    modelCalls: set(settings.maxModelCalls),
+    tokens: set(settings.maxTokens),
+    dollars: set(settings.maxDollars),
+    wallMs: set(settings.maxWallMs),
+  };
 }

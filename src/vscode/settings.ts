@@ -13,6 +13,11 @@ export const SettingKey = {
   lmFamily: 'lmFamily',
   /** Rung 2: how many times a failed attempt is retried; rung 3 then makes one more with thinking (attempts = retries + 2). */
   retryBudget: 'retryBudget',
+  /** Run budgets (0: no limit): model calls, tokens, dollars, wall time in milliseconds. */
+  maxModelCalls: 'maxModelCalls',
+  maxTokens: 'maxTokens',
+  maxDollars: 'maxDollars',
+  maxWallMs: 'maxWallMs',
   /** End-of-ticket gates to run after the last attempt passes. */
   gates: 'gates',
   /** The build gate's shell command, run in the workspace folder; empty: the build gate is skipped. */
@@ -35,6 +40,10 @@ export interface Settings {
   model: ModelProviderSetting;
   lmFamily: string;
   retryBudget: number;
+  maxModelCalls: number;
+  maxTokens: number;
+  maxDollars: number;
+  maxWallMs: number;
   gates: string[];
   buildCommand: string;
   testCommand: string;
@@ -46,12 +55,22 @@ export const DEFAULTS: Settings = {
   model: 'anthropic',
   lmFamily: '',
   retryBudget: 2,
+  maxModelCalls: 0,
+  maxTokens: 0,
+  maxDollars: 0,
+  maxWallMs: 0,
   gates: ['typecheck', 'lint'],
   buildCommand: '',
   testCommand: '',
   testTimeoutMs: 120_000,
   diagnostics: 'editor',
 };
+
+/** A budget setting: a non-negative number (0: no limit), anything malformed counting as none. */
+function limit(config: vscode.WorkspaceConfiguration, key: SettingKey, integer: boolean): number {
+  const n = config.get<number>(key, 0);
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 && (!integer || Number.isInteger(n)) ? n : 0;
+}
 
 /** Reads the settings for a folder, falling back to the defaults on anything malformed. */
 export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
@@ -64,6 +83,10 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
     retryBudget: Number.isInteger(retry) && retry >= 0 && retry <= 20 ? retry : DEFAULTS.retryBudget,
+    maxModelCalls: limit(config, SettingKey.maxModelCalls, true),
+    maxTokens: limit(config, SettingKey.maxTokens, true),
+    maxDollars: limit(config, SettingKey.maxDollars, false),
+    maxWallMs: limit(config, SettingKey.maxWallMs, true),
     gates: Array.isArray(gates) ? gates.filter((g): g is string => typeof g === 'string') : DEFAULTS.gates,
     buildCommand: config.get<string>(SettingKey.buildCommand, DEFAULTS.buildCommand) ?? '',
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
