@@ -181,8 +181,10 @@ export class EditorDiagnostics implements DiagnosticsPort {
           const probeStart = Date.now();
           for (const key of mustReport) {
             if (!want.has(key)) continue;
-            // A semantic request: it returns once the server has the document and its project.
-            await vscode.commands.executeCommand('vscode.executeHoverProvider', vscode.Uri.parse(key), new vscode.Position(0, 0));
+            // A semantic request: it returns once the server holds the document and has loaded
+            // its project; tokens back mean the server is up (its diagnostics pass comes next).
+            const tokens = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', vscode.Uri.parse(key));
+            if (tokens && tokens.data.length > 0) serverWarm = true;
           }
           probedAt = Date.now();
           probeMs = probedAt - probeStart;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
@@ -24,6 +24,7 @@ describe('integration suite in code-server\'s extension host', function () {
 
   after(async () => {
     await browser?.close();
+    if (server) keepLogs(server.dir);
     await server?.stop();
     ws.dispose();
   });
@@ -52,3 +53,13 @@ describe('integration suite in code-server\'s extension host', function () {
     assert.ok(results.results.length >= 5);
   });
 });
+
+/** Keeps the extension's own log (its LogOutputChannel) from the server's temp folder, for a failed or slow run. */
+function keepLogs(dir: string): void {
+  const out = path.join(ROOT, 'test-results', 'code-server-logs');
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.includes('Ticket Runner')) continue;
+    mkdirSync(out, { recursive: true });
+    cpSync(path.join(entry.parentPath, entry.name), path.join(out, entry.name));
+  }
+}

@@ -107,6 +107,20 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.equal(item.contextValue, 'run.passed');
   });
 
+  it('a cancel stops the run cleanly, and the log records run.finished cancelled', async () => {
+    const a = await api();
+    const { startRun } = await import('../../../src/core/pipeline/runTicket.js');
+    const controller = new AbortController();
+    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', controller.signal, (deps) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal: controller.signal }), (e) => {
+      // As the progress notification's Cancel does: the token aborts the controller.
+      if (e.type === 'tests.materialized') controller.abort();
+    });
+    assert.equal(result.state.status, 'cancelled');
+    assert.deepEqual(result.state.finished?.reason, { kind: 'cancelled' });
+    assert.equal(a.runs.isActive(result.runId), false);
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+  });
+
   it('rolls the run back and deletes it from the commands', async () => {
     const a = await api();
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
