@@ -1,6 +1,7 @@
 // The demo: copies the blog-api fixture to a temporary folder and runs its tickets with
 // the SCRIPTED model (recorded answers; no API key), through the real CLI, the real
-// TypeScript language service and the real test runner. Operator decisions are made
+// TypeScript language service and the real test runner, then the end-of-ticket gates (the
+// workspace's tsc, V8 coverage, the scripted reviewers). Operator decisions are made
 // with `ticket-runner resolve`, as a user would. The summary is read back from the logs.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
@@ -59,7 +60,7 @@ for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'B
 const rows = runs.map(({ ws, runId }) => tr(ws, ['show', runId], { json: true }).out);
 const pad = (s, n) => String(s).padEnd(n);
 const lines = [
-  `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 12)}${pad('gates', 22)}${pad('repairs', 22)}corrections`,
+  `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 12)}${pad('gates', 29)}${pad('repairs', 33)}corrections`,
 ];
 for (const s of rows) {
   const calls = (role) => s.modelCalls.filter((c) => c.role === role).length;
@@ -68,10 +69,10 @@ for (const s of rows) {
   const corr = s.corrections.map((c) => `${c.request.target}:${c.status}`).join(', ') || '-';
   // A gate's verdict is its last run; skipped gates are left out.
   const verdicts = new Map(s.gates.filter((g) => g.status !== 'skipped').map((g) => [g.gate, g.status]));
-  const failedGates = [...verdicts].filter(([, v]) => v !== 'passed').map(([g]) => g);
-  const gates = verdicts.size ? (failedGates.length ? `${failedGates.join(',')} failed` : `${verdicts.size} passed`) : '-';
+  const notPassed = [...verdicts].filter(([, v]) => v !== 'passed').map(([g, v]) => `${g} ${v}`);
+  const gates = verdicts.size ? (notPassed.length ? notPassed.join(', ') : `${verdicts.size} passed`) : '-';
   const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : r.stage ?? 'failed'}`).join(', ') || '-';
-  lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 12)}${pad(gates, 22)}${pad(repairs, 22)}${corr}`);
+  lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 12)}${pad(gates, 29)}${pad(repairs, 33)}${corr}`);
 }
 const first = runs[0];
 process.stdout.write(

@@ -133,6 +133,16 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'attempt1.ts'));
   });
 
+  it('no path makes a passing run fail: a gate whose tool throws is recorded as an error, and the run passes', async () => {
+    const { state } = await run(ws.root, 'BLOG-5', (deps) => {
+      deps.gates = { ...deps.gates!, typecheck: { check: () => Promise.reject(new Error('tsc vanished')) } };
+    });
+    assert.equal(state.status, 'passed');
+    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.equal(state.gates[0]?.detail, 'the gate could not run: Error: tsc vanished');
+    assert.deepEqual(state.repairs, []);
+  });
+
   it('BLOG-9: the Test Reviewer\'s corrected plan is validated and goes to the operator; accepted, it is re-rendered and the run resumes from the tests and passes; rejected, the run ends with the request on record', async () => {
     const first = await run(ws.root, 'BLOG-9');
     const s1 = first.state;

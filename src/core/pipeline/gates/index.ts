@@ -5,7 +5,7 @@ import { GATE_NAMES, type GateName } from '../../schema/gates';
 import { RunStop, type RunContext } from '../context';
 import { REPAIRABLE } from './config';
 import { buildGate, coverageGate, implementationReviewGate, lintGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
-import { repairGate } from './repair';
+import { errorRecord, repairGate, stopsTheRun } from './repair';
 
 export { CLI_DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from './config';
 
@@ -26,10 +26,21 @@ export function raisedByGates(request: CorrectionRequest): boolean {
   return GATE_FACTS.has(request.fact.kind);
 }
 
-/** Runs one gate and records it as a `gate.ran` event. */
+/**
+ * Runs one gate and records it as a `gate.ran` event. A gate that throws could not decide: it
+ * is recorded as `error`, with what it threw, and the run goes on, since only a verdict fails a
+ * run (a stop from outside, or a script that ran out, still passes through).
+ */
 async function runGate(env: GateEnv, gate: GateName, afterRepairOf?: GateName): Promise<GateOutcome> {
   const started = Date.now();
-  const found = await RUNS[gate](env);
+  let found: Omit<GateOutcome, 'gate' | 'durationMs'>;
+  try {
+    found = await RUNS[gate](env);
+  } catch (err) {
+    if (stopsTheRun(env, err)) throw err;
+    const e = errorRecord(err);
+    found = { status: 'error', detail: `the gate could not run: ${e.name}: ${e.message}` };
+  }
   const outcome: GateOutcome = { gate, ...found, durationMs: Date.now() - started };
   await env.ctx.log.emit({
     type: 'gate.ran',

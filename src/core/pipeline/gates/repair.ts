@@ -1,4 +1,4 @@
-import { CancelledError, errorMessage } from '../../errors';
+import { CancelledError, errorMessage, ScriptExhaustedError } from '../../errors';
 import { describeStop } from '../../run/report';
 import type { TestRunResult } from '../../schema/checks';
 import type { FileRef } from '../../schema/events';
@@ -29,12 +29,19 @@ interface Progress {
 }
 
 /**
- * A stop that comes from outside the repair (the operator's cancel, a run budget) is not an
- * error of the repair: it ends the run its own way. Everything else is caught by the fail-safe.
+ * A stop that comes from outside the gates (the operator's cancel, a run budget) is not an
+ * error of a gate or a repair: it ends the run its own way. Nor is a script that ran out: that
+ * is a broken test or demo, and it must fail loudly. Everything else is caught by the fail-safes.
  */
-function stopsTheRun(env: GateEnv, err: unknown): boolean {
-  if (env.ctx.signal.aborted || err instanceof CancelledError) return true;
+export function stopsTheRun(env: GateEnv, err: unknown): boolean {
+  if (env.ctx.signal.aborted || err instanceof CancelledError || err instanceof ScriptExhaustedError) return true;
   return err instanceof RunStop && (err.stop.kind === 'cancelled' || err.stop.kind === 'budgetExceeded');
+}
+
+/** An error as the log records it; a RunStop's message is only its kind, so its typed stop is described. */
+export function errorRecord(err: unknown): { name: string; message: string } {
+  if (err instanceof RunStop) return { name: 'RunStop', message: describeStop(err.stop) };
+  return { name: err instanceof Error ? err.name : 'Error', message: errorMessage(err) };
 }
 
 /** The mini regression: every test that ran before must pass now, those that failed included. */
@@ -147,8 +154,7 @@ export async function repairGate(env: RepairEnv, failed: GateOutcome): Promise<b
     why = await steps(env, failed, p);
   } catch (err) {
     if (stopsTheRun(env, err)) throw err;
-    // A RunStop's message is only its kind: the typed stop says what happened.
-    error = err instanceof RunStop ? { name: 'RunStop', message: describeStop(err.stop) } : { name: err instanceof Error ? err.name : 'Error', message: errorMessage(err) };
+    error = errorRecord(err);
     why = `an error in the repair path (${p.stage}): ${error.message}`;
   }
   const ok = why === undefined;
