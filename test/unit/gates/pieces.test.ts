@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseGateList } from '../../../src/core/pipeline/gates/config';
 import { changedLines, unifiedDiff } from '../../../src/core/pipeline/gates/diff';
@@ -12,7 +14,8 @@ import type { WorkspacePort } from '../../../src/core/ports/workspace';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
 import type { Manifest } from '../../../src/core/schema/manifest';
-import { parseTscOutput } from '../../../src/node/gates/tscTypeCheck';
+import { ShellBuild } from '../../../src/node/gates/buildCommand';
+import { parseTscOutput, TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
 import { decodeMappings, scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { REPO_ROOT } from '../../support/tempWorkspace';
@@ -184,5 +187,41 @@ describe('gates: a proposed test plan is validated before any operator sees it',
     assert.match(bad.problems[0]!, /^parse: files\[0\] \(test\/a\.test\.ts\) cases\[0\] "c" expect\[0\]\.actual: the expression "a\(1\) ===" does not parse/);
     assert.match((await validateTestPlan(deps, manifest, { files: [] }, signal)).problems[0]!, /^schema: files: /);
     assert.match((await validateTestPlan(deps, manifest, plan('true', 'src/a.ts'), signal)).problems[0]!, /src\/a\.ts is in scope\.write/);
+  });
+});
+
+describe('gates: the Node adapters around their tools', function () {
+  this.timeout(30_000);
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tr-gates-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const signal = new AbortController().signal;
+
+  it("type-checks with the workspace's own tsc, falls back to the bundled one and says so, and skips without a tsconfig", async () => {
+    assert.equal(new TscTypeCheck({ root: REPO_ROOT }).tool()?.source, 'workspace');
+    const bundled = new TscTypeCheck({ root: dir, fallbackDir: REPO_ROOT });
+    assert.deepEqual([bundled.tool()?.source, bundled.tool()?.version], ['bundled', '5.9.3']);
+    assert.equal(new TscTypeCheck({ root: dir }).tool(), undefined);
+    const none = await bundled.check(signal);
+    assert.deepEqual([none.status, none.detail], ['skipped', 'no tsconfig.json: nothing project-wide to check']);
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['*.ts'] }));
+    writeFileSync(path.join(dir, 'a.ts'), 'export const n: number = "one";\n');
+    const r = await bundled.check(signal);
+    assert.equal(r.status, 'failed');
+    assert.match(r.detail, /^tsc 5\.9\.3 \(bundled: the workspace has no typescript\)$/);
+    assert.deepEqual(r.diagnostics.map((d) => [d.file, d.line, d.code]), [['a.ts', 1, 'TS2322']]);
+  });
+
+  it('runs the build command through the shell, and kills it with its group past the time limit', async () => {
+    const build = new ShellBuild(dir);
+    assert.deepEqual([(await build.run('echo built && exit 0', 10_000, signal)).status], ['passed']);
+    const failed = await build.run('echo broken >&2; exit 3', 10_000, signal);
+    assert.deepEqual([failed.status, failed.exitCode], ['failed', 3]);
+    assert.match(failed.output, /broken/);
+    const slow = await build.run('sleep 20', 300, signal);
+    assert.equal(slow.status, 'timeout');
+    assert.ok(slow.durationMs < 5_000, `killed in ${slow.durationMs} ms`);
   });
 });

@@ -135,10 +135,10 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
 
   it('no path makes a passing run fail: a gate whose tool throws is recorded as an error, and the run passes', async () => {
     const { state } = await run(ws.root, 'BLOG-5', (deps) => {
-      deps.gates = { ...deps.gates!, typecheck: { check: () => Promise.reject(new Error('tsc vanished')) } };
+      deps.gates = { ...deps.gates!, enabled: [...deps.gates!.enabled, 'build'], buildCommand: 'exit 0', typecheck: { check: () => Promise.reject(new Error('tsc vanished')) } };
     });
     assert.equal(state.status, 'passed');
-    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     assert.equal(state.gates[0]?.detail, 'the gate could not run: Error: tsc vanished');
     assert.deepEqual(state.repairs, []);
   });
@@ -173,6 +173,30 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.deepEqual(rejected.finished?.reason, { kind: 'correctionRejected', requestId: req.id, reason: 'post 42 is the case we care about' });
     assert.deepEqual([rejected.corrections[0]?.status, rejected.corrections[0]?.request.proposal.kind], ['rejected', 'testPlan']);
     assert.match(readFileSync(path.join(other, 'test/ticket/BLOG-9.test.ts'), 'utf8'), /id: '42'/);
+  });
+
+  it('resume from the tests: when the corrected tests fail the code, the Coder gets the failure and the gates run after it', async () => {
+    // BLOG-9 again, but the corrected case also wants a body the code does not give: the code must change.
+    type Plan = { files: { cases: { expect: unknown[] }[] }[] };
+    const script = JSON.parse(read('.tickets/BLOG-9.script.json')) as { coder: unknown[]; testReviewer: { expect: { attempt: number }; structured: { proposedTestPlan?: Plan } }[] };
+    const proposed = script.testReviewer[0]!.structured.proposedTestPlan!;
+    proposed.files[0]!.cases[1]!.expect.push({ kind: 'equal', mode: 'deep', actual: 'res.body', expected: "{ error: 'No post 9999' }" });
+    const fixed = answer('BLOG-9', 'attempt1.ts').replace('`Post ${req.params.id} not found`', '`No post ${req.params.id}`');
+    script.coder.push({ expect: { attempt: 2, promptIncludes: ['the code fails it'] }, files: { 'src/handlers/posts.ts': fixed } });
+    // The second review now looks at attempt 2.
+    script.testReviewer[1]!.expect.attempt = 2;
+    writeFileSync(path.join(ws.root, '.tickets/BLOG-9.script.json'), JSON.stringify(script));
+    const only = (deps: PipelineDeps) => {
+      deps.gates = { ...deps.gates!, enabled: ['testReview'] };
+    };
+    const first = await run(ws.root, 'BLOG-9', only);
+    assert.equal(first.state.status, 'needsOperator');
+    const { state } = await resolve(ws.root, first, 'accept', undefined, only);
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    assert.deepEqual(state.attempts.map((a) => [a.n, a.status]), [[1, 'failed'], [2, 'passed']]);
+    assert.match(state.attempts[1]?.brief ?? '', /^The operator accepted a corrected test plan, and the code fails it:/);
+    assert.deepEqual(gateRuns(state).filter((g) => !g.endsWith(':skipped')), ['testReview:failed', 'testReview:passed']);
+    assert.match(read('src/handlers/posts.ts'), /No post \$\{req\.params\.id\}/);
   });
 
   it('coverage: changed lines no test runs get a corrected plan from the Test Reviewer; accepted, the run resumes and passes', async () => {
