@@ -13,7 +13,7 @@ import { summarizeChecks } from '../recovery/runTestsTool';
 import { CODER_SYSTEM, coderPrompt, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
 import { changedRegions, route } from './router';
 import { serializeManifest } from './manifestBuilder';
-import { checkWrite } from './writeGate';
+import { writeThroughGate } from './writeGate';
 
 async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
@@ -71,18 +71,8 @@ async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[
   const refs = [];
   for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
   await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
-  const written = [];
-  for (const f of answer) {
-    const verdict = checkWrite(manifest, f.path);
-    if (!verdict.ok) {
-      await log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: verdict.reason, detail: verdict.detail });
-      continue;
-    }
-    const before = await ctx.deps.workspace.readFile(verdict.path);
-    await ctx.deps.workspace.writeFile(verdict.path, f.content);
-    written.push({ path: verdict.path, before: before === null ? null : await log.putBlob(before), after: await log.putBlob(f.content) });
-  }
-  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written });
+  const written = await writeThroughGate(ctx, attempt, answer);
+  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
   return written.map((w) => w.path);
 }
 

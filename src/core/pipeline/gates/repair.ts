@@ -7,7 +7,7 @@ import { parseCoderAnswer } from '../coderAnswer';
 import { RunStop } from '../context';
 import { callModel } from '../modelCall';
 import { CODER_SYSTEM } from '../prompts';
-import { checkWrite } from '../writeGate';
+import { writeThroughGate } from '../writeGate';
 import { readFiles, type GateEnv, type GateOutcome } from './gateRuns';
 import { repairPrompt } from './prompts';
 
@@ -79,23 +79,13 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   if (!answer.length) return 'the repair answered with no file';
 
   p.stage = 'write';
-  const written = [];
-  for (const f of answer) {
-    const verdict = checkWrite(manifest, f.path);
-    if (!verdict.ok) {
-      await log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: verdict.reason, detail: verdict.detail });
-      continue;
-    }
-    const before = await deps.workspace.readFile(verdict.path);
-    if (before === f.content) continue;
-    p.written.push({ path: verdict.path, before });
-    await deps.workspace.writeFile(verdict.path, f.content);
-    const after = await log.putBlob(f.content);
-    p.refs.push({ path: verdict.path, hash: after });
-    written.push({ path: verdict.path, before: before === null ? null : await log.putBlob(before), after });
+  const written = await writeThroughGate({ deps, log, manifest }, attempt, answer, { skipUnchanged: true });
+  for (const w of written) {
+    p.written.push({ path: w.path, before: w.before });
+    p.refs.push({ path: w.path, hash: w.afterHash });
   }
   if (!written.length) return 'the repair changed no file it may write';
-  await log.emit({ type: 'files.written', attempt, by: 'repair', files: written });
+  await log.emit({ type: 'files.written', attempt, by: 'repair', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
 
   p.stage = 'parse';
   if (deps.parser) {
