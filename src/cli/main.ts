@@ -61,6 +61,8 @@ Options:
                                the run stops with its typed reason (wall time also stops the
                                work in flight)
   --test-timeout-ms N          time limit per test run (default 120000)
+  --test-command CMD           run the tests with this shell command instead of the detected
+                               runner (the rendered test files are appended; the exit code decides)
 ${GATE_HELP}
   --json`,
   show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
@@ -94,6 +96,7 @@ const OPTIONS = {
   'max-dollars': { type: 'string' },
   'max-wall-ms': { type: 'string' },
   'test-timeout-ms': { type: 'string' },
+  'test-command': { type: 'string' },
   gates: { type: 'string' },
   'build-command': { type: 'string' },
   'coverage-threshold': { type: 'string' },
@@ -199,7 +202,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticketFile = path.join(ws, rel);
       if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
       parseTicket(rel, readFileSync(ticketFile, 'utf8'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
@@ -236,7 +239,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
       const ws = workspaceOf(flags);
       const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {

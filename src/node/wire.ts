@@ -71,6 +71,8 @@ export interface WireOptions {
   env: Readonly<Record<string, string | undefined>>;
   onEvent?: RunEventListener;
   testTimeoutMs?: number;
+  /** Replaces the detected test runner with a shell command (files appended). */
+  testCommand?: string;
   /** The node that runs the tests; the editor passes 'node' (its execPath is Electron). */
   nodePath?: string;
   /** A model built by the caller (tests, the editor's vscode.lm), instead of `model`. */
@@ -105,6 +107,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
       nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
       fallbackDir: pkgRoot,
       nodePath: o.nodePath ?? process.execPath,
+      commandOverride: o.testCommand,
     });
   return {
     workspace: new FsWorkspace(root),

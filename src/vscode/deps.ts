@@ -39,6 +39,7 @@ export async function depsForFolder(
     env,
     onEvent,
     testTimeoutMs: settings.testTimeoutMs,
+    testCommand: settings.testCommand || undefined,
     gates: { enabled: settings.gates.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g)), buildCommand: settings.buildCommand || undefined },
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {

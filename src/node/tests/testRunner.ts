@@ -25,6 +25,12 @@ export interface ProcessTestRunnerOptions {
   outputTailChars?: number;
   /** Added to the environment of the runner. */
   env?: Record<string, string>;
+  /**
+   * A shell command that replaces the detected runner (the `ticketRunner.testCommand` setting,
+   * `--test-command`). The rendered test files are appended as arguments. Its output has no
+   * machine-readable report, so the verdict is its exit code and the cases are empty.
+   */
+  commandOverride?: string;
 }
 
 /**
@@ -48,7 +54,28 @@ export class ProcessTestRunner implements TestRunnerPort {
     }
   }
 
+  /** The override: the user's command, run by the shell, judged by its exit code. */
+  private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
+    // The files go in as positional parameters, so no path is ever parsed by the shell.
+    const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...request.files];
+    const run = await runInProcessGroup('/bin/sh', args, {
+      cwd: this.options.root,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...this.options.env },
+      timeoutMs: request.timeoutMs,
+      signal,
+      tailChars: this.options.outputTailChars ?? 8000,
+    });
+    if (run.stopped === 'abort') throw new CancelledError('test run cancelled');
+    const argv = ['/bin/sh', ...args];
+    const base = { durationMs: run.durationMs, cases: [] };
+    if (run.spawnError) return result(request, argv, { ...base, status: 'error', output: `[ticket-runner] could not start the test command: ${run.spawnError.message}` });
+    if (run.stopped === 'timeout') return result(request, argv, { ...base, status: 'timeout', output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
+    const note = `\n[ticket-runner] test command override "${command}" exited with ${String(run.exitCode)}; no per-test report`;
+    return result(request, argv, { ...base, status: run.exitCode === 0 ? 'passed' : 'failed', output: run.output + note });
+  }
+
   private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
+    if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal);
     const node = this.options.nodePath ?? 'node';
     const command = testCommand(request.framework, {
       root: this.options.root,
