@@ -12,7 +12,7 @@ import { describeStop, formatRunReport, modelLabel } from '../core/run/report';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
-import { wireNodeDeps, type ModelChoice } from '../node/wire';
+import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { progressLine } from './progress';
@@ -206,7 +206,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
-        deps.diagnostics?.dispose?.();
+        disposeDeps(deps);
       }
     }
     case 'show': {
@@ -243,7 +243,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
-        deps.diagnostics?.dispose?.();
+        disposeDeps(deps);
       }
     }
     case 'rollback': {

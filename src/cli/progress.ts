@@ -14,6 +14,8 @@ export function progressLine(e: RunEvent): string | null {
       return `  op ${e.index} ${e.op.op} applied`;
     case 'op.failed':
       return `  op ${e.index} ${e.op.op} FAILED: ${e.reason}`;
+    case 'ops.checked':
+      return `  ops checked: ${e.introduced.length ? `${e.introduced.length} new error(s) for the Coder` : 'no new errors'} (${e.checkedFiles.length} file(s))`;
     case 'coder.attempted':
       return `  attempt ${e.attempt}: Coder answered with ${e.files.length} file(s)`;
     case 'write.refused':

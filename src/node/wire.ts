@@ -136,3 +136,9 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     onEvent: o.onEvent,
   };
 }
+
+/** Releases what a run's dependencies hold (language services) once the command is done. */
+export function disposeDeps(deps: PipelineDeps): void {
+  deps.diagnostics?.dispose?.();
+  deps.ops?.dispose?.();
+}

@@ -166,6 +166,7 @@ export class RunService implements vscode.Disposable {
       signal.removeEventListener('abort', abort);
       if (runId) this.active.delete(runId);
       deps.diagnostics?.dispose?.();
+      deps.ops?.dispose?.();
     }
   }
 

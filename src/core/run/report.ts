@@ -97,6 +97,10 @@ export function formatRunReport(state: RunState): string {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
   }
   for (const op of state.ops) lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
+  if (state.opsCheck?.introduced.length) {
+    lines.push(`Ops left ${state.opsCheck.introduced.length} new error(s) for the Coder:`);
+    for (const d of state.opsCheck.introduced.slice(0, 5)) lines.push(`  ${d.file}:${d.line} ${d.code} ${d.message}`);
+  }
   for (const a of state.attempts) lines.push(...attemptLines(a));
   for (const c of state.corrections) {
     const r = c.request;
