@@ -252,6 +252,14 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   });
   const body = h('div', { class: 'attempt-body' });
   if (a.brief) body.append(h('p', {}, h('strong', {}, 'Brief: '), a.brief));
+  // The recovery receipts: which rungs fired on this attempt, and why.
+  if (a.rungs.length) {
+    body.append(h('ul', { class: 'rungs' }, ...a.rungs.map((r) => h('li', { class: 'rung', 'data-rung': String(r.rung) }, icon('debug-restart'), h('strong', {}, ` Rung ${r.rung}: `), r.reason))));
+  }
+  const urgent = a.anomalies.filter((x) => x.score > 0);
+  if (urgent.length) {
+    body.append(h('p', { class: 'muted anomalies' }, icon('warning'), ` Anomalies: ${urgent.map((x) => `${x.role} ${x.signals.map((sg) => sg.name).join(', ')} (score ${x.score.toFixed(2)}${x.urgent ? ', urgent' : ''})`).join('; ')}`));
+  }
   const checks = h('ul', { class: 'checks' });
   for (const r of a.refused) checks.append(h('li', {}, statusIcon('warning'), ` write refused: ${r.path} (${r.reason})`));
   if (a.parse) checks.append(h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`));

@@ -131,6 +131,20 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.close();
   });
 
+  it('shows which recovery rungs fired on each attempt', async () => {
+    const { page, problems } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-1');
+    const fired = msg.state.attempts.map((a) => a.rungs.map((r) => r.rung));
+    assert.deepEqual(fired, [[], [2]], 'the recorded BLOG-1 run retried once on rung 2');
+    await send(page, msg);
+    await page.locator('.attempt[data-attempt="2"] .rung').waitFor();
+    assert.equal(await page.locator('.attempt[data-attempt="1"] .rung').count(), 0);
+    assert.equal(await page.locator('.attempt[data-attempt="2"] .rung').getAttribute('data-rung'), '2');
+    assert.match((await page.locator('.attempt[data-attempt="2"] .rung').textContent()) ?? '', /Rung 2: attempt 1 failed \(tests failed/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('replays a past run: the scrubber seeks by event', async () => {
     const { page } = await openWebview(browser, origin);
     const msg = await recordedRunState('BLOG-3', { mode: 'replay', upTo: 3 });
