@@ -24,9 +24,15 @@ export interface CommandContext {
 
 const core = () => import('../core/pipeline/runTicket.js');
 
+/**
+ * Run Ticket stays visible in an untrusted workspace (not disabled), so a user who looks for it
+ * learns why nothing starts, and can go straight to the trust editor.
+ */
 function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE);
+  void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE, 'Manage Workspace Trust').then((choice) => {
+    if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
   return false;
 }
 

@@ -38,7 +38,8 @@ export interface CodeServer {
   log: () => string;
 }
 
-export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown> }): Promise<CodeServer> {
+/** `untrusted`: workspace trust stays on and the folder opens in Restricted Mode, with no startup prompt. */
+export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean }): Promise<CodeServer> {
   ensureCodeServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tr-code-server-'));
@@ -52,7 +53,8 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
       'extensions.autoUpdate': false,
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
-      'security.workspace.trust.enabled': false,
+      'security.workspace.trust.enabled': opts.untrusted === true,
+      'security.workspace.trust.startupPrompt': 'never',
       'git.enabled': false,
       ...opts.userSettings,
     }),
@@ -61,7 +63,7 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
   let output = '';
   const child = spawn(
     process.execPath,
-    [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+    [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ...(opts.untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
       '--config', join(dir, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', join(dir, 'ext'), opts.folder],
     { detached: true, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache') }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
