@@ -8,6 +8,7 @@ import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { ProcessTestRunner } from '../../../src/node/tests/testRunner';
 import { neverAborted, repoRoot, TempProject } from './tempProject';
 
+/** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
 const mathTest = (imports: string, assertion: string): string => `${imports}
 describe('math', () => {
   it('adds', () => { ${assertion.replace('$A', '1 + 1').replace('$E', '2')}; });
