@@ -38,12 +38,13 @@ const decisions = {
   'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'],
   'BLOG-4': ['accept'],
   'BLOG-9': ['accept'],
+  'BLOG-11': ['accept'],
 };
 
 say(`Ticket Runner demo: the blog-api fixture, one copy per ticket, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const runs = [];
-for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'BLOG-7', 'BLOG-8', 'BLOG-9']) {
+for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'BLOG-7', 'BLOG-8', 'BLOG-9', 'BLOG-10', 'BLOG-11']) {
   say(`== ${id}`);
   const ws = workspaceFor(id);
   const run = tr(ws, ['run', `.tickets/${id}.ticket.json`], { json: true });
