@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PipelineDeps } from '../../../src/core/pipeline/context';
-import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../../src/core/pipeline/runTicket';
-import type { RunState } from '../../../src/core/run/reducer';
+import type { RunResult } from '../../../src/core/pipeline/runTicket';
 import type { RunEvent } from '../../../src/core/schema/events';
-import { wireNodeDeps } from '../../../src/node/wire';
+import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 import { sourceFiles } from './support';
 
@@ -15,27 +14,9 @@ import { sourceFiles } from './support';
  * BLOG-11's rename reaches outside the scope and becomes an op correction request.
  */
 
-const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
 const types = (events: readonly RunEvent[]) => events.map((e) => e.type);
-
-async function withDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>): Promise<T> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {} });
-  try {
-    return await body(deps);
-  } finally {
-    deps.diagnostics?.dispose?.();
-    deps.ops?.dispose?.();
-  }
-}
-
-const run = (root: string, id: string, tweak: (deps: PipelineDeps) => void = () => undefined) =>
-  withDeps(root, `.tickets/${id}.ticket.json`, (deps) => {
-    tweak(deps);
-    return startRun(deps, { ticketPath: `.tickets/${id}.ticket.json`, budget: { attempts: 2 }, signal: new AbortController().signal });
-  });
-
-const accept = (root: string, r: RunResult) =>
-  withDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision: 'accept', by: 'test', signal: new AbortController().signal }));
+const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void) => runTicket(root, id, { attempts: 2, patch });
+const accept = (root: string, r: RunResult) => resolveRun(root, r, 'accept');
 
 async function events(r: RunResult): Promise<RunEvent[]> {
   return readFileSync(r.logPath, 'utf8')
@@ -58,7 +39,7 @@ describe('ops scenarios: typed ops before any model runs', function () {
     const r = await run(ws.root, 'BLOG-10');
     const { state } = r;
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 0]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
     const log = await events(r);
     const order = types(log).filter((t) => ['tests.materialized', 'files.written', 'op.applied', 'ops.checked', 'coder.attempted'].includes(t));
     assert.deepEqual(order, ['files.written', 'tests.materialized', 'files.written', 'op.applied', 'ops.checked', 'coder.attempted', 'files.written']);
@@ -85,8 +66,7 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.equal(read('src/types.ts'), typesAfter);
 
     // A rollback of the first run undoes the op with everything else.
-    const deps = await wireNodeDeps({ workspaceRoot: ws.root, model: 'none', env: {} });
-    await rollbackRun(deps, r.runId);
+    await rollback(ws.root, r.runId);
     assert.equal(treeHash(ws.root), before);
   });
 
@@ -97,7 +77,7 @@ describe('ops scenarios: typed ops before any model runs', function () {
     writeFileSync(ticketPath, JSON.stringify(ticket, null, 2));
     const { state } = await run(ws.root, 'BLOG-10');
     assert.equal(state.status, 'needsOperator');
-    assert.equal(calls(state, 'coder'), 0);
+    assert.equal(callsOf(state, 'coder'), 0);
     const req = state.corrections[0]!.request;
     assert.deepEqual([req.target, req.fact.kind, req.fact.file, req.fact.code], ['op', 'outsideScopeDiagnostic', 'test/postSummary.test.ts', 'TS2741']);
     assert.deepEqual(req.proposal, { kind: 'scopeAddition', paths: ['test/postSummary.test.ts'] });
@@ -129,7 +109,7 @@ describe('ops scenarios: typed ops before any model runs', function () {
     const { state } = r;
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.equal(state.corrections[0]?.status, 'accepted');
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 0]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
     assert.deepEqual(state.ops.map((o) => [o.index, o.ok]), [[0, false], [0, true]]);
     const applied = (await events(r)).filter((e) => e.type === 'files.written' && e.by === 'op');
     assert.deepEqual(applied.flatMap((e) => (e.type === 'files.written' ? e.files.map((f) => f.path) : [])).sort(), ['src/format/postSummary.ts', ...referencing].sort());
@@ -177,6 +157,6 @@ describe('ops scenarios: typed ops before any model runs', function () {
     const outside = await run(ws.root, 'BLOG-10');
     assert.equal(outside.state.ops[0]?.reason, 'src/types.ts is not in scope.write, and an op changes only files in scope');
     assert.deepEqual(outside.state.corrections[0]?.request.proposal, { kind: 'scopeAddition', paths: ['src/types.ts'] });
-    assert.equal(calls(outside.state, 'coder') + calls(bare.state, 'coder'), 0);
+    assert.equal(callsOf(outside.state, 'coder') + callsOf(bare.state, 'coder'), 0);
   });
 });

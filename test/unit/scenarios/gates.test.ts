@@ -3,10 +3,10 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PipelineDeps } from '../../../src/core/pipeline/context';
 import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/pipeline/gates/config';
-import { resolveCorrection, startRun, type RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunResult } from '../../../src/core/pipeline/runTicket';
 import type { RunState } from '../../../src/core/run/reducer';
 import { formatRunReport } from '../../../src/core/run/report';
-import { wireNodeDeps } from '../../../src/node/wire';
+import { callsOf, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
 /**
@@ -16,28 +16,12 @@ import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
  */
 
 const GATES: GateSettings = { enabled: CLI_DEFAULT_GATES };
-const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
 const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
 const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
 
-async function withDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, patch?: (deps: PipelineDeps) => void): Promise<T> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, gates: GATES });
-  patch?.(deps);
-  try {
-    return await body(deps);
-  } finally {
-    deps.diagnostics?.dispose?.();
-  }
-}
-
-function run(root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> {
-  const ticketPath = `.tickets/${id}.ticket.json`;
-  return withDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: 3 }, signal: new AbortController().signal }), patch);
-}
-
-function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> {
-  return withDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), patch);
-}
+const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> => runTicket(root, id, { gates: GATES, patch });
+const resolve = (root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> =>
+  resolveRun(root, r, decision, reason, { gates: GATES, patch });
 
 describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materialization', function () {
   this.timeout(120_000);
@@ -74,7 +58,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['typecheck', true, 'done', false]);
     assert.equal(repair?.regression?.required.length, 2);
     assert.deepEqual(repair?.regression?.failed, []);
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'reviewer'), calls(state, 'testReviewer')], [2, 1, 1]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [2, 1, 1]);
     assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'repair.ts'));
     const coverage = state.gates[6]!.evidence;
     assert.ok(coverage?.kind === 'coverage' && coverage.changedLines > 0 && coverage.coveredLines === coverage.changedLines);
@@ -94,7 +78,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.deepEqual(repair?.regression?.failed.map((n) => n.replace(/^.* > /, '')), ['[AC2] keeps the default page without perPage']);
     assert.match(repair?.complaints?.[0] ?? '', /perPage=Infinity is not NaN/);
     // The verdict stands: no second review of a repair that was put back.
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'reviewer')], [2, 1]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'reviewer')], [2, 1]);
     assert.equal(read('src/handlers/posts.ts'), answer('BLOG-7', 'attempt1.ts'));
   });
 
@@ -165,7 +149,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.doesNotMatch(rendered, /id: '42'/);
     assert.deepEqual(gateRuns(state).slice(5), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     // No new Coder attempt: the same code passed the corrected tests; the unchanged code was not reviewed twice.
-    assert.deepEqual([state.attempts.length, calls(state, 'coder'), calls(state, 'reviewer'), calls(state, 'testReviewer')], [1, 1, 1, 2]);
+    assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [1, 1, 1, 2]);
     assert.equal(state.attempts[0]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
 
     const rejected = (await resolve(other, first, 'reject', 'post 42 is the case we care about')).state;

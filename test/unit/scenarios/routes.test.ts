@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunResult } from '../../../src/core/pipeline/runTicket';
 import type { RunState } from '../../../src/core/run/reducer';
 import { runCli } from '../../../src/cli/main';
-import { wireNodeDeps } from '../../../src/node/wire';
+import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 
 /**
@@ -13,27 +13,9 @@ import { copyFixture, treeHash } from '../../support/tempWorkspace';
  * about the route, the guard's verdict, who was called how often, and why the run stopped.
  */
 
-const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
 const routes = (s: RunState) => s.attempts.map((a) => a.route?.route).filter(Boolean);
-
-async function run(root: string, id: string): Promise<RunResult> {
-  const ticketPath = `.tickets/${id}.ticket.json`;
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {} });
-  try {
-    return await startRun(deps, { ticketPath, budget: { attempts: 3 }, signal: new AbortController().signal });
-  } finally {
-    deps.diagnostics?.dispose?.();
-  }
-}
-
-async function resolve(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string): Promise<RunResult> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath: r.state.ticketPath, env: {} });
-  try {
-    return await resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal });
-  } finally {
-    deps.diagnostics?.dispose?.();
-  }
-}
+const run = (root: string, id: string) => runTicket(root, id);
+const resolve = (root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string) => resolveRun(root, r, decision, reason);
 
 describe('scenarios: every failure goes to the stage that owns its fix', function () {
   this.timeout(120_000);
@@ -47,7 +29,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     const { state } = await run(ws.root, 'BLOG-1');
     assert.equal(state.status, 'passed');
     assert.deepEqual(state.finished?.reason, { kind: 'testsPassed' });
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [2, 1]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
     const [a1, a2] = state.attempts;
     assert.equal(a1?.tests?.status, 'failed');
     assert.equal(a1?.tests?.cases.find((c) => c.status === 'failed')?.expected, '400');
@@ -74,7 +56,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
   it('BLOG-5 missing import: passes on attempt 1 with zero Debugger calls, fixed by a code fix', async () => {
     const { state } = await run(ws.root, 'BLOG-5');
     assert.equal(state.status, 'passed');
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 0]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
     const fix = state.attempts[0]?.autofix?.applied[0];
     assert.equal(fix?.code, 'TS2304');
     assert.match(readFileSync(path.join(ws.root, 'src/format/postSummary.ts'), 'utf8'), /^import \{ getPosts \} from '\.\.\/store\/postStore';/m);
@@ -84,7 +66,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     const first = await run(ws.root, 'BLOG-2');
     const s1 = first.state;
     assert.equal(s1.status, 'needsOperator');
-    assert.deepEqual([calls(s1, 'coder'), calls(s1, 'debugger')], [1, 1]);
+    assert.deepEqual([callsOf(s1, 'coder'), callsOf(s1, 'debugger')], [1, 1]);
     assert.deepEqual([s1.attempts[0]?.route?.route, s1.attempts[0]?.route?.verdict], ['test', 'confirmed']);
     const req = s1.corrections[0]!.request;
     assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts']);
@@ -95,7 +77,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     assert.equal(state.status, 'passed');
     assert.equal(state.corrections[0]?.status, 'accepted');
     assert.match(readFileSync(path.join(ws.root, 'test/ticket/BLOG-2.test.ts'), 'utf8'), /tag\.slug === 'node'/);
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [2, 1]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
   });
 
   it('BLOG-2 rejected: the run ends with the request on record', async () => {
@@ -126,7 +108,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     assert.deepEqual([req.target, req.fact.kind], ['ticket', 'unresolvedTicketSymbol']);
     assert.equal(state.manifest?.facts.find((f) => f.symbol === 'Post.publishedAt')?.signature, null);
     assert.equal(req.proposal.kind, 'ticketEdit');
-    assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 1]);
+    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 1]);
   });
 
   it('a rollback restores every byte of the workspace', async () => {
@@ -134,8 +116,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     const first = await run(ws.root, 'BLOG-4');
     await resolve(ws.root, first, 'accept');
     assert.notEqual(treeHash(ws.root), before, 'the run changed the workspace');
-    const deps = await wireNodeDeps({ workspaceRoot: ws.root, model: 'none', env: {} });
-    const { state } = await rollbackRun(deps, first.runId);
+    const { state } = await rollback(ws.root, first.runId);
     assert.equal(state.rolledBack, true);
     assert.equal(treeHash(ws.root), before);
   });

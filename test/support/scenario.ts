@@ -1,0 +1,43 @@
+import type { PipelineDeps } from '../../src/core/pipeline/context';
+import type { GateSettings } from '../../src/core/pipeline/gates/config';
+import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core/pipeline/runTicket';
+import type { RunState } from '../../src/core/run/reducer';
+import { disposeDeps, wireNodeDeps } from '../../src/node/wire';
+
+/**
+ * The scenario suites' one way to drive a fixture ticket: the headless wiring with the
+ * scripted model on a workspace copy, an optional patch of the dependencies (a throwing
+ * port, a fault), and the language services released after each command.
+ */
+export interface ScenarioOptions {
+  attempts?: number;
+  gates?: GateSettings;
+  patch?: (deps: PipelineDeps) => void;
+}
+
+export async function withScriptedDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, o: ScenarioOptions = {}): Promise<T> {
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}) });
+  o.patch?.(deps);
+  try {
+    return await body(deps);
+  } finally {
+    disposeDeps(deps);
+  }
+}
+
+export function runTicket(root: string, id: string, o: ScenarioOptions = {}): Promise<RunResult> {
+  const ticketPath = `.tickets/${id}.ticket.json`;
+  return withScriptedDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: o.attempts ?? 3 }, signal: new AbortController().signal }), o);
+}
+
+export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, o: ScenarioOptions = {}): Promise<RunResult> {
+  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), o);
+}
+
+export async function rollback(root: string, runId: string): Promise<RunResult> {
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'none', env: {} });
+  return rollbackRun(deps, runId);
+}
+
+/** How many calls the run made to a model role. */
+export const callsOf = (s: RunState, role: string): number => s.modelCalls.filter((c) => c.role === role).length;
