@@ -14,6 +14,7 @@ import { CODER_SYSTEM, coderPrompt, describeFailure, type DebuggerInputs, type S
 import { changedRegions, route } from './router';
 import { serializeManifest } from './manifestBuilder';
 import { writeThroughGate } from './writeGate';
+import { baselineOf } from '../run/baseline';
 
 async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
@@ -79,11 +80,7 @@ async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[
 /** The normalized changed code of an attempt against the run's baseline, for the repeat guard. */
 async function attemptRegions(ctx: RunContext, a: AttemptState | undefined): Promise<string> {
   if (!a) return '';
-  const firstBefore = new Map<string, string | null>();
-  for (const e of ctx.log.events) {
-    if (e.type !== 'files.written') continue;
-    for (const f of e.files) if (!firstBefore.has(f.path)) firstBefore.set(f.path, f.before);
-  }
+  const firstBefore = baselineOf(ctx.log.events);
   const parts: string[] = [];
   for (const f of [...a.files].sort((x, y) => x.path.localeCompare(y.path))) {
     const base = firstBefore.get(f.path);

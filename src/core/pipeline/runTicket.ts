@@ -1,4 +1,5 @@
 import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
+import { baselineOf } from '../run/baseline';
 import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
 import { budgetStopOf, startWatchdog } from '../recovery/budgets';
@@ -204,11 +205,7 @@ export function manifestBytes(state: RunState): string | undefined {
  */
 export async function rollbackRun(deps: PipelineDeps, runId: string): Promise<RunResult> {
   const loaded = await deps.store.load(runId);
-  const firstBefore = new Map<string, string | null>();
-  for (const e of loaded.events) {
-    if (e.type !== 'files.written') continue;
-    for (const f of e.files) if (!firstBefore.has(f.path)) firstBefore.set(f.path, f.before);
-  }
+  const firstBefore = baselineOf(loaded.events);
   const log = openLog(deps, runId, loaded.events);
   const files: { path: string; restored: 'content' | 'deleted' }[] = [];
   for (const [path, hash] of [...firstBefore].sort(([a], [b]) => a.localeCompare(b))) {

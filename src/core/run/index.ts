@@ -1,3 +1,4 @@
+export * from './baseline';
 export * from './logCodec';
 export * from './reducer';
 export * from './runLog';

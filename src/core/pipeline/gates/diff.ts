@@ -1,4 +1,5 @@
 import { diffLines, structuredPatch } from 'diff';
+import { baselineOf } from '../../run/baseline';
 import type { RunContext } from '../context';
 
 /** A file the run's code writers changed: its content before the run and now (null: absent). */
@@ -9,7 +10,7 @@ export interface ChangedFile {
 }
 
 /** Writers whose changes are the ticket's code. Rendered tests and the ticket file are not. */
-const CODE_WRITERS = new Set(['coder', 'autofix', 'op', 'repair']);
+const CODE_WRITERS = new Set(['coder', 'autofix', 'op', 'repair'] as const);
 
 /**
  * The cumulative diff of the run: every file a code writer touched, from its content before
@@ -17,11 +18,7 @@ const CODE_WRITERS = new Set(['coder', 'autofix', 'op', 'repair']);
  * started (a reverted repair) is not changed.
  */
 export async function cumulativeChanges(ctx: Pick<RunContext, 'deps' | 'log'>): Promise<ChangedFile[]> {
-  const baseline = new Map<string, string | null>();
-  for (const e of ctx.log.events) {
-    if (e.type !== 'files.written' || !CODE_WRITERS.has(e.by)) continue;
-    for (const f of e.files) if (!baseline.has(f.path)) baseline.set(f.path, f.before);
-  }
+  const baseline = baselineOf(ctx.log.events, CODE_WRITERS);
   const out: ChangedFile[] = [];
   for (const [path, hash] of [...baseline].sort(([a], [b]) => a.localeCompare(b))) {
     const before = hash === null ? null : await ctx.log.getBlob(hash);
