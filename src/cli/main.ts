@@ -24,7 +24,9 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
                                ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
   --build-command CMD          the build gate's shell command (adds the build gate)
   --coverage-threshold X       the fraction of changed executable lines the tests must run
-                               (0 to 1, default 1)`;
+                               (0 to 1, default 1)
+  --optional-gates LIST        gates whose error (a crashed tool, no usable review) is
+                               reported as "not judged" instead of failing the run`;
 
 const HELP: Record<string, string> = {
   main: `ticket-runner: take a ticket to verified code, headless.
@@ -100,6 +102,7 @@ const OPTIONS = {
   gates: { type: 'string' },
   'build-command': { type: 'string' },
   'coverage-threshold': { type: 'string' },
+  'optional-gates': { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -138,7 +141,8 @@ function gatesFrom(flags: Flags): GateSettings {
   if (coverageThreshold !== undefined && !(coverageThreshold >= 0 && coverageThreshold <= 1)) {
     throw new UserInputError(`--coverage-threshold must be a number from 0 to 1, got "${raw}"`);
   }
-  return { enabled, buildCommand, coverageThreshold };
+  const optional = flags['optional-gates'] === undefined ? [] : parseGateList(flags['optional-gates']);
+  return { enabled, buildCommand, coverageThreshold, optional };
 }
 
 function modelChoice(flags: Flags): ModelChoice {

@@ -24,13 +24,14 @@ const Attempt = z.object({
   parse: z.object({ ok: z.boolean(), problems: z.array(ParseProblem) }).optional(),
   diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), durationMs: z.number() }).optional(),
   autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),
-  lint: z.object({ status: z.enum(['passed', 'failed', 'skipped']), problems: z.array(LintProblem), detail: z.string().optional() }).optional(),
+  lint: z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), detail: z.string().optional() }).optional(),
   tests: TestRunResult.optional(),
   diagnosis: Diagnosis.nullable().optional(),
   rejectedDiagnoses: z.array(z.object({ reason: z.string(), missingQuotes: z.array(z.string()) })),
   route: z.object({ claimed: z.string().nullable(), route: Route, verdict: z.string(), fact: MachineFact.optional(), detail: z.string() }).optional(),
   rungs: z.array(z.object({ rung: z.number(), reason: z.string() })),
   anomalies: z.array(z.object({ role: ModelRole, score: z.number(), urgent: z.boolean(), signals: z.array(z.object({ name: z.string(), weight: z.number(), detail: z.string() })) })),
+  tampered: z.array(z.object({ path: z.string(), at: z.string() })).default([]),
   status: z.enum(['pending', 'passed', 'failed']),
 });
 
@@ -59,6 +60,8 @@ export const RunStateSchema = z.object({
   workspace: z.string(),
   resumes: z.array(z.object({ from: z.string(), reason: z.string() })),
   rolledBack: z.boolean(),
+  tampered: z.array(z.object({ path: z.string(), at: z.string() })).default([]),
+  notJudged: z.array(z.object({ gate: z.string(), detail: z.string() })).default([]),
   eventCount: z.number(),
 });
 export type RunStateView = z.infer<typeof RunStateSchema>;

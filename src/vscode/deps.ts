@@ -5,6 +5,8 @@ import type { ModelPort } from '../core/ports/model';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';
 import { GATE_NAMES, type GateName } from '../core/schema/gates';
+
+const onlyGates = (names: readonly string[]): GateName[] => names.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g));
 import { readSettings, SECRET_ANTHROPIC_KEY, SECTION, type Settings } from './settings';
 
 /**
@@ -40,7 +42,7 @@ export async function depsForFolder(
     onEvent,
     testTimeoutMs: settings.testTimeoutMs,
     testCommand: settings.testCommand || undefined,
-    gates: { enabled: settings.gates.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g)), buildCommand: settings.buildCommand || undefined },
+    gates: { enabled: onlyGates(settings.gates), optional: onlyGates(settings.optionalGates), buildCommand: settings.buildCommand || undefined },
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {
     const { EditorDiagnostics } = await import('./editorDiagnostics.js');

@@ -20,6 +20,8 @@ export const SettingKey = {
   maxWallMs: 'maxWallMs',
   /** End-of-ticket gates to run after the last attempt passes. */
   gates: 'gates',
+  /** Gates whose error is reported as "not judged" instead of failing the run (gates fail closed otherwise). */
+  optionalGates: 'optionalGates',
   /** The build gate's shell command, run in the workspace folder; empty: the build gate is skipped. */
   buildCommand: 'buildCommand',
   /** Overrides the test command the workspace's runner adapter would use; empty: detect. */
@@ -45,6 +47,7 @@ export interface Settings {
   maxDollars: number;
   maxWallMs: number;
   gates: string[];
+  optionalGates: string[];
   buildCommand: string;
   testCommand: string;
   testTimeoutMs: number;
@@ -60,6 +63,7 @@ export const DEFAULTS: Settings = {
   maxDollars: 0,
   maxWallMs: 0,
   gates: ['typecheck', 'lint'],
+  optionalGates: [],
   buildCommand: '',
   testCommand: '',
   testTimeoutMs: 120_000,
@@ -79,6 +83,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
   const retry = config.get<number>(SettingKey.retryBudget, DEFAULTS.retryBudget);
   const timeout = config.get<number>(SettingKey.testTimeoutMs, DEFAULTS.testTimeoutMs);
   const gates = config.get<unknown>(SettingKey.gates, DEFAULTS.gates);
+  const optionalGates = config.get<unknown>(SettingKey.optionalGates, DEFAULTS.optionalGates);
   return {
     model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
@@ -88,6 +93,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     maxDollars: limit(config, SettingKey.maxDollars, false),
     maxWallMs: limit(config, SettingKey.maxWallMs, true),
     gates: Array.isArray(gates) ? gates.filter((g): g is string => typeof g === 'string') : DEFAULTS.gates,
+    optionalGates: Array.isArray(optionalGates) ? optionalGates.filter((g): g is string => typeof g === 'string') : DEFAULTS.optionalGates,
     buildCommand: config.get<string>(SettingKey.buildCommand, DEFAULTS.buildCommand) ?? '',
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,

@@ -1,4 +1,5 @@
 import type { RunContext } from './context';
+import { runOracleTests } from './oracle';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from './prompts';
 
@@ -68,8 +69,9 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   }
 
   // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
-  const tests = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? 120_000 }, signal);
+  const { result: tests, tampered } = await runOracleTests(ctx, attempt);
   evidence.tests = tests;
+  if (tampered.length) evidence.tampered = tampered;
   await log.emit({ type: 'tests.ran', attempt, result: tests });
 
   const passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';

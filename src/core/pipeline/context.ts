@@ -11,6 +11,7 @@ import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
 import type { Ticket } from '../schema/ticket';
+import type { Oracle } from './oracle';
 
 /**
  * What a run needs from the world, wired by hand in src/cli/main.ts and
@@ -57,6 +58,8 @@ export interface RunContext {
   /** The run's signal: the caller's cancel and the wall-time budget (src/core/recovery/budgets.ts). */
   signal: AbortSignal;
   startedAt: number;
+  /** The rendered tests and the ticket, pinned when written or read (./oracle.ts). */
+  oracle?: Oracle;
 }
 
 /** A typed early stop inside the pipeline; the driver turns it into `run.finished`. */

@@ -140,6 +140,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       tests: outcome.evidence.tests,
       refusedFixes: outcome.evidence.refusedFixes,
       impossibleExpectations: outcome.evidence.impossibleExpectations,
+      tampered: outcome.evidence.tampered,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
     });

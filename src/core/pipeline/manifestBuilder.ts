@@ -5,7 +5,8 @@ import type { WorkspacePort } from '../ports/workspace';
 import { Manifest, type ScopedFile, type TestRunnerSpec } from '../schema/manifest';
 import type { TestFramework } from '../schema/testPlan';
 import type { Ticket } from '../schema/ticket';
-import { normalizeRelPath } from './paths';
+import { GENERATED_HEADER } from './materializer';
+import { normalizeRelPath, testTargetProblem } from './paths';
 
 interface PackageJson {
   type?: string;
@@ -66,6 +67,16 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
     }
   };
   const testFiles = ticket.testPlan.files.map((f, i) => where(`testPlan.files[${i}].path`, f.path));
+  for (const [i, p] of testFiles.entries()) {
+    const content = await workspace.readFile(p);
+    const existing = content === null ? 'none' : content.startsWith(GENERATED_HEADER[0]!) ? 'rendered' : 'other';
+    const problem = testTargetProblem(p, existing, ticketPath);
+    if (problem) {
+      throw new UserInputError(
+        `${ticketPath}: testPlan.files[${i}].path "${p}" ${problem}. A test plan may target a new test file, or an existing one (under test/, tests/ or __tests__/, or named *.test.* or *.spec.*): its file is rendered from scratch.`,
+      );
+    }
+  }
   const write: ScopedFile[] = [];
   for (const [i, raw] of ticket.scope.write.entries()) {
     const p = where(`scope.write[${i}]`, raw);

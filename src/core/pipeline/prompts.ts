@@ -1,4 +1,5 @@
 import type { Manifest } from '../schema/manifest';
+import { describeTampering, type TamperedFile } from './oracle';
 import type { AppliedFix, TestRunResult, CodeDiagnostic, ParseProblem, LintProblem } from '../schema/checks';
 
 export interface SourceFile {
@@ -16,10 +17,12 @@ export interface FailureEvidence {
   refusedFixes?: AppliedFix[];
   /** Equality expectations whose expected value the subject's declared type cannot hold (the type probe). */
   impossibleExpectations?: { file: string; caseName: string; actual: string; expected: string; code: string; message: string }[];
+  /** Rendered tests or the ticket the code changed during the attempt (restored since): a code fault. */
+  tampered?: TamperedFile[];
 }
 
 export function describeFailure(f: FailureEvidence): string {
-  const out: string[] = [];
+  const out: string[] = describeTampering(f.tampered ?? []);
   for (const p of f.parse) out.push(`${p.file}:${p.line}:${p.column} syntax ${p.kind}: ${p.text}`);
   for (const d of f.diagnostics) out.push(`${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
   for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);

@@ -22,6 +22,8 @@ export interface RouterInputs {
   impossibleExpectations?: FailureEvidence['impossibleExpectations'];
   /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
   workspaceRoot: string;
+  /** Rendered tests or the ticket the code changed during the attempt: the code's fault, whatever is claimed. */
+  tampered?: FailureEvidence['tampered'];
   /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
   repeat?: { current: string; previous: string };
 }
@@ -110,7 +112,12 @@ export function outsideScopeFiles(i: RouterInputs): string[] {
  */
 export function route(i: RouterInputs): RouteDecision {
   let decision: RouteDecision;
-  if (!i.diagnosis) {
+  const tampered = i.tampered?.[0];
+  if (tampered) {
+    // The judge itself was rewritten: no claim about the test, the scope or the ticket can rest on it.
+    const fact: MachineFact = { kind: 'oracleTampered', detail: `${tampered.path} changed during the attempt; the code under test must not write it`, file: tampered.path };
+    decision = { claimed: i.diagnosis?.kind ?? null, route: 'code', guard: { verdict: i.diagnosis?.kind === 'code' ? 'confirmed' : 'overridden', fact, detail: `the code changed the oracle (${fact.detail}): the Coder owns the fix` } };
+  } else if (!i.diagnosis) {
     decision = { claimed: null, route: 'code', guard: { verdict: 'abstained', detail: 'no usable diagnosis: the failure takes the code path' } };
   } else if (i.diagnosis.kind === 'code') {
     decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };

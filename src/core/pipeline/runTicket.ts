@@ -13,6 +13,7 @@ import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
 import { materialize } from './materializer';
 import { applyOps } from './ops/applyOps';
+import { guardOracle, Oracle } from './oracle';
 import { normalizeRelPath } from './paths';
 import { parseTicket } from './ticketLoader';
 
@@ -35,12 +36,14 @@ async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
-  return { ticket, manifest };
+  const oracle = new Oracle(deps.hash);
+  oracle.pin(ticketPath, text);
+  return { ticket, manifest, oracle };
 }
 
 /** Renders the test plan into the workspace: the only writer of test files is this function. */
 async function materializeTests(ctx: RunContext): Promise<void> {
-  const { manifest, log, deps } = ctx;
+  const { manifest, log, deps, oracle } = ctx;
   const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   const written = [];
   const files = [];
@@ -52,9 +55,21 @@ async function materializeTests(ctx: RunContext): Promise<void> {
       written.push({ path: f.path, before: before === null ? null : await log.putBlob(before), after });
     }
     files.push({ path: f.path, hash: after });
+    oracle?.pin(f.path, f.content);
   }
   if (written.length) await log.emit({ type: 'files.written', attempt: 0, by: 'materializer', files: written });
   await log.emit({ type: 'tests.materialized', framework: manifest.runner.framework, files });
+}
+
+/**
+ * The last word before "passed": the oracle still has the bytes the run wrote and read. A
+ * change here (a process the code left behind, a gate's tool) fails the run: it cannot pass
+ * on a judge that moved.
+ */
+async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
+  const tampered = await guardOracle(ctx, done.attempts, 'beforeVerdict');
+  if (tampered.length) throw new RunStop({ kind: 'oracleTampered', files: tampered.map((t) => t.path) }, 'failed');
+  return done;
 }
 
 async function emitManifest(ctx: RunContext): Promise<void> {
@@ -105,7 +120,7 @@ function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof 
  */
 export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<RunResult> {
   const ticketPath = normalizeRelPath(opts.ticketPath);
-  const { ticket, manifest } = await loadTicket(deps, ticketPath);
+  const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
   const recovery = resolveRecovery(opts.recovery);
   const budget = opts.budget ?? defaultBudget(recovery);
   const log = openLog(deps, deps.clock.newRunId());
@@ -120,14 +135,14 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
-  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt };
+  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
     await materializeTests(ctx);
     await applyOps(ctx);
     const done = await runAttempts(ctx, 1, undefined);
     await runGates(ctx, done.attempts);
-    return done;
+    return confirmVerdict(ctx, done);
   }).finally(() => watchdog.dispose());
 }
 
@@ -182,15 +197,15 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
   return drive({ deps, log, signal: watchdog.signal }, async () => {
-    const { ticket, manifest } = await loadTicket(deps, ticketPath);
-    const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt };
+    const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
+    const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
     await emitManifest(ctx);
     await materializeTests(ctx);
-    if (fromTests) return resumeFromTests(ctx, next - 1);
+    if (fromTests) return confirmVerdict(ctx, await resumeFromTests(ctx, next - 1));
     await applyOps(ctx);
     const done = await runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
     await runGates(ctx, done.attempts);
-    return done;
+    return confirmVerdict(ctx, done);
   }).finally(() => watchdog.dispose());
 }
 

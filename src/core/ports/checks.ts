@@ -28,7 +28,11 @@ export interface DiagnosticsPort {
 }
 
 export interface LintPort {
-  lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped'; problems: LintProblem[]; detail?: string }>;
+  /**
+   * skipped: the workspace has no linter (nothing to judge); error: it has one that could not
+   * run (a config that throws): nothing was judged, and an end-of-ticket gate fails closed on it.
+   */
+  lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string }>;
 }
 
 export interface TestRunRequest {

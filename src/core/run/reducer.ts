@@ -27,7 +27,7 @@ export interface AttemptState {
   parse?: { ok: boolean; problems: ParseProblem[] };
   diagnostics?: { ok: boolean; checkedFiles: string[]; diagnostics: CodeDiagnostic[]; durationMs: number };
   autofix?: { applied: AppliedFix[]; refused: AppliedFix[] };
-  lint?: { status: 'passed' | 'failed' | 'skipped'; problems: LintProblem[]; detail?: string };
+  lint?: { status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string };
   tests?: TestRunResult;
   diagnosis?: Diagnosis | null;
   rejectedDiagnoses: { reason: string; missingQuotes: string[] }[];
@@ -35,6 +35,8 @@ export interface AttemptState {
   /** The recovery rungs that fired for this attempt, in order: its receipts. */
   rungs: { rung: number; reason: string; trigger?: string; thinking?: boolean }[];
   anomalies: { role: ModelRole; score: number; urgent: boolean; signals: { name: string; weight: number; detail: string }[] }[];
+  /** Rendered tests or the ticket the code under test changed during this attempt (restored since). */
+  tampered: { path: string; at: string }[];
   /** passed, failed, or pending while its checks run. */
   status: 'pending' | 'passed' | 'failed';
 }
@@ -80,7 +82,9 @@ export interface RunState {
   attempts: AttemptState[];
   corrections: CorrectionState[];
   /** Every run of a gate, in order: the last entry of a gate is its verdict. */
-  gates: { gate: string; status: string; detail: string; repaired: boolean; afterRepairOf?: string; durationMs?: number; evidence?: GateEvidence }[];
+  gates: { gate: string; status: string; detail: string; repaired: boolean; afterRepairOf?: string; durationMs?: number; evidence?: GateEvidence; optional?: boolean }[];
+  /** Optional gates whose last run could not judge the change: a pass says so first. */
+  notJudged: { gate: string; detail: string }[];
   repairs: {
     gate: string;
     ok: boolean;
@@ -97,6 +101,8 @@ export interface RunState {
   workspace: string;
   resumes: { from: string; reason: string }[];
   rolledBack: boolean;
+  /** Oracle changes found outside any attempt (by a gate's tools, or before the verdict). */
+  tampered: { path: string; at: string }[];
   eventCount: number;
 }
 
@@ -117,6 +123,8 @@ export function emptyRunState(runId: string): RunState {
     workspace: '',
     resumes: [],
     rolledBack: false,
+    tampered: [],
+    notJudged: [],
     eventCount: 0,
   };
 }
@@ -124,7 +132,7 @@ export function emptyRunState(runId: string): RunState {
 function attempt(state: RunState, n: number): AttemptState {
   let a = state.attempts.find((x) => x.n === n);
   if (!a) {
-    a = { n, files: [], written: [], refused: [], rejectedDiagnoses: [], rungs: [], anomalies: [], status: 'pending' };
+    a = { n, files: [], written: [], refused: [], rejectedDiagnoses: [], rungs: [], anomalies: [], tampered: [], status: 'pending' };
     state.attempts.push(a);
     state.attempts.sort((x, y) => x.n - y.n);
   }
@@ -180,6 +188,14 @@ const handlers = {
   'write.refused': (s, e) => {
     attempt(s, e.attempt).refused.push({ path: e.path, reason: e.reason, detail: e.detail });
   },
+  'oracle.tampered': (s, e) => {
+    const files = e.files.map((f) => ({ path: f.path, at: e.at }));
+    if (e.attempt > 0) {
+      const a = attempt(s, e.attempt);
+      a.tampered.push(...files);
+      a.status = 'failed';
+    } else s.tampered.push(...files);
+  },
   'check.parsed': (s, e) => {
     const a = attempt(s, e.attempt);
     a.parse = { ok: e.ok, problems: e.problems };
@@ -223,7 +239,9 @@ const handlers = {
     if (c) Object.assign(c, { status: 'rejected', reason: e.reason, by: e.by });
   },
   'gate.ran': (s, e) => {
-    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired, afterRepairOf: e.afterRepairOf, durationMs: e.durationMs, evidence: e.evidence });
+    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired, afterRepairOf: e.afterRepairOf, durationMs: e.durationMs, evidence: e.evidence, optional: e.optional });
+    s.notJudged = s.notJudged.filter((x) => x.gate !== e.gate);
+    if (e.status === 'error' && e.optional) s.notJudged.push({ gate: e.gate, detail: e.detail });
   },
   'repair.attempted': (s, e) => {
     s.repairs.push({

@@ -21,6 +21,10 @@ export function describeStop(reason: StopReason): string {
       return `correction ${reason.requestId} rejected: ${reason.reason}`;
     case 'gateFailed':
       return `gate ${reason.gate} failed`;
+    case 'gateError':
+      return `gate ${reason.gate} could not judge the change: ${reason.message}`;
+    case 'oracleTampered':
+      return `the oracle changed before the verdict (${reason.files.join(', ')}): the run cannot pass on it`;
     case 'cancelled':
       return 'cancelled';
     case 'modelError':
@@ -39,6 +43,7 @@ function attemptLines(a: AttemptState): string[] {
   }
   for (const w of a.written) out.push(`  wrote ${w.path}${w.before === null ? ' (new)' : ''}`);
   for (const r of a.refused) out.push(`  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
+  for (const t of a.tampered) out.push(`  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`);
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
   if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
   if (a.autofix?.refused.length) out.push(`  fix refused (out of scope): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
@@ -67,7 +72,8 @@ function attemptLines(a: AttemptState): string[] {
 
 function gateLines(g: RunState['gates'][number]): string[] {
   const after = g.afterRepairOf ? (g.repaired ? ' after its repair' : ` (re-checked after the ${g.afterRepairOf} repair)`) : '';
-  const out = [`Gate ${g.gate}: ${g.status}${after} (${g.detail})`];
+  const status = g.status === 'error' ? (g.optional ? 'not judged (optional; its error does not fail the run)' : 'error: could not judge the change') : g.status;
+  const out = [`Gate ${g.gate}: ${status}${after} (${g.detail})`];
   const e = g.evidence;
   if (e?.kind === 'typecheck') for (const d of e.diagnostics.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
   if (e?.kind === 'lint') for (const p of e.problems.filter((x) => x.severity === 'error').slice(0, 5)) out.push(`    ${p.file}:${p.line} ${p.rule ?? ''} ${p.message}`);
@@ -88,8 +94,10 @@ function repairLines(r: RunState['repairs'][number]): string[] {
 
 /** A readable report of a run, built from its log alone. */
 export function formatRunReport(state: RunState): string {
+  // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
+  const unjudged = state.notJudged.length ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)` : '';
   const lines = [
-    `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})`,
+    `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
     `Model: ${modelLabel(state)}`,
     `Outcome: ${state.finished ? `${state.finished.outcome}: ${describeStop(state.finished.reason)}` : 'running'}`,
   ];

@@ -14,6 +14,8 @@ export const MachineFact = z
       'symbolNotInScope',
       'unresolvedTicketSymbol',
       'repeatedApproach',
+      /** The code under test changed a rendered test or the ticket while it ran. */
+      'oracleTampered',
       'opFailed',
       /** End-of-ticket gates: no test case of the plan names an acceptance criterion. */
       'criterionNotCovered',

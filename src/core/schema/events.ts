@@ -85,6 +85,10 @@ export const StopReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('correctionRequested'), requestId: z.string(), route: Route }).strict(),
   z.object({ kind: z.literal('correctionRejected'), requestId: z.string(), reason: z.string() }).strict(),
   z.object({ kind: z.literal('gateFailed'), gate: z.string() }).strict(),
+  /** A gate that could not judge (its tool crashed, timed out, or answered nothing usable): never a pass. */
+  z.object({ kind: z.literal('gateError'), gate: z.string(), message: z.string() }).strict(),
+  /** A rendered test or the ticket changed under a verdict: the run cannot pass on it. */
+  z.object({ kind: z.literal('oracleTampered'), files: z.array(z.string()) }).strict(),
   z.object({ kind: z.literal('cancelled') }).strict(),
   z.object({ kind: z.literal('modelError'), role: ModelRole, message: z.string() }).strict(),
   z.object({ kind: z.literal('error'), message: z.string() }).strict(),
@@ -134,7 +138,7 @@ export const RunEvent = z.discriminatedUnion('type', [
    */
   ev('files.written', {
     attempt: z.number().int().nonnegative(),
-    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator']),
+    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle']),
     files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
   }),
   /** Write gate, for each path an attempt tried to write and may not. */
@@ -143,6 +147,16 @@ export const RunEvent = z.discriminatedUnion('type', [
     path: z.string(),
     reason: z.enum(['outOfScope', 'testFile', 'escapesWorkspace', 'invalidPath']),
     detail: z.string(),
+  }),
+  /**
+   * Oracle guard, before and after every test run and before every verdict, when a rendered
+   * test or the ticket no longer has the bytes the run wrote or read. The trusted content is
+   * written back (a `files.written` by `oracle` follows) and what was being judged fails.
+   */
+  ev('oracle.tampered', {
+    attempt: z.number().int().nonnegative(),
+    at: z.enum(['beforeTests', 'afterTests', 'beforeVerdict']),
+    files: z.array(z.object({ path: z.string(), expected: z.string(), actual: z.string().nullable() }).strict()),
   }),
   /** Parse check, after every write. */
   ev('check.parsed', { attempt: z.number().int(), ok: z.boolean(), problems: z.array(ParseProblem), durationMs: z.number() }),
@@ -157,7 +171,7 @@ export const RunEvent = z.discriminatedUnion('type', [
   /** Structural auto-fix, for each fix applied (or refused: out of scope) with no model call. */
   ev('check.autofixed', { attempt: z.number().int(), applied: z.array(AppliedFix), refused: z.array(AppliedFix) }),
   /** Lint check, after every write. */
-  ev('check.linted', { attempt: z.number().int(), status: z.enum(['passed', 'failed', 'skipped']), problems: z.array(LintProblem), detail: z.string().optional() }),
+  ev('check.linted', { attempt: z.number().int(), status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), detail: z.string().optional() }),
   /** Test check, after every write: the runner's machine-readable output, parsed. */
   ev('tests.ran', { attempt: z.number().int(), result: TestRunResult }),
   /** Debugger, on every failed attempt. `diagnosis` null: none usable (the code path). */
@@ -195,6 +209,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     durationMs: z.number().optional(),
     /** The typed facts behind the verdict (src/core/schema/gates.ts). */
     evidence: GateEvidence.optional(),
+    /** The operator marked the gate optional: its error is "not judged" and does not fail the run. */
+    optional: z.boolean().optional(),
   }),
   /** Repair stage, after the one fail-safe repair pass of a gate. */
   ev('repair.attempted', {

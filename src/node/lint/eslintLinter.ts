@@ -59,8 +59,8 @@ export class EslintLinter implements LintPort {
       results = await raceAbort(eslint.lintFiles(paths), signal, () => new CancelledError('lint cancelled'));
     } catch (err) {
       if (err instanceof CancelledError) throw err;
-      // A broken config or plugin is the workspace's problem, not the code's: it must not fail the attempt.
-      return skipped(`ESLint could not run: ${errorMessage(err)}`);
+      // A broken config or plugin judged nothing: not the code's failure, and never a pass.
+      return { status: 'error', problems: [], detail: `ESLint could not run: ${errorMessage(err)}` };
     }
     const problems = results.flatMap((r) =>
       r.messages.filter((m) => !isIgnoredNotice(m)).map((m): LintProblem => ({

@@ -117,14 +117,22 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'attempt1.ts'));
   });
 
-  it('no path makes a passing run fail: a gate whose tool throws is recorded as an error, and the run passes', async () => {
-    const { state } = await run(ws.root, 'BLOG-5', (deps) => {
-      deps.gates = { ...deps.gates!, enabled: [...deps.gates!.enabled, 'build'], buildCommand: 'exit 0', typecheck: { check: () => Promise.reject(new Error('tsc vanished')) } };
-    });
+  it('gates fail closed: a gate whose tool throws ends the run failed with the gate as an error; made optional, the run passes and says it was not judged', async () => {
+    const throwing = (deps: PipelineDeps, optional: 'typecheck'[]) => {
+      deps.gates = { ...deps.gates!, enabled: [...deps.gates!.enabled, 'build'], buildCommand: 'exit 0', optional, typecheck: { check: () => Promise.reject(new Error('tsc vanished')) } };
+    };
+    const closed = await run(ws.root, 'BLOG-5', (deps) => throwing(deps, []));
+    assert.equal(closed.state.status, 'failed');
+    assert.deepEqual(closed.state.finished?.reason, { kind: 'gateError', gate: 'typecheck', message: 'the gate could not run: Error: tsc vanished' });
+    assert.deepEqual(gateRuns(closed.state), ['typecheck:error']);
+    assert.deepEqual(closed.state.repairs, []);
+
+    const fresh = copyFixture();
+    const { state } = await run(fresh.root, 'BLOG-5', (deps) => throwing(deps, ['typecheck'])).finally(() => fresh.dispose());
     assert.equal(state.status, 'passed');
     assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
-    assert.equal(state.gates[0]?.detail, 'the gate could not run: Error: tsc vanished');
-    assert.deepEqual(state.repairs, []);
+    assert.deepEqual(state.notJudged, [{ gate: 'typecheck', detail: 'the gate could not run: Error: tsc vanished' }]);
+    assert.match(formatRunReport(state).split('\n')[0]!, /NOT JUDGED: typecheck/);
   });
 
   it('BLOG-9: the Test Reviewer\'s corrected plan is validated and goes to the operator; accepted, it is re-rendered and the run resumes from the tests and passes; rejected, the run ends with the request on record', async () => {

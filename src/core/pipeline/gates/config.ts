@@ -11,6 +11,12 @@ export interface GateSettings {
   buildTimeoutMs?: number;
   /** The fraction of changed executable lines the ticket's tests must run (0 to 1). */
   coverageThreshold?: number;
+  /**
+   * Gates whose error (a tool that crashed, a reviewer with no usable answer) is reported as
+   * "not judged" instead of failing the run. A gate's failure still fails it. Empty by default:
+   * gates fail closed.
+   */
+  optional?: readonly GateName[];
 }
 
 /** The gates' settings and the ports only they use (lint, model and tests are the pipeline's own). */

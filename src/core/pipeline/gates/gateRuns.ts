@@ -3,6 +3,7 @@ import type { CodeDiagnostic } from '../../schema/checks';
 import type { MachineFact, Proposal } from '../../schema/correction';
 import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, UncoveredLines } from '../../schema/gates';
 import type { RunContext } from '../context';
+import { isTestPath } from '../paths';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
@@ -30,8 +31,6 @@ export interface GateEnv {
 }
 
 const CODE_FILE = /\.[cm]?[jt]sx?$/;
-/** The project's own test files (the Coder may migrate them): code, but not code to cover. */
-const TEST_FILE = /(^|\/)(tests?|__tests__)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 export async function readFiles(workspace: WorkspacePort, paths: readonly string[]): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
@@ -77,9 +76,9 @@ export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' |
   if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [] } };
   const r = await lint.lint(files, env.ctx.signal);
   const errors = r.problems.filter((p) => p.severity === 'error');
-  const detail = r.status === 'skipped' ? (r.detail ?? 'the linter skipped') : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
+  const detail = r.status === 'skipped' || r.status === 'error' ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`) : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
   return {
-    status: r.status === 'skipped' ? 'skipped' : errors.length ? 'failed' : 'passed',
+    status: r.status === 'skipped' || r.status === 'error' ? r.status : errors.length ? 'failed' : 'passed',
     detail,
     evidence: { kind: 'lint', files, problems: r.problems },
     complaints: errors.length ? { lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`), files: [...new Set(errors.map((p) => p.file))], blockers: [] } : undefined,
@@ -205,7 +204,7 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
 export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const { ctx, settings } = env;
   if (!settings.coverage) return { status: 'skipped', detail: 'no coverage runner is wired here' };
-  const code = codeChanges(env, await cumulativeChanges(ctx)).filter((c) => !TEST_FILE.test(c.path));
+  const code = codeChanges(env, await cumulativeChanges(ctx)).filter((c) => !isTestPath(c.path));
   const changed = new Map(code.map((c) => [c.path, changedLines(c.before, c.after)] as const));
   if (![...changed.values()].some((l) => l.length)) return { status: 'skipped', detail: 'the run changed no code line' };
   const threshold = settings.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD;

@@ -28,8 +28,8 @@ export function raisedByGates(request: CorrectionRequest): boolean {
 
 /**
  * Runs one gate and records it as a `gate.ran` event. A gate that throws could not decide: it
- * is recorded as `error`, with what it threw, and the run goes on, since only a verdict fails a
- * run (a stop from outside, or a script that ran out, still passes through).
+ * is recorded as `error`, with what it threw (a stop from outside, or a script that ran out,
+ * still passes through), and the caller fails the run on it unless the gate is optional.
  */
 async function runGate(env: GateEnv, gate: GateName, afterRepairOf?: GateName): Promise<GateOutcome> {
   const started = Date.now();
@@ -51,6 +51,7 @@ async function runGate(env: GateEnv, gate: GateName, afterRepairOf?: GateName): 
     afterRepairOf,
     durationMs: outcome.durationMs,
     evidence: outcome.evidence,
+    optional: env.settings.optional?.includes(gate) || undefined,
   });
   return outcome;
 }
@@ -89,6 +90,8 @@ export async function runGates(ctx: RunContext, attempt: number): Promise<void> 
       continue;
     }
     const outcome = await runGate(env, gate);
+    // Fail closed: a gate that could not judge is never a pass, unless the operator made it optional.
+    if (outcome.status === 'error' && !settings.optional?.includes(gate)) throw new RunStop({ kind: 'gateError', gate, message: outcome.detail }, 'failed');
     if (outcome.status === 'failed') {
       if (!REPAIRABLE.has(gate)) await requestCorrection(ctx, outcome);
       const ok = await repairGate({ ...env, rerun: (g, after) => runGate(env, g, after), recheck: [...passed], baseline: lastTests(ctx) }, outcome);

@@ -1,3 +1,4 @@
+import { describeTampering, runOracleTests } from '../oracle';
 import { CancelledError, errorMessage, ScriptExhaustedError } from '../../errors';
 import { describeStop } from '../../run/report';
 import type { TestRunResult } from '../../schema/checks';
@@ -96,8 +97,9 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   }
 
   p.stage = 'regression';
-  const tests = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? 120_000 }, ctx.signal);
+  const { result: tests, tampered } = await runOracleTests(ctx, attempt);
   p.regression = compareRegression(env.baseline, tests);
+  if (tampered.length) return `the repair's code changed the oracle while the tests ran: ${describeTampering(tampered).join(' ')}`;
   if (p.regression.failed.length) {
     const why = tests.cases.filter((c) => c.status === 'failed').map((c) => `${c.name}${c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
     return `the mini regression failed: ${p.regression.failed.join(', ')} did not pass${why.length ? ` (${why.slice(0, 3).join('; ')})` : ''}`;
@@ -110,7 +112,7 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   p.stage = 'recheck';
   for (const gate of env.recheck) {
     const o = await env.rerun(gate, failed.gate);
-    if (o.status === 'failed') return `the repair broke the ${gate} gate: ${o.detail}`;
+    if (o.status === 'failed' || o.status === 'error') return `the repair broke the ${gate} gate: ${o.detail}`;
   }
   p.stage = 'done';
   return undefined;

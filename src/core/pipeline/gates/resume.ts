@@ -1,5 +1,6 @@
 import type { RunContext } from '../context';
 import { runAttempts, type LoopResult } from '../innerLoop';
+import { runOracleTests } from '../oracle';
 import { describeFailure } from '../prompts';
 import { runGates } from './index';
 
@@ -10,9 +11,8 @@ import { runGates } from './index';
  * and the inner loop and then the gates go on as usual.
  */
 export async function resumeFromTests(ctx: RunContext, lastAttempt: number): Promise<LoopResult> {
-  const { deps, manifest, log } = ctx;
-  const result = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? 120_000 }, ctx.signal);
-  await log.emit({ type: 'tests.ran', attempt: lastAttempt, result });
+  const { result } = await runOracleTests(ctx, lastAttempt);
+  await ctx.log.emit({ type: 'tests.ran', attempt: lastAttempt, result });
   if (result.status === 'passed') {
     await runGates(ctx, lastAttempt);
     return { attempts: lastAttempt };

@@ -30,6 +30,15 @@ export const nodeAssert: AssertionStyle = {
   frameworkNames: [],
   // A namespace import type-checks with or without esModuleInterop, unlike a default import.
   imports: [{ from: 'node:assert/strict', names: [], namespace: 'assert' }],
+  controls: [
+    ['strictEqual', 'assert.strictEqual(1, 2);'],
+    ['notStrictEqual', 'assert.notStrictEqual(1, 1);'],
+    ['deepStrictEqual', 'assert.deepStrictEqual({ a: 1 }, { a: 2 });'],
+    ['notDeepStrictEqual', 'assert.notDeepStrictEqual({ a: 1 }, { a: 1 });'],
+    ['ok', 'assert.ok(0);'],
+    ['throws', 'assert.throws(() => 0);'],
+    ['doesNotThrow', "assert.doesNotThrow(() => { throw new Error('control'); });"],
+  ],
   render(e) {
     switch (e.kind) {
       case 'equal':
@@ -50,6 +59,16 @@ export const nodeAssert: AssertionStyle = {
 export const expectAssertions: AssertionStyle = {
   frameworkNames: ['expect'],
   imports: [],
+  controls: [
+    ['toBe', 'expect(1).toBe(2);'],
+    ['not.toBe', 'expect(1).not.toBe(1);'],
+    ['toEqual', 'expect({ a: 1 }).toEqual({ a: 2 });'],
+    ['not.toEqual', 'expect({ a: 1 }).not.toEqual({ a: 1 });'],
+    ['toBeTruthy', 'expect(0).toBeTruthy();'],
+    ['not.toBeTruthy', 'expect(1).not.toBeTruthy();'],
+    ['toThrow', 'expect(() => 0).toThrow();'],
+    ['not.toThrow', "expect(() => { throw new Error('control'); }).not.toThrow();"],
+  ],
   render(e) {
     const not = e.not ? '.not' : '';
     switch (e.kind) {

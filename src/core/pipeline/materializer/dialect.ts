@@ -17,6 +17,12 @@ export interface AssertionStyle {
   readonly imports: readonly TestImport[];
   /** One statement; it starts with `await` where the expectation settles a promise. */
   render(expectation: Expectation): string;
+  /**
+   * The control: each assertion the style renders, called once with values that must fail it,
+   * as `[name, statement]` pairs. Code under test that silences an assertion (replaces
+   * `assert.strictEqual` with a no-op, say) makes the control, and so every case, fail.
+   */
+  readonly controls: readonly (readonly [string, string])[];
 }
 
 /** What sets one test framework apart from the others; everything else is shared. */

@@ -21,8 +21,29 @@ function caseName(testCase: TestCase): string {
   return `[${criterion}] ${name}`;
 }
 
+/** The control's name in every rendered file; each case calls it after its own assertions. */
+export const CONTROL_NAME = 'assertionsStillFail';
+
+/**
+ * The control function: every assertion of the style, made to fail on purpose. The code under
+ * test runs in the test's process and could silence the assertion library; then this throws
+ * and the case fails, so a silenced library can never make a case pass.
+ */
+function controlBlock(dialect: FrameworkDialect, options: RenderOptions): string[] {
+  const list = options.language === 'ts' ? 'const silenced: string[] = [];' : 'const silenced = [];';
+  const checks = dialect.assertions.controls.map(([name, call]) => `${INDENT}try { ${call} silenced.push(${quote(name)}); } catch { /* it failed, as it must */ }`);
+  return [
+    "// Ticket Runner's control: the assertions must still fail. Code under test that silences one fails every case.",
+    `function ${CONTROL_NAME}()${options.language === 'ts' ? ': void' : ''} {`,
+    `${INDENT}${list}`,
+    ...checks,
+    `${INDENT}if (silenced.length > 0) throw new Error('the code under test changed the assertion library: ' + silenced.join(', ') + ' no longer fail');`,
+    '}',
+  ];
+}
+
 function caseBlock(testCase: TestCase, dialect: FrameworkDialect): string[] {
-  const body = [...testCase.arrange.map(statement), ...testCase.expect.map((e) => dialect.assertions.render(e))];
+  const body = [...testCase.arrange.map(statement), ...testCase.expect.map((e) => dialect.assertions.render(e)), `${CONTROL_NAME}();`];
   return callbackBlock(`it(${quote(caseName(testCase))}, `, body, testCase.async || awaits(body), 1);
 }
 
@@ -44,6 +65,6 @@ export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, opt
   ];
   const suite = [`describe(${quote(file.suite)}, () => {`, ...members.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines])), '});'];
 
-  const sections = [GENERATED_HEADER, imports, file.declarations.map(statement), suite].filter((lines) => lines.length > 0);
+  const sections = [GENERATED_HEADER, imports, file.declarations.map(statement), controlBlock(dialect, options), suite].filter((lines) => lines.length > 0);
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }
