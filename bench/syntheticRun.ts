@@ -72,8 +72,8 @@ export async function syntheticRunState(attempts: number, repoRoot: string): Pro
     before = hash;
     await log.emit({ type: 'check.parsed', attempt: n, ok: true, problems: [], durationMs: 4 });
     const diagnostics = n % 3 === 0 ? [{ file: FILE, line: 9, column: 7, code: 'TS2304', category: 'error' as const, message: "Cannot find name 'MAX_PER_PAGE'." }] : [];
-    await log.emit({ type: 'check.diagnosed', attempt: n, ok: diagnostics.length === 0, checkedFiles: [FILE, TEST, 'src/index.ts'], diagnostics, durationMs: 140 });
-    await log.emit({ type: 'check.linted', attempt: n, status: 'passed', problems: [] });
+    await log.emit({ type: 'check.diagnosed', preExisting: [], attempt: n, ok: diagnostics.length === 0, checkedFiles: [FILE, TEST, 'src/index.ts'], diagnostics, durationMs: 140 });
+    await log.emit({ type: 'check.linted', preExisting: [], attempt: n, status: 'passed', problems: [] });
     const failed = { name: 'BLOG-1 listPosts perPage limit > [AC1] rejects perPage above 100', file: TEST, status: 'failed' as const, message: 'Expected values to be strictly equal:\n\n200 !== 400\n', expected: '400', actual: '200' };
     const passed = { name: 'BLOG-1 listPosts perPage limit > [AC2] accepts perPage of exactly 100', file: TEST, status: 'passed' as const };
     await log.emit({

@@ -142,6 +142,21 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   }
 }
 
+/** The whole change Accept writes into the ticket, as a diff, so the decision is made on what will happen. */
+function previewView(c: RunStateView['corrections'][number]): HTMLElement | null {
+  const v = c.preview;
+  if (!v) return null;
+  if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
+  const title = c.status === 'pending' ? 'Accept rewrites ' : c.status === 'accepted' ? 'Accepting rewrote ' : 'Accepting would have rewritten ';
+  const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
+  return h(
+    'div',
+    { class: 'diff preview', 'data-path': v.path },
+    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path)),
+    h('pre', {}, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+  );
+}
+
 function correctionPanel(m: RunMessage): HTMLElement | null {
   if (!m.state.corrections.length) return null;
   const section = h('section', { class: 'correction', id: 'correction' }, h('h2', {}, icon('question'), ' Correction request'));
@@ -155,6 +170,7 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
       r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, e.source), ' ', e.file ? fileLink(e.file) : null))) : null,
       proposal(c),
+      previewView(c),
       c.reason ? h('p', {}, h('strong', {}, 'Reason: '), c.reason) : null,
     );
     if (c.status === 'pending') box.append(decisionControls(m, r.id));

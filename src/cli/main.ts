@@ -8,7 +8,7 @@ import { parseTicket } from '../core/pipeline/ticketLoader';
 import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
 import { decodeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
-import { describeStop, formatRunReport, modelLabel } from '../core/run/report';
+import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
@@ -243,6 +243,9 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
       const ws = workspaceOf(flags);
       const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
+      // The whole change goes on record in the terminal before it is applied.
+      const pending = state.corrections.find((c) => c.status === 'pending');
+      if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));

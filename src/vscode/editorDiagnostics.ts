@@ -284,6 +284,15 @@ export class EditorDiagnostics implements DiagnosticsPort {
     return undefined;
   }
 
+  /**
+   * A probe is a file that exists only in memory, and the guards' probes check the rendered
+   * tests against the code before the Coder wrote it: neither is something the editor's server
+   * can see without opening documents, so the headless service answers, on the same workspace.
+   */
+  probe(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]> {
+    return this.options.fallback.probe ? this.options.fallback.probe(path, content, signal, overlays) : Promise.resolve([]);
+  }
+
   resolveSymbol(file: string, symbol: string): Promise<string | null> {
     return this.options.fallback.resolveSymbol(file, symbol);
   }

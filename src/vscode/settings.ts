@@ -35,7 +35,7 @@ export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
 export const MODEL_PROVIDERS = ['scripted', 'anthropic', 'vscode-lm'] as const;
 export type ModelProviderSetting = (typeof MODEL_PROVIDERS)[number];
-export const GATES = ['typecheck', 'lint', 'build', 'implementationReview', 'testReview', 'coverage'] as const;
+export const GATES = ['typecheck', 'lint', 'build', 'projectTests', 'implementationReview', 'testReview', 'coverage'] as const;
 export const DIAGNOSTICS_SOURCES = ['editor', 'headless'] as const;
 
 export interface Settings {
@@ -62,7 +62,7 @@ export const DEFAULTS: Settings = {
   maxTokens: 0,
   maxDollars: 0,
   maxWallMs: 0,
-  gates: ['typecheck', 'lint'],
+  gates: ['typecheck', 'lint', 'projectTests'],
   optionalGates: [],
   buildCommand: '',
   testCommand: '',

@@ -6,7 +6,9 @@ import type { RunContext } from './context';
 import { validateTestPlan } from './gates/testPlanCheck';
 import type { RouteDecision } from './router';
 import { outsideScopeFiles } from './router';
+import { unifiedDiff } from './gates/diff';
 import { parseTicket } from './ticketLoader';
+import { Ticket } from '../schema/ticket';
 
 /** Applies a Debugger's exact text replacements to the ticket; null when the result is not a valid ticket. */
 function editedTicket(ticketText: string, ticketPath: string, edit: NonNullable<Diagnosis['proposedTicketEdit']>): unknown {
@@ -94,4 +96,45 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
   const text = JSON.stringify(raw, null, 2) + '\n';
   parseTicket(ticketPath, text);
   return text;
+}
+
+/** The id of the run's next correction request: `<runId>-c<n>`. */
+export function nextCorrectionId(ctx: Pick<RunContext, 'log'>): string {
+  return `${ctx.log.runId}-c${ctx.log.events.filter((e) => e.type === 'correction.requested').length + 1}`;
+}
+
+/**
+ * The ticket as its schema reads it (defaults filled in, keys in schema order), two-space JSON:
+ * both sides of a preview in this form, so the diff shows what changes in meaning, not layout.
+ */
+function canonicalTicket(text: string): string {
+  try {
+    const raw: unknown = JSON.parse(text);
+    const parsed = Ticket.safeParse(raw);
+    return JSON.stringify(parsed.success ? parsed.data : raw, null, 2) + '\n';
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What accepting a proposal would write, in full, before anyone accepts it: a unified diff of
+ * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
+ * writes. A proposal that cannot apply says why instead.
+ */
+export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
+  if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
+  if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
+  try {
+    const after = applyProposal(ticketText, ticketPath, proposal);
+    return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) }, 2) };
+  } catch (err) {
+    return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Records a correction request with the full preview of what Accept would write. */
+export async function emitCorrection(ctx: Pick<RunContext, 'log' | 'deps' | 'ticketPath'>, request: CorrectionRequest): Promise<void> {
+  const preview = previewProposal(await ctx.deps.workspace.readFile(ctx.ticketPath), ctx.ticketPath, request.proposal);
+  await ctx.log.emit({ type: 'correction.requested', request, preview });
 }

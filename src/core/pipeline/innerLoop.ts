@@ -4,13 +4,13 @@ import { runChecks, type CheckOutcome } from './checksStage';
 import { parseCoderAnswer } from './coderAnswer';
 import { RunStop, type RunContext } from './context';
 import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from './debuggerStage';
-import { buildCorrection } from './corrections';
+import { buildCorrection, emitCorrection, nextCorrectionId } from './corrections';
 import { callModel, checkBudget } from './modelCall';
 import { stopFromSignal } from '../recovery/budgets';
 import { askCoder, recoveryOf } from '../recovery/coderCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
 import { summarizeChecks } from '../recovery/runTestsTool';
-import { CODER_SYSTEM, coderPrompt, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
+import { CODER_SYSTEM, coderPrompt, describeChecks, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
 import { changedRegions, route } from './router';
 import { serializeManifest } from './manifestBuilder';
 import { writeThroughGate } from './writeGate';
@@ -37,6 +37,19 @@ function attemptFailure(a: AttemptState): string {
   });
 }
 
+/** The scope's files as they were before the run's first write of each (a file the run created is absent). */
+async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
+  const baseline = baselineOf(ctx.log.events);
+  const out: SourceFile[] = [];
+  for (const path of scopePaths(ctx)) {
+    const base = baseline.get(path);
+    if (base === null) continue;
+    const content = base === undefined ? await ctx.deps.workspace.readFile(path) : await ctx.log.getBlob(base);
+    if (content !== null) out.push({ path, content });
+  }
+  return out;
+}
+
 /** The Debugger's fixed inputs: manifest, tests, latest output, latest code, history. Scope files only. */
 async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOutcome): Promise<DebuggerInputs> {
   const state = reduceRun(ctx.log.runId, ctx.log.events);
@@ -50,7 +63,10 @@ async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOu
     manifest: serializeManifest(ctx.manifest),
     testFiles: await readAll(ctx, ctx.manifest.testFiles),
     testOutput: [describeFailure(outcome.evidence), outcome.evidence.tests?.output ?? ''].filter(Boolean).join('\n\n'),
+    diagnostics: describeChecks(outcome.evidence),
+    preExisting: (outcome.evidence.preExisting ?? []).map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`).join('\n'),
     implementation: await readAll(ctx, scopePaths(ctx)),
+    pristine: await pristineScope(ctx),
     history,
   };
 }
@@ -141,14 +157,15 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       refusedFixes: outcome.evidence.refusedFixes,
       impossibleExpectations: outcome.evidence.impossibleExpectations,
       tampered: outcome.evidence.tampered,
+      testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
     });
     await log.emit({ type: 'router.routed', attempt, claimed: decision.claimed, route: decision.route, guard: decision.guard });
 
     if (decision.route !== 'code') {
-      const request: CorrectionRequest = await buildCorrection(ctx, decision, diagnosed.diagnosis, outcome, `${log.runId}-c${state.corrections.length + 1}`);
-      await log.emit({ type: 'correction.requested', request });
+      const request: CorrectionRequest = await buildCorrection(ctx, decision, diagnosed.diagnosis, outcome, nextCorrectionId(ctx));
+      await emitCorrection(ctx, request);
       throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: decision.route }, 'needsOperator');
     }
     const step = ladder.next({

@@ -17,8 +17,22 @@ export interface FailureEvidence {
   refusedFixes?: AppliedFix[];
   /** Equality expectations whose expected value the subject's declared type cannot hold (the type probe). */
   impossibleExpectations?: { file: string; caseName: string; actual: string; expected: string; code: string; message: string }[];
+  /**
+   * The rendered tests' type errors against the code before the Coder wrote it (undefined: no
+   * probe could run). The wrong-test guard confirms a test's type error only when it is here too.
+   */
+  testErrorsBeforeCoder?: CodeDiagnostic[];
+  /** Errors the baseline had before the run: shown apart, never counted, never a route's evidence. */
+  preExisting?: CodeDiagnostic[];
   /** Rendered tests or the ticket the code changed during the attempt (restored since): a code fault. */
   tampered?: TamperedFile[];
+  /** The project's own tests that passed before the run and fail now. */
+  regressions?: { test: string; message: string }[];
+}
+
+/** The checks' findings of a failed attempt: the oracle, parse, type-check, lint. */
+export function describeChecks(f: FailureEvidence): string {
+  return describeFailure({ ...f, tests: undefined });
 }
 
 export function describeFailure(f: FailureEvidence): string {
@@ -28,6 +42,7 @@ export function describeFailure(f: FailureEvidence): string {
   for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);
   for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
   for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
+  for (const r of f.regressions ?? []) out.push(`existing project test now fails (it passed before the run): ${r.test}${r.message ? `\n${r.message}` : ''}`);
   if (f.tests && f.tests.status !== 'passed') {
     out.push(`tests ${f.tests.status}: ${f.tests.passed} passed, ${f.tests.failed} failed`);
     for (const c of f.tests.cases.filter((x) => x.status === 'failed')) {
@@ -82,14 +97,25 @@ export const DEBUGGER_SYSTEM = [
   "You are the Debugger of Ticket Runner. You never see the Coder's reasoning, only its code and the results.",
   'Decide who owns the fix: "code" (the implementation is wrong), "manifest" (the scope misses a file the change needs),',
   '"test" (the test expectation contradicts the ticket), or "ticket" (the ticket names something that does not exist).',
-  'Quote your evidence verbatim from the inputs below; a quote that is not found rejects the diagnosis.',
+  'Quote your evidence verbatim from the input you name as its source (testOutput, diagnostics, testFile, implementation, manifest, history);',
+  'each quote needs at least 8 non-space characters, and one that is not found in its source rejects the diagnosis.',
   'Answer through the diagnosis tool.',
 ].join('\n');
 
 export interface DebuggerInputs {
   manifest: string;
   testFiles: SourceFile[];
+  /** The whole failure: the checks' findings and the test run, with the runner's output. */
   testOutput: string;
+  /** The checks' findings alone (parse, type-check, lint): the `diagnostics` evidence source. */
+  diagnostics: string;
+  /** Errors that were there before the run: shown apart so they are not mistaken for the attempt's. */
+  preExisting: string;
+  /**
+   * The files in scope as they were before the run: what the Coder did not write. Not shown to
+   * the Debugger; the evidence check uses it to tell planted text from the project's own.
+   */
+  pristine: SourceFile[];
   implementation: SourceFile[];
   history: { attempt: number; files: SourceFile[]; failure: string }[];
 }
@@ -97,6 +123,8 @@ export interface DebuggerInputs {
 export function debuggerPrompt(i: DebuggerInputs): string {
   return [
     `## Manifest\n${i.manifest}`,
+    i.diagnostics ? `## Diagnostics\n${i.diagnostics}` : '',
+    i.preExisting ? `## Pre-existing (not counted): errors that were in the project before the run\n${i.preExisting}` : '',
     `## Test files\n${i.testFiles.map(fence).join('\n')}`,
     `## Latest test output\n${i.testOutput}`,
     `## Latest implementation\n${i.implementation.map(fence).join('\n')}`,

@@ -22,6 +22,8 @@ export interface RouterInputs {
   impossibleExpectations?: FailureEvidence['impossibleExpectations'];
   /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
   workspaceRoot: string;
+  /** The rendered tests' type errors against the code before the Coder wrote it (see FailureEvidence). */
+  testErrorsBeforeCoder?: CodeDiagnostic[];
   /** Rendered tests or the ticket the code changed during the attempt: the code's fault, whatever is claimed. */
   tampered?: FailureEvidence['tampered'];
   /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
@@ -30,12 +32,18 @@ export interface RouterInputs {
 
 const errorsOnly = (ds: CodeDiagnostic[]): CodeDiagnostic[] => ds.filter((d) => d.category === 'error');
 
+const sameError = (a: CodeDiagnostic, b: CodeDiagnostic): boolean => a.file === b.file && a.code === b.code && a.message.replace(/\s+/g, ' ') === b.message.replace(/\s+/g, ' ');
+
 /**
  * test is wrong: the rendered test itself has a type error against the ticket's types, or
- * it expects a value its subject's declared type cannot hold (the type probe).
+ * it expects a value its subject's declared type cannot hold (the type probe). Both facts are
+ * about the code as the ticket left it, before the Coder wrote anything: a test error that
+ * only the Coder's change brought in is the code's fault (a Coder that breaks an API the test
+ * uses must not get its test rewritten to match).
  */
 function testFact(i: RouterInputs): MachineFact | undefined {
-  const d = errorsOnly(i.diagnostics).find((x) => i.manifest.testFiles.includes(x.file));
+  const before = i.testErrorsBeforeCoder ?? [];
+  const d = errorsOnly(i.diagnostics).find((x) => i.manifest.testFiles.includes(x.file) && before.some((b) => sameError(b, x)));
   if (d) return { kind: 'testTypeError', detail: `${d.file}:${d.line} ${d.code}: ${d.message}`, file: d.file, line: d.line, code: d.code };
   const x = i.impossibleExpectations?.[0];
   return (

@@ -13,6 +13,8 @@ import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash, serializeManifest } from './manifestBuilder';
 import { materialize } from './materializer';
 import { applyOps } from './ops/applyOps';
+import { recordBaseline } from './findingsBaseline';
+import { recordProjectTestBaseline } from './projectTests';
 import { guardOracle, Oracle } from './oracle';
 import { normalizeRelPath } from './paths';
 import { parseTicket } from './ticketLoader';
@@ -138,6 +140,8 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
+    await recordBaseline(ctx);
+    await recordProjectTestBaseline(ctx);
     await materializeTests(ctx);
     await applyOps(ctx);
     const done = await runAttempts(ctx, 1, undefined);

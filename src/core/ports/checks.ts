@@ -19,9 +19,11 @@ export interface DiagnosticsPort {
   autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }>;
   /**
    * Type-checks a file that exists only in memory at `path` (a type probe) and returns its
-   * diagnostics; nothing is written. Optional: without it, the checks that need it abstain.
+   * diagnostics; nothing is written. `overlays` replace other files' contents for this check
+   * only (the code as it was before the Coder wrote it). Optional: without it, the checks that
+   * need it abstain.
    */
-  probe?(path: string, content: string, signal: AbortSignal): Promise<CodeDiagnostic[]>;
+  probe?(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]>;
   /** Resolves `Type` or `Type.member` declared in `file`; the type text, or null when it does not resolve. */
   resolveSymbol(file: string, symbol: string): Promise<string | null>;
   dispose?(): void;

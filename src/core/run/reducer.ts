@@ -25,10 +25,12 @@ export interface AttemptState {
   written: { path: string; before: string | null; after: string }[];
   refused: { path: string; reason: string; detail: string }[];
   parse?: { ok: boolean; problems: ParseProblem[] };
-  diagnostics?: { ok: boolean; checkedFiles: string[]; diagnostics: CodeDiagnostic[]; durationMs: number };
+  diagnostics?: { ok: boolean; checkedFiles: string[]; diagnostics: CodeDiagnostic[]; preExisting: CodeDiagnostic[]; durationMs: number };
   autofix?: { applied: AppliedFix[]; refused: AppliedFix[] };
-  lint?: { status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string };
+  lint?: { status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; preExisting: LintProblem[]; detail?: string };
   tests?: TestRunResult;
+  /** The project's own tests that import a changed file, run once the ticket's tests passed. */
+  projectTests?: { files: string[]; result: TestRunResult; newlyFailing: string[]; preExisting: string[] };
   diagnosis?: Diagnosis | null;
   rejectedDiagnoses: { reason: string; missingQuotes: string[] }[];
   route?: { claimed: string | null; route: Route; verdict: string; fact?: MachineFact; detail: string };
@@ -43,6 +45,8 @@ export interface AttemptState {
 
 export interface CorrectionState {
   request: CorrectionRequest;
+  /** What Accept writes into the ticket (a unified diff), or why it cannot apply. */
+  preview?: { path: string; diff?: string; problem?: string };
   status: 'pending' | 'accepted' | 'rejected';
   reason?: string;
   by?: string;
@@ -101,6 +105,10 @@ export interface RunState {
   workspace: string;
   resumes: { from: string; reason: string }[];
   rolledBack: boolean;
+  /** The findings that were there before the run's first write: never counted against it. */
+  baseline?: { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; lint: LintProblem[]; project?: CodeDiagnostic[] };
+  /** The project's own tests before the run's first write, and the cases that already failed. */
+  projectTestsBaseline?: { files: string[]; status: string; failing: string[] };
   /** Oracle changes found outside any attempt (by a gate's tools, or before the verdict). */
   tampered: { path: string; at: string }[];
   eventCount: number;
@@ -196,6 +204,9 @@ const handlers = {
       a.status = 'failed';
     } else s.tampered.push(...files);
   },
+  'baseline.recorded': (s, e) => {
+    s.baseline = { checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, lint: e.lint, project: e.project };
+  },
   'check.parsed': (s, e) => {
     const a = attempt(s, e.attempt);
     a.parse = { ok: e.ok, problems: e.problems };
@@ -203,7 +214,7 @@ const handlers = {
   },
   'check.diagnosed': (s, e) => {
     const a = attempt(s, e.attempt);
-    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, durationMs: e.durationMs };
+    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, preExisting: e.preExisting, durationMs: e.durationMs };
     if (!e.ok) a.status = 'failed';
   },
   'check.autofixed': (s, e) => {
@@ -211,8 +222,16 @@ const handlers = {
   },
   'check.linted': (s, e) => {
     const a = attempt(s, e.attempt);
-    a.lint = { status: e.status, problems: e.problems, detail: e.detail };
+    a.lint = { status: e.status, problems: e.problems, preExisting: e.preExisting, detail: e.detail };
     if (e.status === 'failed') a.status = 'failed';
+  },
+  'projectTests.baseline': (s, e) => {
+    s.projectTestsBaseline = { files: e.files, status: e.status, failing: e.failing };
+  },
+  'projectTests.ran': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.projectTests = { files: e.files, result: e.result, newlyFailing: e.newlyFailing, preExisting: e.preExisting };
+    if (e.newlyFailing.length) a.status = 'failed';
   },
   'tests.ran': (s, e) => {
     const a = attempt(s, e.attempt);
@@ -228,7 +247,7 @@ const handlers = {
     attempt(s, e.attempt).route = { claimed: e.claimed, route: e.route, verdict: e.guard.verdict, fact: e.guard.fact, detail: e.guard.detail };
   },
   'correction.requested': (s, e) => {
-    s.corrections.push({ request: e.request, status: 'pending' });
+    s.corrections.push({ request: e.request, status: 'pending', preview: e.preview });
   },
   'correction.accepted': (s, e) => {
     const c = s.corrections.find((x) => x.request.id === e.requestId);

@@ -51,14 +51,21 @@ function attemptLines(a: AttemptState): string[] {
     const errs = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
     out.push(`  diagnostics: ${errs.length ? `${errs.length} error(s)` : 'clean'} in ${a.diagnostics.checkedFiles.length} file(s)`);
     for (const d of errs.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message}`);
+    if (a.diagnostics.preExisting.length) out.push(`  pre-existing (not counted): ${a.diagnostics.preExisting.length} error(s)`);
+    for (const d of a.diagnostics.preExisting.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message}`);
   }
-  if (a.lint) out.push(`  lint: ${a.lint.status}${a.lint.detail ? ` (${a.lint.detail})` : ''}`);
+  if (a.lint) out.push(`  lint: ${a.lint.status}${a.lint.detail ? ` (${a.lint.detail})` : ''}${a.lint.preExisting.length ? `; pre-existing (not counted): ${a.lint.preExisting.length}` : ''}`);
   if (a.tests) {
     const t = a.tests;
     out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
     for (const c of t.cases.filter((x) => x.status === 'failed')) {
       out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
     }
+  }
+  if (a.projectTests) {
+    const p = a.projectTests;
+    out.push(`  project tests that import the change: ${p.newlyFailing.length ? `${p.newlyFailing.length} newly failing` : 'no new failure'} (${p.files.length} file(s))${p.preExisting.length ? `; ${p.preExisting.length} failing before the run, not counted` : ''}`);
+    for (const k of p.newlyFailing.slice(0, 5)) out.push(`    existing test now fails: ${k}`);
   }
   for (const r of a.rejectedDiagnoses) out.push(`  diagnosis rejected: ${r.reason}${r.missingQuotes.length ? ` (${r.missingQuotes.map((q) => JSON.stringify(q)).join(', ')})` : ''}`);
   if (a.diagnosis) {
@@ -75,9 +82,13 @@ function gateLines(g: RunState['gates'][number]): string[] {
   const status = g.status === 'error' ? (g.optional ? 'not judged (optional; its error does not fail the run)' : 'error: could not judge the change') : g.status;
   const out = [`Gate ${g.gate}: ${status}${after} (${g.detail})`];
   const e = g.evidence;
-  if (e?.kind === 'typecheck') for (const d of e.diagnostics.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
+  if (e?.kind === 'typecheck') {
+    for (const d of e.diagnostics.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
+    for (const d of e.preExisting.slice(0, 5)) out.push(`    pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
+  }
   if (e?.kind === 'lint') for (const p of e.problems.filter((x) => x.severity === 'error').slice(0, 5)) out.push(`    ${p.file}:${p.line} ${p.rule ?? ''} ${p.message}`);
   if (e?.kind === 'implementationReview') for (const b of e.blockers) out.push(`    blocker${b.file ? ` in ${b.file}` : ''}: ${b.claim}`);
+  if (e?.kind === 'projectTests') for (const k of e.newlyFailing.slice(0, 5)) out.push(`    existing test now fails: ${k}`);
   if (e?.kind === 'coverage') for (const u of e.uncovered) out.push(`    not run: ${u.file} line${u.lines.length === 1 ? '' : 's'} ${u.lines.join(', ')}`);
   return out;
 }
@@ -92,6 +103,15 @@ function repairLines(r: RunState['repairs'][number]): string[] {
   return out;
 }
 
+/** The whole change a correction's Accept writes, as the operator must see it before deciding. */
+export function previewLines(c: RunState['corrections'][number]): string[] {
+  const v = c.preview;
+  if (!v) return [];
+  if (v.problem !== undefined) return [`  accepting cannot apply to ${v.path}: ${v.problem}`];
+  const verb = c.status === 'pending' ? 'Accept would rewrite' : c.status === 'accepted' ? 'Accept rewrote' : 'Accept would have rewritten';
+  return [`  ${verb} ${v.path}:`, ...(v.diff ?? '').split('\n').map((l) => `    ${l}`)];
+}
+
 /** A readable report of a run, built from its log alone. */
 export function formatRunReport(state: RunState): string {
   // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
@@ -103,6 +123,12 @@ export function formatRunReport(state: RunState): string {
   ];
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
+  }
+  const b = state.baseline;
+  if (b) {
+    const old = [...b.diagnostics, ...(b.project ?? []).filter((d) => !b.diagnostics.some((x) => x.file === d.file && x.code === d.code && x.message === d.message))];
+    lines.push(`Before the run: ${old.length ? `${old.length} type error(s)` : 'no type errors'}${b.lint.length ? `, ${b.lint.length} lint error(s)` : ''} in the project${b.project ? '' : ' (the scope and its importers)'}; pre-existing, not counted`);
+    for (const d of old.slice(0, 5)) lines.push(`  pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
   }
   for (const op of state.ops) lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
   if (state.opsCheck?.introduced.length) {
@@ -121,6 +147,7 @@ export function formatRunReport(state: RunState): string {
         p.kind === 'scopeAddition' ? `add to scope.write: ${p.paths.join(', ')}` : p.kind === 'testPlan' ? `corrected test plan (${p.testPlan.files.length} file(s))` : p.kind === 'ticketEdit' ? `ticket edit: ${p.summary}` : `none (${p.why})`
       }`,
     );
+    lines.push(...previewLines(c));
   }
   for (const r of state.resumes) lines.push(`Resumed from ${r.from}: ${r.reason}`);
   for (const g of state.gates) lines.push(...gateLines(g));

@@ -7,14 +7,14 @@ export const FailureKind = z.enum(FAILURE_KINDS);
 export type FailureKind = z.infer<typeof FailureKind>;
 
 /** Where a quote was taken from; each quote must be found verbatim in that input. */
-export const EvidenceSource = z.enum(['testOutput', 'testFile', 'implementation', 'manifest', 'history']);
+export const EvidenceSource = z.enum(['testOutput', 'diagnostics', 'testFile', 'implementation', 'manifest', 'history']);
 export type EvidenceSource = z.infer<typeof EvidenceSource>;
 
 export const Evidence = z
   .object({
     source: EvidenceSource,
     file: z.string().optional().describe('The file the quote is from, when it is from a file'),
-    quote: z.string().min(1).describe('Text copied verbatim from the input'),
+    quote: z.string().min(1).describe('Text copied verbatim from the input named by source: at least 8 non-space characters'),
   })
   .strict();
 export type Evidence = z.infer<typeof Evidence>;

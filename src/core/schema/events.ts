@@ -158,20 +158,53 @@ export const RunEvent = z.discriminatedUnion('type', [
     at: z.enum(['beforeTests', 'afterTests', 'beforeVerdict']),
     files: z.array(z.object({ path: z.string(), expected: z.string(), actual: z.string().nullable() }).strict()),
   }),
+  /**
+   * Pipeline, once per run before its first write: the findings that were already there. Checks
+   * and gates count only what goes beyond them. `project`: the whole project's type errors, when
+   * the type-check gate will run (absent when it will not, or its checker could not run).
+   */
+  ev('baseline.recorded', {
+    checkedFiles: z.array(z.string()),
+    diagnostics: z.array(CodeDiagnostic),
+    lint: z.array(LintProblem),
+    project: z.array(CodeDiagnostic).optional(),
+    durationMs: z.number(),
+  }),
+  /**
+   * Pipeline, before the run's first write: the project's own tests that the run could affect,
+   * run once; `failing` are the cases that did not pass then (file › name), never counted later.
+   */
+  ev('projectTests.baseline', { files: z.array(z.string()), status: TestRunResult.shape.status, failing: z.array(z.string()), durationMs: z.number() }),
+  /**
+   * Test check, once the ticket's tests pass: the project's existing tests that import a changed
+   * file. `newlyFailing` passed before the run and fail now: they fail the attempt.
+   */
+  ev('projectTests.ran', { attempt: z.number().int(), files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }),
   /** Parse check, after every write. */
   ev('check.parsed', { attempt: z.number().int(), ok: z.boolean(), problems: z.array(ParseProblem), durationMs: z.number() }),
-  /** Diagnostics check, after every write: errors in the changed files and their importers. */
+  /**
+   * Diagnostics check, after every write: errors in the changed files and their importers.
+   * `diagnostics` counts; `preExisting` were in the baseline, are shown apart and never count.
+   */
   ev('check.diagnosed', {
     attempt: z.number().int(),
     ok: z.boolean(),
     checkedFiles: z.array(z.string()),
     diagnostics: z.array(CodeDiagnostic),
+    preExisting: z.array(CodeDiagnostic).default([]),
     durationMs: z.number(),
   }),
   /** Structural auto-fix, for each fix applied (or refused: out of scope) with no model call. */
   ev('check.autofixed', { attempt: z.number().int(), applied: z.array(AppliedFix), refused: z.array(AppliedFix) }),
   /** Lint check, after every write. */
-  ev('check.linted', { attempt: z.number().int(), status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), detail: z.string().optional() }),
+  ev('check.linted', {
+    attempt: z.number().int(),
+    status: z.enum(['passed', 'failed', 'skipped', 'error']),
+    problems: z.array(LintProblem),
+    /** Findings the baseline had: shown apart, never counted. */
+    preExisting: z.array(LintProblem).default([]),
+    detail: z.string().optional(),
+  }),
   /** Test check, after every write: the runner's machine-readable output, parsed. */
   ev('tests.ran', { attempt: z.number().int(), result: TestRunResult }),
   /** Debugger, on every failed attempt. `diagnosis` null: none usable (the code path). */
@@ -193,7 +226,11 @@ export const RunEvent = z.discriminatedUnion('type', [
     }).strict(),
   }),
   /** Router or ops stage, when an input needs the operator. */
-  ev('correction.requested', { request: CorrectionRequest }),
+  ev('correction.requested', {
+    request: CorrectionRequest,
+    /** What Accept would write into the ticket, in full (a unified diff), or why it could not apply. */
+    preview: z.union([z.object({ path: z.string(), diff: z.string() }).strict(), z.object({ path: z.string(), problem: z.string() }).strict()]).optional(),
+  }),
   /** Operator (webview or `ticket-runner resolve`), accepting a request. */
   ev('correction.accepted', { requestId: z.string(), by: z.string() }),
   /** Operator, rejecting a request with a reason. */

@@ -6,7 +6,7 @@ import { TestPlan } from './testPlan';
  * The end-of-ticket gates, in the order they run. The names are the values of the
  * `ticketRunner.gates` setting and of the CLI's `--gates` flag.
  */
-export const GATE_NAMES = ['typecheck', 'lint', 'build', 'implementationReview', 'testReview', 'coverage'] as const;
+export const GATE_NAMES = ['typecheck', 'lint', 'build', 'projectTests', 'implementationReview', 'testReview', 'coverage'] as const;
 export const GateName = z.enum(GATE_NAMES);
 export type GateName = z.infer<typeof GateName>;
 
@@ -81,10 +81,31 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       diagnostics: z.array(CodeDiagnostic),
       /** Errors in files the change cannot reach: there before the run, reported and not counted. */
       unrelated: z.array(CodeDiagnostic),
+      /** Errors the baseline had before the run's first write (matched by file, code and message): not counted. */
+      preExisting: z.array(CodeDiagnostic).default([]),
     })
     .strict(),
-  z.object({ kind: z.literal('lint'), files: z.array(z.string()), problems: z.array(LintProblem) }).strict(),
+  z
+    .object({
+      kind: z.literal('lint'),
+      files: z.array(z.string()),
+      /** The findings the run introduced: these fail the gate. */
+      problems: z.array(LintProblem),
+      /** Findings the baseline had before the run: not counted. */
+      preExisting: z.array(LintProblem).default([]),
+    })
+    .strict(),
   z.object({ kind: z.literal('build'), command: z.string(), exitCode: z.number().int().nullable(), output: z.string() }).strict(),
+  z
+    .object({
+      kind: z.literal('projectTests'),
+      files: z.array(z.string()),
+      /** Cases that passed before the run and fail now (file › name): these fail the gate. */
+      newlyFailing: z.array(z.string()),
+      /** Cases that already failed before the run: not counted. */
+      preExisting: z.array(z.string()),
+    })
+    .strict(),
   z
     .object({
       kind: z.literal('implementationReview'),

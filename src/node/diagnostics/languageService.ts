@@ -85,14 +85,20 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     });
   }
 
-  async probe(path: string, content: string, signal: AbortSignal): Promise<CodeDiagnostic[]> {
+  async probe(path: string, content: string, signal: AbortSignal, overlays: readonly { path: string; content: string }[] = []): Promise<CodeDiagnostic[]> {
     return this.cancellable(signal, async () => {
       const file = absolutePath(this.root, path);
+      const others = overlays.map((o) => ({ file: absolutePath(this.root, o.path), content: o.content })).filter((o) => o.file !== file);
+      for (const o of others) this.host.setVirtual(o.file, o.content);
       this.host.setVirtual(file, content);
       try {
         return this.diagnosticsOf(file).map((d) => this.toDiagnostic(d));
       } finally {
-        this.host.setVirtual(file, undefined);
+        // Back to what the disk holds: a real file is read again, a file only in memory is gone.
+        for (const f of [file, ...others.map((o) => o.file)]) {
+          this.host.setVirtual(f, undefined);
+          this.host.touch(f);
+        }
       }
     });
   }

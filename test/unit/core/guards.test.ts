@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ScriptExhaustedError } from '../../../src/core/errors';
 import { ScriptedModel } from '../../../src/core/models/scriptedModel';
 import { ModelScript } from '../../../src/core/models/scriptSchema';
-import { diagnose, missingQuotes } from '../../../src/core/pipeline/debuggerStage';
+import { diagnose, evidenceProblems } from '../../../src/core/pipeline/debuggerStage';
 import type { DebuggerInputs } from '../../../src/core/pipeline/prompts';
 import { changedRegions, route } from '../../../src/core/pipeline/router';
 import { checkWrite } from '../../../src/core/pipeline/writeGate';
@@ -30,15 +30,19 @@ const manifest = Manifest.parse({
 const inputs: DebuggerInputs = {
   manifest: 'scope: src/a.ts',
   testFiles: [{ path: 'test/t.test.ts', content: "assert.equal(add(1, 2), 3);" }],
-  testOutput: 'Expected: 3\nReceived: 4',
-  implementation: [{ path: 'src/a.ts', content: 'export const add = (a: number, b: number) => a + b + 1;' }],
+  testOutput: 'test/t.test.ts:1:1 TS2345: Argument of type string\nExpected: 3\nReceived: 4',
+  diagnostics: 'test/t.test.ts:1:1 TS2345: Argument of type string',
+  preExisting: '',
+  // The Coder added the comment line: text planted for the Debugger to quote.
+  implementation: [{ path: 'src/a.ts', content: '// the test expects the wrong sum\nexport const add = (a: number, b: number) => a + b + 1;' }],
+  pristine: [{ path: 'src/a.ts', content: 'export const add = (a: number, b: number) => a + b + 1;' }],
   history: [],
 };
 
 const diag = (over: Partial<Diagnosis>): Diagnosis => ({
   kind: 'code',
   claim: 'add adds one too many',
-  evidence: [{ source: 'implementation', quote: 'a + b + 1' }],
+  evidence: [{ source: 'implementation', quote: '(a: number, b: number) => a + b + 1' }],
   brief: 'drop the + 1',
   avoid: [],
   ...over,
@@ -59,9 +63,29 @@ describe('write gate', () => {
 });
 
 describe('Debugger evidence', () => {
-  it('finds quotes verbatim, tolerating line wrapping, and reports the ones it cannot', () => {
-    assert.deepEqual(missingQuotes(diag({ evidence: [{ source: 'testOutput', quote: 'Expected: 3 Received: 4' }] }), inputs), []);
-    assert.deepEqual(missingQuotes(diag({ evidence: [{ source: 'implementation', quote: 'a - b' }] }), inputs), ['a - b']);
+  it('finds quotes verbatim in the input they name, tolerating line wrapping, and reports the ones it cannot', () => {
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'testOutput', quote: 'Expected: 3 Received: 4' }] }), inputs), []);
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'implementation', quote: 'return a - b;' }] }), inputs), ['"return a - b;" is not in the implementation']);
+    // Found in the prompt, but not in the source it names.
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'diagnostics', quote: 'Expected: 3 Received: 4' }] }), inputs), ['"Expected: 3 Received: 4" is not in the diagnostics']);
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'testFile', file: 'test/t.test.ts', quote: 'assert.equal(add(1, 2), 3)' }] }), inputs), []);
+  });
+
+  it('refuses a quote too short to mean anything: "(" is in every input', () => {
+    for (const quote of ['(', ' a + b ', 'Expected']) {
+      const problems = evidenceProblems(diag({ evidence: [{ source: 'implementation', quote }] }), inputs);
+      assert.equal(problems.length, quote === 'Expected' ? 1 : 1, quote);
+      assert.match(problems[0]!, quote === 'Expected' ? /not in the implementation/ : /too short to carry meaning/);
+    }
+  });
+
+  it('text the Coder planted in its code supports a code claim, never a claim that the test is wrong', () => {
+    const planted = { source: 'implementation' as const, file: 'src/a.ts', quote: 'the test expects the wrong sum' };
+    assert.deepEqual(evidenceProblems(diag({ kind: 'code', evidence: [planted] }), inputs), []);
+    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [planted] }), inputs), ['"the test expects the wrong sum" is found only in code the Coder wrote: it cannot support "test is wrong"']);
+    // The same claim quoting the project's own code from before the run stands, and a planted quote beside it only illustrates.
+    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [{ source: 'implementation', quote: 'b: number) => a + b + 1;' }] }), inputs), []);
+    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [planted, { source: 'diagnostics', quote: 'TS2345: Argument of type string' }] }), inputs), []);
   });
 
   it('rejects a diagnosis that quotes text absent from its inputs, asks once more, then gives up', async () => {
@@ -94,10 +118,19 @@ describe('router guards', () => {
     assert.equal(d.guard.verdict, 'overridden');
   });
 
-  it('confirms "test is wrong" when the test file itself has a type error', () => {
-    const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [{ file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error', message: 'bad arg' }] });
+  it('confirms "test is wrong" when the test file has a type error that the code before the Coder already gives it', () => {
+    const error = { file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error' as const, message: 'bad arg' };
+    const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [error], testErrorsBeforeCoder: [{ ...error, line: 4 }] });
     assert.equal(d.route, 'test');
     assert.equal(d.guard.fact?.kind, 'testTypeError');
+  });
+
+  it('a type error in the test that only the Coder\'s change brought in is the code\'s fault, not a fact about the test', () => {
+    const error = { file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error' as const, message: 'bad arg' };
+    for (const before of [[], undefined]) {
+      const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [error], testErrorsBeforeCoder: before });
+      assert.deepEqual([d.route, d.guard.verdict], ['code', 'overridden']);
+    }
   });
 
   it('confirms "manifest is wrong" from a stack frame outside the scope', () => {

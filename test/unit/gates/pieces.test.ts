@@ -117,7 +117,7 @@ describe('gates: settings, regression, reviewers', () => {
   it('parses a gate list and refuses unknown names with the list', () => {
     assert.deepEqual(parseGateList('typecheck, lint,typecheck'), ['typecheck', 'lint']);
     assert.deepEqual(parseGateList('none'), []);
-    assert.throws(() => parseGateList('typecheck,style'), /unknown gate style: the gates are typecheck, lint, build, implementationReview, testReview, coverage/);
+    assert.throws(() => parseGateList('typecheck,style'), /unknown gate style: the gates are typecheck, lint, build, projectTests, implementationReview, testReview, coverage/);
   });
 
   it('a mini regression needs every test that ran before to pass, and no new failure', () => {

@@ -70,10 +70,10 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
     const events = await loadEvents(ws.root, runId);
     assert.deepEqual(
       events.map((e) => e.type),
-      ['run.started', 'manifest.built', 'files.written', 'tests.materialized', 'model.called', 'run.finished'],
+      ['run.started', 'manifest.built', 'baseline.recorded', 'projectTests.baseline', 'files.written', 'tests.materialized', 'model.called', 'run.finished'],
     );
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'no gap in the log');
-    const call = events[4];
+    const call = events.find((e) => e.type === 'model.called');
     assert.ok(call?.type === 'model.called' && !call.ok && call.retries === 2);
     assert.ok(!readFileSync(logPath, 'utf8').includes(API_KEY), 'the key is not in the log');
   });

@@ -43,6 +43,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
       'typecheck:passed@typecheck',
       'lint:skipped',
       'build:skipped',
+      'projectTests:passed',
       'implementationReview:passed',
       'testReview:passed',
       'coverage:passed',
@@ -60,7 +61,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.deepEqual(repair?.regression?.failed, []);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [2, 1, 1]);
     assert.equal(read('src/format/postSummary.ts'), answer('BLOG-6', 'repair.ts'));
-    const coverage = state.gates[6]!.evidence;
+    const coverage = state.gates[7]!.evidence;
     assert.ok(coverage?.kind === 'coverage' && coverage.changedLines > 0 && coverage.coveredLines === coverage.changedLines);
     assert.match(formatRunReport(state), /Repair of typecheck: ok[\s\S]*mini regression: 2 test\(s\) required, all pass/);
   });
@@ -69,8 +70,8 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     const { state } = await run(ws.root, 'BLOG-7');
     assert.equal(state.status, 'failed');
     assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'implementationReview' });
-    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:failed']);
-    const review = state.gates[3]!.evidence;
+    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:failed']);
+    const review = state.gates[4]!.evidence;
     assert.ok(review?.kind === 'implementationReview' && review.blockers[0]?.file === 'src/handlers/posts.ts');
     const [repair] = state.repairs;
     assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['implementationReview', false, 'regression', true]);
@@ -130,7 +131,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     const fresh = copyFixture();
     const { state } = await run(fresh.root, 'BLOG-5', (deps) => throwing(deps, ['typecheck'])).finally(() => fresh.dispose());
     assert.equal(state.status, 'passed');
-    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     assert.deepEqual(state.notJudged, [{ gate: 'typecheck', detail: 'the gate could not run: Error: tsc vanished' }]);
     assert.match(formatRunReport(state).split('\n')[0]!, /NOT JUDGED: typecheck/);
   });
@@ -139,7 +140,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     const first = await run(ws.root, 'BLOG-9');
     const s1 = first.state;
     assert.equal(s1.status, 'needsOperator');
-    assert.deepEqual(gateRuns(s1), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:failed']);
+    assert.deepEqual(gateRuns(s1), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:failed']);
     const req = s1.corrections[0]!.request;
     assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['testPlan', 'criterionNotCovered', 'testPlan']);
     assert.match(req.fact.detail, /AC2/);
@@ -155,7 +156,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     const rendered = read('test/ticket/BLOG-9.test.ts');
     assert.match(rendered, /id: '9999'/);
     assert.doesNotMatch(rendered, /id: '42'/);
-    assert.deepEqual(gateRuns(state).slice(5), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gateRuns(state).slice(6), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     // No new Coder attempt: the same code passed the corrected tests; the unchanged code was not reviewed twice.
     assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [1, 1, 1, 2]);
     assert.equal(state.attempts[0]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');

@@ -5,7 +5,7 @@ import { materialize } from '../../../src/core/pipeline/materializer';
 import { Ticket } from '../../../src/core/schema/ticket';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
 import { cli } from '../../support/cli';
-import { copyFixture } from '../../support/tempWorkspace';
+import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
 /**
  * A hostile Coder against the verdict: code that attacks its own judge. Each run goes
@@ -28,6 +28,15 @@ const lib = assert as unknown as Record<string, unknown>;
 lib.strictEqual = () => undefined;
 lib.deepStrictEqual = () => undefined;
 ${BUGGY_POSTS_HANDLER}`;
+
+/** A Coder that changes the API the rendered test calls, so that the test no longer type-checks. */
+const BREAKS_THE_TESTS_TYPES = BUGGY_POSTS_HANDLER.replace('req: { query: Record<string, string | undefined> }', 'req: { query: Record<string, number | undefined> }').replace(
+  'parsePaginationParams(req.query)',
+  'parsePaginationParams({ page: String(req.query.page), perPage: String(req.query.perPage) })',
+);
+
+/** BLOG-1 done right, except that it breaks getPostHandler, which only the project's own tests check. */
+const BREAKS_AN_EXISTING_TEST = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8').replace('return { status: 200, body: post };', "return { status: 200, body: { ...post, title: '' } };");
 
 /** A Debugger that blames the test, quoting the tampering note: the guard must not believe it. */
 const blamesTheTest = {
@@ -73,6 +82,43 @@ describe('a hostile Coder cannot make a run pass', function () {
     assert.equal(readFileSync(path.join(ws.root, RENDERED), 'utf8'), rendered!.content);
     const report = await cli(['show', runId, '--workspace', ws.root]);
     assert.match(report.out, /ORACLE CHANGED: test\/ticket\/BLOG-1\.test\.ts/);
+  });
+
+  it("a Coder change that makes the rendered test fail to type-check: the wrong-test guard does not take it as a fact about the test", async () => {
+    assert.notEqual(BREAKS_THE_TESTS_TYPES, BUGGY_POSTS_HANDLER);
+    const ticket = writeHostileTicket(ws.root, {
+      id: 'HOSTILE-3',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': BREAKS_THE_TESTS_TYPES }],
+      debugger: [{ kind: 'test', claim: 'The test passes perPage as a string, but the handler takes numbers.', evidence: [{ source: 'diagnostics', quote: "Type 'string' is not assignable to type 'number'" }], brief: 'Pass numbers in the test.' }],
+    });
+    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
+    assert.notEqual(code, 0);
+    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+    const a = state.attempts[0]!;
+    assert.ok(a.diagnostics?.diagnostics.some((d) => d.file === RENDERED && d.code === 'TS2322'), 'the rendered test has a type error after the Coder\'s change');
+    assert.deepEqual([a.route?.claimed, a.route?.route, a.route?.verdict], ['test', 'code', 'overridden']);
+    assert.equal(state.corrections.length, 0);
+  });
+
+  it("a change that passes the ticket's tests but breaks an existing project test: the attempt fails on the project's own test", async () => {
+    assert.notEqual(BREAKS_AN_EXISTING_TEST, readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8'));
+    const ticket = writeHostileTicket(ws.root, {
+      id: 'HOSTILE-4',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': BREAKS_AN_EXISTING_TEST }],
+      debugger: [{ kind: 'code', claim: 'getPostHandler now blanks the title.', evidence: [{ source: 'testOutput', quote: 'getPostHandler returns the post' }], brief: 'Return the post as it is.' }],
+    });
+    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
+    assert.notEqual(code, 0);
+    const { state, runId } = JSON.parse(out) as { runId: string; state: import('../../../src/core/run/reducer').RunState };
+    const a = state.attempts[0]!;
+    assert.equal(a.tests?.status, 'passed', "the ticket's own tests pass");
+    assert.deepEqual(a.projectTests?.newlyFailing, ['test/posts.test.ts › getPostHandler returns the post']);
+    assert.equal(a.status, 'failed');
+    assert.equal(a.diagnosis?.kind, 'code');
+    const shown = await cli(['show', runId, '--workspace', ws.root]);
+    assert.match(shown.out, /existing test now fails: test\/posts\.test\.ts › getPostHandler returns the post/);
   });
 
   it('code that silences the assertion library: the control fails every case, exit is not 0', async () => {

@@ -27,10 +27,10 @@ export interface GateDeps extends GateSettings {
 }
 
 /** The CLI's default: everything but the build, which needs a command. */
-export const CLI_DEFAULT_GATES: readonly GateName[] = ['typecheck', 'lint', 'implementationReview', 'testReview', 'coverage'];
+export const CLI_DEFAULT_GATES: readonly GateName[] = ['typecheck', 'lint', 'projectTests', 'implementationReview', 'testReview', 'coverage'];
 
 /** A failing gate of these gets one code-only Coder repair pass; the others go to the operator. */
-export const REPAIRABLE: ReadonlySet<GateName> = new Set(['typecheck', 'lint', 'build', 'implementationReview']);
+export const REPAIRABLE: ReadonlySet<GateName> = new Set(['typecheck', 'lint', 'build', 'projectTests', 'implementationReview']);
 
 export const DEFAULT_BUILD_TIMEOUT_MS = 300_000;
 export const DEFAULT_COVERAGE_THRESHOLD = 1;

@@ -3,7 +3,9 @@ import type { CodeDiagnostic } from '../../schema/checks';
 import type { MachineFact, Proposal } from '../../schema/correction';
 import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, UncoveredLines } from '../../schema/gates';
 import type { RunContext } from '../context';
+import { baselineFromLog, splitDiagnostics, splitLint } from '../findingsBaseline';
 import { isTestPath } from '../paths';
+import { caseKey, projectRegression, projectTestFiles } from '../projectTests';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
@@ -54,17 +56,20 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
   const port = env.settings.typecheck;
   if (!port) return { status: 'skipped', detail: 'no project-wide type-checker is wired here' };
   const r = await port.check(env.ctx.signal);
-  if (r.status === 'skipped' || r.status === 'error') return { status: r.status, detail: r.detail, evidence: { kind: 'typecheck', tool: r.tool, diagnostics: r.diagnostics, unrelated: [] } };
+  if (r.status === 'skipped' || r.status === 'error') return { status: r.status, detail: r.detail, evidence: { kind: 'typecheck', tool: r.tool, diagnostics: r.diagnostics, unrelated: [], preExisting: [] } };
   const changes = await cumulativeChanges(env.ctx);
   const reach = new ImportReach(env.ctx.deps.workspace, new Set([...changes.map((c) => c.path), ...env.ctx.manifest.testFiles]));
+  // The whole project's errors before the run's first write are not the run's: matched by file, code and message.
+  const { introduced, preExisting } = splitDiagnostics(baselineFromLog(env.ctx)?.project ?? [], r.diagnostics.filter((x) => x.category === 'error'));
   const related: CodeDiagnostic[] = [];
   const unrelated: CodeDiagnostic[] = [];
-  for (const d of r.diagnostics.filter((x) => x.category === 'error')) (await reach.reaches(d.file) ? related : unrelated).push(d);
+  for (const d of introduced) (await reach.reaches(d.file) ? related : unrelated).push(d);
   const elsewhere = unrelated.length ? `; ${plural(unrelated.length, 'error')} in files the change does not reach, not counted` : '';
+  const before = preExisting.length ? `; ${plural(preExisting.length, 'pre-existing error')}, not counted` : '';
   return {
     status: related.length ? 'failed' : 'passed',
-    detail: `${r.detail}: ${related.length ? `${plural(related.length, 'error')} the change reaches` : 'clean'}${elsewhere}`,
-    evidence: { kind: 'typecheck', tool: r.tool, diagnostics: related, unrelated },
+    detail: `${r.detail}: ${related.length ? `${plural(related.length, 'error')} the change reaches` : 'clean'}${elsewhere}${before}`,
+    evidence: { kind: 'typecheck', tool: r.tool, diagnostics: related, unrelated, preExisting },
     complaints: related.length ? { lines: related.map(diagLine), files: [...new Set(related.map((d) => d.file))], blockers: [] } : undefined,
   };
 }
@@ -73,14 +78,14 @@ export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' |
   const lint = env.ctx.deps.lint;
   if (!lint) return { status: 'skipped', detail: 'no linter is wired here' };
   const files = codeChanges(env, await cumulativeChanges(env.ctx)).map((c) => c.path);
-  if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [] } };
+  if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [], preExisting: [] } };
   const r = await lint.lint(files, env.ctx.signal);
-  const errors = r.problems.filter((p) => p.severity === 'error');
+  const { introduced: errors, preExisting } = splitLint(baselineFromLog(env.ctx)?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
   const detail = r.status === 'skipped' || r.status === 'error' ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`) : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
   return {
     status: r.status === 'skipped' || r.status === 'error' ? r.status : errors.length ? 'failed' : 'passed',
     detail,
-    evidence: { kind: 'lint', files, problems: r.problems },
+    evidence: { kind: 'lint', files, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting },
     complaints: errors.length ? { lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`), files: [...new Set(errors.map((p) => p.file))], blockers: [] } : undefined,
   };
 }
@@ -253,4 +258,25 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     line: uncovered[0]?.lines[0],
   };
   return { status: 'failed', detail: `${summary}; ${note}`, evidence, correction: { fact, claim: answer.value?.claim, proposal } };
+}
+
+/**
+ * The project's own test suite (every test file it has, by the runners' conventions), against
+ * the baseline taken before the run's first write: a case that passed then and fails now fails
+ * the gate; one that already failed is reported and not counted.
+ */
+export async function projectTestsGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
+  const files = await projectTestFiles(env.ctx);
+  if (!files.length) return { status: 'skipped', detail: 'the project has no tests of its own' };
+  const r = await projectRegression(env.ctx, files);
+  const evidence: GateEvidence = { kind: 'projectTests', files, newlyFailing: r.newlyFailing, preExisting: r.preExisting };
+  const before = r.preExisting.length ? `; ${plural(r.preExisting.length, 'case')} that already failed before the run, not counted` : '';
+  if (!r.newlyFailing.length) return { status: 'passed', detail: `${plural(files.length, 'test file')}: no test that passed before the run fails now${before}`, evidence };
+  const messages = new Map((r.result?.cases ?? []).map((c) => [caseKey(c), c.message?.split('\n')[0] ?? ''] as const));
+  return {
+    status: 'failed',
+    detail: `${plural(r.newlyFailing.length, 'existing test')} that passed before the run now fail${r.newlyFailing.length === 1 ? 's' : ''}: ${r.newlyFailing.slice(0, 3).join('; ')}${before}`,
+    evidence,
+    complaints: { lines: r.newlyFailing.map((k) => `existing test now fails: ${k}${messages.get(k) ? `: ${messages.get(k)}` : ''}`), files: [], blockers: [] },
+  };
 }

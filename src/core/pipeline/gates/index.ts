@@ -1,10 +1,10 @@
-import { reduceRun } from '../../run/reducer';
 import type { TestRunResult } from '../../schema/checks';
 import type { CorrectionRequest, MachineFact } from '../../schema/correction';
 import { GATE_NAMES, type GateName } from '../../schema/gates';
 import { RunStop, type RunContext } from '../context';
+import { emitCorrection, nextCorrectionId } from '../corrections';
 import { REPAIRABLE } from './config';
-import { buildGate, coverageGate, implementationReviewGate, lintGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
+import { buildGate, coverageGate, implementationReviewGate, lintGate, projectTestsGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
 import { errorRecord, repairGate, stopsTheRun } from './repair';
 
 export { CLI_DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from './config';
@@ -13,6 +13,7 @@ const RUNS: Record<GateName, (env: GateEnv) => Promise<Omit<GateOutcome, 'gate' 
   typecheck: typecheckGate,
   lint: lintGate,
   build: buildGate,
+  projectTests: projectTestsGate,
   implementationReview: implementationReviewGate,
   testReview: testReviewGate,
   coverage: coverageGate,
@@ -65,9 +66,9 @@ function lastTests(ctx: RunContext): TestRunResult | undefined {
 /** Hands a gate's corrected test plan to the operator; the run waits for the decision. */
 async function requestCorrection(ctx: RunContext, outcome: GateOutcome): Promise<never> {
   const c = outcome.correction!;
-  const id = `${ctx.log.runId}-c${reduceRun(ctx.log.runId, ctx.log.events).corrections.length + 1}`;
+  const id = nextCorrectionId(ctx);
   const request: CorrectionRequest = { id, target: 'testPlan', fact: c.fact, claim: c.claim ? { text: c.claim, evidence: [] } : undefined, proposal: c.proposal };
-  await ctx.log.emit({ type: 'correction.requested', request });
+  await emitCorrection(ctx, request);
   throw new RunStop({ kind: 'correctionRequested', requestId: id, route: 'test' }, 'needsOperator');
 }
 

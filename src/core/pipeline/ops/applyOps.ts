@@ -1,10 +1,10 @@
 import type { OpEdit, OpFix, OpResult, OpScope } from '../../ports/ops';
-import { reduceRun } from '../../run/reducer';
 import type { CodeDiagnostic } from '../../schema/checks';
 import type { CorrectionRequest, Proposal } from '../../schema/correction';
 import type { FileRef, RunEvent } from '../../schema/events';
 import type { TicketOp } from '../../schema/ticket';
 import { RunStop, type RunContext } from '../context';
+import { emitCorrection, nextCorrectionId } from '../corrections';
 import { normalizeRelPath } from '../paths';
 import { parseTicket } from '../ticketLoader';
 import { introduced } from './introduced';
@@ -125,7 +125,7 @@ async function checkOps(ctx: RunContext, touched: string[], before: readonly Cod
   if (!first) return;
   const paths = [...new Set(outside.map((d) => d.file).filter((f) => workspacePath(f) === f))];
   const request: CorrectionRequest = {
-    id: nextRequestId(ctx),
+    id: nextCorrectionId(ctx),
     target: 'op',
     fact: {
       kind: 'outsideScopeDiagnostic',
@@ -136,11 +136,9 @@ async function checkOps(ctx: RunContext, touched: string[], before: readonly Cod
     },
     proposal: paths.length ? { kind: 'scopeAddition', paths } : { kind: 'none', why: 'the errors are outside the workspace; change the ops so that they keep those files valid' },
   };
-  await log.emit({ type: 'correction.requested', request });
+  await emitCorrection(ctx, request);
   throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: 'manifest' }, 'needsOperator');
 }
-
-const nextRequestId = (ctx: RunContext) => `${ctx.log.runId}-c${reduceRun(ctx.log.runId, ctx.log.events).corrections.length + 1}`;
 
 /**
  * Records a failed op and turns it into an op correction request, then stops the run. The
@@ -151,12 +149,12 @@ async function failOp(ctx: RunContext, index: number, op: TicketOp, failure: OpF
   await log.emit({ type: 'op.failed', index, op, reason: failure.reason, suggestion: failure.suggestion });
   const proposal = await proposalFor(ctx, index, failure.proposal, failure.suggestion);
   const request: CorrectionRequest = {
-    id: nextRequestId(ctx),
+    id: nextCorrectionId(ctx),
     target: 'op',
     fact: { kind: 'opFailed', detail: `ops[${index}] ${op.op} failed: ${failure.reason}`, file: failure.at?.file ?? op.file, line: failure.at?.line },
     proposal,
   };
-  await log.emit({ type: 'correction.requested', request });
+  await emitCorrection(ctx, request);
   throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: proposal.kind === 'scopeAddition' ? 'manifest' : 'ticket' }, 'needsOperator');
 }
 
