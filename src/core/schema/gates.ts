@@ -47,6 +47,10 @@ export const TestReview = z
             id: z.string().min(1).describe('The acceptance criterion id'),
             covered: z.boolean(),
             claim: z.string().optional().describe('Why it is or is not covered'),
+            evidence: z
+              .string()
+              .optional()
+              .describe('For a criterion that is not covered: text quoted verbatim from the rendered tests (the case that names the criterion but does not check it)'),
           })
           .strict(),
       )

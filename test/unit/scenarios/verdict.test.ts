@@ -72,6 +72,53 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.deepEqual(gate?.evidence?.kind === 'projectTests' && gate.evidence.preExisting, ['test/alreadyBroken.test.ts › was broken before the run']);
   });
 
+  it('the Test Reviewer fails the run when it shows, quoting the rendered tests, that a criterion has no test that checks it; a quote not in the tests is not evidence', async () => {
+    const weakCase = 'accepts perPage of exactly 100';
+    const review = (evidence: string) => ({
+      verdict: 'fail',
+      claim: `"${weakCase}" names AC2 but checks nothing about it`,
+      criteria: [
+        { id: 'AC1', covered: true },
+        { id: 'AC2', covered: false, claim: 'the case asserts only that true is truthy', evidence },
+      ],
+    });
+    const write = (root: string, id: string) =>
+      writeHostileTicket(root, {
+        id,
+        from: 'BLOG-1',
+        coder: [{ 'src/handlers/posts.ts': readFileSync(path.join(root, '.tickets/answers/BLOG-1/attempt2.ts'), 'utf8') }],
+        edit: (t) => {
+          const cases = (t.testPlan as { files: { cases: { name: string; expect: unknown[] }[] }[] }).files[0]!.cases;
+          cases.find((c) => c.name === weakCase)!.expect = [{ kind: 'truthy', actual: 'true' }];
+        },
+      });
+    const withReview = (root: string, ticket: string, answer: unknown) => {
+      const script = path.join(root, ticket.replace('.ticket.json', '.script.json'));
+      const s = JSON.parse(readFileSync(script, 'utf8')) as Record<string, unknown>;
+      writeFileSync(script, JSON.stringify({ ...s, testReviewer: [{ structured: answer }] }));
+    };
+    const shown = write(ws.root, 'WEAK-1');
+    withReview(ws.root, shown, review(`it('[AC2] ${weakCase}'`));
+    const r = await cli(['run', shown, '--workspace', ws.root, '--model', 'scripted', '--gates', 'testReview', '--json']);
+    const { state } = JSON.parse(r.out) as { state: RunState };
+    assert.equal(r.code, 2, JSON.stringify(state.finished));
+    assert.equal(state.gates.find((g) => g.gate === 'testReview')?.status, 'failed');
+    assert.equal(state.corrections[0]?.request.fact.kind, 'criterionNotCovered');
+    assert.match(state.corrections[0]!.request.fact.detail, /the Test Reviewer shows, quoting the rendered tests, that no test checks AC2/);
+
+    const fresh = copyFixture();
+    try {
+      const invented = write(fresh.root, 'WEAK-2');
+      withReview(fresh.root, invented, review('this text is not in the tests'));
+      const r2 = await cli(['run', invented, '--workspace', fresh.root, '--model', 'scripted', '--gates', 'testReview', '--json']);
+      const s2 = (JSON.parse(r2.out) as { state: RunState }).state;
+      assert.equal(r2.code, 0, JSON.stringify(s2.finished));
+      assert.match(s2.gates.find((g) => g.gate === 'testReview')?.detail ?? '', /no machine fact confirms it/);
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   for (const [target, why] of [
     ['src/handlers/posts.ts', 'is an existing source file'],
     ['package.json', 'is a configuration file'],

@@ -4,6 +4,7 @@ import type { MachineFact, Proposal } from '../../schema/correction';
 import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, UncoveredLines } from '../../schema/gates';
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint } from '../findingsBaseline';
+import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles } from '../projectTests';
 import type { SourceFile } from '../prompts';
@@ -43,6 +44,8 @@ export async function readFiles(workspace: WorkspacePort, paths: readonly string
   return out;
 }
 
+/** Collapses whitespace, so a quote that wraps differently still counts as verbatim. */
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const diagLine = (d: CodeDiagnostic): string => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`;
 
@@ -199,6 +202,18 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
     return { status: 'failed', detail: `${fact.detail}; ${note}`, evidence, correction: { fact, claim: review?.claim, proposal } };
   }
   if (!review) return { status: 'error', detail: `no usable answer from the Test Reviewer: ${answer.rejected.join(' | ')}`, evidence };
+  // A criterion the reviewer shows, quoting the rendered tests verbatim, to have no test that checks it.
+  const testsText = squash(inputs.tests.map((f) => f.content).join('\n'));
+  const shown = review.criteria.filter((c) => !c.covered && c.evidence !== undefined && squash(c.evidence).replace(/\s/g, '').length >= MIN_QUOTE_CHARS && testsText.includes(squash(c.evidence)));
+  if (review.verdict === 'fail' && shown.length) {
+    const ids = shown.map((c) => c.id);
+    const { proposal, note } = await proposalFrom(env, review, `add a test case that checks ${ids.join(', ')} to the ticket's testPlan by hand`);
+    const fact: MachineFact = {
+      kind: 'criterionNotCovered',
+      detail: `the Test Reviewer shows, quoting the rendered tests, that no test checks ${ids.join(', ')}: ${shown.map((c) => `${c.id}: "${c.evidence}"${c.claim ? ` (${c.claim})` : ''}`).join('; ')}`,
+    };
+    return { status: 'failed', detail: `${fact.detail}; ${note}`, evidence, correction: { fact, claim: review.claim, proposal } };
+  }
   if (review.verdict === 'fail') {
     // The router's rule: a model's claim with no machine fact behind it abstains, on record.
     return { status: 'passed', detail: `the Test Reviewer objected (${review.claim ?? uncovered.join(', ')}), but every criterion has a test case: no machine fact confirms it`, evidence };
