@@ -28,6 +28,16 @@ export function progressLine(e: RunEvent): string | null {
       return `  attempt ${e.attempt}: diagnostics ${e.ok ? 'clean' : `${e.diagnostics.filter((d) => d.category === 'error').length} error(s)`} (${e.checkedFiles.length} file(s), ${Math.round(e.durationMs)} ms)`;
     case 'tests.ran':
       return `  attempt ${e.attempt}: tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`;
+    case 'baseline.recorded': {
+      const old = e.diagnostics.length + (e.project?.length ?? 0) + e.lint.length;
+      return old ? `  before the run: ${old} error(s) already in the project, not counted` : null;
+    }
+    case 'projectTests.baseline':
+      return `  the project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing, not counted` : ''}`;
+    case 'projectTests.ran':
+      return e.newlyFailing.length ? `  attempt ${e.attempt}: ${e.newlyFailing.length} existing test(s) that passed before now FAIL: ${e.newlyFailing.slice(0, 3).join('; ')}` : null;
+    case 'oracle.tampered':
+      return `  ORACLE CHANGED (${e.at}): ${e.files.map((f) => f.path).join(', ')}; restored, and what it judged fails`;
     case 'debugger.diagnosed':
       return e.diagnosis ? `  attempt ${e.attempt}: Debugger says ${e.diagnosis.kind} is wrong: ${e.diagnosis.claim}` : `  attempt ${e.attempt}: no usable diagnosis`;
     case 'router.routed':

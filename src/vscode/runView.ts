@@ -34,6 +34,16 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
       return { ...base, attempt: e.attempt, status: 'ok', label: `Structural fixes: ${e.applied.length} applied, ${e.refused.length} refused` };
     case 'check.linted':
       return { ...base, attempt: e.attempt, status: e.status === 'failed' ? 'failed' : 'ok', label: `Lint: ${e.status}` };
+    case 'baseline.recorded': {
+      const old = e.diagnostics.length + (e.project?.length ?? 0) + e.lint.length;
+      return { ...base, status: 'info', label: old ? `Before the run: ${old} error(s) already in the project (not counted)` : 'Before the run: no errors in the project' };
+    }
+    case 'projectTests.baseline':
+      return { ...base, status: 'info', label: `The project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing (not counted)` : ', all passing'}` };
+    case 'projectTests.ran':
+      return { ...base, attempt: e.attempt, status: e.newlyFailing.length ? 'failed' : 'ok', label: e.newlyFailing.length ? `The project's tests: ${e.newlyFailing.length} that passed before now fail` : `The project's tests that import the change: no new failure` };
+    case 'oracle.tampered':
+      return { ...base, attempt: e.attempt || undefined, status: 'failed', label: `The code changed ${e.files.map((f) => f.path).join(', ')}: restored, and this cannot pass` };
     case 'tests.ran':
       return { ...base, attempt: e.attempt, status: e.result.status === 'passed' ? 'ok' : 'failed', label: `Tests ${e.result.status}: ${e.result.passed} passed, ${e.result.failed} failed` };
     case 'debugger.diagnosed':
@@ -47,7 +57,11 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
     case 'correction.rejected':
       return { ...base, status: 'failed', label: `Correction rejected by ${e.by}: ${e.reason}` };
     case 'gate.ran':
-      return { ...base, status: e.status === 'passed' || e.status === 'skipped' ? 'ok' : 'failed', label: `Gate ${e.gate}: ${e.status}` };
+      return {
+        ...base,
+        status: e.status === 'passed' || e.status === 'skipped' ? 'ok' : e.status === 'error' && e.optional ? 'warning' : 'failed',
+        label: `Gate ${e.gate}: ${e.status === 'error' ? (e.optional ? 'not judged (optional; it could not run)' : 'could not judge the change') : e.status}`,
+      };
     case 'repair.attempted':
       return { ...base, status: e.ok ? 'ok' : 'failed', label: `Repair for ${e.gate}: ${e.ok ? 'done' : 'failed'}` };
     case 'rung.fired':

@@ -54,6 +54,12 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     assert.equal(await page.locator('.route').getAttribute('data-verdict'), msg.state.attempts[0]!.route!.verdict);
     const box = page.locator('.correction-box[data-status="pending"]');
     assert.equal(await box.getAttribute('data-request-id'), msg.state.corrections[0]!.request.id);
+    // The whole change Accept writes is on screen before the decision: the ticket's diff.
+    const preview = box.locator('.diff.preview');
+    assert.equal(await preview.getAttribute('data-path'), '.tickets/BLOG-3.ticket.json');
+    assert.match((await preview.locator('.diff-title').textContent()) ?? '', /Accept rewrites/);
+    assert.ok((await preview.locator('.add').count()) > 0 && (await preview.locator('.del').count()) > 0, 'both sides of the edit are shown');
+    assert.match((await preview.locator('.add').allTextContents()).join('\n'), /createdAt/);
     assert.ok(await page.locator('#accept').isVisible());
     assert.ok(await page.locator('#reject').isVisible());
     // A quote link opens the file at its line.
