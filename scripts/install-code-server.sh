@@ -3,7 +3,7 @@
 # node_modules, for the extension's integration and end-to-end tests. Offline-safe on these
 # machines: it seeds the ripgrep download cache with Debian's `rg`, since the install would
 # otherwise fetch ripgrep from the internet. Idempotent: a second call is a no-op.
-# Needs: apt-get install -y chromium libkrb5-dev ripgrep (see test/vscode/README.md).
+# Needs ripgrep and libkrb5-dev, which scripts/setup.ts (npm test's pretest) installs.
 set -euo pipefail
 
 VERSION="${CODE_SERVER_VERSION:-4.100.3}"

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // The set-up step `npm test` and `npm run bench` run first (their `pretest` and `prebench`), so the
 // README's commands alone prepare a fresh machine. It checks the system packages the tests and the
 // product need, installs the missing ones with apt-get when it can (as root, or through sudo without
@@ -7,8 +6,24 @@
 // own cache, by scripts/install-code-server.sh.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+
+export interface Probe {
+  command: (name: string) => boolean;
+  file: (file: string) => boolean;
+  /** null when dpkg is not there to ask. */
+  debInstalled: (name: string) => boolean | null;
+}
+
+/** What the set-up can do about missing packages on this machine. */
+export interface Abilities {
+  aptGet: boolean;
+  root: boolean;
+  /** sudo works without a password. */
+  sudo: boolean;
+}
+
+export type Plan = { action: 'none' } | { action: 'install'; sudo: boolean } | { action: 'stop'; message: string };
 
 /**
  * What each Debian package provides and how its presence is seen. Why each is needed:
@@ -16,7 +31,7 @@ import { pathToFileURL } from 'node:url';
  * libkrb5-dev builds code-server's kerberos module; bubblewrap and socat sandbox the workspace's
  * commands (network-less test runs).
  */
-export const PACKAGES = [
+export const PACKAGES: readonly { name: string; present: (probe: Probe) => boolean }[] = [
   { name: 'chromium', present: (probe) => probe.file(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || probe.command('chromium') },
   { name: 'ripgrep', present: (probe) => probe.command('rg') },
   { name: 'libkrb5-dev', present: (probe) => probe.debInstalled('libkrb5-dev') ?? probe.file('/usr/include/krb5.h') },
@@ -25,7 +40,7 @@ export const PACKAGES = [
 ];
 
 /** The exact command a user runs to install `missing` themselves. */
-export function installCommand(missing) {
+export function installCommand(missing: readonly string[]): string {
   return `sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`;
 }
 
@@ -33,7 +48,7 @@ export function installCommand(missing) {
  * What to do about `missing`: nothing, install (with or without sudo), or stop with a message.
  * `can` says whether apt-get exists, whether we are root, and whether sudo works without a password.
  */
-export function plan(missing, can) {
+export function plan(missing: readonly string[], can: Abilities): Plan {
   if (missing.length === 0) return { action: 'none' };
   if (can.aptGet && can.root) return { action: 'install', sudo: false };
   if (can.aptGet && can.sudo) return { action: 'install', sudo: true };
@@ -47,14 +62,14 @@ export function plan(missing, can) {
 }
 
 /** Probes of this machine, through PATH as the tests will see it. */
-export function machineProbe() {
+export function machineProbe(): Probe & Abilities {
   const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  const command = (name) => dirs.some((dir) => existsSync(path.join(dir, name)));
+  const command = (name: string) => dirs.some((dir) => existsSync(path.join(dir, name)));
   return {
     command,
-    file: (file) => existsSync(file),
+    file: (file: string) => existsSync(file),
     // null when dpkg is not there to ask, so the caller falls back to a file check.
-    debInstalled: (name) => {
+    debInstalled: (name: string) => {
       if (!command('dpkg-query')) return null;
       const out = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' });
       return out.status === 0 && out.stdout.includes('install ok installed');
@@ -65,17 +80,17 @@ export function machineProbe() {
   };
 }
 
-export function missingPackages(probe) {
+export function missingPackages(probe: Probe): string[] {
   return PACKAGES.filter((pkg) => !pkg.present(probe)).map((pkg) => pkg.name);
 }
 
-function run(argv, env) {
+function run(argv: string[], env: Record<string, string>): boolean {
   process.stdout.write(`$ ${argv.join(' ')}\n`);
-  const out = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...env } });
+  const out = spawnSync(argv[0]!, argv.slice(1), { stdio: 'inherit', env: { ...process.env, ...env } });
   return out.status === 0;
 }
 
-function main() {
+function main(): number {
   const probe = machineProbe();
   const missing = missingPackages(probe);
   const decision = plan(missing, probe);
@@ -99,4 +114,4 @@ function main() {
   return 0;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exitCode = main();
+if (require.main === module) process.exitCode = main();
