@@ -1,3 +1,4 @@
+import { countTokens } from '@anthropic-ai/tokenizer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ScriptedModel } from '../src/core/models/scriptedModel';
@@ -14,20 +15,22 @@ const TEST_FILE = 'test/ticket/GEN-1.test.ts';
 const BUGGY_GUARD = 'if (Number.isNaN(options.limit))';
 
 /**
- * No Claude tokenizer ships in node_modules and count_tokens needs the network, so tokens are
- * estimated with Anthropic's documented rule of thumb: a token is about 3.5 English characters
- * (docs.anthropic.com, glossary, "Tokens"). The 100k/10k ratio does not depend on the divisor.
+ * Tokens from Anthropic's published tokenizer (@anthropic-ai/tokenizer). It is the Claude 2
+ * vocabulary: later models' tokenizers are not public and count_tokens needs the network, so
+ * the counts are close, not exact. The 100k ÷ 10k ratio is what the figure is about.
  */
-export const CHARS_PER_TOKEN = 3.5;
-export const estimateTokens = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
+export const TOKENIZER = '@anthropic-ai/tokenizer (Claude 2 BPE; newer Claude tokenizers are not public)';
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 export interface DebuggerPromptSize {
   /** The user message the pipeline built with debuggerPrompt(): the Debugger's inputs. */
-  promptChars: number;
+  promptBytes: number;
+  promptTokens: number;
   /** System prompt, user message and the diagnosis tool's JSON Schema: the whole request. */
-  requestChars: number;
-  promptTokensEstimate: number;
-  requestTokensEstimate: number;
+  requestBytes: number;
+  requestTokens: number;
+  /** Bytes per section of the prompt (its `## ` headings), so a change in size shows where it came from. */
+  sections: Record<string, number>;
   /** The run went as scripted: a code route on attempt 1, passed on attempt 2. */
   outcome: string;
   prompt: string;
@@ -116,12 +119,15 @@ export async function measureDebuggerPrompt(root: string): Promise<DebuggerPromp
     const first = requests[0];
     if (!first || result.state.status !== 'passed' || route !== 'code') throw new Error(`GEN-1 did not run as scripted: ${outcome}`);
     const prompt = first.messages.map((m) => m.content).join('\n');
-    const requestChars = first.system.length + prompt.length + JSON.stringify(first.structured?.jsonSchema ?? {}).length;
+    const request = [first.system, prompt, JSON.stringify(first.structured?.jsonSchema ?? {})].join('\n');
+    const sections: Record<string, number> = {};
+    for (const part of prompt.split(/^(?=## )/m)) sections[part.split('\n', 1)[0]!.replace(/^## /, '')] = bytes(part);
     return {
-      promptChars: prompt.length,
-      requestChars,
-      promptTokensEstimate: estimateTokens(prompt.length),
-      requestTokensEstimate: estimateTokens(requestChars),
+      promptBytes: bytes(prompt),
+      promptTokens: countTokens(prompt),
+      requestBytes: bytes(request),
+      requestTokens: countTokens(request),
+      sections,
       outcome,
       prompt,
     };

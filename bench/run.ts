@@ -1,57 +1,52 @@
 /**
- * `npm run bench`: check latency, Debugger prompt size, pipeline overhead and the extension's
- * figures, each as a ratio measured in this same run (these machines are noisy). Prints a
- * Markdown table and writes bench-results/bench.json. Not part of `npm test`.
+ * `npm run bench`: the Debugger prompt size, the type-check gate's compilers, check latency,
+ * the editor's diagnostics settle, pipeline overhead and the extension's figures, each as a
+ * ratio measured in this same run (these machines are noisy). Every section runs in its own
+ * process under a time limit (bench/isolate.ts): one that cannot run says why on one line,
+ * the others still run, and the bench exits non-zero. Prints a Markdown table and writes
+ * bench/results.json. Not part of `npm test`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
-import { measureActivation, type Activation } from './activation';
-import { measureCheckLatency, type CheckLatency } from './checkLatency';
-import { measureExtension, type ExtensionFigures } from './extensionSize';
-import { generateRepo } from './genRepo';
+import type { Activation } from './activation';
+import type { CheckLatency } from './checkLatency';
+import type { EditorSettle } from './editorSettle';
+import type { ExtensionFigures } from './extensionSize';
+import { generateRepo, type GeneratedRepo } from './genRepo';
+import { runIsolated, type SectionRun } from './isolate';
 import { round } from './measure';
-import { measurePipelineOverhead, type PipelineOverhead } from './pipelineOverhead';
-import { CHARS_PER_TOKEN, measureDebuggerPrompt, type DebuggerPromptSize } from './promptSize';
+import type { PipelineOverhead } from './pipelineOverhead';
+import { TOKENIZER, type DebuggerPromptSize } from './promptSize';
 import { count, kib, markdownTable, ms, type Row } from './report';
-import { measureWebviewRender, type WebviewRender } from './webviewRender';
+import type { SectionArgs } from './section';
+import { nativeTypeScriptDir, type TypeCheckGateFigures } from './typeCheckGate';
+import type { WebviewRender } from './webviewRender';
 
 const REPO = path.resolve(__dirname, '..');
-/** Folder names of equal length: the test output quotes absolute paths, and the prompts must differ only by the repo. */
 const SIZES = [
-  { label: '10k', dir: 'r010k', modules: 100 },
-  { label: '100k', dir: 'r100k', modules: 1000 },
+  { label: '10k', modules: 100 },
+  { label: '100k', modules: 1000 },
 ] as const;
-const EDITS = 7;
-const TSC_RUNS = 3;
-const OVERHEAD_RUNS = 3;
-const WEBVIEW_ATTEMPTS = 500;
-const WEBVIEW_REPEATS = 5;
-const ACTIVATION_RUNS = 3;
 
 const say = (s: string) => process.stderr.write(`[bench] ${s}\n`);
-const errors: { section: string; error: string }[] = [];
-
-/** A section that fails is recorded and the others still run: one broken figure must not hide the rest. */
-async function section<T>(name: string, work: () => Promise<T> | T): Promise<T | undefined> {
-  const t = performance.now();
-  say(`${name}…`);
-  try {
-    const value = await work();
-    say(`${name}: ${Math.round((performance.now() - t) / 1000)} s`);
-    return value;
-  } catch (err) {
-    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    errors.push({ section: name, error });
-    say(`${name} FAILED: ${error}`);
-    return undefined;
-  }
-}
 
 /** Two prompts are the same but for timings and the repo folder: then nothing in them grew with the repo. */
-const masked = (prompt: string) => prompt.replace(/r\d{3}k/g, 'REPO').replace(/\d+(\.\d+)?/g, '#');
+const masked = (prompt: string, root: string) => prompt.split(root).join('REPO').replace(/\d+(\.\d+)?/g, '#');
+
+/**
+ * A node_modules for the 100k repo's twin whose `typescript` is TypeScript 7 (native): the
+ * gate then finds it exactly as it finds a project's own compiler.
+ */
+function nativeNodeModules(base: string, nativeDir: string): string {
+  const dir = path.join(base, 'native-node_modules');
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(nativeDir, path.join(dir, 'typescript'), 'dir');
+  symlinkSync(path.join(REPO, 'node_modules', '@types'), path.join(dir, '@types'), 'dir');
+  return dir;
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -65,53 +60,109 @@ async function main(): Promise<void> {
     loadAverageAtStart: os.loadavg().map((n) => round(n, 2)),
   };
   const base = mkdtempSync(path.join(os.tmpdir(), 'tr-bench-'));
-  const check: Record<string, CheckLatency | undefined> = {};
-  const prompt: Record<string, DebuggerPromptSize | undefined> = {};
-  let overhead: PipelineOverhead | undefined;
-  let webview: WebviewRender | undefined;
-  let extension: ExtensionFigures | undefined;
-  let activation: Activation | undefined;
+  const runs: SectionRun[] = [];
+  let repos: Record<string, GeneratedRepo> = {};
+  let nativeRoot: string | null = null;
   try {
-    const repos = SIZES.map((s) => ({ ...s, repo: generateRepo(path.join(base, s.dir), s.modules, path.join(REPO, 'node_modules')) }));
-    for (const r of repos) say(`generated ${r.label}: ${count(r.repo.lines)} lines in ${r.repo.files} files`);
-    for (const r of repos) check[r.label] = await section(`check latency ${r.label}`, () => measureCheckLatency(r.repo, { edits: EDITS, tscRuns: TSC_RUNS }));
-    for (const r of repos) prompt[r.label] = await section(`Debugger prompt ${r.label}`, () => measureDebuggerPrompt(r.repo.root));
-    overhead = await section('pipeline overhead', () => measurePipelineOverhead(OVERHEAD_RUNS));
-    webview = await section('webview render', () => measureWebviewRender(REPO, WEBVIEW_ATTEMPTS, WEBVIEW_REPEATS));
-    extension = await section('extension size', () => measureExtension(REPO));
-    activation = await section('activation', () => measureActivation(REPO, ACTIVATION_RUNS));
+    const t = performance.now();
+    repos = Object.fromEntries(SIZES.map((s) => [s.label, generateRepo(path.join(base, `repo-${s.label}`), s.modules, path.join(REPO, 'node_modules'))]));
+    const nativeDir = nativeTypeScriptDir(REPO);
+    if (nativeDir) nativeRoot = generateRepo(path.join(base, 'repo-100k-native'), 1000, nativeNodeModules(base, nativeDir)).root;
+    for (const s of SIZES) say(`generated ${s.label}: ${count(repos[s.label]!.lines)} lines in ${repos[s.label]!.files} files`);
+    say(`repos generated in ${round((performance.now() - t) / 1000)} s`);
+
+    const plan: { key: string; section: string; limitS: number; args: SectionArgs }[] = [
+      // The gate's compilers first, on the repos as generated (check latency edits them).
+      { key: 'typeCheckGate', section: 'typeCheckGate', limitS: 60, args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, runs: 2 } },
+      { key: 'debuggerPrompt10k', section: 'debuggerPrompt', limitS: 45, args: { repoRoot: REPO, repo: repos['10k'] } },
+      { key: 'debuggerPrompt100k', section: 'debuggerPrompt', limitS: 60, args: { repoRoot: REPO, repo: repos['100k'] } },
+      { key: 'checkLatency10k', section: 'checkLatency', limitS: 30, args: { repoRoot: REPO, repo: repos['10k'], edits: 5, runs: 2 } },
+      { key: 'checkLatency100k', section: 'checkLatency', limitS: 60, args: { repoRoot: REPO, repo: repos['100k'], edits: 5, runs: 2 } },
+      { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
+      { key: 'webviewRender', section: 'webviewRender', limitS: 30, args: { repoRoot: REPO, attempts: 500, runs: 5 } },
+      { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
+      { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
+      { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
+    ];
+    for (const p of plan) {
+      say(`${p.key} (time limit ${p.limitS} s)…`);
+      const r = await runIsolated(p.section, p.args, p.limitS, path.join(base, `${p.key}.json`));
+      runs.push({ ...r, name: p.key });
+      say(r.why ? `${p.key} could not run (${round(r.seconds)} s): ${r.why}` : `${p.key}: ${round(r.seconds)} s`);
+    }
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
 
+  const value = <T>(key: string) => runs.find((r) => r.name === key)?.value as T | undefined;
   const rows: Row[] = [];
+  const failed = (figure: string, key: string) => {
+    const r = runs.find((x) => x.name === key);
+    rows.push({ figure, measured: `could not run: ${r?.why ?? 'not reached'}` });
+  };
+
+  const small = value<DebuggerPromptSize>('debuggerPrompt10k');
+  const large = value<DebuggerPromptSize>('debuggerPrompt100k');
+  for (const [label, p, key] of [['10k', small, 'debuggerPrompt10k'], ['100k', large, 'debuggerPrompt100k']] as const) {
+    const figure = `Debugger prompt, GEN-1 in the ${label}-line repo (${count(repos[label]?.lines ?? 0)} lines)`;
+    if (!p) failed(figure, key);
+    else rows.push({ figure, measured: `${count(p.promptBytes)} bytes, ${count(p.promptTokens)} tokens (whole request ${count(p.requestBytes)} bytes, ${count(p.requestTokens)} tokens)` });
+  }
+  const promptRatio = small && large ? { bytes: large.promptBytes / small.promptBytes, tokens: large.promptTokens / small.promptTokens } : undefined;
+  const promptsMatch = small && large && repos['10k'] && repos['100k'] ? masked(small.prompt, repos['10k'].root) === masked(large.prompt, repos['100k'].root) : undefined;
+  if (promptRatio) {
+    rows.push({
+      figure: 'Debugger prompt, 100k ÷ 10k',
+      measured: `bytes ${promptRatio.bytes.toFixed(3)}, tokens ${promptRatio.tokens.toFixed(3)}; ${promptsMatch ? 'the two prompts are the same but for the repo folder and timings' : 'the prompts differ beyond the repo folder and timings'}`,
+      ratio: promptRatio.tokens,
+      target: '≤ 1.1',
+      met: promptRatio.tokens <= 1.1,
+    });
+  }
+
+  const gate = value<TypeCheckGateFigures>('typeCheckGate');
+  if (!gate) failed('Type-check gate, 100k lines: own tsc vs TypeScript 7 native', 'typeCheckGate');
+  else if (!gate.native || gate.ratio === null) rows.push({ figure: 'Type-check gate, 100k lines', measured: `${gate.own.label} ${ms(gate.own.medianMs)}; native: could not run: ${gate.nativeMissing ?? 'not installed'}` });
+  else {
+    rows.push({
+      figure: `Type-check gate, ${count(gate.lines)} lines: native ÷ own tsc`,
+      measured: `${gate.native.label} ${ms(gate.native.medianMs)} vs ${gate.own.label} ${ms(gate.own.medianMs)} (median of ${gate.own.runsMs.length} gate runs each)`,
+      ratio: gate.ratio,
+      target: '< 1: the gate prefers native',
+      met: gate.ratio < 1,
+    });
+  }
+
   for (const s of SIZES) {
-    const c = check[s.label];
-    if (!c) continue;
+    const c = value<CheckLatency>(`checkLatency${s.label}`);
+    const figure = `Check latency, ${count(repos[s.label]?.lines ?? 0)} lines: incremental ÷ full`;
+    if (!c) {
+      failed(figure, `checkLatency${s.label}`);
+      continue;
+    }
     const files = c.edits.map((e) => e.checkedFiles);
     rows.push({
-      figure: `Check latency, ${count(c.lines)} lines`,
+      figure,
       measured: `incremental ${ms(c.incrementalMedianMs)} (median of ${c.edits.length} one-file edits, ${Math.min(...files)}–${Math.max(...files)} files re-checked) vs \`tsc --noEmit\` ${ms(c.tscMedianMs)} (median of ${c.tscRunsMs.length})`,
       ratio: c.ratio,
       target: s.label === '100k' ? '≤ 0.05' : undefined,
       met: s.label === '100k' ? c.ratio <= 0.05 : undefined,
     });
   }
-  const [small, large] = [prompt['10k'], prompt['100k']];
-  const promptRatio = small && large ? large.promptChars / small.promptChars : undefined;
-  const promptsMatch = small && large ? masked(small.prompt) === masked(large.prompt) : undefined;
-  for (const s of SIZES) {
-    const p = prompt[s.label];
-    if (!p) continue;
+
+  const settle = value<EditorSettle>('editorSettle');
+  if (!settle) failed('Editor diagnostics settle ÷ TS server answer (code-server)', 'editorSettle');
+  else {
     rows.push({
-      figure: `Debugger prompt, GEN-1 in the ${s.label}-line repo`,
-      measured: `${count(p.promptChars)} chars ≈ ${count(p.promptTokensEstimate)} tokens (whole request ${count(p.requestChars)} chars ≈ ${count(p.requestTokensEstimate)} tokens)`,
-      ratio: s.label === '100k' ? promptRatio : undefined,
-      target: s.label === '100k' ? '≤ 1.1 (100k / 10k)' : undefined,
-      met: s.label === '100k' && promptRatio !== undefined ? promptRatio <= 1.1 : undefined,
+      figure: 'Editor diagnostics settle ÷ TS server answer (code-server)',
+      measured: `settled, non-stale ${ms(settle.settleMedianMs)} vs the server's first diagnostics for the new text ${ms(settle.answerMedianMs)} (median of ${settle.samples.length} edits, alternately breaking and fixing a file; first check, with the project loading, ${ms(settle.warmupMs)})`,
+      ratio: settle.ratio,
     });
   }
-  if (overhead) {
+
+  const overhead = value<PipelineOverhead>('pipelineOverhead');
+  if (!overhead) failed('Pipeline overhead, BLOG-1 (scripted model)', 'pipelineOverhead');
+  else {
     const m = overhead.median;
     rows.push({
       figure: 'Pipeline overhead, BLOG-1 (scripted model)',
@@ -121,45 +172,52 @@ async function main(): Promise<void> {
       met: m.ratio <= 1.3,
     });
   }
-  if (webview) {
+
+  const webview = value<WebviewRender>('webviewRender');
+  if (!webview) failed('Webview first render, 500 attempts (Chromium)', 'webviewRender');
+  else {
     rows.push({
-      figure: `Webview render, ${webview.attempts} attempts`,
+      figure: `Webview first render, ${webview.attempts} attempts (Chromium)`,
       measured: `DOM built ${ms(webview.domMedianMs)}, next frame ${ms(webview.frameMedianMs)} (median of ${webview.domMs.length}; ${kib(webview.messageBytes)} run/state message)`,
     });
   }
-  if (extension) {
-    rows.push({ figure: extension.artifact.endsWith('.vsix') ? 'Extension .vsix' : 'Extension bundle (no .vsix)', measured: `${kib(extension.bytes)}: ${extension.note}` });
-  }
-  if (activation) {
+  const extension = value<ExtensionFigures>('extension');
+  if (!extension) failed('Extension .vsix', 'extension');
+  else rows.push({ figure: extension.artifact.endsWith('.vsix') ? 'Extension .vsix' : 'Extension bundle (no .vsix)', measured: `${kib(extension.bytes)}: ${extension.note}` });
+  const activation = value<Activation>('activation');
+  if (!activation) failed('Activation time (code-server)', 'activation');
+  else {
     rows.push({
-      figure: 'Activation time',
+      figure: 'Activation time (code-server)',
       measured: `${ms(activation.medianMs)} (${activation.label.toLowerCase()} of the ${extension?.artifact.endsWith('.vsix') ? 'production bundle the .vsix ships' : 'development bundle'}, median of ${activation.runsMs.length}; as VS Code reports it in code-server)`,
     });
   }
 
   const date = new Date().toISOString();
   const table = markdownTable(rows);
+  const errors = runs.filter((r) => r.why).map((r) => ({ section: r.name, why: r.why!, detail: r.detail ?? null }));
   const results = {
     date,
     machine,
     durationS: round((performance.now() - started) / 1000),
-    tokens: `estimated as ceil(chars / ${CHARS_PER_TOKEN}) (Anthropic's rule of thumb; no Claude tokenizer is installed and count_tokens needs the network)`,
+    sectionsS: Object.fromEntries(runs.map((r) => [r.name, round(r.seconds)])),
+    tokens: TOKENIZER,
     ratios: {
-      checkIncrementalOverFull: Object.fromEntries(SIZES.map((s) => [s.label, check[s.label]?.ratio ?? null])),
       debuggerPrompt100kOver10k: promptRatio ?? null,
+      typeCheckNativeOverOwn: gate?.ratio ?? null,
+      checkIncrementalOverFull: Object.fromEntries(SIZES.map((s) => [s.label, value<CheckLatency>(`checkLatency${s.label}`)?.ratio ?? null])),
+      editorSettleOverServerAnswer: settle?.ratio ?? null,
       pipelineOverBlog1Checks: overhead?.median.ratio ?? null,
     },
-    targets: {
-      checkIncrementalOverFullAt100k: { max: 0.05, met: check['100k'] ? check['100k'].ratio <= 0.05 : null },
-      debuggerPrompt100kOver10k: { max: 1.1, met: promptRatio === undefined ? null : promptRatio <= 1.1 },
-      pipelineOverBlog1Checks: { max: 1.3, met: overhead ? overhead.median.ratio <= 1.3 : null },
-    },
-    checkLatency: check,
     debuggerPrompt: {
-      ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, byte-identical in both repos',
+      ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, the same in both repos',
       sameButTimingsAndRepoFolder: promptsMatch ?? null,
-      ...Object.fromEntries(SIZES.map((s) => [s.label, prompt[s.label] ? { ...prompt[s.label], prompt: undefined } : null])),
+      '10k': small ? { ...small, prompt: undefined } : null,
+      '100k': large ? { ...large, prompt: undefined } : null,
     },
+    typeCheckGate: gate ?? null,
+    checkLatency: Object.fromEntries(SIZES.map((s) => [s.label, value<CheckLatency>(`checkLatency${s.label}`) ?? null])),
+    editorSettle: settle ?? null,
     pipelineOverhead: overhead ?? null,
     webviewRender: webview ?? null,
     extension: extension ?? null,
@@ -167,19 +225,17 @@ async function main(): Promise<void> {
     errors,
     table,
   };
-  const out = path.join(REPO, 'bench-results');
-  mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'bench.json'), JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(path.join(REPO, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
   const cpu = `${machine.cpus} × ${machine.cpuModel}`;
   process.stdout.write(`\nTicket Runner bench, ${date}\n${machine.os}, ${cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, TypeScript ${machine.typescript}\n\n${table}\n\n`);
-  process.stdout.write(`Tokens are estimates (chars / ${CHARS_PER_TOKEN}). Written to bench-results/bench.json in ${results.durationS} s.\n`);
+  process.stdout.write(`Tokens: ${TOKENIZER}. Written to bench/results.json in ${results.durationS} s.\n`);
   if (errors.length) {
-    process.stdout.write(`${errors.length} section(s) failed: ${errors.map((e) => e.section).join(', ')} (see bench.json)\n`);
+    process.stdout.write(`${errors.length} section(s) could not run: ${errors.map((e) => `${e.section} (${e.why})`).join('; ')}\n`);
     process.exitCode = 1;
   }
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
 });

@@ -19,11 +19,13 @@ export function tempWorkspace(settings: Record<string, unknown> = {}): { base: s
   return { base, folder, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** Bundles the in-host suite (mocha stays external: it loads from this repo's node_modules). */
-export async function buildSuite(): Promise<string> {
-  const outfile = path.join(ROOT, 'out', 'vscode-suite', 'index.js');
+/**
+ * Bundles the in-host suite (mocha stays external: it loads from this repo's node_modules), or
+ * another extensionTestsPath entry such as the bench's.
+ */
+export async function buildSuite(entry = path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'), outfile = path.join(ROOT, 'out', 'vscode-suite', 'index.js')): Promise<string> {
   await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',

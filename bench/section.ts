@@ -1,0 +1,53 @@
+/**
+ * One bench section in its own process (bench/isolate.ts runs it under a time limit):
+ * `section.ts <name> <args as JSON> <output file>`. Writes the section's value, or why it could
+ * not run, to the output file.
+ */
+import { writeFileSync } from 'node:fs';
+import { measureActivation } from './activation';
+import { measureCheckLatency } from './checkLatency';
+import { measureEditorSettle } from './editorSettle';
+import { measureExtension } from './extensionSize';
+import type { GeneratedRepo } from './genRepo';
+import type { SectionOutcome } from './isolate';
+import { measurePipelineOverhead } from './pipelineOverhead';
+import { measureDebuggerPrompt } from './promptSize';
+import { measureTypeCheckGate } from './typeCheckGate';
+import { measureWebviewRender } from './webviewRender';
+
+export interface SectionArgs {
+  repoRoot: string;
+  repo?: GeneratedRepo;
+  nativeRoot?: string | null;
+  runs?: number;
+  edits?: number;
+  attempts?: number;
+}
+
+export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unknown> = {
+  checkLatency: (a) => measureCheckLatency(a.repo!, { edits: a.edits!, tscRuns: a.runs! }),
+  debuggerPrompt: (a) => measureDebuggerPrompt(a.repo!.root),
+  typeCheckGate: (a) => measureTypeCheckGate(a.repo!.root, a.nativeRoot ?? null, a.repo!.lines, a.runs!),
+  pipelineOverhead: (a) => measurePipelineOverhead(a.runs!),
+  webviewRender: (a) => measureWebviewRender(a.repoRoot, a.attempts!, a.runs!),
+  extension: (a) => measureExtension(a.repoRoot),
+  activation: (a) => measureActivation(a.repoRoot, a.runs!),
+  editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
+};
+
+async function main(): Promise<void> {
+  const [name, args, out] = process.argv.slice(2) as [string, string, string];
+  let outcome: SectionOutcome;
+  try {
+    const work = SECTIONS[name];
+    if (!work) throw new Error(`no bench section named ${name}`);
+    outcome = { ok: true, value: await work(JSON.parse(args) as SectionArgs) };
+  } catch (err) {
+    outcome = { ok: false, error: err instanceof Error ? err.message : String(err), detail: err instanceof Error ? err.stack : undefined };
+  }
+  writeFileSync(out, JSON.stringify(outcome));
+  // Done: whatever a section left running (a server, a watcher) must not keep the process.
+  process.exit(0);
+}
+
+void main();
