@@ -41,21 +41,54 @@ export function parseTscOutput(output: string, root: string, configFile: string)
   return out;
 }
 
-/** typescript's tsc entry and version, found the way Node would from `dir`. */
-function findTsc(dir: string | undefined): { bin: string; version: string } | undefined {
+/** A package's bin entry and version, found the way Node would from `dir`. */
+function findBin(dir: string | undefined, pkgName: string, binName: string): { bin: string; version: string } | undefined {
   if (!dir) return undefined;
-  const manifest = new ToolResolver(dir).module('typescript/package.json');
+  const manifest = new ToolResolver(dir).module(`${pkgName}/package.json`);
   if (!manifest) return undefined;
   const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; bin?: Record<string, string> };
-  const bin = pkg.bin?.['tsc'];
+  const bin = pkg.bin?.[binName];
   return bin ? { bin: join(dirname(manifest), bin), version: pkg.version ?? 'unknown' } : undefined;
 }
+
+const findTsc = (dir: string | undefined) => findBin(dir, 'typescript', 'tsc');
+const major = (version: string) => Number(version.split('.')[0]);
+
+/**
+ * TypeScript 7's native compiler when the project declares it in its package.json beside its
+ * own TypeScript 5: `@typescript/native-preview` (tsgo), or an npm alias of typescript 7
+ * (`"typescript-7": "npm:typescript@7"`). Declared, not merely resolvable: a compiler hoisted
+ * into a shared node_modules is not the project's choice.
+ */
+function findNative(root: string): { name: string; bin: string; version: string } | undefined {
+  let declared: Record<string, string>;
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    declared = { ...pkg.dependencies, ...pkg.devDependencies };
+  } catch {
+    return undefined;
+  }
+  for (const [name, spec] of Object.entries(declared)) {
+    const binName = name === '@typescript/native-preview' || /^npm:@typescript\/native-preview@/.test(spec) ? 'tsgo' : /^npm:typescript@/.test(spec) ? 'tsc' : undefined;
+    const found = binName && findBin(root, name, binName);
+    if (binName && found && major(found.version) >= 7) return { name: binName, ...found };
+  }
+  return undefined;
+}
+
+/** Compiler-option errors (TS5xxx) with no file of the project: the compiler could not take the tsconfig. */
+const configOnly = (diagnostics: CodeDiagnostic[], configFile: string, root: string) =>
+  diagnostics.length > 0 && diagnostics.every((d) => /^TS5\d{3}$/.test(d.code) && d.file === workspacePath(root, configFile));
 
 /**
  * TypeCheckPort over `tsc --noEmit`: the workspace's own TypeScript from its node_modules,
  * whatever its version (5.x in JavaScript, 7.x native behind the same bin), or Ticket Runner's
- * bundled one when the workspace has none, which the result says. Runs as a child process
- * group with a time limit, killed as a group on timeout or cancel.
+ * bundled one when the workspace has none, which the result says. When the project also
+ * declares TypeScript 7's native compiler beside a TypeScript 5, the gate uses the native one:
+ * on a 100k-line repo it checks several times faster (npm run bench measures it). Should the
+ * native compiler refuse the tsconfig itself, the check is made again with the workspace's tsc
+ * and the result says so. Runs as a child process group with a time limit, killed as a group
+ * on timeout or cancel.
  */
 export class TscTypeCheck implements TypeCheckPort {
   constructor(private readonly options: TscTypeCheckOptions) {}
@@ -63,6 +96,8 @@ export class TscTypeCheck implements TypeCheckPort {
   /** Which tsc a check would run, or undefined when there is none at all. */
   tool(): (TypeCheckTool & { bin: string }) | undefined {
     const own = findTsc(this.options.root);
+    const native = !own || major(own.version) < 7 ? findNative(this.options.root) : undefined;
+    if (native) return { name: native.name, version: native.version, source: 'workspace', bin: native.bin };
     if (own) return { name: 'tsc', version: own.version, source: 'workspace', bin: own.bin };
     const bundled = findTsc(this.options.fallbackDir);
     return bundled && { name: 'tsc', version: bundled.version, source: 'bundled', bin: bundled.bin };
@@ -75,8 +110,21 @@ export class TscTypeCheck implements TypeCheckPort {
     if (!existsSync(configFile)) return { status: 'skipped', diagnostics: [], tool: null, detail: `no ${tsconfig}: nothing project-wide to check`, durationMs: 0 };
     const found = this.tool();
     if (!found) return { status: 'error', diagnostics: [], tool: null, detail: 'no TypeScript in the workspace nor beside Ticket Runner', durationMs: 0 };
+    const first = await this.run(found, configFile, signal);
+    const own = found.name !== 'tsc' || major(found.version) >= 7 ? findTsc(root) : undefined;
+    if (own && major(own.version) < 7 && first.status === 'failed' && configOnly(first.diagnostics, configFile, root)) {
+      const again = await this.run({ name: 'tsc', version: own.version, source: 'workspace', bin: own.bin }, configFile, signal);
+      const refused = first.diagnostics.map((d) => `${d.code} ${d.message.split('\n')[0]}`).join('; ');
+      return { ...again, detail: `${again.detail}; ${found.name} ${found.version} (native) refused the tsconfig: ${refused}` };
+    }
+    return first;
+  }
+
+  private async run(found: TypeCheckTool & { bin: string }, configFile: string, signal: AbortSignal): Promise<TypeCheckResult> {
+    const { root } = this.options;
     const { bin, ...tool } = found;
-    const label = `tsc ${tool.version} (${tool.source === 'workspace' ? "the workspace's own" : 'bundled: the workspace has no typescript'})`;
+    const whose = tool.source === 'workspace' ? "the workspace's own" : 'bundled: the workspace has no typescript';
+    const label = `${tool.name} ${tool.version} (${whose}${tool.name !== 'tsc' || major(tool.version) >= 7 ? ', native' : ''})`;
     const timeoutMs = this.options.timeoutMs ?? 300_000;
     const run = await runInProcessGroup(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false'], {
       cwd: root,
