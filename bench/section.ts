@@ -18,8 +18,8 @@ import { measureWebviewRender } from './webviewRender';
 export interface SectionArgs {
   repoRoot: string;
   repo?: GeneratedRepo;
-  ownNodeModules?: string;
-  nativeNodeModules?: string | null;
+  /** The 100k repo's twin whose node_modules holds TypeScript 7. */
+  nativeRoot?: string | null;
   runs?: number;
   edits?: number;
   attempts?: number;
@@ -30,7 +30,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   debuggerPrompt: (a) => measureDebuggerPrompt(a.repo!.root),
   /** Check latency whose full checks are the type-check gate's rounds, own and native compiler. */
   compilers: async (a) => {
-    const rounds = typeCheckRounds(a.repo!.root, a.ownNodeModules!, a.nativeNodeModules ?? null);
+    const rounds = typeCheckRounds(a.repo!.root, a.nativeRoot ?? null);
     const checkLatency = await measureCheckLatency(a.repo!, { edits: a.edits!, tscRuns: a.runs!, fullCheck: rounds.full });
     return { checkLatency, typeCheckGate: rounds.figures(a.repo!.lines) };
   },
