@@ -78,8 +78,7 @@ const firstLine = (s: string) => s.split('\n').find((l) => l.trim())?.trim() ?? 
  * throws, exits or passes its limit gives one line saying why, and never holds up the others: the
  * bench cannot hang on a stuck editor or browser, and a sync loop cannot block the timer.
  */
-export function runIsolated(name: string, args: unknown, limitS: number, outFile: string): Promise<SectionRun> {
-  const entry = path.join(__dirname, 'section.ts');
+export function runIsolated(name: string, args: unknown, limitS: number, outFile: string, entry = path.join(__dirname, 'section.ts')): Promise<SectionRun> {
   rmSync(outFile, { force: true });
   const started = performance.now();
   return new Promise((resolve) => {
