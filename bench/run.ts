@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
 import type { Activation } from './activation';
+import type { BaselineCost } from './baselineCost';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
       // The 100k repo's full check is the type-check gate's, with its own and the native compiler.
       { key: 'compilers100k', section: 'compilers', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, edits: 5, runs: 1 } },
       { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
+      { key: 'baselineCost100k', section: 'baselineCost', limitS: 90, args: { repoRoot: REPO, repo: repos['100k'] } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
       { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
@@ -162,6 +164,18 @@ async function main(): Promise<void> {
     });
   }
 
+  const baseline = value<BaselineCost>('baselineCost100k');
+  if (!baseline) failed('Diagnostics baseline, 100k lines ÷ one full type-check', 'baselineCost100k');
+  else {
+    rows.push({
+      figure: `Diagnostics baseline, ${count(baseline.lines)} lines ÷ one full type-check`,
+      measured: `baseline ${ms(baseline.baselineMs)} (the gate's project-wide check, plus the scope and its importers) vs the type-check gate alone ${ms(baseline.typecheckMs)}; the language service's start, paid by every run's first check anyway, ${ms(baseline.languageServiceStartMs)} apart`,
+      ratio: baseline.ratio,
+      target: '≤ 1.1',
+      met: baseline.ratio <= 1.1,
+    });
+  }
+
   const webview = value<WebviewRender>('webviewRender');
   if (!webview) failed('Webview first render, 500 attempts (Chromium)', 'webviewRender');
   else {
@@ -203,6 +217,7 @@ async function main(): Promise<void> {
       checkIncrementalOverFull: Object.fromEntries(SIZES.map((s) => [s.label, latency[s.label]?.ratio ?? null])),
       editorSettleOverServerAnswer: settle?.ratio ?? null,
       pipelineOverBlog1Checks: overhead?.median.ratio ?? null,
+      baselineOverFullTypeCheck: baseline?.ratio ?? null,
     },
     debuggerPrompt: {
       ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, the same in both repos',
@@ -214,6 +229,7 @@ async function main(): Promise<void> {
     checkLatency: Object.fromEntries(SIZES.map((s) => [s.label, latency[s.label] ?? null])),
     editorSettle: settle ?? null,
     pipelineOverhead: overhead ?? null,
+    baselineCost: baseline ?? null,
     webviewRender: webview ?? null,
     extension: extension ?? null,
     activation: activation ?? null,

@@ -5,6 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
+import { measureBaselineCost } from './baselineCost';
 import { measureCheckLatency } from './checkLatency';
 import { measureEditorSettle } from './editorSettle';
 import { measureExtension } from './extensionSize';
@@ -35,6 +36,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
     return { checkLatency, typeCheckGate: rounds.figures(a.repo!.lines) };
   },
   pipelineOverhead: (a) => measurePipelineOverhead(a.runs!),
+  baselineCost: (a) => measureBaselineCost(a.repo!),
   webviewRender: (a) => measureWebviewRender(a.repoRoot, a.attempts!, a.runs!),
   extension: (a) => measureExtension(a.repoRoot),
   activation: (a) => measureActivation(a.repoRoot, a.runs!),

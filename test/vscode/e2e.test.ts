@@ -62,7 +62,16 @@ describe('end to end in code-server with Chromium', function () {
     await pickItem(page, TICKET);
     const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
     const webview = runWebview(page);
-    await webview.locator('.correction-box[data-status="pending"]').waitFor({ timeout: 180_000 });
+    await webview
+      .locator('.correction-box[data-status="pending"]')
+      .waitFor({ timeout: 180_000 })
+      .catch((err: unknown) => {
+        // Say where the run went instead: its events, and how it ended.
+        const file = path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl');
+        const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+        const last = lines.filter((l) => /"type":"(run\.finished|router\.routed|debugger\.diagnosed|oracle\.tampered)"/.test(l)).map((l) => l.slice(0, 600));
+        throw new Error(`${String(err)}\nthe run's events: ${run.types.join(', ')}\n${last.join('\n')}`);
+      });
     await webview.locator('#accept').waitFor({ timeout: 60_000 });
     console.log(`      ${TICKET} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
     return run.runId;

@@ -88,6 +88,8 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   async probe(path: string, content: string, signal: AbortSignal, overlays: readonly { path: string; content: string }[] = []): Promise<CodeDiagnostic[]> {
     return this.cancellable(signal, async () => {
       const file = absolutePath(this.root, path);
+      // In the editor this service only answers probes, and the disk moved on without it: catch up first.
+      this.host.syncAllFromDisk();
       const others = overlays.map((o) => ({ file: absolutePath(this.root, o.path), content: o.content })).filter((o) => o.file !== file);
       for (const o of others) this.host.setVirtual(o.file, o.content);
       this.host.setVirtual(file, content);

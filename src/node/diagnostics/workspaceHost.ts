@@ -87,6 +87,11 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     return this.texts.get(file);
   }
 
+  /** Touches every file whose text on disk is no longer what the service saw (a writer it was not told of). */
+  syncAllFromDisk(): void {
+    for (const file of [...this.texts.keys()]) this.syncFromDisk(file);
+  }
+
   /** Touches `file` when the disk no longer holds what the language service saw; true if it did. */
   syncFromDisk(file: string): boolean {
     if (!this.texts.has(file)) return false;

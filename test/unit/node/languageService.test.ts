@@ -120,6 +120,29 @@ describe('LanguageServiceDiagnostics', function () {
     });
   });
 
+  describe('probe', () => {
+    it('checks an in-memory file against the disk as it is now, with overlays standing in for some files, and forgets both after', async () => {
+      const project = new TempProject({ 'tsconfig.json': tsconfig, 'src/types.ts': types });
+      const ls = createLanguageServiceDiagnostics(project.root);
+      try {
+        const probe = "import type { Post } from './types';\nexport const tag: string = ({} as Post).tags[0]!;\n";
+        assert.deepEqual(await ls.probe('src/probe.ts', probe, signal), []);
+        // Another writer (the Coder, in the editor) changes the disk without telling this service.
+        project.write('src/types.ts', types.replace('tags: string[]', 'tags: number[]'));
+        const now = await ls.probe('src/probe.ts', probe, signal);
+        assert.deepEqual(now.map((d) => d.code), ['TS2322']);
+        // The code as it was before that writer: an overlay, for this probe only.
+        assert.deepEqual(await ls.probe('src/probe.ts', probe, signal, [{ path: 'src/types.ts', content: types }]), []);
+        assert.deepEqual((await ls.probe('src/probe.ts', probe, signal)).map((d) => d.code), ['TS2322']);
+        const { diagnostics } = await ls.check(['src/types.ts'], signal);
+        assert.deepEqual(diagnostics, [], 'the probe file is gone from the program');
+      } finally {
+        ls.dispose();
+        project.remove();
+      }
+    });
+  });
+
   describe('autofix', () => {
     let project: TempProject;
     let ls: LanguageServiceDiagnostics;
