@@ -2,11 +2,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
-import { normalizeRelPath } from '../core/pipeline/paths';
 import type { RunResult } from '../core/pipeline/runTicket';
 import { parseTicket } from '../core/pipeline/ticketLoader';
 import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
-import { decodeLog } from '../core/run/logCodec';
+import { CorruptLogError, decodeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
@@ -16,6 +15,8 @@ import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { progressLine } from './progress';
+import { writeCrashReport } from './crashReport';
+import { readTicketFile } from './ticketFile';
 
 /** Exit codes a script can tell apart. */
 export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
@@ -201,11 +202,9 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticket = positionals[0];
       if (!ticket) throw new UserInputError('run needs a ticket path, such as .tickets/BLOG-1.ticket.json');
       const ws = workspaceOf(flags);
-      const rel = normalizeRelPath(path.relative(ws, path.resolve(ws, ticket)).split(path.sep).join('/'));
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
-      const ticketFile = path.join(ws, rel);
-      if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
-      parseTicket(rel, readFileSync(ticketFile, 'utf8'));
+      const { rel, text } = readTicketFile(ws, ticket);
+      parseTicket(rel, text);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
@@ -267,14 +266,28 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
   return EXIT.error;
 }
 
-/** Only user errors are shown as a message alone; anything else is a bug, shown with its name. */
-function report(err: unknown, io: Io): number {
-  if (err instanceof UserInputError || (err instanceof Error && err.name === 'TypeError' && /parseArgs|option/i.test(err.message)) || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    io.err(`ticket-runner: ${errorMessage(err)}`);
-  } else if (err instanceof TicketRunnerError) {
-    io.err(`ticket-runner: ${err.name}: ${err.message}`);
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+
+/** The workspace an argv names, best effort: where a crash report goes. */
+function workspaceIn(argv: readonly string[]): string {
+  const i = argv.findIndex((a) => a === '--workspace' || a.startsWith('--workspace='));
+  const value = i < 0 ? undefined : argv[i]!.includes('=') ? argv[i]!.slice('--workspace='.length) : argv[i + 1];
+  return path.resolve(value ?? process.cwd());
+}
+
+/**
+ * Every error is one line on stderr and exit 3. User errors say what to fix; an error the
+ * code did not expect is a bug: its stack goes to a crash report, never to the terminal.
+ */
+export function reportError(err: unknown, io: Io, argv: readonly string[]): number {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (err instanceof UserInputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    io.err(`ticket-runner: ${oneLine(errorMessage(err))}`);
+  } else if (err instanceof TicketRunnerError || err instanceof CorruptLogError) {
+    io.err(`ticket-runner: ${err.name}: ${oneLine(err.message)}`);
   } else {
-    io.err(`ticket-runner: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const file = writeCrashReport(workspaceIn(argv), err, argv);
+    io.err(`ticket-runner: unexpected error: ${oneLine(errorMessage(err)) || 'unknown'}. ${file ? `A crash report with the details is at ${file}` : 'No crash report could be written'}; please report it.`);
   }
   return EXIT.error;
 }
@@ -283,17 +296,26 @@ export async function runCli(argv: string[], io: Io, signal: AbortSignal): Promi
   try {
     return await main(argv, io, signal);
   } catch (err) {
-    return report(err, io);
+    return reportError(err, io, argv);
   }
 }
 
 if (require.main === module) {
   const controller = new AbortController();
+  const argv = process.argv.slice(2);
+  const io: Io = { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
   process.once('SIGINT', () => {
     process.stderr.write('ticket-runner: cancelling (the run records it)…\n');
     controller.abort();
   });
-  void runCli(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') }, controller.signal).then((code) => {
+  // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
+  const fatal = (err: unknown) => {
+    process.exitCode = reportError(err, io, argv);
+    process.exit();
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+  void runCli(argv, io, controller.signal).then((code) => {
     process.exitCode = code;
   });
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { decodeLog, encodeEvent } from '../../core/run/logCodec';
 import type { RunEvent } from '../../core/schema/events';
 import type { LoadedLog, RunStorePort } from '../../core/ports/runStore';
+import { UserInputError } from '../../core/errors';
 
 export const RUNS_DIR = path.join('.ticket-runner', 'runs');
 
@@ -25,7 +26,7 @@ export class FileRunStore implements RunStorePort {
   }
 
   private runDir(runId: string): string {
-    if (!RUN_ID.test(runId)) throw new Error(`"${runId}" is not a run id`);
+    if (!RUN_ID.test(runId)) throw new UserInputError(`"${runId}" is not a run id: see ticket-runner list for the runs of this workspace`);
     return path.join(this.dir, runId);
   }
 
@@ -43,7 +44,7 @@ export class FileRunStore implements RunStorePort {
     try {
       text = await fs.readFile(this.logPath(runId), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no run "${runId}" in ${this.dir}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UserInputError(`no run "${runId}" in ${this.dir}: see ticket-runner list for the runs of this workspace`);
       throw err;
     }
     return decodeLog(text, this.logPath(runId));
