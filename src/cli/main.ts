@@ -5,7 +5,7 @@ import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors'
 import type { RunResult } from '../core/pipeline/runTicket';
 import { parseTicket } from '../core/pipeline/ticketLoader';
 import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
-import { CorruptLogError, decodeLog } from '../core/run/logCodec';
+import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
@@ -229,7 +229,16 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const store = new FileRunStore(workspaceOf(flags));
       const rows = [];
       for (const id of await store.listRuns()) {
-        const loaded = await store.load(id);
+        // One damaged log must not hide every other run: it is named and skipped.
+        let loaded;
+        try {
+          loaded = await store.load(id);
+        } catch (err) {
+          if (!(err instanceof CorruptLogError)) throw err;
+          io.err(`warning: run ${id} skipped: ${err.message}`);
+          continue;
+        }
+        if (loaded.torn) io.err(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; listed without it`);
         rows.push(reduceRun(id, loaded.events));
       }
       if (flags.json) io.out(JSON.stringify(rows.map((s) => ({ runId: s.runId, ticketId: s.ticketId, status: s.status, attempts: s.attempts.length, model: s.model })), null, 2));
@@ -241,7 +250,8 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const [runId, decision] = positionals;
       if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
       const ws = workspaceOf(flags);
-      const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
+      const store = new FileRunStore(ws);
+      const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
@@ -283,7 +293,7 @@ export function reportError(err: unknown, io: Io, argv: readonly string[]): numb
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   if (err instanceof UserInputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
     io.err(`ticket-runner: ${oneLine(errorMessage(err))}`);
-  } else if (err instanceof TicketRunnerError || err instanceof CorruptLogError) {
+  } else if (err instanceof TicketRunnerError) {
     io.err(`ticket-runner: ${err.name}: ${oneLine(err.message)}`);
   } else {
     const file = writeCrashReport(workspaceIn(argv), err, argv);

@@ -1,5 +1,6 @@
 import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
 import { baselineOf } from '../run/baseline';
+import { wholeLog } from '../run/logCodec';
 import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
 import { budgetStopOf, startWatchdog } from '../recovery/budgets';
@@ -165,8 +166,13 @@ export interface ResolveOptions {
  * record. Accepting writes the change into the ticket, re-derives the manifest, renders
  * the tests again, and resumes the run from its log with the Debugger's brief.
  */
+/** A run's log, to append to: refused when it is damaged (see wholeLog). */
+async function loadToAppend(deps: PipelineDeps, runId: string) {
+  return wholeLog(await deps.store.load(runId), deps.store.logPath(runId));
+}
+
 export async function resolveCorrection(deps: PipelineDeps, runId: string, opts: ResolveOptions): Promise<RunResult> {
-  const loaded = await deps.store.load(runId);
+  const loaded = await loadToAppend(deps, runId);
   const state = reduceRun(runId, loaded.events);
   const pending = pendingCorrection(state);
   if (!pending) {
@@ -223,7 +229,7 @@ export function manifestBytes(state: RunState): string | undefined {
  * run created), from the run's blob store.
  */
 export async function rollbackRun(deps: PipelineDeps, runId: string): Promise<RunResult> {
-  const loaded = await deps.store.load(runId);
+  const loaded = await loadToAppend(deps, runId);
   const firstBefore = baselineOf(loaded.events);
   const log = openLog(deps, runId, loaded.events);
   const files: { path: string; restored: 'content' | 'deleted' }[] = [];
