@@ -11,6 +11,7 @@ import { describeStop, formatRunReport, modelLabel, previewLines } from '../core
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
+import { acquireWorkspaceLock } from '../node/store/workspaceLock';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
@@ -171,6 +172,12 @@ function printRun(io: Io, flags: Flags, result: RunResult): number {
   return exitFor(result.state);
 }
 
+/** One command that writes the workspace at a time: held until the command's block ends. */
+function lockWorkspace(ws: string, argv: readonly string[], io: Io): Disposable {
+  const lock = acquireWorkspaceLock(ws, `ticket-runner ${argv.join(' ')}`, (m) => io.err(`warning: ${m}`));
+  return { [Symbol.dispose]: () => lock.release() };
+}
+
 /** The path form of `show`: a log file or a run folder, read without a workspace. */
 function loadFromPath(p: string): RunState | null {
   const file = existsSync(p) && statSync(p).isDirectory() ? path.join(p, 'events.jsonl') : p;
@@ -205,6 +212,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
       const { rel, text } = readTicketFile(ws, ticket);
       parseTicket(rel, text);
+      using _lock = lockWorkspace(ws, argv, io);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
@@ -252,6 +260,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ws = workspaceOf(flags);
       const store = new FileRunStore(ws);
       const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
+      using _lock = lockWorkspace(ws, argv, io);
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
@@ -266,6 +275,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const runId = positionals[0];
       if (!runId) throw new UserInputError('rollback needs a run id (see ticket-runner list)');
       const ws = workspaceOf(flags);
+      using _lock = lockWorkspace(ws, argv, io);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: 'none', env: process.env });
       const result = await rollbackRun(deps, runId);
       const done = result.state.rolledBack;

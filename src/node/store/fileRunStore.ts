@@ -6,7 +6,9 @@ import type { RunEvent } from '../../core/schema/events';
 import type { LoadedLog, RunStorePort } from '../../core/ports/runStore';
 import { UserInputError } from '../../core/errors';
 
-export const RUNS_DIR = path.join('.ticket-runner', 'runs');
+/** The workspace's Ticket Runner folder: runs, the lock, crash reports. */
+export const STATE_DIR = '.ticket-runner';
+export const RUNS_DIR = path.join(STATE_DIR, 'runs');
 
 export function sha256(content: string): string {
   return createHash('sha256').update(content, 'utf8').digest('hex');
