@@ -80,10 +80,14 @@ accept applies the proposed change to the ticket (scope addition, corrected test
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason.
 The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
-  rollback: `Usage: ticket-runner rollback <runId> [--workspace DIR]
+  rollback: `Usage: ticket-runner rollback <runId> [--force] [--workspace DIR]
 
-Restores every file the run wrote to its content before the run, and deletes the files
-it created, from the run's own store.`,
+Puts back every file the run wrote: its content and mode before the run, from the run's
+own store; deletes the files and folders it created. If a file changed since the run last
+wrote it (your edit), rollback changes nothing, names the files and exits 3.
+
+Options:
+  --force    overwrite those changes too`,
 };
 
 const OPTIONS = {
@@ -91,6 +95,7 @@ const OPTIONS = {
   model: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  force: { type: 'boolean' },
   reason: { type: 'string' },
   attempts: { type: 'string' },
   retries: { type: 'string' },
@@ -277,10 +282,16 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ws = workspaceOf(flags);
       using _lock = lockWorkspace(ws, argv, io);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: 'none', env: process.env });
-      const result = await rollbackRun(deps, runId);
-      const done = result.state.rolledBack;
-      io.out(flags.json ? JSON.stringify({ runId, rolledBack: done }) : `Run ${runId} rolled back: ${result.state.eventCount} events read, the files it wrote are restored.`);
-      return done ? EXIT.passed : EXIT.error;
+      const result = await rollbackRun(deps, runId, { force: flags.force });
+      const done = result.rolledBack;
+      if (flags.json) io.out(JSON.stringify({ runId, rolledBack: result.state.rolledBack, files: done.files, folders: done.folders ?? [], forced: done.forced ?? [] }));
+      else {
+        io.out(`Run ${runId} rolled back: ${done.files.length} file(s) put back as they were before the run.`);
+        for (const f of done.files) io.out(`  ${f.restored === 'deleted' ? 'deleted' : 'restored'} ${f.path}`);
+        for (const f of done.folders ?? []) io.out(`  removed folder ${f}`);
+        if (done.forced?.length) io.out(`  overwritten (--force): ${done.forced.join(', ')}`);
+      }
+      return result.state.rolledBack ? EXIT.passed : EXIT.error;
     }
   }
   return EXIT.error;

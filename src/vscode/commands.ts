@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
 import type { RunResult } from '../core/pipeline/runTicket';
 import { describeStop } from '../core/run/report';
+import { sha256 } from '../node/store/fileRunStore';
+import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { RunService } from './runService';
 import { progressMessage } from './runTreeModel';
@@ -201,13 +203,21 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const id = await pickRun(ctx, arg, 'Roll back which run?');
       const known = id ? ctx.runs.get(id) : undefined;
       if (!known || !id) return;
-      if (confirmed !== true) {
-        const ok = await vscode.window.showWarningMessage(`Restore every file run ${id} wrote to its content before the run (deleting files it created)?`, { modal: true }, 'Roll Back');
-        if (ok !== 'Roll Back') return;
-      }
       try {
-        const { rollbackRun } = await core();
-        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id));
+        const { planRollback, rollbackRun } = await core();
+        let force = false;
+        if (confirmed !== true) {
+          // The same check as the CLI's, asked rather than refused: the list says what would be lost.
+          const plan = await planRollback({ store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, id);
+          const detail = plan.steps.map((st) => `${st.action === 'delete' ? 'delete' : 'restore'} ${st.path}${st.changedSinceRun ? ' (changed since the run: your changes would be lost)' : ''}`).join('\n');
+          const message = plan.conflicts.length
+            ? `Roll back run ${id}? ${plan.conflicts.length} file(s) changed since the run last wrote them, and rolling back overwrites those changes: ${plan.conflicts.join(', ')}.`
+            : `Roll back run ${id}? ${plan.steps.length} file(s) go back to what they were before the run.`;
+          const action = plan.conflicts.length ? 'Overwrite My Changes' : 'Roll Back';
+          if ((await vscode.window.showWarningMessage(message, { modal: true, detail: detail || 'Nothing to change.' }, action)) !== action) return;
+          force = plan.conflicts.length > 0;
+        }
+        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id, { force }));
         void vscode.window.showInformationMessage(`Run ${id} rolled back.`);
         return result;
       } catch (err) {

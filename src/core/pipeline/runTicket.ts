@@ -1,5 +1,4 @@
 import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
-import { baselineOf } from '../run/baseline';
 import { wholeLog } from '../run/logCodec';
 import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
@@ -19,6 +18,9 @@ import { recordProjectTestBaseline } from './projectTests';
 import { guardOracle, Oracle } from './oracle';
 import { normalizeRelPath } from './paths';
 import { parseTicket } from './ticketLoader';
+import { trackedWorkspace } from './trackedWorkspace';
+
+export { planRollback, rollbackRun, RollbackConflictError, type RollbackPlan } from './rollback';
 
 export interface RunOptions {
   ticketPath: string;
@@ -117,6 +119,11 @@ function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof 
   return log;
 }
 
+/** The dependencies of a run that writes: its workspace records what rollback needs (trackedWorkspace). */
+function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
+  return { ...deps, workspace: trackedWorkspace(deps.workspace, log) };
+}
+
 /**
  * Takes a ticket through the pipeline: manifest, rendered tests, the inner loop. A
  * malformed ticket or a bad path throws a UserInputError before any run exists.
@@ -138,7 +145,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
-  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
+  const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
     await recordBaseline(ctx);
@@ -179,6 +186,7 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
     throw new UserInputError(`run ${runId} has no pending correction request (its status is ${state.status}); nothing to ${opts.decision}`);
   }
   const log = openLog(deps, runId, loaded.events);
+  deps = writingDeps(deps, log);
   const id = pending.request.id;
   const calls = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
   for (const c of state.modelCalls) calls[c.role]++;
@@ -222,26 +230,4 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
 /** The manifest of a run, as its log recorded it, in canonical bytes. */
 export function manifestBytes(state: RunState): string | undefined {
   return state.manifest ? serializeManifest(state.manifest) : undefined;
-}
-
-/**
- * Restores every file the run wrote to its content before the run (deleting files the
- * run created), from the run's blob store.
- */
-export async function rollbackRun(deps: PipelineDeps, runId: string): Promise<RunResult> {
-  const loaded = await loadToAppend(deps, runId);
-  const firstBefore = baselineOf(loaded.events);
-  const log = openLog(deps, runId, loaded.events);
-  const files: { path: string; restored: 'content' | 'deleted' }[] = [];
-  for (const [path, hash] of [...firstBefore].sort(([a], [b]) => a.localeCompare(b))) {
-    if (hash === null) {
-      await deps.workspace.deleteFile(path);
-      files.push({ path, restored: 'deleted' });
-    } else {
-      await deps.workspace.writeFile(path, await log.getBlob(hash));
-      files.push({ path, restored: 'content' });
-    }
-  }
-  await log.emit({ type: 'run.rolledBack', files });
-  return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId) };
 }

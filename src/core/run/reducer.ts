@@ -300,6 +300,8 @@ const handlers = {
     s.usage.costUsd += e.costUsd;
     s.usage.retries += e.retries;
   },
+  // Only rollback reads it, from the events: no view shows modes.
+  'file.baselined': () => undefined,
   'run.rolledBack': (s) => {
     s.rolledBack = true;
   },

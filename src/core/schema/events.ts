@@ -298,8 +298,20 @@ export const RunEvent = z.discriminatedUnion('type', [
     latencyMs: z.number(),
     retries: z.number().int().default(0),
   }),
+  /**
+   * The run's workspace, before the run first writes or deletes a path: the path's permission
+   * bits (null: it did not exist) and the folders the write is about to create. Rollback puts
+   * both back; the content before is in `files.written`.
+   */
+  ev('file.baselined', { path: z.string(), mode: z.number().int().nonnegative().nullable(), createdFolders: z.array(z.string()) }),
   /** Rollback, after restoring the workspace from the run's store. */
-  ev('run.rolledBack', { files: z.array(z.object({ path: z.string(), restored: z.enum(['content', 'deleted']) }).strict()) }),
+  ev('run.rolledBack', {
+    files: z.array(z.object({ path: z.string(), restored: z.enum(['content', 'deleted']) }).strict()),
+    /** The folders the run had created, removed. */
+    folders: z.array(z.string()).optional(),
+    /** Files changed since the run last wrote them, overwritten because the operator forced it. */
+    forced: z.array(z.string()).optional(),
+  }),
   /** Pipeline, last event of a run (until a correction resumes it). */
   ev('run.finished', { outcome: RunOutcome, reason: StopReason, attempts: z.number().int() }),
 ]);
