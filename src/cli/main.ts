@@ -11,7 +11,9 @@ import { describeStop, formatRunReport, modelLabel, previewLines } from '../core
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
-import { acquireWorkspaceLock } from '../node/store/workspaceLock';
+import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
+import { displayStatus } from '../core/run/liveness';
+import { resumeRun } from '../core/pipeline/resumeRun';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
@@ -20,7 +22,7 @@ import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
 
 /** Exit codes a script can tell apart. */
-export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
+export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130, terminated: 143 } as const;
 
 const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
                                ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
@@ -40,6 +42,7 @@ Commands:
   show <runId|path>                  a readable report of a run, from its log alone
   list                               the runs of the workspace
   resolve <runId> accept|reject      settle a run's pending correction request
+  resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
 
 Common options:
@@ -47,7 +50,8 @@ Common options:
   --json            machine-readable output on stdout
   -h, --help        help for a command
 
-Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled.`,
+Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled (SIGINT),
+143 stopped by SIGTERM. Either signal ends the run cleanly: its log records the cancel.`,
   run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model scripted|anthropic] [options]
 
 Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router,
@@ -80,6 +84,12 @@ accept applies the proposed change to the ticket (scope addition, corrected test
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason.
 The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
+  resume: `Usage: ticket-runner resume <runId> [--model scripted|anthropic] [--workspace DIR] [options]
+
+Continues a run whose process died (list shows it as interrupted) or that was cancelled.
+What ended stands: the rendered tests, the ops, every attempt that reached its verdict.
+The step that was cut short is done again: the files it wrote are put back first, then the
+run goes on as it would have (the next attempt, or the gates). The run options of \`run\` apply.`,
   rollback: `Usage: ticket-runner rollback <runId> [--force] [--workspace DIR]
 
 Puts back every file the run wrote: its content and mode before the run, from the run's
@@ -183,6 +193,12 @@ function lockWorkspace(ws: string, argv: readonly string[], io: Io): Disposable 
   return { [Symbol.dispose]: () => lock.release() };
 }
 
+/** The workspace of a log given by path: `<ws>/.ticket-runner/runs/<id>/events.jsonl`. */
+function workspaceOfLog(p: string): string {
+  const runDir = existsSync(p) && statSync(p).isDirectory() ? p : path.dirname(p);
+  return path.resolve(runDir, '..', '..', '..');
+}
+
 /** The path form of `show`: a log file or a run folder, read without a workspace. */
 function loadFromPath(p: string): RunState | null {
   const file = existsSync(p) && statSync(p).isDirectory() ? path.join(p, 'events.jsonl') : p;
@@ -229,17 +245,21 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const id = positionals[0];
       if (!id) throw new UserInputError('show needs a run id or the path of an events.jsonl');
       let state = loadFromPath(path.resolve(id));
+      // Whether its process lives is known from the lock of the workspace the log is in.
+      let ws = state && workspaceOfLog(path.resolve(id));
       if (!state) {
-        const store = new FileRunStore(workspaceOf(flags));
-        const loaded = await store.load(id);
+        ws = workspaceOf(flags);
+        const loaded = await new FileRunStore(ws).load(id);
         if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
         state = reduceRun(id, loaded.events);
       }
-      io.out(flags.json ? JSON.stringify(state, null, 2) : formatRunReport(state));
+      const status = displayStatus(state, ownerProbe(ws!));
+      io.out(flags.json ? JSON.stringify({ ...state, status }, null, 2) : formatRunReport(state, status));
       return EXIT.passed;
     }
     case 'list': {
-      const store = new FileRunStore(workspaceOf(flags));
+      const ws = workspaceOf(flags);
+      const store = new FileRunStore(ws);
       const rows = [];
       for (const id of await store.listRuns()) {
         // One damaged log must not hide every other run: it is named and skipped.
@@ -254,9 +274,16 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         if (loaded.torn) io.err(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; listed without it`);
         rows.push(reduceRun(id, loaded.events));
       }
-      if (flags.json) io.out(JSON.stringify(rows.map((s) => ({ runId: s.runId, ticketId: s.ticketId, status: s.status, attempts: s.attempts.length, model: s.model })), null, 2));
+      const alive = ownerProbe(ws);
+      const shown = rows.map((s) => ({ s, status: displayStatus(s, alive) }));
+      if (flags.json) io.out(JSON.stringify(shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })), null, 2));
       else if (!rows.length) io.out('No runs yet. Start one with: ticket-runner run .tickets/<ID>.ticket.json');
-      else for (const s of rows) io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${s.status.padEnd(13)} ${s.attempts.length} attempt(s)  ${s.finished ? describeStop(s.finished.reason) : ''}  [${modelLabel(s)}]`);
+      else {
+        for (const { s, status } of shown) {
+          const why = s.finished ? describeStop(s.finished.reason) : status === 'interrupted' ? `its process is gone: ticket-runner resume ${s.runId}` : '';
+          io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${status.padEnd(13)} ${s.attempts.length} attempt(s)  ${why}  [${modelLabel(s)}]`);
+        }
+      }
       return EXIT.passed;
     }
     case 'resolve': {
@@ -272,6 +299,22 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
+      } finally {
+        disposeDeps(deps);
+      }
+    }
+    case 'resume': {
+      const runId = positionals[0];
+      if (!runId) throw new UserInputError('resume needs a run id (see ticket-runner list)');
+      const ws = workspaceOf(flags);
+      const store = new FileRunStore(ws);
+      const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
+      // A live run holds the lock: the lock's message names it.
+      using _lock = lockWorkspace(ws, argv, io);
+      const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      try {
+        return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
         disposeDeps(deps);
       }
@@ -335,10 +378,18 @@ if (require.main === module) {
   const controller = new AbortController();
   const argv = process.argv.slice(2);
   const io: Io = { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
-  process.once('SIGINT', () => {
-    process.stderr.write('ticket-runner: cancelling (the run records it)…\n');
+  // SIGINT and SIGTERM stop the run cleanly: the abort kills the children's process groups and
+  // the log ends with run.finished (cancelled). A second signal does not wait.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const codeFor = (sig: NodeJS.Signals) => (sig === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stoppedBy) process.exit(codeFor(sig));
+    stoppedBy = sig;
+    process.stderr.write(`ticket-runner: ${sig}: cancelling (the run records it)…\n`);
     controller.abort();
-  });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
   const fatal = (err: unknown) => {
     process.exitCode = reportError(err, io, argv);
@@ -347,6 +398,6 @@ if (require.main === module) {
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
   void runCli(argv, io, controller.signal).then((code) => {
-    process.exitCode = code;
+    process.exitCode = stoppedBy ? codeFor(stoppedBy) : code;
   });
 }

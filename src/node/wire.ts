@@ -16,6 +16,7 @@ import { NodeOps } from './ops/nodeOps';
 import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
+import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './tests/testRunner';
 import { FsWorkspace } from './workspace/fsWorkspace';
 
@@ -134,6 +135,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
+    owner: { pid: process.pid, host: thisHost() },
   };
 }
 

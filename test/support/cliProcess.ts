@@ -38,3 +38,12 @@ export function startDistCli(args: string[], o: { cwd?: string; env?: NodeJS.Pro
 
 /** No line of a stack trace ("    at fn (file.js:1:2)") in the output. */
 export const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
+
+/** Waits until `ok()` holds, polling; fails naming `what` past the time limit. */
+export async function until(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

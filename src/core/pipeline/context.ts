@@ -8,7 +8,7 @@ import type { WorkspacePort } from '../ports/workspace';
 import type { GateDeps } from './gates/config';
 import type { RunLog, RunEventListener } from '../run/runLog';
 import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
-import type { Budget, RecoveryPolicy } from '../schema/events';
+import type { Budget, RecoveryPolicy, RunOwner } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
 import type { Ticket } from '../schema/ticket';
 import type { Oracle } from './oracle';
@@ -38,6 +38,8 @@ export interface PipelineDeps {
   gates?: GateDeps;
   /** Per test run. */
   testTimeoutMs?: number;
+  /** This process, recorded in the log so a view can tell a run whose process died (interrupted). */
+  owner?: RunOwner;
   onEvent?: RunEventListener;
 }
 

@@ -36,7 +36,7 @@ export interface RunResult {
   logPath: string;
 }
 
-async function loadTicket(deps: PipelineDeps, ticketPath: string) {
+export async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   const text = await deps.workspace.readFile(ticketPath);
   if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
@@ -47,7 +47,7 @@ async function loadTicket(deps: PipelineDeps, ticketPath: string) {
 }
 
 /** Renders the test plan into the workspace: the only writer of test files is this function. */
-async function materializeTests(ctx: RunContext): Promise<void> {
+export async function materializeTests(ctx: RunContext): Promise<void> {
   const { manifest, log, deps, oracle } = ctx;
   const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   const written = [];
@@ -71,13 +71,13 @@ async function materializeTests(ctx: RunContext): Promise<void> {
  * change here (a process the code left behind, a gate's tool) fails the run: it cannot pass
  * on a judge that moved.
  */
-async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
+export async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
   const tampered = await guardOracle(ctx, done.attempts, 'beforeVerdict');
   if (tampered.length) throw new RunStop({ kind: 'oracleTampered', files: tampered.map((t) => t.path) }, 'failed');
   return done;
 }
 
-async function emitManifest(ctx: RunContext): Promise<void> {
+export async function emitManifest(ctx: RunContext): Promise<void> {
   await ctx.log.emit({ type: 'manifest.built', manifest: ctx.manifest, hash: manifestHash(ctx.manifest, ctx.deps.hash) });
 }
 
@@ -86,7 +86,7 @@ async function emitManifest(ctx: RunContext): Promise<void> {
  * with a typed reason: a pass, a RunStop, a cancel, or an unexpected error (recorded,
  * never thrown past the log, so nothing is lost).
  */
-async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () => Promise<{ attempts: number }>): Promise<RunResult> {
+export async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () => Promise<{ attempts: number }>): Promise<RunResult> {
   let outcome: RunOutcome;
   let reason: StopReason;
   let attempts = reduceRun(ctx.log.runId, ctx.log.events).attempts.length;
@@ -113,14 +113,14 @@ async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () 
   return { runId: ctx.log.runId, state: reduceRun(ctx.log.runId, ctx.log.events), logPath: ctx.deps.store.logPath(ctx.log.runId) };
 }
 
-function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
+export function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
   const log = new RunLog(runId, deps.store, deps.clock, existing);
   if (deps.onEvent) log.onEvent(deps.onEvent);
   return log;
 }
 
 /** The dependencies of a run that writes: its workspace records what rollback needs (trackedWorkspace). */
-function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
+export function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
   return { ...deps, workspace: trackedWorkspace(deps.workspace, log) };
 }
 
@@ -142,6 +142,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     budget,
     workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
     recovery,
+    owner: deps.owner,
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
@@ -207,7 +208,7 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
   // A gate's corrected test plan leaves the code as it was: the run resumes from the tests.
   const fromTests = raisedByGates(pending.request);
-  await log.emit({ type: 'run.resumed', from: fromTests ? 'tests' : 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
+  await log.emit({ type: 'run.resumed', from: fromTests ? 'tests' : 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})`, owner: deps.owner });
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);

@@ -104,6 +104,8 @@ export interface RunState {
   usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number; retries: number };
   workspace: string;
   resumes: { from: string; reason: string }[];
+  /** The process that last drove the run (run.started, run.resumed), when the log says. */
+  owner?: { pid: number; host: string };
   rolledBack: boolean;
   /** The findings that were there before the run's first write: never counted against it. */
   baseline?: { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; lint: LintProblem[]; project?: CodeDiagnostic[] };
@@ -162,11 +164,16 @@ const handlers = {
     s.recovery = e.recovery;
     s.startedAt = e.ts;
     s.workspace = e.workspace;
+    s.owner = e.owner;
   },
   'run.resumed': (s, e) => {
     s.status = 'running';
     s.finished = undefined;
     s.resumes.push({ from: e.from, reason: e.reason });
+    if (e.owner) s.owner = e.owner;
+    // The attempt starts again: the interrupted try of it is in the log, not in the view.
+    const from = e.attempt;
+    if (from !== undefined) s.attempts = s.attempts.filter((a) => a.n < from);
   },
   'manifest.built': (s, e) => {
     s.manifest = e.manifest;

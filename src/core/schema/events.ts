@@ -95,6 +95,10 @@ export const StopReason = z.discriminatedUnion('kind', [
 ]);
 export type StopReason = z.infer<typeof StopReason>;
 
+/** The process that drives a run, so a view can tell a live run from one whose process died. */
+export const RunOwner = z.object({ pid: z.number().int().positive(), host: z.string() }).strict();
+export type RunOwner = z.infer<typeof RunOwner>;
+
 const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...base, type: z.literal(type), ...shape }).strict();
 
@@ -107,9 +111,14 @@ export const RunEvent = z.discriminatedUnion('type', [
     budget: Budget,
     workspace: z.string().describe('The workspace folder name, for reports'),
     recovery: RecoveryPolicy.optional(),
+    owner: RunOwner.optional(),
   }),
-  /** Pipeline, when a run continues from its log after a correction is settled. */
-  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string() }),
+  /**
+   * Pipeline, when a run continues from its log: after a correction is settled, or after it was
+   * interrupted or cancelled (`ticket-runner resume`). `attempt`: the attempt it starts again,
+   * which views show afresh (the interrupted one's events stay in the log).
+   */
+  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string(), attempt: z.number().int().positive().optional(), owner: RunOwner.optional() }),
   /** Pipeline, after deriving the manifest from the ticket. */
   ev('manifest.built', { manifest: Manifest, hash: z.string() }),
   /** Materializer, after rendering the test plan into files. */
@@ -138,7 +147,7 @@ export const RunEvent = z.discriminatedUnion('type', [
    */
   ev('files.written', {
     attempt: z.number().int().nonnegative(),
-    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle']),
+    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle', 'resume']),
     files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
   }),
   /** Write gate, for each path an attempt tried to write and may not. */

@@ -41,6 +41,15 @@ export class FileRunStore implements RunStorePort {
     await fs.appendFile(this.logPath(runId), encodeEvent(event), { encoding: 'utf8', flag: 'a' });
   }
 
+  async flush(runId: string): Promise<void> {
+    const handle = await fs.open(this.logPath(runId), 'a');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
   async load(runId: string): Promise<LoadedLog> {
     let text: string;
     try {

@@ -2,6 +2,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSyn
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
+import type { OwnerProbe } from '../../core/run/liveness';
 import { STATE_DIR } from './fileRunStore';
 import { pidAlive, thisHost } from './processAlive';
 
@@ -121,4 +122,20 @@ function lockOf(file: string, holder: LockHolder): WorkspaceLock {
   };
   process.on('exit', release);
   return { holder, release };
+}
+
+/** Who holds the workspace's lock now, if anyone. */
+export function lockHolder(root: string): LockHolder | null {
+  return readHolderOrNull(path.join(root, LOCK_FILE));
+}
+
+/**
+ * Whether a run's owner is alive, for `displayStatus`: every run holds the workspace's lock
+ * while it goes, so its owner must be the lock's live holder. (A pid alone is not enough:
+ * the OS reuses pids.) A holder on another machine cannot be checked, and counts as alive.
+ */
+export function ownerProbe(root: string): OwnerProbe {
+  const holder = lockHolder(root);
+  const live = holder !== null && (holder.host !== thisHost() || pidAlive(holder.pid));
+  return (owner) => live && (owner === undefined || (owner.pid === holder.pid && owner.host === holder.host));
 }

@@ -58,8 +58,8 @@ describe('ticket-runner errors (dist/cli.js)', function () {
     oneClearLine(cli('run', '.tickets/TYPE-1.ticket.json'), /TYPE-1\.ticket\.json: invalid ticket: at \$\.title: expected string, got number$/);
   });
 
-  it('names an unknown run id for show, rollback and resolve', () => {
-    for (const args of [['show', 'nope-1'], ['rollback', 'nope-1'], ['resolve', 'nope-1', 'accept']]) {
+  it('names an unknown run id for show, rollback, resolve and resume', () => {
+    for (const args of [['show', 'nope-1'], ['rollback', 'nope-1'], ['resolve', 'nope-1', 'accept'], ['resume', 'nope-1']]) {
       oneClearLine(cli(...args), /no run "nope-1" in .*: see ticket-runner list/);
     }
     oneClearLine(cli('show', '../../etc'), /"\.\.\/\.\.\/etc" is not a run id/);

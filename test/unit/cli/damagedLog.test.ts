@@ -39,9 +39,9 @@ describe('a damaged run log (dist/cli.js)', function () {
     assert.doesNotMatch(text.stdout, new RegExp(damaged));
   });
 
-  it('show, resolve and rollback exit 3 naming the file and the line, and append nothing', () => {
+  it('show, resolve, resume and rollback exit 3 naming the file and the line, and append nothing', () => {
     const before = readFileSync(logOf(damaged), 'utf8');
-    for (const args of [['show', damaged], ['show', logOf(damaged)], ['resolve', damaged, 'reject', '--reason', 'no'], ['rollback', damaged]]) {
+    for (const args of [['show', damaged], ['show', logOf(damaged)], ['resolve', damaged, 'reject', '--reason', 'no'], ['resume', damaged], ['rollback', damaged]]) {
       const r = cli(...args);
       assert.equal(r.code, 3, `${args.join(' ')}: ${r.stderr}`);
       assert.doesNotMatch(r.stderr, STACK_LINE);

@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { runDistCli, startDistCli } from '../../support/cliProcess';
+import { runDistCli, startDistCli, until } from '../../support/cliProcess';
 import { copyFixture } from '../../support/tempWorkspace';
-
-const until = async (what: string, ok: () => boolean, ms = 30_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('one run per workspace (dist/cli.js)', function () {
   this.timeout(120_000);
