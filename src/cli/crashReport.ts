@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { ensureStateDir } from '../node/store/fileRunStore';
 
 /**
  * Writes what a bug needs to be fixed (the error's stack, the command, the versions) to a
@@ -17,9 +18,9 @@ export function writeCrashReport(workspace: string, err: unknown, argv: readonly
     err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err),
     '',
   ].join('\n');
-  for (const dir of [path.join(workspace, '.ticket-runner'), tmpdir()]) {
+  for (const place of [() => ensureStateDir(workspace), () => tmpdir()]) {
     try {
-      mkdirSync(dir, { recursive: true });
+      const dir = place();
       const file = path.join(dir, `crash-${stamp}-${process.pid}.txt`);
       writeFileSync(file, body, { flag: 'wx' });
       return file;

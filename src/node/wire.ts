@@ -19,6 +19,7 @@ import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './tests/testRunner';
 import { FsWorkspace } from './workspace/fsWorkspace';
+import { NodeEnvironment } from './workspace/environment';
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
 
@@ -136,6 +137,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },
+    environment: new NodeEnvironment(root),
   };
 }
 

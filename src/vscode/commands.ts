@@ -102,6 +102,9 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
+            if (e.type === 'uncommitted.detected') {
+              void vscode.window.showWarningMessage(`Ticket Runner: uncommitted changes in scope: ${e.files.join(', ')}. The run goes on; rolling it back puts them back as they are now.`);
+            }
           });
         } finally {
           sub.dispose();

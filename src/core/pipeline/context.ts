@@ -1,6 +1,7 @@
 import type { CandidateCheckPort } from '../ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
 import type { ClockPort, HashFn } from '../ports/clock';
+import type { EnvironmentPort } from '../ports/environment';
 import type { ModelPort } from '../ports/model';
 import type { OpsPort } from '../ports/ops';
 import type { RunStorePort } from '../ports/runStore';
@@ -38,6 +39,8 @@ export interface PipelineDeps {
   gates?: GateDeps;
   /** Per test run. */
   testTimeoutMs?: number;
+  /** Checks before a run: dependencies installed, uncommitted work in scope. Absent: not checked. */
+  environment?: EnvironmentPort;
   /** This process, recorded in the log so a view can tell a run whose process died (interrupted). */
   owner?: RunOwner;
   onEvent?: RunEventListener;

@@ -131,6 +131,9 @@ export function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
 export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<RunResult> {
   const ticketPath = normalizeRelPath(opts.ticketPath);
   const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
+  // Said once, before any run exists, instead of a missing-module error on every attempt.
+  const missing = await deps.environment?.dependencyProblem();
+  if (missing) throw new UserInputError(missing);
   const recovery = resolveRecovery(opts.recovery);
   const budget = opts.budget ?? defaultBudget(recovery);
   const log = openLog(deps, deps.clock.newRunId());
@@ -149,6 +152,8 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
+    const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles]);
+    if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
     await recordBaseline(ctx);
     await recordProjectTestBaseline(ctx);
     await materializeTests(ctx);

@@ -104,6 +104,8 @@ export interface RunState {
   usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number; retries: number };
   workspace: string;
   resumes: { from: string; reason: string }[];
+  /** Files in scope with uncommitted changes when the run started. */
+  uncommitted: string[];
   /** The process that last drove the run (run.started, run.resumed), when the log says. */
   owner?: { pid: number; host: string };
   rolledBack: boolean;
@@ -132,6 +134,7 @@ export function emptyRunState(runId: string): RunState {
     usage: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0 },
     workspace: '',
     resumes: [],
+    uncommitted: [],
     rolledBack: false,
     tampered: [],
     notJudged: [],
@@ -174,6 +177,9 @@ const handlers = {
     // The attempt starts again: the interrupted try of it is in the log, not in the view.
     const from = e.attempt;
     if (from !== undefined) s.attempts = s.attempts.filter((a) => a.n < from);
+  },
+  'uncommitted.detected': (s, e) => {
+    s.uncommitted = e.files;
   },
   'manifest.built': (s, e) => {
     s.manifest = e.manifest;

@@ -125,6 +125,7 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
   const unjudged = state.notJudged.length ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)` : '';
   const lines = [`Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`, `Model: ${modelLabel(state)}`, outcomeLine(state, status)];
+  if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
   }

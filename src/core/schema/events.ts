@@ -119,6 +119,11 @@ export const RunEvent = z.discriminatedUnion('type', [
    * which views show afresh (the interrupted one's events stay in the log).
    */
   ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string(), attempt: z.number().int().positive().optional(), owner: RunOwner.optional() }),
+  /**
+   * Pipeline, at the start of a run whose scope (or rendered tests) holds changes git has not
+   * committed: a warning, the run goes on (rollback restores them, as they were before the run).
+   */
+  ev('uncommitted.detected', { files: z.array(z.string()) }),
   /** Pipeline, after deriving the manifest from the ticket. */
   ev('manifest.built', { manifest: Manifest, hash: z.string() }),
   /** Materializer, after rendering the test plan into files. */

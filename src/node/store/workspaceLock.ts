@@ -1,9 +1,9 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
 import type { OwnerProbe } from '../../core/run/liveness';
-import { STATE_DIR } from './fileRunStore';
+import { ensureStateDir, STATE_DIR } from './fileRunStore';
 import { pidAlive, thisHost } from './processAlive';
 
 /** Who holds a workspace's lock: enough to name it, and to tell a live holder from a dead one. */
@@ -56,7 +56,7 @@ export interface WorkspaceLock {
  */
 export function acquireWorkspaceLock(root: string, command: string, warn: (message: string) => void): WorkspaceLock {
   const file = path.join(root, LOCK_FILE);
-  mkdirSync(path.dirname(file), { recursive: true });
+  ensureStateDir(root);
   const holder: LockHolder = { pid: process.pid, host: thisHost(), startedAt: new Date().toISOString(), command };
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
   writeFileSync(tmp, JSON.stringify(holder) + '\n', { flag: 'wx' });
