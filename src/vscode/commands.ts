@@ -63,7 +63,7 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
 
 const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) => path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 
-async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string }) => boolean = () => true): Promise<string | undefined> {
+async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string; runId: string }) => boolean = () => true): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object' && 'runId' in arg) return arg.runId;
   const items = ctx.runs
@@ -130,6 +130,32 @@ async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
 function showError(ctx: CommandContext, what: string, err: unknown): void {
   ctx.log.error(`${what}: ${errorMessage(err)}`);
   void vscode.window.showErrorMessage(err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+}
+
+/** Continues an interrupted or cancelled run from its log, with a cancellable progress notification. */
+async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolder, runId: string): Promise<RunResult> {
+  const known = ctx.runs.get(runId)!;
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  const status = ctx.runs.statusOf(runId);
+  const reason = status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
+  const { resumeRun } = await import('../core/pipeline/resumeRun.js');
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: resuming ${known.state.ticketId}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await ctx.runs.drive(folder, known.state.ticketPath, controller.signal, (deps) => resumeRun(deps, runId, { reason, signal: controller.signal, recovery: recoveryFrom(settings) }), (e) => {
+          const m = progressMessage(e);
+          if (m) progress.report({ message: m });
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  void announce(ctx, result);
+  return result;
 }
 
 /** Accepts or rejects a run's pending correction through the core; the log records the decision. */
@@ -225,6 +251,17 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         return result;
       } catch (err) {
         showError(ctx, `Rollback of ${id} failed`, err);
+      }
+    }),
+    reg(Command.resumeRun, async (arg?: RunArg) => {
+      if (!requireTrust()) return;
+      const id = await pickRun(ctx, arg, 'Resume which run?', (st) => ['interrupted', 'cancelled'].includes(ctx.runs.statusOf(st.runId) ?? ''));
+      const known = id ? ctx.runs.get(id) : undefined;
+      if (!known || !id) return;
+      try {
+        return await resumeInWindow(ctx, known.folder, id);
+      } catch (err) {
+        showError(ctx, `Resume of ${id} failed`, err);
       }
     }),
     reg(Command.refreshRuns, () => ctx.runs.refresh()),

@@ -5,7 +5,8 @@ import type { PipelineDeps } from '../core/pipeline/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
-import { acquireWorkspaceLock } from '../node/store/workspaceLock';
+import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
+import { displayStatus, type DisplayStatus } from '../core/run/liveness';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
@@ -122,6 +123,14 @@ export class RunService implements vscode.Disposable {
 
   get(runId: string): KnownRun | undefined {
     return this.runs.get(runId);
+  }
+
+  /** A run's status with what the log cannot say: a run this window does not drive, whose owner no longer holds the lock, was interrupted. */
+  statusOf(runId: string): DisplayStatus | undefined {
+    const known = this.runs.get(runId);
+    if (!known) return undefined;
+    if (this.active.has(runId)) return known.state.status;
+    return displayStatus(known.state, ownerProbe(known.folder.uri.fsPath));
   }
 
   isActive(runId: string): boolean {
