@@ -8,6 +8,7 @@ import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { RunService } from './runService';
 import { progressMessage } from './runTreeModel';
+import { rollbackQuestion } from './rollbackQuestion';
 import { budgetFrom, recoveryFrom } from './deps';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
@@ -238,12 +239,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         if (confirmed !== true) {
           // The same check as the CLI's, asked rather than refused: the list says what would be lost.
           const plan = await planRollback({ store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, id);
-          const detail = plan.steps.map((st) => `${st.action === 'delete' ? 'delete' : 'restore'} ${st.path}${st.changedSinceRun ? ' (changed since the run: your changes would be lost)' : ''}`).join('\n');
-          const message = plan.conflicts.length
-            ? `Roll back run ${id}? ${plan.conflicts.length} file(s) changed since the run last wrote them, and rolling back overwrites those changes: ${plan.conflicts.join(', ')}.`
-            : `Roll back run ${id}? ${plan.steps.length} file(s) go back to what they were before the run.`;
-          const action = plan.conflicts.length ? 'Overwrite My Changes' : 'Roll Back';
-          if ((await vscode.window.showWarningMessage(message, { modal: true, detail: detail || 'Nothing to change.' }, action)) !== action) return;
+          const { message, detail, action } = rollbackQuestion(plan);
+          if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
           force = plan.conflicts.length > 0;
         }
         const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id, { force }));
