@@ -246,14 +246,15 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (!id) throw new UserInputError('show needs a run id or the path of an events.jsonl');
       let state = loadFromPath(path.resolve(id));
       // Whether its process lives is known from the lock of the workspace the log is in.
-      let ws = state && workspaceOfLog(path.resolve(id));
-      if (!state) {
+      let ws: string;
+      if (state) ws = workspaceOfLog(path.resolve(id));
+      else {
         ws = workspaceOf(flags);
         const loaded = await new FileRunStore(ws).load(id);
         if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
         state = reduceRun(id, loaded.events);
       }
-      const status = displayStatus(state, ownerProbe(ws!));
+      const status = displayStatus(state, ownerProbe(ws));
       io.out(flags.json ? JSON.stringify({ ...state, status }, null, 2) : formatRunReport(state, status));
       return EXIT.passed;
     }
