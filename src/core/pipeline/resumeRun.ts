@@ -10,6 +10,8 @@ import { runGates } from './gates';
 import { resumeFromTests } from './gates/resume';
 import { runAttempts } from './innerLoop';
 import { applyOps } from './ops/applyOps';
+import { recordBaseline } from './findingsBaseline';
+import { recordProjectTestBaseline } from './projectTests';
 import { confirmVerdict, drive, emitManifest, loadTicket, materializeTests, openLog, writingDeps, type RunResult } from './runTicket';
 
 export interface ResumeOptions {
@@ -79,6 +81,11 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
     const { ticket, manifest, oracle } = await loadTicket(wdeps, state.ticketPath);
     const ctx: RunContext = { deps: wdeps, log, ticket, ticketPath: state.ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
     await emitManifest(ctx);
+    // Cut short before the first write: the workspace is as it was, so the baselines the run lacks are still true.
+    if (!events.slice(0, cut.index).some((e) => e.type === 'tests.materialized')) {
+      if (!events.some((e) => e.type === 'baseline.recorded')) await recordBaseline(ctx);
+      if (!events.some((e) => e.type === 'projectTests.baseline')) await recordProjectTestBaseline(ctx);
+    }
     await materializeTests(ctx);
     await applyOps(ctx);
     if (cut.passed) return confirmVerdict(ctx, await resumeFromTests(ctx, cut.lastDone));
