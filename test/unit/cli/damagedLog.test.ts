@@ -19,6 +19,8 @@ describe('a damaged run log (dist/cli.js)', function () {
       const r = cli('run', '.tickets/BLOG-3.ticket.json', '--json');
       assert.equal(r.code, 2, r.stderr);
       ids.push((JSON.parse(r.stdout) as { runId: string }).runId);
+      // The next run starts from the same workspace as the first.
+      assert.equal(cli('rollback', ids[i]!).code, 0);
     }
     [damaged, intact] = ids as [string, string];
     // A line in the middle cut short: nothing append-only writes that.
