@@ -233,9 +233,10 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
       const { rel, text } = readTicketFile(ws, ticket);
       parseTicket(rel, text);
-      using _lock = lockWorkspace(ws, argv, io);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
+        // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
+        using _lock = lockWorkspace(ws, argv, io);
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
         disposeDeps(deps);
