@@ -2,23 +2,27 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
-import { normalizeRelPath } from '../core/pipeline/paths';
 import type { RunResult } from '../core/pipeline/runTicket';
 import { parseTicket } from '../core/pipeline/ticketLoader';
 import { resolveCorrection, rollbackRun, startRun } from '../core/pipeline/runTicket';
-import { decodeLog } from '../core/run/logCodec';
+import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
+import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
+import { displayStatus } from '../core/run/liveness';
+import { resumeRun } from '../core/pipeline/resumeRun';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/pipeline/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { progressLine } from './progress';
+import { writeCrashReport } from './crashReport';
+import { readTicketFile } from './ticketFile';
 
 /** Exit codes a script can tell apart. */
-export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
+export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130, terminated: 143 } as const;
 
 const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
                                ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
@@ -38,6 +42,7 @@ Commands:
   show <runId|path>                  a readable report of a run, from its log alone
   list                               the runs of the workspace
   resolve <runId> accept|reject      settle a run's pending correction request
+  resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
 
 Common options:
@@ -45,7 +50,8 @@ Common options:
   --json            machine-readable output on stdout
   -h, --help        help for a command
 
-Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled.`,
+Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled (SIGINT),
+143 stopped by SIGTERM. Either signal ends the run cleanly: its log records the cancel.`,
   run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model scripted|anthropic] [options]
 
 Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router,
@@ -78,10 +84,20 @@ accept applies the proposed change to the ticket (scope addition, corrected test
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason.
 The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
-  rollback: `Usage: ticket-runner rollback <runId> [--workspace DIR]
+  resume: `Usage: ticket-runner resume <runId> [--model scripted|anthropic] [--workspace DIR] [options]
 
-Restores every file the run wrote to its content before the run, and deletes the files
-it created, from the run's own store.`,
+Continues a run whose process died (list shows it as interrupted) or that was cancelled.
+What ended stands: the rendered tests, the ops, every attempt that reached its verdict.
+The step that was cut short is done again: the files it wrote are put back first, then the
+run goes on as it would have (the next attempt, or the gates). The run options of \`run\` apply.`,
+  rollback: `Usage: ticket-runner rollback <runId> [--force] [--workspace DIR]
+
+Puts back every file the run wrote: its content and mode before the run, from the run's
+own store; deletes the files and folders it created. If a file changed since the run last
+wrote it (your edit), rollback changes nothing, names the files and exits 3.
+
+Options:
+  --force    overwrite those changes too`,
 };
 
 const OPTIONS = {
@@ -89,6 +105,7 @@ const OPTIONS = {
   model: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  force: { type: 'boolean' },
   reason: { type: 'string' },
   attempts: { type: 'string' },
   retries: { type: 'string' },
@@ -170,6 +187,18 @@ function printRun(io: Io, flags: Flags, result: RunResult): number {
   return exitFor(result.state);
 }
 
+/** One command that writes the workspace at a time: held until the command's block ends. */
+function lockWorkspace(ws: string, argv: readonly string[], io: Io): Disposable {
+  const lock = acquireWorkspaceLock(ws, `ticket-runner ${argv.join(' ')}`, (m) => io.err(`warning: ${m}`));
+  return { [Symbol.dispose]: () => lock.release() };
+}
+
+/** The workspace of a log given by path: `<ws>/.ticket-runner/runs/<id>/events.jsonl`. */
+function workspaceOfLog(p: string): string {
+  const runDir = existsSync(p) && statSync(p).isDirectory() ? p : path.dirname(p);
+  return path.resolve(runDir, '..', '..', '..');
+}
+
 /** The path form of `show`: a log file or a run folder, read without a workspace. */
 function loadFromPath(p: string): RunState | null {
   const file = existsSync(p) && statSync(p).isDirectory() ? path.join(p, 'events.jsonl') : p;
@@ -201,13 +230,13 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticket = positionals[0];
       if (!ticket) throw new UserInputError('run needs a ticket path, such as .tickets/BLOG-1.ticket.json');
       const ws = workspaceOf(flags);
-      const rel = normalizeRelPath(path.relative(ws, path.resolve(ws, ticket)).split(path.sep).join('/'));
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
-      const ticketFile = path.join(ws, rel);
-      if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
-      parseTicket(rel, readFileSync(ticketFile, 'utf8'));
+      const { rel, text } = readTicketFile(ws, ticket);
+      parseTicket(rel, text);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
       try {
+        // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
+        using _lock = lockWorkspace(ws, argv, io);
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
         disposeDeps(deps);
@@ -217,32 +246,55 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const id = positionals[0];
       if (!id) throw new UserInputError('show needs a run id or the path of an events.jsonl');
       let state = loadFromPath(path.resolve(id));
-      if (!state) {
-        const store = new FileRunStore(workspaceOf(flags));
-        const loaded = await store.load(id);
+      // Whether its process lives is known from the lock of the workspace the log is in.
+      let ws: string;
+      if (state) ws = workspaceOfLog(path.resolve(id));
+      else {
+        ws = workspaceOf(flags);
+        const loaded = await new FileRunStore(ws).load(id);
         if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
         state = reduceRun(id, loaded.events);
       }
-      io.out(flags.json ? JSON.stringify(state, null, 2) : formatRunReport(state));
+      const status = displayStatus(state, ownerProbe(ws));
+      io.out(flags.json ? JSON.stringify({ ...state, status }, null, 2) : formatRunReport(state, status));
       return EXIT.passed;
     }
     case 'list': {
-      const store = new FileRunStore(workspaceOf(flags));
+      const ws = workspaceOf(flags);
+      const store = new FileRunStore(ws);
       const rows = [];
       for (const id of await store.listRuns()) {
-        const loaded = await store.load(id);
+        // One damaged log must not hide every other run: it is named and skipped.
+        let loaded;
+        try {
+          loaded = await store.load(id);
+        } catch (err) {
+          if (!(err instanceof CorruptLogError)) throw err;
+          io.err(`warning: run ${id} skipped: ${err.message}`);
+          continue;
+        }
+        if (loaded.torn) io.err(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; listed without it`);
         rows.push(reduceRun(id, loaded.events));
       }
-      if (flags.json) io.out(JSON.stringify(rows.map((s) => ({ runId: s.runId, ticketId: s.ticketId, status: s.status, attempts: s.attempts.length, model: s.model })), null, 2));
+      const alive = ownerProbe(ws);
+      const shown = rows.map((s) => ({ s, status: displayStatus(s, alive) }));
+      if (flags.json) io.out(JSON.stringify(shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })), null, 2));
       else if (!rows.length) io.out('No runs yet. Start one with: ticket-runner run .tickets/<ID>.ticket.json');
-      else for (const s of rows) io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${s.status.padEnd(13)} ${s.attempts.length} attempt(s)  ${s.finished ? describeStop(s.finished.reason) : ''}  [${modelLabel(s)}]`);
+      else {
+        for (const { s, status } of shown) {
+          const why = s.finished ? describeStop(s.finished.reason) : status === 'interrupted' ? `its process is gone: ticket-runner resume ${s.runId}` : '';
+          io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${status.padEnd(13)} ${s.attempts.length} attempt(s)  ${why}  [${modelLabel(s)}]`);
+        }
+      }
       return EXIT.passed;
     }
     case 'resolve': {
       const [runId, decision] = positionals;
       if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
       const ws = workspaceOf(flags);
-      const state = reduceRun(runId, (await new FileRunStore(ws).load(runId)).events);
+      const store = new FileRunStore(ws);
+      const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
+      using _lock = lockWorkspace(ws, argv, io);
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
@@ -253,28 +305,65 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         disposeDeps(deps);
       }
     }
+    case 'resume': {
+      const runId = positionals[0];
+      if (!runId) throw new UserInputError('resume needs a run id (see ticket-runner list)');
+      const ws = workspaceOf(flags);
+      const store = new FileRunStore(ws);
+      const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
+      // A live run holds the lock: the lock's message names it.
+      using _lock = lockWorkspace(ws, argv, io);
+      const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      try {
+        return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
+      } finally {
+        disposeDeps(deps);
+      }
+    }
     case 'rollback': {
       const runId = positionals[0];
       if (!runId) throw new UserInputError('rollback needs a run id (see ticket-runner list)');
       const ws = workspaceOf(flags);
+      using _lock = lockWorkspace(ws, argv, io);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model: 'none', env: process.env });
-      const result = await rollbackRun(deps, runId);
-      const done = result.state.rolledBack;
-      io.out(flags.json ? JSON.stringify({ runId, rolledBack: done }) : `Run ${runId} rolled back: ${result.state.eventCount} events read, the files it wrote are restored.`);
-      return done ? EXIT.passed : EXIT.error;
+      const result = await rollbackRun(deps, runId, { force: flags.force });
+      const done = result.rolledBack;
+      if (flags.json) io.out(JSON.stringify({ runId, rolledBack: result.state.rolledBack, files: done.files, folders: done.folders ?? [], forced: done.forced ?? [] }));
+      else {
+        io.out(`Run ${runId} rolled back: ${done.files.length} file(s) put back as they were before the run.`);
+        for (const f of done.files) io.out(`  ${f.restored === 'deleted' ? 'deleted' : 'restored'} ${f.path}`);
+        for (const f of done.folders ?? []) io.out(`  removed folder ${f}`);
+        if (done.forced?.length) io.out(`  overwritten (--force): ${done.forced.join(', ')}`);
+      }
+      return result.state.rolledBack ? EXIT.passed : EXIT.error;
     }
   }
   return EXIT.error;
 }
 
-/** Only user errors are shown as a message alone; anything else is a bug, shown with its name. */
-function report(err: unknown, io: Io): number {
-  if (err instanceof UserInputError || (err instanceof Error && err.name === 'TypeError' && /parseArgs|option/i.test(err.message)) || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    io.err(`ticket-runner: ${errorMessage(err)}`);
+const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();
+
+/** The workspace an argv names, best effort: where a crash report goes. */
+function workspaceIn(argv: readonly string[]): string {
+  const i = argv.findIndex((a) => a === '--workspace' || a.startsWith('--workspace='));
+  const value = i < 0 ? undefined : argv[i]!.includes('=') ? argv[i]!.slice('--workspace='.length) : argv[i + 1];
+  return path.resolve(value ?? process.cwd());
+}
+
+/**
+ * Every error is one line on stderr and exit 3. User errors say what to fix; an error the
+ * code did not expect is a bug: its stack goes to a crash report, never to the terminal.
+ */
+export function reportError(err: unknown, io: Io, argv: readonly string[]): number {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (err instanceof UserInputError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    io.err(`ticket-runner: ${oneLine(errorMessage(err))}`);
   } else if (err instanceof TicketRunnerError) {
-    io.err(`ticket-runner: ${err.name}: ${err.message}`);
+    io.err(`ticket-runner: ${err.name}: ${oneLine(err.message)}`);
   } else {
-    io.err(`ticket-runner: unexpected error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const file = writeCrashReport(workspaceIn(argv), err, argv);
+    io.err(`ticket-runner: unexpected error: ${oneLine(errorMessage(err)) || 'unknown'}. ${file ? `A crash report with the details is at ${file}` : 'No crash report could be written'}; please report it.`);
   }
   return EXIT.error;
 }
@@ -283,17 +372,34 @@ export async function runCli(argv: string[], io: Io, signal: AbortSignal): Promi
   try {
     return await main(argv, io, signal);
   } catch (err) {
-    return report(err, io);
+    return reportError(err, io, argv);
   }
 }
 
 if (require.main === module) {
   const controller = new AbortController();
-  process.once('SIGINT', () => {
-    process.stderr.write('ticket-runner: cancelling (the run records it)…\n');
+  const argv = process.argv.slice(2);
+  const io: Io = { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+  // SIGINT and SIGTERM stop the run cleanly: the abort kills the children's process groups and
+  // the log ends with run.finished (cancelled). A second signal does not wait.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const codeFor = (sig: NodeJS.Signals) => (sig === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (stoppedBy) process.exit(codeFor(sig));
+    stoppedBy = sig;
+    process.stderr.write(`ticket-runner: ${sig}: cancelling (the run records it)…\n`);
     controller.abort();
-  });
-  void runCli(process.argv.slice(2), { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') }, controller.signal).then((code) => {
-    process.exitCode = code;
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
+  const fatal = (err: unknown) => {
+    process.exitCode = reportError(err, io, argv);
+    process.exit();
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+  void runCli(argv, io, controller.signal).then((code) => {
+    process.exitCode = stoppedBy ? codeFor(stoppedBy) : code;
   });
 }

@@ -6,6 +6,8 @@ export function progressLine(e: RunEvent): string | null {
   switch (e.type) {
     case 'run.started':
       return `run ${e.runId}: ticket ${e.ticketId} with ${e.model.scripted ? 'the SCRIPTED model (test/demo replay)' : `${e.model.provider} ${e.model.model}`}`;
+    case 'uncommitted.detected':
+      return `  warning: uncommitted changes in scope: ${e.files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
     case 'manifest.built':
       return `  manifest: ${e.manifest.scope.write.length} file(s) in scope, ${e.manifest.runner.framework} (${e.manifest.runner.detectedFrom})`;
     case 'tests.materialized':

@@ -18,7 +18,8 @@ export class TicketValidationError extends UserInputError {
     readonly file: string,
     readonly problems: { path: string; message: string }[],
   ) {
-    super(`${file}: invalid ticket\n` + problems.map((p) => `  at ${p.path}: ${p.message}`).join('\n'));
+    // One line, so the CLI's error stays one line however many problems there are.
+    super(`${file}: invalid ticket: ` + problems.map((p) => `at ${p.path}: ${p.message}`).join('; '));
   }
 }
 

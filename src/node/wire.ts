@@ -16,8 +16,10 @@ import { NodeOps } from './ops/nodeOps';
 import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
+import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './tests/testRunner';
 import { FsWorkspace } from './workspace/fsWorkspace';
+import { NodeEnvironment } from './workspace/environment';
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
 
@@ -134,6 +136,8 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
+    owner: { pid: process.pid, host: thisHost() },
+    environment: new NodeEnvironment(root),
   };
 }
 

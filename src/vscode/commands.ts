@@ -3,9 +3,12 @@ import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
 import type { RunResult } from '../core/pipeline/runTicket';
 import { describeStop } from '../core/run/report';
+import { sha256 } from '../node/store/fileRunStore';
+import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { RunService } from './runService';
 import { progressMessage } from './runTreeModel';
+import { rollbackQuestion } from './rollbackQuestion';
 import { budgetFrom, recoveryFrom } from './deps';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
@@ -61,7 +64,7 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
 
 const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) => path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 
-async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string }) => boolean = () => true): Promise<string | undefined> {
+async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string; runId: string }) => boolean = () => true): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object' && 'runId' in arg) return arg.runId;
   const items = ctx.runs
@@ -100,6 +103,9 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
+            if (e.type === 'uncommitted.detected') {
+              void vscode.window.showWarningMessage(`Ticket Runner: uncommitted changes in scope: ${e.files.join(', ')}. The run goes on; rolling it back puts them back as they are now.`);
+            }
           });
         } finally {
           sub.dispose();
@@ -125,6 +131,32 @@ async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
 function showError(ctx: CommandContext, what: string, err: unknown): void {
   ctx.log.error(`${what}: ${errorMessage(err)}`);
   void vscode.window.showErrorMessage(err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+}
+
+/** Continues an interrupted or cancelled run from its log, with a cancellable progress notification. */
+async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolder, runId: string): Promise<RunResult> {
+  const known = ctx.runs.get(runId)!;
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  const status = ctx.runs.statusOf(runId);
+  const reason = status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
+  const { resumeRun } = await import('../core/pipeline/resumeRun.js');
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: resuming ${known.state.ticketId}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await ctx.runs.drive(folder, known.state.ticketPath, controller.signal, (deps) => resumeRun(deps, runId, { reason, signal: controller.signal, recovery: recoveryFrom(settings) }), (e) => {
+          const m = progressMessage(e);
+          if (m) progress.report({ message: m });
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  void announce(ctx, result);
+  return result;
 }
 
 /** Accepts or rejects a run's pending correction through the core; the log records the decision. */
@@ -201,17 +233,32 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const id = await pickRun(ctx, arg, 'Roll back which run?');
       const known = id ? ctx.runs.get(id) : undefined;
       if (!known || !id) return;
-      if (confirmed !== true) {
-        const ok = await vscode.window.showWarningMessage(`Restore every file run ${id} wrote to its content before the run (deleting files it created)?`, { modal: true }, 'Roll Back');
-        if (ok !== 'Roll Back') return;
-      }
       try {
-        const { rollbackRun } = await core();
-        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id));
+        const { planRollback, rollbackRun } = await core();
+        let force = false;
+        if (confirmed !== true) {
+          // The same check as the CLI's, asked rather than refused: the list says what would be lost.
+          const plan = await planRollback({ store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, id);
+          const { message, detail, action } = rollbackQuestion(plan);
+          if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
+          force = plan.conflicts.length > 0;
+        }
+        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id, { force }));
         void vscode.window.showInformationMessage(`Run ${id} rolled back.`);
         return result;
       } catch (err) {
         showError(ctx, `Rollback of ${id} failed`, err);
+      }
+    }),
+    reg(Command.resumeRun, async (arg?: RunArg) => {
+      if (!requireTrust()) return;
+      const id = await pickRun(ctx, arg, 'Resume which run?', (st) => ['interrupted', 'cancelled'].includes(ctx.runs.statusOf(st.runId) ?? ''));
+      const known = id ? ctx.runs.get(id) : undefined;
+      if (!known || !id) return;
+      try {
+        return await resumeInWindow(ctx, known.folder, id);
+      } catch (err) {
+        showError(ctx, `Resume of ${id} failed`, err);
       }
     }),
     reg(Command.refreshRuns, () => ctx.runs.refresh()),

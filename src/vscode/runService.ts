@@ -5,6 +5,8 @@ import type { PipelineDeps } from '../core/pipeline/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
+import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
+import { displayStatus, type DisplayStatus } from '../core/run/liveness';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
@@ -123,6 +125,14 @@ export class RunService implements vscode.Disposable {
     return this.runs.get(runId);
   }
 
+  /** A run's status with what the log cannot say: a run this window does not drive, whose owner no longer holds the lock, was interrupted. */
+  statusOf(runId: string): DisplayStatus | undefined {
+    const known = this.runs.get(runId);
+    if (!known) return undefined;
+    if (this.active.has(runId)) return known.state.status;
+    return displayStatus(known.state, ownerProbe(known.folder.uri.fsPath));
+  }
+
   isActive(runId: string): boolean {
     return this.active.has(runId);
   }
@@ -139,27 +149,39 @@ export class RunService implements vscode.Disposable {
     body: (deps: PipelineDeps) => Promise<T>,
     onEvent?: (e: RunEvent) => void,
   ): Promise<T> {
+    // The same lock as the CLI's: one run per workspace, whichever tool starts it.
+    const lock = acquireWorkspaceLock(folder.uri.fsPath, `the VS Code extension (window pid ${process.pid})`, (m) => {
+      this.log.warn(m);
+      void vscode.window.showWarningMessage(`Ticket Runner ${m}.`);
+    });
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal.addEventListener('abort', abort, { once: true });
     let runId: string | undefined;
-    const deps = await this.depsFor(folder, ticketPath, (e) => {
-      if (!runId) {
-        runId = e.runId;
-        this.active.set(runId, controller);
-      }
-      let known = this.runs.get(e.runId);
-      const isNew = !known;
-      if (!known || e.seq === 0) {
-        known = { folder, state: emptyRunState(e.runId) };
-        this.runs.set(e.runId, known);
-      }
-      // A resumed run's RunLog starts after the events already reduced here.
-      if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
-      this._onDidChangeRun.fire(isNew ? undefined : e.runId);
-      if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
-      onEvent?.(e);
-    });
+    let deps: PipelineDeps;
+    try {
+      deps = await this.depsFor(folder, ticketPath, (e) => {
+        if (!runId) {
+          runId = e.runId;
+          this.active.set(runId, controller);
+        }
+        let known = this.runs.get(e.runId);
+        const isNew = !known;
+        if (!known || e.seq === 0) {
+          known = { folder, state: emptyRunState(e.runId) };
+          this.runs.set(e.runId, known);
+        }
+        // A resumed run's RunLog starts after the events already reduced here.
+        if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
+        this._onDidChangeRun.fire(isNew ? undefined : e.runId);
+        if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
+        onEvent?.(e);
+      });
+    } catch (err) {
+      signal.removeEventListener('abort', abort);
+      lock.release();
+      throw err;
+    }
     try {
       return await body({ ...deps, workspaceRoot: deps.workspaceRoot });
     } finally {
@@ -167,6 +189,7 @@ export class RunService implements vscode.Disposable {
       if (runId) this.active.delete(runId);
       deps.diagnostics?.dispose?.();
       deps.ops?.dispose?.();
+      lock.release();
     }
   }
 

@@ -1,4 +1,5 @@
 import { describeStop } from '../core/run/report';
+import type { DisplayStatus } from '../core/run/liveness';
 import type { AttemptState, RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 
@@ -23,7 +24,7 @@ export interface RunNode {
   children: RunNode[];
 }
 
-type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error';
+type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error' | 'interrupted';
 
 const ICONS: Record<Status, { icon: string; color?: string }> = {
   passed: { icon: 'pass', color: 'testing.iconPassed' },
@@ -35,6 +36,7 @@ const ICONS: Record<Status, { icon: string; color?: string }> = {
   warning: { icon: 'warning', color: 'editorWarning.foreground' },
   needsOperator: { icon: 'question', color: 'editorWarning.foreground' },
   cancelled: { icon: 'debug-stop', color: 'disabledForeground' },
+  interrupted: { icon: 'debug-disconnect', color: 'editorWarning.foreground' },
 };
 
 const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => ({
@@ -103,12 +105,17 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
   return out;
 }
 
-export function runStatus(state: RunState): Status {
-  return state.status === 'running' ? 'running' : state.status;
+/** What the run's line says after the model: how it ended, or that it goes on, or that its process died. */
+function runDescription(state: RunState, status: DisplayStatus): string {
+  if (state.finished) return describeStop(state.finished.reason);
+  return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : 'running';
 }
 
-/** The tree of one run: attempts, each with its checks, diagnosis and route; then gates and corrections. */
-export function runNode(state: RunState): RunNode {
+/**
+ * The tree of one run: attempts, each with its checks, diagnosis and route; then gates and corrections.
+ * `status` is what the window knows beyond the log: `interrupted` (src/core/run/liveness.ts).
+ */
+export function runNode(state: RunState, status: DisplayStatus = state.status): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
   const scripted = state.model?.scripted ? 'SCRIPTED · ' : '';
@@ -116,11 +123,11 @@ export function runNode(state: RunState): RunNode {
   const root: RunNode = {
     id,
     label: `${state.ticketId || '(unknown ticket)'}`,
-    description: `${scripted}${state.finished ? describeStop(state.finished.reason) : 'running'} · ${when}`,
+    description: `${scripted}${runDescription(state, status)} · ${when}`,
     tooltip: `Run ${runId}\nTicket ${state.ticketPath}\nModel: ${state.model ? (state.model.scripted ? `SCRIPTED (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`) : 'unknown'}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
-    contextValue: `run.${state.status}${state.rolledBack ? '.rolledBack' : ''}`,
+    contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     runId,
-    ...ICONS[runStatus(state)],
+    ...ICONS[status],
     children: [],
   };
   for (const a of state.attempts) {

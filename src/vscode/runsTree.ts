@@ -16,7 +16,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
 
   getChildren(element?: RunNode): RunNode[] {
     if (element) return element.children;
-    this.roots = new Map(this.runs.list().map((r) => [r.state.runId, runNode(r.state)]));
+    this.roots = new Map(this.runs.list().map((r) => [r.state.runId, runNode(r.state, this.runs.statusOf(r.state.runId))]));
     return [...this.roots.values()];
   }
 

@@ -110,6 +110,7 @@ export const Command = {
   revealLog: 'ticketRunner.revealLog',
   deleteRun: 'ticketRunner.deleteRun',
   rollbackRun: 'ticketRunner.rollbackRun',
+  resumeRun: 'ticketRunner.resumeRun',
   refreshRuns: 'ticketRunner.refreshRuns',
   acceptCorrection: 'ticketRunner.acceptCorrection',
   rejectCorrection: 'ticketRunner.rejectCorrection',

@@ -15,14 +15,20 @@ export function copyFixture(): { root: string; dispose: () => void } {
   return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-/** A hash of every file of a tree (paths and bytes), skipping the run store and node_modules. */
-export function treeHash(root: string): string {
+/**
+ * A hash of every file of a tree (paths and bytes), skipping the run store and node_modules.
+ * With `modes`, every folder and each file's permission bits count too: an exact rollback
+ * leaves no empty folder behind and no mode changed.
+ */
+export function treeHash(root: string, o: { modes?: boolean } = {}): string {
   const h = createHash('sha256');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       if (name === 'node_modules' || name === '.ticket-runner') continue;
       const p = path.join(dir, name);
-      if (statSync(p).isDirectory()) walk(p);
+      const st = statSync(p);
+      if (o.modes) h.update(path.relative(root, p)).update(`\0${(st.mode & 0o7777).toString(8)}\0`);
+      if (st.isDirectory()) walk(p);
       else h.update(path.relative(root, p)).update('\0').update(readFileSync(p)).update('\0');
     }
   };

@@ -1,6 +1,7 @@
 import type { CandidateCheckPort } from '../ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
 import type { ClockPort, HashFn } from '../ports/clock';
+import type { EnvironmentPort } from '../ports/environment';
 import type { ModelPort } from '../ports/model';
 import type { OpsPort } from '../ports/ops';
 import type { RunStorePort } from '../ports/runStore';
@@ -8,7 +9,7 @@ import type { WorkspacePort } from '../ports/workspace';
 import type { GateDeps } from './gates/config';
 import type { RunLog, RunEventListener } from '../run/runLog';
 import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
-import type { Budget, RecoveryPolicy } from '../schema/events';
+import type { Budget, RecoveryPolicy, RunOwner } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
 import type { Ticket } from '../schema/ticket';
 import type { Oracle } from './oracle';
@@ -38,6 +39,10 @@ export interface PipelineDeps {
   gates?: GateDeps;
   /** Per test run. */
   testTimeoutMs?: number;
+  /** Checks before a run: dependencies installed, uncommitted work in scope. Absent: not checked. */
+  environment?: EnvironmentPort;
+  /** This process, recorded in the log so a view can tell a run whose process died (interrupted). */
+  owner?: RunOwner;
   onEvent?: RunEventListener;
 }
 

@@ -1,5 +1,5 @@
 import { CancelledError, errorMessage, isAbort, UserInputError } from '../errors';
-import { baselineOf } from '../run/baseline';
+import { wholeLog } from '../run/logCodec';
 import { pendingCorrection, reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
 import { budgetStopOf, startWatchdog } from '../recovery/budgets';
@@ -18,6 +18,9 @@ import { recordProjectTestBaseline } from './projectTests';
 import { guardOracle, Oracle } from './oracle';
 import { normalizeRelPath } from './paths';
 import { parseTicket } from './ticketLoader';
+import { trackedWorkspace } from './trackedWorkspace';
+
+export { planRollback, rollbackRun, RollbackConflictError, type RollbackPlan } from './rollback';
 
 export interface RunOptions {
   ticketPath: string;
@@ -33,7 +36,7 @@ export interface RunResult {
   logPath: string;
 }
 
-async function loadTicket(deps: PipelineDeps, ticketPath: string) {
+export async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   const text = await deps.workspace.readFile(ticketPath);
   if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
@@ -44,7 +47,7 @@ async function loadTicket(deps: PipelineDeps, ticketPath: string) {
 }
 
 /** Renders the test plan into the workspace: the only writer of test files is this function. */
-async function materializeTests(ctx: RunContext): Promise<void> {
+export async function materializeTests(ctx: RunContext): Promise<void> {
   const { manifest, log, deps, oracle } = ctx;
   const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   const written = [];
@@ -68,13 +71,13 @@ async function materializeTests(ctx: RunContext): Promise<void> {
  * change here (a process the code left behind, a gate's tool) fails the run: it cannot pass
  * on a judge that moved.
  */
-async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
+export async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
   const tampered = await guardOracle(ctx, done.attempts, 'beforeVerdict');
   if (tampered.length) throw new RunStop({ kind: 'oracleTampered', files: tampered.map((t) => t.path) }, 'failed');
   return done;
 }
 
-async function emitManifest(ctx: RunContext): Promise<void> {
+export async function emitManifest(ctx: RunContext): Promise<void> {
   await ctx.log.emit({ type: 'manifest.built', manifest: ctx.manifest, hash: manifestHash(ctx.manifest, ctx.deps.hash) });
 }
 
@@ -83,7 +86,7 @@ async function emitManifest(ctx: RunContext): Promise<void> {
  * with a typed reason: a pass, a RunStop, a cancel, or an unexpected error (recorded,
  * never thrown past the log, so nothing is lost).
  */
-async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () => Promise<{ attempts: number }>): Promise<RunResult> {
+export async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () => Promise<{ attempts: number }>): Promise<RunResult> {
   let outcome: RunOutcome;
   let reason: StopReason;
   let attempts = reduceRun(ctx.log.runId, ctx.log.events).attempts.length;
@@ -110,10 +113,15 @@ async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () 
   return { runId: ctx.log.runId, state: reduceRun(ctx.log.runId, ctx.log.events), logPath: ctx.deps.store.logPath(ctx.log.runId) };
 }
 
-function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
+export function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
   const log = new RunLog(runId, deps.store, deps.clock, existing);
   if (deps.onEvent) log.onEvent(deps.onEvent);
   return log;
+}
+
+/** The dependencies of a run that writes: its workspace records what rollback needs (trackedWorkspace). */
+export function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
+  return { ...deps, workspace: trackedWorkspace(deps.workspace, log) };
 }
 
 /**
@@ -123,6 +131,9 @@ function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof 
 export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<RunResult> {
   const ticketPath = normalizeRelPath(opts.ticketPath);
   const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
+  // Said once, before any run exists, instead of a missing-module error on every attempt.
+  const missing = await deps.environment?.dependencyProblem();
+  if (missing) throw new UserInputError(missing);
   const recovery = resolveRecovery(opts.recovery);
   const budget = opts.budget ?? defaultBudget(recovery);
   const log = openLog(deps, deps.clock.newRunId());
@@ -134,12 +145,15 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     budget,
     workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
     recovery,
+    owner: deps.owner,
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
-  const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
+  const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
+    const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles]);
+    if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
     await recordBaseline(ctx);
     await recordProjectTestBaseline(ctx);
     await materializeTests(ctx);
@@ -165,14 +179,20 @@ export interface ResolveOptions {
  * record. Accepting writes the change into the ticket, re-derives the manifest, renders
  * the tests again, and resumes the run from its log with the Debugger's brief.
  */
+/** A run's log, to append to: refused when it is damaged (see wholeLog). */
+async function loadToAppend(deps: PipelineDeps, runId: string) {
+  return wholeLog(await deps.store.load(runId), deps.store.logPath(runId));
+}
+
 export async function resolveCorrection(deps: PipelineDeps, runId: string, opts: ResolveOptions): Promise<RunResult> {
-  const loaded = await deps.store.load(runId);
+  const loaded = await loadToAppend(deps, runId);
   const state = reduceRun(runId, loaded.events);
   const pending = pendingCorrection(state);
   if (!pending) {
     throw new UserInputError(`run ${runId} has no pending correction request (its status is ${state.status}); nothing to ${opts.decision}`);
   }
   const log = openLog(deps, runId, loaded.events);
+  deps = writingDeps(deps, log);
   const id = pending.request.id;
   const calls = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
   for (const c of state.modelCalls) calls[c.role]++;
@@ -193,7 +213,7 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
   // A gate's corrected test plan leaves the code as it was: the run resumes from the tests.
   const fromTests = raisedByGates(pending.request);
-  await log.emit({ type: 'run.resumed', from: fromTests ? 'tests' : 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})` });
+  await log.emit({ type: 'run.resumed', from: fromTests ? 'tests' : 'manifest', reason: `correction ${id} accepted (${pending.request.proposal.kind})`, owner: deps.owner });
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
@@ -216,26 +236,4 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
 /** The manifest of a run, as its log recorded it, in canonical bytes. */
 export function manifestBytes(state: RunState): string | undefined {
   return state.manifest ? serializeManifest(state.manifest) : undefined;
-}
-
-/**
- * Restores every file the run wrote to its content before the run (deleting files the
- * run created), from the run's blob store.
- */
-export async function rollbackRun(deps: PipelineDeps, runId: string): Promise<RunResult> {
-  const loaded = await deps.store.load(runId);
-  const firstBefore = baselineOf(loaded.events);
-  const log = openLog(deps, runId, loaded.events);
-  const files: { path: string; restored: 'content' | 'deleted' }[] = [];
-  for (const [path, hash] of [...firstBefore].sort(([a], [b]) => a.localeCompare(b))) {
-    if (hash === null) {
-      await deps.workspace.deleteFile(path);
-      files.push({ path, restored: 'deleted' });
-    } else {
-      await deps.workspace.writeFile(path, await log.getBlob(hash));
-      files.push({ path, restored: 'content' });
-    }
-  }
-  await log.emit({ type: 'run.rolledBack', files });
-  return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId) };
 }

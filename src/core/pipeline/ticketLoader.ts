@@ -7,11 +7,29 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : `${acc}.${String(key)}`), '$');
 }
 
+/** The value at a zod issue path in the raw JSON; undefined where the key is absent. */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let v = raw;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, key)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** The JSON type of a value, as a ticket author reads it. */
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
 /** What was expected, in words a ticket author can act on. */
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === 'invalid_type') {
-    const got = (issue as { input?: unknown }).input;
-    return got === undefined ? `missing; expected ${issue.expected}` : `expected ${issue.expected}, got ${JSON.stringify(got)}`;
+    // zod does not keep the input on the issue: read it from the JSON, so a wrong type is not called missing.
+    const got = valueAt(raw, issue.path);
+    return got === undefined ? `missing; expected ${issue.expected}` : `expected ${issue.expected}, got ${jsonType(got)}`;
   }
   if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_union') return `${issue.message}; see the JSON Schema for the allowed shapes`;
@@ -25,11 +43,17 @@ function position(text: string, offset: number): string {
   return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
+/** A ticket is a page of JSON: past this, it is a mistake (a log, a dump), and copying it into every prompt and the log would be costly. */
+export const MAX_TICKET_BYTES = 1024 * 1024;
+
 /**
  * Parses and validates a ticket file. Every failure is a TicketValidationError naming
  * the file, the JSON path and what was expected: never a stack trace.
  */
 export function parseTicket(file: string, text: string): Ticket {
+  if (text.length > MAX_TICKET_BYTES) {
+    throw new TicketValidationError(file, [{ path: '$', message: `too large (${text.length} characters); a ticket may be at most ${MAX_TICKET_BYTES} bytes` }]);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -43,7 +67,7 @@ export function parseTicket(file: string, text: string): Ticket {
   if (!parsed.success) {
     throw new TicketValidationError(
       file,
-      parsed.error.issues.map((issue) => ({ path: jsonPath(issue.path), message: describeIssue(issue) })),
+      parsed.error.issues.map((issue) => ({ path: jsonPath(issue.path), message: describeIssue(issue, raw) })),
     );
   }
   return parsed.data;

@@ -18,6 +18,8 @@ export interface LoadedLog {
  */
 export interface RunStorePort {
   append(runId: string, event: RunEvent): Promise<void>;
+  /** Makes what was appended durable (fsync): the run log calls it at each attempt boundary. */
+  flush?(runId: string): Promise<void>;
   load(runId: string): Promise<LoadedLog>;
   putBlob(runId: string, content: string): Promise<string>;
   getBlob(runId: string, hash: string): Promise<string>;

@@ -10,4 +10,9 @@ export interface WorkspacePort {
   exists(path: string): Promise<boolean>;
   /** Files under a folder (recursive), workspace-relative; [] when it does not exist. */
   listFiles(dir: string): Promise<string[]>;
+  /** A file's permission bits (0o755), or null when it does not exist: rollback restores them. */
+  fileMode(path: string): Promise<number | null>;
+  setFileMode(path: string, mode: number): Promise<void>;
+  /** Removes a folder if it is empty; false when it is not empty or not there. */
+  removeEmptyFolder(path: string): Promise<boolean>;
 }

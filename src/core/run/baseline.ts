@@ -15,3 +15,22 @@ export function baselineOf(events: readonly RunEvent[], writers?: ReadonlySet<Wr
   }
   return baseline;
 }
+
+/** Each path the run wrote, with the blob hash of the content it last left there. */
+export function lastWrittenOf(events: readonly RunEvent[]): Map<string, string> {
+  const last = new Map<string, string>();
+  for (const e of events) if (e.type === 'files.written') for (const f of e.files) last.set(f.path, f.after);
+  return last;
+}
+
+/** Each path's permission bits before the run first touched it (null: absent), and the folders the run created. */
+export function workspaceBaselineOf(events: readonly RunEvent[]): { modes: Map<string, number | null>; createdFolders: string[] } {
+  const modes = new Map<string, number | null>();
+  const createdFolders = new Set<string>();
+  for (const e of events) {
+    if (e.type !== 'file.baselined' || modes.has(e.path)) continue;
+    modes.set(e.path, e.mode);
+    for (const f of e.createdFolders) createdFolders.add(f);
+  }
+  return { modes, createdFolders: [...createdFolders] };
+}

@@ -1,7 +1,9 @@
+import { UserInputError } from '../errors';
 import { RunEvent } from '../schema/events';
 import type { LoadedLog, TornLine } from '../ports/runStore';
 
-export class CorruptLogError extends Error {
+/** A log with a line that is not an event: its message names the file and the line. */
+export class CorruptLogError extends UserInputError {
   override readonly name = 'CorruptLogError';
 }
 
@@ -41,7 +43,19 @@ export function decodeLog(text: string, source: string): LoadedLog {
       torn = { line: i + 1, text: line.length > 200 ? line.slice(0, 200) + '…' : line, error: problem };
       return;
     }
-    throw new CorruptLogError(`${source}: line ${i + 1} is not a valid event (${problem})`);
+    throw new CorruptLogError(`${source}: line ${i + 1} is not a valid event (${problem}); the log is damaged, so the run cannot be read`);
   });
   return { events, torn };
+}
+
+/**
+ * A log that a command will append to (resume, resolve, rollback). A torn last line is
+ * refused: the next event would be glued onto it and corrupt the log for good, and the
+ * event it held (a write, say) is lost, so what the run did is no longer known.
+ */
+export function wholeLog(loaded: LoadedLog, source: string): LoadedLog {
+  if (loaded.torn) {
+    throw new CorruptLogError(`${source}: line ${loaded.torn.line} is cut short (a crash while it was written); remove that line to continue the run from the events before it`);
+  }
+  return loaded;
 }

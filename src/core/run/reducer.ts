@@ -104,6 +104,10 @@ export interface RunState {
   usage: { calls: number; inputTokens: number; outputTokens: number; costUsd: number; retries: number };
   workspace: string;
   resumes: { from: string; reason: string }[];
+  /** Files in scope with uncommitted changes when the run started. */
+  uncommitted: string[];
+  /** The process that last drove the run (run.started, run.resumed), when the log says. */
+  owner?: { pid: number; host: string };
   rolledBack: boolean;
   /** The findings that were there before the run's first write: never counted against it. */
   baseline?: { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; lint: LintProblem[]; project?: CodeDiagnostic[] };
@@ -130,6 +134,7 @@ export function emptyRunState(runId: string): RunState {
     usage: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, retries: 0 },
     workspace: '',
     resumes: [],
+    uncommitted: [],
     rolledBack: false,
     tampered: [],
     notJudged: [],
@@ -162,11 +167,19 @@ const handlers = {
     s.recovery = e.recovery;
     s.startedAt = e.ts;
     s.workspace = e.workspace;
+    s.owner = e.owner;
   },
   'run.resumed': (s, e) => {
     s.status = 'running';
     s.finished = undefined;
     s.resumes.push({ from: e.from, reason: e.reason });
+    if (e.owner) s.owner = e.owner;
+    // The attempt starts again: the interrupted try of it is in the log, not in the view.
+    const from = e.attempt;
+    if (from !== undefined) s.attempts = s.attempts.filter((a) => a.n < from);
+  },
+  'uncommitted.detected': (s, e) => {
+    s.uncommitted = e.files;
   },
   'manifest.built': (s, e) => {
     s.manifest = e.manifest;
@@ -300,6 +313,8 @@ const handlers = {
     s.usage.costUsd += e.costUsd;
     s.usage.retries += e.retries;
   },
+  // Only rollback reads it, from the events: no view shows modes.
+  'file.baselined': () => undefined,
   'run.rolledBack': (s) => {
     s.rolledBack = true;
   },

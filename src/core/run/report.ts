@@ -1,4 +1,5 @@
 import type { StopReason } from '../schema/events';
+import type { DisplayStatus } from './liveness';
 import type { AttemptState, RunState } from './reducer';
 
 /** The model label every report line uses: the scripted provider always says so. */
@@ -112,15 +113,19 @@ export function previewLines(c: RunState['corrections'][number]): string[] {
   return [`  ${verb} ${v.path}:`, ...(v.diff ?? '').split('\n').map((l) => `    ${l}`)];
 }
 
-/** A readable report of a run, built from its log alone. */
-export function formatRunReport(state: RunState): string {
+/** The outcome line: `status` is what the caller knows beyond the log (an interrupted run, see liveness.ts). */
+function outcomeLine(state: RunState, status: DisplayStatus): string {
+  if (state.finished) return `Outcome: ${state.finished.outcome}: ${describeStop(state.finished.reason)}`;
+  if (status === 'interrupted') return `Outcome: interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone; continue it with: ticket-runner resume ${state.runId}`;
+  return 'Outcome: running';
+}
+
+/** A readable report of a run, built from its log alone (and, for `interrupted`, whether its process lives). */
+export function formatRunReport(state: RunState, status: DisplayStatus = state.status): string {
   // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
   const unjudged = state.notJudged.length ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)` : '';
-  const lines = [
-    `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
-    `Model: ${modelLabel(state)}`,
-    `Outcome: ${state.finished ? `${state.finished.outcome}: ${describeStop(state.finished.reason)}` : 'running'}`,
-  ];
+  const lines = [`Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`, `Model: ${modelLabel(state)}`, outcomeLine(state, status)];
+  if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
   }

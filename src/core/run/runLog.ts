@@ -5,6 +5,24 @@ import type { RunStorePort } from '../ports/runStore';
 export type RunEventListener = (event: RunEvent) => void;
 
 /**
+ * The events after which the log is flushed to disk: the ends of steps and attempts, which a
+ * resumed run starts after (src/core/pipeline/resumeRun.ts). A power loss keeps them.
+ */
+const BOUNDARIES: ReadonlySet<RunEvent['type']> = new Set([
+  'run.started',
+  'run.resumed',
+  'tests.materialized',
+  'ops.checked',
+  'coder.attempted',
+  'tests.ran',
+  'router.routed',
+  'correction.requested',
+  'gate.ran',
+  'run.finished',
+  'run.rolledBack',
+]);
+
+/**
  * The writer of one run's log. It stamps runId, seq and ts, validates every event before
  * it is written (a bad event is a bug, never a corrupt log), and tells subscribers after.
  * Subscribers (progress, tree view, webview) observe; they never change the run.
@@ -37,7 +55,10 @@ export class RunLog {
 
   async emit(event: NewEvent): Promise<RunEvent> {
     const stamped = RunEvent.parse({ ...event, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
-    const write = this.tail.then(() => this.store.append(this.runId, stamped));
+    const write = this.tail.then(async () => {
+      await this.store.append(this.runId, stamped);
+      if (BOUNDARIES.has(stamped.type)) await this.store.flush?.(this.runId);
+    });
     this.tail = write.catch(() => undefined);
     await write;
     this.written.push(stamped);

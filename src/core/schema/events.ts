@@ -95,6 +95,10 @@ export const StopReason = z.discriminatedUnion('kind', [
 ]);
 export type StopReason = z.infer<typeof StopReason>;
 
+/** The process that drives a run, so a view can tell a live run from one whose process died. */
+export const RunOwner = z.object({ pid: z.number().int().positive(), host: z.string() }).strict();
+export type RunOwner = z.infer<typeof RunOwner>;
+
 const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...base, type: z.literal(type), ...shape }).strict();
 
@@ -107,9 +111,19 @@ export const RunEvent = z.discriminatedUnion('type', [
     budget: Budget,
     workspace: z.string().describe('The workspace folder name, for reports'),
     recovery: RecoveryPolicy.optional(),
+    owner: RunOwner.optional(),
   }),
-  /** Pipeline, when a run continues from its log after a correction is settled. */
-  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string() }),
+  /**
+   * Pipeline, when a run continues from its log: after a correction is settled, or after it was
+   * interrupted or cancelled (`ticket-runner resume`). `attempt`: the attempt it starts again,
+   * which views show afresh (the interrupted one's events stay in the log).
+   */
+  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string(), attempt: z.number().int().positive().optional(), owner: RunOwner.optional() }),
+  /**
+   * Pipeline, at the start of a run whose scope (or rendered tests) holds changes git has not
+   * committed: a warning, the run goes on (rollback restores them, as they were before the run).
+   */
+  ev('uncommitted.detected', { files: z.array(z.string()) }),
   /** Pipeline, after deriving the manifest from the ticket. */
   ev('manifest.built', { manifest: Manifest, hash: z.string() }),
   /** Materializer, after rendering the test plan into files. */
@@ -138,7 +152,7 @@ export const RunEvent = z.discriminatedUnion('type', [
    */
   ev('files.written', {
     attempt: z.number().int().nonnegative(),
-    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle']),
+    by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle', 'resume']),
     files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
   }),
   /** Write gate, for each path an attempt tried to write and may not. */
@@ -298,8 +312,20 @@ export const RunEvent = z.discriminatedUnion('type', [
     latencyMs: z.number(),
     retries: z.number().int().default(0),
   }),
+  /**
+   * The run's workspace, before the run first writes or deletes a path: the path's permission
+   * bits (null: it did not exist) and the folders the write is about to create. Rollback puts
+   * both back; the content before is in `files.written`.
+   */
+  ev('file.baselined', { path: z.string(), mode: z.number().int().nonnegative().nullable(), createdFolders: z.array(z.string()) }),
   /** Rollback, after restoring the workspace from the run's store. */
-  ev('run.rolledBack', { files: z.array(z.object({ path: z.string(), restored: z.enum(['content', 'deleted']) }).strict()) }),
+  ev('run.rolledBack', {
+    files: z.array(z.object({ path: z.string(), restored: z.enum(['content', 'deleted']) }).strict()),
+    /** The folders the run had created, removed. */
+    folders: z.array(z.string()).optional(),
+    /** Files changed since the run last wrote them, overwritten because the operator forced it. */
+    forced: z.array(z.string()).optional(),
+  }),
   /** Pipeline, last event of a run (until a correction resumes it). */
   ev('run.finished', { outcome: RunOutcome, reason: StopReason, attempts: z.number().int() }),
 ]);

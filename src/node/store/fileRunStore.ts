@@ -1,11 +1,29 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeLog, encodeEvent } from '../../core/run/logCodec';
 import type { RunEvent } from '../../core/schema/events';
 import type { LoadedLog, RunStorePort } from '../../core/ports/runStore';
+import { UserInputError } from '../../core/errors';
 
-export const RUNS_DIR = path.join('.ticket-runner', 'runs');
+/** The workspace's Ticket Runner folder: runs, the lock, crash reports. */
+export const STATE_DIR = '.ticket-runner';
+export const RUNS_DIR = path.join(STATE_DIR, 'runs');
+
+/**
+ * Creates the workspace's `.ticket-runner/` with a `.gitignore` of `*`: runs, blobs, the lock and
+ * crash reports are this machine's, never the repository's, whatever the project's own ignores say.
+ */
+export function ensureStateDir(workspaceRoot: string): string {
+  const dir = path.join(workspaceRoot, STATE_DIR);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(path.join(dir, '.gitignore'), '*\n', { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return dir;
+}
 
 export function sha256(content: string): string {
   return createHash('sha256').update(content, 'utf8').digest('hex');
@@ -19,13 +37,14 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  */
 export class FileRunStore implements RunStorePort {
   readonly dir: string;
+  private stateDirMade = false;
 
-  constructor(workspaceRoot: string) {
+  constructor(private readonly workspaceRoot: string) {
     this.dir = path.join(workspaceRoot, RUNS_DIR);
   }
 
   private runDir(runId: string): string {
-    if (!RUN_ID.test(runId)) throw new Error(`"${runId}" is not a run id`);
+    if (!RUN_ID.test(runId)) throw new UserInputError(`"${runId}" is not a run id: see ticket-runner list for the runs of this workspace`);
     return path.join(this.dir, runId);
   }
 
@@ -34,8 +53,21 @@ export class FileRunStore implements RunStorePort {
   }
 
   async append(runId: string, event: RunEvent): Promise<void> {
+    if (!this.stateDirMade) {
+      ensureStateDir(this.workspaceRoot);
+      this.stateDirMade = true;
+    }
     await fs.mkdir(this.runDir(runId), { recursive: true });
     await fs.appendFile(this.logPath(runId), encodeEvent(event), { encoding: 'utf8', flag: 'a' });
+  }
+
+  async flush(runId: string): Promise<void> {
+    const handle = await fs.open(this.logPath(runId), 'a');
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
   }
 
   async load(runId: string): Promise<LoadedLog> {
@@ -43,7 +75,7 @@ export class FileRunStore implements RunStorePort {
     try {
       text = await fs.readFile(this.logPath(runId), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no run "${runId}" in ${this.dir}`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UserInputError(`no run "${runId}" in ${this.dir}: see ticket-runner list for the runs of this workspace`);
       throw err;
     }
     return decodeLog(text, this.logPath(runId));

@@ -68,6 +68,32 @@ export class FsWorkspace implements WorkspacePort {
     }
   }
 
+  async fileMode(rel: string): Promise<number | null> {
+    try {
+      return (await fs.stat(await this.abs(rel))).mode & 0o7777;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async setFileMode(rel: string, mode: number): Promise<void> {
+    await fs.chmod(await this.abs(rel), mode);
+  }
+
+  async removeEmptyFolder(rel: string): Promise<boolean> {
+    const dir = await this.abs(rel);
+    if (dir === this.root) return false;
+    try {
+      await fs.rmdir(dir);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
+      throw err;
+    }
+  }
+
   async listFiles(dir: string): Promise<string[]> {
     const base = dir === '' || dir === '.' ? this.root : await this.abs(dir);
     try {

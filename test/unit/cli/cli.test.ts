@@ -45,7 +45,7 @@ describe('ticket-runner CLI', function () {
     writeFileSync(file, JSON.stringify(t));
     const r = await cli(['run', '.tickets/BAD-1.ticket.json', '--workspace', ws.root]);
     assert.equal(r.code, EXIT.error);
-    assert.equal(r.err, 'ticket-runner: .tickets/BAD-1.ticket.json: invalid ticket\n  at $.acceptance[0].text: missing; expected string');
+    assert.equal(r.err, 'ticket-runner: .tickets/BAD-1.ticket.json: invalid ticket: at $.acceptance[0].text: missing; expected string');
   });
 
   it('exits 2 when a run needs the operator, 0 when it passes, and lists both', async () => {

@@ -66,6 +66,22 @@ describe('run log', () => {
     await assert.rejects(store.load('r4'), (err: unknown) => err instanceof CorruptLogError && /line 2 is not a valid event/.test(err.message));
   });
 
+  it('flushes the log to disk at each step and attempt boundary, after the boundary event is written', async () => {
+    const flushed: string[] = [];
+    const spy = Object.create(store) as FileRunStore;
+    spy.flush = async (runId) => {
+      flushed.push(readFileSync(store.logPath(runId), 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { type: string }).type).at(-1)!);
+      await store.flush(runId);
+    };
+    const log = new RunLog('r6', spy, systemClock);
+    await log.emit({ type: 'run.started', ticketId: 'T-1', ticketPath: '.tickets/T-1.ticket.json', model, budget: { attempts: 2 }, workspace: 'ws' });
+    await log.emit({ type: 'coder.attempted', attempt: 1, files: [], model });
+    await log.emit({ type: 'check.parsed', attempt: 1, ok: true, problems: [], durationMs: 1 });
+    await log.emit({ type: 'tests.ran', attempt: 1, result: { status: 'passed', framework: 'node:test', command: ['node', '--test'], passed: 1, failed: 0, skipped: 0, durationMs: 1, cases: [], output: '' } });
+    await log.emit({ type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 });
+    assert.deepEqual(flushed, ['run.started', 'coder.attempted', 'tests.ran', 'run.finished']);
+  });
+
   it('continues seq after a reload, so a resumed run appends in order', async () => {
     await writeRun('r5');
     const { events } = await store.load('r5');

@@ -49,7 +49,7 @@ describe('ticket loader', () => {
   it('says a file that is not JSON is not JSON, naming the file', () => {
     const err = problemsOf('{\n  "id": "X",\n  "title": oops\n}');
     assert.equal(err.problems[0]!.path, '$');
-    assert.match(err.message, /^\.tickets\/BAD\.ticket\.json: invalid ticket\n  at \$: not valid JSON/);
+    assert.match(err.message, /^\.tickets\/BAD\.ticket\.json: invalid ticket: at \$: not valid JSON/);
   });
 
   it('rejects a criterion id the acceptance list does not have', () => {

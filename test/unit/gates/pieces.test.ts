@@ -29,6 +29,9 @@ function memoryWorkspace(files: Record<string, string>): WorkspacePort {
     deleteFile: (p) => Promise.resolve(void delete files[p]),
     exists: (p) => Promise.resolve(p in files),
     listFiles: () => Promise.resolve(Object.keys(files)),
+    fileMode: (p) => Promise.resolve(p in files ? 0o644 : null),
+    setFileMode: () => Promise.resolve(),
+    removeEmptyFolder: () => Promise.resolve(false),
   };
 }
 

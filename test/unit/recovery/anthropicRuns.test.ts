@@ -70,7 +70,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
     const events = await loadEvents(ws.root, runId);
     assert.deepEqual(
       events.map((e) => e.type),
-      ['run.started', 'manifest.built', 'baseline.recorded', 'projectTests.baseline', 'files.written', 'tests.materialized', 'model.called', 'run.finished'],
+      ['run.started', 'manifest.built', 'baseline.recorded', 'projectTests.baseline', 'file.baselined', 'files.written', 'tests.materialized', 'model.called', 'run.finished'],
     );
     assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'no gap in the log');
     const call = events.find((e) => e.type === 'model.called');

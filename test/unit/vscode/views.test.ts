@@ -31,6 +31,20 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(new Set(allIds(root)).size, allIds(root).length, 'ids are unique, so the tree keeps its expansion');
   });
 
+  it('a run whose log stops mid-way and whose process is gone is interrupted, with Resume offered', () => {
+    const { events } = recorded('BLOG-1');
+    const cut = events.slice(0, events.findIndex((e) => e.type === 'router.routed'));
+    const state = reduceRun(cut[0]!.runId, cut);
+    assert.equal(state.status, 'running');
+    const root = runNode(state, 'interrupted');
+    assert.equal(root.contextValue, 'run.interrupted');
+    assert.equal(root.icon, 'debug-disconnect');
+    assert.match(root.description ?? '', /interrupted: its process is gone \(Resume Run continues it\)/);
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
+    const resume = pkg.contributes.menus['view/item/context']!.filter((m) => m.command === 'ticketRunner.resumeRun');
+    assert.ok(resume.length && resume.every((m) => new RegExp(/viewItem =~ \/(.*)\/$/.exec(m.when!)![1]!).test(root.contextValue)));
+  });
+
   it('a passed run is green, with one node per attempt', () => {
     const { state } = recorded('BLOG-1');
     const root = runNode(state);

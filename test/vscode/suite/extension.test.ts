@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core/pipeline/runTicket';
@@ -121,6 +122,19 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
   });
 
+  it('Roll Back Run refuses to overwrite a file the user changed since the run, and changes nothing', async () => {
+    const a = await api();
+    const file = abs('src/handlers/posts.ts');
+    appendFileSync(file, '\n// the user\'s edit after the run\n');
+    const edited = readFileSync(file, 'utf8');
+    const result = await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
+    assert.equal(result, undefined, 'no rollback happened');
+    assert.equal(readFileSync(file, 'utf8'), edited, 'the edit is still there');
+    assert.equal(a.runs.get(runId)?.state.rolledBack, false);
+    // The user takes the edit back; now the rollback below may proceed.
+    writeFileSync(file, edited.replace('\n// the user\'s edit after the run\n', ''));
+  });
+
   it('rolls the run back and deletes it from the commands', async () => {
     const a = await api();
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
@@ -128,5 +142,35 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     await vscode.commands.executeCommand('ticketRunner.deleteRun', runId, true);
     assert.equal(a.runs.get(runId), undefined);
     assert.ok(!a.tree.getChildren().some((r) => r.runId === runId));
+  });
+
+  it('shows a run whose process died as interrupted after a reload, and Resume Run takes it to the end', async function () {
+    this.timeout(240_000);
+    const a = await api();
+    const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'ticket-runner')!;
+    const runs = abs('.ticket-runner/runs');
+    const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
+    const cli = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'cli.js'), 'run', '.tickets/BLOG-1.ticket.json', '--workspace', folder().uri.fsPath], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => cli.on('exit', resolve));
+    let id: string | undefined;
+    const until = Date.now() + 120_000;
+    // Killed (as kill -9 or a crash would) inside its second attempt.
+    while (Date.now() < until) {
+      id = readdirSync(runs).find((r) => !before.has(r));
+      const log = id && existsSync(path.join(runs, id, 'events.jsonl')) ? readFileSync(path.join(runs, id, 'events.jsonl'), 'utf8') : '';
+      if (/"type":"coder\.attempted","attempt":2/.test(log)) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    assert.ok(id, 'the CLI started a run');
+    cli.kill('SIGKILL');
+    await exited;
+    await a.runs.refresh(); // What a window reload does: the runs are read again from their logs.
+    assert.equal(a.runs.statusOf(id), 'interrupted');
+    const node = a.tree.getChildren().find((r) => r.runId === id)!;
+    assert.equal(a.tree.getTreeItem(node).contextValue, 'run.interrupted');
+    const resumed = (await vscode.commands.executeCommand('ticketRunner.resumeRun', id)) as RunResult | undefined;
+    assert.ok(resumed, 'Resume Run returns the run');
+    assert.equal(resumed.state.status, 'passed', JSON.stringify(resumed.state.finished));
+    assert.equal(a.runs.statusOf(id), 'passed');
   });
 });

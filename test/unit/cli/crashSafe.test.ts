@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { runDistCli, startDistCli, until } from '../../support/cliProcess';
+import { copyFixture, treeHash } from '../../support/tempWorkspace';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+interface Logged {
+  type: string;
+  attempt?: number;
+  outcome?: string;
+  reason?: { kind: string };
+}
+
+const eventsOf = (ws: string): Logged[] => {
+  const runs = path.join(ws, '.ticket-runner', 'runs');
+  if (!existsSync(runs)) return [];
+  const [id] = readdirSync(runs);
+  if (!id) return [];
+  const file = path.join(runs, id, 'events.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.endsWith('}'))
+    .map((l) => JSON.parse(l) as Logged);
+};
+
+/** A test command that starts a grandchild, says both pids, and never ends on its own. */
+const HANGING_TESTS = `const { spawn } = require('node:child_process');
+const sleeper = spawn('sleep', ['300'], { stdio: 'ignore' });
+require('node:fs').writeFileSync('pids.json', JSON.stringify([process.pid, sleeper.pid]));
+setInterval(() => {}, 1000);
+`;
+
+describe('crash-safe runs (dist/cli.js)', function () {
+  this.timeout(180_000);
+  let ws: ReturnType<typeof copyFixture>;
+  beforeEach(() => {
+    ws = copyFixture();
+  });
+  afterEach(() => ws.dispose());
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    it(`${signal} stops the run cleanly: its test processes killed, run.finished cancelled, exit ${code}, the lock released`, async () => {
+      writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
+      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', 'node hang.js']);
+      const pidsFile = path.join(ws.root, 'pids.json');
+      await until('the tests to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').endsWith(']'));
+      const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as number[];
+      assert.ok(pids.every(alive));
+      run.child.kill(signal);
+      const r = await run.done;
+      assert.equal(r.code, code, r.stderr);
+      const last = eventsOf(ws.root).at(-1)!;
+      assert.deepEqual([last.type, last.outcome, last.reason?.kind], ['run.finished', 'cancelled', 'cancelled']);
+      await until('the test processes to be gone', () => !pids.some(alive), 5_000);
+      assert.equal(existsSync(path.join(ws.root, '.ticket-runner', 'lock')), false);
+    });
+  }
+
+  it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
+    // The uninterrupted run, on its own copy.
+    const ref = copyFixture();
+    let refState: { status: string; attempts: unknown[]; gates: { gate: string; status: string }[] };
+    let refTree: string;
+    try {
+      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ref.root, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      refState = (JSON.parse(r.stdout) as { state: typeof refState }).state;
+      refTree = treeHash(ref.root, { modes: true });
+    } finally {
+      ref.dispose();
+    }
+
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    // Killed inside the second attempt, after the first one ended: what ended must stand, the rest is redone.
+    await until('the second attempt', () => eventsOf(ws.root).some((e) => e.type === 'coder.attempted' && e.attempt === 2));
+    run.child.kill('SIGKILL');
+    await run.done;
+    const runId = (JSON.parse(runDistCli(['list', '--json', '--workspace', ws.root]).stdout) as { runId: string; status: string }[])[0]!;
+    assert.equal(runId.status, 'interrupted');
+    const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
+    assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
+
+    const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /warning: took over a stale lock/);
+    const state = (JSON.parse(resumed.stdout) as { state: typeof refState }).state;
+    assert.equal(state.status, refState.status);
+    assert.equal(state.attempts.length, refState.attempts.length);
+    assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
+    assert.equal(treeHash(ws.root, { modes: true }), refTree, 'the same files, contents and modes as the uninterrupted run');
+
+    const again = runDistCli(['resume', runId.runId, '--workspace', ws.root]);
+    assert.equal(again.code, 3);
+    assert.match(again.stderr, /ended \(passed\); only an interrupted or cancelled run can be resumed/);
+  });
+});
