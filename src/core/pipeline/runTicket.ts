@@ -111,7 +111,7 @@ async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, body: () 
 }
 
 function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
-  const log = new RunLog(runId, deps.store, deps.clock, existing);
+  const log = new RunLog(runId, deps.store, deps.clock, existing, deps.redact);
   if (deps.onEvent) log.onEvent(deps.onEvent);
   return log;
 }
@@ -134,6 +134,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     budget,
     workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
     recovery,
+    sandbox: deps.sandbox,
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);

@@ -5,3 +5,4 @@ export type * from './model';
 export type * from './ops';
 export type * from './runStore';
 export type * from './workspace';
+export type * from './sandbox';

@@ -7,6 +7,12 @@ export function modelLabel(state: RunState): string {
   return state.model.scripted ? `SCRIPTED model (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`;
 }
 
+/** How every view says where the run's processes ran: `sandbox: off (reason)` when they were not sandboxed. */
+export function sandboxLabel(status: { on: boolean; detail: string } | undefined): string | null {
+  if (!status) return null;
+  return `sandbox: ${status.on ? 'on' : 'off'} (${status.detail})`;
+}
+
 export function describeStop(reason: StopReason): string {
   switch (reason.kind) {
     case 'testsPassed':
@@ -119,6 +125,7 @@ export function formatRunReport(state: RunState): string {
   const lines = [
     `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
     `Model: ${modelLabel(state)}`,
+    ...(state.sandbox ? [sandboxLabel(state.sandbox)!] : []),
     `Outcome: ${state.finished ? `${state.finished.outcome}: ${describeStop(state.finished.reason)}` : 'running'}`,
   ];
   if (state.manifest) {

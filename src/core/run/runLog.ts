@@ -1,6 +1,7 @@
 import { RunEvent, type NewEvent } from '../schema/events';
 import type { ClockPort } from '../ports/clock';
 import type { RunStorePort } from '../ports/runStore';
+import { redactStrings } from './redactStrings';
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -21,6 +22,8 @@ export class RunLog {
     private readonly store: RunStorePort,
     private readonly clock: ClockPort,
     existing: readonly RunEvent[] = [],
+    /** Scrubs secret values from every string of an event before it is kept, written or shown. */
+    private readonly redact?: (text: string) => string,
   ) {
     this.written = [...existing];
     this.seq = existing.length === 0 ? 0 : existing[existing.length - 1]!.seq + 1;
@@ -36,7 +39,8 @@ export class RunLog {
   }
 
   async emit(event: NewEvent): Promise<RunEvent> {
-    const stamped = RunEvent.parse({ ...event, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
+    const clean = this.redact ? redactStrings(event, this.redact) : event;
+    const stamped = RunEvent.parse({ ...clean, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
     const write = this.tail.then(() => this.store.append(this.runId, stamped));
     this.tail = write.catch(() => undefined);
     await write;
