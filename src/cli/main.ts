@@ -20,6 +20,10 @@ import { progressLine } from './progress';
 /** Exit codes a script can tell apart. */
 export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130 } as const;
 
+const SANDBOX_HELP = `  --require-sandbox            stop when the OS sandbox (bubblewrap, sandbox-exec) cannot start,
+                               instead of going on with the other protections
+  --pass-env NAMES             comma-separated variables tests and tools also get (by default
+                               only PATH, LANG, LC_*, TERM, CI, NODE_ENV and TZ)`;
 const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
                                ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
   --build-command CMD          the build gate's shell command (adds the build gate)
@@ -65,6 +69,7 @@ Options:
   --test-timeout-ms N          time limit per test run (default 120000)
   --test-command CMD           run the tests with this shell command instead of the detected
                                runner (the rendered test files are appended; the exit code decides)
+${SANDBOX_HELP}
 ${GATE_HELP}
   --json`,
   show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
@@ -77,7 +82,7 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
 accept applies the proposed change to the ticket (scope addition, corrected test plan
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason.
-The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
+The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate and sandbox options apply.`,
   rollback: `Usage: ticket-runner rollback <runId> [--workspace DIR]
 
 Restores every file the run wrote to its content before the run, and deletes the files
@@ -103,6 +108,8 @@ const OPTIONS = {
   'build-command': { type: 'string' },
   'coverage-threshold': { type: 'string' },
   'optional-gates': { type: 'string' },
+  'require-sandbox': { type: 'boolean' },
+  'pass-env': { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -129,6 +136,11 @@ function budgetFrom(flags: Flags): Budget {
     dollars: num(flags, 'max-dollars', false),
     wallMs: num(flags, 'max-wall-ms'),
   };
+}
+
+/** The sandbox options of a run: `--require-sandbox`, `--pass-env A,B`. */
+function sandboxFrom(flags: Flags): { requireSandbox: boolean; passEnv: string[] } {
+  return { requireSandbox: flags['require-sandbox'] === true, passEnv: (flags['pass-env'] ?? '').split(',').map((n) => n.trim()).filter(Boolean) };
 }
 
 /** The end-of-ticket gates of a run: the CLI's defaults, `--gates`, and a build gate with its command. */
@@ -206,7 +218,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const ticketFile = path.join(ws, rel);
       if (!existsSync(ticketFile)) throw new UserInputError(`no ticket at ${rel} in ${ws}`);
       parseTicket(rel, readFileSync(ticketFile, 'utf8'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
       try {
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
@@ -246,7 +258,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {

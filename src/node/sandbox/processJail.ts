@@ -62,7 +62,7 @@ export class ProcessJail {
     const started = o.withoutSandbox !== undefined ? { off: o.withoutSandbox } : await OsSandbox.start();
     const status = statusOf(started);
     if (!status.on && o.requireSandbox) {
-      throw new UserInputError(`the sandbox is required but cannot start: ${status.detail}. On Debian or Ubuntu: apt-get install bubblewrap socat`);
+      throw new UserInputError(`the sandbox is required but cannot start: ${status.detail}. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep`);
     }
     return new ProcessJail(o, started instanceof OsSandbox ? started : undefined, status, o.redactor ?? Redactor.fromEnv(o.parentEnv), {}, true);
   }
