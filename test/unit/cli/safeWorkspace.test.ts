@@ -77,7 +77,7 @@ describe('a safe workspace: hostile code under test', function () {
   it('in the sandbox it cannot write outside the workspace, its own test, the ticket or the run store, read ~/.ssh, or reach the network', async () => {
     makeAnswerHostile(ws.root, 'BLOG-5/attempt1.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: RENDERED }));
     const restore = withEnv({ HOME: path.dirname(path.dirname(secretFile)), TR_VISIBLE_TOKEN: 'passed-on-purpose-123', TR_HIDDEN_TOKEN: 'never-passed-456789' });
-    let r;
+    let r: Awaited<ReturnType<typeof cli>>;
     try {
       r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--json', '--gates', 'none', '--require-sandbox', '--pass-env', 'TR_VISIBLE_TOKEN']);
     } finally {
@@ -119,7 +119,7 @@ describe('a safe workspace: hostile code under test', function () {
     const answer = readFileSync(path.join(ws.root, '.tickets', 'answers', 'BLOG-1', 'attempt1.ts'), 'utf8');
     fake.enqueue(textReply(renderCoderFile('src/handlers/posts.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: 'test/ticket/BLOG-1.test.ts' }) + answer)));
     const restore = withEnv({ TR_CANARY_SECRET: CANARY, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: fake.baseURL });
-    let r;
+    let r: Awaited<ReturnType<typeof cli>>;
     try {
       r = await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--model', 'anthropic', '--gates', 'none', '--json']);
     } finally {
