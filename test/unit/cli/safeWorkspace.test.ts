@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -135,6 +135,19 @@ describe('a safe workspace: hostile code under test', function () {
       const leaked = filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(secret));
       assert.deepEqual(leaked.map((f) => f.file), [], 'not in .ticket-runner/');
     }
+  });
+
+  it('a scope file that is a symbolic link out of the workspace is refused, in one line, and what it points to is untouched', async () => {
+    const scopeFile = path.join(ws.root, 'src', 'format', 'postSummary.ts');
+    const target = path.join(ws.root, '..', 'outside-postSummary.ts');
+    writeFileSync(target, readFileSync(scopeFile, 'utf8'));
+    const before = readFileSync(target, 'utf8');
+    rmSync(scopeFile);
+    symlinkSync(target, scopeFile);
+    const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none']);
+    assert.equal(r.code, EXIT.error);
+    assert.match(r.err, /"src\/format\/postSummary\.ts" resolves outside the workspace \(through a symbolic link\)/);
+    assert.equal(readFileSync(target, 'utf8'), before);
   });
 
   it('without bubblewrap the run goes on and says "sandbox: off (reason)" once; --require-sandbox makes it an error', async function () {
