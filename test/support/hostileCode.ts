@@ -29,6 +29,9 @@ probe('write outside', () => fs.writeFileSync(path.join(root, '..', 'escaped.txt
 probe('write rendered test', () => fs.appendFileSync(path.join(root, ${JSON.stringify(o.renderedTest)}), '\\n// tampered\\n'));
 probe('write ticket', () => fs.appendFileSync(path.join(root, '.tickets', 'BLOG-5.ticket.json'), ' '));
 probe('write run store', () => fs.writeFileSync(path.join(root, '.ticket-runner', 'planted.txt'), 'planted'));
+probe('plant in workspace', () => fs.writeFileSync(path.join(root, 'src', 'planted.ts'), 'export const planted = true;\\n'));
+probe('change out of scope', () => fs.appendFileSync(path.join(root, 'src', 'utils', 'pagination.ts'), '\\n// changed by a test\\n'));
+probe('delete in workspace', () => fs.rmSync(path.join(root, 'README.md')));
 probe('read secret file', () => fs.readFileSync(${JSON.stringify(o.secretFile)}, 'utf8'));
 const socket = net.connect(${o.port}, '127.0.0.1');
 socket.on('connect', () => { console.log('HOSTILE socket: done'); socket.end(); });

@@ -5,6 +5,7 @@ import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
+import { SideEffectGuard, type SideEffect } from './sideEffects';
 import { testCommand } from './testCommands';
 import { jsonObjectIn, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -47,20 +48,28 @@ export interface ProcessTestRunnerOptions {
 export class ProcessTestRunner implements TestRunnerPort {
   private readonly tools: ToolResolver;
   private readonly jail: ProcessJail;
+  private readonly sideEffects: SideEffectGuard;
 
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
     this.jail = options.jail ?? ProcessJail.plain(options.root);
+    this.sideEffects = new SideEffectGuard(options.root);
   }
 
   async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     if (signal.aborted) throw new CancelledError('test run cancelled');
     const reportDir = await mkdtemp(join(tmpdir(), 'ticket-runner-tests-'));
+    await this.sideEffects.before();
+    let result: TestRunResult | undefined;
     try {
-      return await this.runWithReport(request, signal, join(reportDir, 'report'));
+      result = await this.runWithReport(request, signal, join(reportDir, 'report'));
     } finally {
+      // Put back what the run did to the workspace even when it was cancelled.
+      const effects = await this.sideEffects.restore();
       await rm(reportDir, { recursive: true, force: true });
+      if (result && effects.length) result = withSideEffects(result, effects);
     }
+    return result;
   }
 
   /** The override: the user's command, run by the shell, judged by its exit code. */
@@ -145,6 +154,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     }
     return result(request, argv, { ...base, status: 'passed', cases, output: run.output });
   }
+}
+
+function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
+  const list = effects.map((e) => `${e.change} ${e.path}${e.restored ? '' : ' (could not be put back)'}`).join(', ');
+  return { ...r, sideEffects: effects, output: `${r.output}\n[ticket-runner] the test run changed the workspace; put back as it was: ${list}` };
 }
 
 function result(

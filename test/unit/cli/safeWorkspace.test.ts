@@ -40,6 +40,24 @@ async function listener(): Promise<{ server: Server; port: number; connections: 
   return { server, port: (server.address() as AddressInfo).port, connections: () => n };
 }
 
+const PAGINATION = 'src/utils/pagination.ts';
+const pristine = (rel: string) => readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'blog-api', rel), 'utf8');
+
+/** The hostile prelude's writes inside the workspace were found after the test run, put back, and are on record. */
+function assertPutBack(root: string, events: RunEvent[], more: { path: string; change: string; restored: boolean }[] = []): void {
+  assert.ok(!existsSync(path.join(root, 'src', 'planted.ts')));
+  assert.equal(readFileSync(path.join(root, PAGINATION), 'utf8'), pristine(PAGINATION));
+  assert.equal(readFileSync(path.join(root, 'README.md'), 'utf8'), pristine('README.md'));
+  const first = events.find((e) => e.type === 'tests.ran');
+  assert.ok(first?.type === 'tests.ran');
+  assert.deepEqual(first.result.sideEffects, [
+    { path: 'README.md', change: 'deleted', restored: true },
+    { path: 'src/planted.ts', change: 'created', restored: true },
+    { path: PAGINATION, change: 'modified', restored: true },
+    ...more,
+  ].sort((a, b) => a.path.localeCompare(b.path)));
+}
+
 /** The output of every test run of a run, as its log holds it. */
 const testOutputs = (events: RunEvent[]) => events.flatMap((e) => (e.type === 'tests.ran' ? [e.result.output] : [])).join('\n');
 
@@ -100,6 +118,9 @@ describe('a safe workspace: hostile code under test', function () {
     assert.ok(!readFileSync(path.join(ws.root, RENDERED), 'utf8').includes('tampered'));
     assert.ok(!existsSync(path.join(ws.root, '.ticket-runner', 'planted.txt')));
     assert.equal(net.connections(), 0);
+    // Inside the workspace it could write: each change is found after the run, put back, and reported.
+    assert.match(output, /HOSTILE plant in workspace: done/);
+    assertPutBack(ws.root, events);
     // The environment: a private HOME, the variable passed by name (scrubbed when printed), not the other.
     const env = /HOSTILE env: done (\{.*\})/.exec(output)?.[1];
     assert.ok(env, output);
@@ -155,12 +176,24 @@ describe('a safe workspace: hostile code under test', function () {
     assert.ok(existsSync(dist), 'needs a build: npm run build');
     // No PATH: bwrap cannot be found, as on a machine without it. The tests run node by its path.
     const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
-    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none'], env);
+    makeAnswerHostile(ws.root, 'BLOG-5/attempt1.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: RENDERED }));
+    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none', '--json'], env);
     assert.equal(off.code, EXIT.passed, off.err);
+    // With no sandbox the hostile code can write its own test and the ticket: both are put back after the run.
+    const { runId } = JSON.parse(off.out) as { runId: string };
+    const events = await loadEvents(ws.root, runId);
+    assert.match(testOutputs(events), /HOSTILE write rendered test: done/);
+    assert.ok(!readFileSync(path.join(ws.root, RENDERED), 'utf8').includes('tampered'));
+    assert.equal(readFileSync(path.join(ws.root, '.tickets', 'BLOG-5.ticket.json'), 'utf8'), pristine('.tickets/BLOG-5.ticket.json'));
+    assertPutBack(ws.root, events, [
+      { path: '.tickets/BLOG-5.ticket.json', change: 'modified', restored: true },
+      { path: RENDERED, change: 'modified', restored: true },
+    ]);
+
     const said = off.err.split('\n').filter((l) => l.includes('sandbox:'));
     assert.equal(said.length, 1, off.err);
     assert.match(said[0]!, /^ {2}sandbox: off \(.*bubblewrap \(bwrap\) not installed.*\)$/);
-    assert.ok(off.out.split('\n').includes(said[0]!.trim()), 'and the report');
+    assert.ok((await cli(['show', runId, '--workspace', ws.root])).out.split('\n').includes(said[0]!.trim()), 'and the report');
     const required = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--require-sandbox'], env);
     assert.equal(required.code, EXIT.error);
     assert.equal(required.err.trim().split('\n').length, 1, required.err);
