@@ -13,6 +13,8 @@ import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
 import type { Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
+import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
+import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -68,6 +70,8 @@ async function main(): Promise<void> {
       { key: 'compilers100k', section: 'compilers', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, edits: 5, runs: 1 } },
       { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
       { key: 'baselineCost100k', section: 'baselineCost', limitS: 90, args: { repoRoot: REPO, repo: repos['100k'] } },
+      { key: 'sandboxOverhead', section: 'sandboxOverhead', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
+      { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
       { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
@@ -176,6 +180,13 @@ async function main(): Promise<void> {
     });
   }
 
+  const sandbox = value<SandboxOverhead>('sandboxOverhead');
+  if (!sandbox) failed('Sandbox overhead: a sandboxed test run ÷ an unsandboxed one', 'sandboxOverhead');
+  else rows.push(sandboxOverheadRow(sandbox));
+  const stream = value<StreamLinearity>('streamLinearity');
+  if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
+  else rows.push(streamLinearityRow(stream));
+
   const webview = value<WebviewRender>('webviewRender');
   if (!webview) failed('Webview first render, 500 attempts (Chromium)', 'webviewRender');
   else {
@@ -218,6 +229,8 @@ async function main(): Promise<void> {
       editorSettleOverServerAnswer: settle?.ratio ?? null,
       pipelineOverBlog1Checks: overhead?.median.ratio ?? null,
       baselineOverFullTypeCheck: baseline?.ratio ?? null,
+      sandboxedOverPlainTestRun: sandbox?.ratio ?? null,
+      stream2MbOver200Kb: stream?.ratio ?? null,
     },
     debuggerPrompt: {
       ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, the same in both repos',

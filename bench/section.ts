@@ -6,6 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
+import { measureSandboxOverhead } from './sandboxOverhead';
+import { measureStreamLinearity } from './streamLinearity';
 import { measureCheckLatency } from './checkLatency';
 import { measureEditorSettle } from './editorSettle';
 import { measureExtension } from './extensionSize';
@@ -37,6 +39,8 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   },
   pipelineOverhead: (a) => measurePipelineOverhead(a.runs!),
   baselineCost: (a) => measureBaselineCost(a.repo!),
+  sandboxOverhead: (a) => measureSandboxOverhead(a.runs!),
+  streamLinearity: (a) => measureStreamLinearity(a.runs!),
   webviewRender: (a) => measureWebviewRender(a.repoRoot, a.attempts!, a.runs!),
   extension: (a) => measureExtension(a.repoRoot),
   activation: (a) => measureActivation(a.repoRoot, a.runs!),

@@ -20,11 +20,16 @@ const common = {
 };
 
 /** @type {esbuild.BuildOptions[]} */
+// The sandbox runtime is an ES module that finds its seccomp helper through import.meta.url;
+// bundled as CommonJS, that URL is the bundle's own, and the helper is copied beside it.
+const IMPORT_META_URL = "var __importMetaUrl = require('url').pathToFileURL(__filename).href;";
+const esmInCjs = { define: { 'import.meta.url': '__importMetaUrl' } };
+
 const targets = [
   // The extension host: CommonJS, with vscode provided by the editor.
-  { ...common, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: IMPORT_META_URL } },
   // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: '#!/usr/bin/env node' } },
+  { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
   { ...common, entryPoints: ['src/node/tests/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The webview app, for the browser.
@@ -37,6 +42,15 @@ const wasm = [
   ['node_modules/tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-tsx.wasm'],
 ];
 for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
+
+// The sandbox runtime's helper that keeps sandboxed commands off Unix sockets (Linux, per architecture).
+for (const arch of ['x64', 'arm64']) {
+  const from = join(root, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', arch, 'apply-seccomp');
+  if (!existsSync(from)) continue;
+  mkdirSync(join(dist, 'vendor', 'seccomp', arch), { recursive: true });
+  copyFileSync(from, join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'));
+  chmodSync(join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'), 0o755);
+}
 
 // The webview's icon font: vscode-elements finds it through the page's codicon stylesheet.
 mkdirSync(join(dist, 'codicons'), { recursive: true });

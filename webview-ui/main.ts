@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
-import { parseHostMessage, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
+import { parseHostMessage, sandboxLabel, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
 
 /**
@@ -100,6 +100,7 @@ function header(m: RunMessage): HTMLElement {
     h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
     h('vscode-badge', { id: 'status', variant: 'counter' }, s.status),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
+    s.sandbox && !s.sandbox.on ? h('span', { class: 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
     h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
   );
 }

@@ -24,6 +24,10 @@ import { readTicketFile } from './ticketFile';
 /** Exit codes a script can tell apart. */
 export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130, terminated: 143 } as const;
 
+const SANDBOX_HELP = `  --require-sandbox            stop when the OS sandbox (bubblewrap, sandbox-exec) cannot start,
+                               instead of going on with the other protections
+  --pass-env NAMES             comma-separated variables tests and tools also get (by default
+                               only PATH, LANG, LC_*, TERM, CI, NODE_ENV and TZ)`;
 const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
                                ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
   --build-command CMD          the build gate's shell command (adds the build gate)
@@ -71,6 +75,7 @@ Options:
   --test-timeout-ms N          time limit per test run (default 120000)
   --test-command CMD           run the tests with this shell command instead of the detected
                                runner (the rendered test files are appended; the exit code decides)
+${SANDBOX_HELP}
 ${GATE_HELP}
   --json`,
   show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
@@ -83,7 +88,7 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
 accept applies the proposed change to the ticket (scope addition, corrected test plan
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason.
-The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate options apply.`,
+The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate and sandbox options apply.`,
   resume: `Usage: ticket-runner resume <runId> [--model scripted|anthropic] [--workspace DIR] [options]
 
 Continues a run whose process died (list shows it as interrupted) or that was cancelled.
@@ -120,6 +125,8 @@ const OPTIONS = {
   'build-command': { type: 'string' },
   'coverage-threshold': { type: 'string' },
   'optional-gates': { type: 'string' },
+  'require-sandbox': { type: 'boolean' },
+  'pass-env': { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -146,6 +153,11 @@ function budgetFrom(flags: Flags): Budget {
     dollars: num(flags, 'max-dollars', false),
     wallMs: num(flags, 'max-wall-ms'),
   };
+}
+
+/** The sandbox options of a run: `--require-sandbox`, `--pass-env A,B`. */
+function sandboxFrom(flags: Flags): { requireSandbox: boolean; passEnv: string[] } {
+  return { requireSandbox: flags['require-sandbox'] === true, passEnv: (flags['pass-env'] ?? '').split(',').map((n) => n.trim()).filter(Boolean) };
 }
 
 /** The end-of-ticket gates of a run: the CLI's defaults, `--gates`, and a build gate with its command. */
@@ -233,7 +245,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
       const { rel, text } = readTicketFile(ws, ticket);
       parseTicket(rel, text);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
       try {
         // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
         using _lock = lockWorkspace(ws, argv, io);
@@ -298,7 +310,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
@@ -314,7 +326,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // A live run holds the lock: the lock's message names it.
       using _lock = lockWorkspace(ws, argv, io);
       const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
       try {
         return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {

@@ -1,11 +1,11 @@
 import type { RunEvent } from '../core/schema/events';
-import { describeStop } from '../core/run/report';
+import { describeStop, sandboxLabel } from '../core/run/report';
 
 /** One short stderr line per event worth a glance while a run goes; null for the rest. */
 export function progressLine(e: RunEvent): string | null {
   switch (e.type) {
     case 'run.started':
-      return `run ${e.runId}: ticket ${e.ticketId} with ${e.model.scripted ? 'the SCRIPTED model (test/demo replay)' : `${e.model.provider} ${e.model.model}`}`;
+      return [`run ${e.runId}: ticket ${e.ticketId} with ${e.model.scripted ? 'the SCRIPTED model (test/demo replay)' : `${e.model.provider} ${e.model.model}`}`, e.sandbox && `  ${sandboxLabel(e.sandbox)}`].filter(Boolean).join('\n');
     case 'uncommitted.detected':
       return `  warning: uncommitted changes in scope: ${e.files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
     case 'manifest.built':

@@ -18,6 +18,9 @@ import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './tests/testRunner';
+import { ProcessJail } from './sandbox/processJail';
+import { Redactor } from './sandbox/redactor';
+import { redactingModel } from './sandbox/redactingModel';
 import { FsWorkspace } from './workspace/fsWorkspace';
 import { NodeEnvironment } from './workspace/environment';
 
@@ -81,6 +84,23 @@ export interface WireOptions {
   modelPort?: ModelPort;
   /** The end-of-ticket gates to run; none when absent (the CLI and the editor pass theirs). */
   gates?: GateSettings;
+  /** Variables the user passes to tests by name (`--pass-env`, `ticketRunner.passEnv`), secret-looking or not. */
+  passEnv?: readonly string[];
+  /** Stop before the run when the OS sandbox cannot start (`--require-sandbox`, `ticketRunner.requireSandbox`). */
+  requireSandbox?: boolean;
+  /**
+   * Run with no OS sandbox, saying why: for the tests of what must hold on a machine that has
+   * none (the oracle's hashes, the allowlisted environment), which the sandbox would otherwise mask.
+   */
+  withoutSandbox?: string;
+}
+
+/** The jail of each wiring, released by disposeDeps. */
+const jails = new WeakMap<PipelineDeps, ProcessJail>();
+
+/** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself. */
+function protectedPaths(root: string, ticketPath: string | undefined): string[] {
+  return ['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p));
 }
 
 /**
@@ -103,22 +123,27 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   } else model = noModel;
   const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
   const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
-  const testRunner = (dir: string) =>
+  // Children pick from this process's environment; every secret-looking value of it, and any
+  // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
+  const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
+  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox: o.withoutSandbox });
+  const testRunner = (dir: string, inJail: ProcessJail) =>
     new ProcessTestRunner({
       root: dir,
       nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
       fallbackDir: pkgRoot,
       nodePath: o.nodePath ?? process.execPath,
       commandOverride: o.testCommand,
+      jail: inJail,
     });
-  return {
+  const deps: PipelineDeps = {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
     store: new FileRunStore(root),
     clock: systemClock,
     hash: sha256,
-    model,
-    tests: testRunner(root),
+    model: redactingModel(model, redactor),
+    tests: testRunner(root, jail),
     parser,
     diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
     lint: new EslintLinter(root),
@@ -127,22 +152,27 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     candidates: new OverlayCandidateChecks({
       root,
       makeChecks: (dir) => ({
-        tests: testRunner(dir),
+        tests: testRunner(dir, jail.at(dir, protectedPaths(dir, o.ticketPath))),
         parser,
         diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir) : undefined,
         lint: new EslintLinter(dir),
       }),
     }),
-    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath }),
+    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },
     environment: new NodeEnvironment(root),
+    sandbox: jail.status,
+    redact: redactor.empty ? undefined : (text) => redactor.text(text),
   };
+  jails.set(deps, jail);
+  return deps;
 }
 
 /** Releases what a run's dependencies hold (language services) once the command is done. */
 export function disposeDeps(deps: PipelineDeps): void {
   deps.diagnostics?.dispose?.();
   deps.ops?.dispose?.();
+  jails.get(deps)?.dispose();
 }

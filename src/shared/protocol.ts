@@ -5,6 +5,9 @@ import { Diagnosis } from '../core/schema/diagnosis';
 import { Budget, FileRef, ModelInfo, ModelRole, Route, RunOutcome, StopReason } from '../core/schema/events';
 import { Manifest } from '../core/schema/manifest';
 
+/** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
+export { sandboxLabel } from '../core/run/report';
+
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed
  * with safeParse on both sides; an invalid message is refused with a clear error. The
@@ -43,6 +46,7 @@ export const RunStateSchema = z.object({
   ticketPath: z.string(),
   model: ModelInfo.optional(),
   budget: Budget.optional(),
+  sandbox: z.object({ on: z.boolean(), detail: z.string() }).optional(),
   startedAt: z.string().optional(),
   updatedAt: z.string().optional(),
   status: z.union([z.literal('running'), RunOutcome]),

@@ -42,6 +42,8 @@ export async function depsForFolder(
     onEvent,
     testTimeoutMs: settings.testTimeoutMs,
     testCommand: settings.testCommand || undefined,
+    requireSandbox: settings.requireSandbox,
+    passEnv: settings.passEnv,
     gates: { enabled: onlyGates(settings.gates), optional: onlyGates(settings.optionalGates), buildCommand: settings.buildCommand || undefined },
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {

@@ -30,6 +30,10 @@ export const SettingKey = {
   testTimeoutMs: 'testTimeoutMs',
   /** Where diagnostics come from: the editor's own TypeScript server, or the headless language service. */
   diagnostics: 'diagnostics',
+  /** A run whose OS sandbox cannot start stops before its first step, instead of going on without it. */
+  requireSandbox: 'requireSandbox',
+  /** Variables of the editor's environment that tests get by name, secret-looking or not. */
+  passEnv: 'passEnv',
 } as const;
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
@@ -52,6 +56,8 @@ export interface Settings {
   testCommand: string;
   testTimeoutMs: number;
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
+  requireSandbox: boolean;
+  passEnv: string[];
 }
 
 export const DEFAULTS: Settings = {
@@ -68,6 +74,8 @@ export const DEFAULTS: Settings = {
   testCommand: '',
   testTimeoutMs: 120_000,
   diagnostics: 'editor',
+  requireSandbox: false,
+  passEnv: [],
 };
 
 /** A budget setting: a non-negative number (0: no limit), anything malformed counting as none. */
@@ -84,6 +92,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
   const timeout = config.get<number>(SettingKey.testTimeoutMs, DEFAULTS.testTimeoutMs);
   const gates = config.get<unknown>(SettingKey.gates, DEFAULTS.gates);
   const optionalGates = config.get<unknown>(SettingKey.optionalGates, DEFAULTS.optionalGates);
+  const passEnv = config.get<unknown>(SettingKey.passEnv, DEFAULTS.passEnv);
   return {
     model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
@@ -98,6 +107,8 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
     diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics) ? (diagnostics as Settings['diagnostics']) : DEFAULTS.diagnostics,
+    requireSandbox: config.get<boolean>(SettingKey.requireSandbox, DEFAULTS.requireSandbox) === true,
+    passEnv: Array.isArray(passEnv) ? passEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : DEFAULTS.passEnv,
   };
 }
 

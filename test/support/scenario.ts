@@ -2,7 +2,7 @@ import type { PipelineDeps } from '../../src/core/pipeline/context';
 import type { GateSettings } from '../../src/core/pipeline/gates/config';
 import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core/pipeline/runTicket';
 import type { RunState } from '../../src/core/run/reducer';
-import { disposeDeps, wireNodeDeps } from '../../src/node/wire';
+import { disposeDeps, wireNodeDeps, type WireOptions } from '../../src/node/wire';
 
 /**
  * The scenario suites' one way to drive a fixture ticket: the headless wiring with the
@@ -13,10 +13,12 @@ export interface ScenarioOptions {
   attempts?: number;
   gates?: GateSettings;
   patch?: (deps: PipelineDeps) => void;
+  /** Wiring options: `withoutSandbox` for what must hold on a machine with no OS sandbox. */
+  wire?: Partial<WireOptions>;
 }
 
 export async function withScriptedDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, o: ScenarioOptions = {}): Promise<T> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}) });
+  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}), ...o.wire });
   o.patch?.(deps);
   try {
     return await body(deps);

@@ -5,6 +5,7 @@ import type { EnvironmentPort } from '../ports/environment';
 import type { ModelPort } from '../ports/model';
 import type { OpsPort } from '../ports/ops';
 import type { RunStorePort } from '../ports/runStore';
+import type { SandboxStatus } from '../ports/sandbox';
 import type { WorkspacePort } from '../ports/workspace';
 import type { GateDeps } from './gates/config';
 import type { RunLog, RunEventListener } from '../run/runLog';
@@ -44,6 +45,10 @@ export interface PipelineDeps {
   /** This process, recorded in the log so a view can tell a run whose process died (interrupted). */
   owner?: RunOwner;
   onEvent?: RunEventListener;
+  /** Whether the processes the run starts are in the OS sandbox; recorded in `run.started`. */
+  sandbox?: SandboxStatus;
+  /** Scrubs secret values (the user's keys and tokens) from every event before it is kept or shown. */
+  redact?: (text: string) => string;
 }
 
 /** Enough attempts for the whole recovery ladder (see src/core/recovery/ladder.ts). */

@@ -62,7 +62,10 @@ export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline>
     });
     project = r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : undefined;
   }
-  const baseline: FindingsBaseline = { checkedFiles, diagnostics, lint, project, durationMs: Date.now() - t };
+  // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
+  const rendered = new Set(manifest.testFiles);
+  const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
+  const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: Date.now() - t };
   await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
   return baseline;
 }

@@ -114,7 +114,7 @@ export async function drive(ctx: Pick<RunContext, 'deps' | 'log' | 'signal'>, bo
 }
 
 export function openLog(deps: PipelineDeps, runId: string, existing: Parameters<typeof reduceRun>[1] = []): RunLog {
-  const log = new RunLog(runId, deps.store, deps.clock, existing);
+  const log = new RunLog(runId, deps.store, deps.clock, existing, deps.redact);
   if (deps.onEvent) log.onEvent(deps.onEvent);
   return log;
 }
@@ -146,6 +146,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     workspace: deps.workspaceRoot.split(/[\\/]/).filter(Boolean).pop() ?? '',
     recovery,
     owner: deps.owner,
+    sandbox: deps.sandbox,
   });
   const startedAt = Date.now();
   const watchdog = startWatchdog(opts.signal, budget, startedAt);

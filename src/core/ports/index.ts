@@ -6,3 +6,4 @@ export type * from './ops';
 export type * from './runStore';
 export type * from './workspace';
 export type * from './environment';
+export type * from './sandbox';

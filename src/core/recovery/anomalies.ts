@@ -132,22 +132,94 @@ export type StreamVerdict =
 
 export const STREAM_WATCH_DEFAULTS = { proseCharLimit: 1_500, startDeadlineMs: 30_000 } as const;
 
-/**
- * Whether to stop a streaming answer now. Called on every delta, so each check is cheap:
- * the code check stops at its first hit and the loop check reads only the tail.
- */
+/** Whether to stop an answer that reads `soFar` now: a whole-text check, as a stream's watch makes it. */
 export function watchStream(soFar: string, elapsedMs: number, options: StreamWatchOptions): StreamVerdict {
-  const { proseCharLimit = STREAM_WATCH_DEFAULTS.proseCharLimit, startDeadlineMs = STREAM_WATCH_DEFAULTS.startDeadlineMs } = options;
-  if (countVisible(soFar) === 0) {
-    return elapsedMs >= startDeadlineMs
-      ? { stop: true, reason: 'noStart', detail: `no text after ${Math.round(elapsedMs)} ms` }
-      : { stop: false };
+  const watch = new StreamWatch(options);
+  watch.push(soFar);
+  return watch.verdict(elapsedMs);
+}
+
+/** A line this long is judged by its two ends only: a single huge line must not be read again per delta. */
+const LINE_END_CHARS = 200;
+
+/**
+ * The watch over one streaming answer. It is told every delta and judges after each one, so
+ * its cost must stay linear in the answer's size: each delta is read once (visible text, the
+ * fence, completed code lines), and the loop check reads only a bounded tail. A watch that
+ * re-read the whole answer per delta would take minutes on a few megabytes, and hold the event
+ * loop so that neither the wall-time budget nor a cancel could stop it.
+ */
+export class StreamWatch {
+  private visible = false;
+  private fence = false;
+  private codeLines = 0;
+  private length = 0;
+  /** The last characters seen, for a fence split across two deltas. */
+  private carry = '';
+  /**
+   * The answer's last characters, for the loop check: the streamed answer itself is a chain of
+   * concatenations, and reading its end would flatten all of it again per delta.
+   */
+  private tail = '';
+  /** The line being streamed: its first and last characters, and its length. */
+  private lineHead = '';
+  private lineTail = '';
+  private lineLength = 0;
+
+  constructor(private readonly options: StreamWatchOptions) {}
+
+  push(delta: string): void {
+    this.length += delta.length;
+    this.tail = (this.tail + delta).slice(-TAIL_KEPT);
+    if (!this.visible && /\S/.test(delta)) this.visible = true;
+    if (!this.fence && (this.carry + delta).includes(FENCE_MARK)) this.fence = true;
+    this.carry = delta.length >= 2 ? delta.slice(-2) : (this.carry + delta).slice(-2);
+    if (this.fence || this.codeLines >= 2) return;
+    let from = 0;
+    for (let nl = delta.indexOf('\n'); nl !== -1; nl = delta.indexOf('\n', from)) {
+      this.endLine(delta.slice(from, nl));
+      from = nl + 1;
+    }
+    this.extendLine(delta.slice(from));
   }
-  if (options.expectCode && soFar.length >= proseCharLimit && !soFar.includes(FENCE_MARK) && !hasCodeLines(soFar)) {
-    return { stop: true, reason: 'proseWithoutCode', detail: `${soFar.length} characters of prose and no code yet` };
+
+  verdict(elapsedMs: number): StreamVerdict {
+    const { proseCharLimit = STREAM_WATCH_DEFAULTS.proseCharLimit, startDeadlineMs = STREAM_WATCH_DEFAULTS.startDeadlineMs } = this.options;
+    if (!this.visible) {
+      return elapsedMs >= startDeadlineMs
+        ? { stop: true, reason: 'noStart', detail: `no text after ${Math.round(elapsedMs)} ms` }
+        : { stop: false };
+    }
+    if (this.options.expectCode && this.length >= proseCharLimit && !this.fence && this.codeLines + (this.lineIsCode() ? 1 : 0) < 2) {
+      return { stop: true, reason: 'proseWithoutCode', detail: `${this.length} characters of prose and no code yet` };
+    }
+    const loop = describeRepetition(findTailLoop(this.tail));
+    return loop ? { stop: true, reason: 'repetitionLoop', detail: loop } : { stop: false };
   }
-  const loop = describeRepetition(findTailLoop(soFar));
-  return loop ? { stop: true, reason: 'repetitionLoop', detail: loop } : { stop: false };
+
+  private extendLine(part: string): void {
+    if (this.lineHead.length < LINE_END_CHARS) this.lineHead += part.slice(0, LINE_END_CHARS - this.lineHead.length);
+    this.lineTail = (this.lineTail + part).slice(-LINE_END_CHARS);
+    this.lineLength += part.length;
+  }
+
+  private endLine(part: string): void {
+    this.extendLine(part);
+    if (this.lineIsCode()) this.codeLines += 1;
+    this.lineHead = '';
+    this.lineTail = '';
+    this.lineLength = 0;
+  }
+
+  /** A short line whole; a long one by its two ends, joined so that neither end starts or ends a line it did not. */
+  private lineIsCode(): boolean {
+    if (this.lineLength === 0) return false;
+    const line = this.lineLength <= LINE_END_CHARS ? this.lineHead : `${this.lineHead} ${this.lineTail}`;
+    CODE_LINE.lastIndex = 0;
+    const found = CODE_LINE.test(line);
+    CODE_LINE.lastIndex = 0;
+    return found;
+  }
 }
 
 // ---- Code and prose -------------------------------------------------------------------
@@ -213,6 +285,8 @@ const LOOP_MIN_UNIT_CHARS = 16;
 const TAIL_MIN_SPAN = 200;
 const TAIL_MAX_PERIOD = 400;
 const TAIL_MAX_SCAN = 4_000;
+/** Enough of the end for findTailLoop's longest scan. */
+const TAIL_KEPT = TAIL_MAX_SCAN + 2 * TAIL_MAX_PERIOD;
 
 function describeRepetition(found: Repetition | undefined): string | undefined {
   if (!found) return undefined;

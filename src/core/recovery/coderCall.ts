@@ -2,7 +2,7 @@ import { callModel, recordAnomaly, type ScoredResponse } from '../pipeline/model
 import type { RunContext } from '../pipeline/context';
 import type { ModelMessage, ModelRequest } from '../ports/model';
 import type { RecoveryPolicy } from '../schema/events';
-import { type StreamVerdict, watchStream } from './anomalies';
+import { type StreamVerdict, StreamWatch } from './anomalies';
 import { stopFromSignal } from './budgets';
 import { DEFAULT_RECOVERY } from './policy';
 import { RunTestsTool } from './runTestsTool';
@@ -50,13 +50,14 @@ async function watchedCall(ctx: RunContext, request: ModelRequest): Promise<Turn
     startDeadlineMs: request.thinking ? policy.thinkingStartDeadlineMs : policy.startDeadlineMs,
   };
   const started = Date.now();
+  const watcher = new StreamWatch(watch);
   let soFar = '';
   // Thinking or tool input streaming: the answer has started, though no text shows yet.
   let active = false;
   let stopped: Stopped | undefined;
   const judge = () => {
     if (stopped || own.signal.aborted || (active && soFar === '')) return;
-    const verdict = watchStream(soFar, Date.now() - started, watch);
+    const verdict = watcher.verdict(Date.now() - started);
     if (verdict.stop) {
       stopped = verdict;
       own.abort(new StreamStopped(verdict));
@@ -65,7 +66,8 @@ async function watchedCall(ctx: RunContext, request: ModelRequest): Promise<Turn
   // Only the deadline needs a clock; the other verdicts come with the text.
   const timer = setInterval(judge, Math.max(10, Math.min(250, Math.floor(watch.startDeadlineMs / 4))));
   try {
-    const onText = (_delta: string, all: string) => {
+    const onText = (delta: string, all: string) => {
+      watcher.push(delta);
       soFar = all;
       judge();
     };

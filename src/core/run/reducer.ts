@@ -1,3 +1,4 @@
+import type { SandboxStatus } from '../ports/sandbox';
 import type {
   AppliedFix,
   CodeDiagnostic,
@@ -72,6 +73,8 @@ export interface RunState {
   model?: ModelInfo;
   budget?: Budget;
   recovery?: RecoveryPolicy;
+  /** Whether tests, tools and gates ran in the OS sandbox (absent in older logs). */
+  sandbox?: SandboxStatus;
   startedAt?: string;
   updatedAt?: string;
   status: 'running' | RunOutcome;
@@ -165,6 +168,7 @@ const handlers = {
     s.model = e.model;
     s.budget = e.budget;
     s.recovery = e.recovery;
+    s.sandbox = e.sandbox;
     s.startedAt = e.ts;
     s.workspace = e.workspace;
     s.owner = e.owner;

@@ -8,6 +8,12 @@ export function modelLabel(state: RunState): string {
   return state.model.scripted ? `SCRIPTED model (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`;
 }
 
+/** How every view says where the run's processes ran: `sandbox: off (reason)` when they were not sandboxed. */
+export function sandboxLabel(status: { on: boolean; detail: string } | undefined): string | null {
+  if (!status) return null;
+  return `sandbox: ${status.on ? 'on' : 'off'} (${status.detail})`;
+}
+
 export function describeStop(reason: StopReason): string {
   switch (reason.kind) {
     case 'testsPassed':
@@ -124,7 +130,12 @@ function outcomeLine(state: RunState, status: DisplayStatus): string {
 export function formatRunReport(state: RunState, status: DisplayStatus = state.status): string {
   // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
   const unjudged = state.notJudged.length ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)` : '';
-  const lines = [`Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`, `Model: ${modelLabel(state)}`, outcomeLine(state, status)];
+  const lines = [
+    `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
+    `Model: ${modelLabel(state)}`,
+    ...(state.sandbox ? [sandboxLabel(state.sandbox)!] : []),
+    outcomeLine(state, status),
+  ];
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);

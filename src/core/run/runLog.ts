@@ -1,6 +1,7 @@
 import { RunEvent, type NewEvent } from '../schema/events';
 import type { ClockPort } from '../ports/clock';
 import type { RunStorePort } from '../ports/runStore';
+import { redactStrings } from './redactStrings';
 
 export type RunEventListener = (event: RunEvent) => void;
 
@@ -39,6 +40,8 @@ export class RunLog {
     private readonly store: RunStorePort,
     private readonly clock: ClockPort,
     existing: readonly RunEvent[] = [],
+    /** Scrubs secret values from every string of an event before it is kept, written or shown. */
+    private readonly redact?: (text: string) => string,
   ) {
     this.written = [...existing];
     this.seq = existing.length === 0 ? 0 : existing[existing.length - 1]!.seq + 1;
@@ -54,7 +57,8 @@ export class RunLog {
   }
 
   async emit(event: NewEvent): Promise<RunEvent> {
-    const stamped = RunEvent.parse({ ...event, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
+    const clean = this.redact ? redactStrings(event, this.redact) : event;
+    const stamped = RunEvent.parse({ ...clean, runId: this.runId, seq: this.seq++, ts: this.clock.now().toISOString() });
     const write = this.tail.then(async () => {
       await this.store.append(this.runId, stamped);
       if (BOUNDARIES.has(stamped.type)) await this.store.flush?.(this.runId);

@@ -76,6 +76,8 @@ export const TestRunResult = z
     cases: z.array(TestCaseResult),
     /** The tail of the runner's raw output, kept for the Debugger's quotes. */
     output: z.string(),
+    /** Files the test run created, changed or deleted in the workspace, each put back as it was when it could be. */
+    sideEffects: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
   })
   .strict();
 export type TestRunResult = z.infer<typeof TestRunResult>;

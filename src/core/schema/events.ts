@@ -112,6 +112,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     workspace: z.string().describe('The workspace folder name, for reports'),
     recovery: RecoveryPolicy.optional(),
     owner: RunOwner.optional(),
+    /** Whether tests, tools and gates run in the OS sandbox; absent in logs from before it existed. */
+    sandbox: z.object({ on: z.boolean(), detail: z.string() }).strict().optional(),
   }),
   /**
    * Pipeline, when a run continues from its log: after a correction is settled, or after it was

@@ -26,8 +26,8 @@ export class V8CoverageRunner implements CoveragePort {
     }
     const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     try {
-      const nodeOptions = [process.env['NODE_OPTIONS'], this.options.env?.['NODE_OPTIONS'], '--enable-source-maps'].filter(Boolean).join(' ');
-      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions } });
+      const nodeOptions = [this.options.env?.['NODE_OPTIONS'], '--enable-source-maps'].filter(Boolean).join(' ');
+      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [dir] });
       const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
       return { status: 'measured', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
     } finally {

@@ -4,7 +4,7 @@ import { CancelledError } from '../../core/errors';
 import type { TypeCheckPort, TypeCheckResult } from '../../core/ports/gates';
 import type { CodeDiagnostic } from '../../core/schema/checks';
 import type { TypeCheckTool } from '../../core/schema/gates';
-import { runInProcessGroup } from '../tests/processGroup';
+import { ProcessJail } from '../sandbox/processJail';
 import { ToolResolver } from '../tests/toolResolution';
 import { workspacePath } from '../workspacePaths';
 
@@ -17,6 +17,8 @@ export interface TscTypeCheckOptions {
   /** The node that runs tsc; not process.execPath in the editor (Electron). */
   nodePath?: string;
   timeoutMs?: number;
+  /** Where tsc runs; src/node/wire.ts passes the run's sandbox. */
+  jail?: ProcessJail;
 }
 
 /** `file(line,col): error TS1234: message`, as tsc writes it with --pretty false (5.x and 7.x alike). */
@@ -126,9 +128,9 @@ export class TscTypeCheck implements TypeCheckPort {
     const whose = tool.source === 'workspace' ? "the workspace's own" : 'bundled: the workspace has no typescript';
     const label = `${tool.name} ${tool.version} (${whose}${tool.name !== 'tsc' || major(tool.version) >= 7 ? ', native' : ''})`;
     const timeoutMs = this.options.timeoutMs ?? 300_000;
-    const run = await runInProcessGroup(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false'], {
+    const jail = this.options.jail ?? ProcessJail.plain(root);
+    const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false'], {
       cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
       timeoutMs,
       signal,
       tailChars: 200_000,

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { GateDeps, GateSettings } from '../../core/pipeline/gates/config';
+import type { ProcessJail } from '../sandbox/processJail';
 import { ShellBuild } from './buildCommand';
 import { V8CoverageRunner } from './coverageRunner';
 import { TscTypeCheck } from './tscTypeCheck';
@@ -11,14 +12,16 @@ export interface GateWiring {
   /** dist/ beside the extension: the node:test reporter the coverage run uses too. */
   dist: string;
   nodePath: string;
+  /** The run's sandbox: every gate that starts a process runs in it. */
+  jail: ProcessJail;
 }
 
 /** The gates' ports over the workspace on disk, with the settings the caller chose. */
 export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
   return {
     ...settings,
-    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath }),
-    build: new ShellBuild(w.root),
-    coverage: new V8CoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath }),
+    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
+    build: new ShellBuild(w.root, w.jail),
+    coverage: new V8CoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
   };
 }

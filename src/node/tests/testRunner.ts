@@ -1,10 +1,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
-import { runInProcessGroup } from './processGroup';
+import { ProcessJail } from '../sandbox/processJail';
+import { SideEffectGuard, type SideEffect } from './sideEffects';
 import { testCommand } from './testCommands';
 import { jsonObjectIn, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -23,8 +24,15 @@ export interface ProcessTestRunnerOptions {
   nodePath?: string;
   /** How much of the combined output to keep, from the end; 8000 characters by default. */
   outputTailChars?: number;
-  /** Added to the environment of the runner. */
+  /** Added to the environment of the runner, which is otherwise the jail's allowlist. */
   env?: Record<string, string>;
+  /** Folders outside the root the runner may write (the coverage folder). */
+  writable?: string[];
+  /**
+   * Where the runner runs: the OS sandbox with an allowlisted environment (src/node/wire.ts
+   * builds it). Without one, the environment is still allowlisted and the output scrubbed.
+   */
+  jail?: ProcessJail;
   /**
    * A shell command that replaces the detected runner (the `ticketRunner.testCommand` setting,
    * `--test-command`). The rendered test files are appended as arguments. Its output has no
@@ -39,28 +47,40 @@ export interface ProcessTestRunnerOptions {
  */
 export class ProcessTestRunner implements TestRunnerPort {
   private readonly tools: ToolResolver;
+  private readonly jail: ProcessJail;
+  private readonly sideEffects: SideEffectGuard;
 
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
+    this.jail = options.jail ?? ProcessJail.plain(options.root);
+    this.sideEffects = new SideEffectGuard(options.root);
   }
 
   async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     if (signal.aborted) throw new CancelledError('test run cancelled');
     const reportDir = await mkdtemp(join(tmpdir(), 'ticket-runner-tests-'));
+    await this.sideEffects.before();
+    let result: TestRunResult | undefined;
     try {
-      return await this.runWithReport(request, signal, join(reportDir, 'report'));
+      result = await this.runWithReport(request, signal, join(reportDir, 'report'));
     } finally {
+      // Put back what the run did to the workspace even when it was cancelled.
+      const effects = await this.sideEffects.restore();
       await rm(reportDir, { recursive: true, force: true });
+      if (result && effects.length) result = withSideEffects(result, effects);
     }
+    return result;
   }
 
   /** The override: the user's command, run by the shell, judged by its exit code. */
   private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     // The files go in as positional parameters, so no path is ever parsed by the shell.
     const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...request.files];
-    const run = await runInProcessGroup('/bin/sh', args, {
+    const run = await this.jail.run('/bin/sh', args, {
       cwd: this.options.root,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...this.options.env },
+      env: this.options.env,
+      writable: this.options.writable,
+      readOnly: request.files,
       timeoutMs: request.timeoutMs,
       signal,
       tailChars: this.options.outputTailChars ?? 8000,
@@ -88,9 +108,12 @@ export class ProcessTestRunner implements TestRunnerPort {
       return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
     }
     const argv = [node, ...command.args];
-    const run = await runInProcessGroup(node, command.args, {
+    const run = await this.jail.run(node, command.args, {
       cwd: this.options.root,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...this.options.env },
+      env: this.options.env,
+      // The report is written outside the workspace; the tests it runs stay read-only.
+      writable: [dirname(reportFile), ...(this.options.writable ?? [])],
+      readOnly: request.files,
       timeoutMs: request.timeoutMs,
       signal,
       tailChars: this.options.outputTailChars ?? 8000,
@@ -131,6 +154,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     }
     return result(request, argv, { ...base, status: 'passed', cases, output: run.output });
   }
+}
+
+function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
+  const list = effects.map((e) => `${e.change} ${e.path}${e.restored ? '' : ' (could not be put back)'}`).join(', ');
+  return { ...r, sideEffects: effects, output: `${r.output}\n[ticket-runner] the test run changed the workspace; put back as it was: ${list}` };
 }
 
 function result(

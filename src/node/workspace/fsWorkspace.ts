@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PathError } from '../../core/errors';
@@ -49,10 +50,21 @@ export class FsWorkspace implements WorkspacePort {
   async writeFile(rel: string, content: string): Promise<void> {
     const file = await this.abs(rel);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    // Write then rename, so a crash never leaves a half-written source file.
-    const tmp = `${file}.ticket-runner-${process.pid}.tmp`;
-    await fs.writeFile(tmp, content, 'utf8');
-    await fs.rename(tmp, file);
+    // Write then rename, so a crash never leaves a half-written source file. The temp file has
+    // a random name and is created with O_EXCL: a file or symbolic link planted where it will
+    // be (by code a test ran) is never followed nor reused.
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(12).toString('hex')}.ticket-runner.tmp`);
+    const mode = await fs.stat(file).then((s) => s.mode & 0o777, () => 0o666);
+    const handle = await fs.open(tmp, 'wx', mode);
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.close();
+      await fs.rename(tmp, file);
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
   }
 
   async deleteFile(rel: string): Promise<void> {

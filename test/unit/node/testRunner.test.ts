@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
@@ -106,7 +108,8 @@ describe('ProcessTestRunner', function () {
   });
 
   it('kills a hung run with its whole process group and records a timeout', async () => {
-    const pidFile = project.path('hang.pid');
+    // Outside the project: a file the run leaves in the workspace is put back (removed) after it.
+    const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-pid-')), 'hang.pid');
     const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
     const result = await hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 3000 }, neverAborted());
     assert.equal(result.status, 'timeout');
@@ -116,7 +119,7 @@ describe('ProcessTestRunner', function () {
   });
 
   it('throws CancelledError on abort and kills the process group', async () => {
-    const pidFile = project.path('abort.pid');
+    const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-pid-')), 'abort.pid');
     const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
     const controller = new AbortController();
     const run = hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 20_000 }, controller.signal);

@@ -5,6 +5,7 @@ import { materialize } from '../../../src/core/pipeline/materializer';
 import { Ticket } from '../../../src/core/schema/ticket';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
 import { cli } from '../../support/cli';
+import { runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
 /**
@@ -55,19 +56,21 @@ describe('a hostile Coder cannot make a run pass', function () {
   });
   afterEach(() => ws.dispose());
 
-  it('code that rewrites the rendered test on import: every attempt fails as tampered, the test is restored, exit is not 0', async () => {
-    const ticket = writeHostileTicket(ws.root, {
+  const rewriter = (root: string) =>
+    writeHostileTicket(root, {
       id: 'HOSTILE-1',
       from: 'BLOG-1',
       coder: [{ 'src/handlers/posts.ts': REWRITES_ITS_TEST }, { 'src/handlers/posts.ts': REWRITES_ITS_TEST_AGAIN }],
       debugger: [blamesTheTest, blamesTheTest],
     });
-    const { code } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '2', '--gates', 'none', '--json']);
-    assert.notEqual(code, 0);
-    const { out } = await cli(['list', '--workspace', ws.root, '--json']);
-    const runId = (JSON.parse(out) as { runId: string }[])[0]!.runId;
-    const shown = await cli(['show', runId, '--workspace', ws.root, '--json']);
-    const state = JSON.parse(shown.out) as import('../../../src/core/run/reducer').RunState;
+  const renderedFor = (root: string, ticket: string) => {
+    const t = Ticket.parse(JSON.parse(readFileSync(path.join(root, ticket), 'utf8')));
+    return materialize(t.testPlan, 'node:test', { language: 'ts', moduleKind: 'cjs' })[0]!.content;
+  };
+
+  it('code that rewrites the rendered test on import, with no OS sandbox: every attempt fails as tampered, the test is restored, the Debugger\'s blame is overridden', async () => {
+    const ticket = rewriter(ws.root);
+    const { state, runId } = await runTicket(ws.root, 'HOSTILE-1', { attempts: 2, wire: { withoutSandbox: 'the oracle check alone' } });
     assert.notEqual(state.status, 'passed');
     assert.equal(state.attempts.length, 2);
     for (const a of state.attempts) {
@@ -76,12 +79,19 @@ describe('a hostile Coder cannot make a run pass', function () {
       // The Debugger blamed the test; the oracle fact overrides it: the code owns the fix.
       assert.deepEqual([a.route?.claimed, a.route?.route, a.route?.fact?.kind], ['test', 'code', 'oracleTampered']);
     }
-    // The rendered test on disk is the materializer's, byte for byte.
-    const t = Ticket.parse(JSON.parse(readFileSync(path.join(ws.root, ticket), 'utf8')));
-    const [rendered] = materialize(t.testPlan, 'node:test', { language: 'ts', moduleKind: 'cjs' });
-    assert.equal(readFileSync(path.join(ws.root, RENDERED), 'utf8'), rendered!.content);
+    assert.equal(readFileSync(path.join(ws.root, RENDERED), 'utf8'), renderedFor(ws.root, ticket));
     const report = await cli(['show', runId, '--workspace', ws.root]);
     assert.match(report.out, /ORACLE CHANGED: test\/ticket\/BLOG-1\.test\.ts/);
+  });
+
+  it('the same attack through the CLI, with the sandbox as it comes: never exit 0, and the rendered test is intact', async () => {
+    const ticket = rewriter(ws.root);
+    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '2', '--gates', 'none', '--json']);
+    assert.notEqual(code, 0);
+    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+    assert.notEqual(state.status, 'passed');
+    for (const a of state.attempts) assert.equal(a.status, 'failed');
+    assert.equal(readFileSync(path.join(ws.root, RENDERED), 'utf8'), renderedFor(ws.root, ticket));
   });
 
   it("a Coder change that makes the rendered test fail to type-check: the wrong-test guard does not take it as a fact about the test", async () => {

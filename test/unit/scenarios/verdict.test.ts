@@ -60,6 +60,19 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.match(shown.out, /pre-existing \(not counted\): src\/reports\/digest\.ts:\d+ TS2322/);
   });
 
+  it("a rendered test left over from an earlier run is this run's oracle, not a pre-existing error: the same ticket run again takes the same route", async () => {
+    const runs: RunState[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await cli(['run', '.tickets/BLOG-2.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--json']);
+      runs.push((JSON.parse(r.out) as { state: RunState }).state);
+      assert.equal(r.code, 2, JSON.stringify(runs[i]!.finished));
+    }
+    const [, second] = runs;
+    assert.ok(second!.attempts[0]!.diagnostics!.diagnostics.some((d) => d.file === 'test/ticket/BLOG-2.test.ts'), 'the old test file\'s errors are there again, and counted');
+    assert.ok(!second!.baseline!.diagnostics.some((d) => d.file === 'test/ticket/BLOG-2.test.ts'));
+    assert.deepEqual([second!.attempts[0]!.route?.route, second!.attempts[0]!.route?.fact?.kind], ['test', 'testTypeError']);
+  });
+
   it("a project test that already failed before the run is baselined: the projectTests gate passes and names it as not counted", async () => {
     writeFileSync(path.join(ws.root, 'test/alreadyBroken.test.ts'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('was broken before the run', () => assert.equal(1, 2));\n");
     const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'projectTests', '--json']);

@@ -1,0 +1,111 @@
+import { spawnSync } from 'node:child_process';
+import { errorMessage } from '../../core/errors';
+import type { SandboxStatus } from '../../core/ports/sandbox';
+
+type SandboxModule = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
+type Manager = SandboxModule['SandboxManager'];
+
+/**
+ * Read by nothing a run executes: where people keep keys and tokens. `~` is the real home of
+ * the user, whatever HOME the child gets.
+ */
+export const SECRET_LOCATIONS = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.azure',
+  '~/.config/gh',
+  '~/.config/gcloud',
+  '~/.config/hub',
+  '~/.docker',
+  '~/.gnupg',
+  '~/.kube',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.pypirc',
+  '~/.git-credentials',
+  '~/.anthropic',
+  '~/.claude',
+  '~/.config/Code/User/globalStorage',
+  '~/.vscode-server/data/User/globalStorage',
+  '~/.local/share/code-server/User/globalStorage',
+  '~/Library/Application Support/Code/User/globalStorage',
+];
+
+/** What one sandboxed command may write: folders, minus files and folders inside them. */
+export interface WritePolicy {
+  allowWrite: string[];
+  denyWrite: string[];
+}
+
+/**
+ * No host at all. The runtime is never initialized: its filtering proxies exist to let some
+ * hosts through, and without them a command gets a network namespace of its own with no way
+ * out (bubblewrap's --unshare-net), and no server is left holding this process open.
+ */
+const NO_NETWORK = { allowedDomains: [], deniedDomains: [] };
+
+/**
+ * The OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on
+ * macOS). Each command is wrapped with its own write policy. `start` never throws: a sandbox
+ * that cannot start says why, and the run goes on with the other protections.
+ */
+export class OsSandbox {
+  constructor(private readonly manager: Manager) {}
+
+  static start(): Promise<OsSandbox | { off: string }> {
+    started ??= boot();
+    return started;
+  }
+
+  /** The argv that runs `command args` in the sandbox with `policy`, from `cwd`. */
+  async wrap(command: string, args: string[], cwd: string, policy: WritePolicy, signal: AbortSignal, env: Record<string, string> = {}): Promise<string[]> {
+    // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
+    const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
+    const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
+    const { argv } = await this.manager.wrapWithSandboxArgv(line, 'sh', { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } }, signal, cwd);
+    return argv;
+  }
+
+  /** Drops what the library keeps about the last command (its bind-mount stubs). */
+  afterCommand(): void {
+    this.manager.cleanupAfterCommand();
+  }
+
+  /** What the status line says when it is on. */
+  describe(): string {
+    return process.platform === 'darwin' ? 'sandbox-exec' : 'bubblewrap';
+  }
+}
+
+let started: Promise<OsSandbox | { off: string }> | undefined;
+
+async function boot(): Promise<OsSandbox | { off: string }> {
+  if (process.platform === 'win32') return { off: 'Windows needs the sandbox runtime set-up (srt-win), which Ticket Runner does not install' };
+  let manager: Manager;
+  try {
+    manager = (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
+  } catch (err) {
+    return { off: `the sandbox runtime did not load: ${errorMessage(err)}` };
+  }
+  if (!manager.isSupportedPlatform()) return { off: `${process.platform} is not supported by the sandbox runtime` };
+  const deps = manager.checkDependencies();
+  if (deps.errors.length) return { off: deps.errors.join('; ') };
+  const sandbox = new OsSandbox(manager);
+  // bwrap can be installed and still unable to make namespaces (a container without user
+  // namespaces): try one command before promising anything.
+  const probe = await sandbox.wrap('true', [], process.cwd(), { allowWrite: [], denyWrite: [] }, new AbortController().signal).catch((err: unknown) => errorMessage(err));
+  if (typeof probe === 'string') return { off: `the sandbox did not start: ${probe}` };
+  const ran = spawnSync(probe[0]!, probe.slice(1), { encoding: 'utf8', timeout: 20_000 });
+  sandbox.afterCommand();
+  if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
+  return sandbox;
+}
+
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The status every view shows, from what `start` gave. */
+export function statusOf(s: OsSandbox | { off: string }): SandboxStatus {
+  return s instanceof OsSandbox ? { on: true, detail: s.describe() } : { on: false, detail: s.off };
+}

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from './tempWorkspace';
+
+/**
+ * Code under test that attacks the machine it runs on, for the suites that prove the run's
+ * sandbox holds. Put before a Coder answer, it runs when the tests import the module: each
+ * probe prints `HOSTILE <what>: done` or `HOSTILE <what>: refused (<code>)`, so the test reads
+ * what the attack achieved from the run's own log.
+ */
+export function hostilePrelude(o: { secretFile: string; port: number; renderedTest: string }): string {
+  return `import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+
+function probe(what: string, act: () => unknown): void {
+  try {
+    const got = act();
+    console.log(\`HOSTILE \${what}: done\${typeof got === 'string' ? ' ' + got : ''}\`);
+  } catch (err) {
+    console.log(\`HOSTILE \${what}: refused (\${(err as NodeJS.ErrnoException).code ?? String(err)})\`);
+  }
+}
+const root = process.cwd();
+probe('env', () => JSON.stringify(process.env));
+probe('parent env', () => fs.readFileSync(\`/proc/\${process.ppid}/environ\`, 'utf8').split('\\0').join(' '));
+probe('write outside', () => fs.writeFileSync(path.join(root, '..', 'escaped.txt'), 'escaped'));
+probe('write rendered test', () => fs.appendFileSync(path.join(root, ${JSON.stringify(o.renderedTest)}), '\\n// tampered\\n'));
+probe('write ticket', () => fs.appendFileSync(path.join(root, '.tickets', 'BLOG-5.ticket.json'), ' '));
+probe('write run store', () => fs.writeFileSync(path.join(root, '.ticket-runner', 'planted.txt'), 'planted'));
+probe('plant in workspace', () => fs.writeFileSync(path.join(root, 'src', 'planted.ts'), 'export const planted = true;\\n'));
+probe('change out of scope', () => fs.appendFileSync(path.join(root, 'src', 'utils', 'pagination.ts'), '\\n// changed by a test\\n'));
+probe('delete in workspace', () => fs.rmSync(path.join(root, 'README.md')));
+probe('read secret file', () => fs.readFileSync(${JSON.stringify(o.secretFile)}, 'utf8'));
+const socket = net.connect(${o.port}, '127.0.0.1');
+socket.on('connect', () => { console.log('HOSTILE socket: done'); socket.end(); });
+socket.on('error', (err: NodeJS.ErrnoException) => console.log(\`HOSTILE socket: refused (\${err.code})\`));
+`;
+}
+
+/** Every file under a folder with its text, for "this string is nowhere in it". */
+export function filesUnder(dir: string): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push({ file: p, text: readFileSync(p, 'latin1') });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Puts the prelude before a fixture answer of the copy, so the scripted Coder writes it. */
+export function makeAnswerHostile(root: string, answerFile: string, prelude: string): void {
+  const file = path.join(root, '.tickets', 'answers', answerFile);
+  writeFileSync(file, prelude + readFileSync(file, 'utf8'));
+}
+
+/** The built CLI (dist/cli.js) as its own process, with the environment the test chooses. */
+export function runBuiltCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), ...args], { env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolve({ code, out: stdout, err: stderr });
+    });
+  });
+}

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { PathError } from '../../../src/core/errors';
+import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
+
+/** Writes that cannot be redirected: by a planted temp file, a symlinked file, or a symlinked folder. */
+describe('FsWorkspace writes', () => {
+  let base: string;
+  let root: string;
+  let outside: string;
+  beforeEach(() => {
+    base = mkdtempSync(path.join(tmpdir(), 'tr-fsws-'));
+    root = path.join(base, 'ws');
+    outside = path.join(base, 'outside');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'target.ts'), 'untouched\n');
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it('never writes through a link planted where a predictable temp file would be', async () => {
+    // The name the write gate used to take: the file, the process id, ".tmp".
+    symlinkSync(path.join(outside, 'target.ts'), path.join(root, 'src', `a.ts.ticket-runner-${process.pid}.tmp`));
+    await new FsWorkspace(root).writeFile('src/a.ts', 'export const a = 1;\n');
+    assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
+    assert.equal(readFileSync(path.join(root, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n');
+    assert.deepEqual(readdirSync(path.join(root, 'src')).filter((n) => n.endsWith('.tmp') && !n.includes(String(process.pid))), [], 'no temp file is left');
+  });
+
+  it('refuses a file in the workspace that is a symbolic link to one outside it', async () => {
+    symlinkSync(path.join(outside, 'target.ts'), path.join(root, 'src', 'linked.ts'));
+    await assert.rejects(new FsWorkspace(root).writeFile('src/linked.ts', 'owned\n'), PathError);
+    assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
+  });
+
+  it('refuses a file under a symbolically linked folder that leads outside, existing or new', async () => {
+    symlinkSync(outside, path.join(root, 'src', 'linkedDir'), 'dir');
+    const ws = new FsWorkspace(root);
+    await assert.rejects(ws.writeFile('src/linkedDir/target.ts', 'owned\n'), PathError);
+    await assert.rejects(ws.writeFile('src/linkedDir/new/deeper.ts', 'owned\n'), PathError);
+    assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
+    assert.deepEqual(readdirSync(outside), ['target.ts']);
+  });
+
+  it('keeps the mode of the file it replaces', async () => {
+    const file = path.join(root, 'src', 'run.sh');
+    writeFileSync(file, '#!/bin/sh\n');
+    chmodSync(file, 0o750);
+    await new FsWorkspace(root).writeFile('src/run.sh', '#!/bin/sh\necho hi\n');
+    assert.equal(statSync(file).mode & 0o777, 0o750);
+  });
+});
