@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
@@ -70,6 +70,9 @@ describe('end to end in code-server with Chromium', function () {
         const file = path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl');
         const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
         const last = lines.filter((l) => /"type":"(run\.finished|router\.routed|debugger\.diagnosed|oracle\.tampered)"/.test(l)).map((l) => l.slice(0, 600));
+        // The whole log, kept for whoever reads the failure.
+        mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+        writeFileSync(path.join(ROOT, 'test-results', `e2e-${run.runId}.events.jsonl`), lines.join('\n'));
         throw new Error(`${String(err)}\nthe run's events: ${run.types.join(', ')}\n${last.join('\n')}`);
       });
     await webview.locator('#accept').waitFor({ timeout: 60_000 });

@@ -95,6 +95,14 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
   const before = await guardOracle(ctx, attempt, 'beforeTests');
   const ran = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, signal);
   const after = await guardOracle(ctx, attempt, 'afterTests');
+  // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
+  const pinned = new Set(ctx.oracle?.paths ?? []);
+  const undone = (ran.sideEffects ?? []).filter((s) => pinned.has(s.path) && !after.some((t) => t.path === s.path));
+  if (undone.length) {
+    const files = undone.map((s) => ({ path: s.path, expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!), actual: s.change === 'deleted' ? null : 'put back by the test runner' }));
+    await ctx.log.emit({ type: 'oracle.tampered', attempt, at: 'afterTests', files });
+    after.push(...files);
+  }
   const tampered = [...before, ...after];
   if (!tampered.length) return { result: ran, tampered };
   const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');

@@ -33,12 +33,31 @@ const eventsOf = (ws: string): Logged[] => {
     .map((l) => JSON.parse(l) as Logged);
 };
 
-/** A test command that starts a grandchild, says both pids, and never ends on its own. */
+/**
+ * A test command that starts a grandchild and never ends on its own. Both carry a token in
+ * their command line: in the OS sandbox they live in a pid namespace of their own, so the pids
+ * they could report are not the host's, and they are found on the host by that token instead.
+ */
 const HANGING_TESTS = `const { spawn } = require('node:child_process');
-const sleeper = spawn('sleep', ['300'], { stdio: 'ignore' });
-require('node:fs').writeFileSync('pids.json', JSON.stringify([process.pid, sleeper.pid]));
+const token = process.argv[2];
+spawn('sleep', ['299.' + token], { stdio: 'ignore' });
+require('node:fs').writeFileSync('started', token);
 setInterval(() => {}, 1000);
 `;
+
+/** The host's pids of the processes whose command line holds `token`. */
+function pidsWith(token: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(token)) out.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return out;
+}
 
 describe('crash-safe runs (dist/cli.js)', function () {
   this.timeout(180_000);
@@ -51,11 +70,11 @@ describe('crash-safe runs (dist/cli.js)', function () {
   for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
     it(`${signal} stops the run cleanly: its test processes killed, run.finished cancelled, exit ${code}, the lock released`, async () => {
       writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
-      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', 'node hang.js']);
-      const pidsFile = path.join(ws.root, 'pids.json');
-      await until('the tests to start', () => existsSync(pidsFile) && readFileSync(pidsFile, 'utf8').endsWith(']'));
-      const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as number[];
-      assert.ok(pids.every(alive));
+      const token = String(Date.now() % 100000);
+      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', `node hang.js ${token}`]);
+      await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+      const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
+      assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
       run.child.kill(signal);
       const r = await run.done;
       assert.equal(r.code, code, r.stderr);

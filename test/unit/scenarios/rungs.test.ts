@@ -221,10 +221,12 @@ describe('scenarios: recovery', function () {
     it('wall time: the watchdog aborts the call in flight, and the log ends with the reason', async () => {
       writeScript(ws.root, 'BLOG-5', { coder: [{ fault: 'stall' }] });
       const started = Date.now();
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs: 800 }, recovery: { startDeadlineMs: 60_000 } });
-      assert.ok(Date.now() - started < 10_000);
+      // Room for what comes before the Coder's call (the baselines, the rendered tests), then the stall.
+      const wallMs = 8000;
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs }, recovery: { startDeadlineMs: 60_000 } });
+      assert.ok(Date.now() - started < 30_000);
       const reason = state.finished?.reason;
-      assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.limit === 800 && reason.used >= 800, JSON.stringify(reason));
+      assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.limit === wallMs && reason.used >= wallMs, JSON.stringify(reason));
       const events = await loadEvents(ws.root, runId);
       assert.equal(events.at(-1)?.type, 'run.finished');
       assert.ok(events.some((e) => e.type === 'model.called' && !e.ok), 'the aborted call is on record');
@@ -235,11 +237,12 @@ describe('scenarios: recovery', function () {
       const hangs = `import { getPosts } from '../store/postStore';\nexport function summarizePage(page: number): string[] {\n  for (;;) void getPosts({ page, perPage: 20 });\n}\n`;
       writeScript(ws.root, 'BLOG-5', { coder: [{ files: { [SUMMARY]: hangs } }] });
       const started = Date.now();
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs: 2500 } });
-      assert.ok(Date.now() - started < 10_000, 'the test run did not get to its own two-minute limit');
+      // Room for what comes before the Coder's write (the baselines, the rendered tests), then the hang.
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs: 12_000 } });
+      assert.ok(Date.now() - started < 40_000, 'the test run did not get to its own two-minute limit');
       assert.equal(state.finished?.reason.kind === 'budgetExceeded' && state.finished.reason.budget, 'wallMs');
       const types = (await loadEvents(ws.root, runId)).map((e) => e.type);
-      assert.ok(types.includes('files.written') && !types.includes('tests.ran'), types.join(' '));
+      assert.ok(types.includes('coder.attempted') && !types.includes('tests.ran'), types.join(' '));
     });
   });
 });
