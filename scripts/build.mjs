@@ -1,7 +1,7 @@
 // Builds every target with esbuild, one context each, and copies the Tree-sitter
 // runtime and grammars into dist/. `--watch` keeps the contexts alive.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, chmodSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +42,12 @@ const wasm = [
   ['node_modules/tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-tsx.wasm'],
 ];
 for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
+
+// TypeScript's lib.*.d.ts: the extension bundles TypeScript, and its language service looks for them beside itself.
+mkdirSync(join(dist, 'typescript-lib'), { recursive: true });
+for (const name of readdirSync(join(root, 'node_modules', 'typescript', 'lib'))) {
+  if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name)) copyFileSync(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
+}
 
 // The sandbox runtime's helper that keeps sandboxed commands off Unix sockets (Linux, per architecture).
 for (const arch of ['x64', 'arm64']) {

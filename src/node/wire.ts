@@ -114,6 +114,9 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const fromModules = (p: string) => path.join(pkgRoot, 'node_modules', p);
   const wasmDir = existsSync(path.join(dist, 'tree-sitter-typescript.wasm')) ? dist : fromModules('tree-sitter-typescript');
   const runtimeWasmDir = existsSync(path.join(dist, 'web-tree-sitter.wasm')) ? dist : fromModules('web-tree-sitter');
+  // The extension bundles TypeScript into one file: its lib.*.d.ts files are copied beside it, and
+  // without them a language service there would know no global type (its probes would be noise).
+  const libDir = existsSync(path.join(dist, 'typescript-lib', 'lib.d.ts')) ? path.join(dist, 'typescript-lib') : undefined;
   let model: ModelPort;
   if (o.modelPort) model = o.modelPort;
   else if (o.model === 'anthropic') model = createAnthropicProviderFromEnv(o.env);
@@ -145,16 +148,16 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model: redactingModel(model, redactor),
     tests: testRunner(root, jail),
     parser,
-    diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root) : undefined,
+    diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root, { libDir }) : undefined,
     lint: new EslintLinter(root),
-    ops: new NodeOps({ root, wasmDir, runtimeWasmDir }),
+    ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
     candidates: new OverlayCandidateChecks({
       root,
       makeChecks: (dir) => ({
         tests: testRunner(dir, jail.at(dir, protectedPaths(dir, o.ticketPath))),
         parser,
-        diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir) : undefined,
+        diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir, { libDir }) : undefined,
         lint: new EslintLinter(dir),
       }),
     }),
