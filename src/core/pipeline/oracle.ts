@@ -1,5 +1,5 @@
 import type { TestRunResult } from '../schema/checks';
-import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from './context';
+import { DEFAULT_TEST_TIMEOUT_MS, RunStop, type RunContext } from './context';
 
 /** A file the verdict rests on whose bytes are no longer what the run wrote or read. */
 export interface TamperedFile {
@@ -59,6 +59,7 @@ export class Oracle {
  * there is nothing to check.
  */
 export async function guardOracle(ctx: RunContext, attempt: number, at: OracleCheckpoint): Promise<TamperedFile[]> {
+  await guardRunLog(ctx);
   const oracle = ctx.oracle;
   if (!oracle) return [];
   const { workspace } = ctx.deps;
@@ -74,6 +75,19 @@ export async function guardOracle(ctx: RunContext, attempt: number, at: OracleCh
   await ctx.log.emit({ type: 'oracle.tampered', attempt, at, files: changed });
   await ctx.log.emit({ type: 'files.written', attempt, by: 'oracle', files: restored });
   return changed;
+}
+
+/**
+ * The run's own record: the log on disk must hold exactly the events this run wrote. Code under
+ * test that edits or appends to it (with no sandbox to make it read-only) could make every view
+ * of the run say something the run never did; the log cannot be put back line by line, so the
+ * run stops here, failed, and the views of the damaged file refuse it (they name the line).
+ */
+async function guardRunLog(ctx: RunContext): Promise<void> {
+  if (await ctx.log.matchesStore()) return;
+  const file = ctx.log.path.replace(/\\/g, '/');
+  const rel = file.startsWith(ctx.deps.workspaceRoot.replace(/\\/g, '/') + '/') ? file.slice(ctx.deps.workspaceRoot.length + 1) : file;
+  throw new RunStop({ kind: 'oracleTampered', files: [rel] }, 'failed');
 }
 
 /** One line per changed file, for the failure text the Coder and the Debugger read. */

@@ -17,6 +17,8 @@ export interface LoadedLog {
  * contents by hash beside it. Append-only: nothing ever rewrites a line.
  */
 export interface RunStorePort {
+  /** Keeps nothing on disk (rung 4's scratch checks): there is no record to verify. */
+  readonly ephemeral?: boolean;
   append(runId: string, event: RunEvent): Promise<void>;
   /** Makes what was appended durable (fsync): the run log calls it at each attempt boundary. */
   flush?(runId: string): Promise<void>;

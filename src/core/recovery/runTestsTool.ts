@@ -61,6 +61,7 @@ export function summarizeChecks(e: FailureEvidence): string {
 function scratchStore(hash: (s: string) => string): RunStorePort {
   const blobs = new Map<string, string>();
   return {
+    ephemeral: true,
     append: () => Promise.resolve(),
     load: (): Promise<LoadedLog> => Promise.resolve({ events: [], torn: null }),
     putBlob: (_runId, content) => {

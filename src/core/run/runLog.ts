@@ -76,6 +76,23 @@ export class RunLog {
     return stamped;
   }
 
+  /**
+   * Whether the store holds exactly the events this log wrote: the run's own record, checked
+   * by the oracle guard. A store that keeps nothing (rung 4's scratch checks) has nothing to hold.
+   */
+  async matchesStore(): Promise<boolean> {
+    if (this.store.ephemeral) return true;
+    await this.tail;
+    const onDisk = await this.store.load(this.runId).catch(() => null);
+    const mine = this.written;
+    return onDisk !== null && onDisk.torn === null && onDisk.events.length === mine.length && onDisk.events.every((e, i) => JSON.stringify(e) === JSON.stringify(mine[i]));
+  }
+
+  /** Where the store keeps this log. */
+  get path(): string {
+    return this.store.logPath(this.runId);
+  }
+
   putBlob(content: string): Promise<string> {
     return this.store.putBlob(this.runId, content);
   }

@@ -177,10 +177,15 @@ describe('a safe workspace: hostile code under test', function () {
     // No PATH: bwrap cannot be found, as on a machine without it. The tests run node by its path.
     const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
     makeAnswerHostile(ws.root, 'BLOG-5/attempt1.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: RENDERED }));
-    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none', '--json'], env);
-    assert.equal(off.code, EXIT.passed, off.err);
-    // With no sandbox the hostile code can write its own test and the ticket: both are put back after the run.
-    const { runId } = JSON.parse(off.out) as { runId: string };
+    // One attempt, and a Debugger answer for its failure: with no sandbox the writes land, and the oracle fails the attempt.
+    const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
+    const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes its own test and the ticket.', evidence: [{ source: 'testOutput', quote: 'changed during the attempt' }], brief: 'Do not write the tests or the ticket.' } }] }));
+    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none', '--attempts', '1', '--json'], env);
+    assert.equal(off.code, EXIT.failed, off.err);
+    // With no sandbox the hostile code can write its own test and the ticket: both are put back after the test run, and the attempt cannot pass.
+    const { runId, state } = JSON.parse(off.out) as { runId: string; state: { attempts: { tampered: { path: string }[] }[] } };
+    assert.deepEqual(state.attempts[0]!.tampered.map((t) => t.path).sort(), ['.tickets/BLOG-5.ticket.json', RENDERED]);
     const events = await loadEvents(ws.root, runId);
     assert.match(testOutputs(events), /HOSTILE write rendered test: done/);
     assert.ok(!readFileSync(path.join(ws.root, RENDERED), 'utf8').includes('tampered'));
