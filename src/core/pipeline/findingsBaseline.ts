@@ -39,6 +39,11 @@ const errors = <T extends { category?: string; severity?: string }>(xs: readonly
 export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline> {
   const { deps, manifest, signal } = ctx;
   const t = Date.now();
+  // The project-wide check runs in a process of its own: the scope's checks go on beside it, so
+  // the baseline costs about one full type-check of wall time, not one plus the scope's.
+  const projectCheck = projectBaseline(ctx);
+  // Settled below; an early throw must not leave it unhandled.
+  projectCheck.catch(() => undefined);
   const existing = manifest.scope.write.filter((f) => f.exists).map((f) => f.path);
   const code = existing.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
   let diagnostics: CodeDiagnostic[] = [];
@@ -53,21 +58,25 @@ export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline>
     const r = await deps.lint.lint([...new Set([...code, ...checkedFiles.filter((f) => /\.[cm]?[jt]sx?$/.test(f))])], signal);
     lint = r.status === 'failed' || r.status === 'passed' ? errors(r.problems) : [];
   }
-  let project: CodeDiagnostic[] | undefined;
-  if (deps.gates?.enabled.includes('typecheck') && deps.gates.typecheck) {
-    // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
-    const r = await deps.gates.typecheck.check(signal).catch((err: unknown) => {
-      if (isAbort(err) || err instanceof CancelledError) throw err;
-      return undefined;
-    });
-    project = r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : undefined;
-  }
+  const project = await projectCheck;
   // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
   const rendered = new Set(manifest.testFiles);
   const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
   const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: Date.now() - t };
   await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
   return baseline;
+}
+
+/** The whole project's type errors, when the type-check gate will run (undefined when it will not, or cannot). */
+async function projectBaseline(ctx: RunContext): Promise<CodeDiagnostic[] | undefined> {
+  const { deps, signal } = ctx;
+  if (!deps.gates?.enabled.includes('typecheck') || !deps.gates.typecheck) return undefined;
+  // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
+  const r = await deps.gates.typecheck.check(signal).catch((err: unknown) => {
+    if (isAbort(err) || err instanceof CancelledError) throw err;
+    return undefined;
+  });
+  return r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : undefined;
 }
 
 /** The run's baseline, from its log (a resumed run keeps the one its first segment took). */
