@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { RunContext } from '../src/core/pipeline/context';
-import { recordBaseline } from '../src/core/pipeline/findingsBaseline';
+import type { RunContext } from '../src/core/stages/context';
+import { recordBaseline } from '../src/core/stages/checks/findingsBaseline';
 import type { Manifest } from '../src/core/schema/manifest';
 import { createLanguageServiceDiagnostics } from '../src/node/diagnostics/languageService';
 import { TscTypeCheck } from '../src/node/gates/tscTypeCheck';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ScriptedModel } from '../src/core/models/scriptedModel';
 import { ModelScript } from '../src/core/models/scriptSchema';
-import { startRun } from '../src/core/pipeline/runTicket';
+import { startRun } from '../src/core';
 import type { ModelPort, ModelRequest } from '../src/core/ports/model';
 import { wireNodeDeps } from '../src/node/wire';
 import { importsOf, modulePath, moduleSource } from './genRepo';

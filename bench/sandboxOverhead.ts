@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { ProcessJail } from '../src/node/sandbox/processJail';
-import { ProcessTestRunner } from '../src/node/tests/testRunner';
+import { ProcessTestRunner } from '../src/node/testRunners/testRunner';
 import { copyFixture, REPO_ROOT } from '../test/support/tempWorkspace';
 import { median, round, timed } from './measure';
 import { ms, type Row } from './report';

@@ -31,7 +31,7 @@ const targets = [
   // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
   { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
-  { ...common, entryPoints: ['src/node/tests/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The webview app, for the browser.
   { ...common, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(join(root, /** @type {string[]} */ (t.entryPoints)[0])));

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
-import type { RunResult } from '../core/pipeline/runTicket';
+import type { RunResult } from '../core';
 import { describeStop } from '../core/run/report';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
@@ -25,7 +25,7 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
 }
 
-const core = () => import('../core/pipeline/runTicket.js');
+const core = () => import('../core/index.js');
 
 /**
  * Run Ticket stays visible in an untrusted workspace (not disabled), so a user who looks for it
@@ -139,7 +139,7 @@ async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolde
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   const status = ctx.runs.statusOf(runId);
   const reason = status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
-  const { resumeRun } = await import('../core/pipeline/resumeRun.js');
+  const { resumeRun } = await core();
   const result = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: resuming ${known.state.ticketId}`, cancellable: true },
     async (progress, token) => {

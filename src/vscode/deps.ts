@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
-import type { PipelineDeps } from '../core/pipeline/context';
+import type { PipelineDeps } from '../core/stages/context';
 import type { ModelPort } from '../core/ports/model';
 import { ladderLength, resolveRecovery } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';

@@ -1,4 +1,4 @@
-import type { RollbackPlan } from '../core/pipeline/rollback';
+import type { RollbackPlan } from '../core';
 
 /**
  * What "Roll Back Run" asks before it writes: every file it will restore or delete, and the

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ModelScript } from '../../src/core/models/scriptSchema';
-import type { PipelineDeps } from '../../src/core/pipeline/context';
-import { startRun, type RunResult } from '../../src/core/pipeline/runTicket';
+import type { PipelineDeps } from '../../src/core/stages/context';
+import { startRun, type RunResult } from '../../src/core';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { RunState } from '../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../src/core/schema/events';

@@ -1,6 +1,6 @@
-import type { PipelineDeps } from '../../src/core/pipeline/context';
-import type { GateSettings } from '../../src/core/pipeline/gates/config';
-import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core/pipeline/runTicket';
+import type { PipelineDeps } from '../../src/core/stages/context';
+import type { GateSettings } from '../../src/core/stages/gates/config';
+import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core';
 import type { RunState } from '../../src/core/run/reducer';
 import { disposeDeps, wireNodeDeps, type WireOptions } from '../../src/node/wire';
 

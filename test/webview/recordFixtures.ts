@@ -8,7 +8,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { startRun } from '../../src/core/pipeline/runTicket';
+import { startRun } from '../../src/core';
 import { wireNodeDeps } from '../../src/node/wire';
 import { tmpdir } from 'node:os';
 import { copyFixture, REPO_ROOT } from '../support/tempWorkspace';

@@ -1,7 +1,7 @@
 import { ModelTransportError, CancelledError, ScriptExhaustedError } from '../errors';
 import type { ModelPort, ModelRequest, ModelResponse } from '../ports/model';
 import type { ModelInfo, ModelRole } from '../schema/events';
-import { renderCoderFile } from '../pipeline/coderAnswer';
+import { renderCoderFile } from '../stages/coder/coderAnswer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
 
 /** Rough token estimate for scripted calls: budgets still count, and the report says "scripted". */

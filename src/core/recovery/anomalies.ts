@@ -1,5 +1,5 @@
 /**
- * Anomaly detectors over a model answer (design §1, recovery rungs). Each detector that
+ * Anomaly detectors over a model answer (the recovery rungs' signals). Each detector that
  * fires adds its weight to the score; an urgent one, or a score at the threshold, triggers
  * rung 1 at once. The signals go into the `anomaly.detected` event as they are.
  */

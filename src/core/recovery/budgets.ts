@@ -1,4 +1,4 @@
-import { RunStop } from '../pipeline/context';
+import { RunStop } from './runStop';
 import type { Budget } from '../schema/events';
 
 export interface Usage {

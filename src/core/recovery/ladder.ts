@@ -27,7 +27,7 @@ export interface FailedAttempt {
 }
 
 /**
- * Rungs 2 and 3 of the recovery ladder (design §1), as a pure state machine over one run
+ * Rungs 2 and 3 of the recovery ladder, as a pure state machine over one run
  * segment. How they compose with the rest of the pipeline:
  *
  * - The Debugger diagnoses every failed attempt, the last one included, and the router

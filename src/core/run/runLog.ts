@@ -7,7 +7,7 @@ export type RunEventListener = (event: RunEvent) => void;
 
 /**
  * The events after which the log is flushed to disk: the ends of steps and attempts, which a
- * resumed run starts after (src/core/pipeline/resumeRun.ts). A power loss keeps them.
+ * resumed run starts after (src/core/loop/resumeRun.ts). A power loss keeps them.
  */
 const BOUNDARIES: ReadonlySet<RunEvent['type']> = new Set([
   'run.started',

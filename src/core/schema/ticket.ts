@@ -104,4 +104,3 @@ export const Ticket = z
     );
   });
 export type Ticket = z.infer<typeof Ticket>;
-export type TicketInput = z.input<typeof Ticket>;

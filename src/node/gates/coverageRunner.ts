@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestRunRequest } from '../../core/ports/checks';
 import type { CoveragePort, CoverageResult } from '../../core/ports/gates';
-import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../tests/testRunner';
+import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { collectV8Coverage } from './v8Coverage';
 
 /** Runners that execute the test files in node's own module system, where V8 sees the real scripts. */

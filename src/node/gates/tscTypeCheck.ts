@@ -5,7 +5,7 @@ import type { TypeCheckPort, TypeCheckResult } from '../../core/ports/gates';
 import type { CodeDiagnostic } from '../../core/schema/checks';
 import type { TypeCheckTool } from '../../core/schema/gates';
 import { ProcessJail } from '../sandbox/processJail';
-import { ToolResolver } from '../tests/toolResolution';
+import { ToolResolver } from '../testRunners/toolResolution';
 import { workspacePath } from '../workspacePaths';
 
 export interface TscTypeCheckOptions {

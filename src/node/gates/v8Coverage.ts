@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FileLineHits } from '../../core/ports/gates';
 import { absolutePath, workspacePath } from '../workspacePaths';
@@ -16,54 +17,28 @@ interface V8Script {
 }
 interface SourceMapEntry {
   lineLengths?: number[];
-  data?: { sources?: string[]; sourceRoot?: string; mappings?: string } | null;
+  data?: (Partial<SourceMapPayload> & { mappings?: string }) | null;
 }
 interface V8CoverageFile {
   result?: V8Script[];
   'source-map-cache'?: Record<string, SourceMapEntry>;
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** One mapping of a source map: generated line and column to original source, line and column. */
-interface Segment {
-  genLine: number;
-  genCol: number;
-  source: number;
-  line: number;
-}
-
-/** Decodes a source map's base64 VLQ `mappings` (version 3); segments without a source are dropped. */
-export function decodeMappings(mappings: string): Segment[] {
-  const out: Segment[] = [];
-  let source = 0;
-  let line = 0;
-  mappings.split(';').forEach((group, genLine) => {
-    let genCol = 0;
-    for (const seg of group.split(',')) {
-      if (!seg) continue;
-      const values: number[] = [];
-      let shift = 0;
-      let value = 0;
-      for (const ch of seg) {
-        const digit = B64.indexOf(ch);
-        value += (digit & 31) << shift;
-        if (digit & 32) shift += 5;
-        else {
-          values.push(value & 1 ? -(value >> 1) : value >> 1);
-          value = 0;
-          shift = 0;
-        }
-      }
-      genCol += values[0] ?? 0;
-      if (values.length < 4) continue;
-      source += values[1]!;
-      // The original column (values[3]) is not needed: hits are counted per line.
-      line += values[2]!;
-      out.push({ genLine, genCol, source, line });
+/**
+ * Every mapped position of a generated file, once each, through Node's own source-map reader:
+ * `findEntry` answers the mapping at or before a position, so a walk over each line's columns
+ * meets every mapping of that line exactly at its column.
+ */
+function* mappedPositions(map: SourceMap, lineLengths: readonly number[]): Generator<SourceMapping & { originalSource: string }> {
+  for (let line = 0; line < lineLengths.length; line++) {
+    let lastColumn = -1;
+    for (let column = 0; column <= lineLengths[line]!; column++) {
+      const entry = map.findEntry(line, column) as Partial<SourceMapping>;
+      if (entry.generatedLine !== line || entry.generatedColumn === lastColumn || entry.originalSource === undefined) continue;
+      lastColumn = entry.generatedColumn!;
+      yield entry as SourceMapping;
     }
-  });
-  return out;
+  }
 }
 
 /** The count V8 gives an offset: that of the innermost range around it (ranges nest). */
@@ -79,6 +54,14 @@ function addHit(hits: Map<number, number>, line: number, count: number): void {
   hits.set(line, Math.max(hits.get(line) ?? 0, count));
 }
 
+function resolveSource(root: string, source: string, scriptUrl: string): string {
+  try {
+    return new URL(root + source, scriptUrl).href;
+  } catch {
+    return source;
+  }
+}
+
 /**
  * Hits per original line of one script. With a source map (TypeScript through tsx), every
  * mapped position of a line is looked up and the line counts as run when any of them ran; a
@@ -91,17 +74,12 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
   if (map?.data?.mappings && map.lineLengths) {
     const starts = [0];
     for (const len of map.lineLengths) starts.push(starts[starts.length - 1]! + len + 1);
-    const sources = (map.data.sources ?? []).map((s) => {
-      try {
-        return new URL((map.data?.sourceRoot ?? '') + s, script.url).href;
-      } catch {
-        return s;
-      }
-    });
-    for (const seg of decodeMappings(map.data.mappings)) {
-      if (sources.length > 1 && sources[seg.source] !== script.url) continue;
-      const count = countAt(ranges, (starts[seg.genLine] ?? 0) + seg.genCol);
-      if (count !== undefined) addHit(hits, seg.line + 1, count);
+    const single = (map.data.sources ?? []).length <= 1;
+    const sourceMap = new SourceMap({ version: 3, names: [], sources: [], sourceRoot: '', file: '', ...map.data, mappings: map.data.mappings } as SourceMapPayload);
+    for (const at of mappedPositions(sourceMap, map.lineLengths)) {
+      if (!single && resolveSource(map.data.sourceRoot ?? '', at.originalSource, script.url) !== script.url) continue;
+      const count = countAt(ranges, (starts[at.generatedLine] ?? 0) + at.generatedColumn);
+      if (count !== undefined) addHit(hits, at.originalLine + 1, count);
     }
     return hits;
   }

@@ -1,5 +1,5 @@
 import ts from 'typescript';
-import { introduced } from '../../core/pipeline/ops/introduced';
+import { introduced } from '../../core/stages/ops/introduced';
 import { WorkspaceHost } from '../diagnostics/workspaceHost';
 import { absolutePath, workspacePath } from '../workspacePaths';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
-import { runInProcessGroup, type GroupRunOptions, type GroupRunResult } from '../tests/processGroup';
+import { runInProcessGroup, type GroupRunOptions, type GroupRunResult } from '../testRunners/processGroup';
 import { childEnvironment } from './childEnv';
 import { OsSandbox, statusOf } from './osSandbox';
 import { Redactor } from './redactor';

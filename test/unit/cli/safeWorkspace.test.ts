@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
-import { renderCoderFile } from '../../../src/core/pipeline/coderAnswer';
+import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
 import { filesUnder, hostilePrelude, makeAnswerHostile, runBuiltCli } from '../../support/hostileCode';

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { ScriptExhaustedError } from '../../../src/core/errors';
 import { ScriptedModel } from '../../../src/core/models/scriptedModel';
 import { ModelScript } from '../../../src/core/models/scriptSchema';
-import { diagnose, evidenceProblems } from '../../../src/core/pipeline/debuggerStage';
-import type { DebuggerInputs } from '../../../src/core/pipeline/prompts';
-import { changedRegions, route } from '../../../src/core/pipeline/router';
-import { checkWrite } from '../../../src/core/pipeline/writeGate';
+import { diagnose, evidenceProblems } from '../../../src/core/stages/debuggerStage';
+import type { DebuggerInputs } from '../../../src/core/stages/prompts';
+import { changedRegions, route } from '../../../src/core/stages/router/router';
+import { checkWrite } from '../../../src/core/stages/coder/writeGate';
 import { Manifest } from '../../../src/core/schema/manifest';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { route } from '../../../src/core/pipeline/router';
-import { impossibleExpectations, renderTypeProbe } from '../../../src/core/pipeline/typeProbe';
+import { route } from '../../../src/core/stages/router/router';
+import { impossibleExpectations, renderTypeProbe } from '../../../src/core/stages/checks/typeProbe';
 import { Manifest } from '../../../src/core/schema/manifest';
 import { TestFile } from '../../../src/core/schema/testPlan';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';

@@ -2,21 +2,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { parseGateList } from '../../../src/core/pipeline/gates/config';
-import { changedLines, unifiedDiff } from '../../../src/core/pipeline/gates/diff';
-import { ImportReach } from '../../../src/core/pipeline/gates/reach';
-import { compareRegression } from '../../../src/core/pipeline/gates/repair';
-import { verifiedBlockers } from '../../../src/core/pipeline/gates/reviewers';
-import { validateTestPlan } from '../../../src/core/pipeline/gates/testPlanCheck';
-import type { PipelineDeps } from '../../../src/core/pipeline/context';
-import { structuredSpecFromZod } from '../../../src/core/pipeline/structured';
+import { parseGateList } from '../../../src/core/stages/gates/config';
+import { changedLines, unifiedDiff } from '../../../src/core/stages/gates/diff';
+import { ImportReach } from '../../../src/core/stages/gates/reach';
+import { compareRegression } from '../../../src/core/stages/repair';
+import { verifiedBlockers } from '../../../src/core/stages/gates/reviewers';
+import { validateTestPlan } from '../../../src/core/stages/gates/testPlanCheck';
+import type { PipelineDeps } from '../../../src/core/stages/context';
+import { structuredSpecFromZod } from '../../../src/core/stages/structured';
 import type { WorkspacePort } from '../../../src/core/ports/workspace';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
 import type { Manifest } from '../../../src/core/schema/manifest';
 import { ShellBuild } from '../../../src/node/gates/buildCommand';
 import { parseTscOutput, TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
-import { decodeMappings, scriptLineHits } from '../../../src/node/gates/v8Coverage';
+import { scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { REPO_ROOT } from '../../support/tempWorkspace';
 
@@ -92,13 +92,15 @@ describe('gates: tsc output', () => {
 });
 
 describe('gates: V8 coverage', () => {
-  it('decodes source map mappings', () => {
-    // AAAA: gen col 0 -> source 0, line 0; SASA: col +9, line +9; ;AACA: the next gen line, line +1.
-    assert.deepEqual(decodeMappings('AAAA,SASA;AACA'), [
-      { genLine: 0, genCol: 0, source: 0, line: 0 },
-      { genLine: 0, genCol: 9, source: 0, line: 9 },
-      { genLine: 1, genCol: 0, source: 0, line: 10 },
-    ]);
+  it('counts a mapped script by its original lines, through its source map', () => {
+    // Generated: line 0 `aaaaaaaaa;bbbb` (cols 0 and 9 map to original lines 0 and 9), line 1 `cc` (original line 10).
+    // AAAA: col 0 -> line 0; SASA: col +9 -> line +9; ;AACA: the next generated line -> line +1.
+    const script = {
+      url: 'file:///ws/a.ts',
+      functions: [{ ranges: [{ startOffset: 0, endOffset: 17, count: 1 }, { startOffset: 9, endOffset: 14, count: 0 }] }],
+    };
+    const map = { lineLengths: [14, 2], data: { version: 3, sources: ['a.ts'], mappings: 'AAAA,SASA;AACA' } };
+    assert.deepEqual([...scriptLineHits(script, map, undefined)].sort((a, b) => a[0] - b[0]), [[1, 1], [10, 0], [11, 1]]);
   });
 
   it('counts a plain script line by the innermost range around its first character', () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { RenderOptions } from '../../../src/core/pipeline/materializer';
+import type { RenderOptions } from '../../../src/core/stages/materializer';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { binOf, copyFixture, fixturePlan, makeTempDir, REPO_ROOT, runNode, writeRendered, type ProcessResult, type Variant } from './support';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GENERATED_HEADER, materialize, renderTestFile, type RenderOptions } from '../../../src/core/pipeline/materializer';
+import { GENERATED_HEADER, materialize, renderTestFile, type RenderOptions } from '../../../src/core/stages/materializer';
 import { TEST_FRAMEWORKS, type TestFile } from '../../../src/core/schema/testPlan';
 import { FRAMEWORK_DIR, loadPlan } from './support';
 

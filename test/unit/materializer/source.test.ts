@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { renderTestFile } from '../../../src/core/pipeline/materializer';
-import { indent, negation, quote, statement, substringPattern, thunk } from '../../../src/core/pipeline/materializer/source';
+import { renderTestFile } from '../../../src/core/stages/materializer';
+import { indent, negation, quote, statement, substringPattern, thunk } from '../../../src/core/stages/materializer/source';
 import type { TestFile } from '../../../src/core/schema/testPlan';
 
 /** Evaluates a literal the materializer wrote, as the test runner would. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { materialize, type RenderOptions } from '../../../src/core/pipeline/materializer';
+import { materialize, type RenderOptions } from '../../../src/core/stages/materializer';
 import { TestPlan, type TestFramework } from '../../../src/core/schema/testPlan';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ProcessTestRunner } from '../../../src/node/tests/testRunner';
+import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 
 describe('test command override', function () {
   this.timeout(30_000);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { parseJestReport, parseMochaReport, parseNodeTestReport } from '../../../src/node/tests/testReports';
+import { parseJestReport, parseMochaReport, parseNodeTestReport } from '../../../src/node/testRunners/testReports';
 
 const root = join(__dirname, 'workspace');
 const inRoot = (rel: string): string => join(root, rel);

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
-import { ProcessTestRunner } from '../../../src/node/tests/testRunner';
+import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { neverAborted, repoRoot, TempProject } from './tempProject';
 
 /** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
@@ -83,7 +83,7 @@ describe('ProcessTestRunner', function () {
     });
     // The reporter as the build ships it: bundled on its own to an ES module.
     reporter = project.path('dist/nodeTestReporter.mjs');
-    await build({ entryPoints: [`${repoRoot}/src/node/tests/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+    await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
     runner = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath });
   });
   after(() => project.remove());

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../../src/core/pipeline/context';
-import type { RunResult } from '../../../src/core/pipeline/runTicket';
+import type { PipelineDeps } from '../../../src/core/stages/context';
+import type { RunResult } from '../../../src/core';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { RunStop } from '../../../src/core/pipeline/context';
+import { RunStop } from '../../../src/core/recovery/runStop';
 import { budgetStop, startWatchdog, stopFromSignal } from '../../../src/core/recovery/budgets';
 import { RecoveryLadder, type LadderStep } from '../../../src/core/recovery/ladder';
 import { DEFAULT_RECOVERY, defaultBudget, ladderLength, resolveRecovery } from '../../../src/core/recovery/policy';

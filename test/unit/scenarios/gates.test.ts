@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../../src/core/pipeline/context';
-import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/pipeline/gates/config';
-import type { RunResult } from '../../../src/core/pipeline/runTicket';
+import type { PipelineDeps } from '../../../src/core/stages/context';
+import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
 import { formatRunReport } from '../../../src/core/run/report';
 import { callsOf, resolveRun, runTicket } from '../../support/scenario';

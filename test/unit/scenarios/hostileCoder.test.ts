@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { materialize } from '../../../src/core/pipeline/materializer';
+import { materialize } from '../../../src/core/stages/materializer';
 import { Ticket } from '../../../src/core/schema/ticket';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
 import { cli } from '../../support/cli';

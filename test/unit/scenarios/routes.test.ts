@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
 import { runCli } from '../../../src/cli/main';
 import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';

@@ -4,14 +4,14 @@ import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { ScriptedAnswer } from '../../../src/core/models/scriptSchema';
 import { formatRunReport } from '../../../src/core/run/report';
-import { CODE_ONLY_INSTRUCTION } from '../../../src/core/recovery/coderCall';
+import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { loadScriptedModel } from '../../../src/node/wire';
 import { copyFixture } from '../../support/tempWorkspace';
 import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
 
 /**
- * The recovery rungs in the real pipeline (design §1), with the scripted model on a copy of
+ * The recovery rungs in the real pipeline, with the scripted model on a copy of
  * the blog-api fixture and the real checks. Each script is written here, next to what it
  * proves; the fixture's own scripts are the clean runs.
  */

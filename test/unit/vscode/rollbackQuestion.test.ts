@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planRollback } from '../../../src/core/pipeline/rollback';
+import { planRollback } from '../../../src/core';
 import { FileRunStore, sha256 } from '../../../src/node/store/fileRunStore';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
 import { rollbackQuestion } from '../../../src/vscode/rollbackQuestion';

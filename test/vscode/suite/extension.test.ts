@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../../src/core/pipeline/runTicket';
+import type { RunResult } from '../../../src/core';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
 import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
 import type { TicketRunnerApi } from '../../../src/vscode/extension';
@@ -110,7 +110,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
 
   it('a cancel stops the run cleanly, and the log records run.finished cancelled', async () => {
     const a = await api();
-    const { startRun } = await import('../../../src/core/pipeline/runTicket.js');
+    const { startRun } = await import('../../../src/core/index.js');
     const controller = new AbortController();
     const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', controller.signal, (deps) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal: controller.signal }), (e) => {
       // As the progress notification's Cancel does: the token aborts the controller.

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import { CancelledError, UserInputError } from '../../../core/errors';
 import type { ModelPort, ModelRequest, ModelResponse } from '../../../core/ports/model';
-import { costOf, DEFAULT_PRICES, type ModelPrice, priceFor, type PriceTable } from '../../../core/pricing';
+import { costOf, DEFAULT_PRICES, type ModelPrice, priceFor, type PriceTable } from '../../../core/run/pricing';
 import type { ModelInfo } from '../../../core/schema/events';
 import { type AnswerDraft, draftFromMessage, toAnswerParts } from './answerDraft';
 import { toCallError } from './callErrors';
@@ -26,7 +26,7 @@ export interface AnthropicProviderOptions {
   maxTokens?: number;
   /** Extended thinking budget, added on top of the answer's allowance. Default 8000. */
   thinkingBudgetTokens?: number;
-  /** Prices per model; the default is the one table in src/core/pricing.ts. */
+  /** Prices per model; the default is the one table in src/core/run/pricing.ts. */
   prices?: PriceTable;
   /** Mark the system prompt cacheable: attempts of one ticket resend it. Default true. */
   cacheSystemPrompt?: boolean;
@@ -52,7 +52,7 @@ export class AnthropicProvider implements ModelPort {
     if (!options.apiKey.trim()) throw new UserInputError('the Anthropic API key is empty: set ANTHROPIC_API_KEY or store a key in Ticket Runner');
     const price = priceFor(model, options.prices ?? DEFAULT_PRICES);
     if (!price) {
-      throw new UserInputError(`no price is known for the Anthropic model "${model}": add it to the price table (src/core/pricing.ts) or pass one, so that cost budgets hold`);
+      throw new UserInputError(`no price is known for the Anthropic model "${model}": add it to the price table (src/core/run/pricing.ts) or pass one, so that cost budgets hold`);
     }
     this.info = { provider: 'anthropic', model, scripted: false };
     this.#apiKey = options.apiKey;

@@ -1,0 +1,97 @@
+// The fences between the layers, checked by `npm run lint` (depcruise). The per-layer tsconfigs
+// fence the types each layer may see; these rules fence what each layer may import.
+const { builtinModules } = require('node:module');
+
+// With and without `node:`; `fs/promises` and the like included.
+// `vscode` resolves to its types package (the editor provides the module at run time).
+const vscodeModule = '^(vscode$|node_modules/@types/vscode/)';
+
+const builtins = `^(node:)?(${builtinModules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`;
+
+// The core's layers, bottom first: each may import only the layers before it (and itself).
+const coreLayers = [
+  ['schema', '^src/core/(errors\\.ts|schema/)'],
+  ['ports', '^src/core/ports/'],
+  ['run', '^src/core/run/'],
+  ['recovery', '^src/core/recovery/'],
+  ['stages', '^src/core/stages/'],
+  ['loop', '^src/core/(loop/|index\\.ts)'],
+];
+
+const layerRules = coreLayers.slice(0, -1).map(([name, path], i) => ({
+  name: `core-${name}-imports-down`,
+  comment: `src/core/${name} sits below ${coreLayers.slice(i + 1).map(([n]) => n).join(', ')}: imports point down only (CONTRIBUTING.md, "Layout").`,
+  severity: 'error',
+  from: { path },
+  to: { path: coreLayers.slice(i + 1).map(([, p]) => p) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A cycle makes two modules one: split the shared part into a module both import.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-to-node-builtins',
+      comment: 'src/core is pure TypeScript: it reaches files, processes and the clock through src/core/ports.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: builtins },
+    },
+    {
+      name: 'core-not-to-builtin-types',
+      comment: 'src/core is pure TypeScript: it reaches files, processes and the clock through src/core/ports.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-not-to-outer-layers',
+      comment: 'src/core knows only its ports: adapters live in src/node, src/vscode and src/cli.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: ['^src/(node|vscode|cli|shared)/', '^webview-ui/', vscodeModule] },
+    },
+    {
+      name: 'shared-is-environment-free',
+      comment: 'src/shared is the webview protocol: zod, the core\'s schemas and projections, and nothing of a host.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { pathNot: ['^src/shared/', '^src/core/(errors\\.ts|schema/|run/)', 'zod'] },
+    },
+    {
+      name: 'webview-only-to-shared',
+      comment: 'The webview runs in a browser and talks to the host through src/shared messages.',
+      severity: 'error',
+      from: { path: '^webview-ui/' },
+      to: { path: ['^src/(?!shared/)', builtins, vscodeModule] },
+    },
+    {
+      name: 'node-and-cli-not-to-vscode',
+      comment: 'The Node adapters and the CLI run outside the editor.',
+      severity: 'error',
+      from: { path: '^src/(node|cli)/' },
+      to: { path: ['^src/vscode/', '^webview-ui/', vscodeModule] },
+    },
+    {
+      name: 'node-not-to-cli',
+      comment: 'The CLI wires the Node adapters, not the other way round.',
+      severity: 'error',
+      from: { path: '^src/node/' },
+      to: { path: '^src/cli/' },
+    },
+    ...layerRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|out|test/fixtures)/' },
+    // Type-only imports are dependencies too: a core file must not even name a node type.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,181 @@
+import { reduceRun, type AttemptState } from '../run/reducer';
+import type { CorrectionRequest } from '../schema/correction';
+import { runChecks, type CheckOutcome } from '../stages/checks/checksStage';
+import { parseCoderAnswer } from '../stages/coder/coderAnswer';
+import { type RunContext } from '../stages/context';
+import { RunStop } from '../recovery/runStop';
+import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from '../stages/debuggerStage';
+import { buildCorrection, emitCorrection, nextCorrectionId } from '../stages/router/corrections';
+import { callModel, checkBudget } from '../stages/modelCall';
+import { stopFromSignal } from '../recovery/budgets';
+import { askCoder, recoveryOf } from '../stages/coder/coderCall';
+import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
+import { summarizeChecks } from '../stages/coder/runTestsTool';
+import { CODER_SYSTEM, coderPrompt, describeChecks, describeFailure, type DebuggerInputs, type SourceFile } from '../stages/prompts';
+import { changedRegions, route } from '../stages/router/router';
+import { serializeManifest } from '../stages/manifestBuilder';
+import { writeThroughGate } from '../stages/coder/writeGate';
+import { baselineOf } from '../run/baseline';
+
+async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
+  const out: SourceFile[] = [];
+  for (const path of paths) {
+    const content = await ctx.deps.workspace.readFile(path);
+    if (content !== null) out.push({ path, content });
+  }
+  return out;
+}
+
+const scopePaths = (ctx: RunContext) => [...ctx.manifest.scope.write, ...ctx.manifest.scope.read].map((f) => f.path);
+
+/** The failure text of an attempt, rebuilt from the log so a resumed run reads the same. */
+function attemptFailure(a: AttemptState): string {
+  return describeFailure({
+    parse: a.parse?.problems ?? [],
+    diagnostics: (a.diagnostics?.diagnostics ?? []).filter((d) => d.category === 'error'),
+    lint: (a.lint?.problems ?? []).filter((p) => p.severity === 'error'),
+    tests: a.tests,
+  });
+}
+
+/** The scope's files as they were before the run's first write of each (a file the run created is absent). */
+async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
+  const baseline = baselineOf(ctx.log.events);
+  const out: SourceFile[] = [];
+  for (const path of scopePaths(ctx)) {
+    const base = baseline.get(path);
+    if (base === null) continue;
+    const content = base === undefined ? await ctx.deps.workspace.readFile(path) : await ctx.log.getBlob(base);
+    if (content !== null) out.push({ path, content });
+  }
+  return out;
+}
+
+/** The Debugger's fixed inputs: manifest, tests, latest output, latest code, history. Scope files only. */
+async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOutcome): Promise<DebuggerInputs> {
+  const state = reduceRun(ctx.log.runId, ctx.log.events);
+  const history = [];
+  for (const a of state.attempts.filter((x) => x.n < attempt)) {
+    const files: SourceFile[] = [];
+    for (const f of a.files) files.push({ path: f.path, content: await ctx.log.getBlob(f.hash) });
+    history.push({ attempt: a.n, files, failure: attemptFailure(a) });
+  }
+  return {
+    manifest: serializeManifest(ctx.manifest),
+    testFiles: await readAll(ctx, ctx.manifest.testFiles),
+    testOutput: [describeFailure(outcome.evidence), outcome.evidence.tests?.output ?? ''].filter(Boolean).join('\n\n'),
+    diagnostics: describeChecks(outcome.evidence),
+    preExisting: (outcome.evidence.preExisting ?? []).map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`).join('\n'),
+    implementation: await readAll(ctx, scopePaths(ctx)),
+    pristine: await pristineScope(ctx),
+    history,
+  };
+}
+
+/**
+ * One Coder attempt, the same for a first try and every recovery rung: ask (rungs 1 and 4
+ * live around the call), record, and write what the gate allows. Returns the paths written.
+ */
+async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[]> {
+  const { log, manifest } = ctx;
+  const { attempt, brief, lastFailure } = plan;
+  const text = await askCoder(ctx, {
+    attempt,
+    system: CODER_SYSTEM,
+    prompt: coderPrompt({ manifest, files: await readAll(ctx, scopePaths(ctx)), tests: await readAll(ctx, manifest.testFiles), brief, lastFailure }),
+    thinking: plan.thinking,
+  });
+  const answer = parseCoderAnswer(text);
+  const refs = [];
+  for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
+  await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
+  const written = await writeThroughGate(ctx, attempt, answer);
+  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
+  return written.map((w) => w.path);
+}
+
+/** The normalized changed code of an attempt against the run's baseline, for the repeat guard. */
+async function attemptRegions(ctx: RunContext, a: AttemptState | undefined): Promise<string> {
+  if (!a) return '';
+  const firstBefore = baselineOf(ctx.log.events);
+  const parts: string[] = [];
+  for (const f of [...a.files].sort((x, y) => x.path.localeCompare(y.path))) {
+    const base = firstBefore.get(f.path);
+    const before = base ? await ctx.log.getBlob(base) : null;
+    parts.push(`${f.path}\n${changedRegions(before, await ctx.log.getBlob(f.hash))}`);
+  }
+  return parts.join('\n');
+}
+
+export interface LoopResult {
+  attempts: number;
+}
+
+/**
+ * The inner loop: Coder attempt, write gate, checks; on failure the Debugger, then the
+ * router sends the fix to its owner. The code route climbs the recovery ladder (rungs 2
+ * and 3, src/core/recovery/ladder.ts, which explains how they compose with the budgets
+ * and the router); every attempt, first or recovery, runs through the same body. Ends
+ * with tests passing, an operator correction request, or the ladder or a budget spent
+ * (each a RunStop or a normal return).
+ */
+export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined): Promise<LoopResult> {
+  const { log } = ctx;
+  const ladder = new RecoveryLadder(recoveryOf(ctx), ctx.budget, firstAttempt);
+  let plan = ladder.first(initialBrief);
+  for (;;) {
+    const { attempt } = plan;
+    if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
+    // A spent budget stops the run before a rung's receipt promises an attempt it cannot make.
+    checkBudget(ctx, 'beforeCall');
+    if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
+    const changed = await coderAttempt(ctx, plan);
+    const outcome = await runChecks(ctx, attempt, changed);
+    if (outcome.passed) return { attempts: attempt };
+
+    const inputs = await debuggerInputs(ctx, attempt, outcome);
+    const diagnosed = await diagnose(
+      (prompt, note) =>
+        callModel(ctx, {
+          role: 'debugger',
+          attempt,
+          system: DEBUGGER_SYSTEM,
+          messages: [{ role: 'user', content: note ? `${prompt}\n\n${note}` : prompt }],
+          structured: { name: 'diagnosis', description: 'Report the diagnosis of the failed attempt', jsonSchema: diagnosisJsonSchema() },
+        }),
+      inputs,
+    );
+    await log.emit({ type: 'debugger.diagnosed', attempt, diagnosis: diagnosed.diagnosis, rejected: diagnosed.rejected });
+
+    const state = reduceRun(log.runId, log.events);
+    const previous = state.attempts.find((a) => a.n === attempt - 1);
+    const flagged = previous?.route?.route === 'code' && previous.diagnosis ? previous : undefined;
+    const decision = route({
+      manifest: ctx.manifest,
+      diagnosis: diagnosed.diagnosis,
+      diagnostics: outcome.evidence.diagnostics,
+      tests: outcome.evidence.tests,
+      refusedFixes: outcome.evidence.refusedFixes,
+      impossibleExpectations: outcome.evidence.impossibleExpectations,
+      tampered: outcome.evidence.tampered,
+      testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
+      workspaceRoot: ctx.deps.workspaceRoot,
+      repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
+    });
+    await log.emit({ type: 'router.routed', attempt, claimed: decision.claimed, route: decision.route, guard: decision.guard });
+
+    if (decision.route !== 'code') {
+      const request: CorrectionRequest = await buildCorrection(ctx, decision, diagnosed.diagnosis, outcome, nextCorrectionId(ctx));
+      await emitCorrection(ctx, request);
+      throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: decision.route }, 'needsOperator');
+    }
+    const step = ladder.next({
+      attempt,
+      summary: summarizeChecks(outcome.evidence),
+      failure: describeFailure(outcome.evidence),
+      brief: diagnosed.diagnosis?.brief,
+    });
+    if (step.kind === 'stop') throw new RunStop(step.stop, step.outcome);
+    plan = step.plan;
+  }
+}

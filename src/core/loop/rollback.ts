@@ -1,0 +1,101 @@
+import { UserInputError } from '../errors';
+import type { RunStorePort } from '../ports/runStore';
+import type { WorkspacePort } from '../ports/workspace';
+import type { HashFn } from '../ports/clock';
+import type { EventOf } from '../schema/events';
+import { baselineOf, lastWrittenOf, workspaceBaselineOf } from '../run/baseline';
+import { wholeLog } from '../run/logCodec';
+import { reduceRun, type RunState } from '../run/reducer';
+import { RunLog } from '../run/runLog';
+import type { PipelineDeps } from '../stages/context';
+
+/** What rollback will do to one path. */
+export interface RollbackStep {
+  path: string;
+  /** restore: write the content (and mode) it had before the run; delete: the run created it. */
+  action: 'restore' | 'delete';
+  /** The blob of the content before the run; null when the run created the file. */
+  before: string | null;
+  /** Its permission bits before the run, when the log recorded them. */
+  mode: number | null;
+  /** Someone changed the file since the run last wrote it: rolling back would lose that change. */
+  changedSinceRun: boolean;
+}
+
+export interface RollbackPlan {
+  runId: string;
+  steps: RollbackStep[];
+  /** The paths of the steps that would overwrite or delete a change made after the run. */
+  conflicts: string[];
+  /** Folders the run created, removed when they are empty once its files are gone. */
+  folders: string[];
+}
+
+/** Rollback refused: files changed since the run last wrote them. Nothing was changed. */
+export class RollbackConflictError extends UserInputError {
+  override readonly name = 'RollbackConflictError';
+  constructor(
+    readonly runId: string,
+    readonly conflicts: string[],
+  ) {
+    super(
+      `rollback of ${runId} refused: ${conflicts.length} file(s) changed since the run last wrote them: ${conflicts.join(', ')}. ` +
+        'Nothing was changed. Save those edits elsewhere, or pass --force to overwrite them.',
+    );
+  }
+}
+
+type RollbackDeps = Pick<PipelineDeps, 'store' | 'workspace' | 'hash'>;
+
+async function loadRun(store: RunStorePort, runId: string) {
+  return wholeLog(await store.load(runId), store.logPath(runId)).events;
+}
+
+async function planFrom(runId: string, events: Awaited<ReturnType<typeof loadRun>>, ws: WorkspacePort, hash: HashFn): Promise<RollbackPlan> {
+  const last = lastWrittenOf(events);
+  const { modes, createdFolders } = workspaceBaselineOf(events);
+  const steps: RollbackStep[] = [];
+  for (const [path, before] of [...baselineOf(events)].sort(([a], [b]) => a.localeCompare(b))) {
+    const current = await ws.readFile(path);
+    const currentHash = current === null ? null : hash(current);
+    const mode = modes.get(path) ?? null;
+    // Already as it was before the run (a second rollback, an undone edit): nothing to do.
+    if (currentHash === before && (before === null || mode === null || (await ws.fileMode(path)) === mode)) continue;
+    steps.push({ path, action: before === null ? 'delete' : 'restore', before, mode, changedSinceRun: currentHash !== (last.get(path) ?? null) });
+  }
+  return { runId, steps, conflicts: steps.filter((s) => s.changedSinceRun).map((s) => s.path), folders: [...createdFolders].sort((a, b) => b.length - a.length || a.localeCompare(b)) };
+}
+
+/** What a rollback of the run would do, and which files it would take from the operator: read-only. */
+export async function planRollback(deps: RollbackDeps, runId: string): Promise<RollbackPlan> {
+  return planFrom(runId, await loadRun(deps.store, runId), deps.workspace, deps.hash);
+}
+
+/**
+ * Puts the workspace back as it was before the run: each file's content and mode, the files
+ * and folders the run created removed, the files it changed and that are gone recreated. It
+ * first compares every file with what the run last wrote there: when someone changed one
+ * since, it refuses and changes nothing, unless `force`.
+ */
+export async function rollbackRun(deps: PipelineDeps, runId: string, opts: { force?: boolean } = {}): Promise<{ runId: string; state: RunState; logPath: string; rolledBack: EventOf<'run.rolledBack'> }> {
+  const events = await loadRun(deps.store, runId);
+  const plan = await planFrom(runId, events, deps.workspace, deps.hash);
+  if (plan.conflicts.length && !opts.force) throw new RollbackConflictError(runId, plan.conflicts);
+  const log = new RunLog(runId, deps.store, deps.clock, events);
+  if (deps.onEvent) log.onEvent(deps.onEvent);
+  const files: { path: string; restored: 'content' | 'deleted' }[] = [];
+  for (const step of plan.steps) {
+    if (step.before === null) {
+      await deps.workspace.deleteFile(step.path);
+      files.push({ path: step.path, restored: 'deleted' });
+    } else {
+      await deps.workspace.writeFile(step.path, await log.getBlob(step.before));
+      if (step.mode !== null) await deps.workspace.setFileMode(step.path, step.mode);
+      files.push({ path: step.path, restored: 'content' });
+    }
+  }
+  const folders = [];
+  for (const f of plan.folders) if (await deps.workspace.removeEmptyFolder(f)) folders.push(f);
+  const rolledBack = (await log.emit({ type: 'run.rolledBack', files, folders, forced: plan.conflicts.length ? plan.conflicts : undefined })) as EventOf<'run.rolledBack'>;
+  return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId), rolledBack };
+}

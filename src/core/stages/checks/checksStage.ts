@@ -1,0 +1,133 @@
+import type { RunContext } from '../context';
+import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline';
+import { runOracleTests } from './oracle';
+import { preCoderOverlays } from './preCoderCode';
+import { caseKey, changedByRun, projectRegression, testsReaching } from './projectTests';
+import { impossibleExpectations, renderTypeProbe } from './typeProbe';
+import type { FailureEvidence } from '../prompts';
+
+export interface CheckOutcome {
+  passed: boolean;
+  evidence: FailureEvidence;
+}
+
+const elapsed = (t: number) => Date.now() - t;
+
+/**
+ * The post-write checks, in order: parse, diagnostics (with structural auto-fix first),
+ * lint, tests. Each is an event. A check whose port is not wired is not in the pipeline.
+ * Malformed code stops the chain: nothing after the parse can say anything useful.
+ */
+export async function runChecks(ctx: RunContext, attempt: number, changed: string[]): Promise<CheckOutcome> {
+  const { deps, log, manifest, signal } = ctx;
+  const evidence: FailureEvidence = { parse: [], diagnostics: [], lint: [] };
+  const baseline = baselineFromLog(ctx);
+  const codeFiles = changed.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
+
+  if (deps.parser) {
+    const t = Date.now();
+    for (const file of codeFiles) {
+      const content = await deps.workspace.readFile(file);
+      if (content !== null) evidence.parse.push(...(await deps.parser.parse(file, content)));
+    }
+    await log.emit({ type: 'check.parsed', attempt, ok: evidence.parse.length === 0, problems: evidence.parse, durationMs: elapsed(t) });
+    if (evidence.parse.length) return { passed: false, evidence };
+  }
+
+  if (deps.diagnostics && codeFiles.length) {
+    const t = Date.now();
+    const inScope = new Set(manifest.scope.write.map((f) => f.path));
+    const before = new Map<string, string | null>();
+    for (const f of inScope) before.set(f, await deps.workspace.readFile(f));
+    const fixes = await deps.diagnostics.autofix(codeFiles, (p) => inScope.has(p), signal);
+    if (fixes.applied.length || fixes.refused.length) {
+      await log.emit({ type: 'check.autofixed', attempt, applied: fixes.applied, refused: fixes.refused });
+      evidence.refusedFixes = fixes.refused;
+      const written = [];
+      for (const [path, old] of before) {
+        const now = await deps.workspace.readFile(path);
+        if (now !== null && now !== old) {
+          written.push({ path, before: old === null ? null : await log.putBlob(old), after: await log.putBlob(now) });
+        }
+      }
+      if (written.length) await log.emit({ type: 'files.written', attempt, by: 'autofix', files: written });
+    }
+    // The rendered tests are always checked: their type errors against the new code are
+    // the machine fact behind "test is wrong", and a just-rendered file is new to the service.
+    const result = await deps.diagnostics.check([...new Set([...codeFiles, ...manifest.testFiles])], signal);
+    // Only what the run introduced counts; the baseline's errors are shown apart.
+    const { introduced, preExisting } = splitDiagnostics(baseline?.diagnostics ?? [], result.diagnostics.filter((d) => d.category === 'error'));
+    evidence.diagnostics = introduced;
+    evidence.preExisting = preExisting;
+    await log.emit({
+      type: 'check.diagnosed',
+      attempt,
+      ok: introduced.length === 0,
+      checkedFiles: result.checkedFiles,
+      diagnostics: result.diagnostics.filter((d) => !preExisting.includes(d)),
+      preExisting,
+      durationMs: elapsed(t),
+    });
+  }
+
+  if (deps.lint) {
+    const r = await deps.lint.lint(codeFiles, signal);
+    const { introduced, preExisting } = splitLint(baseline?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
+    evidence.lint = introduced;
+    const status = r.status === 'failed' && !introduced.length ? 'passed' : r.status;
+    await log.emit({ type: 'check.linted', attempt, status, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting, detail: r.detail });
+  }
+
+  // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
+  const { result: tests, tampered } = await runOracleTests(ctx, attempt);
+  evidence.tests = tests;
+  if (tampered.length) evidence.tampered = tampered;
+  await log.emit({ type: 'tests.ran', attempt, result: tests });
+
+  let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
+  if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
+  if (!passed) await probeTests(ctx, evidence);
+  return { passed, evidence };
+}
+
+/**
+ * Once the ticket's tests pass: the project's own tests that import a file the run changed
+ * (directly or through other files) run too, and a case that passed before the run and fails
+ * now fails the attempt, with the case named in the failure the Debugger reads.
+ */
+async function projectRegressionPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence): Promise<boolean> {
+  const files = await testsReaching(ctx, changedByRun(ctx));
+  if (!files.length) return true;
+  const r = await projectRegression(ctx, files);
+  await ctx.log.emit({ type: 'projectTests.ran', attempt, files: r.files, result: r.result!, newlyFailing: r.newlyFailing, preExisting: r.preExisting });
+  if (!r.newlyFailing.length) return true;
+  evidence.regressions = r.newlyFailing.map((k) => {
+    const c = r.result?.cases.find((x) => caseKey(x) === k);
+    return { test: k, message: [c?.message, c?.expected !== undefined ? `Expected: ${c.expected}` : '', c?.actual !== undefined ? `Received: ${c.actual}` : ''].filter(Boolean).join('\n') };
+  });
+  return false;
+}
+
+/**
+ * After a failure, gathers the type facts the wrong-test guard may use, all against the code as
+ * it was before the Coder wrote it (the project plus the ticket's typed ops), never against the
+ * Coder's code: the rendered tests' own type errors there, and the equality expectations a
+ * subject's declared type cannot hold (the type probe). Both are in memory; nothing is written.
+ */
+async function probeTests(ctx: RunContext, evidence: CheckOutcome['evidence']): Promise<void> {
+  const { deps, manifest, signal } = ctx;
+  if (!deps.diagnostics?.probe || manifest.testLanguage !== 'ts') return;
+  const overlays = await preCoderOverlays(ctx);
+  const found = [];
+  const pristine = [];
+  for (const file of manifest.testPlan.files) {
+    const rendered = ctx.oracle?.contentOf(file.path) ?? (await deps.workspace.readFile(file.path));
+    if (rendered !== null) pristine.push(...(await deps.diagnostics.probe(file.path, rendered, signal, overlays)).filter((d) => d.category === 'error' && d.file === file.path));
+    const probe = renderTypeProbe(file);
+    if (!probe) continue;
+    const diagnostics = await deps.diagnostics.probe(probe.path, probe.content, signal, overlays);
+    found.push(...impossibleExpectations(probe, diagnostics).map((x) => ({ file: file.path, caseName: x.caseName, actual: x.actual, expected: x.expected, code: x.code, message: x.message })));
+  }
+  evidence.testErrorsBeforeCoder = pristine;
+  if (found.length) evidence.impossibleExpectations = found;
+}

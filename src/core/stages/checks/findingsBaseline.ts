@@ -1,0 +1,88 @@
+import { CancelledError, isAbort } from '../../errors';
+import type { CodeDiagnostic, LintProblem } from '../../schema/checks';
+import type { EventOf } from '../../schema/events';
+import type { RunContext } from '../context';
+import { introduced } from '../ops/introduced';
+
+/**
+ * The project's findings before the run's first write: what the run did not introduce. A
+ * check or a gate counts only the findings beyond these, so an error that was already in the
+ * project (in an importer of the changed module, or anywhere the project-wide check looks)
+ * neither fails an attempt nor becomes evidence for a route.
+ */
+export type FindingsBaseline = Omit<EventOf<'baseline.recorded'>, 'runId' | 'seq' | 'ts' | 'type'>;
+
+/**
+ * A finding's identity across edits: its file, its code or rule, and its message with the
+ * whitespace collapsed. Not its line: an edit above an old error moves it without making it new.
+ */
+const normalized = (message: string): string => message.replace(/\s+/g, ' ').trim();
+const diagnosticKey = (d: CodeDiagnostic): string => `${d.file}\0${d.code}\0${normalized(d.message)}`;
+const lintKey = (p: LintProblem): string => `${p.file}\0${p.rule ?? ''}\0${normalized(p.message)}`;
+
+/** Splits findings into the ones the run introduced and the ones that were there before it (as a multiset). */
+function split<T>(base: readonly T[], now: readonly T[], key: (item: T) => string): { introduced: T[]; preExisting: T[] } {
+  const fresh = new Set(introduced(base, now, key));
+  return { introduced: now.filter((x) => fresh.has(x)), preExisting: now.filter((x) => !fresh.has(x)) };
+}
+
+export const splitDiagnostics = (base: readonly CodeDiagnostic[], now: readonly CodeDiagnostic[]) => split(base, now, diagnosticKey);
+export const splitLint = (base: readonly LintProblem[], now: readonly LintProblem[]) => split(base, now, lintKey);
+
+const errors = <T extends { category?: string; severity?: string }>(xs: readonly T[]): T[] => xs.filter((x) => (x.category ?? x.severity) === 'error');
+
+/**
+ * Records the baseline before the run's first write: the diagnostics and lint findings of the
+ * files in scope and of the files that import them (what the per-attempt checks will look at),
+ * and, when the type-check gate will run, the whole project's type errors (one full check).
+ */
+export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline> {
+  const { deps, manifest, signal } = ctx;
+  const t = Date.now();
+  // The project-wide check runs in a process of its own: the scope's checks go on beside it, so
+  // the baseline costs about one full type-check of wall time, not one plus the scope's.
+  const projectCheck = projectBaseline(ctx);
+  // Settled below; an early throw must not leave it unhandled.
+  projectCheck.catch(() => undefined);
+  const existing = manifest.scope.write.filter((f) => f.exists).map((f) => f.path);
+  const code = existing.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
+  let diagnostics: CodeDiagnostic[] = [];
+  let checkedFiles: string[] = [];
+  if (deps.diagnostics && code.length) {
+    const r = await deps.diagnostics.check(code, signal);
+    diagnostics = errors(r.diagnostics);
+    checkedFiles = r.checkedFiles;
+  }
+  let lint: LintProblem[] = [];
+  if (deps.lint && code.length) {
+    const r = await deps.lint.lint([...new Set([...code, ...checkedFiles.filter((f) => /\.[cm]?[jt]sx?$/.test(f))])], signal);
+    lint = r.status === 'failed' || r.status === 'passed' ? errors(r.problems) : [];
+  }
+  const project = await projectCheck;
+  // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
+  const rendered = new Set(manifest.testFiles);
+  const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
+  const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: Date.now() - t };
+  await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
+  return baseline;
+}
+
+/** The whole project's type errors, when the type-check gate will run (undefined when it will not, or cannot). */
+async function projectBaseline(ctx: RunContext): Promise<CodeDiagnostic[] | undefined> {
+  const { deps, signal } = ctx;
+  if (!deps.gates?.enabled.includes('typecheck') || !deps.gates.typecheck) return undefined;
+  // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
+  const r = await deps.gates.typecheck.check(signal).catch((err: unknown) => {
+    if (isAbort(err) || err instanceof CancelledError) throw err;
+    return undefined;
+  });
+  return r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : undefined;
+}
+
+/** The run's baseline, from its log (a resumed run keeps the one its first segment took). */
+export function baselineFromLog(ctx: Pick<RunContext, 'log'>): FindingsBaseline | undefined {
+  const e = ctx.log.events.find((x): x is EventOf<'baseline.recorded'> => x.type === 'baseline.recorded');
+  if (!e) return undefined;
+  const { checkedFiles, diagnostics, lint, project, durationMs } = e;
+  return { checkedFiles, diagnostics, lint, project, durationMs };
+}

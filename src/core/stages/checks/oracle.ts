@@ -1,0 +1,66 @@
+import type { TestRunResult } from '../../schema/checks';
+import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
+import { RunStop } from '../../recovery/runStop';
+import { describeTampering, type OracleCheckpoint, type TamperedFile } from './oraclePins';
+
+/**
+ * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
+ * changed bytes kept in the blob store for the record, and its trusted content written back.
+ * Returns what changed (empty: intact). Without an oracle (a run that rendered nothing yet)
+ * there is nothing to check.
+ */
+export async function guardOracle(ctx: RunContext, attempt: number, at: OracleCheckpoint): Promise<TamperedFile[]> {
+  await guardRunLog(ctx);
+  const oracle = ctx.oracle;
+  if (!oracle) return [];
+  const { workspace } = ctx.deps;
+  const changed = await oracle.changed((p) => workspace.readFile(p));
+  if (!changed.length) return [];
+  const restored = [];
+  for (const t of changed) {
+    const now = await workspace.readFile(t.path);
+    const trusted = oracle.contentOf(t.path)!;
+    await workspace.writeFile(t.path, trusted);
+    restored.push({ path: t.path, before: now === null ? null : await ctx.log.putBlob(now), after: await ctx.log.putBlob(trusted) });
+  }
+  await ctx.log.emit({ type: 'oracle.tampered', attempt, at, files: changed });
+  await ctx.log.emit({ type: 'files.written', attempt, by: 'oracle', files: restored });
+  return changed;
+}
+
+/**
+ * The run's own record: the log on disk must hold exactly the events this run wrote. Code under
+ * test that edits or appends to it (with no sandbox to make it read-only) could make every view
+ * of the run say something the run never did; the log cannot be put back line by line, so the
+ * run stops here, failed, and the views of the damaged file refuse it (they name the line).
+ */
+async function guardRunLog(ctx: RunContext): Promise<void> {
+  if (await ctx.log.matchesStore()) return;
+  const file = ctx.log.path.replace(/\\/g, '/');
+  const rel = file.startsWith(ctx.deps.workspaceRoot.replace(/\\/g, '/') + '/') ? file.slice(ctx.deps.workspaceRoot.length + 1) : file;
+  throw new RunStop({ kind: 'oracleTampered', files: [rel] }, 'failed');
+}
+
+/**
+ * The ticket's rendered tests, run between two checks of the oracle. A run during which the
+ * oracle changed cannot pass, whatever the runner reported: its result is failed, with the
+ * change named in the output the Coder and the Debugger read. `tampered` lists what changed.
+ */
+export async function runOracleTests(ctx: RunContext, attempt: number): Promise<{ result: TestRunResult; tampered: TamperedFile[] }> {
+  const { deps, manifest, signal } = ctx;
+  const before = await guardOracle(ctx, attempt, 'beforeTests');
+  const ran = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, signal);
+  const after = await guardOracle(ctx, attempt, 'afterTests');
+  // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
+  const pinned = new Set(ctx.oracle?.paths ?? []);
+  const undone = (ran.sideEffects ?? []).filter((s) => pinned.has(s.path) && !after.some((t) => t.path === s.path));
+  if (undone.length) {
+    const files = undone.map((s) => ({ path: s.path, expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!), actual: s.change === 'deleted' ? null : 'put back by the test runner' }));
+    await ctx.log.emit({ type: 'oracle.tampered', attempt, at: 'afterTests', files });
+    after.push(...files);
+  }
+  const tampered = [...before, ...after];
+  if (!tampered.length) return { result: ran, tampered };
+  const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
+  return { result: { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` }, tampered };
+}

@@ -1,0 +1,100 @@
+import type { TestRunResult } from '../../schema/checks';
+import type { EventOf } from '../../schema/events';
+import { baselineOf } from '../../run/baseline';
+import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
+import { ImportReach } from '../gates/reach';
+import { isCodePath, isTestPath } from '../paths';
+
+/**
+ * The project's own tests are the regression: the rendered tests say the ticket is done, these
+ * say nothing else broke. They run with the workspace's runner (per-case results), and a case
+ * counts only when it passed before the run's first write and fails now: a test that already
+ * failed is the project's, not the run's.
+ */
+
+/** Where projects keep tests; a `fixtures` folder holds test data, not tests. */
+const TEST_ROOTS = ['test', 'tests', '__tests__', 'spec', 'src', 'lib'];
+const NOT_TESTS = /(^|\/)(node_modules|fixtures|__fixtures__|\.ticket-runner)\//;
+
+/** The project's existing test files, by the runners' shared conventions; never the ticket's rendered tests. */
+export async function projectTestFiles(ctx: Pick<RunContext, 'deps' | 'manifest'>): Promise<string[]> {
+  const rendered = new Set(ctx.manifest.testFiles);
+  const found = new Set<string>();
+  for (const root of TEST_ROOTS) {
+    for (const f of await ctx.deps.workspace.listFiles(root)) {
+      if (isTestPath(f) && isCodePath(f) && !f.endsWith('.d.ts') && !NOT_TESTS.test(f) && !rendered.has(f)) found.add(f);
+    }
+  }
+  return [...found].sort();
+}
+
+/** The project tests that import one of `files`, directly or through other workspace files. */
+export async function testsReaching(ctx: Pick<RunContext, 'deps' | 'manifest'>, files: readonly string[]): Promise<string[]> {
+  if (!files.length) return [];
+  const reach = new ImportReach(ctx.deps.workspace, new Set(files));
+  const out: string[] = [];
+  for (const t of await projectTestFiles(ctx)) if (await reach.reaches(t)) out.push(t);
+  return out;
+}
+
+/** A case's identity across runs: its file and full name. */
+export const caseKey = (c: { file?: string; name: string }): string => `${c.file ?? ''} › ${c.name}`;
+
+/** The cases that did not pass in a run (a run that could not report counts every file as failing). */
+function notPassing(r: TestRunResult, files: readonly string[]): string[] {
+  const failed = r.cases.filter((c) => c.status === 'failed').map(caseKey);
+  if (r.status === 'passed' || failed.length) return failed;
+  return files.map((f) => `${f} › (the file did not run: ${r.status})`);
+}
+
+export async function runProjectTests(ctx: RunContext, files: readonly string[]): Promise<TestRunResult> {
+  const { deps, manifest, signal } = ctx;
+  return deps.tests.run({ framework: manifest.runner.framework, files: [...files], timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, signal);
+}
+
+type Baseline = EventOf<'projectTests.baseline'>;
+
+/**
+ * Before the run's first write: runs the project tests that the run could affect (those that
+ * reach the files in scope, or all of them when the projectTests gate will run) and records
+ * which cases did not pass. Nothing to run, nothing recorded.
+ */
+export async function recordProjectTestBaseline(ctx: RunContext): Promise<void> {
+  const whole = ctx.deps.gates?.enabled.includes('projectTests') ?? false;
+  const files = whole ? await projectTestFiles(ctx) : await testsReaching(ctx, ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path));
+  if (!files.length) return;
+  const r = await runProjectTests(ctx, files);
+  await ctx.log.emit({ type: 'projectTests.baseline', files, status: r.status, failing: notPassing(r, files), durationMs: r.durationMs });
+}
+
+function baselineOfTests(ctx: Pick<RunContext, 'log'>): Baseline | undefined {
+  return ctx.log.events.find((e): e is Baseline => e.type === 'projectTests.baseline');
+}
+
+export interface RegressionOutcome {
+  files: string[];
+  result?: TestRunResult;
+  /** Cases that passed (or were not run) before the run and fail now: they count. */
+  newlyFailing: string[];
+  /** Cases that already failed before the run: shown, never counted. */
+  preExisting: string[];
+}
+
+/**
+ * Runs `files` of the project's tests and compares them with the baseline. A file the baseline
+ * did not run is judged on its own: every failing case counts.
+ */
+export async function projectRegression(ctx: RunContext, files: readonly string[]): Promise<RegressionOutcome> {
+  if (!files.length) return { files: [], newlyFailing: [], preExisting: [] };
+  const result = await runProjectTests(ctx, files);
+  const before = baselineOfTests(ctx);
+  const old = new Set(before?.failing ?? []);
+  const failing = notPassing(result, files);
+  return { files: [...files], result, newlyFailing: failing.filter((k) => !old.has(k)), preExisting: failing.filter((k) => old.has(k)) };
+}
+
+/** The files the run has changed so far (any writer but the materializer and the oracle guard). */
+export function changedByRun(ctx: Pick<RunContext, 'log'>): string[] {
+  const ours = new Set(['coder', 'op', 'autofix', 'repair'] as const);
+  return [...baselineOf(ctx.log.events, ours).keys()];
+}

@@ -1,0 +1,102 @@
+import { errorMessage, ModelTransportError } from '../errors';
+import type { ModelRequest, ModelResponse } from '../ports/model';
+import { type AnomalyScore, scoreAnswer } from '../recovery/anomalies';
+import { budgetStop, stopFromSignal } from '../recovery/budgets';
+import { reduceRun } from '../run/reducer';
+import { type RunContext } from './context';
+import { RunStop } from '../recovery/runStop';
+
+/** A model answer with its anomaly score: the Coder's path reads it to decide on rung 1. */
+export interface ScoredResponse extends ModelResponse {
+  anomaly: AnomalyScore;
+}
+
+/**
+ * Stops the run when a per-run budget (calls, tokens, dollars, wall time) is spent.
+ * `beforeCall` refuses a call the call budget has no room for; `afterCall` sees what the
+ * call cost.
+ */
+export function checkBudget(ctx: RunContext, phase: 'beforeCall' | 'afterCall' = 'afterCall'): void {
+  const usage = reduceRun(ctx.log.runId, ctx.log.events).usage;
+  const stop = budgetStop(ctx.budget, usage, Date.now() - ctx.startedAt, phase);
+  if (stop) throw stop;
+}
+
+/**
+ * What the detectors read: the text, and the structured answer or tool inputs as fenced
+ * JSON. A tool-use turn or a structured answer has little or no text, and is not
+ * "near-empty" for it.
+ */
+function scoredText(response: ModelResponse): string {
+  const json = (value: unknown) => '```json\n' + JSON.stringify(value) + '\n```';
+  const parts = [response.text];
+  if (response.structured !== undefined) parts.push(json(response.structured));
+  for (const call of response.toolCalls) parts.push(json(call.input));
+  return parts.filter((p) => p !== '').join('\n\n');
+}
+
+/** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
+export async function recordAnomaly(ctx: RunContext, request: Pick<ModelRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
+  const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured });
+  if (anomaly.score > 0) {
+    await ctx.log.emit({ type: 'anomaly.detected', attempt: request.attempt, role: request.role, score: anomaly.score, urgent: anomaly.urgent, signals: anomaly.signals });
+  }
+  return anomaly;
+}
+
+/**
+ * Every model call goes through here: budgets are enforced before and after, the call is
+ * recorded (tokens, cost, latency, retries), the answer is scored by the anomaly
+ * detectors, and a transport failure stops the run with its typed reason. `signal` may be
+ * a call's own (rung 1 stops a stream with it); the run's own abort is told apart by
+ * `ctx.signal`, and its reason (cancel or wall-time budget) becomes the stop.
+ */
+export async function callModel(ctx: RunContext, request: ModelRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
+  const { model } = ctx.deps;
+  if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
+  checkBudget(ctx, 'beforeCall');
+  const started = Date.now();
+  let response: ModelResponse;
+  try {
+    response = await model.complete(request, signal);
+  } catch (err) {
+    if (err instanceof RunStop) throw err;
+    // A call stopped by its caller records why, not the provider's generic "cancelled".
+    const stoppedBy = signal !== ctx.signal && signal.aborted && !ctx.signal.aborted && signal.reason instanceof Error ? signal.reason : undefined;
+    await ctx.log.emit({
+      type: 'model.called',
+      role: request.role,
+      attempt: request.attempt,
+      model: model.info,
+      ok: false,
+      error: stoppedBy ? `stopped: ${stoppedBy.message}` : errorMessage(err),
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      costUsd: 0,
+      latencyMs: Date.now() - started,
+      retries: err instanceof ModelTransportError ? err.retries : 0,
+    });
+    if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
+    if (err instanceof ModelTransportError) throw new RunStop({ kind: 'modelError', role: request.role, message: err.message }, 'error');
+    throw err;
+  }
+  await ctx.log.emit({
+    type: 'model.called',
+    role: request.role,
+    attempt: request.attempt,
+    model: model.info,
+    ok: true,
+    inputTokens: response.usage.inputTokens,
+    outputTokens: response.usage.outputTokens,
+    cacheReadTokens: response.usage.cacheReadTokens,
+    cacheWriteTokens: response.usage.cacheWriteTokens,
+    costUsd: response.costUsd,
+    latencyMs: response.latencyMs,
+    retries: response.retries,
+  });
+  const anomaly = await recordAnomaly(ctx, request, scoredText(response));
+  checkBudget(ctx, 'afterCall');
+  return { ...response, anomaly };
+}

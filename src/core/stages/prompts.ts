@@ -1,0 +1,137 @@
+import type { Manifest } from '../schema/manifest';
+import { describeTampering, type TamperedFile } from './checks/oraclePins';
+import type { AppliedFix, TestRunResult, CodeDiagnostic, ParseProblem, LintProblem } from '../schema/checks';
+
+export interface SourceFile {
+  path: string;
+  content: string;
+}
+
+/** The evidence of a failed attempt, as the Coder and the Debugger both read it. */
+export interface FailureEvidence {
+  parse: ParseProblem[];
+  diagnostics: CodeDiagnostic[];
+  lint: LintProblem[];
+  tests?: TestRunResult;
+  /** Structural fixes the language service offered that would change files outside the scope. */
+  refusedFixes?: AppliedFix[];
+  /** Equality expectations whose expected value the subject's declared type cannot hold (the type probe). */
+  impossibleExpectations?: { file: string; caseName: string; actual: string; expected: string; code: string; message: string }[];
+  /**
+   * The rendered tests' type errors against the code before the Coder wrote it (undefined: no
+   * probe could run). The wrong-test guard confirms a test's type error only when it is here too.
+   */
+  testErrorsBeforeCoder?: CodeDiagnostic[];
+  /** Errors the baseline had before the run: shown apart, never counted, never a route's evidence. */
+  preExisting?: CodeDiagnostic[];
+  /** Rendered tests or the ticket the code changed during the attempt (restored since): a code fault. */
+  tampered?: TamperedFile[];
+  /** The project's own tests that passed before the run and fail now. */
+  regressions?: { test: string; message: string }[];
+}
+
+/** The checks' findings of a failed attempt: the oracle, parse, type-check, lint. */
+export function describeChecks(f: FailureEvidence): string {
+  return describeFailure({ ...f, tests: undefined });
+}
+
+export function describeFailure(f: FailureEvidence): string {
+  const out: string[] = describeTampering(f.tampered ?? []);
+  for (const p of f.parse) out.push(`${p.file}:${p.line}:${p.column} syntax ${p.kind}: ${p.text}`);
+  for (const d of f.diagnostics) out.push(`${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
+  for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);
+  for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
+  for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
+  for (const r of f.regressions ?? []) out.push(`existing project test now fails (it passed before the run): ${r.test}${r.message ? `\n${r.message}` : ''}`);
+  if (f.tests && f.tests.status !== 'passed') {
+    out.push(`tests ${f.tests.status}: ${f.tests.passed} passed, ${f.tests.failed} failed`);
+    for (const c of f.tests.cases.filter((x) => x.status === 'failed')) {
+      out.push(`FAIL ${c.name}${c.file ? ` (${c.file})` : ''}`);
+      if (c.message) out.push(c.message);
+      if (c.expected !== undefined) out.push(`Expected: ${c.expected}`);
+      if (c.actual !== undefined) out.push(`Received: ${c.actual}`);
+    }
+    if (f.tests.cases.length === 0 && f.tests.output) out.push(f.tests.output);
+  }
+  return out.join('\n');
+}
+
+const fence = (f: SourceFile): string => `--- ${f.path}\n${f.content}${f.content.endsWith('\n') ? '' : '\n'}--- end ${f.path}`;
+
+export const CODER_SYSTEM = [
+  'You are the Coder of Ticket Runner. You change only the files the manifest lets you write.',
+  'Answer with the whole new content of every file you change, each in a fenced block whose info string names the path:',
+  '```ts file=src/example.ts',
+  '// the whole file',
+  '```',
+  'Never write test files: the tests are the oracle. Do not explain; code only.',
+].join('\n');
+
+export function manifestSummary(m: Manifest): string {
+  return [
+    `Ticket ${m.ticketId}: ${m.title}`,
+    m.description,
+    `Acceptance criteria:\n${m.acceptance.map((a) => `- ${a.id}: ${a.text}`).join('\n')}`,
+    `You may write: ${m.scope.write.map((f) => f.path + (f.exists ? '' : ' (new)')).join(', ')}`,
+    m.scope.read.length ? `You may read: ${m.scope.read.map((f) => f.path).join(', ')}` : '',
+    `Tests (read-only): ${m.testFiles.join(', ')}`,
+    m.facts.length ? `Facts from the language service:\n${m.facts.map((f) => `- ${f.file} ${f.symbol}: ${f.signature ?? 'does not resolve'}`).join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export function coderPrompt(input: { manifest: Manifest; files: SourceFile[]; tests: SourceFile[]; brief?: string; lastFailure?: string }): string {
+  return [
+    manifestSummary(input.manifest),
+    `Files in scope:\n${input.files.map(fence).join('\n')}`,
+    `Test files:\n${input.tests.map(fence).join('\n')}`,
+    input.lastFailure ? `The last attempt failed:\n${input.lastFailure}` : '',
+    input.brief ? `Corrective brief from the Debugger:\n${input.brief}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export const DEBUGGER_SYSTEM = [
+  "You are the Debugger of Ticket Runner. You never see the Coder's reasoning, only its code and the results.",
+  'Decide who owns the fix: "code" (the implementation is wrong), "manifest" (the scope misses a file the change needs),',
+  '"test" (the test expectation contradicts the ticket), or "ticket" (the ticket names something that does not exist).',
+  'Quote your evidence verbatim from the input you name as its source (testOutput, diagnostics, testFile, implementation, manifest, history);',
+  'each quote needs at least 8 non-space characters, and one that is not found in its source rejects the diagnosis.',
+  'Answer through the diagnosis tool.',
+].join('\n');
+
+export interface DebuggerInputs {
+  manifest: string;
+  testFiles: SourceFile[];
+  /** The whole failure: the checks' findings and the test run, with the runner's output. */
+  testOutput: string;
+  /** The checks' findings alone (parse, type-check, lint): the `diagnostics` evidence source. */
+  diagnostics: string;
+  /** Errors that were there before the run: shown apart so they are not mistaken for the attempt's. */
+  preExisting: string;
+  /**
+   * The files in scope as they were before the run: what the Coder did not write. Not shown to
+   * the Debugger; the evidence check uses it to tell planted text from the project's own.
+   */
+  pristine: SourceFile[];
+  implementation: SourceFile[];
+  history: { attempt: number; files: SourceFile[]; failure: string }[];
+}
+
+export function debuggerPrompt(i: DebuggerInputs): string {
+  return [
+    `## Manifest\n${i.manifest}`,
+    i.diagnostics ? `## Diagnostics\n${i.diagnostics}` : '',
+    i.preExisting ? `## Pre-existing (not counted): errors that were in the project before the run\n${i.preExisting}` : '',
+    `## Test files\n${i.testFiles.map(fence).join('\n')}`,
+    `## Latest test output\n${i.testOutput}`,
+    `## Latest implementation\n${i.implementation.map(fence).join('\n')}`,
+    i.history.length
+      ? `## Attempt history\n${i.history.map((h) => `### Attempt ${h.attempt}\n${h.files.map(fence).join('\n')}\nFailure:\n${h.failure}`).join('\n')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}

@@ -1,0 +1,140 @@
+import { UserInputError } from '../../errors';
+import type { CorrectionRequest, Proposal } from '../../schema/correction';
+import type { Diagnosis } from '../../schema/diagnosis';
+import type { CheckOutcome } from '../checks/checksStage';
+import type { RunContext } from '../context';
+import { validateTestPlan } from '../gates/testPlanCheck';
+import type { RouteDecision } from './router';
+import { outsideScopeFiles } from './router';
+import { unifiedDiff } from '../gates/diff';
+import { parseTicket } from '../ticketLoader';
+import { Ticket } from '../../schema/ticket';
+
+/** Applies a Debugger's exact text replacements to the ticket; null when the result is not a valid ticket. */
+function editedTicket(ticketText: string, ticketPath: string, edit: NonNullable<Diagnosis['proposedTicketEdit']>): unknown {
+  let text = ticketText;
+  for (const r of edit.replacements) {
+    if (!text.includes(r.find)) return null;
+    text = text.split(r.find).join(r.replace);
+  }
+  try {
+    parseTicket(ticketPath, text);
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds the structured correction request for a route that needs the operator. The
+ * proposal is derived deterministically where it can be (a scope addition from the
+ * out-of-scope files), and validated where a model proposed it.
+ */
+export async function buildCorrection(ctx: RunContext, decision: RouteDecision, diagnosis: Diagnosis | null, outcome: CheckOutcome, id: string): Promise<CorrectionRequest> {
+  const claim = diagnosis ? { text: diagnosis.claim, evidence: diagnosis.evidence } : undefined;
+  const fact = decision.guard.fact ?? { kind: 'repeatedApproach' as const, detail: decision.guard.detail };
+  let proposal: Proposal;
+  let target: CorrectionRequest['target'];
+  switch (decision.route) {
+    case 'manifest': {
+      target = 'manifest';
+      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, refusedFixes: outcome.evidence.refusedFixes, workspaceRoot: ctx.deps.workspaceRoot });
+      proposal = paths.length ? { kind: 'scopeAddition', paths } : { kind: 'none', why: 'no out-of-scope file to add was found; edit scope.write by hand' };
+      break;
+    }
+    case 'test': {
+      target = 'testPlan';
+      // The same deterministic validation as a gate's proposal: schema, parse, type-check.
+      const checked = diagnosis?.proposedTestPlan ? await validateTestPlan(ctx.deps, ctx.manifest, diagnosis.proposedTestPlan, ctx.signal) : undefined;
+      proposal =
+        checked?.ok && checked.plan
+          ? { kind: 'testPlan', testPlan: checked.plan }
+          : { kind: 'none', why: `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand` };
+      break;
+    }
+    case 'ticket': {
+      target = 'ticket';
+      const text = (await ctx.deps.workspace.readFile(ctx.ticketPath)) ?? '';
+      const edited = diagnosis?.proposedTicketEdit ? editedTicket(text, ctx.ticketPath, diagnosis.proposedTicketEdit) : null;
+      proposal =
+        edited !== null && diagnosis?.proposedTicketEdit
+          ? { kind: 'ticketEdit', ticket: edited, summary: diagnosis.proposedTicketEdit.summary }
+          : { kind: 'none', why: 'the Debugger proposed no ticket edit that validates; correct the ticket by hand' };
+      break;
+    }
+    default:
+      target = 'code';
+      proposal = { kind: 'none', why: 'the Coder repeated an approach the Debugger flagged; change the code or the ticket by hand, then run again' };
+  }
+  return { id, target, fact, claim, proposal };
+}
+
+/** The ticket text after an accepted proposal: the ticket file is where the correction lives. */
+export function applyProposal(ticketText: string, ticketPath: string, proposal: Proposal): string {
+  let raw: Record<string, unknown>;
+  try {
+    raw = JSON.parse(ticketText) as Record<string, unknown>;
+  } catch {
+    throw new UserInputError(`${ticketPath} is no longer valid JSON; fix it before accepting the correction`);
+  }
+  switch (proposal.kind) {
+    case 'scopeAddition': {
+      const scope = (raw.scope ?? {}) as { write?: string[] };
+      scope.write = [...new Set([...(scope.write ?? []), ...proposal.paths])];
+      raw.scope = scope;
+      break;
+    }
+    case 'testPlan':
+      raw.testPlan = proposal.testPlan;
+      break;
+    case 'ticketEdit':
+      raw = proposal.ticket as Record<string, unknown>;
+      break;
+    case 'none':
+      throw new UserInputError(`this correction request proposes no change (${proposal.why}); reject it, or edit the ticket and run it again`);
+  }
+  const text = JSON.stringify(raw, null, 2) + '\n';
+  parseTicket(ticketPath, text);
+  return text;
+}
+
+/** The id of the run's next correction request: `<runId>-c<n>`. */
+export function nextCorrectionId(ctx: Pick<RunContext, 'log'>): string {
+  return `${ctx.log.runId}-c${ctx.log.events.filter((e) => e.type === 'correction.requested').length + 1}`;
+}
+
+/**
+ * The ticket as its schema reads it (defaults filled in, keys in schema order), two-space JSON:
+ * both sides of a preview in this form, so the diff shows what changes in meaning, not layout.
+ */
+function canonicalTicket(text: string): string {
+  try {
+    const raw: unknown = JSON.parse(text);
+    const parsed = Ticket.safeParse(raw);
+    return JSON.stringify(parsed.success ? parsed.data : raw, null, 2) + '\n';
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What accepting a proposal would write, in full, before anyone accepts it: a unified diff of
+ * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
+ * writes. A proposal that cannot apply says why instead.
+ */
+export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
+  if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
+  if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
+  try {
+    const after = applyProposal(ticketText, ticketPath, proposal);
+    return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) }, 2) };
+  } catch (err) {
+    return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Records a correction request with the full preview of what Accept would write. */
+export async function emitCorrection(ctx: Pick<RunContext, 'log' | 'deps' | 'ticketPath'>, request: CorrectionRequest): Promise<void> {
+  const preview = previewProposal(await ctx.deps.workspace.readFile(ctx.ticketPath), ctx.ticketPath, request.proposal);
+  await ctx.log.emit({ type: 'correction.requested', request, preview });
+}

@@ -1,0 +1,168 @@
+import type { AppliedFix, CodeDiagnostic, TestRunResult } from '../../schema/checks';
+import type { MachineFact } from '../../schema/correction';
+import type { Diagnosis, FailureKind } from '../../schema/diagnosis';
+import type { Route } from '../../schema/events';
+import type { Manifest } from '../../schema/manifest';
+import type { FailureEvidence } from '../prompts';
+
+export interface RouteDecision {
+  claimed: FailureKind | null;
+  route: Route;
+  guard: { verdict: 'confirmed' | 'abstained' | 'overridden' | 'notNeeded'; fact?: MachineFact; detail: string };
+}
+
+export interface RouterInputs {
+  manifest: Manifest;
+  diagnosis: Diagnosis | null;
+  diagnostics: CodeDiagnostic[];
+  tests?: TestRunResult;
+  /** Fixes the language service offered for errors in scope that would change files outside it. */
+  refusedFixes?: AppliedFix[];
+  /** Expectations the type probe found impossible for their subject's declared type. */
+  impossibleExpectations?: FailureEvidence['impossibleExpectations'];
+  /** The workspace root as the test runner's stack traces spell it, to relativize frames. */
+  workspaceRoot: string;
+  /** The rendered tests' type errors against the code before the Coder wrote it (see FailureEvidence). */
+  testErrorsBeforeCoder?: CodeDiagnostic[];
+  /** Rendered tests or the ticket the code changed during the attempt: the code's fault, whatever is claimed. */
+  tampered?: FailureEvidence['tampered'];
+  /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
+  repeat?: { current: string; previous: string };
+}
+
+const errorsOnly = (ds: CodeDiagnostic[]): CodeDiagnostic[] => ds.filter((d) => d.category === 'error');
+
+/**
+ * The same error of a rendered test in two checks: file, code and line. The Coder cannot edit a
+ * rendered test, so its lines stand still; the message is left out because the editor's
+ * TypeScript and the headless one may word it differently.
+ */
+const sameError = (a: CodeDiagnostic, b: CodeDiagnostic): boolean => a.file === b.file && a.code === b.code && a.line === b.line;
+
+/**
+ * test is wrong: the rendered test itself has a type error against the ticket's types, or
+ * it expects a value its subject's declared type cannot hold (the type probe). Both facts are
+ * about the code as the ticket left it, before the Coder wrote anything: a test error that
+ * only the Coder's change brought in is the code's fault (a Coder that breaks an API the test
+ * uses must not get its test rewritten to match).
+ */
+function testFact(i: RouterInputs): MachineFact | undefined {
+  const before = i.testErrorsBeforeCoder ?? [];
+  const d = errorsOnly(i.diagnostics).find((x) => i.manifest.testFiles.includes(x.file) && before.some((b) => sameError(b, x)));
+  if (d) return { kind: 'testTypeError', detail: `${d.file}:${d.line} ${d.code}: ${d.message}`, file: d.file, line: d.line, code: d.code };
+  const x = i.impossibleExpectations?.[0];
+  return (
+    x && {
+      kind: 'testExpectsImpossibleValue',
+      detail: `${x.file} "${x.caseName}" expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`,
+      file: x.file,
+      code: x.code,
+    }
+  );
+}
+
+const STACK_FRAME = /(?:\(|\s|^)((?:file:\/\/)?\/[^\s():]+\.[cm]?[jt]sx?):(\d+):\d+/gm;
+
+/** Workspace files named by the failing tests' stack frames, relative to the root. */
+export function frameFiles(tests: TestRunResult | undefined, root: string): { file: string; line: number }[] {
+  if (!tests) return [];
+  const base = root.replace(/\\/g, '/').replace(/\/$/, '') + '/';
+  const text = tests.cases.map((c) => c.stack ?? '').join('\n') + '\n' + tests.output;
+  const out: { file: string; line: number }[] = [];
+  for (const m of text.matchAll(STACK_FRAME)) {
+    const abs = (m[1] ?? '').replace(/^file:\/\//, '');
+    if (!abs.startsWith(base) || abs.includes('/node_modules/')) continue;
+    out.push({ file: abs.slice(base.length), line: Number(m[2]) });
+  }
+  return out;
+}
+
+const writable = (m: Manifest, f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
+
+/**
+ * manifest is wrong: the failure points at a workspace file that is neither in scope nor a
+ * test, or the code needs a symbol only an out-of-scope file can provide (the language
+ * service's own fix for the error would have to change that file).
+ */
+function manifestFact(i: RouterInputs): MachineFact | undefined {
+  const { manifest: m, diagnostics: ds, tests, workspaceRoot: root } = i;
+  const inScope = (f: string) => writable(m, f);
+  const d = errorsOnly(ds).find((x) => !inScope(x.file));
+  if (d) {
+    return { kind: 'outsideScopeDiagnostic', detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`, file: d.file, line: d.line, code: d.code };
+  }
+  const frame = frameFiles(tests, root).find((f) => !inScope(f.file) && !m.scope.read.some((r) => r.path === f.file));
+  if (frame) return { kind: 'outsideScopeFrame', detail: `a failing stack frame is in ${frame.file}:${frame.line}, outside the scope`, file: frame.file, line: frame.line };
+  const fix = i.refusedFixes?.find((r) => r.files.some((f) => !inScope(f)));
+  if (fix) {
+    const outside = fix.files.filter((f) => !inScope(f));
+    return { kind: 'symbolNotInScope', detail: `${fix.file} ${fix.code}: the language service's fix "${fix.description}" needs ${outside.join(', ')}, outside the scope`, file: outside[0], code: fix.code };
+  }
+  return undefined;
+}
+
+/** ticket is wrong: a symbol the ticket names does not resolve with the language service. */
+function ticketFact(m: Manifest): MachineFact | undefined {
+  const f = m.facts.find((x) => x.signature === null);
+  return f && { kind: 'unresolvedTicketSymbol', detail: `the ticket names ${f.symbol} in ${f.file}, which the language service cannot resolve`, file: f.file };
+}
+
+/** Every out-of-scope file the failure points at, for a scope-addition proposal. */
+export function outsideScopeFiles(i: RouterInputs): string[] {
+  const inScope = (f: string) => writable(i.manifest, f);
+  const files = new Set<string>();
+  for (const d of errorsOnly(i.diagnostics)) if (!inScope(d.file)) files.add(d.file);
+  for (const f of frameFiles(i.tests, i.workspaceRoot)) if (!inScope(f.file)) files.add(f.file);
+  for (const r of i.refusedFixes ?? []) for (const f of r.files) if (!inScope(f)) files.add(f);
+  return [...files].sort();
+}
+
+/**
+ * The router. The Debugger's classification confirms; a deterministic check decides.
+ * A claim with no machine fact behind it goes down the code path: a missing fact costs a
+ * missed route, never a wrong repair. A code route that repeats the approach the last
+ * diagnosis flagged goes to the operator instead of spending the rest of the budget.
+ */
+export function route(i: RouterInputs): RouteDecision {
+  let decision: RouteDecision;
+  const tampered = i.tampered?.[0];
+  if (tampered) {
+    // The judge itself was rewritten: no claim about the test, the scope or the ticket can rest on it.
+    const fact: MachineFact = { kind: 'oracleTampered', detail: `${tampered.path} changed during the attempt; the code under test must not write it`, file: tampered.path };
+    decision = { claimed: i.diagnosis?.kind ?? null, route: 'code', guard: { verdict: i.diagnosis?.kind === 'code' ? 'confirmed' : 'overridden', fact, detail: `the code changed the oracle (${fact.detail}): the Coder owns the fix` } };
+  } else if (!i.diagnosis) {
+    decision = { claimed: null, route: 'code', guard: { verdict: 'abstained', detail: 'no usable diagnosis: the failure takes the code path' } };
+  } else if (i.diagnosis.kind === 'code') {
+    decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };
+  } else {
+    const kind = i.diagnosis.kind;
+    const fact = kind === 'test' ? testFact(i) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
+    decision = fact
+      ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
+      : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };
+  }
+  if (decision.route === 'code' && i.repeat && i.repeat.current !== '' && i.repeat.current === i.repeat.previous) {
+    return {
+      claimed: decision.claimed,
+      route: 'escalate',
+      guard: {
+        verdict: 'confirmed',
+        fact: { kind: 'repeatedApproach', detail: 'this attempt changes the same code, normalized, as the attempt the last diagnosis flagged' },
+        detail: 'the Coder repeated the flagged approach: the operator decides instead of spending the rest of the budget',
+      },
+    };
+  }
+  return decision;
+}
+
+/** The changed lines of a file against its baseline, normalized (comments and whitespace out). */
+export function changedRegions(before: string | null, after: string): string {
+  const strip = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const norm = (s: string) => s.replace(/\s+/g, '');
+  const old = new Set(strip(before ?? '').split('\n').map(norm));
+  return strip(after)
+    .split('\n')
+    .map(norm)
+    .filter((l) => l !== '' && !old.has(l))
+    .join('\n');
+}
