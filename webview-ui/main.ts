@@ -3,7 +3,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
-import { parseHostMessage, sandboxLabel, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
+import { modelLabel, parseHostMessage, sandboxLabel, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
 
 /**
@@ -93,7 +93,7 @@ function fileLink(path: string, line?: number, label?: string): HTMLElement {
 
 function header(m: RunMessage): HTMLElement {
   const s = m.state;
-  const model = s.model ? (s.model.scripted ? `SCRIPTED model (test/demo replay: ${s.model.model})` : `${s.model.provider} ${s.model.model}`) : 'unknown model';
+  const model = modelLabel(s);
   return h(
     'header',
     { class: 'header' },

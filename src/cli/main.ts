@@ -7,7 +7,7 @@ import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } f
 import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
-import { ladderLength, resolveRecovery } from '../core/recovery/policy';
+import { runBudget } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
 import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
@@ -144,13 +144,13 @@ function recoveryFrom(flags: Flags): Partial<RecoveryPolicy> {
 }
 
 function budgetFrom(flags: Flags): Budget {
-  return {
-    attempts: num(flags, 'attempts') ?? ladderLength(resolveRecovery(recoveryFrom(flags))),
+  return runBudget(recoveryFrom(flags), {
+    attempts: num(flags, 'attempts'),
     modelCalls: num(flags, 'max-calls'),
     tokens: num(flags, 'max-tokens'),
     dollars: num(flags, 'max-dollars', false),
     wallMs: num(flags, 'max-wall-ms'),
-  };
+  });
 }
 
 /** The sandbox options of a run: `--require-sandbox`, `--pass-env A,B`. */

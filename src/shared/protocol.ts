@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../core/schema/checks';
-import { CorrectionRequest, MachineFact } from '../core/schema/correction';
-import { Diagnosis } from '../core/schema/diagnosis';
-import { Budget, FileRef, ModelInfo, ModelRole, Route, RunOutcome, StopReason } from '../core/schema/events';
-import { Manifest } from '../core/schema/manifest';
+import { RunStateSchema, type RunState } from '../core/run/runState';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
-export { sandboxLabel } from '../core/run/report';
+export { modelLabel, sandboxLabel } from '../core/run/report';
 
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed
@@ -18,67 +14,8 @@ export { sandboxLabel } from '../core/run/report';
  * imports this file and nothing else of src/.
  */
 
-const Attempt = z.object({
-  n: z.number().int(),
-  brief: z.string().optional(),
-  files: z.array(FileRef),
-  written: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() })),
-  refused: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() })),
-  parse: z.object({ ok: z.boolean(), problems: z.array(ParseProblem) }).optional(),
-  diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), preExisting: z.array(CodeDiagnostic).default([]), durationMs: z.number() }).optional(),
-  autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),
-  lint: z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), preExisting: z.array(LintProblem).default([]), detail: z.string().optional() }).optional(),
-  tests: TestRunResult.optional(),
-  projectTests: z.object({ files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }).optional(),
-  diagnosis: Diagnosis.nullable().optional(),
-  rejectedDiagnoses: z.array(z.object({ reason: z.string(), missingQuotes: z.array(z.string()) })),
-  route: z.object({ claimed: z.string().nullable(), route: Route, verdict: z.string(), fact: MachineFact.optional(), detail: z.string() }).optional(),
-  rungs: z.array(z.object({ rung: z.number(), reason: z.string() })),
-  anomalies: z.array(z.object({ role: ModelRole, score: z.number(), urgent: z.boolean(), signals: z.array(z.object({ name: z.string(), weight: z.number(), detail: z.string() })) })),
-  tampered: z.array(z.object({ path: z.string(), at: z.string() })).default([]),
-  status: z.enum(['pending', 'passed', 'failed']),
-});
-
-/** RunState as src/core/run/reducer.ts reduces it; src/vscode/runPanel.ts checks at compile time that the two agree. */
-export const RunStateSchema = z.object({
-  runId: z.string(),
-  ticketId: z.string(),
-  ticketPath: z.string(),
-  model: ModelInfo.optional(),
-  budget: Budget.optional(),
-  sandbox: z.object({ on: z.boolean(), detail: z.string() }).optional(),
-  startedAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  status: z.union([z.literal('running'), RunOutcome]),
-  finished: z.object({ outcome: RunOutcome, reason: StopReason, attempts: z.number() }).optional(),
-  manifest: Manifest.optional(),
-  manifestHash: z.string().optional(),
-  testFiles: z.array(FileRef),
-  framework: z.string().optional(),
-  ops: z.array(z.object({ index: z.number(), op: z.unknown(), ok: z.boolean(), reason: z.string().optional(), suggestion: z.string().optional() })),
-  attempts: z.array(Attempt),
-  corrections: z.array(
-    z.object({
-      request: CorrectionRequest,
-      status: z.enum(['pending', 'accepted', 'rejected']),
-      preview: z.object({ path: z.string(), diff: z.string().optional(), problem: z.string().optional() }).optional(),
-      reason: z.string().optional(),
-      by: z.string().optional(),
-    }),
-  ),
-  gates: z.array(z.object({ gate: z.string(), status: z.string(), detail: z.string(), repaired: z.boolean() })),
-  repairs: z.array(z.object({ gate: z.string(), ok: z.boolean(), detail: z.string(), files: z.array(FileRef) })),
-  modelCalls: z.array(z.object({ role: ModelRole, attempt: z.number(), model: ModelInfo, ok: z.boolean(), error: z.string().optional(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number(), latencyMs: z.number(), retries: z.number() })),
-  usage: z.object({ calls: z.number(), inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number(), retries: z.number() }),
-  workspace: z.string(),
-  resumes: z.array(z.object({ from: z.string(), reason: z.string() })),
-  rolledBack: z.boolean(),
-  tampered: z.array(z.object({ path: z.string(), at: z.string() })).default([]),
-  baseline: z.object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), lint: z.array(LintProblem), project: z.array(CodeDiagnostic).optional() }).optional(),
-  notJudged: z.array(z.object({ gate: z.string(), detail: z.string() })).default([]),
-  eventCount: z.number(),
-});
-export type RunStateView = z.infer<typeof RunStateSchema>;
+export { RunStateSchema };
+export type RunStateView = RunState;
 
 /** One line of the timeline: a fact of the log, typed; `label` is for display only. */
 export const TimelineEntry = z.object({

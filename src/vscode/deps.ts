@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import type { PipelineDeps } from '../core/stages/context';
 import type { ModelPort } from '../core/ports/model';
-import { ladderLength, resolveRecovery } from '../core/recovery/policy';
+import { runBudget } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';
 import { GATE_NAMES, type GateName } from '../core/schema/gates';
 
@@ -62,11 +62,10 @@ export function recoveryFrom(settings: Settings): Partial<RecoveryPolicy> {
 /** Room for the whole recovery ladder, so that every rung can fire, and the run budgets that are set. */
 export function budgetFrom(settings: Settings): Budget {
   const set = (n: number) => (n > 0 ? n : undefined);
-  return {
-    attempts: ladderLength(resolveRecovery(recoveryFrom(settings))),
+  return runBudget(recoveryFrom(settings), {
     modelCalls: set(settings.maxModelCalls),
     tokens: set(settings.maxTokens),
     dollars: set(settings.maxDollars),
     wallMs: set(settings.maxWallMs),
-  };
+  });
 }

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
-import { reduceRun, type RunState } from '../core/run/reducer';
+import { reduceRun } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
-import { parseWebviewMessage, type HandlerMap, type HostMessage, type RunStateView, type WebviewMessage } from '../shared/protocol';
+import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { RunService } from './runService';
 import { attemptBlobHashes, quoteLocations, timelineOf } from './runView';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
 
-// Compile-time check: the reducer's RunState is what the protocol's schema accepts.
-const _sameShape: (s: RunState) => RunStateView = (s) => s;
-void _sameShape;
 
 export type Decide = (runId: string, decision: 'accept' | 'reject', reason: string | undefined) => Promise<void>;
 

@@ -1,4 +1,5 @@
-import { describeStop } from '../core/run/report';
+import { describeEvent } from '../core/run/eventLines';
+import { describeStop, modelLabel } from '../core/run/report';
 import type { DisplayStatus } from '../core/run/liveness';
 import type { AttemptState, RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
@@ -124,7 +125,7 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     id,
     label: `${state.ticketId || '(unknown ticket)'}`,
     description: `${scripted}${runDescription(state, status)} · ${when}`,
-    tooltip: `Run ${runId}\nTicket ${state.ticketPath}\nModel: ${state.model ? (state.model.scripted ? `SCRIPTED (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`) : 'unknown'}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
+    tooltip: `Run ${runId}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     runId,
     ...ICONS[status],
@@ -158,24 +159,7 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
 
 /** One short line for the progress notification; null for events not worth a glance. */
 export function progressMessage(e: RunEvent): string | null {
-  switch (e.type) {
-    case 'manifest.built':
-      return `manifest: ${e.manifest.scope.write.length} file(s) in scope`;
-    case 'tests.materialized':
-      return `tests rendered (${e.framework})`;
-    case 'coder.attempted':
-      return `attempt ${e.attempt}: checking the Coder's ${e.files.length} file(s)`;
-    case 'tests.ran':
-      return `attempt ${e.attempt}: tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`;
-    case 'debugger.diagnosed':
-      return e.diagnosis ? `attempt ${e.attempt}: the Debugger says the ${e.diagnosis.kind} is wrong` : null;
-    case 'router.routed':
-      return `attempt ${e.attempt}: routed to ${e.route} (guard ${e.guard.verdict})`;
-    case 'correction.requested':
-      return `correction request: the ${e.request.target} is wrong`;
-    case 'run.finished':
-      return describeStop(e.reason);
-    default:
-      return null;
-  }
+  const line = describeEvent(e);
+  if (!line?.glance) return null;
+  return `${line.attempt ? `attempt ${line.attempt}: ` : ''}${line.text}`;
 }

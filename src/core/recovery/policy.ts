@@ -39,3 +39,12 @@ export function thinkingRungApplies(policy: RecoveryPolicy): boolean {
 export function defaultBudget(policy: RecoveryPolicy): Budget {
   return { attempts: ladderLength(policy) };
 }
+
+/**
+ * The budget the hosts (the CLI's flags, the extension's settings) give a run: the limits the
+ * user set, and room for the whole ladder of `recovery` unless an attempts limit is set.
+ */
+export function runBudget(recovery: Partial<RecoveryPolicy>, limits: Partial<Budget>): Budget {
+  const defined = Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) as Partial<Budget>;
+  return { ...defaultBudget(resolveRecovery(recovery)), ...defined };
+}

@@ -1,11 +1,15 @@
-import type { StopReason } from '../schema/events';
+import type { ModelInfo, StopReason } from '../schema/events';
 import type { DisplayStatus } from './liveness';
 import type { AttemptState, RunState } from './reducer';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
-  if (!state.model) return 'unknown model';
-  return state.model.scripted ? `SCRIPTED model (test/demo replay: ${state.model.model})` : `${state.model.provider} ${state.model.model}`;
+  return state.model ? modelInfoLabel(state.model) : 'unknown model';
+}
+
+/** The one wording of a model: the scripted provider always says it is a test and demo replay. */
+export function modelInfoLabel(model: ModelInfo): string {
+  return model.scripted ? `SCRIPTED model (test/demo replay: ${model.model})` : `${model.provider} ${model.model}`;
 }
 
 /** How every view says where the run's processes ran: `sandbox: off (reason)` when they were not sandboxed. */

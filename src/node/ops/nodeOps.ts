@@ -7,10 +7,11 @@ import { fail, type OpInput } from './common';
 import { setInterfaceField } from './interfaceField';
 import { OpsLanguage } from './language';
 import { renameSymbol } from './rename';
-import { OpsSyntax, type SyntaxOptions } from './syntax';
+import { TreeSitterGrammars, type TreeSitterOptions } from '../parse/treeSitter';
+import type { OpsSyntax } from './syntax';
 import { changeTypeAnnotation } from './typeAnnotation';
 
-export interface NodeOpsOptions extends SyntaxOptions {
+export interface NodeOpsOptions extends TreeSitterOptions {
   root: string;
   /** The tsconfig.json to read, relative to the root; the default is `tsconfig.json`. */
   tsconfig?: string;
@@ -27,7 +28,7 @@ export class NodeOps implements OpsPort {
   private readonly syntax: OpsSyntax;
 
   constructor(private readonly options: NodeOpsOptions) {
-    this.syntax = new OpsSyntax(options);
+    this.syntax = new TreeSitterGrammars(options);
   }
 
   async apply(op: TicketOp, scope: OpScope, signal: AbortSignal): Promise<OpResult> {

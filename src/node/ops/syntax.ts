@@ -1,56 +1,12 @@
-import { join } from 'node:path';
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild must take the package's CommonJS entry: its ESM entry reads import.meta.url, which is empty in the CJS bundle.
-import TreeSitter = require('web-tree-sitter');
+import { TreeSitterGrammars, type SyntaxNode } from '../parse/treeSitter';
 
-export type SyntaxNode = TreeSitter.Node;
-
-export interface SyntaxOptions {
-  /** Holds `tree-sitter-typescript.wasm` and `tree-sitter-tsx.wasm`: `dist/` at runtime. */
-  wasmDir: string;
-  /** Holds the runtime `web-tree-sitter.wasm`; defaults to `wasmDir`. */
-  runtimeWasmDir?: string;
-}
+export type { SyntaxNode };
 
 /**
  * Tree-sitter for the ops: it finds the declaration an op names, whatever state the rest of
- * the file is in. Grammars load once, on the first op, and a failed load is tried again.
+ * the file is in.
  */
-export class OpsSyntax {
-  private readonly languages = new Map<string, Promise<TreeSitter.Language>>();
-
-  constructor(private readonly options: SyntaxOptions) {}
-
-  /** Runs `read` over the parse of `text`; the tree is freed after, since the GC cannot see the wasm heap. */
-  async read<T>(path: string, text: string, read: (root: SyntaxNode) => T): Promise<T> {
-    // The language first: a Parser cannot be built before the runtime's init().
-    const language = await this.language(/\.[jt]sx$/i.test(path) ? 'tsx' : 'typescript');
-    const parser = new TreeSitter.Parser().setLanguage(language);
-    try {
-      const tree = parser.parse(text);
-      if (!tree) throw new Error(`tree-sitter returned no tree for ${path}`);
-      try {
-        return read(tree.rootNode);
-      } finally {
-        tree.delete();
-      }
-    } finally {
-      parser.delete();
-    }
-  }
-
-  private language(grammar: 'typescript' | 'tsx'): Promise<TreeSitter.Language> {
-    let language = this.languages.get(grammar);
-    if (!language) {
-      const runtimeDir = this.options.runtimeWasmDir ?? this.options.wasmDir;
-      language = TreeSitter.Parser.init({ locateFile: (name: string) => join(runtimeDir, name) }).then(() =>
-        TreeSitter.Language.load(join(this.options.wasmDir, `tree-sitter-${grammar}.wasm`)),
-      );
-      language.catch(() => this.languages.delete(grammar));
-      this.languages.set(grammar, language);
-    }
-    return language;
-  }
-}
+export type OpsSyntax = TreeSitterGrammars;
 
 export type DeclarationKind = 'function' | 'class' | 'interface' | 'type' | 'enum' | 'variable' | 'namespace';
 

@@ -1,17 +1,6 @@
-import { join } from 'node:path';
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild must take the package's CommonJS entry: its ESM entry reads import.meta.url, which is empty in the CJS bundle.
-import TreeSitter = require('web-tree-sitter');
 import type { ParserPort } from '../../core/ports/checks';
 import type { ParseProblem } from '../../core/schema/checks';
-
-export interface TreeSitterParserOptions {
-  /** Holds `tree-sitter-typescript.wasm` and `tree-sitter-tsx.wasm`: `dist/` at runtime. */
-  wasmDir: string;
-  /** Holds the runtime `web-tree-sitter.wasm`; defaults to `wasmDir`, where the build copies it. */
-  runtimeWasmDir?: string;
-}
-
-type Grammar = 'typescript' | 'tsx';
+import { TreeSitterGrammars, type SyntaxNode, type TreeSitterOptions } from './treeSitter';
 
 /** Past this many problems the rest is noise from one early mistake. */
 const MAX_PROBLEMS = 50;
@@ -19,50 +8,20 @@ const MAX_TEXT = 80;
 
 /** ParserPort over web-tree-sitter: reports ERROR and MISSING nodes. */
 export class TreeSitterParser implements ParserPort {
-  private runtime: Promise<void> | undefined;
-  private readonly parsers = new Map<Grammar, Promise<TreeSitter.Parser>>();
+  private readonly grammars: TreeSitterGrammars;
 
-  constructor(private readonly options: TreeSitterParserOptions) {}
-
-  async parse(path: string, content: string): Promise<ParseProblem[]> {
-    const parser = await this.parserFor(/\.[jt]sx$/i.test(path) ? 'tsx' : 'typescript');
-    const tree = parser.parse(content);
-    if (!tree) throw new Error(`tree-sitter returned no tree for ${path}`);
-    try {
-      return collectProblems(path, tree.rootNode);
-    } finally {
-      // Trees live in the wasm heap, not the JS one: the GC never frees them.
-      tree.delete();
-    }
+  constructor(options: TreeSitterOptions) {
+    this.grammars = new TreeSitterGrammars(options);
   }
 
-  private parserFor(grammar: Grammar): Promise<TreeSitter.Parser> {
-    let parser = this.parsers.get(grammar);
-    if (!parser) {
-      parser = this.load(grammar);
-      // A failed load (a missing .wasm) is retried on the next parse rather than cached.
-      parser.catch(() => this.parsers.delete(grammar));
-      this.parsers.set(grammar, parser);
-    }
-    return parser;
-  }
-
-  private async load(grammar: Grammar): Promise<TreeSitter.Parser> {
-    this.runtime ??= TreeSitter.Parser.init({
-      locateFile: (name: string) => join(this.options.runtimeWasmDir ?? this.options.wasmDir, name),
-    }).catch((err: unknown) => {
-      this.runtime = undefined;
-      throw err;
-    });
-    await this.runtime;
-    const language = await TreeSitter.Language.load(join(this.options.wasmDir, `tree-sitter-${grammar}.wasm`));
-    return new TreeSitter.Parser().setLanguage(language);
+  parse(path: string, content: string): Promise<ParseProblem[]> {
+    return this.grammars.read(path, content, (root) => collectProblems(path, root));
   }
 }
 
-function collectProblems(file: string, root: TreeSitter.Node): ParseProblem[] {
+function collectProblems(file: string, root: SyntaxNode): ParseProblem[] {
   const problems: ParseProblem[] = [];
-  const visit = (node: TreeSitter.Node): void => {
+  const visit = (node: SyntaxNode): void => {
     if (problems.length >= MAX_PROBLEMS) return;
     if (node.isMissing) {
       problems.push(problem(file, node, 'MISSING', node.type));
@@ -81,7 +40,7 @@ function collectProblems(file: string, root: TreeSitter.Node): ParseProblem[] {
   return problems;
 }
 
-function problem(file: string, node: TreeSitter.Node, kind: ParseProblem['kind'], text: string): ParseProblem {
+function problem(file: string, node: SyntaxNode, kind: ParseProblem['kind'], text: string): ParseProblem {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return {
     file,

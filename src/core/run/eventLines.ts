@@ -1,0 +1,94 @@
+import type { RunEvent } from '../schema/events';
+import { describeStop, modelInfoLabel, sandboxLabel } from './report';
+
+export type LineStatus = 'ok' | 'failed' | 'info' | 'warning' | 'needsOperator';
+
+/** One event, in the words every view uses: the CLI's progress, the webview's timeline, the editor's notification. */
+export interface EventLine {
+  text: string;
+  status: LineStatus;
+  attempt?: number;
+  /** Worth a glance while the run goes (the CLI's progress and the editor's notification show only these). */
+  glance: boolean;
+}
+
+const line = (text: string, status: LineStatus, glance: boolean, attempt?: number): EventLine => ({ text, status, glance, ...(attempt ? { attempt } : {}) });
+
+/**
+ * The one formatter of run events. A view adds only its own framing (the CLI indents and
+ * prefixes the attempt, the timeline shows the attempt in its own column); the words live here.
+ * null: an event no view shows on its own (its facts show through the state).
+ */
+export function describeEvent(e: RunEvent): EventLine | null {
+  switch (e.type) {
+    case 'run.started':
+      return line([`run ${e.runId}: ticket ${e.ticketId}, model: ${modelInfoLabel(e.model)}`, sandboxLabel(e.sandbox)].filter(Boolean).join('; '), 'info', true);
+    case 'run.resumed':
+      return line(`resumed from ${e.from}: ${e.reason}`, 'info', true);
+    case 'uncommitted.detected':
+      return line(`uncommitted changes in scope: ${e.files.join(', ')} (the run goes on; rollback puts them back as they are now)`, 'warning', true);
+    case 'manifest.built':
+      return line(`manifest: ${e.manifest.scope.write.length} file(s) in scope, ${e.manifest.runner.framework} (${e.manifest.runner.detectedFrom})`, 'ok', true);
+    case 'tests.materialized':
+      return line(`tests rendered for ${e.framework}: ${e.files.map((f) => f.path).join(', ')}`, 'ok', true);
+    case 'op.applied':
+      return line(`op ${e.index} (${e.op.op}) applied`, 'ok', true);
+    case 'op.failed':
+      return line(`op ${e.index} (${e.op.op}) FAILED: ${e.reason}`, 'failed', true);
+    case 'ops.checked':
+      return line(`ops checked: ${e.introduced.length ? `${e.introduced.length} new error(s) for the Coder` : 'no new errors'} (${e.checkedFiles.length} file(s))`, e.introduced.length ? 'warning' : 'ok', true);
+    case 'baseline.recorded': {
+      const old = e.diagnostics.length + (e.project?.length ?? 0) + e.lint.length;
+      return line(old ? `before the run: ${old} error(s) already in the project, not counted` : 'before the run: no errors in the project', 'info', old > 0);
+    }
+    case 'projectTests.baseline':
+      return line(`the project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing, not counted` : ', all passing'}`, 'info', true);
+    case 'coder.attempted':
+      return line(`the Coder answered with ${e.files.length} file(s)`, 'info', true, e.attempt);
+    case 'write.refused':
+      return line(`write REFUSED ${e.path} (${e.reason})`, 'warning', true, e.attempt);
+    case 'check.parsed':
+      return line(e.ok ? 'parse: no syntax problems' : `${e.problems.length} syntax problem(s)`, e.ok ? 'ok' : 'failed', !e.ok, e.attempt);
+    case 'check.autofixed':
+      return line(`${e.applied.length} structural fix(es) applied with no model call${e.refused.length ? `, ${e.refused.length} refused` : ''}`, 'ok', true, e.attempt);
+    case 'check.diagnosed':
+      return line(`diagnostics ${e.ok ? 'clean' : `${e.diagnostics.filter((d) => d.category === 'error').length} error(s)`} (${e.checkedFiles.length} file(s), ${Math.round(e.durationMs)} ms)`, e.ok ? 'ok' : 'failed', true, e.attempt);
+    case 'check.linted':
+      return line(`lint ${e.status}`, e.status === 'failed' || e.status === 'error' ? 'failed' : e.status === 'skipped' ? 'info' : 'ok', false, e.attempt);
+    case 'tests.ran':
+      return line(`tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`, e.result.status === 'passed' ? 'ok' : 'failed', true, e.attempt);
+    case 'projectTests.ran':
+      return e.newlyFailing.length
+        ? line(`${e.newlyFailing.length} existing test(s) that passed before now FAIL: ${e.newlyFailing.slice(0, 3).join('; ')}`, 'failed', true, e.attempt)
+        : line(`the project's tests that import the change: no new failure`, 'ok', false, e.attempt);
+    case 'oracle.tampered':
+      return line(`ORACLE CHANGED (${e.at}): ${e.files.map((f) => f.path).join(', ')}; restored, and what it judged fails`, 'failed', true, e.attempt);
+    case 'debugger.diagnosed':
+      return line(e.diagnosis ? `Debugger says ${e.diagnosis.kind} is wrong: ${e.diagnosis.claim}` : 'no usable diagnosis', 'warning', true, e.attempt);
+    case 'router.routed':
+      return line(`routed to ${e.route} (guard ${e.guard.verdict})`, 'info', true, e.attempt);
+    case 'correction.requested':
+      return line(`correction request ${e.request.id}: the ${e.request.target} is wrong (${e.request.fact.detail})`, 'needsOperator', true);
+    case 'correction.accepted':
+      return line(`correction ${e.requestId} accepted by ${e.by}`, 'ok', true);
+    case 'correction.rejected':
+      return line(`correction ${e.requestId} rejected by ${e.by}: ${e.reason}`, 'failed', true);
+    case 'rung.fired':
+      return line(`recovery rung ${e.rung} fired: ${e.reason}`, 'warning', true, e.attempt);
+    case 'anomaly.detected':
+      return line(`anomaly in the ${e.role}'s answer (score ${e.score.toFixed(2)})`, e.urgent ? 'failed' : 'warning', false, e.attempt);
+    case 'gate.ran': {
+      const verdict = e.status === 'error' ? (e.optional ? 'not judged (optional; it could not run)' : 'could not judge the change') : e.status;
+      const status: LineStatus = e.status === 'passed' ? 'ok' : e.status === 'skipped' ? 'info' : e.status === 'error' && e.optional ? 'warning' : 'failed';
+      return line(`gate ${e.gate}: ${verdict}${e.afterRepairOf ? ` (after the ${e.afterRepairOf} repair)` : ''}: ${e.detail}`, status, true);
+    }
+    case 'repair.attempted':
+      return line(`repair of ${e.gate}: ${e.ok ? 'ok' : `FAILED at ${e.stage ?? 'an unknown step'}`}: ${e.detail}`, e.ok ? 'ok' : 'failed', true);
+    case 'run.rolledBack':
+      return line(`rolled back ${e.files.length} file(s)`, 'info', true);
+    case 'run.finished':
+      return line(`run ${e.runId}: ${e.outcome} (${describeStop(e.reason)})`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
+    default:
+      return null;
+  }
+}
