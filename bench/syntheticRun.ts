@@ -6,7 +6,7 @@ import { reduceRun } from '../src/core/run/reducer';
 import { RunLog } from '../src/core/run/runLog';
 import type { RunEvent } from '../src/core/schema/events';
 import { parseHostMessage, type HostMessage } from '../src/shared/protocol';
-import { attemptBlobHashes, quoteLocations, timelineOf } from '../src/vscode/runView';
+import { attemptBlobHashes, quoteLocations, timelineOf } from '../src/core/run/views/timeline';
 
 /** Runs in memory: the synthetic log is validated event by event like a real one, and never touches disk. */
 class MemoryStore implements RunStorePort {

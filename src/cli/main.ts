@@ -6,7 +6,7 @@ import { parseTicket } from '../core/stages/ticketLoader';
 import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } from '../core';
 import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
-import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/report';
+import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/views/report';
 import { runBudget } from '../core/recovery/policy';
 import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';

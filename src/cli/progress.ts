@@ -1,4 +1,4 @@
-import { describeEvent } from '../core/run/eventLines';
+import { describeEvent } from '../core/run/views/eventLines';
 import type { RunEvent } from '../core/schema/events';
 
 /** One short stderr line per event worth a glance while a run goes; null for the rest. */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { RunStateSchema, type RunState } from '../core/run/runState';
+import { TimelineEntry } from '../core/run/views/timeline';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
-export { modelLabel, sandboxLabel } from '../core/run/report';
+export { modelLabel, sandboxLabel } from '../core/run/views/report';
 
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed
@@ -17,16 +18,7 @@ export { modelLabel, sandboxLabel } from '../core/run/report';
 export { RunStateSchema };
 export type RunStateView = RunState;
 
-/** One line of the timeline: a fact of the log, typed; `label` is for display only. */
-export const TimelineEntry = z.object({
-  seq: z.number().int(),
-  ts: z.string(),
-  type: z.string(),
-  attempt: z.number().int().optional(),
-  status: z.enum(['ok', 'failed', 'info', 'warning', 'needsOperator']),
-  label: z.string(),
-});
-export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export { TimelineEntry };
 
 const requestId = z.string().min(1).max(100);
 

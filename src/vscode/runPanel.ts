@@ -5,7 +5,7 @@ import { reduceRun } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { RunService } from './runService';
-import { attemptBlobHashes, quoteLocations, timelineOf } from './runView';
+import { attemptBlobHashes, quoteLocations, timelineOf } from '../core/run/views/timeline';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
 

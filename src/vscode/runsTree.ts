@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunService } from './runService';
-import { runNode, type RunNode } from './runTreeModel';
+import { runNode, type RunNode } from '../core/run/views/runTree';
 
 /** The run inspector: runs → attempts → checks, diagnoses, routes; gates; corrections. */
 export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {

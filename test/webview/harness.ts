@@ -6,7 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { decodeLog } from '../../src/core/run/logCodec';
 import { reduceRun } from '../../src/core/run/reducer';
 import type { HostMessage } from '../../src/shared/protocol';
-import { attemptBlobHashes, quoteLocations, timelineOf } from '../../src/vscode/runView';
+import { attemptBlobHashes, quoteLocations, timelineOf } from '../../src/core/run/views/timeline';
 import { webviewHtml } from '../../src/vscode/webviewHtml';
 
 export const REPO = path.resolve(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import { STREAM_WATCH_DEFAULTS } from './anomalies';
 
-/** The design's defaults: rung 2 retries twice, rung 3 once, rung 4 three tool calls an attempt. */
+/** The defaults: rung 2 retries twice, rung 3 once, rung 4 three tool calls an attempt. */
 export const DEFAULT_RECOVERY: RecoveryPolicy = {
   retries: 2,
   thinkingRung: true,

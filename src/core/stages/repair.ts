@@ -1,7 +1,7 @@
 import { runOracleTests } from './checks/oracle';
 import { describeTampering } from './checks/oraclePins';
 import { CancelledError, errorMessage, ScriptExhaustedError } from '../errors';
-import { describeStop } from '../run/report';
+import { describeStop } from '../run/views/report';
 import type { TestRunResult } from '../schema/checks';
 import type { FileRef } from '../schema/events';
 import type { GateName, RegressionResult, RepairStage } from '../schema/gates';

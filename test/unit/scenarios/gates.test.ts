@@ -5,7 +5,7 @@ import type { PipelineDeps } from '../../../src/core/stages/context';
 import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
-import { formatRunReport } from '../../../src/core/run/report';
+import { formatRunReport } from '../../../src/core/run/views/report';
 import { callsOf, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 

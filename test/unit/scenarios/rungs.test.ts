@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import type { ScriptedAnswer } from '../../../src/core/models/scriptSchema';
-import { formatRunReport } from '../../../src/core/run/report';
+import { formatRunReport } from '../../../src/core/run/views/report';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { loadScriptedModel } from '../../../src/node/wire';

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { decodeLog } from '../../../src/core/run/logCodec';
 import { reduceRun } from '../../../src/core/run/reducer';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/protocol';
-import { lineOf, timelineOf } from '../../../src/vscode/runView';
-import { runNode } from '../../../src/vscode/runTreeModel';
+import { lineOf, timelineOf } from '../../../src/core/run/views/timeline';
+import { runNode } from '../../../src/core/run/views/runTree';
 import { lineDiff, withContext } from '../../../webview-ui/diff';
 
 const recorded = (name: string) => {

@@ -1,7 +1,8 @@
-import type { RunEvent } from '../schema/events';
+import type { RunEvent } from '../../schema/events';
 import { describeStop, modelInfoLabel, sandboxLabel } from './report';
 
-export type LineStatus = 'ok' | 'failed' | 'info' | 'warning' | 'needsOperator';
+export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
 
 /** One event, in the words every view uses: the CLI's progress, the webview's timeline, the editor's notification. */
 export interface EventLine {

@@ -1,8 +1,8 @@
-import { describeEvent } from '../core/run/eventLines';
-import { describeStop, modelLabel } from '../core/run/report';
-import type { DisplayStatus } from '../core/run/liveness';
-import type { AttemptState, RunState } from '../core/run/reducer';
-import type { RunEvent } from '../core/schema/events';
+import { describeEvent } from './eventLines';
+import { describeStop, modelLabel } from './report';
+import type { DisplayStatus } from '../liveness';
+import type { AttemptState, RunState } from '../reducer';
+import type { RunEvent } from '../../schema/events';
 
 /**
  * The run inspector's tree as plain data, a pure function of RunState, so it is tested

@@ -1,6 +1,6 @@
-import type { ModelInfo, StopReason } from '../schema/events';
-import type { DisplayStatus } from './liveness';
-import type { AttemptState, RunState } from './reducer';
+import type { ModelInfo, StopReason } from '../../schema/events';
+import type { DisplayStatus } from '../liveness';
+import type { AttemptState, RunState } from '../reducer';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {

@@ -1,14 +1,25 @@
-import type { RunState } from '../core/run/reducer';
-import { describeEvent } from '../core/run/eventLines';
-import type { RunEvent } from '../core/schema/events';
-import type { TimelineEntry } from '../shared/protocol';
+import { z } from 'zod';
+import type { RunState } from '../reducer';
+import { describeEvent, LINE_STATUSES } from './eventLines';
+import type { RunEvent } from '../../schema/events';
+
+/** One line of the timeline: a fact of the log, typed; `label` is for display only. */
+export const TimelineEntry = z.object({
+  seq: z.number().int(),
+  ts: z.string(),
+  type: z.string(),
+  attempt: z.number().int().optional(),
+  status: z.enum(LINE_STATUSES),
+  label: z.string(),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 /**
  * Host-side projections for the webview, pure functions of the log: the timeline, the
  * attempt file contents to diff, and where each quoted piece of evidence sits.
  */
 
-/** A timeline row: the event's words (src/core/run/eventLines.ts), its status and attempt. */
+/** A timeline row: the event's words (./eventLines.ts), its status and attempt. */
 export function timelineEntry(e: RunEvent): TimelineEntry | null {
   const line = describeEvent(e);
   if (!line) return null;
