@@ -15,6 +15,7 @@ import { displayStatus } from '../core/run/liveness';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
+import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
@@ -76,10 +77,12 @@ Options:
 ${SANDBOX_HELP}
 ${GATE_HELP}
   --json`,
-  show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json]
+  show: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json] [--prompts]
 
 Prints what happened in a run, built from its event log alone: attempts, checks,
-diagnoses with their evidence, routes and the guard's verdicts, corrections, outcome.`,
+diagnoses with their evidence, routes and the guard's verdicts, corrections, outcome.
+
+  --prompts   every model call's whole prompt and raw answer instead (secrets scrubbed)`,
   list: `Usage: ticket-runner list [--workspace DIR] [--json]`,
   resolve: `Usage: ticket-runner resolve <runId> accept|reject [--reason TEXT] [--workspace DIR] [--model scripted|anthropic]
 
@@ -107,6 +110,7 @@ const OPTIONS = {
   workspace: { type: 'string' },
   model: { type: 'string' },
   json: { type: 'boolean' },
+  prompts: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   force: { type: 'boolean' },
   reason: { type: 'string' },
@@ -264,6 +268,11 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         const loaded = await new FileRunStore(ws).load(id);
         if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
         state = reduceRun(id, loaded.events);
+      }
+      if (flags.prompts) {
+        const store = new FileRunStore(ws);
+        io.out(await formatPromptRecords(state, (hash) => store.getBlob(state.runId, hash)));
+        return EXIT.passed;
       }
       const status = displayStatus(state, ownerProbe(ws));
       io.out(flags.json ? JSON.stringify({ ...state, status }, null, 2) : formatRunReport(state, status));

@@ -194,6 +194,8 @@ const handlers = {
       costUsd: e.costUsd,
       latencyMs: e.latencyMs,
       retries: e.retries,
+      ...(e.prompt ? { prompt: e.prompt } : {}),
+      ...(e.answer ? { answer: e.answer } : {}),
     });
     s.usage.calls++;
     s.usage.inputTokens += e.inputTokens;

@@ -93,8 +93,14 @@ export class RunLog {
     return this.store.logPath(this.runId);
   }
 
+  /** Keeps file content as it is (rollback must restore it byte for byte). */
   putBlob(content: string): Promise<string> {
     return this.store.putBlob(this.runId, content);
+  }
+
+  /** Keeps a record (a prompt, a model's answer) scrubbed of secrets, as events are. */
+  putRecord(content: string): Promise<string> {
+    return this.store.putBlob(this.runId, this.redact ? this.redact(content) : content);
   }
 
   getBlob(hash: string): Promise<string> {

@@ -63,6 +63,9 @@ export const ModelCallStateSchema = z.object({
   costUsd: z.number(),
   latencyMs: z.number(),
   retries: z.number(),
+  /** Blobs of the call's full request and raw answer (`show --prompts`). */
+  prompt: z.string().optional(),
+  answer: z.string().optional(),
 });
 export type ModelCallState = z.infer<typeof ModelCallStateSchema>;
 

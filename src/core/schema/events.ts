@@ -313,6 +313,10 @@ export const RunEvent = z.discriminatedUnion('type', [
     costUsd: z.number(),
     latencyMs: z.number(),
     retries: z.number().int().default(0),
+    /** Blob of the whole request (system, messages, tools, output schema), as the model got it, secrets scrubbed. */
+    prompt: z.string().optional(),
+    /** Blob of the model's raw answer (text, structured output, tool calls), before any parsing. */
+    answer: z.string().optional(),
   }),
   /**
    * The run's workspace, before the run first writes or deletes a path: the path's permission

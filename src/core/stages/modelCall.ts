@@ -35,6 +35,21 @@ function scoredText(response: ModelResponse): string {
   return parts.filter((p) => p !== '').join('\n\n');
 }
 
+/**
+ * The request as the model gets it, for the record: a surprising diagnosis can be audited
+ * against exactly what the Debugger read. Callbacks are not data and are left out.
+ */
+export function promptRecord(request: ModelRequest): string {
+  const { onText: _onText, onActivity: _onActivity, ...data } = request;
+  return JSON.stringify(data, null, 1);
+}
+
+/** The raw answer, before any parsing or validation, for the record. */
+export function answerRecord(response: ModelResponse): string {
+  const { text, structured, toolCalls, stopReason } = response;
+  return JSON.stringify({ text, structured, toolCalls, stopReason }, null, 1);
+}
+
 /** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
 export async function recordAnomaly(ctx: RunContext, request: Pick<ModelRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
   const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured });
@@ -55,6 +70,7 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
   const { model } = ctx.deps;
   if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
   checkBudget(ctx, 'beforeCall');
+  const prompt = await ctx.log.putRecord(promptRecord(request));
   const started = Date.now();
   let response: ModelResponse;
   try {
@@ -77,6 +93,7 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
       costUsd: 0,
       latencyMs: Date.now() - started,
       retries: err instanceof ModelTransportError ? err.retries : 0,
+      prompt,
     });
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
     if (err instanceof ModelTransportError) throw new RunStop({ kind: 'modelError', role: request.role, message: err.message }, 'error');
@@ -95,6 +112,8 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
     costUsd: response.costUsd,
     latencyMs: response.latencyMs,
     retries: response.retries,
+    prompt,
+    answer: await ctx.log.putRecord(answerRecord(response)),
   });
   const anomaly = await recordAnomaly(ctx, request, scoredText(response));
   checkBudget(ctx, 'afterCall');

@@ -64,6 +64,28 @@ describe('ticket-runner CLI', function () {
     assert.match(done.out, /Correction .* \[rejected: not now\]/);
   });
 
+  it('show --prompts prints every model call\'s whole prompt and raw answer from the run\'s record', async () => {
+    // A fresh copy: the run must be the fixture's own BLOG-3, not one over an earlier run's writes.
+    const fresh = copyFixture();
+    try {
+      const run = await cli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', fresh.root, '--model', 'scripted', '--json']);
+      const { runId, state } = JSON.parse(run.out) as { runId: string; state: { modelCalls: { role: string; prompt?: string; answer?: string }[] } };
+      assert.ok(state.modelCalls.length >= 2 && state.modelCalls.every((c) => c.prompt && c.answer), 'every call keeps its prompt and answer');
+      const shown = await cli(['show', runId, '--prompts', '--workspace', fresh.root]);
+      assert.equal(shown.code, EXIT.passed);
+      const calls = shown.out.split(/^=== /m).slice(1);
+      assert.equal(calls.length, state.modelCalls.length);
+      assert.match(calls[0]!, /^call 1 of \d+: coder, attempt 1, SCRIPTED model/);
+      assert.match(calls[0]!, /--- system ---\nYou are the Coder of Ticket Runner\./);
+      assert.match(calls[0]!, /--- user ---\n[\s\S]*BLOG-3/);
+      const debuggerCall = calls.find((c) => /^call \d+ of \d+: debugger/.test(c));
+      assert.ok(debuggerCall, 'the Debugger\'s call is on record');
+      assert.match(debuggerCall, /--- answer \(end\) ---\n[\s\S]*"kind": "ticket"/, 'its raw structured answer, before parsing');
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   it('refuses a ticket path that escapes the workspace', async () => {
     const r = await cli(['run', '../outside.ticket.json', '--workspace', ws.root]);
     assert.equal(r.code, EXIT.error);

@@ -27,6 +27,15 @@ describe('run log', () => {
     return log;
   }
 
+  it('keeps records (prompts, answers) scrubbed of secrets, and file content byte for byte', async () => {
+    const secret = 'sk-canary-7f3a9c2e';
+    const log = new RunLog('r0', store, systemClock, [], (t) => t.replaceAll(secret, '[redacted]'));
+    const record = await log.putRecord(`the test printed ANTHROPIC_API_KEY=${secret}`);
+    assert.equal(await store.getBlob('r0', record), 'the test printed ANTHROPIC_API_KEY=[redacted]');
+    const file = await log.putBlob(`export const key = '${secret}';\n`);
+    assert.equal(await store.getBlob('r0', file), `export const key = '${secret}';\n`, 'rollback restores what the user had');
+  });
+
   it('appends one validated JSON line per event, with seq in order, and reduces to the run state', async () => {
     await writeRun('r1');
     const text = readFileSync(store.logPath('r1'), 'utf8');

@@ -1,0 +1,49 @@
+import type { RunState } from '../reducer';
+import { modelInfoLabel } from './report';
+
+interface PromptRecord {
+  system?: string;
+  messages?: { role: string; content: string; toolCalls?: unknown[]; toolCallId?: string }[];
+  tools?: { name: string }[];
+  structured?: { name: string };
+  thinking?: boolean;
+}
+interface AnswerRecord {
+  text?: string;
+  structured?: unknown;
+  toolCalls?: unknown[];
+  stopReason?: string;
+}
+
+/**
+ * Every model call of a run with its whole prompt and raw answer, as stored in the run's blobs
+ * (`show --prompts`): what each role read and said, so a surprising diagnosis can be audited.
+ * Calls from logs older than the record say so.
+ */
+export async function formatPromptRecords(state: RunState, blob: (hash: string) => Promise<string>): Promise<string> {
+  const out: string[] = [];
+  for (const [i, call] of state.modelCalls.entries()) {
+    out.push(`=== call ${i + 1} of ${state.modelCalls.length}: ${call.role}, attempt ${call.attempt}, ${modelInfoLabel(call.model)}${call.ok ? '' : ` — failed: ${call.error ?? 'no answer'}`} ===`);
+    if (!call.prompt) {
+      out.push('(this log did not record the prompt)', '');
+      continue;
+    }
+    const prompt = JSON.parse(await blob(call.prompt)) as PromptRecord;
+    if (prompt.system) out.push('--- system ---', prompt.system);
+    for (const m of prompt.messages ?? []) {
+      out.push(`--- ${m.role}${m.toolCallId ? ` (result of ${m.toolCallId})` : ''} ---`, m.content);
+      if (m.toolCalls?.length) out.push(`tool calls: ${JSON.stringify(m.toolCalls)}`);
+    }
+    const offered = [...(prompt.tools ?? []).map((t) => t.name), ...(prompt.structured ? [`${prompt.structured.name} (the answer's form)`] : [])];
+    if (offered.length) out.push(`--- tools: ${offered.join(', ')}${prompt.thinking ? '; extended thinking on' : ''} ---`);
+    if (call.answer) {
+      const answer = JSON.parse(await blob(call.answer)) as AnswerRecord;
+      out.push(`--- answer (${answer.stopReason ?? 'end'}) ---`);
+      if (answer.text) out.push(answer.text);
+      if (answer.structured !== undefined) out.push(JSON.stringify(answer.structured, null, 2));
+      if (answer.toolCalls?.length) out.push(`tool calls: ${JSON.stringify(answer.toolCalls)}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
