@@ -268,7 +268,8 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
     save();
   });
   const body = h('div', { class: 'attempt-body' });
-  if (a.brief) body.append(h('p', {}, h('strong', {}, 'Brief: '), a.brief));
+  if (a.recheck) body.append(h('p', {}, h('strong', {}, 'No new code: '), a.recheck));
+  if (a.brief) body.append(h('p', {}, h('strong', {}, 'The Debugger\'s brief: '), a.brief));
   // The recovery receipts: which rungs fired on this attempt, and why.
   if (a.rungs.length) {
     body.append(h('ul', { class: 'rungs' }, ...a.rungs.map((r) => h('li', { class: 'rung', 'data-rung': String(r.rung) }, icon('debug-restart'), h('strong', {}, ` Rung ${r.rung}: `), r.reason))));

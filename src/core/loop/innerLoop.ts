@@ -119,10 +119,10 @@ export interface LoopResult {
  * with tests passing, an operator correction request, or the ladder or a budget spent
  * (each a RunStop or a normal return).
  */
-export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined): Promise<LoopResult> {
+export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined, initialFailure?: string): Promise<LoopResult> {
   const { log } = ctx;
   const ladder = new RecoveryLadder(recoveryOf(ctx), ctx.budget, firstAttempt);
-  let plan = ladder.first(initialBrief);
+  let plan = ladder.first(initialBrief, initialFailure);
   for (;;) {
     const { attempt } = plan;
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);

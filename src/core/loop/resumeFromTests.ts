@@ -5,20 +5,23 @@ import { describeFailure } from '../stages/prompts';
 import { runGates } from '../stages/gates/index';
 
 /**
- * Resumes a run from the tests step, after the operator accepted a gate's corrected test plan
- * (the tests are already rendered again): the code as it is runs against the new tests. When
- * they pass, the gates run again from the first; when they fail, the Coder gets the failure,
- * and the inner loop and then the gates go on as usual.
+ * Resumes a run from the tests step: after the operator accepted a gate's corrected test plan
+ * (the tests are rendered again), or after an interruption that came once an attempt had
+ * passed. The code as it is runs against the tests as a new attempt with no Coder answer (a
+ * recheck), so the attempts before it keep their own results. When they pass, the gates run
+ * again from the first; when they fail, the Coder gets the failure, and the inner loop and then
+ * the gates go on as usual.
  */
-export async function resumeFromTests(ctx: RunContext, lastAttempt: number): Promise<LoopResult> {
-  const { result } = await runOracleTests(ctx, lastAttempt);
-  await ctx.log.emit({ type: 'tests.ran', attempt: lastAttempt, result });
+export async function resumeFromTests(ctx: RunContext, lastAttempt: number, why: string): Promise<LoopResult> {
+  const recheck = lastAttempt + 1;
+  const { result } = await runOracleTests(ctx, recheck);
+  await ctx.log.emit({ type: 'tests.ran', attempt: recheck, result, recheck: why });
   if (result.status === 'passed') {
-    await runGates(ctx, lastAttempt);
-    return { attempts: lastAttempt };
+    await runGates(ctx, recheck);
+    return { attempts: recheck };
   }
   const failure = describeFailure({ parse: [], diagnostics: [], lint: [], tests: result });
-  const done = await runAttempts(ctx, lastAttempt + 1, `The operator accepted a corrected test plan, and the code fails it:\n${failure}`);
+  const done = await runAttempts(ctx, recheck + 1, undefined, `${why}; the code fails them:\n${failure}`);
   await runGates(ctx, done.attempts);
   return done;
 }

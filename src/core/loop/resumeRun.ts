@@ -88,7 +88,7 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
     }
     await materializeTests(ctx);
     await applyOps(ctx);
-    if (cut.passed) return confirmVerdict(ctx, await resumeFromTests(ctx, cut.lastDone));
+    if (cut.passed) return confirmVerdict(ctx, await resumeFromTests(ctx, cut.lastDone, 'the run was resumed after its last attempt passed: the tests again, before the gates'));
     const done = await runAttempts(ctx, cut.lastDone + 1, brief);
     await runGates(ctx, done.attempts);
     return confirmVerdict(ctx, done);

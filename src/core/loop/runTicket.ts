@@ -227,7 +227,7 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
     const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
     await emitManifest(ctx);
     await materializeTests(ctx);
-    if (fromTests) return confirmVerdict(ctx, await resumeFromTests(ctx, next - 1));
+    if (fromTests) return confirmVerdict(ctx, await resumeFromTests(ctx, next - 1, 'the operator accepted a corrected test plan: the code as it was, against the new tests'));
     await applyOps(ctx);
     const done = await runAttempts(ctx, next, lastDiagnosed?.diagnosis?.brief);
     await runGates(ctx, done.attempts);

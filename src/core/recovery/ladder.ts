@@ -59,10 +59,10 @@ export class RecoveryLadder {
     private readonly firstAttempt: number,
   ) {}
 
-  /** The segment's first attempt: the policy's thinking mode, the brief a resume carries. */
-  first(brief: string | undefined): AttemptPlan {
+  /** The segment's first attempt: the policy's thinking mode, the Debugger's brief and the failure a resume carries. */
+  first(brief: string | undefined, lastFailure?: string): AttemptPlan {
     this.made = 1;
-    return { attempt: this.firstAttempt, thinking: this.policy.thinking, brief };
+    return { attempt: this.firstAttempt, thinking: this.policy.thinking, brief, ...(lastFailure ? { lastFailure } : {}) };
   }
 
   /** The step after a failed attempt that was routed to the Coder. */

@@ -137,6 +137,7 @@ const handlers = {
   'tests.ran': (s, e) => {
     const a = attempt(s, e.attempt);
     a.tests = e.result;
+    if (e.recheck) a.recheck = e.recheck;
     a.status = e.result.status === 'passed' && a.status !== 'failed' ? 'passed' : 'failed';
   },
   'debugger.diagnosed': (s, e) => {

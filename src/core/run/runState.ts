@@ -18,6 +18,8 @@ const Tampered = z.object({ path: z.string(), at: z.string() });
 export const AttemptStateSchema = z.object({
   n: z.number().int(),
   brief: z.string().optional(),
+  /** An attempt with no Coder answer: the tests ran again over the code as it was, and why. */
+  recheck: z.string().optional(),
   /** The files the Coder answered with. */
   files: z.array(FileRef),
   written: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() })),

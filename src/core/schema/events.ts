@@ -222,7 +222,12 @@ export const RunEvent = z.discriminatedUnion('type', [
     detail: z.string().optional(),
   }),
   /** Test check, after every write: the runner's machine-readable output, parsed. */
-  ev('tests.ran', { attempt: z.number().int(), result: TestRunResult }),
+  ev('tests.ran', {
+    attempt: z.number().int(),
+    result: TestRunResult,
+    /** Set when the tests ran again over code no Coder attempt wrote (after an accepted test plan, or a resume): why. */
+    recheck: z.string().optional(),
+  }),
   /** Debugger, on every failed attempt. `diagnosis` null: none usable (the code path). */
   ev('debugger.diagnosed', {
     attempt: z.number().int(),

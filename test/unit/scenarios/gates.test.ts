@@ -157,9 +157,13 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.match(rendered, /id: '9999'/);
     assert.doesNotMatch(rendered, /id: '42'/);
     assert.deepEqual(gateRuns(state).slice(6), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
-    // No new Coder attempt: the same code passed the corrected tests; the unchanged code was not reviewed twice.
-    assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [1, 1, 1, 2]);
-    assert.equal(state.attempts[0]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
+    // No new Coder attempt: the same code passed the corrected tests, as a recheck that keeps
+    // attempt 1's own result on record; the unchanged code was not reviewed twice.
+    assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [2, 1, 1, 2]);
+    assert.deepEqual(state.attempts.map((a) => [a.n, a.status, a.files.length]), [[1, 'passed', 1], [2, 'passed', 0]]);
+    assert.match(state.attempts[1]?.recheck ?? '', /the operator accepted a corrected test plan/);
+    assert.deepEqual(state.attempts[0]?.tests, s1.attempts[0]?.tests, 'the first attempt\'s result is never overwritten');
+    assert.equal(state.attempts[1]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
 
     const rejected = (await resolve(other, first, 'reject', 'post 42 is the case we care about')).state;
     assert.equal(rejected.status, 'failed');
@@ -175,9 +179,9 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     const proposed = script.testReviewer[0]!.structured.proposedTestPlan!;
     proposed.files[0]!.cases[1]!.expect.push({ kind: 'equal', mode: 'deep', actual: 'res.body', expected: "{ error: 'No post 9999' }" });
     const fixed = answer('BLOG-9', 'attempt1.ts').replace('`Post ${req.params.id} not found`', '`No post ${req.params.id}`');
-    script.coder.push({ expect: { attempt: 2, promptIncludes: ['the code fails it'] }, files: { 'src/handlers/posts.ts': fixed } });
-    // The second review now looks at attempt 2.
-    script.testReviewer[1]!.expect.attempt = 2;
+    script.coder.push({ expect: { attempt: 3, promptIncludes: ['The last attempt failed:\nthe operator accepted a corrected test plan'] }, files: { 'src/handlers/posts.ts': fixed } });
+    // The second review now looks at attempt 3 (attempt 2 is the recheck of the old code).
+    script.testReviewer[1]!.expect.attempt = 3;
     writeFileSync(path.join(ws.root, '.tickets/BLOG-9.script.json'), JSON.stringify(script));
     const only = (deps: PipelineDeps) => {
       deps.gates = { ...deps.gates!, enabled: ['testReview'] };
@@ -186,8 +190,10 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(first.state.status, 'needsOperator');
     const { state } = await resolve(ws.root, first, 'accept', undefined, only);
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.attempts.map((a) => [a.n, a.status]), [[1, 'failed'], [2, 'passed']]);
-    assert.match(state.attempts[1]?.brief ?? '', /^The operator accepted a corrected test plan, and the code fails it:/);
+    // Append-only: attempt 1 keeps its pass, the recheck of its code fails the new tests, attempt 3 fixes it.
+    assert.deepEqual(state.attempts.map((a) => [a.n, a.status]), [[1, 'passed'], [2, 'failed'], [3, 'passed']]);
+    assert.match(state.attempts[1]?.recheck ?? '', /corrected test plan/);
+    assert.equal(state.attempts[2]?.brief, undefined, 'a failure is not passed off as the Debugger\'s brief');
     assert.deepEqual(gateRuns(state).filter((g) => !g.endsWith(':skipped')), ['testReview:failed', 'testReview:passed']);
     assert.match(read('src/handlers/posts.ts'), /No post \$\{req\.params\.id\}/);
   });

@@ -47,7 +47,8 @@ export function describeStop(reason: StopReason): string {
 
 function attemptLines(a: AttemptState): string[] {
   const out = [`Attempt ${a.n}: ${a.status}`];
-  if (a.brief) out.push(`  brief: ${a.brief}`);
+  if (a.recheck) out.push(`  no new code: ${a.recheck}`);
+  if (a.brief) out.push(`  the Debugger's brief: ${a.brief}`);
   for (const r of a.rungs) out.push(`  rung ${r.rung} fired: ${r.reason}`);
   for (const an of a.anomalies) {
     out.push(`  anomaly in the ${an.role}'s answer (score ${an.score}${an.urgent ? ', urgent' : ''}): ${an.signals.map((x) => `${x.name}: ${x.detail}`).join('; ')}`);

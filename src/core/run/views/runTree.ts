@@ -132,7 +132,7 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     children: [],
   };
   for (const a of state.attempts) {
-    const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.brief ? `brief: ${a.brief}` : `${a.files.length} file(s)` });
+    const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)` });
     an.children = checkNodes(an.id, runId, a);
     root.children.push(an);
   }
