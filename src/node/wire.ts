@@ -173,9 +173,13 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   return deps;
 }
 
-/** Releases what a run's dependencies hold (language services) once the command is done. */
-export function disposeDeps(deps: PipelineDeps): void {
+/**
+ * Releases what a run's dependencies hold (language services, the lint worker) once the
+ * command is done, and kills every process of the run still alive (a detached grandchild).
+ */
+export async function disposeDeps(deps: PipelineDeps): Promise<void> {
   deps.diagnostics?.dispose?.();
   deps.ops?.dispose?.();
-  jails.get(deps)?.dispose();
+  deps.lint?.dispose?.();
+  await jails.get(deps)?.dispose();
 }

@@ -35,6 +35,8 @@ export interface LintPort {
    * run (a config that throws): nothing was judged, and an end-of-ticket gate fails closed on it.
    */
   lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string }>;
+  /** Ends what the linter keeps alive between calls (its worker process). */
+  dispose?(): void;
 }
 
 export interface TestRunRequest {

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The repository: its node_modules stand in for the extension's own folder. */
 export const repoRoot = resolve(__dirname, '../../..');
@@ -30,4 +31,20 @@ export class TempProject {
 
 export function neverAborted(): AbortSignal {
   return new AbortController().signal;
+}
+
+/** Gone, or a zombie nobody has reaped yet: either way it runs no more. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/\) Z /.test(readFileSync(stat, 'utf8'));
+}
+
+export async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) if (condition()) return true;
+  return condition();
 }
