@@ -181,5 +181,6 @@ export async function disposeDeps(deps: PipelineDeps): Promise<void> {
   deps.diagnostics?.dispose?.();
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
+  deps.tests.dispose?.();
   await jails.get(deps)?.dispose();
 }

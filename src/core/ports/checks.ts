@@ -47,4 +47,6 @@ export interface TestRunRequest {
 
 export interface TestRunnerPort {
   run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult>;
+  /** Drops what the runner keeps between runs (its snapshots of the workspace). */
+  dispose?(): void;
 }

@@ -3,13 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { MARK_VAR } from '../../../src/node/sandbox/processSweep';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { copyFixture } from '../../support/tempWorkspace';
-import { eventually, isRunning, neverAborted, repoRoot } from './tempProject';
+import { buildReporter, eventually, isRunning, neverAborted, repoRoot } from './tempProject';
 
 /**
  * Code under test that leaves a process behind on purpose: `spawn(..., { detached: true })`
@@ -36,9 +35,7 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
   const bystanders: ChildProcess[] = [];
 
   before(async () => {
-    // The reporter as the build ships it: bundled on its own to an ES module.
-    reporter = path.join(mkdtempSync(path.join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs');
-    await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+    reporter = await buildReporter(path.join(mkdtempSync(path.join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs'));
   });
   after(() => rmSync(path.dirname(reporter), { recursive: true, force: true }));
   beforeEach(async () => {

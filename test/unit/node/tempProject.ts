@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { build } from 'esbuild';
 
 /** The repository: its node_modules stand in for the extension's own folder. */
 export const repoRoot = resolve(__dirname, '../../..');
@@ -47,4 +48,10 @@ export function isRunning(pid: number): boolean {
 export async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
   for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) if (condition()) return true;
   return condition();
+}
+
+/** The node:test reporter as the build ships it (bundled on its own to an ES module), written to `file`. */
+export async function buildReporter(file: string): Promise<string> {
+  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  return file;
 }

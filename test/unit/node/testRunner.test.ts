@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
-import { eventually, isRunning, neverAborted, repoRoot, TempProject } from './tempProject';
+import { buildReporter, eventually, isRunning, neverAborted, repoRoot, TempProject } from './tempProject';
 
 /** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
 const mathTest = (imports: string, assertion: string): string => `${imports}
@@ -64,9 +63,7 @@ describe('ProcessTestRunner', function () {
       'jest/math.test.js': mathTest('', 'expect($A).toEqual($E)'),
       'mocha/math.test.ts': mathTest("import assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
     });
-    // The reporter as the build ships it: bundled on its own to an ES module.
-    reporter = project.path('dist/nodeTestReporter.mjs');
-    await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+    reporter = await buildReporter(project.path('dist/nodeTestReporter.mjs'));
     runner = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath });
   });
   after(() => project.remove());
