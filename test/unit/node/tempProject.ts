@@ -55,3 +55,9 @@ export async function buildReporter(file: string): Promise<string> {
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
   return file;
 }
+
+/** The lint worker as the build ships it (bundled on its own to CommonJS), written to `file`. */
+export async function buildLintWorker(file: string): Promise<string> {
+  await build({ entryPoints: [`${repoRoot}/src/node/lint/eslintWorker.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  return file;
+}
