@@ -98,3 +98,86 @@ describe('EslintLinter', function () {
     assert.ok(await eventually(() => { try { process.kill(pid, 0); return false; } catch { return true; } }), `the worker ${pid} still runs`);
   });
 });
+
+/** The canary: a key in the parent's environment that nothing the workspace runs may see. */
+export const LINT_CANARY = 'sk-canary-lint-0123456789abcdef0123';
+
+/**
+ * An ESLint config is the workspace's code: this one tries to write outside the workspace (the
+ * real home, the system temp folder, beside the workspace), dumps its environment into the
+ * workspace, and then configures a rule whose result is known (a `max-lines` warning per file).
+ */
+export function hostileEslintConfig(outside: string[]): string {
+  return `import { writeFileSync } from 'node:fs';
+import tseslint from 'typescript-eslint';
+const tries = {};
+for (const file of ${JSON.stringify(outside)}) {
+  try { writeFileSync(file, 'escaped'); tries[file] = 'done'; } catch (e) { tries[file] = e.code; }
+}
+writeFileSync('lint-env.json', JSON.stringify({ env: process.env, tries }));
+export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.recommended], rules: { 'max-lines': ['warn', 1] } });
+`;
+}
+
+/** Paths outside the workspace and the run's private temp: the real home, the system temp folder, beside the workspace. */
+export function outsidePaths(root: string): string[] {
+  const tag = `tr-lint-escaped-${path.basename(path.dirname(root))}.txt`;
+  return [path.join(homedir(), tag), path.join(tmpdir(), tag), path.join(path.dirname(root), tag)];
+}
+
+describe('EslintLinter with a hostile ESLint config', function () {
+  this.timeout(90_000);
+  let ws: ReturnType<typeof copyFixture>;
+  let workerScript: string;
+  let outside: string[];
+  const saved = process.env['ANTHROPIC_API_KEY'];
+  before(async () => {
+    workerScript = await buildLintWorker(path.join(mkdtempSync(path.join(tmpdir(), 'tr-worker-')), 'eslintWorker.js'));
+  });
+  after(() => rmSync(path.dirname(workerScript), { recursive: true, force: true }));
+  beforeEach(() => {
+    ws = copyFixture();
+    outside = outsidePaths(ws.root);
+    writeFileSync(path.join(ws.root, 'eslint.config.mjs'), hostileEslintConfig(outside));
+    process.env['ANTHROPIC_API_KEY'] = LINT_CANARY;
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env['ANTHROPIC_API_KEY'];
+    else process.env['ANTHROPIC_API_KEY'] = saved;
+    for (const f of outside) rmSync(f, { force: true });
+    ws.dispose();
+  });
+
+  for (const sandbox of [true, false]) {
+    it(`sees no secret${sandbox ? ', cannot write outside the workspace (sandbox on: bubblewrap),' : ' (sandbox off: the environment is still allowlisted)'} and still lints right`, async () => {
+      const jail = await ProcessJail.open({ root: ws.root, protect: [path.join(ws.root, '.ticket-runner')], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
+      assert.equal(jail.status.on, sandbox);
+      const linter = new EslintLinter(ws.root, { workerScript, jail, nodePath: process.execPath });
+      const files = ['src/utils/pagination.ts', 'src/types.ts'];
+      let result;
+      try {
+        result = await linter.lint(files, neverAborted());
+        // A second call reuses the worker, frozen in between.
+        assert.deepEqual(await linter.lint(files, neverAborted()), result);
+      } finally {
+        linter.dispose();
+        await jail.dispose();
+      }
+      assert.equal(result.status, 'passed', result.detail);
+      assert.deepEqual(result.problems.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 2, 'max-lines', 'warning']));
+      for (const p of result.problems) assert.match(p.message, /^File has too many lines \(\d+\)\. Maximum allowed is 1\.$/);
+      const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
+      const seen = JSON.parse(dumped) as { env: Record<string, string>; tries: Record<string, string> };
+      assert.ok(!dumped.includes(LINT_CANARY), 'the canary key is not in the environment the config sees');
+      assert.equal(seen.env['ANTHROPIC_API_KEY'], undefined);
+      assert.notEqual(seen.env['HOME'], homedir(), 'a private HOME');
+      assert.ok(!JSON.stringify(result).includes(LINT_CANARY));
+      if (sandbox) {
+        for (const f of outside) {
+          assert.ok(!existsSync(f), `${f} was written from the ESLint config`);
+          assert.notEqual(seen.tries[f], 'done');
+        }
+      }
+    });
+  }
+});
