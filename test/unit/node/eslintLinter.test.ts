@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { CancelledError } from '../../../src/core/errors';
 import { EslintLinter } from '../../../src/node/lint/eslintLinter';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
+import { hostileEslintConfig, LINT_CANARY, outsidePaths } from '../../support/hostileCode';
 import { copyFixture } from '../../support/tempWorkspace';
 import { buildLintWorker, eventually, neverAborted, repoRoot, TempProject } from './tempProject';
 
@@ -98,32 +99,6 @@ describe('EslintLinter', function () {
     assert.ok(await eventually(() => { try { process.kill(pid, 0); return false; } catch { return true; } }), `the worker ${pid} still runs`);
   });
 });
-
-/** The canary: a key in the parent's environment that nothing the workspace runs may see. */
-export const LINT_CANARY = 'sk-canary-lint-0123456789abcdef0123';
-
-/**
- * An ESLint config is the workspace's code: this one tries to write outside the workspace (the
- * real home, the system temp folder, beside the workspace), dumps its environment into the
- * workspace, and then configures a rule whose result is known (a `max-lines` warning per file).
- */
-export function hostileEslintConfig(outside: string[]): string {
-  return `import { writeFileSync } from 'node:fs';
-import tseslint from 'typescript-eslint';
-const tries = {};
-for (const file of ${JSON.stringify(outside)}) {
-  try { writeFileSync(file, 'escaped'); tries[file] = 'done'; } catch (e) { tries[file] = e.code; }
-}
-writeFileSync('lint-env.json', JSON.stringify({ env: process.env, tries }));
-export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.recommended], rules: { 'max-lines': ['warn', 1] } });
-`;
-}
-
-/** Paths outside the workspace and the run's private temp: the real home, the system temp folder, beside the workspace. */
-export function outsidePaths(root: string): string[] {
-  const tag = `tr-lint-escaped-${path.basename(path.dirname(root))}.txt`;
-  return [path.join(homedir(), tag), path.join(tmpdir(), tag), path.join(path.dirname(root), tag)];
-}
 
 describe('EslintLinter with a hostile ESLint config', function () {
   this.timeout(90_000);
