@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
 import type { Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
+import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
 import type { CheckLatency } from './checkLatency';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
       { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
       { key: 'baselineCost100k', section: 'baselineCost', limitS: 90, args: { repoRoot: REPO, repo: repos['100k'] } },
       { key: 'sandboxOverhead', section: 'sandboxOverhead', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
+      { key: 'lintWorker', section: 'lintWorker', limitS: 60, args: { repoRoot: REPO, runs: 7 } },
       { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
@@ -183,6 +185,9 @@ async function main(): Promise<void> {
   const sandbox = value<SandboxOverhead>('sandboxOverhead');
   if (!sandbox) failed('Sandbox overhead: a sandboxed test run ÷ an unsandboxed one', 'sandboxOverhead');
   else rows.push(sandboxOverheadRow(sandbox));
+  const lint = value<LintWorkerCost>('lintWorker');
+  if (!lint) failed('Lint per check: the worker in the sandbox ÷ in process', 'lintWorker');
+  else rows.push(lintWorkerRow(lint));
   const stream = value<StreamLinearity>('streamLinearity');
   if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
   else rows.push(streamLinearityRow(stream));

@@ -43,8 +43,8 @@ export async function measureSandboxOverhead(runs: number): Promise<SandboxOverh
     }
     return { sandbox: sandboxed.status.detail, sandboxedMs, plainMs, ratio: round(median(sandboxedMs) / median(plainMs), 2) };
   } finally {
-    sandboxed.dispose();
-    plain.dispose();
+    await sandboxed.dispose();
+    await plain.dispose();
     fixture.dispose();
   }
 }

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
+import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
 import { measureStreamLinearity } from './streamLinearity';
 import { measureCheckLatency } from './checkLatency';
@@ -40,6 +41,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   pipelineOverhead: (a) => measurePipelineOverhead(a.runs!),
   baselineCost: (a) => measureBaselineCost(a.repo!),
   sandboxOverhead: (a) => measureSandboxOverhead(a.runs!),
+  lintWorker: (a) => measureLintWorker(a.runs!),
   streamLinearity: (a) => measureStreamLinearity(a.runs!),
   webviewRender: (a) => measureWebviewRender(a.repoRoot, a.attempts!, a.runs!),
   extension: (a) => measureExtension(a.repoRoot),

@@ -32,6 +32,8 @@ const targets = [
   { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
+  { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The webview app, for the browser.
   { ...common, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(join(root, /** @type {string[]} */ (t.entryPoints)[0])));

@@ -292,6 +292,9 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
     const li = h('li', {}, statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'), ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`);
     const failed = a.tests.cases.filter((x) => x.status === 'failed');
     if (failed.length) li.append(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
+    // What the tests did to the workspace: put back, or (the run then cannot pass) not.
+    const effects = a.tests.sideEffects ?? [];
+    if (effects.length) li.append(h('ul', {}, ...effects.map((e) => h('li', {}, statusIcon(e.restored ? 'warning' : 'failed'), ` ${e.change} ${e.path}: ${e.restored ? 'put back' : 'changed and could not be restored, so this cannot pass'}`))));
     checks.append(li);
   }
   body.append(checks);

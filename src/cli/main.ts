@@ -253,7 +253,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         using _lock = lockWorkspace(ws, argv, io);
         return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
       } finally {
-        disposeDeps(deps);
+        await disposeDeps(deps);
       }
     }
     case 'show': {
@@ -321,7 +321,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
-        disposeDeps(deps);
+        await disposeDeps(deps);
       }
     }
     case 'resume': {
@@ -337,7 +337,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
       } finally {
-        disposeDeps(deps);
+        await disposeDeps(deps);
       }
     }
     case 'rollback': {

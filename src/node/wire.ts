@@ -139,6 +139,8 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
       commandOverride: o.testCommand,
       jail: inJail,
     });
+  // ESLint's config and plugins are the workspace's code: they run in a worker in the same jail.
+  const linter = (dir: string, inJail: ProcessJail) => new EslintLinter(dir, { workerScript: path.join(dist, 'eslintWorker.js'), jail: inJail, nodePath: o.nodePath ?? process.execPath, timeoutMs: o.testTimeoutMs });
   const deps: PipelineDeps = {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
@@ -149,16 +151,16 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     tests: testRunner(root, jail),
     parser,
     diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root, { libDir }) : undefined,
-    lint: new EslintLinter(root),
+    lint: linter(root, jail),
     ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
     candidates: new OverlayCandidateChecks({
       root,
-      makeChecks: (dir) => ({
-        tests: testRunner(dir, jail.at(dir, protectedPaths(dir, o.ticketPath))),
+      makeChecks: (dir, scratchJail = jail.at(dir, protectedPaths(dir, o.ticketPath))) => ({
+        tests: testRunner(dir, scratchJail),
         parser,
         diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir, { libDir }) : undefined,
-        lint: new EslintLinter(dir),
+        lint: linter(dir, scratchJail),
       }),
     }),
     gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail }),
@@ -173,9 +175,14 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   return deps;
 }
 
-/** Releases what a run's dependencies hold (language services) once the command is done. */
-export function disposeDeps(deps: PipelineDeps): void {
+/**
+ * Releases what a run's dependencies hold (language services, the lint worker) once the
+ * command is done, and kills every process of the run still alive (a detached grandchild).
+ */
+export async function disposeDeps(deps: PipelineDeps): Promise<void> {
   deps.diagnostics?.dispose?.();
   deps.ops?.dispose?.();
-  jails.get(deps)?.dispose();
+  deps.lint?.dispose?.();
+  deps.tests.dispose?.();
+  await jails.get(deps)?.dispose();
 }

@@ -187,8 +187,9 @@ export class RunService implements vscode.Disposable {
     } finally {
       signal.removeEventListener('abort', abort);
       if (runId) this.active.delete(runId);
-      deps.diagnostics?.dispose?.();
-      deps.ops?.dispose?.();
+      // The language services, the lint worker, the private temp folder, and any process of the run left alive.
+      const { disposeDeps } = await import('../node/wire.js');
+      await disposeDeps(deps).catch((err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`));
       lock.release();
     }
   }

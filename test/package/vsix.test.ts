@@ -41,6 +41,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/web-tree-sitter.wasm',
       'extension/dist/tree-sitter-typescript.wasm',
       'extension/dist/nodeTestReporter.mjs',
+      'extension/dist/eslintWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',
       'extension/schemas/ticket.schema.json',

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from './tempWorkspace';
 
@@ -12,6 +13,7 @@ import { REPO_ROOT } from './tempWorkspace';
 export function hostilePrelude(o: { secretFile: string; port: number; renderedTest: string }): string {
   return `import * as fs from 'node:fs';
 import * as net from 'node:net';
+import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 function probe(what: string, act: () => unknown): void {
@@ -67,4 +69,30 @@ export function runBuiltCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ c
       resolve({ code, out: stdout, err: stderr });
     });
   });
+}
+
+/** The canary: a key in the parent's environment that nothing the workspace runs may see. */
+export const LINT_CANARY = 'sk-canary-lint-0123456789abcdef0123';
+
+/**
+ * An ESLint config is the workspace's code: this one tries to write outside the workspace (the
+ * real home, the system temp folder, beside the workspace), dumps its environment into the
+ * workspace, and then configures a rule whose result is known (a `max-lines` warning per file).
+ */
+export function hostileEslintConfig(outside: string[]): string {
+  return `import { writeFileSync } from 'node:fs';
+import tseslint from 'typescript-eslint';
+const tries = {};
+for (const file of ${JSON.stringify(outside)}) {
+  try { writeFileSync(file, 'escaped'); tries[file] = 'done'; } catch (e) { tries[file] = e.code; }
+}
+writeFileSync('lint-env.json', JSON.stringify({ env: process.env, tries }));
+export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.recommended], rules: { 'max-lines': ['warn', 1] } });
+`;
+}
+
+/** Paths outside the workspace and the run's private temp: the real home, the system temp folder, beside the workspace. */
+export function outsidePaths(root: string): string[] {
+  const tag = `tr-lint-escaped-${path.basename(path.dirname(root))}.txt`;
+  return [path.join(homedir(), tag), path.join(tmpdir(), tag), path.join(path.dirname(root), tag)];
 }

@@ -23,7 +23,7 @@ export async function withScriptedDeps<T>(root: string, ticketPath: string, body
   try {
     return await body(deps);
   } finally {
-    disposeDeps(deps);
+    await disposeDeps(deps);
   }
 }
 

@@ -35,6 +35,8 @@ export interface LintPort {
    * run (a config that throws): nothing was judged, and an end-of-ticket gate fails closed on it.
    */
   lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string }>;
+  /** Ends what the linter keeps alive between calls (its worker process). */
+  dispose?(): void;
 }
 
 export interface TestRunRequest {
@@ -45,4 +47,6 @@ export interface TestRunRequest {
 
 export interface TestRunnerPort {
   run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult>;
+  /** Drops what the runner keeps between runs (its snapshots of the workspace). */
+  dispose?(): void;
 }

@@ -46,6 +46,8 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
     let checks: OverlayChecks | undefined;
     const dispose = async () => {
       checks?.diagnostics?.dispose?.();
+      checks?.lint?.dispose?.();
+      checks?.tests.dispose?.();
       await rm(base, { recursive: true, force: true });
     };
     try {

@@ -1,49 +1,56 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CancelledError, errorMessage } from '../../core/errors';
+import { CancelledError } from '../../core/errors';
 import type { LintPort } from '../../core/ports/checks';
 import type { LintProblem } from '../../core/schema/checks';
+import { ProcessJail, type JailedProcess } from '../sandbox/processJail';
 import { absolutePath, workspacePath } from '../workspacePaths';
-import { raceAbort } from '../abort';
+import type { LintAnswer, LintMessage, LintRequest } from './lintProtocol';
 
 export interface EslintLinterOptions {
+  /** The lint worker as the build ships it: `dist/eslintWorker.js`. */
+  workerScript: string;
   /** Resolve `eslint` from here when the workspace has none installed (a folder with node_modules). */
   fallbackDir?: string;
+  /** Where the worker runs: the run's jail (src/node/wire.ts builds it); by default one with no OS sandbox. */
+  jail?: ProcessJail;
+  /** The node that runs the worker; 'node' on PATH by default (the extension host's execPath is Electron). */
+  nodePath?: string;
+  /** Longest wait for one lint; the worker is then killed and the check reports an error. */
+  timeoutMs?: number;
 }
 
 type LintResult = Awaited<ReturnType<LintPort['lint']>>;
 
-/** The slice of ESLint's Node API this adapter uses; the workspace's ESLint may be 8 or 9. */
-interface ESLintInstance {
-  lintFiles(patterns: string[]): Promise<{ filePath: string; messages: ESLintMessage[] }[]>;
-}
-interface ESLintMessage {
-  ruleId: string | null;
-  severity: number;
-  message: string;
-  line?: number;
-  column?: number;
-}
-type ESLintClass = new (options: Record<string, unknown>) => ESLintInstance;
-interface ESLintModule {
-  loadESLint?: (options: { useFlatConfig: boolean }) => Promise<ESLintClass>;
-  ESLint?: ESLintClass;
-}
+const DEFAULT_TIMEOUT_MS = 120_000;
+/** How much of the worker's stderr is kept for an error's detail. */
+const STDERR_TAIL = 2000;
 
 const FLAT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts'];
 const LEGACY_CONFIGS = ['.eslintrc.js', '.eslintrc.cjs', '.eslintrc.yaml', '.eslintrc.yml', '.eslintrc.json', '.eslintrc'];
 
 /**
- * LintPort over the workspace's own ESLint, loaded through its Node API from the workspace's
- * node_modules (as vscode-eslint does), so the workspace's version, config and plugins decide.
- * Runs in this process: there is nothing to kill on abort, so an aborted lint is abandoned.
+ * LintPort over the workspace's own ESLint, resolved from the workspace's node_modules (as
+ * vscode-eslint does), so the workspace's version, config and plugins decide. A config and its
+ * plugins are code the workspace (and the Coder, when the config is in scope) controls: they run
+ * in a worker process started through the run's jail, with the allowlisted environment, in the
+ * OS sandbox when it is on, and frozen between calls so that nothing they leave running acts
+ * beside the rest of the run. The worker lives for the run (ESLint and its plugins load once),
+ * is replaced when a file it loaded changes, and is killed with everything it started on abort,
+ * on timeout and at dispose.
  */
 export class EslintLinter implements LintPort {
+  private readonly jail: ProcessJail;
+  private worker: Worker | undefined;
+  private requests = 0;
+
   constructor(
     private readonly root: string,
-    private readonly options: EslintLinterOptions = {},
-  ) {}
+    private readonly options: EslintLinterOptions,
+  ) {
+    this.jail = options.jail ?? ProcessJail.plain(root);
+  }
 
   async lint(files: string[], signal: AbortSignal): Promise<LintResult> {
     if (signal.aborted) throw new CancelledError('lint cancelled');
@@ -53,16 +60,17 @@ export class EslintLinter implements LintPort {
     if (!eslintPath) return skipped(`the workspace has an ESLint config (${config.file}) but no eslint installed in its node_modules`);
     const paths = files.map((f) => absolutePath(this.root, f)).filter((f) => existsSync(f));
     if (paths.length === 0) return { status: 'passed', problems: [] };
-    let results: Awaited<ReturnType<ESLintInstance['lintFiles']>>;
-    try {
-      const eslint = await this.create(eslintPath, config.flat);
-      results = await raceAbort(eslint.lintFiles(paths), signal, () => new CancelledError('lint cancelled'));
-    } catch (err) {
-      if (err instanceof CancelledError) throw err;
-      // A broken config or plugin judged nothing: not the code's failure, and never a pass.
-      return { status: 'error', problems: [], detail: `ESLint could not run: ${errorMessage(err)}` };
+    const request = { eslintPath, flat: config.flat, cwd: this.root, files: paths };
+    let answer = await this.ask(request, signal);
+    // A file the worker loaded (the config, a local rule) changed: a fresh worker loads it anew.
+    if ('restart' in answer) {
+      await this.stopWorker();
+      answer = await this.ask(request, signal);
     }
-    const problems = results.flatMap((r) =>
+    if ('restart' in answer) return { status: 'error', problems: [], detail: `ESLint could not run: ${answer.restart} keeps changing while it loads` };
+    // A broken config or plugin judged nothing: not the code's failure, and never a pass.
+    if ('error' in answer) return { status: 'error', problems: [], detail: `ESLint could not run: ${this.jail.redactor.text(answer.error)}` };
+    const problems = answer.results.flatMap((r) =>
       r.messages.filter((m) => !isIgnoredNotice(m)).map((m): LintProblem => ({
         file: workspacePath(this.root, r.filePath),
         line: m.line ?? 1,
@@ -73,6 +81,84 @@ export class EslintLinter implements LintPort {
       })),
     );
     return { status: problems.some((p) => p.severity === 'error') ? 'failed' : 'passed', problems };
+  }
+
+  /** Kills the worker and what it started. */
+  dispose(): void {
+    void this.stopWorker();
+  }
+
+  /** One request to the worker, started or thawed for it and frozen again after it. */
+  private async ask(request: Omit<LintRequest, 'id'>, signal: AbortSignal): Promise<LintAnswer | { id: number; error: string }> {
+    // A worker that ended between calls (killed from outside) is replaced.
+    if (this.worker && !this.worker.process.alive) this.worker = undefined;
+    const worker = (this.worker ??= await this.startWorker(signal));
+    const id = ++this.requests;
+    worker.process.thaw();
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const outcome = await new Promise<LintAnswer | 'aborted' | 'timeout' | 'exited'>((resolve) => {
+        worker.waiting = { id, resolve };
+        onAbort = () => resolve('aborted');
+        signal.addEventListener('abort', onAbort, { once: true });
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+        void worker.process.exited.then(() => resolve('exited'));
+        worker.process.child.stdin.write(`${JSON.stringify({ ...request, id } satisfies LintRequest)}\n`);
+      });
+      if (outcome === 'aborted') {
+        await this.stopWorker();
+        throw new CancelledError('lint cancelled');
+      }
+      if (outcome === 'timeout') {
+        await this.stopWorker();
+        return { id, error: `no answer within ${timeoutMs} ms; the lint process was killed` };
+      }
+      if (outcome === 'exited') {
+        const why = worker.stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
+        await this.stopWorker();
+        return { id, error: `the lint process ended (${String(worker.process.child.exitCode ?? worker.process.child.signalCode)})${why ? `: ${why}` : ''}` };
+      }
+      return outcome;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      worker.waiting = undefined;
+      if (this.worker === worker) await worker.process.freeze();
+    }
+  }
+
+  private async startWorker(signal: AbortSignal): Promise<Worker> {
+    const proc = await this.jail.start(this.options.nodePath ?? 'node', [this.options.workerScript], { cwd: this.root, signal });
+    const worker: Worker = { process: proc, stderr: '' };
+    let pending = '';
+    proc.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      pending += chunk;
+      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        const answer = parseAnswer(line);
+        if (answer && worker.waiting?.id === answer.id) worker.waiting.resolve(answer);
+      }
+    });
+    proc.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    // A worker that could not start (no node) ends at once; its error is the answer's.
+    proc.child.on('error', (err) => {
+      worker.stderr += err.message;
+    });
+    proc.child.stdin.on('error', () => {
+      // EPIPE: the worker died; its exit answers the call.
+    });
+    return worker;
+  }
+
+  private async stopWorker(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.process.stop();
   }
 
   private findConfig(): { file: string; flat: boolean } | undefined {
@@ -94,14 +180,21 @@ export class EslintLinter implements LintPort {
     }
     return undefined;
   }
+}
 
-  private async create(eslintPath: string, flat: boolean): Promise<ESLintInstance> {
-    const mod = createRequire(join(this.root, 'package.json'))(eslintPath) as ESLintModule;
-    // loadESLint (8.57+) picks the flat or the legacy class; older versions only have the legacy one.
-    const ESLint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: flat }) : mod.ESLint;
-    if (!ESLint) throw new Error(`${eslintPath} does not export ESLint`);
-    // The legacy class rejects options it does not know, such as warnIgnored.
-    return new ESLint(flat ? { cwd: this.root, errorOnUnmatchedPattern: false, warnIgnored: false } : { cwd: this.root, errorOnUnmatchedPattern: false });
+/** The worker of one linter, and the call waiting for its answer. */
+interface Worker {
+  process: JailedProcess;
+  stderr: string;
+  waiting?: { id: number; resolve: (a: LintAnswer) => void };
+}
+
+function parseAnswer(line: string): LintAnswer | undefined {
+  try {
+    const a = JSON.parse(line) as LintAnswer;
+    return typeof a === 'object' && a !== null && typeof a.id === 'number' ? a : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -110,7 +203,7 @@ function skipped(detail: string): LintResult {
 }
 
 /** Legacy ESLint warns about a file its ignore patterns exclude: that is no problem of the file. */
-function isIgnoredNotice(m: ESLintMessage): boolean {
+function isIgnoredNotice(m: LintMessage): boolean {
   return m.ruleId === null && m.severity === 1 && m.message.startsWith('File ignored');
 }
 

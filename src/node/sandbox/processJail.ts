@@ -1,11 +1,14 @@
+import type { ChildProcessByStdio } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { UserInputError } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
-import { runInProcessGroup, type GroupRunOptions, type GroupRunResult } from '../testRunners/processGroup';
+import { killGroup, runInProcessGroup, spawnGroupLeader, type GroupRunOptions, type GroupRunResult } from '../testRunners/processGroup';
 import { childEnvironment } from './childEnv';
 import { OsSandbox, statusOf } from './osSandbox';
+import { freezeMarked, MARK_VAR, newRunToken, sweepMarked, thaw } from './processSweep';
 import { Redactor } from './redactor';
 
 export interface JailOptions {
@@ -48,14 +51,18 @@ export class ProcessJail {
     private readonly sandbox: OsSandbox | undefined,
     readonly status: SandboxStatus,
     readonly redactor: Redactor,
-    /** The private folder (`home/` and `tmp/`), made at the first command, removed by `dispose`. */
-    private readonly folder: { path?: string },
+    /**
+     * What the jail and its copies over other roots share: the private folder (`home/` and
+     * `tmp/`, made at the first command, removed by `dispose`), the run's random token every
+     * process is marked with, and the number of the last command.
+     */
+    private readonly shared: { path?: string; token: string; commands: number; live: Set<JailedProcess> },
     private readonly owner: boolean,
   ) {}
 
   private get privateDir(): string {
-    this.folder.path ??= privateFolder();
-    return this.folder.path;
+    this.shared.path ??= privateFolder();
+    return this.shared.path;
   }
 
   static async open(o: JailOptions): Promise<ProcessJail> {
@@ -64,7 +71,7 @@ export class ProcessJail {
     if (!status.on && o.requireSandbox) {
       throw new UserInputError(`the sandbox is required but cannot start: ${status.detail}. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep`);
     }
-    return new ProcessJail(o, started instanceof OsSandbox ? started : undefined, status, o.redactor ?? Redactor.fromEnv(o.parentEnv), {}, true);
+    return new ProcessJail(o, started instanceof OsSandbox ? started : undefined, status, o.redactor ?? Redactor.fromEnv(o.parentEnv), newShared(), true);
   }
 
   /**
@@ -73,22 +80,27 @@ export class ProcessJail {
    */
   static plain(root: string, parentEnv: Readonly<Record<string, string | undefined>> = process.env): ProcessJail {
     const o: JailOptions = { root, protect: [], parentEnv, withoutSandbox: 'not wired' };
-    return new ProcessJail(o, undefined, { on: false, detail: 'not wired' }, Redactor.fromEnv(parentEnv), {}, true);
+    return new ProcessJail(o, undefined, { on: false, detail: 'not wired' }, Redactor.fromEnv(parentEnv), newShared(), true);
   }
 
   /** The same jail over another root (rung 4's scratch copy), with that root's protected paths. */
   at(root: string, protect: string[]): ProcessJail {
-    return new ProcessJail({ ...this.o, root, protect }, this.sandbox, this.status, this.redactor, this.folder, false);
+    return new ProcessJail({ ...this.o, root, protect }, this.sandbox, this.status, this.redactor, this.shared, false);
   }
 
   get root(): string {
     return this.o.root;
   }
 
-  async run(command: string, args: string[], options: JailRunOptions): Promise<GroupRunResult> {
+  /**
+   * The allowlisted environment with this command's mark, and the argv that runs it in the
+   * sandbox when there is one. A wrapped command must be followed by `sandbox.afterCommand()`.
+   */
+  private async prepare(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>): Promise<{ argv: string[]; env: Record<string, string>; mark: string }> {
     const home = path.join(this.privateDir, 'home');
     const tmp = path.join(this.privateDir, 'tmp');
-    const env = { ...childEnvironment(this.o.parentEnv, { pass: this.o.pass, home, tmp }), ...options.env };
+    const mark = `${this.shared.token}.${++this.shared.commands}`;
+    const env = { ...childEnvironment(this.o.parentEnv, { pass: this.o.pass, home, tmp }), ...options.env, [MARK_VAR]: mark };
     let argv = [command, ...args];
     if (this.sandbox) {
       const policy = {
@@ -97,19 +109,114 @@ export class ProcessJail {
       };
       argv = await this.sandbox.wrap(command, args, options.cwd, policy, options.signal, { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
     }
+    return { argv, env, mark };
+  }
+
+  async run(command: string, args: string[], options: JailRunOptions): Promise<GroupRunResult> {
+    const { argv, env, mark } = await this.prepare(command, args, options);
     try {
       const run = await runInProcessGroup(argv[0]!, argv.slice(1), { ...options, env });
       return { ...run, output: this.redactor.text(run.output), stdout: this.redactor.text(run.stdout) };
     } finally {
       this.sandbox?.afterCommand();
+      // What left the process group (a detached grandchild) still carries the command's mark.
+      await sweepMarked((m) => m === mark);
     }
   }
 
-  /** Removes the private folder. */
-  dispose(): void {
-    if (!this.owner || !this.folder.path) return;
-    rmSync(this.folder.path, { recursive: true, force: true });
-    this.folder.path = undefined;
+  /**
+   * Starts a long-lived command (the lint worker) with the same environment, sandbox and write
+   * policy as `run`, its stdin and stdout piped. It lives until `stop`, its own exit, or `dispose`.
+   */
+  async start(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>): Promise<JailedProcess> {
+    const { argv, env, mark } = await this.prepare(command, args, options);
+    let child;
+    try {
+      child = spawnGroupLeader(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdin: 'pipe' });
+    } catch (err) {
+      this.sandbox?.afterCommand();
+      throw err;
+    }
+    const proc = new JailedProcess(child, mark, () => {
+      this.shared.live.delete(proc);
+      this.sandbox?.afterCommand();
+    });
+    this.shared.live.add(proc);
+    return proc;
+  }
+
+  /** Kills what the run started and is still alive, and every process that carries the run's mark. */
+  async sweep(): Promise<void> {
+    await Promise.all([...this.shared.live].map((p) => p.stop()));
+    await sweepMarked((m) => m.startsWith(`${this.shared.token}.`));
+  }
+
+  /** Kills what is left of the run's processes and removes the private folder. */
+  async dispose(): Promise<void> {
+    if (!this.owner) return;
+    await this.sweep();
+    if (!this.shared.path) return;
+    rmSync(this.shared.path, { recursive: true, force: true });
+    this.shared.path = undefined;
+  }
+}
+
+function newShared(): { token: string; commands: number; live: Set<JailedProcess> } {
+  return { token: newRunToken(), commands: 0, live: new Set() };
+}
+
+/**
+ * A long-lived process of the run, in a process group of its own and marked like every other.
+ * Between uses it can be frozen (SIGSTOP, POSIX only): code it loaded from the workspace (an
+ * ESLint config) then runs only while it is being used, never beside the rest of the run.
+ */
+export class JailedProcess {
+  private frozen: number[] = [];
+  private ended = false;
+  readonly exited: Promise<void>;
+
+  constructor(
+    readonly child: ChildProcessByStdio<Writable, Readable, Readable>,
+    private readonly mark: string,
+    private readonly onEnd: () => void,
+  ) {
+    this.exited = new Promise((resolve) => {
+      const end = (): void => {
+        this.finish();
+        resolve();
+      };
+      child.once('exit', end);
+      child.once('error', end);
+    });
+  }
+
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  async freeze(): Promise<void> {
+    if (this.ended || process.platform === 'win32') return;
+    this.frozen = await freezeMarked((m) => m === this.mark);
+  }
+
+  thaw(): void {
+    thaw(this.frozen);
+    this.frozen = [];
+  }
+
+  /** Kills the process, its group and every process that carries its mark. */
+  async stop(): Promise<void> {
+    killGroup(this.child.pid);
+    // A stopped process only dies of SIGKILL once it is continued on some systems: continue it too.
+    this.thaw();
+    await sweepMarked((m) => m === this.mark);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd();
   }
 }
 

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 
 export interface GroupRunOptions {
   cwd: string;
@@ -36,13 +37,7 @@ export async function runInProcessGroup(command: string, args: string[], options
   const tail = new Tail(options.tailChars);
   let stdout = '';
   if (options.signal.aborted) return { exitCode: null, stopped: 'abort', output: '', stdout: '', durationMs: 0 };
-  const child = spawn(command, args, {
-    cwd: options.cwd,
-    env: options.env,
-    detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  const child = spawnGroupLeader(command, args, { cwd: options.cwd, env: options.env, stdin: 'ignore' });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     tail.push(chunk);
     if (options.keepStdout && stdout.length < MAX_STDOUT) stdout += chunk;
@@ -78,7 +73,19 @@ export async function runInProcessGroup(command: string, args: string[], options
   };
 }
 
-function killGroup(pid: number | undefined): void {
+/**
+ * Starts a command as the leader of a process group of its own (POSIX; on Windows, a tree
+ * that taskkill ends), with its output piped: `killGroup` ends it and everything in it.
+ */
+export function spawnGroupLeader<I extends 'ignore' | 'pipe'>(
+  command: string,
+  args: string[],
+  o: { cwd: string; env: NodeJS.ProcessEnv; stdin: I },
+): ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable> {
+  return spawn(command, args, { cwd: o.cwd, env: o.env, detached: process.platform !== 'win32', stdio: [o.stdin, 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable>;
+}
+
+export function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   if (process.platform === 'win32') {
     spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' });

@@ -1,108 +1,199 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants, createReadStream, mkdtempSync, promises as fs, rmSync, type Stats } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 /** Not watched: dependencies, version control, the run store (read-only to tests in the sandbox). */
 const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
-/** Larger files are watched but not kept: a change to one is reported and cannot be put back. */
-const MAX_KEPT_BYTES = 4 * 1024 * 1024;
+/** Files up to this size are kept in memory; larger ones are copied to a snapshot folder. */
+const MAX_IN_MEMORY_BYTES = 4 * 1024 * 1024;
+/** What the snapshot folder may hold in all; a larger file is watched, and a change to it cannot be put back. */
+const DEFAULT_SNAPSHOT_BUDGET = 1024 * 1024 * 1024;
 
 export interface SideEffect {
+  /** A file, or a folder (ending in `/`) that the run created with everything in it. */
   path: string;
   change: 'created' | 'modified' | 'deleted';
+  /** False: the workspace still holds the change, and the test run cannot count. */
   restored: boolean;
+}
+
+export interface SideEffectGuardOptions {
+  /** Bytes of large files the snapshot folder may hold; 1 GiB by default. */
+  snapshotBudget?: number;
 }
 
 interface Seen {
   mtimeMs: number;
+  /** Set by every write, chmod and utimes, and by nothing a process can ask for: a file whose mtime was put back still shows. */
+  ctimeMs: number;
   size: number;
-  /** A symbolic link's target, or the file's bytes (null when too large to keep). */
-  link?: string;
-  content: Buffer | null;
   mode: number;
+  /** A symbolic link's target. */
+  link?: string;
+  /** The file's bytes, when small enough to keep in memory. */
+  content: Buffer | null;
+  /** The sha256 of the bytes, for a large file (kept on disk, or only hashed). */
+  digest?: string;
+  /** A large file's copy in the snapshot folder. */
+  snapshot?: string;
+}
+
+interface Tree {
+  files: Map<string, Seen>;
+  /** Every folder, with its mode. */
+  dirs: Map<string, number>;
 }
 
 /**
  * What a test run did to the workspace besides running: the tree is looked at before and after
- * each run (mtime and size, then the bytes of what differs), and every file the run created,
- * changed or deleted is put back as it was and reported. With the OS sandbox on, this catches
- * writes inside the workspace; without it, it is what keeps the rendered tests and the scope
- * as the run left them.
+ * each run (mtime, ctime and size, then the bytes of what differs), and every file and folder
+ * the run created, changed or deleted is put back as it was and reported. Small files are kept
+ * in memory; large ones are copied to a snapshot folder outside the workspace (a reflink where
+ * the file system has them, a plain copy elsewhere: never a hard link, which an in-place write
+ * would change with the original). What cannot be put back is reported as such, and the test
+ * runner fails the run. With the OS sandbox on, this catches writes inside the workspace;
+ * without it, it is what keeps the rendered tests and the scope as the run left them.
  */
 export class SideEffectGuard {
-  /** The workspace as last seen, with the bytes of every file kept to put it back. */
-  private known = new Map<string, Seen>();
+  /** The workspace as last seen, with what is needed to put each file back. */
+  private known: Tree = { files: new Map(), dirs: new Map() };
+  private snapshotDir: string | undefined;
+  private snapshotBytes = 0;
+  private snapshots = 0;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly options: SideEffectGuardOptions = {},
+  ) {}
 
   /** Looks at the tree before a test run; reads only the files that changed since the last look. */
   async before(): Promise<void> {
-    this.known = await this.look(this.known);
+    const old = this.known.files;
+    this.known = await this.look(old, undefined, true);
+    // Snapshots of files that changed since (the Coder rewrote them) are kept no longer.
+    const live = new Set([...this.known.files.values()].map((f) => f.snapshot));
+    for (const f of old.values()) {
+      if (!f.snapshot || live.has(f.snapshot)) continue;
+      await fs.rm(f.snapshot, { force: true });
+      this.snapshotBytes -= f.size;
+    }
   }
 
   /** Looks again after the run, puts back what it changed, and says what that was. */
   async restore(): Promise<SideEffect[]> {
-    const after = await this.look(new Map(), this.known);
+    const after = await this.look(new Map(), this.known.files, false);
     const effects: SideEffect[] = [];
-    for (const [rel, now] of after) {
-      const was = this.known.get(rel);
-      if (!was) effects.push({ path: rel, change: 'created', restored: await this.remove(rel) });
-      else if (!same(was, now)) effects.push({ path: rel, change: 'modified', restored: await this.put(rel, was) });
+    // Folder modes first: a folder the run made read-only would refuse the files put back into it.
+    for (const [rel, mode] of this.known.dirs) {
+      const now = after.dirs.get(rel);
+      if (now !== undefined && now !== mode) effects.push({ path: `${rel}/`, change: 'modified', restored: await chmod(this.abs(rel), mode) });
     }
-    for (const [rel, was] of this.known) {
-      if (!after.has(rel)) effects.push({ path: rel, change: 'deleted', restored: await this.put(rel, was) });
+    // Folders the run created go with everything in them: nothing in there existed before.
+    const created = [...after.dirs.keys()].filter((rel) => !this.known.dirs.has(rel));
+    const top = created.filter((rel) => !created.some((other) => rel.startsWith(`${other}/`)));
+    for (const rel of top) effects.push({ path: `${rel}/`, change: 'created', restored: await removed(this.abs(rel), true) });
+    const inCreated = (rel: string) => top.some((dir) => rel.startsWith(`${dir}/`));
+    for (const [rel, now] of after.files) {
+      const was = this.known.files.get(rel);
+      if (!was) {
+        if (!inCreated(rel)) effects.push({ path: rel, change: 'created', restored: await removed(this.abs(rel), false) });
+      } else if (!same(was, now)) effects.push({ path: rel, change: 'modified', restored: await this.put(rel, was) });
+    }
+    for (const [rel, was] of this.known.files) {
+      if (!after.files.has(rel)) effects.push({ path: rel, change: 'deleted', restored: await this.put(rel, was) });
+    }
+    // Folders the run deleted come back with their mode (putting files back made some of them already).
+    for (const [rel, mode] of [...this.known.dirs].sort(([a], [b]) => a.length - b.length)) {
+      if (after.dirs.has(rel)) continue;
+      const ok = await fs.mkdir(this.abs(rel), { recursive: true }).then(() => chmod(this.abs(rel), mode), () => false);
+      effects.push({ path: `${rel}/`, change: 'deleted', restored: ok });
     }
     return effects.sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  /** The tree now; a file whose mtime and size match `reuse` keeps its kept bytes unread. */
-  private async look(reuse: Map<string, Seen>, compare?: Map<string, Seen>): Promise<Map<string, Seen>> {
-    const out = new Map<string, Seen>();
+  /** Removes the snapshot folder. */
+  dispose(): void {
+    if (this.snapshotDir) rmSync(this.snapshotDir, { recursive: true, force: true });
+    this.snapshotDir = undefined;
+    this.snapshotBytes = 0;
+  }
+
+  private abs(rel: string): string {
+    return path.join(this.root, rel);
+  }
+
+  /**
+   * The tree now. A file whose stat matches `reuse` (or `compare`) keeps what was kept of it
+   * unread. With `keep`, a large file is copied to the snapshot folder; without, only hashed.
+   */
+  private async look(reuse: Map<string, Seen>, compare: Map<string, Seen> | undefined, keep: boolean): Promise<Tree> {
+    const tree: Tree = { files: new Map(), dirs: new Map() };
     const walk = async (dir: string): Promise<void> => {
       const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const e of entries) {
         const abs = path.join(dir, e.name);
+        const rel = path.relative(this.root, abs).split(path.sep).join('/');
         if (e.isDirectory()) {
-          if (!SKIPPED.has(e.name)) await walk(abs);
+          if (SKIPPED.has(e.name)) continue;
+          const st = await fs.lstat(abs).catch(() => undefined);
+          if (st) tree.dirs.set(rel, st.mode);
+          await walk(abs);
           continue;
         }
-        const rel = path.relative(this.root, abs).split(path.sep).join('/');
         const st = await fs.lstat(abs).catch(() => undefined);
         if (!st) continue;
         const prior = reuse.get(rel) ?? compare?.get(rel);
-        if (prior && prior.mtimeMs === st.mtimeMs && prior.size === st.size && prior.mode === st.mode) {
-          out.set(rel, prior);
+        if (prior && unchanged(prior, st)) {
+          tree.files.set(rel, prior);
           continue;
         }
-        if (st.isSymbolicLink()) {
-          out.set(rel, { mtimeMs: st.mtimeMs, size: st.size, mode: st.mode, link: await fs.readlink(abs), content: null });
-        } else if (st.isFile()) {
-          const content = st.size <= MAX_KEPT_BYTES ? await fs.readFile(abs).catch(() => null) : null;
-          out.set(rel, { mtimeMs: st.mtimeMs, size: st.size, mode: st.mode, content });
-        }
+        const stat = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, mode: st.mode };
+        if (st.isSymbolicLink()) tree.files.set(rel, { ...stat, link: await fs.readlink(abs), content: null });
+        else if (st.isFile()) tree.files.set(rel, { ...stat, ...(await this.read(abs, st.size, keep)) });
       }
     };
     await walk(this.root);
-    return out;
+    return tree;
   }
 
-  private async remove(rel: string): Promise<boolean> {
-    return fs.rm(path.join(this.root, rel), { force: true }).then(() => true, () => false);
+  /** What is kept of a file: its bytes, or a large file's digest and (with `keep`) its snapshot. */
+  private async read(abs: string, size: number, keep: boolean): Promise<Pick<Seen, 'content' | 'digest' | 'snapshot'>> {
+    if (size <= MAX_IN_MEMORY_BYTES) return { content: await fs.readFile(abs).catch(() => null) };
+    if (!keep || this.snapshotBytes + size > (this.options.snapshotBudget ?? DEFAULT_SNAPSHOT_BUDGET)) {
+      return { content: null, digest: await digestOf(abs).catch(() => undefined) };
+    }
+    this.snapshotDir ??= mkdtempSync(path.join(tmpdir(), 'ticket-runner-snapshots-'));
+    const snapshot = path.join(this.snapshotDir, String(++this.snapshots));
+    try {
+      await fs.copyFile(abs, snapshot, constants.COPYFILE_FICLONE);
+    } catch {
+      return { content: null };
+    }
+    this.snapshotBytes += size;
+    // The digest is of the copy: what will be put back is exactly what was compared.
+    return { content: null, snapshot, digest: await digestOf(snapshot) };
   }
 
   private async put(rel: string, was: Seen): Promise<boolean> {
-    const abs = path.join(this.root, rel);
+    const abs = this.abs(rel);
+    // Nothing is touched unless the file can be put back whole: a change that stays is reported, not made worse.
+    const restorable = was.link !== undefined || was.content !== null || (was.snapshot !== undefined && was.digest !== undefined && (await digestOf(was.snapshot).catch(() => null)) === was.digest);
+    if (!restorable) return false;
     try {
       await fs.mkdir(path.dirname(abs), { recursive: true });
-      if (was.link !== undefined) {
-        await fs.rm(abs, { force: true });
-        await fs.symlink(was.link, abs);
-        return true;
-      }
-      if (!was.content) return false;
       // A link planted in its place is replaced, never written through.
-      await fs.rm(abs, { force: true });
-      await fs.writeFile(abs, was.content, { mode: was.mode & 0o777, flag: 'wx' });
+      await fs.rm(abs, { force: true, recursive: true });
+      if (was.link !== undefined) await fs.symlink(was.link, abs);
+      else {
+        if (was.content) await fs.writeFile(abs, was.content, { mode: 0o600, flag: 'wx' });
+        else await fs.copyFile(was.snapshot!, abs, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
+        // Set apart from the write: a mode given at creation is cut by the umask.
+        await fs.chmod(abs, was.mode & 0o7777);
+      }
+      // The file is as it was: the next look need not read it again.
+      const st = await fs.lstat(abs);
+      this.known.files.set(rel, { ...was, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, mode: st.mode });
       return true;
     } catch {
       return false;
@@ -110,13 +201,34 @@ export class SideEffectGuard {
   }
 }
 
+function unchanged(prior: Seen, st: Stats): boolean {
+  return prior.mtimeMs === st.mtimeMs && prior.ctimeMs === st.ctimeMs && prior.size === st.size && prior.mode === st.mode;
+}
+
 /** Same file: equal stat, or (a touch, a rewrite with the same bytes) equal content. */
 function same(a: Seen, b: Seen): boolean {
   if (a === b) return true;
   if (a.link !== undefined || b.link !== undefined) return a.link === b.link;
-  if ((a.mode & 0o777) !== (b.mode & 0o777)) return false;
-  if (!a.content || !b.content) return a.size === b.size && a.mtimeMs === b.mtimeMs;
-  return a.content.length === b.content.length && digest(a.content) === digest(b.content);
+  if (a.mode !== b.mode || a.size !== b.size) return false;
+  if (a.content && b.content) return a.content.equals(b.content);
+  // A large file: its digest, when both looks could take one.
+  return a.digest !== undefined && a.digest === b.digest;
 }
 
-const digest = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+async function removed(abs: string, recursive: boolean): Promise<boolean> {
+  return fs.rm(abs, { force: true, recursive }).then(() => true, () => false);
+}
+
+async function chmod(abs: string, mode: number): Promise<boolean> {
+  return fs.chmod(abs, mode & 0o7777).then(() => true, () => false);
+}
+
+function digestOf(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => h.update(chunk))
+      .on('end', () => resolve(h.digest('hex')))
+      .on('error', reject);
+  });
+}

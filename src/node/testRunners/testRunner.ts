@@ -5,7 +5,7 @@ import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
-import { SideEffectGuard, type SideEffect } from './sideEffects';
+import { SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { testCommand } from './testCommands';
 import { jsonObjectIn, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -39,6 +39,8 @@ export interface ProcessTestRunnerOptions {
    * machine-readable report, so the verdict is its exit code and the cases are empty.
    */
   commandOverride?: string;
+  /** How the side-effect guard keeps large files (its tests lower the snapshot budget). */
+  sideEffects?: SideEffectGuardOptions;
 }
 
 /**
@@ -53,7 +55,7 @@ export class ProcessTestRunner implements TestRunnerPort {
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
     this.jail = options.jail ?? ProcessJail.plain(options.root);
-    this.sideEffects = new SideEffectGuard(options.root);
+    this.sideEffects = new SideEffectGuard(options.root, options.sideEffects);
   }
 
   async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
@@ -70,6 +72,11 @@ export class ProcessTestRunner implements TestRunnerPort {
       if (result && effects.length) result = withSideEffects(result, effects);
     }
     return result;
+  }
+
+  /** Removes the side-effect guard's snapshots of large files. */
+  dispose(): void {
+    this.sideEffects.dispose();
   }
 
   /** The override: the user's command, run by the shell, judged by its exit code. */
@@ -156,9 +163,19 @@ export class ProcessTestRunner implements TestRunnerPort {
   }
 }
 
+/**
+ * The run's result with what it did to the workspace. A change that could not be put back
+ * leaves the workspace other than what was judged: such a run cannot pass.
+ */
 function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
-  const list = effects.map((e) => `${e.change} ${e.path}${e.restored ? '' : ' (could not be put back)'}`).join(', ');
-  return { ...r, sideEffects: effects, output: `${r.output}\n[ticket-runner] the test run changed the workspace; put back as it was: ${list}` };
+  const list = (es: SideEffect[]) => es.map((e) => `${e.change} ${e.path}`).join(', ');
+  const kept = effects.filter((e) => !e.restored);
+  const undone = effects.filter((e) => e.restored);
+  const notes = [
+    ...(undone.length ? [`[ticket-runner] the test run changed the workspace; put back as it was: ${list(undone)}`] : []),
+    ...(kept.length ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`] : []),
+  ];
+  return { ...r, status: kept.length && r.status === 'passed' ? 'failed' : r.status, sideEffects: effects, output: [r.output, ...notes].join('\n') };
 }
 
 function result(

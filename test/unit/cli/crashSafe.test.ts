@@ -13,6 +13,15 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** Ended, and only waiting for its new parent to reap it. */
+const zombie = (pid: number): boolean => {
+  try {
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+};
+
 interface Logged {
   type: string;
   attempt?: number;
@@ -84,6 +93,28 @@ describe('crash-safe runs (dist/cli.js)', function () {
       assert.equal(existsSync(path.join(ws.root, '.ticket-runner', 'lock')), false);
     });
   }
+
+  it('SIGTERM without the OS sandbox also kills what the tests detached from their process group', async () => {
+    // setsid's way out of the group kill: only the sweep of the run's mark reaches it.
+    writeFileSync(path.join(ws.root, 'hang.js'), `const { spawn } = require('node:child_process');
+const token = process.argv[2];
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '299.' + token], { detached: true, stdio: 'ignore' }).unref();
+require('node:fs').writeFileSync('started', token);
+setInterval(() => {}, 1000);
+`);
+    const token = String(Date.now() % 100000);
+    // No bubblewrap on PATH, as on a machine without it; node by its path.
+    const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
+    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    const detached = pidsWith(`299.${token}`);
+    assert.ok(detached.every(alive));
+    run.child.kill('SIGTERM');
+    const r = await run.done;
+    assert.equal(r.code, 143, r.stderr);
+    assert.match(r.stderr, /sandbox: off/);
+    await until('the detached process to be gone', () => detached.every((p) => !alive(p) || zombie(p)), 5_000);
+  });
 
   it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
     // The uninterrupted run, on its own copy.

@@ -7,7 +7,7 @@ import { EXIT, runCli } from '../../../src/cli/main';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
-import { filesUnder, hostilePrelude, makeAnswerHostile, runBuiltCli } from '../../support/hostileCode';
+import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, makeAnswerHostile, outsidePaths, runBuiltCli } from '../../support/hostileCode';
 import { loadEvents } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -156,6 +156,37 @@ describe('a safe workspace: hostile code under test', function () {
       const leaked = filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(secret));
       assert.deepEqual(leaked.map((f) => f.file), [], 'not in .ticket-runner/');
     }
+  });
+
+  it('an ESLint config that writes outside the workspace and dumps its environment runs in the sandbox, sees no key, and the run still gets the right lint result', async () => {
+    const outside = outsidePaths(ws.root);
+    writeFileSync(path.join(ws.root, 'eslint.config.mjs'), hostileEslintConfig(outside));
+    const restore = withEnv({ ANTHROPIC_API_KEY: LINT_CANARY });
+    let r: Awaited<ReturnType<typeof cli>>;
+    try {
+      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--json', '--gates', 'lint', '--require-sandbox']);
+    } finally {
+      restore();
+      for (const f of outside.filter((f) => existsSync(f))) rmSync(f);
+    }
+    assert.equal(r.code, EXIT.passed, r.err);
+    const { runId } = JSON.parse(r.out) as { runId: string };
+    const events = await loadEvents(ws.root, runId);
+    const linted = events.flatMap((e) => (e.type === 'check.linted' ? [e] : []));
+    assert.ok(linted.length > 0);
+    for (const e of linted) {
+      // The config's one rule: a max-lines warning on each linted file, and nothing else.
+      assert.equal(e.status, 'passed', e.detail);
+      assert.ok(e.problems.length > 0);
+      for (const p of e.problems) assert.deepEqual([p.rule, p.severity, p.line], ['max-lines', 'warning', 2]);
+    }
+    const gate = events.find((e) => e.type === 'gate.ran' && e.gate === 'lint');
+    assert.ok(gate?.type === 'gate.ran' && gate.status === 'passed', JSON.stringify(gate));
+    for (const f of outside) assert.ok(!existsSync(f), `${f} was written from the ESLint config`);
+    const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
+    assert.ok(!dumped.includes(LINT_CANARY), 'not in what the config saw');
+    assert.ok(!r.out.includes(LINT_CANARY) && !r.err.includes(LINT_CANARY), 'not in the CLI output');
+    assert.deepEqual(filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(LINT_CANARY)).map((f) => f.file), [], 'not in .ticket-runner/');
   });
 
   it('a scope file that is a symbolic link out of the workspace is refused, in one line, and what it points to is untouched', async () => {

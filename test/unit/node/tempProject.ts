@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build } from 'esbuild';
 
 /** The repository: its node_modules stand in for the extension's own folder. */
 export const repoRoot = resolve(__dirname, '../../..');
@@ -30,4 +32,32 @@ export class TempProject {
 
 export function neverAborted(): AbortSignal {
   return new AbortController().signal;
+}
+
+/** Gone, or a zombie nobody has reaped yet: either way it runs no more. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = `/proc/${pid}/stat`;
+  return !existsSync(stat) || !/\) Z /.test(readFileSync(stat, 'utf8'));
+}
+
+export async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
+  for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) if (condition()) return true;
+  return condition();
+}
+
+/** The node:test reporter as the build ships it (bundled on its own to an ES module), written to `file`. */
+export async function buildReporter(file: string): Promise<string> {
+  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  return file;
+}
+
+/** The lint worker as the build ships it (bundled on its own to CommonJS), written to `file`. */
+export async function buildLintWorker(file: string): Promise<string> {
+  await build({ entryPoints: [`${repoRoot}/src/node/lint/eslintWorker.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  return file;
 }

@@ -2,13 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
-import { neverAborted, repoRoot, TempProject } from './tempProject';
+import { buildReporter, eventually, isRunning, neverAborted, repoRoot, TempProject } from './tempProject';
 
 /** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
 const mathTest = (imports: string, assertion: string): string => `${imports}
@@ -48,22 +46,6 @@ async function runMath(runner: ProcessTestRunner, framework: TestFramework, file
   return result;
 }
 
-/** Gone, or a zombie nobody has reaped yet: either way it runs no more. */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = `/proc/${pid}/stat`;
-  return !existsSync(stat) || !/\) Z /.test(readFileSync(stat, 'utf8'));
-}
-
-async function eventually(condition: () => boolean, ms = 3000): Promise<boolean> {
-  for (const until = Date.now() + ms; Date.now() < until; await sleep(50)) if (condition()) return true;
-  return condition();
-}
-
 describe('ProcessTestRunner', function () {
   this.timeout(40_000);
   let project: TempProject;
@@ -81,9 +63,7 @@ describe('ProcessTestRunner', function () {
       'jest/math.test.js': mathTest('', 'expect($A).toEqual($E)'),
       'mocha/math.test.ts': mathTest("import assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
     });
-    // The reporter as the build ships it: bundled on its own to an ES module.
-    reporter = project.path('dist/nodeTestReporter.mjs');
-    await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: reporter, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+    reporter = await buildReporter(project.path('dist/nodeTestReporter.mjs'));
     runner = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath });
   });
   after(() => project.remove());

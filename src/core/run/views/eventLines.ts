@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../schema/events';
-import { describeStop, modelInfoLabel, sandboxLabel } from './report';
+import { describeSideEffects, describeStop, modelInfoLabel, sandboxLabel } from './report';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -57,7 +57,10 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'check.linted':
       return line(`lint ${e.status}`, e.status === 'failed' || e.status === 'error' ? 'failed' : e.status === 'skipped' ? 'info' : 'ok', false, e.attempt);
     case 'tests.ran':
-      return line(`tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)`, e.result.status === 'passed' ? 'ok' : 'failed', true, e.attempt);
+    {
+      const effects = describeSideEffects(e.result);
+      return line(`tests ${e.result.status} (${e.result.passed} passed, ${e.result.failed} failed)${effects ? `; ${effects}` : ''}`, e.result.status === 'passed' ? 'ok' : 'failed', true, e.attempt);
+    }
     case 'projectTests.ran':
       return e.newlyFailing.length
         ? line(`${e.newlyFailing.length} existing test(s) that passed before now FAIL: ${e.newlyFailing.slice(0, 3).join('; ')}`, 'failed', true, e.attempt)

@@ -1,6 +1,7 @@
 import type { ModelInfo, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
+import type { TestRunResult } from '../../schema/checks';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
@@ -70,6 +71,8 @@ function attemptLines(a: AttemptState): string[] {
   if (a.tests) {
     const t = a.tests;
     out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
+    const effects = describeSideEffects(t);
+    if (effects) out.push(`    ${effects}`);
     for (const c of t.cases.filter((x) => x.status === 'failed')) {
       out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
     }
@@ -177,4 +180,17 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   lines.push(`Model calls: ${u.calls}, tokens ${u.inputTokens} in / ${u.outputTokens} out, $${u.costUsd.toFixed(4)}${u.retries ? `, ${u.retries} transport retries` : ''}`);
   if (state.rolledBack) lines.push('Rolled back: the workspace files the run wrote were restored.');
   return lines.join('\n');
+}
+
+/**
+ * What a test run did to the workspace besides testing, for every view: what was put back,
+ * and what could not be (the run then cannot pass). Null when it did nothing.
+ */
+export function describeSideEffects(t: Pick<TestRunResult, 'sideEffects'>): string | null {
+  const effects = t.sideEffects ?? [];
+  if (!effects.length) return null;
+  const list = (restored: boolean) => effects.filter((e) => e.restored === restored).map((e) => `${e.change} ${e.path}`).join(', ');
+  const back = list(true);
+  const kept = list(false);
+  return ['the tests changed the workspace', ...(back ? [`put back: ${back}`] : []), ...(kept ? [`changed and could not be restored, so this cannot pass: ${kept}`] : [])].join('; ');
 }
