@@ -1,5 +1,5 @@
 import type { RunEvent } from '../core/schema/events';
-import { describeStop, sandboxLabel } from '../core/run/report';
+import { describeStop, describeUncommitted, sandboxLabel } from '../core/run/report';
 
 /** One short stderr line per event worth a glance while a run goes; null for the rest. */
 export function progressLine(e: RunEvent): string | null {
@@ -7,7 +7,7 @@ export function progressLine(e: RunEvent): string | null {
     case 'run.started':
       return [`run ${e.runId}: ticket ${e.ticketId} with ${e.model.scripted ? 'the SCRIPTED model (test/demo replay)' : `${e.model.provider} ${e.model.model}`}`, e.sandbox && `  ${sandboxLabel(e.sandbox)}`].filter(Boolean).join('\n');
     case 'uncommitted.detected':
-      return `  warning: uncommitted changes in scope: ${e.files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
+      return `  warning: ${describeUncommitted(e.files)}`;
     case 'manifest.built':
       return `  manifest: ${e.manifest.scope.write.length} file(s) in scope, ${e.manifest.runner.framework} (${e.manifest.runner.detectedFrom})`;
     case 'tests.materialized':

@@ -1,4 +1,4 @@
-import { describeStop } from '../core/run/report';
+import { describeStop, sandboxLabel } from '../core/run/report';
 import type { DisplayStatus } from '../core/run/liveness';
 import type { AttemptState, RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
@@ -130,6 +130,8 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     ...ICONS[status],
     children: [],
   };
+  // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
+  if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
   for (const a of state.attempts) {
     const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.brief ? `brief: ${a.brief}` : `${a.files.length} file(s)` });
     an.children = checkNodes(an.id, runId, a);
