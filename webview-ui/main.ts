@@ -100,7 +100,7 @@ function header(m: RunMessage): HTMLElement {
     h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
     h('vscode-badge', { id: 'status', variant: 'counter' }, s.status),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
-    s.sandbox && !s.sandbox.on ? h('span', { class: 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
+    s.sandbox ? h('span', { class: s.sandbox.on ? 'chip' : 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
     h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
   );
 }

@@ -2,11 +2,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
 import type { RunResult } from '../core';
-import { describeStop } from '../core/run/views/report';
+import { describeStop, describeUncommitted } from '../core/run/views/report';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { RunService } from './runService';
+import { showMessage } from './messages';
 import { progressMessage } from '../core/run/views/runTree';
 import { rollbackQuestion } from './rollbackQuestion';
 import { budgetFrom, recoveryFrom } from './deps';
@@ -33,7 +34,7 @@ const core = () => import('../core/index.js');
  */
 function requireTrust(): boolean {
   if (vscode.workspace.isTrusted) return true;
-  void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE, 'Manage Workspace Trust').then((choice) => {
+  void showMessage('warning', UNTRUSTED_MESSAGE, 'Manage Workspace Trust').then((choice) => {
     if (choice) void vscode.commands.executeCommand('workbench.trust.manage');
   });
   return false;
@@ -54,7 +55,7 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
     }),
   );
   if (!items.length) {
-    void vscode.window.showInformationMessage('No tickets in this workspace: add one as .tickets/<ID>.ticket.json.');
+    void showMessage('info', 'No tickets in this workspace: add one as .tickets/<ID>.ticket.json.');
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
@@ -72,7 +73,7 @@ async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, fi
     .filter((r) => filter(r.state))
     .map((r) => ({ label: r.state.ticketId, description: `${r.state.status} · ${r.state.runId}`, runId: r.state.runId }));
   if (!items.length) {
-    void vscode.window.showInformationMessage('No runs to pick from.');
+    void showMessage('info', 'No runs to pick from.');
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { placeHolder }))?.runId;
@@ -84,7 +85,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   let picked: { folder: vscode.WorkspaceFolder; rel: string } | undefined;
   if (target instanceof vscode.Uri) {
     const folder = vscode.workspace.getWorkspaceFolder(target);
-    if (!folder) return void vscode.window.showErrorMessage(`${target.fsPath} is not in a workspace folder.`);
+    if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
     picked = { folder, rel: relTo(folder, target) };
   } else picked = await pickTicket();
   if (!picked) return undefined;
@@ -104,7 +105,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
             if (e.type === 'uncommitted.detected') {
-              void vscode.window.showWarningMessage(`Ticket Runner: uncommitted changes in scope: ${e.files.join(', ')}. The run goes on; rolling it back puts them back as they are now.`);
+              void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
             }
           });
         } finally {
@@ -123,14 +124,13 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
 async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
   const s = result.state;
   const text = `${s.ticketId}: ${s.finished ? describeStop(s.finished.reason) : s.status}${s.model?.scripted ? ' (SCRIPTED model)' : ''}`;
-  const show = s.status === 'passed' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-  const choice = await show(text, 'Open Run');
+  const choice = await showMessage(s.status === 'passed' ? 'info' : 'warning', text, 'Open Run');
   if (choice === 'Open Run') ctx.panels.open(result.runId);
 }
 
 function showError(ctx: CommandContext, what: string, err: unknown): void {
   ctx.log.error(`${what}: ${errorMessage(err)}`);
-  void vscode.window.showErrorMessage(err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+  void showMessage('error', err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
 }
 
 /** Continues an interrupted or cancelled run from its log, with a cancellable progress notification. */
@@ -199,7 +199,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (key.trim()) await ctx.secrets.store(SECRET_ANTHROPIC_KEY, key.trim());
       else await ctx.secrets.delete(SECRET_ANTHROPIC_KEY);
       ctx.log.info(key.trim() ? 'Anthropic API key stored in SecretStorage' : 'Anthropic API key removed');
-      void vscode.window.showInformationMessage(key.trim() ? 'Anthropic API key stored.' : 'Anthropic API key removed.');
+      void showMessage('info', key.trim() ? 'Anthropic API key stored.' : 'Anthropic API key removed.');
     }),
     reg(Command.openRun, async (arg?: RunArg) => {
       const id = await pickRun(ctx, arg, 'Open which run?');
@@ -220,7 +220,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     reg(Command.deleteRun, async (arg?: RunArg, confirmed?: boolean) => {
       const id = await pickRun(ctx, arg, 'Delete which run?');
       if (!id) return;
-      if (ctx.runs.isActive(id)) return void vscode.window.showWarningMessage('This run is still going: cancel it first.');
+      if (ctx.runs.isActive(id)) return void showMessage('warning', 'This run is still going: cancel it first.');
       if (confirmed !== true) {
         const ok = await vscode.window.showWarningMessage(`Delete run ${id} and its log? Files it wrote stay as they are.`, { modal: true }, 'Delete');
         if (ok !== 'Delete') return;
@@ -244,7 +244,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
           force = plan.conflicts.length > 0;
         }
         const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id, { force }));
-        void vscode.window.showInformationMessage(`Run ${id} rolled back.`);
+        void showMessage('info', `Run ${id} rolled back.`);
         return result;
       } catch (err) {
         showError(ctx, `Rollback of ${id} failed`, err);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { decide, registerCommands, type CommandContext } from './commands';
 import { depsForFolder } from './deps';
+import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { RunsTreeProvider } from './runsTree';
@@ -12,6 +13,8 @@ export interface TicketRunnerApi {
   tree: RunsTreeProvider;
   panels: RunPanels;
   log: vscode.LogOutputChannel;
+  /** Every notification shown (messages.ts): the tests' window on what the user was told. */
+  onDidShowMessage: vscode.Event<ShownMessage>;
 }
 
 let running: RunService | undefined;
@@ -43,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): TicketRunnerApi {
   if (!vscode.workspace.isTrusted) log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
   void runs.refresh();
   log.info(`activated (${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), trusted: ${vscode.workspace.isTrusted})`);
-  return { runs, tree, panels, log };
+  return { runs, tree, panels, log, onDidShowMessage };
 }
 
 /** Aborts running work and waits (briefly) until each run has recorded its end. */

@@ -7,6 +7,7 @@ import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
 import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
 import { displayStatus, type DisplayStatus } from '../core/run/liveness';
+import { showMessage } from './messages';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
@@ -152,7 +153,7 @@ export class RunService implements vscode.Disposable {
     // The same lock as the CLI's: one run per workspace, whichever tool starts it.
     const lock = acquireWorkspaceLock(folder.uri.fsPath, `the VS Code extension (window pid ${process.pid})`, (m) => {
       this.log.warn(m);
-      void vscode.window.showWarningMessage(`Ticket Runner ${m}.`);
+      void showMessage('warning', `Ticket Runner ${m}.`);
     });
     const controller = new AbortController();
     const abort = () => controller.abort();

@@ -40,7 +40,9 @@ export type FakeReply =
   /** A stream sends message_start (and `text`), then nothing; a JSON reply sends nothing. */
   | { kind: 'stall'; text: string }
   /** A stream that starts, then reports an `event: error`, as the API does when it overloads mid-answer. */
-  | { kind: 'streamError'; type: string; message: string };
+  | { kind: 'streamError'; type: string; message: string }
+  /** A text answer streamed slowly: `chunkSize` characters every `intervalMs`, until done or the client goes away. */
+  | { kind: 'paced'; text: string; chunkSize: number; intervalMs: number };
 
 export interface RecordedRequest {
   method: string;
@@ -48,6 +50,10 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body. */
   body: Record<string, unknown>;
+  /** The client closed the connection before the reply was complete (an abort mid-stream). */
+  closedEarly: boolean;
+  /** Characters of text the reply has streamed so far (paced replies). */
+  streamedChars: number;
 }
 
 let ids = 0;
@@ -102,6 +108,13 @@ export const dropMidStream = (textFirst = ''): FakeReply => ({ kind: 'drop', mid
 export const endEarly = (textFirst = ''): FakeReply => ({ kind: 'endEarly', text: textFirst });
 export const stall = (textFirst = ''): FakeReply => ({ kind: 'stall', text: textFirst });
 export const streamError = (): FakeReply => ({ kind: 'streamError', type: 'overloaded_error', message: 'Overloaded' });
+/** `text` streamed over about `overMs`, for stops that must take effect while a huge answer is still coming. */
+export const pacedText = (text: string, overMs: number, intervalMs = 100): FakeReply => ({
+  kind: 'paced',
+  text,
+  intervalMs,
+  chunkSize: Math.max(1, Math.ceil(text.length / Math.max(1, overMs / intervalMs))),
+});
 
 export class FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
@@ -147,7 +160,9 @@ export class FakeAnthropic {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    const record: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closedEarly: false, streamedChars: 0 };
+    this.requests.push(record);
+    res.on('close', () => (record.closedEarly = !res.writableFinished));
     const next = this.queue.shift();
     if (!next) {
       // 400 is not retried, so an unscripted call fails at once with a message that says why.
@@ -184,6 +199,9 @@ export class FakeAnthropic {
       case 'message':
         if (streaming) sendStream(res, model, next);
         else sendJson(res, 200, messageJson(model, next));
+        return;
+      case 'paced':
+        sendPaced(res, model, next, record);
         return;
     }
   }
@@ -283,6 +301,24 @@ function sendStream(res: ServerResponse, model: string, message: FakeMessage): v
   });
   sendEvent(res, 'message_stop', { type: 'message_stop' });
   res.end();
+}
+
+function sendPaced(res: ServerResponse, model: string, reply: Extract<FakeReply, { kind: 'paced' }>, record: RecordedRequest): void {
+  startStream(res, model, '');
+  sendEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+  const timer = setInterval(() => {
+    if (res.destroyed) return void clearInterval(timer);
+    const piece = reply.text.slice(record.streamedChars, record.streamedChars + reply.chunkSize);
+    record.streamedChars += piece.length;
+    sendEvent(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+    if (record.streamedChars < reply.text.length) return;
+    clearInterval(timer);
+    sendEvent(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+    sendEvent(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(reply.text.length / 4) } });
+    sendEvent(res, 'message_stop', { type: 'message_stop' });
+    res.end();
+  }, reply.intervalMs);
+  res.on('close', () => clearInterval(timer));
 }
 
 function chunks(value: string, size: number): string[] {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import * as path from 'node:path';
 import { REPO_ROOT } from './tempWorkspace';
 
@@ -8,9 +9,10 @@ import { REPO_ROOT } from './tempWorkspace';
  * Code under test that attacks the machine it runs on, for the suites that prove the run's
  * sandbox holds. Put before a Coder answer, it runs when the tests import the module: each
  * probe prints `HOSTILE <what>: done` or `HOSTILE <what>: refused (<code>)`, so the test reads
- * what the attack achieved from the run's own log.
+ * what the attack achieved from the run's own log. `outsideFile` (default: beside the workspace)
+ * is where it tries to write outside the workspace.
  */
-export function hostilePrelude(o: { secretFile: string; port: number; renderedTest: string }): string {
+export function hostilePrelude(o: { secretFile: string; port: number; renderedTest: string; outsideFile?: string }): string {
   return `import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { homedir, tmpdir } from 'node:os';
@@ -27,7 +29,7 @@ function probe(what: string, act: () => unknown): void {
 const root = process.cwd();
 probe('env', () => JSON.stringify(process.env));
 probe('parent env', () => fs.readFileSync(\`/proc/\${process.ppid}/environ\`, 'utf8').split('\\0').join(' '));
-probe('write outside', () => fs.writeFileSync(path.join(root, '..', 'escaped.txt'), 'escaped'));
+probe('write outside', () => fs.writeFileSync(${o.outsideFile ? JSON.stringify(o.outsideFile) : "path.join(root, '..', 'escaped.txt')"}, 'escaped'));
 probe('write rendered test', () => fs.appendFileSync(path.join(root, ${JSON.stringify(o.renderedTest)}), '\\n// tampered\\n'));
 probe('write ticket', () => fs.appendFileSync(path.join(root, '.tickets', 'BLOG-5.ticket.json'), ' '));
 probe('write run store', () => fs.writeFileSync(path.join(root, '.ticket-runner', 'planted.txt'), 'planted'));
@@ -95,4 +97,15 @@ export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.
 export function outsidePaths(root: string): string[] {
   const tag = `tr-lint-escaped-${path.basename(path.dirname(root))}.txt`;
   return [path.join(homedir(), tag), path.join(tmpdir(), tag), path.join(path.dirname(root), tag)];
+}
+
+/** A loopback server that counts who reached it: the sandbox has no network, not even this. */
+export async function listener(): Promise<{ server: Server; port: number; connections: () => number }> {
+  let n = 0;
+  const server = createServer((s) => {
+    n++;
+    s.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, connections: () => n };
 }

@@ -39,7 +39,8 @@ export interface CodeServer {
 }
 
 /** `untrusted`: workspace trust stays on and the folder opens in Restricted Mode, with no startup prompt. */
-export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean }): Promise<CodeServer> {
+/** `env`: variables added to (or replacing) this process's environment, for the server and its extension hosts. */
+export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean; env?: Record<string, string> }): Promise<CodeServer> {
   ensureCodeServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tr-code-server-'));
@@ -65,7 +66,7 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
     process.execPath,
     [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ...(opts.untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
       '--config', join(dir, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', join(dir, 'ext'), opts.folder],
-    { detached: true, env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache') }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { detached: true, env: { ...process.env, ...opts.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache') }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

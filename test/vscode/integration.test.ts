@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { CANARIES } from './canaries';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
 import { buildSuite, launchChromium, openWorkbench, ROOT, tempWorkspace } from './workbench';
 
@@ -12,29 +13,35 @@ interface SuiteResults {
 }
 
 /**
- * Drives the in-host suite (test/vscode/suite) in code-server: the workbench URL's payload
- * loads this repo as the development extension and the bundled suite as its tests. The
- * suite writes its results beside the workspace folder.
+ * Drives the in-host suites (test/vscode/suite) in code-server: the workbench URL's payload
+ * loads this repo as the development extension and a bundled suite as its tests. A suite
+ * writes its results beside the workspace folder. While it runs, the driver reads the
+ * sandbox line of every run webview the suite opens (only a browser can see a webview's page).
  */
 describe('integration suite in code-server\'s extension host', function () {
   this.timeout(300_000);
-  let server: CodeServer | undefined;
+  const servers: CodeServer[] = [];
+  const workspaces: ReturnType<typeof tempWorkspace>[] = [];
   let browser: Browser | undefined;
-  const ws = tempWorkspace();
 
   after(async () => {
     await browser?.close();
-    if (server) keepLogs(server.dir);
-    await server?.stop();
-    ws.dispose();
+    for (const server of servers) {
+      keepLogs(server.dir);
+      await server.stop();
+    }
+    for (const ws of workspaces) ws.dispose();
   });
 
-  it('passes every test of the suite', async () => {
+  async function driveSuite(o: { entry: string; outfile: string; env: Record<string, string>; screenshot: string; minTests: number }): Promise<Set<string>> {
     const t0 = Date.now();
-    const suite = await buildSuite();
-    server = await startCodeServer({ folder: ws.folder });
+    const ws = tempWorkspace();
+    workspaces.push(ws);
+    const suite = await buildSuite(o.entry, o.outfile);
+    const server = await startCodeServer({ folder: ws.folder, env: o.env });
+    servers.push(server);
     const tServer = Date.now() - t0;
-    browser = await launchChromium();
+    browser ??= await launchChromium();
     const resultsFile = path.join(ws.base, 'vscode-suite-results.json');
     let exitCode: number | undefined;
     const logs: string[] = [];
@@ -42,17 +49,50 @@ describe('integration suite in code-server\'s extension host', function () {
       exit: (code) => (exitCode = code),
       log: (s) => logs.push(s),
     });
+    const chips = new Set<string>();
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     const until = Date.now() + 280_000;
-    while (!existsSync(resultsFile) && Date.now() < until) await page.waitForTimeout(250);
+    while (!existsSync(resultsFile) && Date.now() < until) {
+      if (await sandboxLines(page, chips)) await page.screenshot({ path: path.join(ROOT, 'test-results', o.screenshot) });
+      await page.waitForTimeout(250);
+    }
     assert.ok(existsSync(resultsFile), `the suite wrote no results (exit ${exitCode}).\n${logs.join('\n')}\n${server.log().slice(-4000)}`);
     const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
     console.log(logs.join('\n'));
     for (const r of results.results) console.log(`      ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ''}${r.error ? `\n${r.error}` : ''}`);
-    console.log(`      code-server up in ${tServer} ms; suite ${results.durationMs} ms; whole cycle ${Date.now() - t0} ms`);
+    console.log(`      code-server up in ${tServer} ms; suite ${results.durationMs} ms; whole cycle ${Date.now() - t0} ms; the webviews said: ${[...chips].join(' | ') || 'nothing'}`);
     assert.equal(results.failures, 0, results.results.filter((r) => r.state === 'failed').map((r) => `${r.title}: ${r.error}`).join('\n'));
-    assert.ok(results.results.length >= 5);
+    assert.ok(results.results.length >= o.minTests);
+    return chips;
+  }
+
+  it('passes every test of the suite, in a host with the OS sandbox and canary secrets in its environment', async () => {
+    const chips = await driveSuite({ entry: path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'), outfile: path.join(ROOT, 'out', 'vscode-suite', 'index.js'), env: CANARIES, screenshot: 'webview-sandbox-on.png', minTests: 5 });
+    assert.deepEqual([...chips], ['sandbox: on (bubblewrap)'], 'every run webview said the sandbox was on');
+  });
+
+  it('passes the no-sandbox suite, in a host whose PATH has no bwrap (the suite sets it)', async () => {
+    const chips = await driveSuite({ entry: path.join(ROOT, 'test', 'vscode', 'suite', 'noSandboxIndex.ts'), outfile: path.join(ROOT, 'out', 'vscode-suite', 'noSandbox.js'), env: {}, screenshot: 'webview-sandbox-off.png', minTests: 2 });
+    assert.equal(chips.size, 1, [...chips].join(' | '));
+    assert.match([...chips][0]!, /^sandbox: off \(.*bubblewrap \(bwrap\) not installed.*\)$/);
   });
 });
+
+/**
+ * Adds the sandbox line (#sandbox) of every run webview open now to `seen`; true when one
+ * was new. Webviews nest their page in frames the workbench makes and drops at will.
+ */
+async function sandboxLines(page: Page, seen: Set<string>): Promise<boolean> {
+  let fresh = false;
+  for (const frame of page.frames()) {
+    const text = await frame.evaluate(() => document.getElementById('sandbox')?.textContent ?? null).catch(() => null);
+    if (text && !seen.has(text)) {
+      seen.add(text);
+      fresh = true;
+    }
+  }
+  return fresh;
+}
 
 /** Keeps the extension's own log (its LogOutputChannel) from the server's temp folder, for a failed or slow run. */
 function keepLogs(dir: string): void {

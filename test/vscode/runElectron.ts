@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
+import { CANARIES } from './canaries';
 import { buildSuite, ROOT, tempWorkspace } from './workbench';
 
 void (async () => {
@@ -16,6 +17,8 @@ void (async () => {
       version: process.env.VSCODE_VERSION ?? '1.100.3',
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: suite,
+      // The in-host suite looks for these secrets in what a run writes (test/vscode/canaries.ts).
+      extensionTestsEnv: CANARIES,
       launchArgs: [ws.folder, '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
     });
     const results = path.join(ws.base, 'vscode-suite-results.json');

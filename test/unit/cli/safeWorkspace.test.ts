@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
-import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, makeAnswerHostile, outsidePaths, runBuiltCli } from '../../support/hostileCode';
+import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, listener, makeAnswerHostile, outsidePaths, runBuiltCli } from '../../support/hostileCode';
 import { loadEvents } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -27,17 +25,6 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   const err: string[] = [];
   const code = await runCli(args, { out: (s) => out.push(s), err: (s) => err.push(s) }, new AbortController().signal);
   return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
-/** A loopback server that counts who reached it: the sandbox has no network, not even this. */
-async function listener(): Promise<{ server: Server; port: number; connections: () => number }> {
-  let n = 0;
-  const server = createServer((s) => {
-    n++;
-    s.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, connections: () => n };
 }
 
 const PAGINATION = 'src/utils/pagination.ts';

@@ -52,6 +52,15 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(root.children.filter((c) => c.contextValue === 'attempt').length, state.attempts.length);
   });
 
+  it('the run\'s first node says where its processes ran: "sandbox: on", or "sandbox: off (reason)" as a warning; none for older logs', () => {
+    const { state } = recorded('BLOG-1');
+    assert.ok(!runNode(state).children.some((c) => c.contextValue === 'sandbox'), 'a log from before the sandbox says nothing');
+    const on = runNode({ ...state, sandbox: { on: true, detail: 'bubblewrap' } }).children[0]!;
+    assert.deepEqual([on.contextValue, on.label, on.icon], ['sandbox', 'sandbox: on (bubblewrap)', 'shield']);
+    const off = runNode({ ...state, sandbox: { on: false, detail: 'bubblewrap (bwrap) not installed' } }).children[0]!;
+    assert.deepEqual([off.contextValue, off.label, off.icon, off.color], ['sandbox', 'sandbox: off (bubblewrap (bwrap) not installed)', 'warning', 'editorWarning.foreground']);
+  });
+
   it('the timeline has an entry per event worth showing, typed by status', () => {
     const { events } = recorded('BLOG-3');
     const t = timelineOf(events);

@@ -6,25 +6,17 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
 import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
-import type { TicketRunnerApi } from '../../../src/vscode/extension';
+import { abs, api, folder } from './host';
 
 /**
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
  * workspace sets ticketRunner.model to scripted). Nothing here mocks vscode.
  */
-const folder = () => vscode.workspace.workspaceFolders![0]!;
-const abs = (rel: string) => path.join(folder().uri.fsPath, rel);
 const noFallback: DiagnosticsPort = {
   check: () => Promise.reject(new Error('not used')),
   autofix: () => Promise.reject(new Error('not used')),
   resolveSymbol: () => Promise.resolve(null),
 };
-
-async function api(): Promise<TicketRunnerApi> {
-  const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'ticket-runner');
-  assert.ok(ext, 'the extension is loaded');
-  return (await ext.activate()) as TicketRunnerApi;
-}
 
 describe('Ticket Runner in a real VS Code (code-server)', () => {
   let runId: string;
@@ -172,5 +164,8 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.ok(resumed, 'Resume Run returns the run');
     assert.equal(resumed.state.status, 'passed', JSON.stringify(resumed.state.finished));
     assert.equal(a.runs.statusOf(id), 'passed');
+    // The workspace as the fixture was, for the suites after this one.
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', id, true);
+    assert.equal(a.runs.get(id)?.state.rolledBack, true);
   });
 });

@@ -1,29 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import * as path from 'node:path';
-import Mocha from 'mocha';
-import * as vscode from 'vscode';
+import { runMocha } from './mochaHost';
 
-/**
- * The entry the extension host calls with `extensionTestsPath`: runs the suite with mocha
- * and writes the results next to the workspace folder, where the driver reads them (a file
- * works on any VS Code version; the automation exit hook is a bonus).
- */
+/** The entry the extension host calls with `extensionTestsPath`: the suites of a host with the OS sandbox. */
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, color: false, reporter: 'spec' });
-  mocha.suite.emit('pre-require', globalThis, 'extension.test', mocha);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require('./extension.test');
-  const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-  const out = path.join(path.dirname(folder), 'vscode-suite-results.json');
-  const results: { title: string; state: string; durationMs?: number; error?: string }[] = [];
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const runner = mocha.run((failures) => {
-      writeFileSync(out, JSON.stringify({ failures, durationMs: Date.now() - started, results }, null, 2));
-      if (failures) reject(new Error(`${failures} test(s) failed`));
-      else resolve();
-    });
-    runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-    runner.on('fail', (t, err: Error) => results.push({ title: t.fullTitle(), state: 'failed', error: `${err.message}\n${err.stack ?? ''}` }));
+  return runMocha(() => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    require('./extension.test');
+    require('./safeWorkspace.test');
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
 }

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../schema/events';
-import { describeSideEffects, describeStop, modelInfoLabel, sandboxLabel } from './report';
+import { describeSideEffects, describeStop, describeUncommitted, modelInfoLabel } from './report';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -23,11 +23,11 @@ const line = (text: string, status: LineStatus, glance: boolean, attempt?: numbe
 export function describeEvent(e: RunEvent): EventLine | null {
   switch (e.type) {
     case 'run.started':
-      return line([`run ${e.runId}: ticket ${e.ticketId}, model: ${modelInfoLabel(e.model)}`, sandboxLabel(e.sandbox)].filter(Boolean).join('; '), 'info', true);
+      return line(`run ${e.runId}: ticket ${e.ticketId}, model: ${modelInfoLabel(e.model)}`, 'info', true);
     case 'run.resumed':
       return line(`resumed from ${e.from}: ${e.reason}`, 'info', true);
     case 'uncommitted.detected':
-      return line(`uncommitted changes in scope: ${e.files.join(', ')} (the run goes on; rollback puts them back as they are now)`, 'warning', true);
+      return line(`warning: ${describeUncommitted(e.files)}`, 'warning', true);
     case 'manifest.built':
       return line(`manifest: ${e.manifest.scope.write.length} file(s) in scope, ${e.manifest.runner.framework} (${e.manifest.runner.detectedFrom})`, 'ok', true);
     case 'tests.materialized':

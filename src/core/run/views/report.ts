@@ -13,6 +13,11 @@ export function modelInfoLabel(model: ModelInfo): string {
   return model.scripted ? `SCRIPTED model (test/demo replay: ${model.model})` : `${model.provider} ${model.model}`;
 }
 
+/** How the CLI and the extension warn that the scope had uncommitted changes when the run started. */
+export function describeUncommitted(files: readonly string[]): string {
+  return `uncommitted changes in scope: ${files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
+}
+
 /** How every view says where the run's processes ran: `sandbox: off (reason)` when they were not sandboxed. */
 export function sandboxLabel(status: { on: boolean; detail: string } | undefined): string | null {
   if (!status) return null;

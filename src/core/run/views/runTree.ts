@@ -1,5 +1,5 @@
 import { describeEvent } from './eventLines';
-import { describeStop, modelLabel } from './report';
+import { describeStop, modelLabel, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { RunEvent } from '../../schema/events';
@@ -131,6 +131,8 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     ...ICONS[status],
     children: [],
   };
+  // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
+  if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
   for (const a of state.attempts) {
     const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)` });
     an.children = checkNodes(an.id, runId, a);
