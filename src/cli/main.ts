@@ -7,14 +7,13 @@ import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } f
 import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/views/report';
-import { runBudget } from '../core/recovery/policy';
-import type { Budget, RecoveryPolicy } from '../core/schema/events';
 import { FileRunStore } from '../node/store/fileRunStore';
 import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
 import { displayStatus } from '../core/run/liveness';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
-import { CLI_DEFAULT_GATES, parseGateList, type GateSettings } from '../core/stages/gates/config';
+import { DEFAULT_GATES, parseGateList } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
+import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
 import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
@@ -28,7 +27,7 @@ const SANDBOX_HELP = `  --require-sandbox            stop when the OS sandbox (b
   --pass-env NAMES             comma-separated variables tests and tools also get (by default
                                only PATH, LANG, LC_*, TERM, CI, NODE_ENV and TZ)`;
 const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-separated, or none (default:
-                               ${CLI_DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
+                               ${DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
   --build-command CMD          the build gate's shell command (adds the build gate)
   --coverage-threshold X       the fraction of changed executable lines the tests must run
                                (0 to 1, default 1)
@@ -143,37 +142,36 @@ function num(flags: Flags, name: keyof Flags, integer = true, zero = false): num
   return n;
 }
 
-function recoveryFrom(flags: Flags): Partial<RecoveryPolicy> {
-  return { retries: num(flags, 'retries', true, true), maxToolCalls: num(flags, 'max-tool-calls', true, true) };
-}
-
-function budgetFrom(flags: Flags): Budget {
-  return runBudget(recoveryFrom(flags), {
-    attempts: num(flags, 'attempts'),
-    modelCalls: num(flags, 'max-calls'),
-    tokens: num(flags, 'max-tokens'),
-    dollars: num(flags, 'max-dollars', false),
-    wallMs: num(flags, 'max-wall-ms'),
-  });
-}
-
-/** The sandbox options of a run: `--require-sandbox`, `--pass-env A,B`. */
-function sandboxFrom(flags: Flags): { requireSandbox: boolean; passEnv: string[] } {
-  return { requireSandbox: flags['require-sandbox'] === true, passEnv: (flags['pass-env'] ?? '').split(',').map((n) => n.trim()).filter(Boolean) };
-}
-
-/** The end-of-ticket gates of a run: the CLI's defaults, `--gates`, and a build gate with its command. */
-function gatesFrom(flags: Flags): GateSettings {
-  const enabled = flags.gates === undefined ? [...CLI_DEFAULT_GATES] : parseGateList(flags.gates);
-  const buildCommand = flags['build-command']?.trim() || undefined;
-  if (buildCommand && !enabled.includes('build')) enabled.push('build');
-  const raw = flags['coverage-threshold'];
+/** A run's settings from its flags; the defaults are the core's, the same as the extension's. */
+export function runSettingsFrom(flags: Partial<Flags>): RunSettings {
+  const f = flags as Flags;
+  const raw = f['coverage-threshold'];
   const coverageThreshold = raw === undefined ? undefined : Number(raw);
   if (coverageThreshold !== undefined && !(coverageThreshold >= 0 && coverageThreshold <= 1)) {
     throw new UserInputError(`--coverage-threshold must be a number from 0 to 1, got "${raw}"`);
   }
-  const optional = flags['optional-gates'] === undefined ? [] : parseGateList(flags['optional-gates']);
-  return { enabled, buildCommand, coverageThreshold, optional };
+  return resolveRunSettings({
+    attempts: num(f, 'attempts'),
+    retries: num(f, 'retries', true, true),
+    maxToolCalls: num(f, 'max-tool-calls', true, true),
+    modelCalls: num(f, 'max-calls'),
+    tokens: num(f, 'max-tokens'),
+    dollars: num(f, 'max-dollars', false),
+    wallMs: num(f, 'max-wall-ms'),
+    gates: f.gates === undefined ? undefined : parseGateList(f.gates),
+    optionalGates: f['optional-gates'] === undefined ? undefined : parseGateList(f['optional-gates']),
+    buildCommand: f['build-command'],
+    coverageThreshold,
+    testTimeoutMs: num(f, 'test-timeout-ms'),
+    testCommand: f['test-command'],
+    requireSandbox: f['require-sandbox'] === true,
+    passEnv: (f['pass-env'] ?? '').split(',').map((n) => n.trim()).filter(Boolean),
+  });
+}
+
+/** What the wiring takes from a run's settings. */
+function wiredSettings(s: RunSettings) {
+  return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
 }
 
 function modelChoice(flags: Flags): ModelChoice {
@@ -247,11 +245,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The ticket is checked before anything else is loaded: its errors are the likeliest.
       const { rel, text } = readTicketFile(ws, ticket);
       parseTicket(rel, text);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
+      const settings = runSettingsFrom(flags);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
         // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
         using _lock = lockWorkspace(ws, argv, io);
-        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: budgetFrom(flags), recovery: recoveryFrom(flags), signal }));
+        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal }));
       } finally {
         await disposeDeps(deps);
       }
@@ -317,9 +316,10 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
+      const settings = runSettingsFrom(flags);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
-        return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
+        return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
       } finally {
         await disposeDeps(deps);
       }
@@ -333,9 +333,10 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       // A live run holds the lock: the lock's message names it.
       using _lock = lockWorkspace(ws, argv, io);
       const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, testTimeoutMs: num(flags, 'test-timeout-ms'), testCommand: flags['test-command'], gates: gatesFrom(flags), ...sandboxFrom(flags) });
+      const settings = runSettingsFrom(flags);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
-        return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? budgetFrom(flags) : undefined, recovery: recoveryFrom(flags) }));
+        return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
       } finally {
         await disposeDeps(deps);
       }

@@ -10,7 +10,7 @@ import type { RunService } from './runService';
 import { showMessage } from './messages';
 import { progressMessage } from '../core/run/views/runTree';
 import { rollbackQuestion } from './rollbackQuestion';
-import { budgetFrom, recoveryFrom } from './deps';
+import { runSettingsOf } from './runSettings';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 export const UNTRUSTED_MESSAGE =
@@ -100,7 +100,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
           const { startRun } = await core();
-          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: budgetFrom(settings), recovery: recoveryFrom(settings), signal: controller.signal }), (e) => {
+          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal: controller.signal }), (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
@@ -146,7 +146,7 @@ async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolde
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        return await ctx.runs.drive(folder, known.state.ticketPath, controller.signal, (deps) => resumeRun(deps, runId, { reason, signal: controller.signal, recovery: recoveryFrom(settings) }), (e) => {
+        return await ctx.runs.drive(folder, known.state.ticketPath, controller.signal, (deps) => resumeRun(deps, runId, { reason, signal: controller.signal, recovery: runSettingsOf(settings).recovery }), (e) => {
           const m = progressMessage(e);
           if (m) progress.report({ message: m });
         });
@@ -174,7 +174,7 @@ export async function decide(ctx: CommandContext, runId: string, decision: 'acce
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
         const result = await ctx.runs.drive(known.folder, known.state.ticketPath, controller.signal, (deps) =>
-          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: budgetFrom(settings), recovery: recoveryFrom(settings) }),
+          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery }),
           (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });

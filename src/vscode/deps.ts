@@ -2,12 +2,10 @@ import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import type { PipelineDeps } from '../core/stages/context';
 import type { ModelPort } from '../core/ports/model';
-import { runBudget } from '../core/recovery/policy';
-import type { Budget, RecoveryPolicy, RunEvent } from '../core/schema/events';
-import { GATE_NAMES, type GateName } from '../core/schema/gates';
+import type { RunEvent } from '../core/schema/events';
 
-const onlyGates = (names: readonly string[]): GateName[] => names.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g));
-import { readSettings, SECRET_ANTHROPIC_KEY, SECTION, type Settings } from './settings';
+import { runSettingsOf } from './runSettings';
+import { readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 /**
  * Builds the pipeline's dependencies for one run in one workspace folder. Everything heavy
@@ -22,6 +20,7 @@ export async function depsForFolder(
   log: vscode.LogOutputChannel,
 ): Promise<PipelineDeps> {
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  const run = runSettingsOf(settings);
   const { wireNodeDeps } = await import('../node/wire.js');
   let modelPort: ModelPort | undefined;
   const env: Record<string, string | undefined> = {};
@@ -40,11 +39,11 @@ export async function depsForFolder(
     ticketPath,
     env,
     onEvent,
-    testTimeoutMs: settings.testTimeoutMs,
-    testCommand: settings.testCommand || undefined,
-    requireSandbox: settings.requireSandbox,
-    passEnv: settings.passEnv,
-    gates: { enabled: onlyGates(settings.gates), optional: onlyGates(settings.optionalGates), buildCommand: settings.buildCommand || undefined },
+    testTimeoutMs: run.testTimeoutMs,
+    testCommand: run.testCommand,
+    requireSandbox: run.requireSandbox,
+    passEnv: run.passEnv,
+    gates: run.gates,
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {
     const { EditorDiagnostics } = await import('./editorDiagnostics.js');
@@ -52,20 +51,4 @@ export async function depsForFolder(
   }
   log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
   return deps;
-}
-
-/** The retry budget setting is rung 2's retries; rung 3 then adds its one attempt with thinking. */
-export function recoveryFrom(settings: Settings): Partial<RecoveryPolicy> {
-  return { retries: settings.retryBudget };
-}
-
-/** Room for the whole recovery ladder, so that every rung can fire, and the run budgets that are set. */
-export function budgetFrom(settings: Settings): Budget {
-  const set = (n: number) => (n > 0 ? n : undefined);
-  return runBudget(recoveryFrom(settings), {
-    modelCalls: set(settings.maxModelCalls),
-    tokens: set(settings.maxTokens),
-    dollars: set(settings.maxDollars),
-    wallMs: set(settings.maxWallMs),
-  });
 }

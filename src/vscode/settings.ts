@@ -1,4 +1,7 @@
 import type * as vscode from 'vscode';
+import { DEFAULT_RECOVERY } from '../core/recovery/policy';
+import { DEFAULT_TEST_TIMEOUT_MS } from '../core/stages/context';
+import { DEFAULT_GATES } from '../core/stages/gates/config';
 
 /**
  * Every setting key of the extension, in one place. package.json `contributes.configuration`
@@ -60,19 +63,20 @@ export interface Settings {
   passEnv: string[];
 }
 
+/** The settings' defaults: the core's, which the CLI's are too. */
 export const DEFAULTS: Settings = {
   model: 'anthropic',
   lmFamily: '',
-  retryBudget: 2,
+  retryBudget: DEFAULT_RECOVERY.retries,
   maxModelCalls: 0,
   maxTokens: 0,
   maxDollars: 0,
   maxWallMs: 0,
-  gates: ['typecheck', 'lint', 'projectTests'],
+  gates: [...DEFAULT_GATES],
   optionalGates: [],
   buildCommand: '',
   testCommand: '',
-  testTimeoutMs: 120_000,
+  testTimeoutMs: DEFAULT_TEST_TIMEOUT_MS,
   diagnostics: 'editor',
   requireSandbox: false,
   passEnv: [],

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { PipelineDeps } from '../../../src/core/stages/context';
-import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
 import { formatRunReport } from '../../../src/core/run/views/report';
@@ -15,7 +15,7 @@ import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
  * the scripted model. Each fixture ticket BLOG-6 to BLOG-9 is one shape of the gates' story.
  */
 
-const GATES: GateSettings = { enabled: CLI_DEFAULT_GATES };
+const GATES: GateSettings = { enabled: DEFAULT_GATES };
 const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
 const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
 

@@ -26,8 +26,8 @@ export interface GateDeps extends GateSettings {
   coverage?: CoveragePort;
 }
 
-/** The CLI's default: everything but the build, which needs a command. */
-export const CLI_DEFAULT_GATES: readonly GateName[] = ['typecheck', 'lint', 'projectTests', 'implementationReview', 'testReview', 'coverage'];
+/** The default gates of every host (the CLI and the extension): everything but the build, which needs a command. */
+export const DEFAULT_GATES: readonly GateName[] = ['typecheck', 'lint', 'projectTests', 'implementationReview', 'testReview', 'coverage'];
 
 /** A failing gate of these gets one code-only Coder repair pass; the others go to the operator. */
 export const REPAIRABLE: ReadonlySet<GateName> = new Set(['typecheck', 'lint', 'build', 'projectTests', 'implementationReview']);

@@ -8,7 +8,7 @@ import { REPAIRABLE } from './config';
 import { buildGate, coverageGate, implementationReviewGate, lintGate, projectTestsGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
 import { errorRecord, repairGate, stopsTheRun } from '../repair';
 
-export { CLI_DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from './config';
+export { DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from './config';
 
 const RUNS: Record<GateName, (env: GateEnv) => Promise<Omit<GateOutcome, 'gate' | 'durationMs'>>> = {
   typecheck: typecheckGate,
