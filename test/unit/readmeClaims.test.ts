@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../support/tempWorkspace';
+
+/** The rows of README's claims table: the claim, the test file and the start of the test's title. */
+function claims(): { claim: string; file: string; title: string }[] {
+  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.split('## What Ticket Runner guarantees')[1]?.split('\n## ')[0];
+  assert.ok(section, 'README has a "What Ticket Runner guarantees" section');
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'))
+    .map((row) => {
+      const [, claim, proof] = row.split(/\s*\|\s*/);
+      const m = /^`([^`]+)` › "(.+)"$/.exec(proof ?? '');
+      assert.ok(m, `the row "${claim}" names its test as \`path\` › "title": ${proof}`);
+      return { claim: claim!, file: m[1]!, title: m[2]! };
+    });
+}
+
+/** A test's source with its string escapes undone, so a title reads as it is written in the table. */
+const unescaped = (source: string) => source.replace(/\\(['"`])/g, '$1');
+
+describe('README: every claim names a test that exists', () => {
+  it('each claim of the guarantees table points at a test (it or describe) whose title starts as quoted', () => {
+    const rows = claims();
+    assert.ok(rows.length >= 10, `the table has ${rows.length} claims`);
+    const missing = rows.filter(({ file, title }) => {
+      const abs = path.join(REPO_ROOT, file);
+      if (!existsSync(abs)) return true;
+      const source = unescaped(readFileSync(abs, 'utf8'));
+      return !['it', 'describe'].some((fn) => ["'", '"', '`'].some((q) => source.includes(`${fn}(${q}${title}`)));
+    });
+    assert.deepEqual(missing.map((r) => `${r.file} › ${r.title}`), [], 'claims whose test is gone: prove them again or remove them');
+  });
+});
