@@ -30,7 +30,7 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
                                ${DEFAULT_GATES.join(',')}; all: ${GATE_NAMES.join(',')})
   --build-command CMD          the build gate's shell command (adds the build gate)
   --coverage-threshold X       the fraction of changed executable lines the tests must run
-                               (0 to 1, default 1)
+                               (0 to 1, default 0.8)
   --optional-gates LIST        gates whose error (a crashed tool, no usable review) is
                                reported as "not judged" instead of failing the run`;
 

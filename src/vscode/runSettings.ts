@@ -20,6 +20,7 @@ export function runSettingsOf(settings: Settings): RunSettings {
     gates: onlyGates(settings.gates),
     optionalGates: onlyGates(settings.optionalGates),
     buildCommand: settings.buildCommand,
+    coverageThreshold: settings.coverageThreshold,
     testTimeoutMs: settings.testTimeoutMs,
     testCommand: settings.testCommand,
     requireSandbox: settings.requireSandbox,

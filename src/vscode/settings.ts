@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { DEFAULT_RECOVERY } from '../core/recovery/policy';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../core/stages/context';
-import { DEFAULT_GATES } from '../core/stages/gates/config';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES } from '../core/stages/gates/config';
 
 /**
  * Every setting key of the extension, in one place. package.json `contributes.configuration`
@@ -27,6 +27,8 @@ export const SettingKey = {
   optionalGates: 'optionalGates',
   /** The build gate's shell command, run in the workspace folder; empty: the build gate is skipped. */
   buildCommand: 'buildCommand',
+  /** The share (0 to 1) of the changed executable lines the ticket's tests must run, for the coverage gate. */
+  coverageThreshold: 'coverageThreshold',
   /** Overrides the test command the workspace's runner adapter would use; empty: detect. */
   testCommand: 'testCommand',
   /** Per test run time limit, in milliseconds. */
@@ -56,6 +58,7 @@ export interface Settings {
   gates: string[];
   optionalGates: string[];
   buildCommand: string;
+  coverageThreshold: number;
   testCommand: string;
   testTimeoutMs: number;
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
@@ -75,6 +78,7 @@ export const DEFAULTS: Settings = {
   gates: [...DEFAULT_GATES],
   optionalGates: [],
   buildCommand: '',
+  coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
   testCommand: '',
   testTimeoutMs: DEFAULT_TEST_TIMEOUT_MS,
   diagnostics: 'editor',
@@ -97,6 +101,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
   const gates = config.get<unknown>(SettingKey.gates, DEFAULTS.gates);
   const optionalGates = config.get<unknown>(SettingKey.optionalGates, DEFAULTS.optionalGates);
   const passEnv = config.get<unknown>(SettingKey.passEnv, DEFAULTS.passEnv);
+  const coverage = config.get<number>(SettingKey.coverageThreshold, DEFAULTS.coverageThreshold);
   return {
     model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
@@ -108,6 +113,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     gates: Array.isArray(gates) ? gates.filter((g): g is string => typeof g === 'string') : DEFAULTS.gates,
     optionalGates: Array.isArray(optionalGates) ? optionalGates.filter((g): g is string => typeof g === 'string') : DEFAULTS.optionalGates,
     buildCommand: config.get<string>(SettingKey.buildCommand, DEFAULTS.buildCommand) ?? '',
+    coverageThreshold: typeof coverage === 'number' && coverage >= 0 && coverage <= 1 ? coverage : DEFAULTS.coverageThreshold,
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
     diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics) ? (diagnostics as Settings['diagnostics']) : DEFAULTS.diagnostics,

@@ -1,7 +1,7 @@
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import type { GateName } from '../schema/gates';
 import { runBudget } from '../recovery/policy';
-import { DEFAULT_GATES, type GateSettings } from '../stages/gates/config';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, type GateSettings } from '../stages/gates/config';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../stages/context';
 
 /**
@@ -47,7 +47,7 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
   return {
     budget: runBudget(recovery, { attempts: input.attempts, modelCalls: input.modelCalls, tokens: input.tokens, dollars: input.dollars, wallMs: input.wallMs }),
     recovery,
-    gates: { enabled, optional: [...(input.optionalGates ?? [])], ...(buildCommand ? { buildCommand } : {}), ...(input.coverageThreshold !== undefined ? { coverageThreshold: input.coverageThreshold } : {}) },
+    gates: { enabled, optional: [...(input.optionalGates ?? [])], ...(buildCommand ? { buildCommand } : {}), coverageThreshold: input.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD },
     testTimeoutMs: input.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
     ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}),
     requireSandbox: input.requireSandbox ?? false,

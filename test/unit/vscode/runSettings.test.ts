@@ -23,8 +23,8 @@ describe('the editor and the CLI run a ticket alike', () => {
   });
 
   it('resolve the same settings when the user sets the same things in each', () => {
-    const cli = runSettingsFrom({ retries: '4', 'max-calls': '9', 'max-wall-ms': '60000', gates: 'typecheck,lint', 'build-command': 'npm run build', 'test-timeout-ms': '5000', 'require-sandbox': true, 'pass-env': 'FOO' });
-    const editor = runSettingsOf(readSettings(configWith({ retryBudget: 4, maxModelCalls: 9, maxWallMs: 60000, gates: ['typecheck', 'lint'], buildCommand: 'npm run build', testTimeoutMs: 5000, requireSandbox: true, passEnv: ['FOO'] })));
+    const cli = runSettingsFrom({ retries: '4', 'max-calls': '9', 'max-wall-ms': '60000', gates: 'typecheck,lint', 'build-command': 'npm run build', 'test-timeout-ms': '5000', 'require-sandbox': true, 'pass-env': 'FOO', 'coverage-threshold': '1' });
+    const editor = runSettingsOf(readSettings(configWith({ retryBudget: 4, maxModelCalls: 9, maxWallMs: 60000, gates: ['typecheck', 'lint'], buildCommand: 'npm run build', testTimeoutMs: 5000, requireSandbox: true, passEnv: ['FOO'], coverageThreshold: 1 })));
     assert.deepEqual(effective(editor), effective(cli));
     assert.deepEqual(cli.gates.enabled, ['typecheck', 'lint', 'build']);
     assert.equal(cli.budget.attempts, 1 + 4 + 1, 'room for the whole ladder of the retries set');

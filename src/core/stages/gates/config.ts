@@ -33,7 +33,13 @@ export const DEFAULT_GATES: readonly GateName[] = ['typecheck', 'lint', 'project
 export const REPAIRABLE: ReadonlySet<GateName> = new Set(['typecheck', 'lint', 'build', 'projectTests', 'implementationReview']);
 
 export const DEFAULT_BUILD_TIMEOUT_MS = 300_000;
-export const DEFAULT_COVERAGE_THRESHOLD = 1;
+/**
+ * The share of the changed executable lines the ticket's tests must run. Every fixture ticket
+ * meets 100%, but real changes carry defensive branches (error paths, guards) that a ticket's
+ * few cases rarely reach: 80% catches a change its tests barely touch without failing honest
+ * ones. `--coverage-threshold 1` (or the setting) asks for every line.
+ */
+export const DEFAULT_COVERAGE_THRESHOLD = 0.8;
 
 /** Parses `typecheck,lint` (or `none`) into gate names, refusing unknown ones with the list. */
 export function parseGateList(text: string): GateName[] {
