@@ -164,7 +164,7 @@ describe('ticket-runner run --model anthropic', function () {
       assert.equal(state.usage.calls, 1);
       assert.ok(state.usage.costUsd > 0, 'the call was priced');
       assert.equal(fake.requests[0]?.headers['authorization'], `Bearer ${API_KEY}`, 'the key from the environment');
-      assert.match(r.err, /with anthropic claude-/);
+      assert.match(r.err, /model: anthropic claude-/);
       assert.ok(!readFileSync(logPath, 'utf8').includes(API_KEY));
       assert.equal(fake.pending, 0);
     } finally {

@@ -49,7 +49,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     assert.match(report, /Attempt 1: failed[\s\S]*FAIL .*rejects perPage above 100: expected 400, received 200/);
     assert.match(report, /Debugger: code is wrong: The handler's guard reads perPage after parsePaginationParams has clamped it/);
     assert.match(report, /route: code/);
-    assert.match(report, /Attempt 2: passed\n\s+brief: parsePaginationParams clamps perPage/);
+    assert.match(report, /Attempt 2: passed\n\s+the Debugger's brief: parsePaginationParams clamps perPage/);
     assert.match(report, /Outcome: passed: tests passed/);
   });
 
