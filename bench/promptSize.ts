@@ -1,8 +1,7 @@
 import { countTokens } from '@anthropic-ai/tokenizer';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ScriptedModel } from '../src/core/models/scriptedModel';
-import { ModelScript } from '../src/core/models/scriptSchema';
+import { ModelScript, ScriptedModel } from '../src/node/models/scripted';
 import { startRun } from '../src/core';
 import type { ModelPort, ModelRequest } from '../src/core/ports/model';
 import { wireNodeDeps } from '../src/node/wire';

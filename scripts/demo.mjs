@@ -47,11 +47,11 @@ const runs = [];
 for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'BLOG-7', 'BLOG-8', 'BLOG-9', 'BLOG-10', 'BLOG-11']) {
   say(`== ${id}`);
   const ws = workspaceFor(id);
-  const run = tr(ws, ['run', `.tickets/${id}.ticket.json`], { json: true });
+  const run = tr(ws, ['run', `.tickets/${id}.ticket.json`, '--model', 'scripted'], { json: true });
   let { runId } = run.out;
   if (run.code === 2 && decisions[id]) {
     say(`   operator: ${decisions[id][0]}`);
-    tr(ws, ['resolve', runId, ...decisions[id]], { json: true });
+    tr(ws, ['resolve', runId, ...decisions[id], '--model', 'scripted'], { json: true });
   }
   runs.push({ ws, runId });
   say('');

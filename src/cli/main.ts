@@ -54,15 +54,16 @@ Common options:
 
 Exit codes: 0 passed, 1 failed, 2 needs the operator, 3 error, 130 cancelled (SIGINT),
 143 stopped by SIGTERM. Either signal ends the run cleanly: its log records the cancel.`,
-  run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model scripted|anthropic] [options]
+  run: `Usage: ticket-runner run <ticket> [--workspace DIR] [--model anthropic|scripted] [options]
 
 Runs a ticket: manifest, rendered tests, Coder attempts, checks, Debugger, router,
 then the end-of-ticket gates on the cumulative diff.
 Progress goes to stderr; the report (or --json state) to stdout.
 
 Options:
-  --model scripted|anthropic   scripted replays .tickets/<ID>.script.json (a test and demo
-                               tool, labelled so everywhere); anthropic needs ANTHROPIC_API_KEY
+  --model anthropic|scripted   anthropic (the default) needs ANTHROPIC_API_KEY; scripted
+                               replays .tickets/<ID>.script.json (a test and demo tool,
+                               labelled so everywhere)
   --attempts N                 Coder attempts per run segment, over every recovery rung
                                (default: the ladder's length, 1 + retries + 1 thinking attempt)
   --retries N                  rung 2: retries after a failed check or test (default 2)
@@ -83,13 +84,13 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
 
   --prompts   every model call's whole prompt and raw answer instead (secrets scrubbed)`,
   list: `Usage: ticket-runner list [--workspace DIR] [--json]`,
-  resolve: `Usage: ticket-runner resolve <runId> accept|reject [--reason TEXT] [--workspace DIR] [--model scripted|anthropic]
+  resolve: `Usage: ticket-runner resolve <runId> accept|reject [--reason TEXT] [--workspace DIR] [--model anthropic|scripted]
 
 accept applies the proposed change to the ticket (scope addition, corrected test plan
 or ticket edit), re-derives the manifest and resumes the run from its log.
-reject ends the run with the request on record; it needs --reason.
+reject ends the run with the request on record; it needs --reason and no model.
 The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate and sandbox options apply.`,
-  resume: `Usage: ticket-runner resume <runId> [--model scripted|anthropic] [--workspace DIR] [options]
+  resume: `Usage: ticket-runner resume <runId> [--model anthropic|scripted] [--workspace DIR] [options]
 
 Continues a run whose process died (list shows it as interrupted) or that was cancelled.
 What ended stands: the rendered tests, the ops, every attempt that reached its verdict.
@@ -174,9 +175,10 @@ function wiredSettings(s: RunSettings) {
   return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
 }
 
+/** A real model unless the command says otherwise: the scripted one replays recordings for tests and the demo. */
 function modelChoice(flags: Flags): ModelChoice {
-  const m = flags.model ?? 'scripted';
-  if (m !== 'scripted' && m !== 'anthropic') throw new UserInputError(`--model must be scripted or anthropic, got "${m}"`);
+  const m = flags.model ?? 'anthropic';
+  if (m !== 'scripted' && m !== 'anthropic') throw new UserInputError(`--model must be anthropic or scripted, got "${m}"`);
   return m;
 }
 
@@ -317,7 +319,9 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
       const settings = runSettingsFrom(flags);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, ...wiredSettings(settings) });
+      // A rejection ends the run: it makes no model call, so it needs no key.
+      const model = decision === 'reject' ? 'none' : modelChoice(flags);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model, ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
       } finally {
@@ -334,7 +338,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       using _lock = lockWorkspace(ws, argv, io);
       const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
       const settings = runSettingsFrom(flags);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, env: process.env, onEvent: progress, ...wiredSettings(settings) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
         return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
       } finally {

@@ -28,7 +28,7 @@ export class PathError extends UserInputError {
   override readonly name = 'PathError';
 }
 
-/** A model answer that breaks its contract (not JSON, fails its schema, script mismatch). */
+/** A model answer that breaks its contract (not JSON, fails its schema). */
 export class ModelContractError extends TicketRunnerError {
   override readonly name = 'ModelContractError';
 }
@@ -40,9 +40,6 @@ export class ModelTransportError extends TicketRunnerError {
     super(message);
   }
 }
-
-/** The scripted provider has no recorded answer for a call. */
-export class ScriptExhaustedError extends ModelContractError {}
 
 /** Work stopped by the operator or a budget. */
 export class CancelledError extends TicketRunnerError {

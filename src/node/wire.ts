@@ -1,8 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ModelContractError, UserInputError } from '../core/errors';
-import { ScriptedModel } from '../core/models/scriptedModel';
-import { ModelScript } from '../core/models/scriptSchema';
 import type { PipelineDeps } from '../core/stages/context';
 import type { GateSettings } from '../core/stages/gates/config';
 import type { ModelPort } from '../core/ports/model';
@@ -12,6 +10,7 @@ import { createLanguageServiceDiagnostics } from './diagnostics/languageService'
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
+import { loadScriptedModel, scriptPosition } from './models/scripted';
 import { NodeOps } from './ops/nodeOps';
 import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
@@ -38,30 +37,6 @@ export function packageRoot(): string {
   }
 }
 
-/** Where the scripted provider looks for a ticket's recorded answers. */
-export function scriptPathFor(ticketPath: string): string {
-  return ticketPath.replace(/\.ticket\.json$/, '.script.json');
-}
-
-/** Loads a ticket's script, with errors that say which file and what is wrong. */
-export function loadScriptedModel(workspaceRoot: string, ticketPath: string): ScriptedModel {
-  const rel = scriptPathFor(ticketPath);
-  const file = path.join(workspaceRoot, rel);
-  if (!existsSync(file)) {
-    throw new UserInputError(`the scripted model needs recorded answers in ${rel}, and there is none. Record one, or run with --model anthropic.`);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new UserInputError(`${rel} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const parsed = ModelScript.safeParse(raw);
-  if (!parsed.success) throw new UserInputError(`${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const dir = path.dirname(file);
-  return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel);
-}
-
 /** A model for commands that need none (rollback): any call is a bug, said clearly. */
 const noModel: ModelPort = {
   info: { provider: 'scripted', model: 'none', scripted: true },
@@ -73,6 +48,11 @@ export interface WireOptions {
   model: ModelChoice;
   /** Needed for the scripted model: its script sits beside the ticket. */
   ticketPath?: string;
+  /**
+   * The run this command goes on with (resume, an accepted correction): the scripted model
+   * reads its script on from where that run's log leaves it.
+   */
+  continuesRun?: string;
   env: Readonly<Record<string, string | undefined>>;
   onEvent?: RunEventListener;
   testTimeoutMs?: number;
@@ -117,12 +97,14 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   // The extension bundles TypeScript into one file: its lib.*.d.ts files are copied beside it, and
   // without them a language service there would know no global type (its probes would be noise).
   const libDir = existsSync(path.join(dist, 'typescript-lib', 'lib.d.ts')) ? path.join(dist, 'typescript-lib') : undefined;
+  const store = new FileRunStore(root);
   let model: ModelPort;
   if (o.modelPort) model = o.modelPort;
   else if (o.model === 'anthropic') model = createAnthropicProviderFromEnv(o.env);
   else if (o.model === 'scripted') {
     if (!o.ticketPath) throw new UserInputError('the scripted model needs the ticket path to find its script');
-    model = loadScriptedModel(root, o.ticketPath);
+    const start = o.continuesRun === undefined ? undefined : scriptPosition(o.continuesRun, (await store.load(o.continuesRun)).events);
+    model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
   const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
   const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
@@ -144,7 +126,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const deps: PipelineDeps = {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
-    store: new FileRunStore(root),
+    store,
     clock: systemClock,
     hash: sha256,
     model: redactingModel(model, redactor),

@@ -5,9 +5,17 @@ export function absolutePath(root: string, path: string): string {
   return (isAbsolute(path) ? resolve(path) : resolve(root, path)).split(sep).join('/');
 }
 
+/**
+ * Whether `path` (absolute, or relative to `root`) is `root` or inside it. Decided by
+ * path.relative, not by a prefix: `/ws-other` shares the prefix of `/ws` and is outside it.
+ */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(resolve(root), resolve(root, path));
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+}
+
 /** Workspace-relative with forward slashes; a path outside the workspace stays absolute, so it is never mistaken for one inside. */
 export function workspacePath(root: string, path: string): string {
-  const rel = relative(root, resolve(root, path));
-  if (rel.startsWith('..') || isAbsolute(rel)) return resolve(root, path).split(sep).join('/');
-  return rel.split(sep).join('/');
+  if (!isInside(root, path)) return resolve(root, path).split(sep).join('/');
+  return relative(root, resolve(root, path)).split(sep).join('/');
 }

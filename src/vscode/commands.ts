@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
-import type { RunResult } from '../core';
+import type { PipelineDeps, RunResult } from '../core';
 import { describeStop, describeUncommitted } from '../core/run/views/report';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
-import type { RunService } from './runService';
+import type { KnownRun, RunService } from './runService';
 import { showMessage } from './messages';
 import { progressMessage } from '../core/run/views/runTree';
 import { rollbackQuestion } from './rollbackQuestion';
@@ -96,21 +96,18 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${path.basename(rel, '.ticket.json')}`, cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          const { startRun } = await core();
-          return await ctx.runs.drive(folder, rel, controller.signal, (deps) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal: controller.signal }), (e) => {
+        const { startRun } = await core();
+        return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal }), {
+          cancel: token,
+          onEvent: (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
             if (e.type === 'run.started') ctx.panels.open(e.runId);
             if (e.type === 'uncommitted.detected') {
               void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
             }
-          });
-        } finally {
-          sub.dispose();
-        }
+          },
+        });
       },
     );
     void announce(ctx, result);
@@ -140,20 +137,21 @@ async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolde
   const status = ctx.runs.statusOf(runId);
   const reason = status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
   const { resumeRun } = await core();
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: resuming ${known.state.ticketId}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        return await ctx.runs.drive(folder, known.state.ticketPath, controller.signal, (deps) => resumeRun(deps, runId, { reason, signal: controller.signal, recovery: runSettingsOf(settings).recovery }), (e) => {
-          const m = progressMessage(e);
-          if (m) progress.report({ message: m });
-        });
-      } finally {
-        sub.dispose();
-      }
-    },
+  return goOn(ctx, { folder, state: known.state }, `resuming ${known.state.ticketId}`, (deps, signal) => resumeRun(deps, runId, { reason, signal, recovery: runSettingsOf(settings).recovery }));
+}
+
+/** Drives a run on from its log (resume, a decision) under a cancellable progress notification, and says how it ended. */
+async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<RunResult>, noModel = false): Promise<RunResult> {
+  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${title}`, cancellable: true }, (progress, token) =>
+    ctx.runs.drive(known.folder, known.state.ticketPath, body, {
+      cancel: token,
+      continuesRun: known.state.runId,
+      noModel,
+      onEvent: (e) => {
+        const m = progressMessage(e);
+        if (m) progress.report({ message: m });
+      },
+    }),
   );
   void announce(ctx, result);
   return result;
@@ -167,25 +165,9 @@ export async function decide(ctx: CommandContext, runId: string, decision: 'acce
   if (decision === 'reject' && !reason?.trim()) throw new UserInputError('A rejection needs a reason.');
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, known.folder.uri));
   const { resolveCorrection } = await core();
-  return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${decision === 'accept' ? 'accepting' : 'rejecting'} the correction of ${known.state.ticketId}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, controller.signal, (deps) =>
-          resolveCorrection(deps, runId, { decision, reason, by, signal: controller.signal, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery }),
-          (e) => {
-            const m = progressMessage(e);
-            if (m) progress.report({ message: m });
-          },
-        );
-        void announce(ctx, result);
-        return result;
-      } finally {
-        sub.dispose();
-      }
-    },
+  return goOn(ctx, known, `${decision === 'accept' ? 'accepting' : 'rejecting'} the correction of ${known.state.ticketId}`, (deps, signal) =>
+    resolveCorrection(deps, runId, { decision, reason, by, signal, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery }),
+    decision === 'reject',
   );
 }
 
@@ -243,7 +225,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
           if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
           force = plan.conflicts.length > 0;
         }
-        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, new AbortController().signal, (deps) => rollbackRun(deps, id, { force }));
+        const result = await ctx.runs.drive(known.folder, known.state.ticketPath, (deps) => rollbackRun(deps, id, { force }), { noModel: true });
         void showMessage('info', `Run ${id} rolled back.`);
         return result;
       } catch (err) {

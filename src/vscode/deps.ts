@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
-import type { PipelineDeps } from '../core/stages/context';
 import type { ModelPort } from '../core/ports/model';
 import type { RunEvent } from '../core/schema/events';
-
+import type { ModelNeeds, OwnedDeps } from './runService';
 import { runSettingsOf } from './runSettings';
 import { readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
@@ -18,25 +17,29 @@ export async function depsForFolder(
   onEvent: (e: RunEvent) => void,
   secrets: vscode.SecretStorage,
   log: vscode.LogOutputChannel,
-): Promise<PipelineDeps> {
+  needs: ModelNeeds = {},
+): Promise<OwnedDeps> {
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   const run = runSettingsOf(settings);
-  const { wireNodeDeps } = await import('../node/wire.js');
+  const { disposeDeps, wireNodeDeps } = await import('../node/wire.js');
   let modelPort: ModelPort | undefined;
   const env: Record<string, string | undefined> = {};
-  if (settings.model === 'vscode-lm') {
+  // A call that makes no model call (a rejection, a rollback) needs no provider and no key.
+  const model = needs.noModel ? 'none' : settings.model;
+  if (model === 'vscode-lm') {
     const { selectLmModel } = await import('./lmModel.js');
     modelPort = await selectLmModel(settings.lmFamily);
-  } else if (settings.model === 'anthropic') {
+  } else if (model === 'anthropic') {
     const key = (await secrets.get(SECRET_ANTHROPIC_KEY)) ?? process.env.ANTHROPIC_API_KEY;
     if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or pick another provider in the ticketRunner.model setting.');
     env.ANTHROPIC_API_KEY = key;
   }
   const deps = await wireNodeDeps({
     workspaceRoot: folder.uri.fsPath,
-    model: settings.model === 'vscode-lm' ? 'none' : settings.model,
+    model: model === 'vscode-lm' ? 'none' : model,
     modelPort,
     ticketPath,
+    continuesRun: needs.continuesRun,
     env,
     onEvent,
     testTimeoutMs: run.testTimeoutMs,
@@ -50,5 +53,5 @@ export async function depsForFolder(
     deps.diagnostics = new EditorDiagnostics(folder, { fallback: deps.diagnostics, log });
   }
   log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
-  return deps;
+  return { deps, release: () => disposeDeps(deps) };
 }

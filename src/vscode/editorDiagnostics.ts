@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../core/errors';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../core/schema/checks';
+import { Disposable, DisposableStore, toDisposable } from './dispose';
 
 export interface EditorDiagnosticsOptions {
   /** Resolves symbols for the router's guards (the headless language service). */
@@ -38,7 +39,7 @@ const codeOf = (d: vscode.Diagnostic): string => String(typeof d.code === 'objec
  * `source.addMissingImports` through WorkspaceEdit, so undo works, and only when every
  * file an edit touches is allowed.
  */
-export class EditorDiagnostics implements DiagnosticsPort {
+export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
   private readonly quietMs: number;
   private readonly ceilingMs: number;
 
@@ -46,6 +47,9 @@ export class EditorDiagnostics implements DiagnosticsPort {
     private readonly folder: vscode.WorkspaceFolder,
     private readonly options: EditorDiagnosticsOptions,
   ) {
+    super();
+    // The headless service it falls back on is its own: it goes with it.
+    this._register(toDisposable(() => options.fallback.dispose?.()));
     this.quietMs = options.quietMs ?? 600;
     this.ceilingMs = options.ceilingMs ?? 20_000;
   }
@@ -107,10 +111,12 @@ export class EditorDiagnostics implements DiagnosticsPort {
     let probeMs = 0;
     const current = new Set<string>(); // documents that hold the bytes on disk
     let lastChange = Date.now();
-    const disposables: vscode.Disposable[] = [];
+    // This settle's listeners: gone when it settles, is cancelled or fails.
+    const disposables = new DisposableStore();
     try {
       await new Promise<void>((resolve, reject) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
+        disposables.add(toDisposable(() => clearTimeout(timer)));
         const finish = () => {
           clearTimeout(timer);
           resolve();
@@ -140,7 +146,7 @@ export class EditorDiagnostics implements DiagnosticsPort {
           const key = doc.uri.toString();
           if (want.has(key) && doc.getText() === want.get(key)) current.add(key);
         };
-        disposables.push(
+        disposables.add(
           vscode.languages.onDidChangeDiagnostics((e) => {
             let relevant = false;
             if (e.uris.some((u) => /\.(c|m)?[tj]sx?$/.test(u.path))) serverWarm = true;
@@ -156,12 +162,12 @@ export class EditorDiagnostics implements DiagnosticsPort {
               evaluate();
             }
           }),
-          vscode.workspace.onDidChangeTextDocument((e) => markCurrent(e.document)),
-          vscode.workspace.onDidOpenTextDocument((d) => markCurrent(d)),
         );
+        disposables.add(vscode.workspace.onDidChangeTextDocument((e) => markCurrent(e.document)));
+        disposables.add(vscode.workspace.onDidOpenTextDocument((d) => markCurrent(d)));
         const onAbort = () => reject(new CancelledError('cancelled'));
         signal.addEventListener('abort', onAbort, { once: true });
-        disposables.push({ dispose: () => signal.removeEventListener('abort', onAbort) });
+        disposables.add(toDisposable(() => signal.removeEventListener('abort', onAbort)));
         void (async () => {
           for (const uri of uris) {
             if (!want.has(uri.toString())) continue;
@@ -192,7 +198,7 @@ export class EditorDiagnostics implements DiagnosticsPort {
         })().catch(reject);
       });
     } finally {
-      for (const d of disposables) d.dispose();
+      disposables.dispose();
       for (const [k, v] of want) if (fresh.has(k)) this.seen.set(k, v);
       this.options.log?.info(`editor diagnostics: ${uris.length} file(s) settled in ${Date.now() - started} ms (${[...mustReport].filter((u) => fresh.has(u)).length}/${mustReport.size} reported fresh)`);
     }
@@ -295,10 +301,6 @@ export class EditorDiagnostics implements DiagnosticsPort {
 
   resolveSymbol(file: string, symbol: string): Promise<string | null> {
     return this.options.fallback.resolveSymbol(file, symbol);
-  }
-
-  dispose(): void {
-    this.options.fallback.dispose?.();
   }
 }
 

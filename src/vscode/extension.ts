@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { decide, registerCommands, type CommandContext } from './commands';
 import { depsForFolder } from './deps';
+import { Disposable } from './dispose';
 import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
 import { RunService } from './runService';
@@ -17,42 +18,68 @@ export interface TicketRunnerApi {
   onDidShowMessage: vscode.Event<ShownMessage>;
 }
 
-let running: RunService | undefined;
-let logChannel: vscode.LogOutputChannel | undefined;
+/**
+ * How long deactivate() waits for the runs it cancels to record their end. The extension
+ * host gives deactivation 5 s before it exits; the rest is margin.
+ */
+export const DEACTIVATE_WAIT_MS = 3_500;
 
 /**
- * Wiring by hand, in one place. Activation is cheap: the run store and the tree; the
- * pipeline and its heavy adapters load on the first run (deps.ts).
+ * The extension's one root owner, wired by hand in one place: everything it creates is
+ * registered with it and disposed once, with it. Activation is cheap: the run store and the
+ * tree; the pipeline and its heavy adapters load on the first run (deps.ts).
  */
-export function activate(context: vscode.ExtensionContext): TicketRunnerApi {
-  const log = vscode.window.createOutputChannel('Ticket Runner', { log: true });
-  logChannel = log;
-  context.subscriptions.push(log);
-  const runs = new RunService(log, (folder, ticketPath, onEvent) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log));
-  running = runs;
-  context.subscriptions.push(runs);
-  const ctx = {} as CommandContext;
-  const panels = new RunPanels(context.extensionUri, runs, async (runId, decision, reason) => void (await decide(ctx, runId, decision, reason, 'webview')), log);
-  Object.assign(ctx, { runs, panels, secrets: context.secrets, log } satisfies CommandContext);
-  const tree = new RunsTreeProvider(runs);
-  const view = vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: tree, showCollapseAll: true });
-  context.subscriptions.push(panels, tree, view, ...registerCommands(ctx));
-  context.subscriptions.push(
-    vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      log.info('workspace trusted: runs can start');
-      void runs.refresh();
-    }),
-  );
-  if (!vscode.workspace.isTrusted) log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
-  void runs.refresh();
-  log.info(`activated (${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), trusted: ${vscode.workspace.isTrusted})`);
-  return { runs, tree, panels, log, onDidShowMessage };
+class TicketRunner extends Disposable implements TicketRunnerApi {
+  readonly log: vscode.LogOutputChannel;
+  readonly runs: RunService;
+  readonly panels: RunPanels;
+  readonly tree: RunsTreeProvider;
+  readonly onDidShowMessage = onDidShowMessage;
+
+  constructor(context: vscode.ExtensionContext) {
+    super();
+    const log = (this.log = this._register(vscode.window.createOutputChannel('Ticket Runner', { log: true })));
+    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, needs)));
+    const ctx = {} as CommandContext;
+    this.panels = this._register(new RunPanels(context.extensionUri, this.runs, async (runId, decision, reason) => void (await decide(ctx, runId, decision, reason, 'webview')), log));
+    Object.assign(ctx, { runs: this.runs, panels: this.panels, secrets: context.secrets, log } satisfies CommandContext);
+    this.tree = this._register(new RunsTreeProvider(this.runs));
+    this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
+    for (const command of registerCommands(ctx)) this._register(command);
+    this._register(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        log.info('workspace trusted: runs can start');
+        void this.runs.refresh();
+      }),
+    );
+  }
 }
 
-/** Aborts running work and waits (briefly) until each run has recorded its end. */
+let root: TicketRunner | undefined;
+
+/**
+ * The root is disposed by deactivate(), not through context.subscriptions: the host disposes
+ * those as soon as deactivate() is called, and the runs it cancels still write to the views
+ * and the log until they have recorded their end.
+ */
+export function activate(context: vscode.ExtensionContext): TicketRunnerApi {
+  root = new TicketRunner(context);
+  if (!vscode.workspace.isTrusted) root.log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
+  void root.runs.refresh();
+  root.log.info(`activated (${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), trusted: ${vscode.workspace.isTrusted})`);
+  return root;
+}
+
+/**
+ * Cancels every run this window drives (a reload, a closed window, an update) and waits,
+ * within the extension host's deactivate window, until each log ends with run.finished
+ * cancelled. A run that is not done by then is left as its log says: interrupted, resumable.
+ */
 export async function deactivate(): Promise<void> {
-  if (!running) return;
-  running.abortAll();
-  await running.idle(5_000);
-  logChannel?.info('deactivated');
+  if (!root) return;
+  const owner = root;
+  root = undefined;
+  const ended = await owner.runs.stopAll(DEACTIVATE_WAIT_MS);
+  owner.log.info(ended ? 'deactivated: every run this window drove recorded its end' : `deactivated: a run did not record its end within ${DEACTIVATE_WAIT_MS} ms`);
+  owner.dispose();
 }

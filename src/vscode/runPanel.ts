@@ -3,9 +3,11 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { reduceRun } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
+import { isInside } from '../node/workspacePaths';
 import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { RunService } from './runService';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../core/run/views/timeline';
+import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
 
@@ -20,13 +22,21 @@ interface PersistedState {
 
 const MAX_BLOB = 200_000;
 
-/** One webview panel showing one run, live or as a replay of its log. */
-class RunPanel implements vscode.Disposable {
+/** The file a view asks to open, when it is inside the run's folder (a sibling such as `../ws-other` is not). */
+export function fileInFolder(folder: vscode.Uri, rel: string): vscode.Uri | undefined {
+  const uri = vscode.Uri.joinPath(folder, rel);
+  return isInside(folder.fsPath, uri.fsPath) ? uri : undefined;
+}
+
+/**
+ * One webview panel showing one run, live or as a replay of its log. It owns the panel: the
+ * user's close and the window's disposal end in the same dispose(), once.
+ */
+class RunPanel extends Disposable {
   private ready = false;
   private seq: number | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
   private postTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
   readonly onDidDispose = this._onDidDispose.event;
 
   constructor(
@@ -35,6 +45,9 @@ class RunPanel implements vscode.Disposable {
     private mode: 'live' | 'replay',
     private readonly host: RunPanels,
   ) {
+    super();
+    this._register(panel);
+    this._register(toDisposable(() => clearTimeout(this.postTimer)));
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist')] };
     const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(host.extensionUri, 'dist', f)).toString();
@@ -46,9 +59,9 @@ class RunPanel implements vscode.Disposable {
       codiconUri: dist('codicons/codicon.css'),
       title: `Run ${runId}`,
     });
-    webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw), undefined, this.disposables);
-    host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost(), undefined, this.disposables);
-    panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+    this._register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    this._register(host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost()));
+    this._register(panel.onDidDispose(() => this.dispose()));
   }
 
   reveal(mode: 'live' | 'replay'): void {
@@ -78,8 +91,11 @@ class RunPanel implements vscode.Disposable {
     'file/open': async (m) => {
       const known = this.host.runs.get(this.runId);
       if (!known) return;
-      const uri = vscode.Uri.joinPath(known.folder.uri, m.path);
-      if (!uri.fsPath.startsWith(known.folder.uri.fsPath)) return;
+      const uri = fileInFolder(known.folder.uri, m.path);
+      if (!uri) {
+        this.host.log.warn(`run ${this.runId}: refused to open ${m.path}: it is outside the workspace folder`);
+        return;
+      }
       const line = Math.max(0, (m.line ?? 1) - 1);
       try {
         await vscode.window.showTextDocument(uri, { selection: new vscode.Range(line, 0, line, 0), viewColumn: vscode.ViewColumn.One });
@@ -166,18 +182,17 @@ class RunPanel implements vscode.Disposable {
     });
   }
 
-  dispose(): void {
-    clearTimeout(this.postTimer);
-    for (const d of this.disposables) d.dispose();
+  override dispose(): void {
+    if (this.isDisposed) return;
+    // Said before the emitter goes with the rest: the host forgets this panel.
     this._onDidDispose.fire();
-    this._onDidDispose.dispose();
+    super.dispose();
   }
 }
 
 /** The run panels of the window: one per run, restored after a reload by the serializer. */
-export class RunPanels implements vscode.Disposable, vscode.WebviewPanelSerializer<PersistedState> {
-  private readonly panels = new Map<string, RunPanel>();
-  private readonly registration: vscode.Disposable;
+export class RunPanels extends Disposable implements vscode.WebviewPanelSerializer<PersistedState> {
+  private readonly panels = this._register(new DisposableMap<string, RunPanel>());
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -185,7 +200,8 @@ export class RunPanels implements vscode.Disposable, vscode.WebviewPanelSerializ
     readonly decide: Decide,
     readonly log: vscode.LogOutputChannel,
   ) {
-    this.registration = vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this);
+    super();
+    this._register(vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this));
   }
 
   open(runId: string, mode: 'live' | 'replay' = 'live'): void {
@@ -204,7 +220,10 @@ export class RunPanels implements vscode.Disposable, vscode.WebviewPanelSerializ
 
   private track(p: RunPanel): void {
     this.panels.set(p.runId, p);
-    p.onDidDispose(() => this.panels.delete(p.runId));
+    // The listener goes with the panel's emitter; the panel disposed itself, so it is only forgotten.
+    p.onDidDispose(() => {
+      if (this.panels.get(p.runId) === p) this.panels.deleteAndLeak(p.runId);
+    });
   }
 
   /** After a window reload: the webview's own saved state says which run it showed. */
@@ -220,10 +239,5 @@ export class RunPanels implements vscode.Disposable, vscode.WebviewPanelSerializ
   /** The panel of a run, for the tests. */
   panelOf(runId: string): vscode.WebviewPanel | undefined {
     return this.panels.get(runId)?.panel;
-  }
-
-  dispose(): void {
-    this.registration.dispose();
-    for (const p of this.panels.values()) p.panel.dispose();
   }
 }

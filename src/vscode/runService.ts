@@ -1,12 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
+import { CancelledError, errorMessage } from '../core/errors';
 import type { PipelineDeps } from '../core/stages/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
 import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
 import { displayStatus, type DisplayStatus } from '../core/run/liveness';
+import { Disposable, DisposableMap, DisposableStore, toDisposable } from './dispose';
 import { showMessage } from './messages';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
@@ -15,20 +16,45 @@ export interface KnownRun {
   state: RunState;
 }
 
-export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void) => Promise<PipelineDeps>;
+/** A run's dependencies with what releases them (language services, the sandbox), once the call ends. */
+export interface OwnedDeps {
+  deps: PipelineDeps;
+  release(): Promise<void>;
+}
+
+/** What a call needs of its model: which run it goes on with, or none at all (a rejection, a rollback). */
+export interface ModelNeeds {
+  continuesRun?: string;
+  noModel?: boolean;
+}
+
+export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds) => Promise<OwnedDeps>;
+
+export interface DriveOptions extends ModelNeeds {
+  /** The progress notification's Cancel: it aborts the run's controller. */
+  cancel?: vscode.CancellationToken;
+  onEvent?: (e: RunEvent) => void;
+}
 
 /**
  * The window's view of every run, in every workspace folder: loaded from the logs on disk,
  * kept live from the logs' file watcher and from the RunLog of the runs this window drives.
- * It observes; the core owns the runs. Every view (tree, webview) subscribes to onDidChangeRun.
+ * It observes the runs and owns their cancellation: each run this window drives has one
+ * AbortController, here, whose signal is the run's (every stage, model call and child
+ * process gets it), so the progress notification's Cancel and deactivate() both stop it.
+ * Every view (tree, webview) subscribes to onDidChangeRun.
  */
-export class RunService implements vscode.Disposable {
+export class RunService extends Disposable {
   private readonly runs = new Map<string, KnownRun>();
   private readonly stores = new Map<string, FileRunStore>();
-  private readonly active = new Map<string, AbortController>();
+  /** The runs this window drives, by id once their log names it. */
+  private readonly active = new Set<string>();
+  /** Every drive under way, with its controller and a promise of its end: what stopAll aborts and awaits. */
+  private readonly live = new Map<AbortController, Promise<void>>();
   private readonly pendingReload = new Map<string, ReturnType<typeof setTimeout>>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly _onDidChangeRun = new vscode.EventEmitter<string | undefined>();
+  /** A watcher of the run logs per workspace folder, disposed with the folder's removal. */
+  private readonly watchers = this._register(new DisposableMap<string, DisposableStore>());
+  private readonly _onDidChangeRun = this._register(new vscode.EventEmitter<string | undefined>());
   /** Fires with a runId when that run changed, or undefined when the list changed. */
   readonly onDidChangeRun = this._onDidChangeRun.event;
 
@@ -36,10 +62,12 @@ export class RunService implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly depsFor: DepsFactory,
   ) {
-    this.disposables.push(this._onDidChangeRun);
+    super();
+    this._register(toDisposable(() => this.pendingReload.forEach((t) => clearTimeout(t))));
     for (const folder of vscode.workspace.workspaceFolders ?? []) this.watch(folder);
-    this.disposables.push(
+    this._register(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const f of e.removed) this.watchers.deleteAndDispose(f.uri.toString());
         for (const f of e.added) this.watch(f);
         void this.refresh();
       }),
@@ -56,20 +84,19 @@ export class RunService implements vscode.Disposable {
   }
 
   private watch(folder: vscode.WorkspaceFolder): void {
+    const owned = new DisposableStore();
     const pattern = new vscode.RelativePattern(folder, `${RUNS_DIR.split(path.sep).join('/')}/**/events.jsonl`);
-    const watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const watcher = owned.add(vscode.workspace.createFileSystemWatcher(pattern));
     const onChange = (uri: vscode.Uri) => this.scheduleReload(folder, path.basename(path.dirname(uri.fsPath)));
-    watcher.onDidCreate(onChange, undefined, this.disposables);
-    watcher.onDidChange(onChange, undefined, this.disposables);
-    watcher.onDidDelete(
-      (uri) => {
+    owned.add(watcher.onDidCreate(onChange));
+    owned.add(watcher.onDidChange(onChange));
+    owned.add(
+      watcher.onDidDelete((uri) => {
         const runId = path.basename(path.dirname(uri.fsPath));
         if (this.runs.delete(runId)) this._onDidChangeRun.fire(undefined);
-      },
-      undefined,
-      this.disposables,
+      }),
     );
-    this.disposables.push(watcher);
+    this.watchers.set(folder.uri.toString(), owned);
   }
 
   /** Coalesces bursts of appends (a run writes many lines a second) into one reload. */
@@ -139,71 +166,96 @@ export class RunService implements vscode.Disposable {
   }
 
   /**
-   * Drives one pipeline call (start, resolve) with live updates: the deps' onEvent folds each
-   * event into the state as the RunLog writes it. The caller's signal cancels the run; the
-   * core records the cancel as run.finished cancelled.
+   * Drives one pipeline call (start, resume, resolve, rollback) with live updates: the deps'
+   * onEvent folds each event into the state as the RunLog writes it. The run's AbortController
+   * is made here and its signal handed to `body`, which passes it on as the run's signal; a
+   * cancel (the token, stopAll) is recorded by the core as run.finished cancelled.
    */
-  async drive<T>(
-    folder: vscode.WorkspaceFolder,
-    ticketPath: string,
-    signal: AbortSignal,
-    body: (deps: PipelineDeps) => Promise<T>,
-    onEvent?: (e: RunEvent) => void,
-  ): Promise<T> {
+  async drive<T>(folder: vscode.WorkspaceFolder, ticketPath: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions = {}): Promise<T> {
+    if (this.isDisposed) throw new CancelledError('the window is closing: no run starts');
+    const controller = new AbortController();
+    const cancel = o.cancel?.onCancellationRequested(() => controller.abort());
+    const running = this.driveWith(folder, ticketPath, controller, body, o);
+    this.live.set(
+      controller,
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    try {
+      return await running;
+    } finally {
+      this.live.delete(controller);
+      cancel?.dispose();
+    }
+  }
+
+  private async driveWith<T>(folder: vscode.WorkspaceFolder, ticketPath: string, controller: AbortController, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions): Promise<T> {
     // The same lock as the CLI's: one run per workspace, whichever tool starts it.
     const lock = acquireWorkspaceLock(folder.uri.fsPath, `the VS Code extension (window pid ${process.pid})`, (m) => {
       this.log.warn(m);
       void showMessage('warning', `Ticket Runner ${m}.`);
     });
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    signal.addEventListener('abort', abort, { once: true });
     let runId: string | undefined;
-    let deps: PipelineDeps;
+    let owned: OwnedDeps;
     try {
-      deps = await this.depsFor(folder, ticketPath, (e) => {
-        if (!runId) {
-          runId = e.runId;
-          this.active.set(runId, controller);
-        }
-        let known = this.runs.get(e.runId);
-        const isNew = !known;
-        if (!known || e.seq === 0) {
-          known = { folder, state: emptyRunState(e.runId) };
-          this.runs.set(e.runId, known);
-        }
-        // A resumed run's RunLog starts after the events already reduced here.
-        if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
-        this._onDidChangeRun.fire(isNew ? undefined : e.runId);
-        if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
-        onEvent?.(e);
-      });
+      owned = await this.depsFor(
+        folder,
+        ticketPath,
+        (e) => {
+          if (!runId) {
+            runId = e.runId;
+            this.active.add(runId);
+          }
+          let known = this.runs.get(e.runId);
+          const isNew = !known;
+          if (!known || e.seq === 0) {
+            known = { folder, state: emptyRunState(e.runId) };
+            this.runs.set(e.runId, known);
+          }
+          // A resumed run's RunLog starts after the events already reduced here.
+          if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
+          this._onDidChangeRun.fire(isNew ? undefined : e.runId);
+          if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
+          o.onEvent?.(e);
+        },
+        { continuesRun: o.continuesRun, noModel: o.noModel },
+      );
     } catch (err) {
-      signal.removeEventListener('abort', abort);
       lock.release();
       throw err;
     }
     try {
-      return await body({ ...deps, workspaceRoot: deps.workspaceRoot });
+      // Stopped while its dependencies loaded: nothing started, so there is nothing to record.
+      if (controller.signal.aborted) throw new CancelledError('cancelled before the run started');
+      return await body(owned.deps, controller.signal);
     } finally {
-      signal.removeEventListener('abort', abort);
       if (runId) this.active.delete(runId);
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
-      const { disposeDeps } = await import('../node/wire.js');
-      await disposeDeps(deps).catch((err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`));
+      await owned.release().catch((err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`));
       lock.release();
     }
   }
 
-  /** Registers an abort for a run this window drives, so deactivate() can stop it. */
+  /** Aborts every run this window drives; each records its end as run.finished cancelled. */
   abortAll(): void {
-    for (const c of this.active.values()) c.abort();
+    for (const c of this.live.keys()) c.abort();
   }
 
-  /** Resolves once every run this window drives has recorded its end. */
-  async idle(timeoutMs: number): Promise<void> {
-    const until = Date.now() + timeoutMs;
-    while (this.active.size && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  /**
+   * Aborts every run this window drives and waits until each has recorded its end, at most
+   * `timeoutMs` (deactivate() has a few seconds before the extension host exits). True when all ended.
+   */
+  async stopAll(timeoutMs: number): Promise<boolean> {
+    this.abortAll();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([Promise.all(this.live.values()).then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async delete(runId: string): Promise<void> {
@@ -214,9 +266,8 @@ export class RunService implements vscode.Disposable {
     this._onDidChangeRun.fire(undefined);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.abortAll();
-    for (const t of this.pendingReload.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -1,17 +1,18 @@
 import * as vscode from 'vscode';
+import { Disposable } from './dispose';
 import type { RunService } from './runService';
 import { runNode, type RunNode } from '../core/run/views/runTree';
 
 /** The run inspector: runs → attempts → checks, diagnoses, routes; gates; corrections. */
-export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<RunNode | undefined>();
+export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvider<RunNode> {
+  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<RunNode | undefined>());
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly subscription: vscode.Disposable;
   private roots = new Map<string, RunNode>();
 
   constructor(private readonly runs: RunService) {
+    super();
     // The tree re-derives from RunState on every change: cheap, and never out of step with the log.
-    this.subscription = runs.onDidChangeRun(() => this._onDidChangeTreeData.fire(undefined));
+    this._register(runs.onDidChangeRun(() => this._onDidChangeTreeData.fire(undefined)));
   }
 
   getChildren(element?: RunNode): RunNode[] {
@@ -55,10 +56,5 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunNode>, vscod
       item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri, { selection: new vscode.Range(line, 0, line, 0) }] };
     }
     return item;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this._onDidChangeTreeData.dispose();
   }
 }

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ModelScript } from '../../src/core/models/scriptSchema';
 import type { PipelineDeps } from '../../src/core/stages/context';
 import { startRun, type RunResult } from '../../src/core';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { RunState } from '../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../src/core/schema/events';
+import type { ModelScript } from '../../src/node/models/scripted';
 import { FileRunStore } from '../../src/node/store/fileRunStore';
 import { wireNodeDeps } from '../../src/node/wire';
 

@@ -33,7 +33,8 @@ export function runTicket(root: string, id: string, o: ScenarioOptions = {}): Pr
 }
 
 export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, o: ScenarioOptions = {}): Promise<RunResult> {
-  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), o);
+  // The scripted model reads on from the calls the run made, as the CLI and the editor wire it.
+  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), { ...o, wire: { continuesRun: r.runId, ...o.wire } });
 }
 
 export async function rollback(root: string, runId: string): Promise<RunResult> {

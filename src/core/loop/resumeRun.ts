@@ -2,7 +2,7 @@ import { UserInputError } from '../errors';
 import { wholeLog } from '../run/logCodec';
 import { applyEvent, emptyRunState, reduceRun } from '../run/reducer';
 import type { RunEvent } from '../schema/events';
-import type { Budget, ModelRole, RecoveryPolicy } from '../schema/events';
+import type { Budget, RecoveryPolicy } from '../schema/events';
 import { resolveRecovery } from '../recovery/policy';
 import { startWatchdog } from '../recovery/budgets';
 import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/context';
@@ -23,7 +23,7 @@ export interface ResumeOptions {
 }
 
 /** The steps whose end is recorded: a resumed run keeps what they did and starts after the last one. */
-interface Cut {
+export interface Cut {
   /** Events before this index stand; the writes after it are put back. */
   index: number;
   /** The last attempt that ended (0: none), and whether it passed (the gates were running). */
@@ -31,7 +31,8 @@ interface Cut {
   passed: boolean;
 }
 
-function cutOf(runId: string, events: readonly RunEvent[]): Cut {
+/** Where a resumed run starts again: after the last step whose end its log records. */
+export function cutOf(runId: string, events: readonly RunEvent[]): Cut {
   const state = emptyRunState(runId);
   const cut: Cut = { index: 1, lastDone: 0, passed: false };
   events.forEach((e, i) => {
@@ -48,9 +49,9 @@ function cutOf(runId: string, events: readonly RunEvent[]): Cut {
  * Continues a run that was interrupted (its process died) or cancelled, from its log. What
  * ended stands: the rendered tests, the applied ops, every attempt that reached its verdict.
  * The step that was cut short is done again from a clean start: the files written since the
- * last ended step are put back (recorded as `files.written` by 'resume'), the scripted model
- * is rewound to the calls made before it, and the run goes on as it would have: the next
- * attempt with the last diagnosis's brief, or the gates after an attempt that passed.
+ * last ended step are put back (recorded as `files.written` by 'resume'), and the run goes on
+ * as it would have: the next attempt with the last diagnosis's brief, or the gates after an
+ * attempt that passed. The model calls of the step cut short are made again.
  */
 export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeOptions): Promise<RunResult> {
   const events = wholeLog(await deps.store.load(runId), deps.store.logPath(runId)).events;
@@ -63,10 +64,6 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   }
   const log = openLog(deps, runId, events);
   const wdeps = writingDeps(deps, log);
-
-  const calls: Record<ModelRole, number> = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
-  for (const e of events.slice(0, cut.index)) if (e.type === 'model.called') calls[e.role]++;
-  deps.model.resume?.(calls);
 
   const from = cut.passed ? 'tests' : cut.lastDone > 0 ? 'coder' : 'manifest';
   await log.emit({ type: 'run.resumed', from, reason: opts.reason, attempt: cut.passed ? cut.lastDone : cut.lastDone + 1, owner: deps.owner });

@@ -154,7 +154,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     await emitManifest(ctx);
-    const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles]);
+    const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles], ctx.signal);
     if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
     await recordBaseline(ctx);
     await recordProjectTestBaseline(ctx);
@@ -196,9 +196,6 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const log = openLog(deps, runId, loaded.events);
   deps = writingDeps(deps, log);
   const id = pending.request.id;
-  const calls = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
-  for (const c of state.modelCalls) calls[c.role]++;
-  deps.model.resume?.(calls);
   if (opts.decision === 'reject') {
     const reason = opts.reason?.trim();
     if (!reason) throw new UserInputError('a rejection needs a reason: pass --reason "why the change is wrong"');

@@ -6,5 +6,5 @@ export interface EnvironmentPort {
   /** A message when the project declares dependencies that are not installed; null when fine. */
   dependencyProblem(): Promise<string | null>;
   /** Of these workspace-relative paths, those with changes git has not committed; null when git cannot tell (no repository, no git). */
-  uncommitted(paths: readonly string[]): Promise<string[] | null>;
+  uncommitted(paths: readonly string[], signal: AbortSignal): Promise<string[] | null>;
 }

@@ -88,9 +88,4 @@ export interface ModelResponse {
 export interface ModelPort {
   readonly info: ModelInfo;
   complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse>;
-  /**
-   * Replaying providers continue where a resumed run left off: the calls per role its log
-   * already holds. Live providers have nothing to skip and leave it out.
-   */
-  resume?(callsSoFar: Record<ModelRole, number>): void;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ModelContractError, ScriptExhaustedError } from '../errors';
+import { ModelContractError } from '../errors';
 import type { ModelPort } from '../ports/model';
 import { Diagnosis, type Evidence } from '../schema/diagnosis';
 import { DEBUGGER_SYSTEM, debuggerPrompt, type DebuggerInputs, type SourceFile } from './prompts';
@@ -89,8 +89,8 @@ export async function diagnose(
     try {
       response = await call(prompt, note);
     } catch (err) {
-      // A broken answer is rejected like a bad diagnosis; a script that ran out is a broken test, and stops the run.
-      if (err instanceof ModelContractError && !(err instanceof ScriptExhaustedError)) {
+      // A broken answer is rejected like a bad diagnosis; any other error is not the answer's fault.
+      if (err instanceof ModelContractError) {
         rejected.push({ reason: err.message, missingQuotes: [] });
         continue;
       }

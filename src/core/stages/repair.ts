@@ -1,6 +1,6 @@
 import { runOracleTests } from './checks/oracle';
 import { describeTampering } from './checks/oraclePins';
-import { CancelledError, errorMessage, ScriptExhaustedError } from '../errors';
+import { CancelledError, errorMessage } from '../errors';
 import { describeStop } from '../run/views/report';
 import type { TestRunResult } from '../schema/checks';
 import type { FileRef } from '../schema/events';
@@ -32,11 +32,11 @@ interface Progress {
 
 /**
  * A stop that comes from outside the gates (the operator's cancel, a run budget) is not an
- * error of a gate or a repair: it ends the run its own way. Nor is a script that ran out: that
- * is a broken test or demo, and it must fail loudly. Everything else is caught by the fail-safes.
+ * error of a gate or a repair: it ends the run its own way. Everything else is caught by the
+ * fail-safes.
  */
 export function stopsTheRun(env: GateEnv, err: unknown): boolean {
-  if (env.ctx.signal.aborted || err instanceof CancelledError || err instanceof ScriptExhaustedError) return true;
+  if (env.ctx.signal.aborted || err instanceof CancelledError) return true;
   return err instanceof RunStop && (err.stop.kind === 'cancelled' || err.stop.kind === 'budgetExceeded');
 }
 

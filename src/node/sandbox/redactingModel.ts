@@ -11,6 +11,5 @@ export function redactingModel(model: ModelPort, redactor: Redactor): ModelPort 
   return {
     info: model.info,
     complete: (request, signal) => model.complete({ ...request, system: redactor.text(request.system), messages: request.messages.map(scrub) }, signal),
-    ...(model.resume ? { resume: (calls) => model.resume!(calls) } : {}),
   };
 }

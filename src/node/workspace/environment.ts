@@ -5,9 +5,10 @@ import type { EnvironmentPort } from '../../core/ports/environment';
 
 const GIT_TIMEOUT_MS = 10_000;
 
-function git(root: string, args: string[]): Promise<string | null> {
+/** git's answer, or null when it fails, times out or the run is cancelled (the abort kills it). */
+function git(root: string, args: string[], signal: AbortSignal): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: root, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true }, (err, stdout) => resolve(err ? null : stdout));
+    execFile('git', args, { cwd: root, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true, signal }, (err, stdout) => resolve(err ? null : stdout));
   });
 }
 
@@ -36,12 +37,12 @@ export class NodeEnvironment implements EnvironmentPort {
     return Promise.resolve(`dependencies are not installed: run npm install in ${this.root} (the project declares ${declared} and there is no node_modules)`);
   }
 
-  async uncommitted(paths: readonly string[]): Promise<string[] | null> {
+  async uncommitted(paths: readonly string[], signal: AbortSignal): Promise<string[] | null> {
     if (!paths.length) return [];
     // Porcelain paths are relative to the repository's top: the prefix maps them back to the workspace.
-    const prefix = await git(this.root, ['rev-parse', '--show-prefix']);
+    const prefix = await git(this.root, ['rev-parse', '--show-prefix'], signal);
     if (prefix === null) return null;
-    const out = await git(this.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths]);
+    const out = await git(this.root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...paths], signal);
     if (out === null) return null;
     const found = new Set<string>();
     const entries = out.split('\0');

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { PathError } from '../../core/errors';
 import { normalizeRelPath } from '../../core/stages/paths';
 import type { WorkspacePort } from '../../core/ports/workspace';
+import { isInside } from '../workspacePaths';
 
 /**
  * The workspace on disk. The core already normalizes paths; this adapter checks again
@@ -25,7 +26,7 @@ export class FsWorkspace implements WorkspacePort {
     for (;;) {
       try {
         const real = await fs.realpath(probe);
-        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+        if (!isInside(realRoot, real)) {
           throw new PathError(`"${rel}" resolves outside the workspace (through a symbolic link)`);
         }
         return target;

@@ -49,7 +49,7 @@ describe('ticket-runner CLI', function () {
   });
 
   it('exits 2 when a run needs the operator, 0 when it passes, and lists both', async () => {
-    const needs = await cli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root, '--json']);
+    const needs = await cli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json']);
     assert.equal(needs.code, EXIT.needsOperator);
     const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { status: string } };
     assert.equal(state.status, 'needsOperator');

@@ -2,16 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runDistCli, startDistCli, until } from '../../support/cliProcess';
+import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Ended, and only waiting for its new parent to reap it. */
 const zombie = (pid: number): boolean => {
@@ -42,32 +34,6 @@ const eventsOf = (ws: string): Logged[] => {
     .map((l) => JSON.parse(l) as Logged);
 };
 
-/**
- * A test command that starts a grandchild and never ends on its own. Both carry a token in
- * their command line: in the OS sandbox they live in a pid namespace of their own, so the pids
- * they could report are not the host's, and they are found on the host by that token instead.
- */
-const HANGING_TESTS = `const { spawn } = require('node:child_process');
-const token = process.argv[2];
-spawn('sleep', ['299.' + token], { stdio: 'ignore' });
-require('node:fs').writeFileSync('started', token);
-setInterval(() => {}, 1000);
-`;
-
-/** The host's pids of the processes whose command line holds `token`. */
-function pidsWith(token: string): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').includes(token)) out.push(Number(entry));
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  return out;
-}
-
 describe('crash-safe runs (dist/cli.js)', function () {
   this.timeout(180_000);
   let ws: ReturnType<typeof copyFixture>;
@@ -80,7 +46,7 @@ describe('crash-safe runs (dist/cli.js)', function () {
     it(`${signal} stops the run cleanly: its test processes killed, run.finished cancelled, exit ${code}, the lock released`, async () => {
       writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
       const token = String(Date.now() % 100000);
-      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', `node hang.js ${token}`]);
+      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `node hang.js ${token}`]);
       await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
       const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
       assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
@@ -122,7 +88,7 @@ setInterval(() => {}, 1000);
     let refState: { status: string; attempts: unknown[]; gates: { gate: string; status: string }[] };
     let refTree: string;
     try {
-      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ref.root, '--json']);
+      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ref.root, '--json']);
       assert.equal(r.code, 0, r.stderr);
       refState = (JSON.parse(r.stdout) as { state: typeof refState }).state;
       refTree = treeHash(ref.root, { modes: true });
@@ -130,7 +96,7 @@ setInterval(() => {}, 1000);
       ref.dispose();
     }
 
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     // Killed inside the second attempt, after the first one ended: what ended must stand, the rest is redone.
     await until('the second attempt', () => eventsOf(ws.root).some((e) => e.type === 'coder.attempted' && e.attempt === 2));
     run.child.kill('SIGKILL');
@@ -140,7 +106,7 @@ setInterval(() => {}, 1000);
     const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
     assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
 
-    const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json']);
+    const resumed = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root, '--json']);
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /warning: took over a stale lock/);
     const state = (JSON.parse(resumed.stdout) as { state: typeof refState }).state;
@@ -149,7 +115,7 @@ setInterval(() => {}, 1000);
     assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
     assert.equal(treeHash(ws.root, { modes: true }), refTree, 'the same files, contents and modes as the uninterrupted run');
 
-    const again = runDistCli(['resume', runId.runId, '--workspace', ws.root]);
+    const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(again.code, 3);
     assert.match(again.stderr, /ended \(passed\); only an interrupted or cancelled run can be resumed/);
   });

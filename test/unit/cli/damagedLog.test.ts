@@ -16,7 +16,7 @@ describe('a damaged run log (dist/cli.js)', function () {
     ws = copyFixture();
     const ids = [];
     for (let i = 0; i < 2; i++) {
-      const r = cli('run', '.tickets/BLOG-3.ticket.json', '--json');
+      const r = cli('run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--json');
       assert.equal(r.code, 2, r.stderr);
       ids.push((JSON.parse(r.stdout) as { runId: string }).runId);
       // The next run starts from the same workspace as the first.

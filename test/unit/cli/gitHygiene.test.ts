@@ -19,7 +19,7 @@ describe('git hygiene (dist/cli.js)', function () {
     git(ws.root, 'init', '-q');
     git(ws.root, 'add', '-A');
     git(ws.root, 'commit', '-qm', 'fixture');
-    const r = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root]);
+    const r = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(r.code, 2, r.stderr);
     assert.equal(readFileSync(path.join(ws.root, '.ticket-runner', '.gitignore'), 'utf8'), '*\n');
     assert.doesNotMatch(git(ws.root, 'status', '--porcelain', '--untracked-files=all'), /\.ticket-runner/);
@@ -31,7 +31,7 @@ describe('git hygiene (dist/cli.js)', function () {
     git(ws.root, 'commit', '-qm', 'fixture');
     appendFileSync(path.join(ws.root, 'src', 'format', 'postSummary.ts'), '\n// work in progress\n');
     appendFileSync(path.join(ws.root, 'README.md'), '\nnot in scope\n');
-    const r = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root, '--json']);
+    const r = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json']);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /^ {2}warning: uncommitted changes in scope: src\/format\/postSummary\.ts \(the run goes on; rollback puts them back as they are now\)$/m);
     const { state } = JSON.parse(r.stdout) as { state: { uncommitted: string[]; attempts: unknown[] } };
@@ -41,7 +41,7 @@ describe('git hygiene (dist/cli.js)', function () {
 
   it('says once, before any attempt, that dependencies are not installed', () => {
     rmSync(path.join(ws.root, 'node_modules'));
-    const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(r.code, 3);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.match(r.stderr.trimEnd(), /^ticket-runner: dependencies are not installed: run npm install in .*blog-api \(the project declares 2 and there is no node_modules\)$/);

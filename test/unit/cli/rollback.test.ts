@@ -17,7 +17,7 @@ describe('rollback that never destroys work (dist/cli.js)', function () {
   afterEach(() => ws.dispose());
   const cli = (...args: string[]) => runDistCli([...args, '--workspace', ws.root]);
   const runOf = (ticket: string, code: number) => {
-    const r = cli('run', `.tickets/${ticket}.ticket.json`, '--json');
+    const r = cli('run', `.tickets/${ticket}.ticket.json`, '--model', 'scripted', '--json');
     assert.equal(r.code, code, r.stderr);
     return (JSON.parse(r.stdout) as { runId: string }).runId;
   };

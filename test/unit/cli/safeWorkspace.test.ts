@@ -84,7 +84,7 @@ describe('a safe workspace: hostile code under test', function () {
     const restore = withEnv({ HOME: path.dirname(path.dirname(secretFile)), TR_VISIBLE_TOKEN: 'passed-on-purpose-123', TR_HIDDEN_TOKEN: 'never-passed-456789' });
     let r: Awaited<ReturnType<typeof cli>>;
     try {
-      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--json', '--gates', 'none', '--require-sandbox', '--pass-env', 'TR_VISIBLE_TOKEN']);
+      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json', '--gates', 'none', '--require-sandbox', '--pass-env', 'TR_VISIBLE_TOKEN']);
     } finally {
       restore();
     }
@@ -183,7 +183,7 @@ describe('a safe workspace: hostile code under test', function () {
     const before = readFileSync(target, 'utf8');
     rmSync(scopeFile);
     symlinkSync(target, scopeFile);
-    const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none']);
+    const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--gates', 'none']);
     assert.equal(r.code, EXIT.error);
     assert.match(r.err, /"src\/format\/postSummary\.ts" resolves outside the workspace \(through a symbolic link\)/);
     assert.equal(readFileSync(target, 'utf8'), before);
@@ -199,7 +199,7 @@ describe('a safe workspace: hostile code under test', function () {
     const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
     const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes its own test and the ticket.', evidence: [{ source: 'testOutput', quote: 'changed during the attempt' }], brief: 'Do not write the tests or the ticket.' } }] }));
-    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--gates', 'none', '--attempts', '1', '--json'], env);
+    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--gates', 'none', '--attempts', '1', '--json'], env);
     assert.equal(off.code, EXIT.failed, off.err);
     // With no sandbox the hostile code can write its own test and the ticket: both are put back after the test run, and the attempt cannot pass.
     const { runId, state } = JSON.parse(off.out) as { runId: string; state: { attempts: { tampered: { path: string }[] }[] } };
@@ -217,7 +217,7 @@ describe('a safe workspace: hostile code under test', function () {
     assert.equal(said.length, 1, off.err);
     assert.match(said[0]!, /^ {2}sandbox: off \(.*bubblewrap \(bwrap\) not installed.*\)$/);
     assert.ok((await cli(['show', runId, '--workspace', ws.root])).out.split('\n').includes(said[0]!.trim()), 'and the report');
-    const required = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--require-sandbox'], env);
+    const required = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox'], env);
     assert.equal(required.code, EXIT.error);
     assert.equal(required.err.trim().split('\n').length, 1, required.err);
     assert.match(required.err, /^ticket-runner: the sandbox is required but cannot start: .*bubblewrap \(bwrap\) not installed.*\. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep\n$/);

@@ -15,13 +15,13 @@ describe('one run per workspace (dist/cli.js)', function () {
   const runs = () => (existsSync(path.join(ws.root, '.ticket-runner', 'runs')) ? readdirSync(path.join(ws.root, '.ticket-runner', 'runs')) : []);
 
   it('refuses a second run with exit 3 naming the holder, takes over the lock of a killed run with a warning, and releases it', async () => {
-    const first = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    const first = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     await until('the first run to take the lock and start its log', () => existsSync(lockFile()) && runs().length === 1);
     const holder = JSON.parse(readFileSync(lockFile(), 'utf8')) as { pid: number; host: string; startedAt: string; command: string };
     assert.equal(holder.pid, first.child.pid);
-    assert.equal(holder.command, `ticket-runner run .tickets/BLOG-1.ticket.json --workspace ${ws.root}`);
+    assert.equal(holder.command, `ticket-runner run .tickets/BLOG-1.ticket.json --model scripted --workspace ${ws.root}`);
 
-    for (const args of [['run', '.tickets/BLOG-3.ticket.json'], ['rollback', runs()[0]!]]) {
+    for (const args of [['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted'], ['rollback', runs()[0]!]]) {
       const second = runDistCli([...args, '--workspace', ws.root]);
       assert.equal(second.code, 3, second.stderr);
       assert.equal(
@@ -35,7 +35,7 @@ describe('one run per workspace (dist/cli.js)', function () {
     await first.done;
     assert.ok(existsSync(lockFile()), 'kill -9 leaves the lock behind');
 
-    const after = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root]);
+    const after = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(after.code, 2, after.stderr);
     assert.match(after.stderr, new RegExp(`^warning: took over a stale lock: pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}, .*and that process is gone$`, 'm'));
     assert.equal(runs().length, 2);

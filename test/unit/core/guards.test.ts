@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { ScriptExhaustedError } from '../../../src/core/errors';
-import { ScriptedModel } from '../../../src/core/models/scriptedModel';
-import { ModelScript } from '../../../src/core/models/scriptSchema';
 import { diagnose, evidenceProblems } from '../../../src/core/stages/debuggerStage';
 import type { DebuggerInputs } from '../../../src/core/stages/prompts';
 import { changedRegions, route } from '../../../src/core/stages/router/router';
@@ -156,27 +153,5 @@ describe('router guards', () => {
     const again = changedRegions('a\nb\n', 'a\nb\nif (x>100) {return 400;}\n');
     assert.equal(same, again);
     assert.equal(route({ ...base, diagnosis: diag({}), repeat: { current: again, previous: same } }).route, 'escalate');
-  });
-});
-
-describe('scripted model', () => {
-  const script = ModelScript.parse({ coder: [{ expect: { attempt: 1 }, text: 'one' }] });
-  const req = (attempt: number) => ({ role: 'coder' as const, attempt, system: 's', messages: [{ role: 'user' as const, content: 'p' }] });
-
-  it('says it is scripted', () => {
-    const m = new ScriptedModel(script, () => '', 'x.script.json');
-    assert.equal(m.info.scripted, true);
-    assert.match(m.info.model, /^scripted/);
-  });
-
-  it('fails clearly when the script runs out', async () => {
-    const m = new ScriptedModel(script, () => '', 'x.script.json');
-    assert.equal((await m.complete(req(1), new AbortController().signal)).text, 'one');
-    await assert.rejects(m.complete(req(2), new AbortController().signal), (err: unknown) => err instanceof ScriptExhaustedError && /x\.script\.json has no coder answer #2 \(attempt 2\); it recorded 1/.test(err.message));
-  });
-
-  it('fails clearly when a call does not match its recording', async () => {
-    const m = new ScriptedModel(script, () => '', 'x.script.json');
-    await assert.rejects(m.complete(req(2), new AbortController().signal), /recorded for attempt 1, but the call is for attempt 2/);
   });
 });

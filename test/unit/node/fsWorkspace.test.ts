@@ -35,6 +35,15 @@ describe('FsWorkspace writes', () => {
     assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
   });
 
+  it('refuses a link to a sibling folder whose name starts with the workspace\'s (ws-other beside ws)', async () => {
+    const sibling = path.join(base, 'ws-other');
+    mkdirSync(sibling);
+    writeFileSync(path.join(sibling, 'target.ts'), 'untouched\n');
+    symlinkSync(sibling, path.join(root, 'src', 'toSibling'), 'dir');
+    await assert.rejects(new FsWorkspace(root).writeFile('src/toSibling/target.ts', 'owned\n'), PathError);
+    assert.equal(readFileSync(path.join(sibling, 'target.ts'), 'utf8'), 'untouched\n');
+  });
+
   it('refuses a file under a symbolically linked folder that leads outside, existing or new', async () => {
     symlinkSync(outside, path.join(root, 'src', 'linkedDir'), 'dir');
     const ws = new FsWorkspace(root);

@@ -147,6 +147,16 @@ describe('ticket-runner run --model anthropic', function () {
     assert.ok(!existsSync(path.join(ws.root, '.ticket-runner')), 'no run was started');
   });
 
+  it('is the default: with no --model and no key, one line names --model scripted for the demo, and nothing starts', async () => {
+    delete process.env['ANTHROPIC_API_KEY'];
+    const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, EXIT.error);
+    assert.equal(r.err.split('\n').length, 1, r.err);
+    assert.match(r.err, /^ticket-runner: ANTHROPIC_API_KEY is not set\. .*run with --model scripted \(a test and demo tool\)\.$/);
+    assert.equal(r.out, '');
+    assert.ok(!existsSync(path.join(ws.root, '.ticket-runner')), 'no run was started');
+  });
+
   it('with a key, runs a fixture ticket end to end against the API at ANTHROPIC_BASE_URL', async () => {
     const fake = await FakeAnthropic.start();
     try {

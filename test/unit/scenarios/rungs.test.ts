@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
-import type { ScriptedAnswer } from '../../../src/core/models/scriptSchema';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
-import { loadScriptedModel } from '../../../src/node/wire';
+import { loadScriptedModel, type ScriptedAnswer } from '../../../src/node/models/scripted';
 import { copyFixture } from '../../support/tempWorkspace';
 import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
 

@@ -1,12 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
 import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
-import { abs, api, folder } from './host';
+import { DEACTIVATE_WAIT_MS } from '../../../src/vscode/extension';
+import { fileInFolder } from '../../../src/vscode/runPanel';
+import { until } from '../../support/cliProcess';
+import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
+import { abs, api, folder, withSettings } from './host';
 
 /**
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
@@ -103,15 +107,56 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
   it('a cancel stops the run cleanly, and the log records run.finished cancelled', async () => {
     const a = await api();
     const { startRun } = await import('../../../src/core/index.js');
-    const controller = new AbortController();
-    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', controller.signal, (deps) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal: controller.signal }), (e) => {
-      // As the progress notification's Cancel does: the token aborts the controller.
-      if (e.type === 'tests.materialized') controller.abort();
+    // The progress notification's Cancel: its token aborts the run's controller, which the service owns.
+    const cancel = new vscode.CancellationTokenSource();
+    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }), {
+      cancel: cancel.token,
+      onEvent: (e) => {
+        if (e.type === 'tests.materialized') cancel.cancel();
+      },
     });
+    cancel.dispose();
     assert.equal(result.state.status, 'cancelled');
     assert.deepEqual(result.state.finished?.reason, { kind: 'cancelled' });
     assert.equal(a.runs.isActive(result.runId), false);
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+  });
+
+  it('what deactivate() does stops a run this window drives: its test processes killed, the log ends cancelled, in time', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    const token = String(Date.now() % 100000);
+    writeFileSync(abs('hang.js'), HANGING_TESTS);
+    let runId: string | undefined;
+    try {
+      await withSettings({ testCommand: `node hang.js ${token}` }, async () => {
+        const run = vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'))) as Thenable<RunResult | undefined>;
+        await until('the hanging tests to start', () => existsSync(abs('started')) && pidsWith(`299.${token}`).length > 0, 120_000);
+        const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
+        runId = a.runs.list().find((r) => a.runs.isActive(r.state.runId))?.state.runId;
+        assert.ok(runId, 'the run is one this window drives');
+        const t = Date.now();
+        assert.equal(await a.runs.stopAll(DEACTIVATE_WAIT_MS), true, 'every run recorded its end within the deactivate window');
+        console.log(`    the run recorded its cancel ${Date.now() - t} ms after the abort`);
+        const result = await run;
+        assert.equal(result?.state.status, 'cancelled', JSON.stringify(result?.state.finished));
+        const last = readFileSync(abs(`.ticket-runner/runs/${runId}/events.jsonl`), 'utf8').trim().split('\n').pop()!;
+        assert.match(last, /"type":"run\.finished".*"outcome":"cancelled"/);
+        await until('the test processes to be gone', () => !pids.some(alive), 5_000);
+        assert.equal(existsSync(abs('.ticket-runner/lock')), false, 'the workspace lock is released');
+      });
+    } finally {
+      for (const f of ['hang.js', 'started']) rmSync(abs(f), { force: true });
+    }
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
+  });
+
+  it('opens a file a run view names only inside the run\'s folder: a sibling that shares its prefix is refused', () => {
+    const base = folder().uri;
+    const sibling = `../${path.basename(base.fsPath)}-other/secret.ts`;
+    assert.equal(fileInFolder(base, sibling), undefined);
+    assert.equal(fileInFolder(base, '../../etc/passwd'), undefined);
+    assert.equal(fileInFolder(base, 'src/handlers/../handlers/posts.ts')?.fsPath, abs('src/handlers/posts.ts'));
   });
 
   it('Roll Back Run refuses to overwrite a file the user changed since the run, and changes nothing', async () => {
@@ -136,13 +181,13 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.ok(!a.tree.getChildren().some((r) => r.runId === runId));
   });
 
-  it('shows a run whose process died as interrupted after a reload, and Resume Run takes it to the end', async function () {
+  it('shows a run whose process was killed (kill -9) as interrupted, and Resume Run takes it to the end', async function () {
     this.timeout(240_000);
     const a = await api();
     const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'ticket-runner')!;
     const runs = abs('.ticket-runner/runs');
     const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
-    const cli = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'cli.js'), 'run', '.tickets/BLOG-1.ticket.json', '--workspace', folder().uri.fsPath], { stdio: 'ignore' });
+    const cli = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'cli.js'), 'run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', folder().uri.fsPath], { stdio: 'ignore' });
     const exited = new Promise((resolve) => cli.on('exit', resolve));
     let id: string | undefined;
     const until = Date.now() + 120_000;
@@ -156,7 +201,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.ok(id, 'the CLI started a run');
     cli.kill('SIGKILL');
     await exited;
-    await a.runs.refresh(); // What a window reload does: the runs are read again from their logs.
+    await a.runs.refresh(); // As a window that did not drive it sees it: the runs are read again from their logs.
     assert.equal(a.runs.statusOf(id), 'interrupted');
     const node = a.tree.getChildren().find((r) => r.runId === id)!;
     assert.equal(a.tree.getTreeItem(node).contextValue, 'run.interrupted');

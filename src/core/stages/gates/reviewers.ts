@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ModelContractError, ScriptExhaustedError } from '../../errors';
+import { ModelContractError } from '../../errors';
 import type { ModelRole } from '../../schema/events';
 import { ReviewVerdict, TestReview, type ReviewBlocker } from '../../schema/gates';
 import type { RunContext } from '../context';
@@ -23,7 +23,8 @@ export interface StructuredAsk<T> {
 /**
  * Asks a reviewer for a structured answer, validates it with zod and the caller's checks, and
  * asks once more after a refusal (saying why). Two refusals: no usable answer (null), with
- * every reason kept. A script that ran out is a broken test, and stops the run loudly.
+ * every reason kept. Any other error (the transport, a broken provider) is not the answer's
+ * fault and is not asked again.
  */
 export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): Promise<{ value: T | null; rejected: string[] }> {
   const rejected: string[] = [];
@@ -36,7 +37,7 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
       raw = response.structured;
       if (raw === undefined) raw = JSON.parse(response.text) as unknown;
     } catch (err) {
-      if (err instanceof ScriptExhaustedError || !(err instanceof ModelContractError || err instanceof SyntaxError)) throw err;
+      if (!(err instanceof ModelContractError || err instanceof SyntaxError)) throw err;
       rejected.push(err instanceof SyntaxError ? 'the answer is not JSON and used no tool' : err.message);
       continue;
     }

@@ -15,7 +15,8 @@ export function createAnthropicProviderFromEnv(
   if (!apiKey) {
     throw new UserInputError(
       'ANTHROPIC_API_KEY is not set. Create a key at https://console.anthropic.com/settings/keys, then ' +
-        'export ANTHROPIC_API_KEY=<your key> in the shell that runs ticket-runner (or use the scripted provider).',
+        'export ANTHROPIC_API_KEY=<your key> in the shell that runs ticket-runner; ' +
+        'or, for the demo with recorded answers, run with --model scripted (a test and demo tool).',
     );
   }
   const baseURL = options.baseURL ?? (env['ANTHROPIC_BASE_URL']?.trim() || undefined);

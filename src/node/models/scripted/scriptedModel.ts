@@ -1,8 +1,20 @@
-import { ModelTransportError, CancelledError, ScriptExhaustedError } from '../errors';
-import type { ModelPort, ModelRequest, ModelResponse } from '../ports/model';
-import type { ModelInfo, ModelRole } from '../schema/events';
-import { renderCoderFile } from '../stages/coder/coderAnswer';
+import { CancelledError, ModelTransportError, TicketRunnerError } from '../../../core/errors';
+import type { ModelPort, ModelRequest, ModelResponse } from '../../../core/ports/model';
+import type { ModelInfo, ModelRole } from '../../../core/schema/events';
+import { renderCoderFile } from '../../../core/stages/coder/coderAnswer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
+
+/** Calls per role: where a script is read from. */
+export type ScriptPosition = Record<ModelRole, number>;
+
+/**
+ * The script has no recorded answer for a call, or the call is not the one recorded. Not a
+ * contract error of a model (which the stages reject and ask again): a broken test or demo,
+ * so no stage retries it and the run ends with its message.
+ */
+export class ScriptExhaustedError extends TicketRunnerError {
+  override readonly name = 'ScriptExhaustedError';
+}
 
 /** Rough token estimate for scripted calls: budgets still count, and the report says "scripted". */
 const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
@@ -10,23 +22,24 @@ const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 /**
  * The scripted provider: a test and demo tool that replays recorded answers by role and
  * call order. It always says that it is one (`info.scripted`, the model name), and it
- * fails loudly when the script runs out or a call does not match its recording.
+ * fails loudly when the script runs out or a call does not match its recording. A run that
+ * goes on from its log (resume, an accepted correction) gets one built at the calls that log
+ * keeps (`scriptPosition`): where to read on is this adapter's business, not the core's.
  */
 export class ScriptedModel implements ModelPort {
   readonly info: ModelInfo;
-  private readonly cursor: Record<ModelRole, number> = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
+  private readonly cursor: ScriptPosition;
 
   constructor(
     private readonly script: ModelScript,
     /** Reads a `{ from }` file beside the script. */
     private readonly readBeside: (path: string) => string,
     readonly source: string,
+    /** The calls already answered per role; none for a new run. */
+    start: Partial<ScriptPosition> = {},
   ) {
     this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
-  }
-
-  resume(callsSoFar: Record<ModelRole, number>): void {
-    for (const role of Object.keys(this.cursor) as ModelRole[]) this.cursor[role] = callsSoFar[role] ?? 0;
+    this.cursor = { coder: start.coder ?? 0, debugger: start.debugger ?? 0, reviewer: start.reviewer ?? 0, testReviewer: start.testReviewer ?? 0 };
   }
 
   /** How many recorded answers are left per role, for "the script was not used up" checks. */

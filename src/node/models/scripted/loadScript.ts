@@ -1,0 +1,32 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { UserInputError } from '../../../core/errors';
+import { ScriptedModel, type ScriptPosition } from './scriptedModel';
+import { ModelScript } from './scriptSchema';
+
+/** Where the scripted provider looks for a ticket's recorded answers. */
+export function scriptPathFor(ticketPath: string): string {
+  return ticketPath.replace(/\.ticket\.json$/, '.script.json');
+}
+
+/**
+ * Loads a ticket's script, with errors that say which file and what is wrong. `start`: the
+ * calls a continued run already made (scriptPosition), so that it reads on from there.
+ */
+export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: Partial<ScriptPosition>): ScriptedModel {
+  const rel = scriptPathFor(ticketPath);
+  const file = path.join(workspaceRoot, rel);
+  if (!existsSync(file)) {
+    throw new UserInputError(`the scripted model needs recorded answers in ${rel}, and there is none. Record one, or run with --model anthropic.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UserInputError(`${rel} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const parsed = ModelScript.safeParse(raw);
+  if (!parsed.success) throw new UserInputError(`${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const dir = path.dirname(file);
+  return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel, start);
+}
