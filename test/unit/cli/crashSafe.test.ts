@@ -71,7 +71,7 @@ setInterval(() => {}, 1000);
     const token = String(Date.now() % 100000);
     // No bubblewrap on PATH, as on a machine without it; node by its path.
     const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
     await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
     const detached = pidsWith(`299.${token}`);
     assert.ok(detached.every(alive));

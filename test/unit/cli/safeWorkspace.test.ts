@@ -151,7 +151,7 @@ describe('a safe workspace: hostile code under test', function () {
     const restore = withEnv({ ANTHROPIC_API_KEY: LINT_CANARY });
     let r: Awaited<ReturnType<typeof cli>>;
     try {
-      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--json', '--gates', 'lint', '--require-sandbox']);
+      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json', '--gates', 'lint', '--require-sandbox']);
     } finally {
       restore();
       for (const f of outside.filter((f) => existsSync(f))) rmSync(f);
