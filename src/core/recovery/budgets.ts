@@ -59,11 +59,16 @@ export function startWatchdog(parent: AbortSignal, budget: Budget, startedAt: nu
   else parent.addEventListener('abort', relay, { once: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const wallMs = budget.wallMs;
-  if (wallMs !== undefined && !controller.signal.aborted) {
+  // Timers may fire a millisecond before the clock says the time is up: the stop is armed
+  // again for the rest, so a stop never says it used less than its limit.
+  const arm = (wallMs: number) => {
     timer = setTimeout(() => {
-      controller.abort(new RunStop({ kind: 'budgetExceeded', budget: 'wallMs', limit: wallMs, used: Math.round(now() - startedAt) }, 'failed'));
-    }, Math.max(0, wallMs - (now() - startedAt)));
-  }
+      const used = now() - startedAt;
+      if (used < wallMs) return arm(wallMs);
+      controller.abort(new RunStop({ kind: 'budgetExceeded', budget: 'wallMs', limit: wallMs, used: Math.floor(used) }, 'failed'));
+    }, Math.max(0, Math.ceil(wallMs - (now() - startedAt))));
+  };
+  if (wallMs !== undefined && !controller.signal.aborted) arm(wallMs);
   return {
     signal: controller.signal,
     dispose: () => {

@@ -91,6 +91,20 @@ describe('run budgets', () => {
     assert.equal(stopFromSignal(dog.signal), stopped);
   });
 
+  it('the watchdog never stops before its limit, even when its timer fires early by the clock', async () => {
+    const parent = new AbortController();
+    const t0 = Date.now();
+    // After the timer is armed, a clock 5 ms behind the timers: the first firing finds the time not yet up.
+    let reads = 0;
+    const lagging = () => (reads++ === 0 ? 0 : Date.now() - t0 - 5);
+    const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 20 }, 0, lagging);
+    const stopped = await new Promise<unknown>((resolve) => dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }));
+    dog.dispose();
+    assert.ok(stopped instanceof RunStop && stopped.stop.kind === 'budgetExceeded');
+    const { used, limit } = stopped.stop as { used: number; limit: number };
+    assert.ok(used >= limit, `used ${used} of ${limit}`);
+  });
+
   it("the watchdog passes the operator's cancel through as a cancel", () => {
     const parent = new AbortController();
     const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 60_000 }, Date.now());
