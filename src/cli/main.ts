@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
@@ -14,6 +14,9 @@ import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { DEFAULT_GATES, parseGateList } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
+import { recordScript } from '../node/models/scripted/recordScript';
+import { scriptPathFor } from '../node/models/scripted/loadScript';
+import { isInside } from '../node/workspacePaths';
 import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
@@ -46,6 +49,7 @@ Commands:
   resolve <runId> accept|reject      settle a run's pending correction request
   resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
+  record <runId>                     a run's model answers as a script for --model scripted
 
 Common options:
   --workspace DIR   the workspace folder (default: the current folder)
@@ -96,6 +100,12 @@ Continues a run whose process died (list shows it as interrupted) or that was ca
 What ended stands: the rendered tests, the ops, every attempt that reached its verdict.
 The step that was cut short is done again: the files it wrote are put back first, then the
 run goes on as it would have (the next attempt, or the gates). The run options of \`run\` apply.`,
+  record: `Usage: ticket-runner record <runId> [--out FILE] [--force] [--workspace DIR]
+
+Writes every model answer of a run, by role and in call order, as a script the scripted model
+replays (a test and demo tool): a run made with a real model becomes a fixture that needs no key.
+The script goes beside the ticket (.tickets/<ID>.script.json) unless --out names another file;
+an existing file is kept unless --force.`,
   rollback: `Usage: ticket-runner rollback <runId> [--force] [--workspace DIR]
 
 Puts back every file the run wrote: its content and mode before the run, from the run's
@@ -113,6 +123,7 @@ const OPTIONS = {
   prompts: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   force: { type: 'boolean' },
+  out: { type: 'string' },
   reason: { type: 'string' },
   attempts: { type: 'string' },
   retries: { type: 'string' },
@@ -228,7 +239,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, rollback (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
@@ -344,6 +355,20 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       } finally {
         await disposeDeps(deps);
       }
+    }
+    case 'record': {
+      const runId = positionals[0];
+      if (!runId) throw new UserInputError('record needs a run id (see ticket-runner list)');
+      const ws = workspaceOf(flags);
+      const store = new FileRunStore(ws);
+      const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
+      const out = path.resolve(ws, flags.out ?? scriptPathFor(state.ticketPath));
+      if (!isInside(ws, out)) throw new UserInputError(`--out ${flags.out} is outside the workspace: write the script inside it`);
+      if (existsSync(out) && !flags.force) throw new UserInputError(`${path.relative(ws, out)} exists: pass --force to replace it, or --out another file`);
+      const script = await recordScript(state, (hash) => store.getBlob(runId, hash));
+      writeFileSync(out, JSON.stringify(script, null, 2) + '\n');
+      io.out(`Recorded ${state.modelCalls.length} model answer(s) of run ${runId} into ${path.relative(ws, out)}; replay with --model scripted.`);
+      return EXIT.passed;
     }
     case 'rollback': {
       const runId = positionals[0];

@@ -20,7 +20,7 @@ describe('ticket-runner CLI', function () {
   after(() => ws.dispose());
 
   it('has help for every command', async () => {
-    for (const c of ['run', 'show', 'list', 'resolve', 'rollback']) {
+    for (const c of ['run', 'show', 'list', 'resolve', 'resume', 'rollback', 'record']) {
       const r = await cli([c, '--help']);
       assert.equal(r.code, EXIT.passed);
       assert.match(r.out, new RegExp(`^Usage: ticket-runner ${c}`));
@@ -83,6 +83,31 @@ describe('ticket-runner CLI', function () {
       assert.match(debuggerCall, /--- answer \(end\) ---\n[\s\S]*"kind": "ticket"/, 'its raw structured answer, before parsing');
     } finally {
       fresh.dispose();
+    }
+  });
+
+  it('record turns a run\'s answers into a script that replays it: the same outcome, routes and code', async () => {
+    const first = copyFixture();
+    const second = copyFixture();
+    try {
+      type Ran = { runId: string; state: { status: string; attempts: { route?: { route: string } }[]; modelCalls: { role: string }[] } };
+      const original = JSON.parse((await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', first.root, '--model', 'scripted', '--gates', 'none', '--json'])).out) as Ran;
+      const kept = await cli(['record', original.runId, '--workspace', first.root]);
+      assert.equal(kept.code, EXIT.error);
+      assert.match(kept.err, /\.tickets\/BLOG-1\.script\.json exists: pass --force/);
+      assert.match((await cli(['record', original.runId, '--workspace', first.root, '--out', '../elsewhere.json'])).err, /outside the workspace/);
+      const recorded = await cli(['record', original.runId, '--workspace', first.root, '--out', 'recorded.script.json']);
+      assert.equal(recorded.code, EXIT.passed, recorded.err);
+      const script = readFileSync(path.join(first.root, 'recorded.script.json'), 'utf8');
+      assert.doesNotMatch(script, /"from":/, 'the answers themselves, not the fixture\'s files');
+      writeFileSync(path.join(second.root, '.tickets', 'BLOG-1.script.json'), script);
+      const replayed = JSON.parse((await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', second.root, '--model', 'scripted', '--gates', 'none', '--json'])).out) as Ran;
+      const shape = (r: Ran) => [r.state.status, r.state.attempts.map((a) => a.route?.route ?? null), r.state.modelCalls.map((c) => c.role)];
+      assert.deepEqual(shape(replayed), shape(original));
+      assert.equal(readFileSync(path.join(second.root, 'src/handlers/posts.ts'), 'utf8'), readFileSync(path.join(first.root, 'src/handlers/posts.ts'), 'utf8'));
+    } finally {
+      first.dispose();
+      second.dispose();
     }
   });
 

@@ -1,0 +1,46 @@
+import type { RunState } from '../../../core/run/reducer';
+import type { ModelScript, ScriptedAnswer } from './scriptSchema';
+
+interface AnswerRecord {
+  text?: string;
+  structured?: unknown;
+  toolCalls?: { name: string; input: unknown }[];
+  stopReason?: string;
+}
+interface PromptRecord {
+  thinking?: boolean;
+}
+
+/**
+ * A script for the scripted provider, made from a run's record: every model call's raw answer
+ * (kept in the run's store, `model.called`'s `answer`), by role and in call order, each checked
+ * on replay against the attempt and thinking mode it was given in. A run made with a real model
+ * becomes a fixture that replays it with no key; a call that failed replays as the fault it was.
+ */
+export async function recordScript(state: RunState, blob: (hash: string) => Promise<string>): Promise<ModelScript> {
+  const script: ModelScript = {
+    $comment: `Recorded from run ${state.runId} (${state.model?.provider ?? 'unknown'} ${state.model?.model ?? ''}) by ticket-runner record: a test and demo replay.`,
+    coder: [],
+    debugger: [],
+    reviewer: [],
+    testReviewer: [],
+  };
+  for (const call of state.modelCalls) {
+    const prompt = call.prompt ? (JSON.parse(await blob(call.prompt)) as PromptRecord) : {};
+    const expect = { attempt: call.attempt, promptIncludes: [], ...(prompt.thinking ? { thinking: true } : {}) };
+    let answer: ScriptedAnswer;
+    if (!call.ok) answer = { expect, fault: call.error?.startsWith('stopped:') ? 'stall' : 'transportError' };
+    else if (!call.answer) throw new Error(`the run's call ${call.role} (attempt ${call.attempt}) has no recorded answer: the log predates the record of answers`);
+    else {
+      const raw = JSON.parse(await blob(call.answer)) as AnswerRecord;
+      answer = {
+        expect,
+        ...(raw.text ? { text: raw.text } : {}),
+        ...(raw.structured !== undefined ? { structured: raw.structured } : {}),
+        ...(raw.toolCalls?.length ? { toolCalls: raw.toolCalls.map((c) => ({ name: c.name, input: c.input })) } : {}),
+      };
+    }
+    script[call.role].push(answer);
+  }
+  return script;
+}
