@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
@@ -21,6 +21,11 @@ import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
+import { availableParallelism } from 'node:os';
+import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
+import { findTickets } from './batch/tickets';
+import { runBatch, type KeepPolicy } from './batch/runBatch';
+import { mergeReport } from './batch/mergeReport';
 
 /** Exit codes a script can tell apart. */
 export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130, terminated: 143 } as const;
@@ -37,6 +42,28 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
   --optional-gates LIST        gates whose error (a crashed tool, no usable review) is
                                reported as "not judged" instead of failing the run`;
 
+const BATCH_HELP = `Usage: ticket-runner batch <dir-or-pattern>... [--parallel N] [--keep passed|all|none] [--out DIR] [run options]
+
+Runs every ticket of a folder (its *.ticket.json) or a pattern (wildcards in the file name,
+such as ".tickets/BLOG-*.ticket.json"), each as its own \`ticket-runner run\` in its own tree:
+a git worktree of HEAD (the workspace must have no uncommitted change), or a copy of the
+workspace outside git. The run options of \`run\` apply to every ticket.
+Progress goes to stderr, each ticket's lines tagged with its id; the summary (or --json report) to stdout.
+
+Options:
+  --parallel N      tickets at a time (default: the number of cores)
+  --keep passed     (default) a passed ticket's change is committed on branch ticket/<ID> and
+                    its worktree removed; failed ones are removed
+  --keep all        every tree stays as its run left it
+  --keep none       passed and failed trees and branches are removed
+                    (a ticket that needs the operator, or was cancelled, always keeps its tree:
+                    resolve and resume run there)
+  --out DIR         where batch-report.json and batch-junit.xml go (default: the batch's folder,
+                    .ticket-runner/batch/<id>/, which also holds the trees and a copy of each run)
+
+Exit codes: 0 all passed, 1 a ticket failed or erred, 2 tickets wait for the operator (none
+failed), 3 bad input, 130 cancelled (Ctrl-C cancels every ticket; each run records it).`;
+
 const HELP: Record<string, string> = {
   main: `ticket-runner: take a ticket to verified code, headless.
 
@@ -50,6 +77,9 @@ Commands:
   resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
   record <runId>                     a run's model answers as a script for --model scripted
+  batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
+  merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
+  tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
 
 Common options:
   --workspace DIR   the workspace folder (default: the current folder)
@@ -106,6 +136,17 @@ Writes every model answer of a run, by role and in call order, as a script the s
 replays (a test and demo tool): a run made with a real model becomes a fixture that needs no key.
 The script goes beside the ticket (.tickets/<ID>.script.json) unless --out names another file;
 an existing file is kept unless --force.`,
+  batch: BATCH_HELP,
+  'merge-report': `Usage: ticket-runner merge-report <dirs...> [--out DIR] [--json]
+
+Reads every run log under the folders (run folders, .ticket-runner/runs/<id>, or folders of
+them, such as a CI matrix's downloaded artifacts) and writes one batch-report.json and one
+batch-junit.xml to --out (default: the current folder), as \`batch\` would for those runs.
+Exits as \`batch\` does for those outcomes.`,
+  tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
+
+Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
+the matrix of a CI job that runs one ticket per machine.`,
   rollback: `Usage: ticket-runner rollback <runId> [--force] [--workspace DIR]
 
 Puts back every file the run wrote: its content and mode before the run, from the run's
@@ -140,7 +181,13 @@ const OPTIONS = {
   'optional-gates': { type: 'string' },
   'require-sandbox': { type: 'boolean' },
   'pass-env': { type: 'string' },
+  parallel: { type: 'string' },
+  keep: { type: 'string' },
 } as const;
+
+/** The options of \`run\` a batch passes on to every ticket's run as given. */
+const RUN_OPTIONS = ['attempts', 'retries', 'max-tool-calls', 'max-calls', 'max-tokens', 'max-dollars', 'max-wall-ms', 'test-timeout-ms', 'test-command', 'gates', 'build-command', 'coverage-threshold', 'optional-gates', 'require-sandbox', 'pass-env'] as const;
+const BATCH_ONLY = new Set(['parallel', 'keep']);
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -239,12 +286,14 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, batch, merge-report, tickets (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
     return EXIT.passed;
   }
+  const misplaced = Object.keys(flags).find((k) => BATCH_ONLY.has(k) && command !== 'batch');
+  if (misplaced) throw new UserInputError(`--${misplaced} is an option of batch, not of ${command}`);
   const progress = (e: Parameters<typeof progressLine>[0]) => {
     const line = progressLine(e);
     if (line) io.err(line);
@@ -370,6 +419,21 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       io.out(`Recorded ${state.modelCalls.length} model answer(s) of run ${runId} into ${path.relative(ws, out)}; replay with --model scripted.`);
       return EXIT.passed;
     }
+    case 'tickets': {
+      io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));
+      return EXIT.passed;
+    }
+    case 'batch':
+      return batchCommand(flags, positionals, io, signal);
+    case 'merge-report': {
+      const report = mergeReport(positionals, (status) => (status === 'running' || status === 'notStarted' ? EXIT.error : EXIT[status]));
+      const out = path.resolve(flags.out ?? process.cwd());
+      mkdirSync(out, { recursive: true });
+      writeFileSync(path.join(out, 'batch-report.json'), JSON.stringify(report, null, 2) + '\n');
+      writeFileSync(path.join(out, 'batch-junit.xml'), batchJunit(report));
+      io.out(flags.json ? JSON.stringify(report, null, 2) : `${formatBatchSummary(report)}\nReport: ${path.join(out, 'batch-report.json')}\nJUnit: ${path.join(out, 'batch-junit.xml')}`);
+      return batchExitCode(report, EXIT);
+    }
     case 'rollback': {
       const runId = positionals[0];
       if (!runId) throw new UserInputError('rollback needs a run id (see ticket-runner list)');
@@ -389,6 +453,33 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     }
   }
   return EXIT.error;
+}
+
+/** The built CLI this code runs in: each ticket of a batch runs in a child of it. */
+const CLI_ENTRY = __filename;
+
+async function batchCommand(flags: Flags, positionals: string[], io: Io, signal: AbortSignal): Promise<number> {
+  const ws = workspaceOf(flags);
+  const keep = (flags.keep ?? 'passed') as KeepPolicy;
+  if (!['passed', 'all', 'none'].includes(keep)) throw new UserInputError(`--keep must be passed, all or none, got "${flags.keep}"`);
+  const parallel = num(flags, 'parallel') ?? availableParallelism();
+  // Every run option is checked once here: a bad value is one line, before any tree is made.
+  const model = modelChoice(flags);
+  budgetFrom(flags);
+  gatesFrom(flags);
+  num(flags, 'test-timeout-ms');
+  const runArgs = ['--model', model];
+  for (const name of RUN_OPTIONS) {
+    const v = flags[name];
+    if (v === true) runArgs.push(`--${name}`);
+    else if (typeof v === 'string') runArgs.push(`--${name}`, v);
+  }
+  const tickets = findTickets(ws, positionals);
+  if (!CLI_ENTRY.endsWith('.js')) throw new UserInputError('batch runs each ticket in the built CLI: run it as ticket-runner (npm run build makes dist/cli.js)');
+  const batchDir = path.join(ws, '.ticket-runner', 'batch', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid);
+  const result = await runBatch({ ws, tickets, parallel, keep, runArgs, modelOption: `--model ${model}`, batchDir, outDir: path.resolve(flags.out ?? batchDir), cliEntry: CLI_ENTRY, signal, progress: io.err });
+  io.out(flags.json ? JSON.stringify(result.report, null, 2) : `${formatBatchSummary(result.report)}\nReport: ${result.reportPath}\nJUnit: ${result.junitPath}`);
+  return batchExitCode(result.report, EXIT);
 }
 
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ').trim();

@@ -1,0 +1,167 @@
+import type { RunState } from '../reducer';
+import { describeStop } from './report';
+
+/**
+ * A batch of tickets in one report, built from each run's log alone: `batch` (one machine) and
+ * `merge-report` (the runs of many machines) both call it, so the two cannot say different things.
+ * Outcomes are the reducer's; nothing here re-derives a verdict.
+ */
+
+/** A ticket's outcome in a batch: a run's outcome, or why no run ended (never started, its process died). */
+export type BatchOutcome = RunState['status'] | 'notStarted';
+
+export interface BatchCorrection {
+  requestId: string;
+  target: string;
+  fact: string;
+  /** The commands that settle it, in the workspace the run lives in. */
+  accept: string;
+  reject: string;
+}
+
+export interface BatchEntry {
+  ticket: string;
+  ticketId: string;
+  outcome: BatchOutcome;
+  exitCode: number | null;
+  runId: string | null;
+  attempts: number;
+  /** The route of each routed attempt, in order. */
+  routes: string[];
+  costUsd: number;
+  /** From the log: the run's first event to its last. */
+  wallMs: number;
+  /** The stop reason, in the words of every other view. */
+  stop: string;
+  corrections: BatchCorrection[];
+  /** Where the run's files and log live after the batch (a kept worktree or copy), when they still do. */
+  workspace: string | null;
+  /** The branch that holds a passed ticket's change. */
+  branch: string | null;
+}
+
+export interface BatchReport {
+  tickets: BatchEntry[];
+  totals: Record<BatchOutcome, number> & { tickets: number; costUsd: number };
+  wallMs: number | null;
+}
+
+/** What the host knows beyond the log: the process's exit code and where the run's tree is. */
+export interface RunPlace {
+  exitCode: number | null;
+  workspace: string | null;
+  branch?: string | null;
+  /** The words of the `--model` option the resolve commands repeat (`--model scripted`). */
+  modelOption?: string;
+}
+
+const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+function resolveCommands(runId: string, place: RunPlace): { accept: string; reject: string } {
+  const tail = `${place.workspace ? ` --workspace ${quote(place.workspace)}` : ''}${place.modelOption ? ` ${place.modelOption}` : ''}`;
+  return { accept: `ticket-runner resolve ${runId} accept${tail}`, reject: `ticket-runner resolve ${runId} reject --reason '...'${tail}` };
+}
+
+/** One ticket's line of the report, from its run's state. */
+export function batchEntry(ticket: string, state: RunState, place: RunPlace): BatchEntry {
+  const started = state.startedAt ? Date.parse(state.startedAt) : NaN;
+  const last = state.updatedAt ? Date.parse(state.updatedAt) : NaN;
+  return {
+    ticket,
+    ticketId: state.ticketId,
+    outcome: state.status,
+    exitCode: place.exitCode,
+    runId: state.runId,
+    attempts: state.attempts.length,
+    routes: state.attempts.flatMap((a) => (a.route ? [a.route.route] : [])),
+    costUsd: state.usage.costUsd,
+    wallMs: Number.isFinite(started) && Number.isFinite(last) ? last - started : 0,
+    stop: state.finished ? describeStop(state.finished.reason) : 'the run did not finish: its process ended before run.finished',
+    corrections: state.corrections
+      .filter((c) => c.status === 'pending')
+      .map((c) => ({ requestId: c.request.id, target: c.request.target, fact: c.request.fact.detail, ...resolveCommands(state.runId, place) })),
+    workspace: place.workspace,
+    branch: place.branch ?? null,
+  };
+}
+
+/** A ticket with no run log: it never started (the batch was cancelled first) or its process failed before the run began. */
+export function entryWithoutRun(ticket: string, ticketId: string, outcome: 'notStarted' | 'error', stop: string, exitCode: number | null): BatchEntry {
+  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null };
+}
+
+export function batchReport(tickets: BatchEntry[], wallMs: number | null): BatchReport {
+  const totals = { tickets: tickets.length, costUsd: 0, passed: 0, failed: 0, needsOperator: 0, cancelled: 0, error: 0, running: 0, notStarted: 0 };
+  for (const t of tickets) {
+    totals[t.outcome]++;
+    totals.costUsd += t.costUsd;
+  }
+  return { tickets, totals, wallMs };
+}
+
+/**
+ * The batch's exit code: a cancel wins, then any ticket that did not pass or wait
+ * (failed, error, a run that never finished), then any that waits for the operator.
+ */
+export function batchExitCode(r: BatchReport, codes: { passed: number; failed: number; needsOperator: number; cancelled: number }): number {
+  const t = r.totals;
+  if (t.cancelled || t.notStarted) return codes.cancelled;
+  if (t.failed || t.error || t.running) return codes.failed;
+  return t.needsOperator ? codes.needsOperator : codes.passed;
+}
+
+const xml = (s: string): string =>
+  s
+    // Characters XML 1.0 cannot carry at all: dropped, so one odd byte in a message cannot break the file.
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function testcase(t: BatchEntry): string {
+  const open = `    <testcase classname="ticket-runner" name="${xml(`${t.ticketId} (${t.ticket})`)}" time="${seconds(t.wallMs)}">`;
+  const props = `      <properties><property name="outcome" value="${xml(t.outcome)}"/><property name="runId" value="${xml(t.runId ?? '')}"/></properties>`;
+  const detail = [`outcome: ${t.outcome}`, `run: ${t.runId ?? 'none'}`, `attempts: ${t.attempts}`, `routes: ${t.routes.join(', ') || 'none'}`, ...t.corrections.flatMap((c) => [`settle ${c.requestId}: ${c.accept}`, `  or: ${c.reject}`])].join('\n');
+  let body: string;
+  // "Needs the operator" is not a failure and not a pass: JUnit's nearest state is skipped, with the reason.
+  if (t.outcome === 'passed') body = '';
+  else if (t.outcome === 'needsOperator') body = `      <skipped message="${xml(`needs the operator: ${t.stop}`)}"/>\n`;
+  else if (t.outcome === 'failed') body = `      <failure message="${xml(t.stop)}" type="failed">${xml(detail)}</failure>\n`;
+  else body = `      <error message="${xml(t.stop)}" type="${xml(t.outcome)}">${xml(detail)}</error>\n`;
+  return `${open}\n${props}\n${body}    </testcase>`;
+}
+
+/** The report as JUnit XML: one test case per ticket, the stop reason as the failure message. */
+export function batchJunit(r: BatchReport): string {
+  const t = r.totals;
+  const failures = t.failed;
+  const errors = t.error + t.cancelled + t.notStarted + t.running;
+  const time = seconds(r.wallMs ?? r.tickets.reduce((s, x) => s + x.wallMs, 0));
+  const counts = `tests="${t.tickets}" failures="${failures}" errors="${errors}" skipped="${t.needsOperator}" time="${time}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="ticket-runner" ${counts}>`,
+    `  <testsuite name="ticket-runner batch" ${counts}>`,
+    ...r.tickets.map(testcase),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The batch in a few lines for the terminal: one per ticket, then what waits for the operator. */
+export function formatBatchSummary(r: BatchReport): string {
+  const lines = r.tickets.map((t) => `${t.ticketId.padEnd(10)} ${t.outcome.padEnd(13)} ${t.runId ?? '-'}  ${t.stop}${t.branch ? `  [branch ${t.branch}]` : ''}`);
+  const t = r.totals;
+  lines.push(`${t.tickets} ticket(s): ${t.passed} passed, ${t.failed} failed, ${t.needsOperator} need the operator, ${t.error} error, ${t.cancelled + t.notStarted} cancelled or not started; $${t.costUsd.toFixed(4)}${r.wallMs === null ? '' : ` in ${(r.wallMs / 1000).toFixed(1)} s`}`);
+  const waiting = r.tickets.flatMap((x) => x.corrections);
+  if (waiting.length) {
+    lines.push('Correction requests to settle:');
+    for (const c of waiting) lines.push(`  ${c.requestId} (the ${c.target} is wrong: ${c.fact})`, `    ${c.accept}`, `    ${c.reject}`);
+  }
+  return lines.join('\n');
+}
