@@ -7,7 +7,7 @@ import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } f
 import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/views/report';
-import { FileRunStore } from '../node/store/fileRunStore';
+import { ensureStateDir, FileRunStore } from '../node/store/fileRunStore';
 import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
 import { displayStatus } from '../core/run/liveness';
 import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
@@ -465,9 +465,7 @@ async function batchCommand(flags: Flags, positionals: string[], io: Io, signal:
   const parallel = num(flags, 'parallel') ?? availableParallelism();
   // Every run option is checked once here: a bad value is one line, before any tree is made.
   const model = modelChoice(flags);
-  budgetFrom(flags);
-  gatesFrom(flags);
-  num(flags, 'test-timeout-ms');
+  runSettingsFrom(flags);
   const runArgs = ['--model', model];
   for (const name of RUN_OPTIONS) {
     const v = flags[name];
@@ -476,7 +474,8 @@ async function batchCommand(flags: Flags, positionals: string[], io: Io, signal:
   }
   const tickets = findTickets(ws, positionals);
   if (!CLI_ENTRY.endsWith('.js')) throw new UserInputError('batch runs each ticket in the built CLI: run it as ticket-runner (npm run build makes dist/cli.js)');
-  const batchDir = path.join(ws, '.ticket-runner', 'batch', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid);
+  // Made as every run makes it, with its .gitignore: the trees and copies stay out of the project's git.
+  const batchDir = path.join(ensureStateDir(ws), 'batch', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid);
   const result = await runBatch({ ws, tickets, parallel, keep, runArgs, modelOption: `--model ${model}`, batchDir, outDir: path.resolve(flags.out ?? batchDir), cliEntry: CLI_ENTRY, signal, progress: io.err });
   io.out(flags.json ? JSON.stringify(result.report, null, 2) : `${formatBatchSummary(result.report)}\nReport: ${result.reportPath}\nJUnit: ${result.junitPath}`);
   return batchExitCode(result.report, EXIT);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
 import { STATE_DIR } from '../../node/store/fileRunStore';
@@ -73,7 +73,9 @@ export function treeMaker(ws: string, treesDir: string, ticketIds: readonly stri
       commit: null,
       create(id) {
         const root = path.join(treesDir, id);
-        cpSync(ws, root, { recursive: true, filter: (src) => { const rel = path.relative(ws, src); return rel !== STATE_DIR && rel !== 'node_modules'; } });
+        // Entry by entry: the trees live inside the workspace's own store, which is not copied.
+        mkdirSync(root, { recursive: true });
+        for (const name of readdirSync(ws)) if (name !== STATE_DIR && name !== 'node_modules') cpSync(path.join(ws, name), path.join(root, name), { recursive: true, verbatimSymlinks: true });
         linkModules(root);
         return { root, workspace: root };
       },

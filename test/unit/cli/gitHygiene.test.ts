@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { runDistCli } from '../../support/cliProcess';
 import { copyFixture } from '../../support/tempWorkspace';
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+import { git } from '../../support/gitFixture';
 
 describe('git hygiene (dist/cli.js)', function () {
   this.timeout(120_000);

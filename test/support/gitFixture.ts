@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { copyFixture } from './tempWorkspace';
+
+/** git in a test's workspace, with an identity so commits work on any machine. */
+export const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, encoding: 'utf8' });
+
+/** A fixture copy in a fresh git repository with one commit, node_modules ignored as a real project does. */
+export function copyFixtureInGit(): ReturnType<typeof copyFixture> {
+  const ws = copyFixture();
+  writeFileSync(path.join(ws.root, '.gitignore'), 'node_modules\n');
+  git(ws.root, 'init', '-q');
+  git(ws.root, 'add', '-A');
+  git(ws.root, 'commit', '-qm', 'fixture');
+  return ws;
+}
