@@ -62,6 +62,10 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
     let cancelWanted = false;
     let lastLine = '';
     let pending = '';
+    const say = (l: string) => {
+      lastLine = l;
+      o.progress(`[${tag}] ${l}`);
+    };
     // A child killed before it set its own signal handler would end with no cancel on record:
     // it is told once it has said something, which it does only after it is set up.
     const cancel = () => {
@@ -73,7 +77,7 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
       pending += d.toString();
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) (lastLine = l), o.progress(`[${tag}] ${l}`);
+      for (const l of lines) if (l.trim()) say(l);
       if (!heard) {
         heard = true;
         if (cancelWanted) cancel();
@@ -83,7 +87,7 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
     if (o.signal.aborted) cancel();
     child.on('close', (code) => {
       o.signal.removeEventListener('abort', cancel);
-      if (pending.trim()) (lastLine = pending), o.progress(`[${tag}] ${pending}`);
+      if (pending.trim()) say(pending);
       resolve({ code, lastLine: lastLine.replace(/^ticket-runner:\s*/, '') });
     });
     child.on('error', (err) => resolve({ code: null, lastLine: err.message }));

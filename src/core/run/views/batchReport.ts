@@ -113,7 +113,6 @@ export function batchExitCode(r: BatchReport, codes: { passed: number; failed: n
 const xml = (s: string): string =>
   s
     // Characters XML 1.0 cannot carry at all: dropped, so one odd byte in a message cannot break the file.
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
