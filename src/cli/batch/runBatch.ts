@@ -111,8 +111,13 @@ async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, tick
   let branch: string | null = null;
   if (o.keep !== 'all') {
     if (status === 'passed' && maker.mode === 'worktree') {
-      branch = maker.keepAsBranch(tree, id, `${run.state.ticketId}: passed in ticket-runner run ${run.state.runId}`, o.keep !== 'none');
-      workspace = null;
+      try {
+        branch = maker.keepAsBranch(tree, id, `${run.state.ticketId}: passed in ticket-runner run ${run.state.runId}`, o.keep !== 'none');
+        workspace = null;
+      } catch (err) {
+        // The verdict stands; only where its change lives differs: the tree stays and the report says so.
+        o.progress(`[${id}] warning: the passed change could not be kept on a branch (${err instanceof Error ? err.message : String(err)}); its worktree stays at ${tree.root}`);
+      }
     } else if ((status === 'failed' || status === 'error') || (status === 'passed' && o.keep === 'none')) {
       maker.remove(tree);
       workspace = null;
