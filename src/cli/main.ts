@@ -21,14 +21,14 @@ import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
+import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
 import { findTickets } from './batch/tickets';
 import { runBatch, type KeepPolicy } from './batch/runBatch';
 import { mergeReport } from './batch/mergeReport';
 
-/** Exit codes a script can tell apart. */
-export const EXIT = { passed: 0, failed: 1, needsOperator: 2, error: 3, cancelled: 130, terminated: 143 } as const;
+export { EXIT } from './exitCodes';
 
 const SANDBOX_HELP = `  --require-sandbox            stop when the OS sandbox (bubblewrap, sandbox-exec) cannot start,
                                instead of going on with the other protections
@@ -246,7 +246,6 @@ function workspaceOf(flags: Flags): string {
   return ws;
 }
 
-const exitFor = (state: RunState): number => (state.status === 'running' ? EXIT.error : EXIT[state.status]);
 
 interface Io {
   out: (s: string) => void;
@@ -256,7 +255,7 @@ interface Io {
 function printRun(io: Io, flags: Flags, result: RunResult): number {
   if (flags.json) io.out(JSON.stringify({ runId: result.runId, logPath: result.logPath, state: result.state }, null, 2));
   else io.out(formatRunReport(result.state) + `\nLog: ${result.logPath}`);
-  return exitFor(result.state);
+  return exitForStatus(result.state.status);
 }
 
 /** One command that writes the workspace at a time: held until the command's block ends. */
@@ -426,7 +425,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     case 'batch':
       return batchCommand(flags, positionals, io, signal);
     case 'merge-report': {
-      const report = mergeReport(positionals, (status) => (status === 'running' || status === 'notStarted' ? EXIT.error : EXIT[status]));
+      const report = mergeReport(positionals, exitForStatus);
       const out = path.resolve(flags.out ?? process.cwd());
       mkdirSync(out, { recursive: true });
       writeFileSync(path.join(out, 'batch-report.json'), JSON.stringify(report, null, 2) + '\n');

@@ -5,6 +5,7 @@ import { decodeLog } from '../../core/run/logCodec';
 import { reduceRun, type RunState } from '../../core/run/reducer';
 import { batchEntry, batchJunit, batchReport, entryWithoutRun, type BatchEntry, type BatchReport } from '../../core/run/views/batchReport';
 import { RUNS_DIR } from '../../node/store/fileRunStore';
+import { exitForStatus } from '../exitCodes';
 import { ticketIdOf } from './tickets';
 import { treeMaker, type TicketTree } from './trees';
 
@@ -124,7 +125,7 @@ async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, tick
     }
     // needsOperator, cancelled and unfinished runs keep their tree: resolve and resume run there.
   }
-  return batchEntry(ticket, run.state, { exitCode: end.code, workspace, branch, modelOption: o.modelOption });
+  return batchEntry(ticket, run.state, { exitCode: end.code, expectedExit: exitForStatus(status), workspace, branch, modelOption: o.modelOption });
 }
 
 /** Runs every ticket, at most `parallel` at a time, each in its own tree; writes the report and the JUnit file. */

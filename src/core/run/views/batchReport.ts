@@ -49,6 +49,8 @@ export interface BatchReport {
 /** What the host knows beyond the log: the process's exit code and where the run's tree is. */
 export interface RunPlace {
   exitCode: number | null;
+  /** The exit code `run` gives the log's outcome: a process that exited otherwise is not believed. */
+  expectedExit?: number;
   workspace: string | null;
   branch?: string | null;
   /** The words of the `--model` option the resolve commands repeat (`--model scripted`). */
@@ -66,17 +68,21 @@ function resolveCommands(runId: string, place: RunPlace): { accept: string; reje
 export function batchEntry(ticket: string, state: RunState, place: RunPlace): BatchEntry {
   const started = state.startedAt ? Date.parse(state.startedAt) : NaN;
   const last = state.updatedAt ? Date.parse(state.updatedAt) : NaN;
+  // The log and the process must tell the same story: a log that says "passed" next to a process
+  // that did not exit 0 (a log written by something else, a crash after the verdict) is no pass.
+  const disagrees = place.exitCode !== null && place.expectedExit !== undefined && place.exitCode !== place.expectedExit;
+  const stop = state.finished ? describeStop(state.finished.reason) : 'the run did not finish: its process ended before run.finished';
   return {
     ticket,
     ticketId: state.ticketId,
-    outcome: state.status,
+    outcome: disagrees ? 'error' : state.status,
     exitCode: place.exitCode,
     runId: state.runId,
     attempts: state.attempts.length,
     routes: state.attempts.flatMap((a) => (a.route ? [a.route.route] : [])),
     costUsd: state.usage.costUsd,
     wallMs: Number.isFinite(started) && Number.isFinite(last) ? last - started : 0,
-    stop: state.finished ? describeStop(state.finished.reason) : 'the run did not finish: its process ended before run.finished',
+    stop: disagrees ? `its log says ${state.status} (${stop}) but its process exited ${place.exitCode}: not believed` : stop,
     corrections: state.corrections
       .filter((c) => c.status === 'pending')
       .map((c) => ({ requestId: c.request.id, target: c.request.target, fact: c.request.fact.detail, ...resolveCommands(state.runId, place) })),

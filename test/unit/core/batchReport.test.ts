@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { decodeLog } from '../../../src/core/run/logCodec';
+import { reduceRun } from '../../../src/core/run/reducer';
+import { batchEntry, batchExitCode, batchJunit, batchReport, entryWithoutRun } from '../../../src/core/run/views/batchReport';
+import { EXIT } from '../../../src/cli/exitCodes';
+import { REPO_ROOT } from '../../support/tempWorkspace';
+
+/** A recorded run's state, as the batch reads it from a tree. */
+function recorded(ticket: 'BLOG-1' | 'BLOG-3') {
+  const file = path.join(REPO_ROOT, 'test', 'webview', 'fixtures', ticket, 'events.jsonl');
+  const events = decodeLog(readFileSync(file, 'utf8'), file).events;
+  return reduceRun(events[0]!.runId, events);
+}
+
+describe('the batch report (src/core/run/views/batchReport.ts)', () => {
+  it('does not believe a log that says passed when its process did not exit 0', () => {
+    const state = recorded('BLOG-1');
+    assert.equal(state.status, 'passed');
+    assert.equal(batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 0, expectedExit: EXIT.passed, workspace: null }).outcome, 'passed');
+    const lied = batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 1, expectedExit: EXIT.passed, workspace: null });
+    assert.equal(lied.outcome, 'error');
+    assert.match(lied.stop, /its log says passed \(tests passed\) but its process exited 1: not believed/);
+    const report = batchReport([lied], 10);
+    assert.equal(report.totals.passed, 0);
+    assert.equal(batchExitCode(report, EXIT), EXIT.failed);
+    assert.match(batchJunit(report), /<error message="its log says passed/);
+  });
+
+  it('counts a ticket that waits for the operator as skipped, never as passed or failed, with its resolve commands', () => {
+    const state = recorded('BLOG-3');
+    const e = batchEntry('.tickets/BLOG-3.ticket.json', state, { exitCode: 2, expectedExit: EXIT.needsOperator, workspace: "/tmp/it's here", modelOption: '--model scripted' });
+    assert.equal(e.outcome, 'needsOperator');
+    assert.equal(e.corrections[0]!.accept, `ticket-runner resolve ${state.runId} accept --workspace '/tmp/it'\\''s here' --model scripted`);
+    const report = batchReport([e], null);
+    assert.equal(batchExitCode(report, EXIT), EXIT.needsOperator);
+    assert.match(batchJunit(report), /failures="0" errors="0" skipped="1"/);
+  });
+
+  it('escapes what a stop reason may carry into the XML: quotes, angle brackets, ampersands, control characters', () => {
+    const hostile = entryWithoutRun('.tickets/X.ticket.json', 'X', 'error', 'bad "ticket" <x> & \u0001 end', 3);
+    const xml = batchJunit(batchReport([hostile], 0));
+    assert.match(xml, /<error message="bad &quot;ticket&quot; &lt;x&gt; &amp;  end" type="error">/);
+    // Every tag opened is closed: nothing from the message broke the structure.
+    assert.equal((xml.match(/<testcase /g) ?? []).length, (xml.match(/<\/testcase>/g) ?? []).length);
+  });
+});
