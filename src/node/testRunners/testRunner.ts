@@ -5,6 +5,7 @@ import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
+import { StackMapper } from './sourceMappedStack';
 import { SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { testCommand } from './testCommands';
 import { jsonObjectIn, type ParsedReport } from './testReports';
@@ -142,7 +143,8 @@ export class ProcessTestRunner implements TestRunnerPort {
     } catch (err) {
       problem = `the runner's report is unreadable: ${errorMessage(err)}`;
     }
-    const cases = report?.cases ?? [];
+    const mapper = new StackMapper();
+    const cases = (report?.cases ?? []).map((c) => (c.stack ? { ...c, stack: mapper.map(c.stack) } : c));
 
     if (run.stopped === 'timeout') {
       return result(request, argv, { ...base, status: 'timeout', cases, output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
