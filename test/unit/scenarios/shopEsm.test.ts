@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { CLI_DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import type { RunState } from '../../../src/core/run/reducer';
 import { callsOf, runTicket } from '../../support/scenario';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
@@ -13,7 +13,7 @@ import { copyFixture, fixturePath } from '../../support/tempWorkspace';
  * reporter, ESLint in the lint worker, the TypeScript language service, tsc for the gates.
  */
 
-const GATES: GateSettings = { enabled: [...CLI_DEFAULT_GATES, 'build'], buildCommand: 'npm run build' };
+const GATES: GateSettings = { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'npm run build' };
 /** Every gate's run, in order; `ran` leaves out the gates the test did not enable. */
 const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
 const ran = (s: RunState) => gateRuns(s).filter((g) => !g.endsWith(':skipped'));
