@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import type { RunState } from '../../../src/core/run/reducer';
-import { callsOf, runTicket } from '../../support/scenario';
+import { callsOf, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
 /**
@@ -103,5 +103,20 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     assert.deepEqual([a2?.status, a2?.projectTests?.newlyFailing], ['passed', []]);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
     assert.deepEqual(ran(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+  });
+
+  it('SHOP-6: a rename breaks callers that import it through the path alias, outside the scope: "manifest is wrong", with a scope addition; accepted, it passes', async () => {
+    const gates: GateSettings = { enabled: ['implementationReview', 'testReview'] };
+    const first = await runTicket(ws.root, 'SHOP-6', { gates });
+    assert.equal(first.state.status, 'needsOperator');
+    const a1 = first.state.attempts[0]!;
+    assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind, a1.route?.fact?.file], ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/cart/discounts.ts']);
+    assert.deepEqual(a1.diagnostics?.diagnostics.map((d) => [d.file, d.code]), [['src/cart/discounts.ts', 'TS2305'], ['src/orders/checkout.ts', 'TS2305']]);
+    assert.deepEqual(first.state.corrections[0]!.request.proposal, { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] });
+    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates });
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/lib/money.ts', 'src/cart/discounts.ts', 'src/orders/checkout.ts']);
+    assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
+    assert.equal(read('src/orders/checkout.ts'), answer('SHOP-6', 'checkout.ts'));
   });
 });
