@@ -1,18 +1,40 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
 export const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'blog-api');
 
-/** A fresh copy of the blog-api fixture; its devDependencies come from this repo's node_modules. */
-export function copyFixture(): { root: string; dispose: () => void } {
+/** The fixture projects under test/fixtures. */
+export type FixtureName = 'blog-api' | 'shop-esm';
+
+export const fixturePath = (name: FixtureName): string => path.join(REPO_ROOT, 'test', 'fixtures', name);
+
+/** A fresh copy of a fixture (blog-api by default); its devDependencies come from this repo's node_modules. */
+export function copyFixture(name: FixtureName = 'blog-api'): { root: string; dispose: () => void } {
   const base = mkdtempSync(path.join(tmpdir(), 'tr-test-'));
-  const root = path.join(base, 'blog-api');
-  cpSync(FIXTURE, root, { recursive: true, filter: (src) => !src.includes('node_modules') });
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const root = path.join(base, name);
+  cpSync(fixturePath(name), root, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  if (name === 'blog-api') symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  else linkPackages(root);
   return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
+ * A node_modules folder of the workspace's own whose packages link to this repo's, as an
+ * installed project has: vite writes its bundled config and its cache into node_modules, and
+ * the sandbox lets a test run write only inside the workspace.
+ */
+function linkPackages(root: string): void {
+  const own = path.join(root, 'node_modules');
+  mkdirSync(own);
+  const shared = path.join(REPO_ROOT, 'node_modules');
+  for (const name of readdirSync(shared)) {
+    if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
+    symlinkSync(path.join(shared, name), path.join(own, name));
+  }
 }
 
 /**

@@ -15,20 +15,43 @@ interface PackageJson {
   devDependencies?: Record<string, string>;
 }
 
-/** Detects the workspace's test framework from its package.json: declared deps first, then the test script. */
-export function detectRunner(pkg: PackageJson | null, declared: TestFramework | undefined): TestRunnerSpec {
+/** The runners' own config files, by framework; the first one found decides. */
+export const RUNNER_CONFIGS: Readonly<Record<Exclude<TestFramework, 'node:test'>, readonly string[]>> = {
+  vitest: ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.cts', 'vitest.config.js', 'vitest.config.mjs', 'vitest.config.cjs'],
+  jest: ['jest.config.ts', 'jest.config.mts', 'jest.config.cts', 'jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json'],
+  mocha: ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'],
+};
+const FRAMEWORKS = ['vitest', 'jest', 'mocha'] as const;
+
+/**
+ * Detects the workspace's test framework from its own configuration, most specific first: a
+ * runner's config file, then the command scripts.test runs, then a declared dependency (a
+ * project moving from jest to vitest may still depend on both; its test script says which runs).
+ */
+export function detectRunner(pkg: PackageJson | null, declared: TestFramework | undefined, configFiles: readonly string[] = []): TestRunnerSpec {
   if (declared) return { framework: declared, detectedFrom: 'the ticket test plan' };
-  if (!pkg) return { framework: 'node:test', detectedFrom: 'default (no package.json)' };
-  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
-  for (const fw of ['vitest', 'jest', 'mocha'] as const) {
-    if (fw in deps) return { framework: fw, detectedFrom: `package.json dependency "${fw}"` };
+  for (const fw of FRAMEWORKS) {
+    const config = configFiles.find((f) => RUNNER_CONFIGS[fw].includes(f));
+    if (config) return { framework: fw, detectedFrom: `config file ${config}` };
   }
+  if (!pkg) return { framework: 'node:test', detectedFrom: 'default (no package.json)' };
   const script = pkg.scripts?.test ?? '';
-  for (const fw of ['vitest', 'jest', 'mocha'] as const) {
+  for (const fw of FRAMEWORKS) {
     if (new RegExp(`\\b${fw}\\b`).test(script)) return { framework: fw, detectedFrom: `package.json scripts.test` };
   }
   if (/node\b.*--test\b/.test(script)) return { framework: 'node:test', detectedFrom: 'package.json scripts.test (node --test)' };
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  for (const fw of FRAMEWORKS) {
+    if (fw in deps) return { framework: fw, detectedFrom: `package.json dependency "${fw}"` };
+  }
   return { framework: 'node:test', detectedFrom: 'default (no test framework declared)' };
+}
+
+/** Which of the runners' config files the workspace root holds. */
+async function runnerConfigFiles(ws: WorkspacePort): Promise<string[]> {
+  const found: string[] = [];
+  for (const f of Object.values(RUNNER_CONFIGS).flat()) if (await ws.exists(f)) found.push(f);
+  return found;
 }
 
 /** Serializes a manifest in its schema's key order: the same manifest gives the same bytes. */
@@ -93,7 +116,7 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
     read.push({ path: p, exists });
   }
   const pkg = await readPackageJson(workspace);
-  const runner = detectRunner(pkg, ticket.testPlan.framework);
+  const runner = detectRunner(pkg, ticket.testPlan.framework, ticket.testPlan.framework ? [] : await runnerConfigFiles(workspace));
   const firstTest = testFiles[0] ?? '';
   const testLanguage = /\.m?tsx?$|\.cts$/.test(firstTest) ? 'ts' : 'js';
   const moduleKind = /\.mjs$|\.mts$/.test(firstTest) || (pkg?.type === 'module' && !/\.c[jt]s$/.test(firstTest)) ? 'esm' : 'cjs';

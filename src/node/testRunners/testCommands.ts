@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
+import { RUNNER_CONFIGS } from '../../core/stages/manifestBuilder';
 import { parseJestReport, parseMochaReport, parseNodeTestReport, type ReportParser } from './testReports';
 import type { ToolResolver } from './toolResolution';
 
@@ -89,8 +90,6 @@ function isTypeScript(file: string): boolean {
   return /\.[mc]?tsx?$/i.test(file);
 }
 
-const MOCHA_CONFIGS = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
-
 function hasMochaConfig(root: string): boolean {
-  return MOCHA_CONFIGS.some((f) => existsSync(join(root, f)));
+  return RUNNER_CONFIGS.mocha.some((f) => existsSync(join(root, f)));
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -5,10 +6,15 @@ import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
+import type { GroupRunResult } from './processGroup';
+import { StackMapper } from './sourceMappedStack';
 import { SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
-import { testCommand } from './testCommands';
-import { jsonObjectIn, type ParsedReport } from './testReports';
+import { testCommand, type TestCommand } from './testCommands';
+import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
+
+/** The variable that names the file a test command override may write its JSON report to. */
+export const REPORT_VAR = 'TICKET_RUNNER_REPORT';
 
 export interface ProcessTestRunnerOptions {
   /** The workspace: the runner's working directory, and the first place tools are looked up. */
@@ -35,8 +41,10 @@ export interface ProcessTestRunnerOptions {
   jail?: ProcessJail;
   /**
    * A shell command that replaces the detected runner (the `ticketRunner.testCommand` setting,
-   * `--test-command`). The rendered test files are appended as arguments. Its output has no
-   * machine-readable report, so the verdict is its exit code and the cases are empty.
+   * `--test-command`). The rendered test files are appended as arguments. The command may write
+   * a jest-format JSON report (jest --json, vitest's json reporter) to the file named by
+   * $TICKET_RUNNER_REPORT: it is then judged as a detected runner is, case by case. Without one,
+   * the verdict is its exit code and the cases are empty.
    */
   commandOverride?: string;
   /** How the side-effect guard keeps large files (its tests lower the snapshot budget). */
@@ -80,13 +88,13 @@ export class ProcessTestRunner implements TestRunnerPort {
   }
 
   /** The override: the user's command, run by the shell, judged by its exit code. */
-  private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
+  private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
     // The files go in as positional parameters, so no path is ever parsed by the shell.
     const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...request.files];
     const run = await this.jail.run('/bin/sh', args, {
       cwd: this.options.root,
-      env: this.options.env,
-      writable: this.options.writable,
+      env: { ...this.options.env, [REPORT_VAR]: reportFile },
+      writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
       timeoutMs: request.timeoutMs,
       signal,
@@ -97,12 +105,13 @@ export class ProcessTestRunner implements TestRunnerPort {
     const base = { durationMs: run.durationMs, cases: [] };
     if (run.spawnError) return result(request, argv, { ...base, status: 'error', output: `[ticket-runner] could not start the test command: ${run.spawnError.message}` });
     if (run.stopped === 'timeout') return result(request, argv, { ...base, status: 'timeout', output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
+    if (existsSync(reportFile)) return this.judge(request, argv, run, reportFile, { parse: parseJestReport });
     const note = `\n[ticket-runner] test command override "${command}" exited with ${String(run.exitCode)}; no per-test report`;
     return result(request, argv, { ...base, status: run.exitCode === 0 ? 'passed' : 'failed', output: run.output + note });
   }
 
   private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
-    if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal);
+    if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal, reportFile);
     const node = this.options.nodePath ?? 'node';
     const command = testCommand(request.framework, {
       root: this.options.root,
@@ -132,6 +141,12 @@ export class ProcessTestRunner implements TestRunnerPort {
       return result(request, argv, { ...base, status: 'error', cases: [], output: `${run.output}\n[ticket-runner] could not start ${node}: ${run.spawnError.message}` });
     }
 
+    return this.judge(request, argv, run, reportFile, command);
+  }
+
+  /** The verdict from the runner's report, its exit code and how it stopped: a report alone never passes a run. */
+  private async judge(request: TestRunRequest, argv: string[], run: GroupRunResult, reportFile: string, command: Pick<TestCommand, 'parse' | 'reportOnStdout'>): Promise<TestRunResult> {
+    const base = { durationMs: run.durationMs };
     let report: ParsedReport | undefined;
     let problem: string | undefined;
     try {
@@ -142,7 +157,8 @@ export class ProcessTestRunner implements TestRunnerPort {
     } catch (err) {
       problem = `the runner's report is unreadable: ${errorMessage(err)}`;
     }
-    const cases = report?.cases ?? [];
+    const mapper = new StackMapper();
+    const cases = (report?.cases ?? []).map((c) => (c.stack ? { ...c, stack: mapper.map(c.stack) } : c));
 
     if (run.stopped === 'timeout') {
       return result(request, argv, { ...base, status: 'timeout', cases, output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });

@@ -53,6 +53,23 @@ describe('manifest builder', function () {
     assert.equal(detectRunner(null, 'jest').framework, 'jest');
   });
 
+  it('prefers the runner\'s config file, then the test script, over a dependency', () => {
+    // A project moving from jest to vitest depends on both; what it runs decides.
+    const both = { devDependencies: { jest: '29', vitest: '4' } };
+    assert.deepEqual(detectRunner({ ...both, scripts: { test: 'vitest run' } }, undefined), { framework: 'vitest', detectedFrom: 'package.json scripts.test' });
+    assert.deepEqual(detectRunner(both, undefined, ['vitest.config.ts']), { framework: 'vitest', detectedFrom: 'config file vitest.config.ts' });
+    assert.deepEqual(detectRunner({ scripts: { test: 'npm run unit' } }, undefined, ['jest.config.cjs']), { framework: 'jest', detectedFrom: 'config file jest.config.cjs' });
+    assert.deepEqual(detectRunner(null, undefined, ['.mocharc.yml']), { framework: 'mocha', detectedFrom: 'config file .mocharc.yml' });
+    // The ticket's own choice stands over everything the workspace says.
+    assert.equal(detectRunner(both, 'node:test', ['vitest.config.ts']).framework, 'node:test');
+  });
+
+  it('reads the runner\'s config file from the workspace into the manifest', async () => {
+    writeFileSync(path.join(ws.root, 'vitest.config.mts'), 'export default {};\n');
+    const m = await buildManifest({ ticket: load('BLOG-1'), ticketPath: 'x', workspace: new FsWorkspace(ws.root) });
+    assert.deepEqual(m.runner, { framework: 'vitest', detectedFrom: 'config file vitest.config.mts' });
+  });
+
   it('says so when the workspace package.json is broken', async () => {
     writeFileSync(path.join(ws.root, 'package.json'), '{ broken');
     try {

@@ -68,6 +68,27 @@ describe('gates: which errors the change reaches', () => {
     assert.equal(await reach.reaches('src/format/summary.ts'), true);
     assert.equal(await reach.reaches('src/other.ts'), false);
   });
+
+  it('follows tsconfig paths (through extends, with comments) and package.json imports: an error behind an alias is the change\'s', async () => {
+    // The hostile case: an alias-only importer broken by the change must not look unrelated,
+    // or the type-check gate passes a run that broke it.
+    const ws = memoryWorkspace({
+      'tsconfig.json': '{\n  // the project config\n  "extends": "./tsconfig.base.json",\n  "include": ["src"],\n}',
+      'tsconfig.base.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./src/*"], "config": ["./src/config/index.ts"] } } }',
+      'package.json': '{ "imports": { "#lib/*": { "types": "./src/lib/*.ts", "default": "./dist/lib/*.js" } } }',
+      'src/lib/money.ts': 'export const m = 1;',
+      'src/config/index.ts': 'export const c = 1;',
+      'src/cart/cart.ts': "import { m } from '@/lib/money.js';",
+      'src/orders/checkout.ts': "import { m } from '#lib/money';",
+      'src/app.ts': "import { c } from 'config';",
+      'src/npm.ts': "import { z } from 'zod';\nimport { q } from '@/nowhere.js';",
+    });
+    const reach = new ImportReach(ws, new Set(['src/lib/money.ts', 'src/config/index.ts']));
+    assert.equal(await reach.reaches('src/cart/cart.ts'), true);
+    assert.equal(await reach.reaches('src/orders/checkout.ts'), true);
+    assert.equal(await reach.reaches('src/app.ts'), true);
+    assert.equal(await reach.reaches('src/npm.ts'), false);
+  });
 });
 
 describe('gates: tsc output', () => {

@@ -1,26 +1,19 @@
 import type { WorkspacePort } from '../../ports/workspace';
+import { aliasTargets, joinPath, loadPathAliases, type PathAlias } from './pathAliases';
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]*)['"]/g;
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
-
-function join(fromFile: string, spec: string): string {
-  const parts = fromFile.split('/').slice(0, -1);
-  for (const p of spec.split('/')) {
-    if (p === '..') parts.pop();
-    else if (p !== '.' && p !== '') parts.push(p);
-  }
-  return parts.join('/');
-}
 
 /**
  * Answers "can this file see the change?": whether it imports a changed file, directly or
  * through other workspace files. The project-wide type-check blames the ticket only for errors
- * in such files; an error elsewhere was there before the run. Only relative specifiers are
- * followed (a tsconfig `paths` alias is not): a missed link costs a missed failure, never a
- * wrong one.
+ * in such files; an error elsewhere was there before the run. Relative specifiers are followed,
+ * and the aliases of tsconfig `paths` and package.json `imports`; a link still missed (a
+ * bundler-only alias) makes an error the change caused look unrelated.
  */
 export class ImportReach {
   private readonly imports = new Map<string, Promise<string[]>>();
+  private aliases: Promise<PathAlias[]> | undefined;
 
   constructor(
     private readonly workspace: WorkspacePort,
@@ -56,10 +49,13 @@ export class ImportReach {
     const text = await this.workspace.readFile(file);
     if (text === null) return [];
     const out: string[] = [];
+    this.aliases ??= loadPathAliases(this.workspace);
+    const aliases = await this.aliases;
     for (const m of text.matchAll(SPECIFIER)) {
-      const base = join(file, m[1]!);
+      const spec = m[1]!;
+      const bases = /^\.{1,2}\//.test(spec) ? [joinPath(file.split('/').slice(0, -1).join('/'), spec)] : aliasTargets(aliases, spec);
       // Node16 and bundler-style imports name the emitted .js of a .ts source.
-      const stems = /\.[cm]?jsx?$/.test(base) ? [base.replace(/\.([cm]?)js(x?)$/, '.$1ts$2'), base] : [base];
+      const stems = bases.flatMap((base) => (/\.[cm]?jsx?$/.test(base) ? [base.replace(/\.([cm]?)js(x?)$/, '.$1ts$2'), base] : [base]));
       for (const stem of stems) {
         const hit = await this.firstExisting(stem);
         if (hit) {
