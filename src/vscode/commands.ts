@@ -2,13 +2,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
 import type { PipelineDeps, RunResult } from '../core';
-import { describeStop, describeUncommitted } from '../core/run/views/report';
+import { describeUncommitted } from '../core/run/views/report';
+import { announcement, OPEN_RUN, ROLL_BACK } from './announcement';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { KnownRun, RunService } from './runService';
 import { showMessage } from './messages';
-import { progressMessage } from '../core/run/views/runTree';
+import { progressMessage, runNode } from '../core/run/views/runTree';
+import type { RunState } from '../core/run/runState';
 import { rollbackQuestion } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
@@ -65,15 +67,18 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
 
 const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) => path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 
-async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: { status: string; runId: string }) => boolean = () => true): Promise<string | undefined> {
+async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, filter: (s: RunState) => boolean = () => true, none = 'No runs to pick from.'): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object' && 'runId' in arg) return arg.runId;
   const items = ctx.runs
     .list()
     .filter((r) => filter(r.state))
-    .map((r) => ({ label: r.state.ticketId, description: `${r.state.status} · ${r.state.runId}`, runId: r.state.runId }));
+    .map((r) => {
+      const node = runNode(r.state, ctx.runs.statusOf(r.state.runId));
+      return { label: node.label, description: node.description, detail: `run ${r.state.runId}`, runId: r.state.runId };
+    });
   if (!items.length) {
-    void showMessage('info', 'No runs to pick from.');
+    void showMessage('info', none);
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { placeHolder }))?.runId;
@@ -119,10 +124,19 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
 }
 
 async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
-  const s = result.state;
-  const text = `${s.ticketId}: ${s.finished ? describeStop(s.finished.reason) : s.status}${s.model?.scripted ? ' (SCRIPTED model)' : ''}`;
-  const choice = await showMessage(s.status === 'passed' ? 'info' : 'warning', text, 'Open Run');
-  if (choice === 'Open Run') ctx.panels.open(result.runId);
+  const known = ctx.runs.get(result.runId);
+  let written = 0;
+  if (known && result.state.status !== 'passed') {
+    const { planRollback } = await core();
+    written = await planRollback({ store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, result.runId).then(
+      (plan) => plan.steps.length,
+      () => 0,
+    );
+  }
+  const { level, text, actions } = announcement(result.state, written);
+  const choice = await showMessage(level, text, ...actions);
+  if (choice === OPEN_RUN) ctx.panels.open(result.runId);
+  if (choice === ROLL_BACK) await vscode.commands.executeCommand(Command.rollbackRun, result.runId);
 }
 
 function showError(ctx: CommandContext, what: string, err: unknown): void {
@@ -212,7 +226,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     }),
     reg(Command.rollbackRun, async (arg?: RunArg, confirmed?: boolean) => {
       if (!requireTrust()) return;
-      const id = await pickRun(ctx, arg, 'Roll back which run?');
+      const id = await pickRun(ctx, arg, 'Roll back which run?', (st) => !st.rolledBack && !ctx.runs.isActive(st.runId), 'No run to roll back: every run is rolled back or still going.');
       const known = id ? ctx.runs.get(id) : undefined;
       if (!known || !id) return;
       try {

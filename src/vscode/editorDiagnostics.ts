@@ -2,15 +2,16 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../core/errors';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../core/schema/checks';
+import { HEADLESS } from '../node/diagnostics/judges';
 import { Disposable, DisposableStore, toDisposable } from './dispose';
 
 export interface EditorDiagnosticsOptions {
   /** Resolves symbols for the router's guards (the headless language service). */
   fallback: DiagnosticsPort;
   log?: vscode.LogOutputChannel;
-  /** Settled: every target has fresh diagnostics and none changed for this long. */
+  /** How long a document may take to reload a file the run wrote before the headless service checks it instead. */
   quietMs?: number;
-  /** Never wait longer than this for the server; report what it has, and say so in the log. */
+  /** How long one request to the TypeScript server may take before the headless service checks the file instead. */
   ceilingMs?: number;
   /** At most this many fixes per autofix call, so a fix that brings its error back cannot loop. */
   maxFixes?: number;
@@ -21,27 +22,43 @@ const STRUCTURAL_CODES = new Set(['2304', '2305', '2552', '2551', '2724', '2503'
 /** Quick-fix titles (the TypeScript server's wording) of the structural fixes; never "ignore" or "disable". */
 const STRUCTURAL_TITLE = /^(Add import from|Update import from|Import '|Change spelling to|Add missing 'await'|Add 'await'|Add 'async'|Add 'this\.'|Add 'new'|Add missing call parentheses)/;
 
-/**
- * Whether the TypeScript server of this window has published diagnostics at least once (or
- * a settle waited out its ceiling). Until then it may still be loading its project, and a
- * file with no diagnostics yet proves nothing.
- */
-let serverWarm = false;
+/** The TypeScript extension's command that passes a request to its server (diagnostics requests are on its allow list). */
+const TSSERVER_REQUEST = 'typescript.tsserverRequest';
+const TS_EXTENSION = 'vscode.typescript-language-features';
+const EDITOR_SERVER = "the editor's TypeScript server";
 
-const codeOf = (d: vscode.Diagnostic): string => String(typeof d.code === 'object' ? d.code.value : (d.code ?? ''));
+/** A diagnostic as the TypeScript server's protocol gives it (lines and offsets from 1). */
+interface ServerDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category: string;
+}
+
+/** A server diagnostic as the pipeline records it, with its range in the document. */
+interface Found {
+  diagnostic: CodeDiagnostic;
+  range: vscode.Range;
+}
 
 /**
  * The DiagnosticsPort over the editor's own TypeScript server. `check` opens the changed
- * documents (and the open or discoverable files that import them), then waits, event by
- * event, until their diagnostics settle: each target must report after its document holds
- * the bytes on disk (so nothing from before the write counts), then a quiet period with no
- * change, under a ceiling. `autofix` applies the server's own quick fixes and
- * `source.addMissingImports` through WorkspaceEdit, so undo works, and only when every
+ * documents (and the files that import them) as documents only, never as tabs, so a run never
+ * takes over the editor, and asks the server for each one's syntactic and semantic diagnostics
+ * (the TypeScript extension publishes diagnostics only for files shown in tabs, so they are
+ * requested, not waited for). A document whose editor copy does not hold the bytes on disk (the
+ * user has unsaved edits, or the editor has not reloaded it yet), or a server that does not
+ * answer, is checked by the headless service instead, and the log says so: a check never
+ * reports a file clean that nothing checked. `autofix` applies the server's own quick fixes
+ * and `source.addMissingImports` through WorkspaceEdit, so undo works, and only when every
  * file an edit touches is allowed.
  */
 export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
   private readonly quietMs: number;
   private readonly ceilingMs: number;
+  /** Where autofix puts a file's errors while it asks for their quick fixes: the code action providers read them from the editor's diagnostics. */
+  private readonly pending = this._register(vscode.languages.createDiagnosticCollection('ticket-runner-autofix'));
 
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
@@ -50,8 +67,8 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     super();
     // The headless service it falls back on is its own: it goes with it.
     this._register(toDisposable(() => options.fallback.dispose?.()));
-    this.quietMs = options.quietMs ?? 600;
-    this.ceilingMs = options.ceilingMs ?? 20_000;
+    this.quietMs = options.quietMs ?? 1_500;
+    this.ceilingMs = options.ceilingMs ?? 30_000;
   }
 
   private uri(rel: string): vscode.Uri {
@@ -63,153 +80,122 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     return uri.path.startsWith(root) ? uri.path.slice(root.length) : undefined;
   }
 
-  async check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
+  async check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy: string }> {
+    const started = Date.now();
     const code = changed.filter((f) => /\.(c|m)?[tj]sx?$/.test(f));
     const importers = await this.importersOf(code);
     const targets = [...new Set([...code, ...importers])];
-    const uris = targets.map((t) => this.uri(t));
-    const release = await this.settle(uris, new Set(code.map((c) => this.uri(c).toString())), signal);
     const diagnostics: CodeDiagnostic[] = [];
-    for (const uri of uris) {
-      const file = this.rel(uri)!;
-      for (const d of vscode.languages.getDiagnostics(uri)) {
-        if (d.source !== 'ts' && d.source !== 'typescript') continue;
-        if (d.severity === vscode.DiagnosticSeverity.Hint) continue;
-        diagnostics.push({
-          file,
-          line: d.range.start.line + 1,
-          column: d.range.start.character + 1,
-          code: `TS${codeOf(d)}`,
-          category: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : d.severity === vscode.DiagnosticSeverity.Warning ? 'warning' : 'suggestion',
-          message: d.message,
-        });
-      }
+    const headless: string[] = [];
+    for (const file of targets) {
+      if (signal.aborted) throw new CancelledError('cancelled');
+      const found = await this.serverDiagnostics(file, signal);
+      if (found === 'deleted') continue;
+      if (found === undefined) headless.push(file);
+      else diagnostics.push(...found.map((f) => f.diagnostic));
     }
-    await release();
-    return { checkedFiles: targets, diagnostics };
+    if (headless.length) {
+      // The fallback checks these files as they are on disk; the importers it adds itself are already here.
+      const fallback = await this.options.fallback.check(headless, signal);
+      const wanted = new Set(headless);
+      diagnostics.push(...fallback.diagnostics.filter((d) => wanted.has(d.file)));
+    }
+    this.options.log?.info(`editor diagnostics: ${targets.length} file(s) checked in ${Date.now() - started} ms${headless.length ? ` (${headless.join(', ')} by the headless service)` : ''}`);
+    const checkedBy = headless.length ? `${EDITOR_SERVER}; ${headless.join(', ')} by ${HEADLESS}` : EDITOR_SERVER;
+    return { checkedFiles: targets, diagnostics, checkedBy };
   }
 
   /**
-   * Waits until every target's diagnostics are fresh and quiet. `mustReport` targets (the
-   * changed files) must see a diagnostics event after their document caught up with the disk;
-   * the others (importers) settle with the quiet period, since the server re-checks every
-   * open file in the same pass.
+   * The server's diagnostics for `file` as it is on disk; 'deleted' when it no longer exists;
+   * undefined when the editor's server cannot vouch for that text (the caller checks it headless).
    */
-  private async settle(uris: vscode.Uri[], mustReport: Set<string>, signal: AbortSignal): Promise<() => Promise<void>> {
-    const started = Date.now();
-    const opened: vscode.Uri[] = [];
-    const want = new Map<string, string>(); // uri → the text on disk the document must hold
-    for (const uri of uris) {
-      try {
-        want.set(uri.toString(), Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
-      } catch {
-        // Deleted by the write: its diagnostics go when the server notices.
+  private async serverDiagnostics(file: string, signal: AbortSignal): Promise<Found[] | 'deleted' | undefined> {
+    const uri = this.uri(file);
+    let disk: string;
+    try {
+      disk = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    } catch {
+      return 'deleted';
+    }
+    const doc = await this.current(uri, disk, signal);
+    if (!doc) {
+      this.options.log?.warn(`editor diagnostics: the editor's copy of ${file} is not the file on disk (unsaved edits, or not reloaded yet)`);
+      return undefined;
+    }
+    const out: Found[] = [];
+    for (const request of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync']) {
+      const body = await this.ask(request, uri, signal);
+      if (!body) {
+        this.options.log?.warn(`editor diagnostics: the TypeScript server gave no ${request} answer for ${file}`);
+        return undefined;
+      }
+      for (const d of body) {
+        out.push({
+          diagnostic: {
+            file,
+            line: d.start.line,
+            column: d.start.offset,
+            code: `TS${d.code ?? ''}`,
+            category: d.category === 'error' ? 'error' : d.category === 'warning' ? 'warning' : 'suggestion',
+            message: d.text,
+          },
+          range: new vscode.Range(d.start.line - 1, d.start.offset - 1, d.end.line - 1, d.end.offset - 1),
+        });
       }
     }
-    const fresh = new Set<string>();
-    let probedAt: number | undefined;
-    let probeMs = 0;
-    const current = new Set<string>(); // documents that hold the bytes on disk
-    let lastChange = Date.now();
-    // This settle's listeners: gone when it settles, is cancelled or fails.
-    const disposables = new DisposableStore();
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        disposables.add(toDisposable(() => clearTimeout(timer)));
-        const finish = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const evaluate = () => {
-          if (signal.aborted) return reject(new CancelledError('cancelled'));
-          const elapsed = Date.now() - started;
-          // The server publishes nothing for a file that was clean and stays clean, so a clean
-          // file settles once the server answered a semantic request on it (it holds the new
-          // text and its project) and a grace period passed; a file with diagnostics must see
-          // them replaced by an event.
-          const clean = (u: string) =>
-            serverWarm && probedAt !== undefined && Date.now() - probedAt >= Math.max(this.quietMs, 2 * probeMs) && vscode.languages.getDiagnostics(vscode.Uri.parse(u)).length === 0;
-          const allFresh = [...mustReport].every((u) => fresh.has(u) || !want.has(u) || clean(u));
-          if (elapsed >= this.ceilingMs) {
-            const stale = [...mustReport].filter((u) => !fresh.has(u));
-            this.options.log?.warn(`editor diagnostics: ceiling of ${this.ceilingMs} ms reached; ${stale.length ? `no fresh report for ${stale.join(', ')}` : 'still changing'}`);
-            serverWarm = true;
-            return finish();
-          }
-          if (allFresh && Date.now() - lastChange >= this.quietMs) return finish();
-          clearTimeout(timer);
-          const wait = allFresh ? this.quietMs - (Date.now() - lastChange) : probedAt !== undefined ? this.quietMs : this.ceilingMs - elapsed;
-          timer = setTimeout(evaluate, Math.max(20, Math.min(wait, this.ceilingMs - elapsed)));
-        };
-        const markCurrent = (doc: vscode.TextDocument) => {
-          const key = doc.uri.toString();
-          if (want.has(key) && doc.getText() === want.get(key)) current.add(key);
-        };
-        disposables.add(
-          vscode.languages.onDidChangeDiagnostics((e) => {
-            let relevant = false;
-            if (e.uris.some((u) => /\.(c|m)?[tj]sx?$/.test(u.path))) serverWarm = true;
-            for (const u of e.uris) {
-              const key = u.toString();
-              if (!want.has(key)) continue;
-              relevant = true;
-              // A report for a document that does not yet hold the new bytes is from before the write.
-              if (current.has(key)) fresh.add(key);
-            }
-            if (relevant) {
-              lastChange = Date.now();
-              evaluate();
-            }
-          }),
-        );
-        disposables.add(vscode.workspace.onDidChangeTextDocument((e) => markCurrent(e.document)));
-        disposables.add(vscode.workspace.onDidOpenTextDocument((d) => markCurrent(d)));
-        const onAbort = () => reject(new CancelledError('cancelled'));
-        signal.addEventListener('abort', onAbort, { once: true });
-        disposables.add(toDisposable(() => signal.removeEventListener('abort', onAbort)));
-        void (async () => {
-          for (const uri of uris) {
-            if (!want.has(uri.toString())) continue;
-            const doc = await vscode.workspace.openTextDocument(uri);
-            markCurrent(doc);
-            // The TypeScript extension checks only documents open in a tab: open one (not a
-            // preview, which the next would replace and so close), and close it afterwards.
-            if (!isInTab(uri)) opened.push(uri);
-            await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
-            if (!current.has(uri.toString()) && !doc.isDirty) {
-              // A document the write changed on disk: reload it from disk now rather than wait
-              // for the file watcher. Reverting a clean document changes nothing else.
-              await vscode.commands.executeCommand('workbench.action.files.revert');
-              markCurrent(doc);
-            }
-          }
-          const probeStart = Date.now();
-          for (const key of mustReport) {
-            if (!want.has(key)) continue;
-            // A semantic request: it returns once the server holds the document and has loaded
-            // its project; tokens back mean the server is up (its diagnostics pass comes next).
-            const tokens = await vscode.commands.executeCommand<vscode.SemanticTokens | undefined>('vscode.provideDocumentSemanticTokens', vscode.Uri.parse(key));
-            if (tokens && tokens.data.length > 0) serverWarm = true;
-          }
-          probedAt = Date.now();
-          probeMs = probedAt - probeStart;
-          evaluate();
-        })().catch(reject);
-      });
-    } finally {
-      disposables.dispose();
-      for (const [k, v] of want) if (fresh.has(k)) this.seen.set(k, v);
-      this.options.log?.info(`editor diagnostics: ${uris.length} file(s) settled in ${Date.now() - started} ms (${[...mustReport].filter((u) => fresh.has(u)).length}/${mustReport.size} reported fresh)`);
-    }
-    return async () => {
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && opened.some((u) => u.toString() === (t.input as vscode.TabInputText).uri.toString()) && !t.isDirty);
-      if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
-    };
+    // The text may have changed on disk while the server answered: the answer is then not for it.
+    const after = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    return after === disk && doc.getText() === disk ? out : undefined;
   }
 
-  /** The last text each document settled with, so an unchanged document needs no new report. */
-  private readonly seen = new Map<string, string>();
+  /**
+   * The document for `uri`, once it holds `disk`; undefined if it does not within the quiet
+   * period (the editor reloads a changed file when its watcher reports it) or has unsaved edits.
+   */
+  private async current(uri: vscode.Uri, disk: string, signal: AbortSignal): Promise<vscode.TextDocument | undefined> {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.getText() === disk) return doc;
+    if (doc.isDirty) return undefined;
+    return new Promise((resolve) => {
+      const store = new DisposableStore();
+      const done = (value: vscode.TextDocument | undefined) => {
+        store.dispose();
+        resolve(value);
+      };
+      const timer = setTimeout(() => done(doc.getText() === disk ? doc : undefined), this.quietMs);
+      store.add(toDisposable(() => clearTimeout(timer)));
+      store.add(
+        vscode.workspace.onDidChangeTextDocument((e) => {
+          if (e.document.uri.toString() === uri.toString() && e.document.getText() === disk) done(e.document);
+        }),
+      );
+      const onAbort = () => done(undefined);
+      signal.addEventListener('abort', onAbort, { once: true });
+      store.add(toDisposable(() => signal.removeEventListener('abort', onAbort)));
+    });
+  }
+
+  /** One request to the editor's TypeScript server, under the ceiling; undefined when it gives no answer. */
+  private async ask(command: string, uri: vscode.Uri, signal: AbortSignal): Promise<ServerDiagnostic[] | undefined> {
+    await vscode.extensions.getExtension(TS_EXTENSION)?.activate();
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => cts.cancel(), this.ceilingMs);
+    try {
+      const response = await vscode.commands.executeCommand<{ type?: string; body?: ServerDiagnostic[] } | undefined>(TSSERVER_REQUEST, command, { file: uri }, undefined, cts.token);
+      if (signal.aborted) throw new CancelledError('cancelled');
+      return response?.type === 'response' && Array.isArray(response.body) ? response.body : undefined;
+    } catch (err) {
+      if (signal.aborted || err instanceof CancelledError) throw new CancelledError('cancelled');
+      this.options.log?.warn(`editor diagnostics: ${command} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  }
 
   /** Files in the folder that import a changed file by a relative specifier (one level). */
   private async importersOf(changed: string[]): Promise<string[]> {
@@ -238,56 +224,82 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     const refused: AppliedFix[] = [];
     const max = this.options.maxFixes ?? 20;
     const code = files.filter((f) => /\.(c|m)?[tj]sx?$/.test(f));
-    if (!code.length) return { applied, refused };
-    const release = await this.settle(code.map((f) => this.uri(f)), new Set(code.map((f) => this.uri(f).toString())), signal);
-    try {
-      for (const file of code) {
-        const uri = this.uri(file);
-        for (let round = 0; round < max && applied.length + refused.length < max; round++) {
-          if (signal.aborted) throw new CancelledError('cancelled');
-          const candidate = await this.nextFix(uri, refused);
-          if (!candidate) break;
-          const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
-          const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
-          if (!touched.every((t) => allow(t))) {
-            refused.push(record);
-            continue;
-          }
-          if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
-            refused.push({ ...record, description: `${record.description} (the editor refused the edit)` });
-            continue;
-          }
-          // The pipeline and the test runner read the disk: save what the edit changed.
-          for (const [u] of candidate.action.edit!.entries()) {
-            const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-            if (doc?.isDirty) await doc.save();
-          }
-          applied.push(record);
-          await this.settle([uri], new Set([uri.toString()]), signal);
+    const headless: string[] = [];
+    for (const file of code) {
+      const uri = this.uri(file);
+      for (let round = 0; round < max && applied.length + refused.length < max; round++) {
+        if (signal.aborted) throw new CancelledError('cancelled');
+        const found = await this.serverDiagnostics(file, signal);
+        if (found === 'deleted') break;
+        if (found === undefined) {
+          headless.push(file);
+          break;
         }
+        const errors = found.filter((f) => f.diagnostic.category === 'error' && STRUCTURAL_CODES.has(f.diagnostic.code.slice(2)));
+        if (!errors.length) break;
+        const candidate = await this.nextFix(uri, errors, refused);
+        if (!candidate) break;
+        const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
+        const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
+        if (!touched.every((t) => allow(t))) {
+          refused.push(record);
+          continue;
+        }
+        if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
+          refused.push({ ...record, description: `${record.description} (the editor refused the edit)` });
+          continue;
+        }
+        // The pipeline and the test runner read the disk: save what the edit changed.
+        for (const [u] of candidate.action.edit!.entries()) {
+          const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+          if (doc?.isDirty) await doc.save();
+        }
+        applied.push(record);
       }
-    } finally {
-      await release();
+    }
+    if (headless.length) {
+      // Files the editor's server cannot vouch for are fixed by the headless service, on disk.
+      const rest = await this.options.fallback.autofix(headless, allow, signal);
+      applied.push(...rest.applied);
+      refused.push(...rest.refused);
     }
     return { applied, refused };
   }
 
-  /** The first structural fix for an error of the file: a quick fix, else source.addMissingImports. */
-  private async nextFix(uri: vscode.Uri, refused: AppliedFix[]): Promise<{ action: vscode.CodeAction; code: string; kind: string } | undefined> {
-    const errors = vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error && STRUCTURAL_CODES.has(codeOf(d)));
+  /**
+   * The first structural fix for one of the file's errors: a quick fix, else
+   * source.addMissingImports. Code action providers read a file's errors from the editor's
+   * diagnostics, which the TypeScript extension publishes only for files in tabs, so the errors
+   * are put there for the request, under this adapter's own collection, and taken away after.
+   */
+  private async nextFix(uri: vscode.Uri, errors: Found[], refused: AppliedFix[]): Promise<{ action: vscode.CodeAction; code: string; kind: string } | undefined> {
     const wasRefused = (a: vscode.CodeAction) => refused.some((r) => r.description === a.title);
-    for (const d of errors) {
-      const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, d.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
-      const fix = actions.find((a) => a.edit && !a.command && STRUCTURAL_TITLE.test(a.title) && !wasRefused(a));
-      if (fix) return { action: fix, code: `TS${codeOf(d)}`, kind: 'quickfix' };
+    this.pending.set(
+      uri,
+      errors.map((e) => {
+        const d = new vscode.Diagnostic(e.range, e.diagnostic.message, vscode.DiagnosticSeverity.Error);
+        d.source = 'ts';
+        d.code = Number(e.diagnostic.code.slice(2));
+        return d;
+      }),
+    );
+    try {
+      for (const e of errors) {
+        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, e.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+        const fix = actions.find((a) => a.edit && !a.command && STRUCTURAL_TITLE.test(a.title) && !wasRefused(a));
+        if (fix) return { action: fix, code: e.diagnostic.code, kind: 'quickfix' };
+      }
+      const unknownName = errors.find((e) => ['TS2304', 'TS2552'].includes(e.diagnostic.code));
+      if (unknownName) {
+        const whole = new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0);
+        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, whole, 'source.addMissingImports')) ?? [];
+        const fix = actions.find((a) => a.edit && a.edit.size > 0 && !wasRefused(a));
+        if (fix) return { action: fix, code: unknownName.diagnostic.code, kind: 'source.addMissingImports' };
+      }
+      return undefined;
+    } finally {
+      this.pending.delete(uri);
     }
-    if (errors.some((d) => ['2304', '2552'].includes(codeOf(d)))) {
-      const whole = new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0);
-      const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, whole, 'source.addMissingImports')) ?? [];
-      const fix = actions.find((a) => a.edit && a.edit.size > 0 && !wasRefused(a));
-      if (fix) return { action: fix, code: `TS${codeOf(errors[0]!)}`, kind: 'source.addMissingImports' };
-    }
-    return undefined;
   }
 
   /**
@@ -302,10 +314,6 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
   resolveSymbol(file: string, symbol: string): Promise<string | null> {
     return this.options.fallback.resolveSymbol(file, symbol);
   }
-}
-
-function isInTab(uri: vscode.Uri): boolean {
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
 }
 
 function joinRel(dir: string, spec: string): string {

@@ -46,6 +46,14 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
+    // The palette offers a run's commands only when there is a run to act on.
+    const updateContext = () => {
+      const runs = this.runs.list();
+      void vscode.commands.executeCommand('setContext', 'ticketRunner.hasRuns', runs.length > 0);
+      void vscode.commands.executeCommand('setContext', 'ticketRunner.hasPendingCorrections', runs.some((r) => r.state.corrections.some((c) => c.status === 'pending')));
+    };
+    this._register(this.runs.onDidChangeRun(updateContext));
+    updateContext();
     this._register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         log.info('workspace trusted: runs can start');

@@ -7,6 +7,7 @@ import { isInside } from '../node/workspacePaths';
 import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMessage } from '../shared/protocol';
 import type { RunService } from './runService';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../core/run/views/timeline';
+import { runTitle } from '../core/run/views/runTree';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
@@ -151,6 +152,7 @@ class RunPanel extends Disposable {
     const upTo = this.mode === 'replay' ? Math.min(this.seq ?? 0, total - 1) : total - 1;
     const shown = events.filter((e) => e.seq <= upTo);
     const state = reduceRun(this.runId, shown);
+    this.panel.title = runTitle(state, this.mode === 'live' ? (this.host.runs.statusOf(this.runId) ?? state.status) : state.status, this.mode);
     const blobs: Record<string, string> = {};
     const blob = async (hash: string) => {
       try {
@@ -211,7 +213,7 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
       return;
     }
     const known = this.runs.get(runId);
-    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, `${mode === 'replay' ? 'Replay' : 'Run'}: ${known?.state.ticketId ?? runId}`, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, known ? runTitle(known.state, this.runs.statusOf(runId), mode) : runId, vscode.ViewColumn.Active, {
       enableScripts: true,
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');

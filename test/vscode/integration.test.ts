@@ -19,15 +19,15 @@ interface SuiteResults {
  * sandbox line of every run webview the suite opens (only a browser can see a webview's page).
  */
 describe('integration suite in code-server\'s extension host', function () {
-  this.timeout(300_000);
+  this.timeout(600_000);
   const servers: CodeServer[] = [];
   const workspaces: ReturnType<typeof tempWorkspace>[] = [];
   let browser: Browser | undefined;
 
   after(async () => {
     await browser?.close();
-    for (const server of servers) {
-      keepLogs(server.dir);
+    for (const [i, server] of servers.entries()) {
+      keepLogs(server.dir, `host${i + 1}`);
       await server.stop();
     }
     for (const ws of workspaces) ws.dispose();
@@ -51,7 +51,8 @@ describe('integration suite in code-server\'s extension host', function () {
     });
     const chips = new Set<string>();
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
-    const until = Date.now() + 280_000;
+    // About 100 s on a quiet machine; the margin is for a loaded one, where a timeout would say nothing about the product.
+    const until = Date.now() + 560_000;
     while (!existsSync(resultsFile) && Date.now() < until) {
       if (await sandboxLines(page, chips)) await page.screenshot({ path: path.join(ROOT, 'test-results', o.screenshot) });
       await page.waitForTimeout(250);
@@ -95,11 +96,11 @@ async function sandboxLines(page: Page, seen: Set<string>): Promise<boolean> {
 }
 
 /** Keeps the extension's own log (its LogOutputChannel) from the server's temp folder, for a failed or slow run. */
-function keepLogs(dir: string): void {
+function keepLogs(dir: string, host: string): void {
   const out = path.join(ROOT, 'test-results', 'code-server-logs');
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.includes('Ticket Runner')) continue;
     mkdirSync(out, { recursive: true });
-    cpSync(path.join(entry.parentPath, entry.name), path.join(out, entry.name));
+    cpSync(path.join(entry.parentPath, entry.name), path.join(out, `${host}-${entry.name}`));
   }
 }

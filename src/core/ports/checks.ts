@@ -11,7 +11,8 @@ export interface ParserPort {
  * `check` reports errors in the changed files and the files that import them.
  */
 export interface DiagnosticsPort {
-  check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }>;
+  /** `checkedBy` says, in words, which service judged the files (an editor may hand some to a headless service). */
+  check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy?: string }>;
   /**
    * Applies the language service's own code fixes for structural errors in `files`.
    * `allow` says whether a fix may touch a file; a fix touching any other file is refused.

@@ -115,7 +115,7 @@ const handlers = {
   },
   'check.diagnosed': (s, e) => {
     const a = attempt(s, e.attempt);
-    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, preExisting: e.preExisting, durationMs: e.durationMs };
+    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, preExisting: e.preExisting, durationMs: e.durationMs, checkedBy: e.checkedBy };
     if (!e.ok) a.status = 'failed';
   },
   'check.autofixed': (s, e) => {

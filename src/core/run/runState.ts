@@ -25,7 +25,7 @@ export const AttemptStateSchema = z.object({
   written: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() })),
   refused: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() })),
   parse: z.object({ ok: z.boolean(), problems: z.array(ParseProblem) }).optional(),
-  diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), preExisting: z.array(CodeDiagnostic), durationMs: z.number() }).optional(),
+  diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), preExisting: z.array(CodeDiagnostic), durationMs: z.number(), checkedBy: z.string().optional() }).optional(),
   autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),
   lint: z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), preExisting: z.array(LintProblem), detail: z.string().optional() }).optional(),
   tests: TestRunResult.optional(),

@@ -209,6 +209,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     diagnostics: z.array(CodeDiagnostic),
     preExisting: z.array(CodeDiagnostic).default([]),
     durationMs: z.number(),
+    /** Which service judged the files: the editor's TypeScript server, the headless language service, or both. */
+    checkedBy: z.string().optional(),
   }),
   /** Structural auto-fix, for each fix applied (or refused: out of scope) with no model call. */
   ev('check.autofixed', { attempt: z.number().int(), applied: z.array(AppliedFix), refused: z.array(AppliedFix) }),

@@ -8,6 +8,7 @@ import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { absolutePath, workspacePath } from '../workspacePaths';
 import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES, rankFixes } from './codeFixes';
 import { directImporters } from './importers';
+import { HEADLESS } from './judges';
 import { resolveSymbolType } from './resolveSymbol';
 import { WorkspaceHost } from './workspaceHost';
 
@@ -81,7 +82,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
         // The service is synchronous: yield between files so an abort can land.
         await nextTurn();
       }
-      return { checkedFiles: checked.map((f) => workspacePath(this.root, f)), diagnostics };
+      return { checkedFiles: checked.map((f) => workspacePath(this.root, f)), diagnostics, checkedBy: HEADLESS };
     });
   }
 

@@ -53,7 +53,7 @@ describe('ticket-runner CLI', function () {
     assert.equal(needs.code, EXIT.needsOperator);
     const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { status: string } };
     assert.equal(state.status, 'needsOperator');
-    assert.match(needs.err, /routed to ticket \(guard confirmed\)/, 'progress goes to stderr');
+    assert.match(needs.err, /sent to you: change the ticket \(confirmed by a check\)/, 'progress goes to stderr');
     const rejected = await cli(['resolve', runId, 'reject', '--workspace', ws.root]);
     assert.equal(rejected.code, EXIT.error);
     assert.match(rejected.err, /a rejection needs a reason/);

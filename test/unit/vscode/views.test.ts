@@ -1,26 +1,22 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { decodeLog } from '../../../src/core/run/logCodec';
 import { reduceRun } from '../../../src/core/run/reducer';
+import { recorded } from '../../support/recordedRuns';
+import { RunEvent } from '../../../src/core/schema/events';
 import { parseHostMessage, parseWebviewMessage } from '../../../src/shared/protocol';
 import { lineOf, timelineOf } from '../../../src/core/run/views/timeline';
-import { runNode } from '../../../src/core/run/views/runTree';
+import { runNode, runTitle, startedLabel } from '../../../src/core/run/views/runTree';
 import { lineDiff, withContext } from '../../../webview-ui/diff';
-
-const recorded = (name: string) => {
-  const events = decodeLog(readFileSync(path.join(__dirname, '..', '..', 'webview', 'fixtures', name, 'events.jsonl'), 'utf8'), name).events;
-  return { events, state: reduceRun(events[0]!.runId, events) };
-};
 
 describe('run views (pure projections of the log)', () => {
   it('the tree of a run that needs the operator: attempt, checks, diagnosis quotes, route, correction', () => {
     const { state } = recorded('BLOG-3');
     const root = runNode(state);
-    assert.equal(root.label, 'BLOG-3');
+    assert.match(root.label, /^BLOG-3: \S/, 'the ticket id and its title');
     assert.equal(root.contextValue, 'run.needsOperator');
     assert.equal(root.icon, 'question');
-    assert.match(root.description ?? '', /^SCRIPTED/);
+    assert.match(root.description ?? '', /^waiting for your decision: .* · SCRIPTED$/, 'the outcome first, in words');
     const attempt = root.children.find((c) => c.contextValue === 'attempt')!;
     const kinds = attempt.children.map((c) => c.contextValue);
     for (const k of ['parse', 'diagnostics', 'tests', 'diagnosis', 'route']) assert.ok(kinds.includes(k), k);
@@ -79,6 +75,36 @@ describe('run views (pure projections of the log)', () => {
     assert.ok(!parseWebviewMessage({ type: 'correction/accept', id: 'r1', runId: 'x', requestId: 'y', extra: 1 }).ok, 'strict: unknown keys are refused');
   });
 
+  it('the tree speaks in plain words: no internal name in any label or description', () => {
+    for (const name of ['BLOG-1', 'BLOG-3']) {
+      const { state } = recorded(name);
+      const words = allNodes(runNode(state)).map((n) => `${n.label} ${n.description ?? ''}`);
+      for (const w of words) assert.doesNotMatch(w, /needsOperator|testPlan|notNeeded|testFile|testOutput|correctionRequested|guard (confirmed|abstained|overridden)|by webview/, w);
+    }
+    const blog3 = allNodes(runNode(recorded('BLOG-3').state));
+    assert.ok(blog3.some((n) => n.label === 'correction: the ticket is wrong'), blog3.map((n) => n.label).join('\n'));
+    assert.ok(blog3.some((n) => n.label === 'sent to you: change the ticket' && n.description === 'confirmed by a check'));
+  });
+
+  it('an attempt says why it failed in one line, and a rolled-back run says so first', () => {
+    const { events, state } = recorded('BLOG-1');
+    const failed = runNode(state).children.find((c) => c.id.endsWith('attempt:1'))!;
+    assert.match(failed.description ?? '', /^failed: 1 test\(s\) failed · /);
+    const rolled = reduceRun(events[0]!.runId, [...events, RunEvent.parse({ runId: events[0]!.runId, seq: events.length, ts: events[events.length - 1]!.ts, type: 'run.rolledBack', files: [] })]);
+    assert.match(runNode(rolled).description ?? '', /^rolled back · passed: tests passed · /);
+  });
+
+  it('tab titles tell two runs of one ticket apart: id, start time and status', () => {
+    const { state } = recorded('BLOG-1');
+    const title = runTitle(state);
+    assert.match(title, /^BLOG-1 (\d{4}-\d{2}-\d{2} )?\d{2}:\d{2} · passed$/);
+    const later = { ...state, startedAt: new Date(Date.parse(state.startedAt!) + 60_000).toISOString() };
+    assert.notEqual(runTitle(later), title);
+    assert.match(runTitle(recorded('BLOG-3').state, 'needsOperator', 'replay'), /^Replay BLOG-3 .* · waiting for your decision$/);
+    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', '2026-11-23T18:00:00.000Z'), '09:15', 'today: the time only');
+    assert.equal(startedLabel('2026-11-20T09:15:00.000Z', '2026-11-23T18:00:00.000Z'), '2026-11-20 09:15');
+  });
+
   it('line diff and quote lines', () => {
     const d = lineDiff('a\nb\nc\nd', 'a\nB\nc\nd\ne');
     assert.deepEqual(d.map((l) => `${l.op}${l.text}`), [' a', '-b', '+B', ' c', ' d', '+e']);
@@ -87,6 +113,10 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(lineOf('one\ntwo', 'missing'), null);
   });
 });
+
+function allNodes<T extends { children: T[] }>(n: T): T[] {
+  return [n, ...n.children.flatMap((c) => allNodes(c))];
+}
 
 function allIds(n: { id: string; children: { id: string; children: unknown[] }[] }): string[] {
   return [n.id, ...n.children.flatMap((c) => allIds(c as typeof n))];

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
+import { LanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
 import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
 import { DEACTIVATE_WAIT_MS } from '../../../src/vscode/extension';
 import { fileInFolder } from '../../../src/vscode/runPanel';
@@ -16,6 +17,20 @@ import { abs, api, folder, withSettings } from './host';
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
  * workspace sets ticketRunner.model to scripted). Nothing here mocks vscode.
  */
+/** Records the text editor tabs opened from now until stop(), which returns their files. */
+function textTabsOpened(): { stop(): string[] } {
+  const seen: string[] = [];
+  const sub = vscode.window.tabGroups.onDidChangeTabs((e) => {
+    for (const tab of e.opened) if (tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputTextDiff) seen.push(tab.label);
+  });
+  return {
+    stop() {
+      sub.dispose();
+      return seen;
+    },
+  };
+}
+
 const noFallback: DiagnosticsPort = {
   check: () => Promise.reject(new Error('not used')),
   autofix: () => Promise.reject(new Error('not used')),
@@ -32,8 +47,9 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     for (const c of ['ticketRunner.runTicket', 'ticketRunner.openRun', 'ticketRunner.rollbackRun', 'ticketRunner.setApiKey']) assert.ok(commands.includes(c), c);
   });
 
-  it('the editor diagnostics adapter reports a real TypeScript error, and not a stale one after the fix', async () => {
-    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 500, ceilingMs: 45_000 });
+  it('the editor diagnostics adapter reports a real TypeScript error, and not a stale one after the fix, without opening a tab', async () => {
+    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 5_000, ceilingMs: 45_000 });
+    const opened = textTabsOpened();
     writeFileSync(abs('src/broken.ts'), "export const count: number = 'three';\n");
     const t = Date.now();
     const first = await d.check(['src/broken.ts'], new AbortController().signal);
@@ -47,10 +63,34 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const second = await d.check(['src/broken.ts'], new AbortController().signal);
     assert.deepEqual(second.diagnostics.filter((x) => x.file === 'src/broken.ts'), [], 'the error from before the write is not reported');
     console.log(`    re-check after the write in ${Date.now() - t2} ms`);
+    assert.deepEqual(opened.stop(), [], 'the check opened no editor tab');
+  });
+
+  it('a file with unsaved edits in the editor is checked as it is on disk, by the headless service', async () => {
+    const file = 'src/dirty.ts';
+    writeFileSync(abs(file), "export const size: number = 'large';\n");
+    const doc = await vscode.workspace.openTextDocument(abs(file));
+    const clean = new vscode.WorkspaceEdit();
+    clean.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), 'export const size: number = 3;\n');
+    assert.ok(await vscode.workspace.applyEdit(clean));
+    assert.ok(doc.isDirty, 'the editor holds unsaved edits that hide the error on disk');
+    const d = new EditorDiagnostics(folder(), { fallback: new LanguageServiceDiagnostics(folder().uri.fsPath), quietMs: 300, ceilingMs: 45_000 });
+    try {
+      const result = await d.check([file], new AbortController().signal);
+      const err = result.diagnostics.find((x) => x.file === file);
+      assert.equal(err?.code, 'TS2322', `the error on disk is reported (got ${JSON.stringify(result.diagnostics)})`);
+    } finally {
+      const back = new vscode.WorkspaceEdit();
+      back.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), readFileSync(abs(file), 'utf8'));
+      await vscode.workspace.applyEdit(back);
+      await doc.save();
+      d.dispose();
+      rmSync(abs(file), { force: true });
+    }
   });
 
   it('a code action repairs a missing import, through a WorkspaceEdit, only where allowed', async () => {
-    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 500, ceilingMs: 45_000 });
+    const d = new EditorDiagnostics(folder(), { fallback: noFallback, quietMs: 5_000, ceilingMs: 45_000 });
     const file = 'src/handlers/limits.ts';
     writeFileSync(abs(file), 'export function cap(n: number): number {\n  return Math.min(n, MAX_PER_PAGE);\n}\n');
     const refused = await d.autofix([file], () => false, new AbortController().signal);
@@ -75,7 +115,9 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const a = await api();
     const ticket = vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'));
     const t = Date.now();
+    const opened = textTabsOpened();
     const result = (await vscode.commands.executeCommand('ticketRunner.runTicket', ticket)) as RunResult | undefined;
+    assert.deepEqual(opened.stop(), [], 'the run opened no editor tab: only its own run view');
     assert.ok(result, 'the command returns the run');
     runId = result.runId;
     console.log(`    BLOG-1 ran in ${Date.now() - t} ms: ${result.state.status}; diagnostics per attempt ${result.state.attempts.map((x) => x.diagnostics?.durationMs).join(', ')} ms`);
@@ -93,7 +135,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const roots = a.tree.getChildren();
     const run = roots.find((r) => r.runId === runId);
     assert.ok(run, 'the run is in the tree');
-    assert.equal(run.label, 'BLOG-1');
+    assert.match(run.label as string, /^BLOG-1: /);
     assert.equal(run.icon, 'pass');
     const attempts = a.tree.getChildren(run).filter((c) => c.contextValue === 'attempt');
     assert.ok(attempts.length >= 1);

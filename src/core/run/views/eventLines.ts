@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../schema/events';
 import { describeSideEffects, describeStop, describeUncommitted, modelInfoLabel } from './report';
+import { deciderWords, guardWords, outcomeWords, routeWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -68,15 +69,15 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'oracle.tampered':
       return line(`ORACLE CHANGED (${e.at}): ${e.files.map((f) => f.path).join(', ')}; restored, and what it judged fails`, 'failed', true, e.attempt);
     case 'debugger.diagnosed':
-      return line(e.diagnosis ? `Debugger says ${e.diagnosis.kind} is wrong: ${e.diagnosis.claim}` : 'no usable diagnosis', 'warning', true, e.attempt);
+      return line(e.diagnosis ? `the Debugger says ${whatIsWrong(e.diagnosis.kind)} is wrong: ${e.diagnosis.claim}` : 'no usable diagnosis', 'warning', true, e.attempt);
     case 'router.routed':
-      return line(`routed to ${e.route} (guard ${e.guard.verdict})`, 'info', true, e.attempt);
+      return line(`sent ${routeWords(e.route)} (${guardWords(e.guard.verdict)})`, 'info', true, e.attempt);
     case 'correction.requested':
-      return line(`correction request ${e.request.id}: the ${e.request.target} is wrong (${e.request.fact.detail})`, 'needsOperator', true);
+      return line(`correction ${e.request.id}: ${whatIsWrong(e.request.target)} is wrong (${e.request.fact.detail})`, 'needsOperator', true);
     case 'correction.accepted':
-      return line(`correction ${e.requestId} accepted by ${e.by}`, 'ok', true);
+      return line(`correction ${e.requestId} accepted by ${deciderWords(e.by)}`, 'ok', true);
     case 'correction.rejected':
-      return line(`correction ${e.requestId} rejected by ${e.by}: ${e.reason}`, 'failed', true);
+      return line(`correction ${e.requestId} rejected by ${deciderWords(e.by)}: ${e.reason}`, 'failed', true);
     case 'rung.fired':
       return line(`recovery rung ${e.rung} fired: ${e.reason}`, 'warning', true, e.attempt);
     case 'anomaly.detected':
@@ -91,7 +92,7 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'run.rolledBack':
       return line(`rolled back ${e.files.length} file(s)`, 'info', true);
     case 'run.finished':
-      return line(`run ${e.runId}: ${e.outcome} (${describeStop(e.reason)})`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
+      return line(`run ${e.runId}: ${outcomeWords(e.outcome)} (${describeStop(e.reason)})`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
     default:
       return null;
   }

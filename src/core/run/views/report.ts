@@ -2,6 +2,7 @@ import type { ModelInfo, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
+import { whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
@@ -33,7 +34,7 @@ export function describeStop(reason: StopReason): string {
     case 'budgetExceeded':
       return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
     case 'correctionRequested':
-      return `waiting for the operator: correction ${reason.requestId} (${reason.route} is wrong)`;
+      return `waiting for your decision: correction ${reason.requestId} (${whatIsWrong(reason.route)} is wrong)`;
     case 'correctionRejected':
       return `correction ${reason.requestId} rejected: ${reason.reason}`;
     case 'gateFailed':

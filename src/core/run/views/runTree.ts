@@ -1,4 +1,5 @@
 import { describeEvent } from './eventLines';
+import { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
 import { describeStop, modelLabel, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
@@ -70,6 +71,7 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
     const errors = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
     const n = node(id, 'diagnostics', runId, 'diagnostics', a.diagnostics.ok ? 'passed' : 'failed', {
       description: a.diagnostics.ok ? `clean (${a.diagnostics.checkedFiles.length} file(s))` : `${errors.length} error(s)`,
+      tooltip: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : undefined,
     });
     n.children = a.diagnostics.diagnostics.map((d, i) =>
       node(n.id, `diag:${i}`, runId, `${d.code} ${d.file}:${d.line}`, d.category === 'error' ? 'failed' : 'warning', { description: d.message, tooltip: d.message, file: { path: d.file, line: d.line } }),
@@ -87,17 +89,17 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
   }
   if (a.diagnosis) {
     const d = a.diagnosis;
-    const n = node(id, 'diagnosis', runId, `diagnosis: ${d.kind} is wrong`, 'warning', { description: d.claim, tooltip: `${d.claim}\n\nBrief: ${d.brief}` });
-    n.children = d.evidence.map((e, i) => node(n.id, `quote:${i}`, runId, `"${e.quote}"`, 'pending', { icon: 'quote', description: e.file ?? e.source, file: e.file ? { path: e.file } : undefined }));
+    const n = node(id, 'diagnosis', runId, `the Debugger says ${whatIsWrong(d.kind)} is wrong`, 'warning', { description: d.claim, tooltip: `${d.claim}\n\nBrief: ${d.brief}` });
+    n.children = d.evidence.map((e, i) => node(n.id, `quote:${i}`, runId, `"${e.quote}"`, 'pending', { icon: 'quote', description: e.file ?? sourceWords(e.source), file: e.file ? { path: e.file } : undefined }));
     out.push(n);
   } else if (a.diagnosis === null) {
-    out.push(node(id, 'diagnosis', runId, 'diagnosis: none usable', 'skipped', { description: a.rejectedDiagnoses.map((r) => r.reason).join('; ') || undefined }));
+    out.push(node(id, 'diagnosis', runId, 'the Debugger gave no usable diagnosis', 'skipped', { description: a.rejectedDiagnoses.map((r) => r.reason).join('; ') || undefined }));
   }
   if (a.route) {
     out.push(
-      node(id, 'route', runId, `route: ${a.route.route}`, a.route.verdict === 'overridden' ? 'warning' : 'passed', {
+      node(id, 'route', runId, `sent ${routeWords(a.route.route)}`, a.route.verdict === 'overridden' ? 'warning' : 'passed', {
         icon: 'git-merge',
-        description: `guard ${a.route.verdict}${a.route.claimed ? `, claimed ${a.route.claimed}` : ''}`,
+        description: `${guardWords(a.route.verdict)}${a.route.claimed && a.route.claimed !== a.route.route ? `; the Debugger said ${whatIsWrong(a.route.claimed)}` : ''}`,
         tooltip: a.route.detail + (a.route.fact ? `\nFact: ${a.route.fact.detail}` : ''),
       }),
     );
@@ -108,8 +110,16 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
 
 /** What the run's line says after the model: how it ended, or that it goes on, or that its process died. */
 function runDescription(state: RunState, status: DisplayStatus): string {
-  if (state.finished) return describeStop(state.finished.reason);
-  return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : 'running';
+  // A rolled-back run's changes are gone: what it once reached is history, said after.
+  const rolledBack = state.rolledBack ? 'rolled back · ' : '';
+  if (state.finished) return `${rolledBack}${outcomeWords(state.finished.outcome)}: ${describeStop(state.finished.reason)}`;
+  return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : outcomeWords('running');
+}
+
+/** A run's start, short: the time today, else the day and the time. */
+export function startedLabel(startedAt: string | undefined, now = new Date().toISOString()): string {
+  if (!startedAt) return '';
+  return startedAt.slice(0, 10) === now.slice(0, 10) ? startedAt.slice(11, 16) : startedAt.slice(0, 16).replace('T', ' ');
 }
 
 /**
@@ -119,13 +129,14 @@ function runDescription(state: RunState, status: DisplayStatus): string {
 export function runNode(state: RunState, status: DisplayStatus = state.status): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
-  const scripted = state.model?.scripted ? 'SCRIPTED · ' : '';
-  const when = state.startedAt ? state.startedAt.slice(0, 16).replace('T', ' ') : '';
+  const scripted = state.model?.scripted ? ' · SCRIPTED' : '';
+  const title = state.manifest?.title;
   const root: RunNode = {
     id,
-    label: `${state.ticketId || '(unknown ticket)'}`,
-    description: `${scripted}${runDescription(state, status)} · ${when}`,
-    tooltip: `Run ${runId}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
+    label: `${state.ticketId || '(unknown ticket)'}${title ? `: ${title}` : ''}`,
+    // The outcome first: a narrow tree cuts the end of a description.
+    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt)}${scripted}`,
+    tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     runId,
     ...ICONS[status],
@@ -134,7 +145,10 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
   if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
   for (const a of state.attempts) {
-    const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, { description: a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)` });
+    const why = whyAttemptFailed(a);
+    const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, {
+      description: [why ? `failed: ${why}` : undefined, a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)`].filter(Boolean).join(' · '),
+    });
     an.children = checkNodes(an.id, runId, a);
     root.children.push(an);
   }
@@ -148,8 +162,8 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
   for (const c of state.corrections) {
     const status: Status = c.status === 'pending' ? 'needsOperator' : c.status === 'accepted' ? 'passed' : 'failed';
     root.children.push(
-      node(id, `correction:${c.request.id}`, runId, `correction: ${c.request.target} is wrong`, status, {
-        description: c.status === 'pending' ? 'waiting for your decision' : `${c.status}${c.reason ? `: ${c.reason}` : ''}`,
+      node(id, `correction:${c.request.id}`, runId, `correction: ${whatIsWrong(c.request.target)} is wrong`, status, {
+        description: c.status === 'pending' ? 'waiting for your decision' : `${c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${c.reason ? `: ${c.reason}` : ''}`,
         tooltip: `${c.request.fact.detail}${c.request.claim ? `\n\n${c.request.claim.text}` : ''}`,
         file: c.request.fact.file ? { path: c.request.fact.file, line: c.request.fact.line } : undefined,
       }),
@@ -157,6 +171,15 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
   }
   if (state.rolledBack) root.children.push(node(id, 'rolledBack', runId, 'rolled back', 'skipped', { icon: 'discard' }));
   return root;
+}
+
+/**
+ * A run's tab title: the ticket, when it started and where it stands, so two runs of one ticket
+ * are told apart at a glance.
+ */
+export function runTitle(state: RunState, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live'): string {
+  const when = startedLabel(state.startedAt);
+  return `${mode === 'replay' ? 'Replay ' : ''}${state.ticketId || state.runId}${when ? ` ${when}` : ''} · ${state.rolledBack ? 'rolled back' : outcomeWords(status)}`;
 }
 
 /** One short line for the progress notification; null for events not worth a glance. */

@@ -67,6 +67,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
       diagnostics: result.diagnostics.filter((d) => !preExisting.includes(d)),
       preExisting,
       durationMs: elapsed(t),
+      checkedBy: result.checkedBy,
     });
   }
 

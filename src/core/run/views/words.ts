@@ -1,0 +1,133 @@
+import type { EvidenceSource, FailureKind } from '../../schema/diagnosis';
+import type { Route, RunOutcome } from '../../schema/events';
+import type { AttemptState } from '../reducer';
+
+/**
+ * The plain words every view uses for the log's internal names (outcomes, routes, guard
+ * verdicts, evidence sources, who decided), so no user reads `needsOperator`, `testPlan` or
+ * "guard notNeeded". One owner: the tree, the webview, the CLI's report and the notifications
+ * all say the same thing.
+ */
+
+/** What the Debugger or a correction says is wrong, as a noun phrase. */
+export function whatIsWrong(kind: FailureKind | 'testPlan' | 'op' | Route | (string & {})): string {
+  switch (kind) {
+    case 'code':
+      return 'the code';
+    case 'manifest':
+      return 'the scope (the files the Coder may change)';
+    case 'test':
+    case 'testPlan':
+      return 'the test plan';
+    case 'ticket':
+      return 'the ticket';
+    case 'op':
+      return 'a prepared edit';
+    case 'escalate':
+      return 'nothing the run can fix by itself';
+    default:
+      return `the ${kind}`;
+  }
+}
+
+/** Where a route sends the fix. */
+export function routeWords(route: Route): string {
+  switch (route) {
+    case 'code':
+      return 'back to the Coder';
+    case 'manifest':
+      return 'to you: change the scope';
+    case 'test':
+      return 'to you: change the test plan';
+    case 'ticket':
+      return 'to you: change the ticket';
+    case 'escalate':
+      return 'to you: the run stops';
+  }
+}
+
+/** The router's guard: did a deterministic check back the route? */
+export function guardWords(verdict: 'confirmed' | 'abstained' | 'overridden' | 'notNeeded' | (string & {})): string {
+  switch (verdict) {
+    case 'confirmed':
+      return 'confirmed by a check';
+    case 'abstained':
+      return 'no check could confirm it';
+    case 'overridden':
+      return 'overruled by a check';
+    case 'notNeeded':
+      return 'no check needed';
+    default:
+      return verdict;
+  }
+}
+
+/** How a run ended, or where it stands. */
+export function outcomeWords(outcome: RunOutcome | 'running' | 'interrupted'): string {
+  switch (outcome) {
+    case 'passed':
+      return 'passed';
+    case 'failed':
+      return 'failed';
+    case 'needsOperator':
+      return 'waiting for your decision';
+    case 'cancelled':
+      return 'cancelled';
+    case 'error':
+      return 'stopped by an error';
+    case 'running':
+      return 'running';
+    case 'interrupted':
+      return 'interrupted';
+  }
+}
+
+/** Where a quoted piece of evidence was taken from. */
+export function sourceWords(source: EvidenceSource): string {
+  switch (source) {
+    case 'testOutput':
+      return 'the test output';
+    case 'diagnostics':
+      return 'the type errors';
+    case 'testFile':
+      return 'the test file';
+    case 'implementation':
+      return 'the code';
+    case 'manifest':
+      return 'the scope';
+    case 'history':
+      return 'earlier attempts';
+  }
+}
+
+/** Who accepted or rejected a correction. */
+export function deciderWords(by: string): string {
+  switch (by) {
+    case 'webview':
+      return 'you, in the run view';
+    case 'vscode':
+      return 'you, in the editor';
+    case 'cli':
+      return 'you, on the command line';
+    default:
+      return by;
+  }
+}
+
+/**
+ * Why an attempt failed, in one line: the first check that failed it, so an attempt whose tests
+ * passed never just says "failed". undefined when it did not fail.
+ */
+export function whyAttemptFailed(a: AttemptState): string | undefined {
+  if (a.status !== 'failed') return undefined;
+  if (a.tampered.length) return `the code under test changed ${a.tampered.map((t) => t.path).join(', ')}`;
+  if (a.parse && !a.parse.ok) return `${a.parse.problems.length} syntax problem(s)`;
+  const typeErrors = a.diagnostics?.diagnostics.filter((d) => d.category === 'error').length ?? 0;
+  if (a.diagnostics && !a.diagnostics.ok) return `${typeErrors} type error(s)`;
+  if (a.lint?.status === 'failed') return `${a.lint.problems.length} lint problem(s)`;
+  if (a.lint?.status === 'error') return `the linter could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}`;
+  if (a.tests && a.tests.status !== 'passed') return a.tests.status === 'timeout' ? 'the tests timed out' : `${a.tests.failed} test(s) failed`;
+  if (a.projectTests?.newlyFailing.length) return `${a.projectTests.newlyFailing.length} existing test(s) now fail`;
+  if (a.refused.length) return `${a.refused.length} write(s) refused`;
+  return 'a check failed';
+}
