@@ -45,6 +45,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.id = n.id;
     item.description = n.description;
     item.tooltip = n.tooltip;
+    item.accessibilityInformation = { label: n.accessibleLabel };
     item.contextValue = n.contextValue;
     item.iconPath = new vscode.ThemeIcon(n.icon, n.color ? new vscode.ThemeColor(n.color) : undefined);
     const known = this.runs.get(n.runId);

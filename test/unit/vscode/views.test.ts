@@ -105,6 +105,19 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(startedLabel('2026-11-20T09:15:00.000Z', '2026-11-23T18:00:00.000Z'), '2026-11-20 09:15');
   });
 
+  it('every row has a screen-reader label with its status in words, and never a stack trace', () => {
+    const nodes = allNodes(runNode(recorded('BLOG-1').state));
+    const failedCase = nodes.find((n) => n.contextValue === 'case');
+    assert.ok(failedCase, 'BLOG-1 has a failed test case in its first attempt');
+    assert.match(failedCase.tooltip ?? '', /\n\s+at /, 'the tooltip keeps the stack for the mouse');
+    assert.match(failedCase.accessibleLabel, /, failed, /);
+    for (const n of nodes) {
+      assert.ok(n.accessibleLabel.startsWith(n.label), n.id);
+      assert.doesNotMatch(n.accessibleLabel, /\n\s+at /, `${n.id} reads no stack`);
+    }
+    assert.match(nodes[0]!.accessibleLabel, /^BLOG-1: .*, passed, passed: tests passed/);
+  });
+
   it('line diff and quote lines', () => {
     const d = lineDiff('a\nb\nc\nd', 'a\nB\nc\nd\ne');
     assert.deepEqual(d.map((l) => `${l.op}${l.text}`), [' a', '-b', '+B', ' c', ' d', '+e']);

@@ -17,11 +17,13 @@ import { abs, api, folder, withSettings } from './host';
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
  * workspace sets ticketRunner.model to scripted). Nothing here mocks vscode.
  */
-/** Records the text editor tabs opened from now until stop(), which returns their files. */
+/** Records the text editor tabs opened or closed from now until stop(), which returns them. */
 function textTabsOpened(): { stop(): string[] } {
   const seen: string[] = [];
+  const isText = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputTextDiff;
   const sub = vscode.window.tabGroups.onDidChangeTabs((e) => {
-    for (const tab of e.opened) if (tab.input instanceof vscode.TabInputText || tab.input instanceof vscode.TabInputTextDiff) seen.push(tab.label);
+    for (const tab of e.opened) if (isText(tab)) seen.push(`opened ${tab.label}`);
+    for (const tab of e.closed) if (isText(tab)) seen.push(`closed ${tab.label}`);
   });
   return {
     stop() {
@@ -151,6 +153,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const { startRun } = await import('../../../src/core/index.js');
     // The progress notification's Cancel: its token aborts the run's controller, which the service owns.
     const cancel = new vscode.CancellationTokenSource();
+    const opened = textTabsOpened();
     const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }), {
       cancel: cancel.token,
       onEvent: (e) => {
@@ -158,6 +161,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       },
     });
     cancel.dispose();
+    assert.deepEqual(opened.stop(), [], 'a cancelled run opened and closed no editor tab');
     assert.equal(result.state.status, 'cancelled');
     assert.deepEqual(result.state.finished?.reason, { kind: 'cancelled' });
     assert.equal(a.runs.isActive(result.runId), false);

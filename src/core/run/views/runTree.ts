@@ -15,6 +15,11 @@ export interface RunNode {
   label: string;
   description?: string;
   tooltip?: string;
+  /**
+   * What a screen reader says for the row: the label, the status in words, and the description;
+   * never the tooltip, which can hold a stack trace.
+   */
+  accessibleLabel: string;
   /** A codicon id (ThemeIcon), and an optional theme color id for it. */
   icon: string;
   color?: string;
@@ -41,6 +46,22 @@ const ICONS: Record<Status, { icon: string; color?: string }> = {
   interrupted: { icon: 'debug-disconnect', color: 'editorWarning.foreground' },
 };
 
+/** A status as a screen reader says it. */
+const STATUS_WORDS: Record<Status, string> = {
+  passed: 'passed',
+  failed: 'failed',
+  error: 'error',
+  pending: 'not run yet',
+  running: 'running',
+  skipped: 'skipped',
+  warning: 'warning',
+  needsOperator: 'waiting for your decision',
+  cancelled: 'cancelled',
+  interrupted: 'interrupted',
+};
+
+const spoken = (label: string, status: Status, description: string | undefined) => [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
+
 const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => ({
   id: `${parent}/${key}`,
   label,
@@ -49,6 +70,7 @@ const node = (parent: string, key: string, runId: string, label: string, status:
   children: [],
   ...ICONS[status],
   ...extra,
+  accessibleLabel: spoken(extra.label ?? label, status, extra.description),
 });
 
 function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
@@ -138,10 +160,12 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     description: `${runDescription(state, status)} · ${startedLabel(state.startedAt)}${scripted}`,
     tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
+    accessibleLabel: '',
     runId,
     ...ICONS[status],
     children: [],
   };
+  root.accessibleLabel = spoken(root.label, status, root.description);
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
   if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
   for (const a of state.attempts) {
