@@ -21,6 +21,7 @@ import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
+import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
 import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
@@ -77,6 +78,8 @@ Commands:
   resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
   record <runId>                     a run's model answers as a script for --model scripted
+  validate <ticket>...               check tickets as a run would, with no run and no model
+  render <ticket>                    print the tests a run of the ticket would render
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
@@ -143,6 +146,8 @@ Reads every run log under the folders (run folders, .ticket-runner/runs/<id>, or
 them, such as a CI matrix's downloaded artifacts) and writes one batch-report.json and one
 batch-junit.xml to --out (default: the current folder), as \`batch\` would for those runs.
 Exits as \`batch\` does for those outcomes.`,
+  validate: VALIDATE_HELP,
+  render: RENDER_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -285,7 +290,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, batch, merge-report, tickets (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
@@ -417,6 +422,14 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       writeFileSync(out, JSON.stringify(script, null, 2) + '\n');
       io.out(`Recorded ${state.modelCalls.length} model answer(s) of run ${runId} into ${path.relative(ws, out)}; replay with --model scripted.`);
       return EXIT.passed;
+    }
+    case 'validate': {
+      if (!positionals.length) throw new UserInputError('validate needs one or more ticket paths, such as .tickets/BLOG-1.ticket.json');
+      return validateCommand(workspaceOf(flags), positionals, flags.json === true, io.out, signal);
+    }
+    case 'render': {
+      if (positionals.length !== 1) throw new UserInputError('render needs one ticket path, such as .tickets/BLOG-1.ticket.json');
+      return renderCommand(workspaceOf(flags), positionals[0]!, io.out, io.err, signal);
     }
     case 'tickets': {
       io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));

@@ -4,6 +4,7 @@ import { ModelContractError, UserInputError } from '../core/errors';
 import type { PipelineDeps } from '../core/stages/context';
 import type { GateSettings } from '../core/stages/gates/config';
 import type { ModelPort } from '../core/ports/model';
+import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
 import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
@@ -87,6 +88,25 @@ function protectedPaths(root: string, ticketPath: string | undefined): string[] 
  * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
  * the demo and the tests share. Heavy adapters (TypeScript, Tree-sitter) load lazily.
  */
+/**
+ * The extension bundles TypeScript into one file: its lib.*.d.ts files are copied beside it, and
+ * without them a language service there would know no global type (its probes would be noise).
+ */
+function typescriptLibDir(dist: string): string | undefined {
+  return existsSync(path.join(dist, 'typescript-lib', 'lib.d.ts')) ? path.join(dist, 'typescript-lib') : undefined;
+}
+
+/**
+ * What checking a ticket needs, and no more (validate, render): the workspace, read through
+ * the same port as a run, and the headless language service when the workspace has a tsconfig.
+ * Nothing runs the workspace's code.
+ */
+export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspace; diagnostics?: DiagnosticsPort } {
+  const root = path.resolve(workspaceRoot);
+  const libDir = typescriptLibDir(path.join(packageRoot(), 'dist'));
+  return { workspace: new FsWorkspace(root), diagnostics: existsSync(path.join(root, 'tsconfig.json')) ? createLanguageServiceDiagnostics(root, { libDir }) : undefined };
+}
+
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const root = path.resolve(o.workspaceRoot);
   const pkgRoot = packageRoot();
@@ -94,9 +114,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const fromModules = (p: string) => path.join(pkgRoot, 'node_modules', p);
   const wasmDir = existsSync(path.join(dist, 'tree-sitter-typescript.wasm')) ? dist : fromModules('tree-sitter-typescript');
   const runtimeWasmDir = existsSync(path.join(dist, 'web-tree-sitter.wasm')) ? dist : fromModules('web-tree-sitter');
-  // The extension bundles TypeScript into one file: its lib.*.d.ts files are copied beside it, and
-  // without them a language service there would know no global type (its probes would be noise).
-  const libDir = existsSync(path.join(dist, 'typescript-lib', 'lib.d.ts')) ? path.join(dist, 'typescript-lib') : undefined;
+  const libDir = typescriptLibDir(dist);
   const store = new FileRunStore(root);
   let model: ModelPort;
   if (o.modelPort) model = o.modelPort;

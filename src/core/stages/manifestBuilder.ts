@@ -77,44 +77,72 @@ async function readPackageJson(ws: WorkspacePort): Promise<PackageJson | null> {
   }
 }
 
+/** A problem with one path of a ticket: where it is (a JSON path) and what is wrong, starting with the field. */
+export interface TicketPathProblem {
+  path: string;
+  message: string;
+}
+
 /**
- * Derives the manifest from a ticket with no model. Every path is checked: scope paths
- * must stay in the workspace, read paths must exist, and no test file may be writable.
+ * Every path problem of a ticket, in order: scope paths must stay in the workspace, read paths
+ * must exist, no test file may be writable, and a test target must be a test file. The run
+ * stops on the first (buildManifest); `validate` lists them all.
  */
-export async function buildManifest({ ticket, ticketPath, workspace, diagnostics }: ManifestInputs): Promise<Manifest> {
-  const where = (field: string, p: string): string => {
+export async function ticketPathProblems(ticket: Ticket, ticketPath: string, workspace: WorkspacePort): Promise<TicketPathProblem[]> {
+  const problems: TicketPathProblem[] = [];
+  const where = (field: string, jsonPath: string, p: string): string | undefined => {
     try {
       return normalizeRelPath(p);
     } catch (err) {
-      throw new UserInputError(`${ticketPath}: ${field} path ${err instanceof Error ? err.message : String(err)}`);
+      problems.push({ path: jsonPath, message: `${field} path ${err instanceof Error ? err.message : String(err)}` });
+      return undefined;
     }
   };
-  const testFiles = ticket.testPlan.files.map((f, i) => where(`testPlan.files[${i}].path`, f.path));
-  for (const [i, p] of testFiles.entries()) {
+  const testFiles: string[] = [];
+  for (const [i, f] of ticket.testPlan.files.entries()) {
+    const p = where(`testPlan.files[${i}].path`, `$.testPlan.files[${i}].path`, f.path);
+    if (p === undefined) continue;
+    testFiles.push(p);
     const content = await workspace.readFile(p);
     const existing = content === null ? 'none' : content.startsWith(GENERATED_HEADER[0]!) ? 'rendered' : 'other';
     const problem = testTargetProblem(p, existing, ticketPath);
     if (problem) {
-      throw new UserInputError(
-        `${ticketPath}: testPlan.files[${i}].path "${p}" ${problem}. A test plan may target a new test file, or an existing one (under test/, tests/ or __tests__/, or named *.test.* or *.spec.*): its file is rendered from scratch.`,
-      );
+      problems.push({
+        path: `$.testPlan.files[${i}].path`,
+        message: `testPlan.files[${i}].path "${p}" ${problem}. A test plan may target a new test file, or an existing one (under test/, tests/ or __tests__/, or named *.test.* or *.spec.*): its file is rendered from scratch.`,
+      });
     }
   }
-  const write: ScopedFile[] = [];
   for (const [i, raw] of ticket.scope.write.entries()) {
-    const p = where(`scope.write[${i}]`, raw);
-    if (testFiles.includes(p)) {
-      throw new UserInputError(`${ticketPath}: scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.`);
+    const p = where(`scope.write[${i}]`, `$.scope.write[${i}]`, raw);
+    if (p !== undefined && testFiles.includes(p)) {
+      problems.push({ path: `$.scope.write[${i}]`, message: `scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.` });
     }
+  }
+  for (const [i, raw] of ticket.scope.read.entries()) {
+    const p = where(`scope.read[${i}]`, `$.scope.read[${i}]`, raw);
+    if (p !== undefined && !(await workspace.exists(p))) {
+      problems.push({ path: `$.scope.read[${i}]`, message: `scope.read[${i}] "${p}" does not exist in the workspace. Fix the path or remove it.` });
+    }
+  }
+  for (const [i, ref] of ticket.refs.entries()) where('refs.file', `$.refs[${i}].file`, ref.file);
+  return problems;
+}
+
+/**
+ * Derives the manifest from a ticket with no model. Every path is checked first
+ * (ticketPathProblems): the first problem stops it, with the ticket's path and the field.
+ */
+export async function buildManifest({ ticket, ticketPath, workspace, diagnostics }: ManifestInputs): Promise<Manifest> {
+  const [problem] = await ticketPathProblems(ticket, ticketPath, workspace);
+  if (problem) throw new UserInputError(`${ticketPath}: ${problem.message}`);
+  const testFiles = ticket.testPlan.files.map((f) => normalizeRelPath(f.path));
+  const write: ScopedFile[] = [];
+  for (const raw of ticket.scope.write) {
+    const p = normalizeRelPath(raw);
     write.push({ path: p, exists: await workspace.exists(p) });
   }
-  const read: ScopedFile[] = [];
-  for (const [i, raw] of ticket.scope.read.entries()) {
-    const p = where(`scope.read[${i}]`, raw);
-    const exists = await workspace.exists(p);
-    if (!exists) throw new UserInputError(`${ticketPath}: scope.read[${i}] "${p}" does not exist in the workspace. Fix the path or remove it.`);
-    read.push({ path: p, exists });
-  }
+  const read: ScopedFile[] = ticket.scope.read.map((raw) => ({ path: normalizeRelPath(raw), exists: true }));
   const pkg = await readPackageJson(workspace);
   const runner = detectRunner(pkg, ticket.testPlan.framework, ticket.testPlan.framework ? [] : await runnerConfigFiles(workspace));
   const firstTest = testFiles[0] ?? '';
@@ -124,7 +152,7 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
   const facts = [];
   if (diagnostics) {
     for (const ref of ticket.refs) {
-      const file = where('refs.file', ref.file);
+      const file = normalizeRelPath(ref.file);
       facts.push({ file, symbol: ref.symbol, signature: await diagnostics.resolveSymbol(file, ref.symbol) });
     }
   }

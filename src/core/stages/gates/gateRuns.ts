@@ -13,6 +13,7 @@ import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from '
 import { coveragePlanPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt, type ReviewInputs } from './prompts';
 import { ImportReach } from './reach';
 import { askStructured, REVIEW_TOOL, ReviewVerdict, TEST_REVIEW_TOOL, TestReview, verifiedBlockers } from './reviewers';
+import { criteriaWithoutTest } from '../validateTicket';
 import { describeValidation, validateTestPlan } from './testPlanCheck';
 
 /** What one run of one gate found. `complaints` feed a repair; `correction` goes to the operator. */
@@ -178,10 +179,7 @@ async function proposalFrom(env: GateEnv, review: TestReviewT | null, fallback: 
 
 /** Criteria no test case names, when the plan names criteria at all (otherwise nothing can be told). */
 function untaggedCriteria(env: GateEnv): string[] {
-  const cases = env.ctx.manifest.testPlan.files.flatMap((f) => f.cases);
-  const named = new Set(cases.flatMap((c) => (c.criterion ? [c.criterion] : [])));
-  if (named.size === 0) return [];
-  return env.ctx.manifest.acceptance.map((a) => a.id).filter((id) => !named.has(id));
+  return criteriaWithoutTest(env.ctx.manifest.acceptance, env.ctx.manifest.testPlan);
 }
 
 export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {

@@ -1,0 +1,76 @@
+import { TicketValidationError } from '../errors';
+import type { DiagnosticsPort } from '../ports/checks';
+import type { WorkspacePort } from '../ports/workspace';
+import type { AcceptanceCriterion, Ticket } from '../schema/ticket';
+import type { TestPlan } from '../schema/testPlan';
+import { buildManifest, ticketPathProblems } from './manifestBuilder';
+import { materialize, type MaterializedFile } from './materializer';
+import { parseTicket } from './ticketLoader';
+
+/** One finding of `validate`: where in the ticket (a JSON path), what, and whether it stops a run. */
+export interface TicketFinding {
+  path: string;
+  message: string;
+  /** error: a run of this ticket would stop on it; warning: it may be intended, and the run goes on. */
+  severity: 'error' | 'warning';
+}
+
+export interface TicketValidation {
+  findings: TicketFinding[];
+  /** The test files a run would render, when the ticket got that far. */
+  rendered: MaterializedFile[];
+}
+
+/**
+ * The acceptance criteria no test case names. A plan that names no criterion at all is not
+ * held to it; one that names some must name them all (the test reviewer gate's machine fact).
+ */
+export function criteriaWithoutTest(acceptance: readonly Pick<AcceptanceCriterion, 'id'>[], plan: TestPlan): string[] {
+  const named = new Set(plan.files.flatMap((f) => f.cases.flatMap((c) => (c.criterion ? [c.criterion] : []))));
+  if (named.size === 0) return [];
+  return acceptance.map((a) => a.id).filter((id) => !named.has(id));
+}
+
+/**
+ * Checks a ticket the way a run would, without running anything or calling a model: the schema,
+ * every path, the `refs` (each must resolve), the criteria without a test, and the rendered tests
+ * against the code as it is now. The last are warnings: a ticket that asks for new code renders
+ * tests that name what does not exist yet.
+ */
+export async function validateTicket(
+  deps: { workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
+  ticketPath: string,
+  text: string,
+  signal: AbortSignal,
+): Promise<TicketValidation> {
+  let ticket: Ticket;
+  try {
+    ticket = parseTicket(ticketPath, text);
+  } catch (err) {
+    if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [] };
+    throw err;
+  }
+  const findings: TicketFinding[] = (await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p) => ({ ...p, severity: 'error' }));
+  const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
+  if (untested.length) findings.push({ path: '$.testPlan', message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`, severity: 'warning' });
+  if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [] };
+
+  const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
+  manifest.facts.forEach((fact, i) => {
+    if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: `refs[${i}]: ${fact.symbol} does not resolve in ${fact.file}: fix the name or the file`, severity: 'error' });
+  });
+  const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  if (deps.diagnostics?.probe) {
+    for (const [i, file] of rendered.entries()) {
+      const errors = (await deps.diagnostics.probe(file.path, file.content, signal)).filter((d) => d.file === file.path && d.category === 'error');
+      for (const d of errors) {
+        findings.push({
+          path: `$.testPlan.files[${i}]`,
+          message: `the rendered ${file.path}, line ${d.line}:${d.column}: ${d.code} ${d.message} (against the code as it is now; expected if the ticket asks for it)`,
+          severity: 'warning',
+        });
+      }
+    }
+  }
+  return { findings, rendered };
+}

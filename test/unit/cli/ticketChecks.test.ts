@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { materialize } from '../../../src/core/stages/materializer';
+import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { cli } from '../../support/cli';
+import { copyFixture, treeHash } from '../../support/tempWorkspace';
+
+describe('ticket-runner validate and render: a ticket checked as a run would, with no run', function () {
+  this.timeout(120_000);
+  let ws: ReturnType<typeof copyFixture>;
+  before(() => (ws = copyFixture()));
+  after(() => ws.dispose());
+
+  it('a sound ticket is ok (exit 0); one whose ticket is wrong is caught before any run (exit 3), at its JSON path', async () => {
+    const before = treeHash(ws.root);
+    const ok = await cli(['validate', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    assert.equal(ok.code, 0, ok.err);
+    assert.equal(ok.out, '.tickets/BLOG-1.ticket.json: ok');
+    // BLOG-3's ticket names a field the code does not have: a run would route it to the ticket after a failed attempt.
+    const wrong = await cli(['validate', '.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root]);
+    assert.equal(wrong.code, 3);
+    assert.match(wrong.out, /^\.tickets\/BLOG-3\.ticket\.json: error at \$\.refs\[0\]: refs\[0\]: Post\.publishedAt does not resolve in src\/types\.ts/m);
+    assert.equal(treeHash(ws.root), before, 'validate writes nothing');
+  });
+
+  it('lists every problem of a broken ticket, not just the first, each with its path and what to do', async () => {
+    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8'));
+    ticket.scope.read = ['src/nowhere.ts'];
+    ticket.scope.write = [...ticket.scope.write, '../outside.ts'];
+    ticket.testPlan.files[0].path = 'src/index.ts';
+    writeFileSync(path.join(ws.root, '.tickets/BROKEN.ticket.json'), JSON.stringify(ticket));
+    const r = await cli(['validate', '.tickets/BROKEN.ticket.json', '--workspace', ws.root, '--json']);
+    assert.equal(r.code, 3);
+    const [result] = JSON.parse(r.out) as { ticket: string; ok: boolean; findings: { path: string; severity: string; message: string }[] }[];
+    assert.equal(result!.ok, false);
+    const at = (p: string) => result!.findings.find((f) => f.path === p);
+    assert.match(at('$.testPlan.files[0].path')?.message ?? '', /"src\/index\.ts" is an existing source file/);
+    assert.match(at(`$.scope.write[${ticket.scope.write.length - 1}]`)?.message ?? '', /outside/);
+    assert.match(at('$.scope.read[0]')?.message ?? '', /"src\/nowhere\.ts" does not exist in the workspace\. Fix the path or remove it\./);
+    assert.ok(result!.findings.every((f) => f.severity === 'error'));
+  });
+
+  it('a ticket that is not valid JSON, or misses a field, is an error at the place it is', async () => {
+    writeFileSync(path.join(ws.root, '.tickets/BAD.ticket.json'), '{\n  "id": "BAD",\n  "title": "x",\n}');
+    const bad = await cli(['validate', '.tickets/BAD.ticket.json', '--workspace', ws.root]);
+    assert.equal(bad.code, 3);
+    assert.match(bad.out, /BAD\.ticket\.json: error at \$: not valid JSON \(line 4, column 1\)/);
+    writeFileSync(path.join(ws.root, '.tickets/THIN.ticket.json'), JSON.stringify({ id: 'THIN', title: 'thin' }));
+    const thin = await cli(['validate', '.tickets/THIN.ticket.json', '--workspace', ws.root]);
+    assert.equal(thin.code, 3);
+    assert.match(thin.out, /error at \$\.acceptance: missing; expected array/);
+  });
+
+  it('warns, without failing, when the rendered tests name code the ticket asks for', async () => {
+    const r = await cli(['validate', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, 0, r.out);
+    assert.match(r.out, /warning at \$\.testPlan\.files\[0\]: the rendered test\/ticket\/BLOG-5\.test\.ts, line \d+:\d+: TS2724 .*summarizePage/);
+  });
+
+  it('render prints exactly what a run would render, and writes nothing', async () => {
+    const before = treeHash(ws.root);
+    const r = await cli(['render', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, 0, r.err);
+    const ticket = parseTicket('.tickets/BLOG-1.ticket.json', readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8'));
+    const [file] = materialize(ticket.testPlan, 'node:test', { language: 'ts', moduleKind: 'cjs' });
+    assert.equal(r.out, `// ==> ${file!.path} <==\n${file!.content}`);
+    assert.equal(existsSync(path.join(ws.root, file!.path)), false);
+    assert.equal(treeHash(ws.root), before);
+    const broken = await cli(['render', '.tickets/BROKEN.ticket.json', '--workspace', ws.root]);
+    assert.equal(broken.code, 3);
+    assert.match(broken.err, /error at \$\.scope\.read\[0\]/);
+  });
+});
