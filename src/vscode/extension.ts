@@ -6,6 +6,7 @@ import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { RunsTreeProvider } from './runsTree';
+import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { VIEW_RUNS } from './settings';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -46,6 +47,8 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
+    const tickets = this._register(new TicketFiles(log));
+    for (const command of registerTicketCommands(tickets)) this._register(command);
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {
       const runs = this.runs.list();

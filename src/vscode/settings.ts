@@ -135,6 +135,9 @@ export const Command = {
   refreshRuns: 'ticketRunner.refreshRuns',
   acceptCorrection: 'ticketRunner.acceptCorrection',
   rejectCorrection: 'ticketRunner.rejectCorrection',
+  newTicket: 'ticketRunner.newTicket',
+  validateTicket: 'ticketRunner.validateTicket',
+  renderTicket: 'ticketRunner.renderTicket',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';

@@ -20,6 +20,7 @@ import { guardOracle } from '../stages/checks/oracle';
 import { Oracle } from '../stages/checks/oraclePins';
 import { normalizeRelPath } from '../stages/paths';
 import { parseTicket } from '../stages/ticketLoader';
+import { placeholderPaths, TEMPLATE_MARK } from '../stages/ticketTemplate';
 import { trackedWorkspace } from './trackedWorkspace';
 
 
@@ -41,6 +42,8 @@ export async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   const text = await deps.workspace.readFile(ticketPath);
   if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
+  const unwritten = placeholderPaths(ticket);
+  if (unwritten.length) throw new UserInputError(`${ticketPath} still holds the new ticket's placeholders (${TEMPLATE_MARK}) at ${unwritten.join(', ')}: write them first (ticket-runner validate lists them)`);
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   const oracle = new Oracle(deps.hash);
   oracle.pin(ticketPath, text);

@@ -6,6 +6,7 @@ import type { TestPlan } from '../schema/testPlan';
 import { buildManifest, ticketPathProblems } from './manifestBuilder';
 import { materialize, type MaterializedFile } from './materializer';
 import { parseTicket } from './ticketLoader';
+import { placeholderPaths, TEMPLATE_MARK } from './ticketTemplate';
 
 /** One finding of `validate`: where in the ticket (a JSON path), what, and whether it stops a run. */
 export interface TicketFinding {
@@ -50,7 +51,9 @@ export async function validateTicket(
     if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [] };
     throw err;
   }
-  const findings: TicketFinding[] = (await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p) => ({ ...p, severity: 'error' }));
+  const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({ path: p, message: `still holds the new ticket's placeholder ${TEMPLATE_MARK}: write it`, severity: 'error' }));
+  if (findings.length) return { findings, rendered: [] };
+  findings.push(...(await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p): TicketFinding => ({ ...p, severity: 'error' })));
   const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
   if (untested.length) findings.push({ path: '$.testPlan', message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`, severity: 'warning' });
   if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [] };

@@ -1,0 +1,74 @@
+import { dirOf } from './paths';
+
+export interface NewTicketOptions {
+  id: string;
+  title: string;
+  /** The workspace file the ticket is about (the active editor's), if any: the scope and the test's import. */
+  scopeFile?: string;
+  /** The test file's language, from the workspace (a tsconfig means TypeScript). */
+  language: 'ts' | 'js';
+  /** ESM workspaces import with the emitted extension. */
+  esm: boolean;
+}
+
+/** What starts each place of a new ticket the author must write: `validate` and a run both refuse a ticket that still holds one. */
+export const TEMPLATE_MARK = '<<fill in>>';
+
+/** The JSON paths of the ticket's strings that still hold the template's mark. */
+export function placeholderPaths(value: unknown, at = '$'): string[] {
+  if (typeof value === 'string') return value.includes(TEMPLATE_MARK) ? [at] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => placeholderPaths(v, `${at}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => placeholderPaths(v, `${at}.${k}`));
+  return [];
+}
+
+/**
+ * A new ticket's text: valid against the schema, so completion and validation work from the
+ * first keystroke, and unable to pass as it is: its one expectation compares two different
+ * placeholder strings, so a ticket run before it is written fails instead of saying "passed".
+ */
+export function newTicketText(o: NewTicketOptions): string {
+  const testPath = `test/ticket/${o.id}.test.${o.language}`;
+  const imports = [];
+  if (o.scopeFile) {
+    const from = relativeSpecifier(dirOf(testPath), o.scopeFile.replace(/\.(c|m)?[tj]sx?$/, ''));
+    imports.push({ from: o.esm ? `${from}.js` : from, names: [] as string[] });
+  }
+  const ticket = {
+    id: o.id,
+    title: o.title,
+    description: `${TEMPLATE_MARK} what is wrong or missing today, and what must be true when this ticket is done.`,
+    scope: { write: [o.scopeFile ?? `${TEMPLATE_MARK} src/the-file-to-change.ts`], read: [] as string[] },
+    acceptance: [{ id: 'AC1', text: `${TEMPLATE_MARK} one behaviour a user can observe, checked by the test case below.` }],
+    testPlan: {
+      files: [
+        {
+          path: testPath,
+          suite: `${o.id} ${o.title}`,
+          imports,
+          cases: [
+            {
+              name: `${TEMPLATE_MARK} what the case checks`,
+              criterion: 'AC1',
+              arrange: [] as string[],
+              expect: [{ kind: 'equal', actual: `'${TEMPLATE_MARK} an expression over the code'`, expected: `'${TEMPLATE_MARK} the value it must have'` }],
+            },
+          ],
+        },
+      ],
+    },
+    refs: [] as unknown[],
+  };
+  return `${JSON.stringify(ticket, null, 2)}\n`;
+}
+
+/** `to` relative to the folder `from`, as an import specifier (always starting with ./ or ../). */
+function relativeSpecifier(from: string, to: string): string {
+  const a = from ? from.split('/') : [];
+  const b = to.split('/');
+  let i = 0;
+  while (i < a.length && i < b.length - 1 && a[i] === b[i]) i++;
+  const up = a.slice(i).map(() => '..');
+  const rel = [...up, ...b.slice(i)].join('/');
+  return up.length ? rel : `./${rel}`;
+}

@@ -1,0 +1,186 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import { newTicketText } from '../core/stages/ticketTemplate';
+import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
+import { findingRange } from '../node/tickets/findingRanges';
+import type { DiagnosticsPort } from '../core/ports/checks';
+import type { WorkspacePort } from '../core/ports/workspace';
+import { Disposable, DisposableMap, toDisposable } from './dispose';
+import { showMessage } from './messages';
+import { Command } from './settings';
+
+const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.json$/;
+/** The scheme of the read-only documents that show what a ticket renders. */
+export const RENDERED_SCHEME = 'ticket-runner-rendered';
+
+type Checks = { workspace: WorkspacePort; diagnostics?: DiagnosticsPort };
+
+/**
+ * The editor's side of writing tickets: New Ticket, Validate Ticket and Render Ticket, and a
+ * ticket validated on every save, its findings shown as diagnostics at their JSON paths. The
+ * checks are the CLI's `validate` (src/core/stages/validateTicket.ts); nothing here runs the
+ * workspace's code or calls a model.
+ */
+export class TicketFiles extends Disposable implements vscode.TextDocumentContentProvider {
+  private readonly problems = this._register(vscode.languages.createDiagnosticCollection('ticket-runner-tickets'));
+  /** One headless language service per folder, started on the first check. */
+  private readonly checks = new Map<string, Promise<Checks>>();
+  /** The validation under way per ticket: a newer save aborts it. */
+  private readonly running = this._register(new DisposableMap<string, vscode.Disposable>());
+  private readonly rendered = new Map<string, string>();
+  private readonly renderedChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
+  readonly onDidChange = this.renderedChanged.event;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
+    this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
+    this._register(vscode.workspace.onDidSaveTextDocument((doc) => isTicket(doc.uri) && void this.validate(doc.uri).catch((err) => this.log.warn(`validating ${doc.uri.fsPath}: ${errorMessage(err)}`))));
+    this._register(vscode.workspace.onDidCloseTextDocument((doc) => isTicket(doc.uri) && this.problems.delete(doc.uri)));
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.rendered.get(uri.toString()) ?? '';
+  }
+
+  private checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
+    let c = this.checks.get(folder.uri.toString());
+    if (!c) {
+      // Loaded when first needed: the language service is large, and activation stays light.
+      c = import('../node/wire.js').then((m) => m.wireTicketChecks(folder.uri.fsPath));
+      this.checks.set(folder.uri.toString(), c);
+    }
+    return c;
+  }
+
+  /** Validates a ticket as it is in the editor, and shows its findings as diagnostics. */
+  async validate(uri: vscode.Uri, withTypes = true): Promise<TicketValidation | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return undefined;
+    const key = uri.toString();
+    const controller = new AbortController();
+    this.running.set(key, toDisposable(() => controller.abort()));
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
+    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    const checks = await this.checksFor(folder);
+    const { validateTicket } = await import('../core/stages/validateTicket.js');
+    const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
+    if (controller.signal.aborted) return undefined;
+    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f)));
+    this.running.deleteAndLeak(key);
+    return result;
+  }
+
+  /** Writes `.tickets/<ID>.ticket.json` from the template, never over an existing file, and opens it. */
+  async newTicket(id?: string, title?: string): Promise<vscode.Uri | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
+    id ??= await vscode.window.showInputBox({
+      title: 'New Ticket (1/2)',
+      prompt: 'The ticket id: letters, digits, dot, dash or underscore',
+      placeHolder: 'BLOG-12',
+      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
+    });
+    if (!id) return undefined;
+    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/2)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
+    if (!title) return undefined;
+    const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.json`);
+    if (await exists(uri)) {
+      void showMessage('error', `.tickets/${id}.ticket.json already exists: pick another id, or open that ticket.`);
+      return undefined;
+    }
+    const activeRel = active && vscode.workspace.getWorkspaceFolder(active) === folder ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/') : undefined;
+    const scopeFile = activeRel && /\.(c|m)?[tj]sx?$/.test(activeRel) && !activeRel.startsWith('.tickets/') ? activeRel : undefined;
+    const language = (await exists(vscode.Uri.joinPath(folder.uri, 'tsconfig.json'))) ? 'ts' : 'js';
+    const esm = await readJson(vscode.Uri.joinPath(folder.uri, 'package.json')).then((p) => (p as { type?: string } | undefined)?.type === 'module');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm })));
+    await vscode.window.showTextDocument(uri, { preview: false });
+    return uri;
+  }
+
+  /** Shows the tests a run of the ticket would render, in a read-only document beside it. */
+  async render(uri: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const result = await this.validate(uri, false);
+    if (!result) return undefined;
+    const errors = result.findings.filter((f) => f.severity === 'error');
+    if (errors.length || !result.rendered.length) {
+      void showMessage('error', `${path.basename(uri.fsPath)} cannot be rendered: ${errors.length} problem(s), shown in the Problems view.`);
+      return undefined;
+    }
+    const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${result.rendered[0]!.path}`, query: uri.toString() });
+    this.rendered.set(shown.toString(), result.rendered.map((f) => (result.rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
+    this.renderedChanged.fire(shown);
+    await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+    return shown;
+  }
+}
+
+export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
+
+function toDiagnostic(text: string, f: TicketFinding): vscode.Diagnostic {
+  const { offset, length } = findingRange(text, f.path);
+  const doc = lineIndex(text);
+  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  d.source = 'Ticket Runner';
+  return d;
+}
+
+/** Offset to position, over the text as validated (the document may have moved on since). */
+function lineIndex(text: string): (offset: number) => vscode.Position {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return (offset) => {
+    let line = starts.length - 1;
+    while (line > 0 && starts[line]! > offset) line--;
+    return new vscode.Position(line, offset - starts[line]!);
+  };
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readJson(uri: vscode.Uri): Promise<unknown> {
+  try {
+    return JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ticket a command acts on: its argument (a tree or explorer Uri), else the active editor's ticket. */
+function ticketOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && isTicket(active)) return active;
+  void showMessage('info', 'Open a ticket (.tickets/<ID>.ticket.json) first, or run this from its context menu.');
+  return undefined;
+}
+
+/** New Ticket, Validate Ticket and Render Ticket. */
+export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string) => files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined)),
+    vscode.commands.registerCommand(Command.validateTicket, async (arg?: unknown) => {
+      const uri = ticketOf(arg);
+      if (!uri) return undefined;
+      const result = await files.validate(uri);
+      if (!result) return undefined;
+      const errors = result.findings.filter((f) => f.severity === 'error').length;
+      const warnings = result.findings.length - errors;
+      void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${errors || warnings ? `${errors} error(s), ${warnings} warning(s), shown in the Problems view` : 'no problem found'}.`);
+      return result;
+    }),
+    vscode.commands.registerCommand(Command.renderTicket, (arg?: unknown) => {
+      const uri = ticketOf(arg);
+      return uri ? files.render(uri) : undefined;
+    }),
+  ];
+}
