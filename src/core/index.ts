@@ -15,5 +15,5 @@
  */
 export { startRun, resolveCorrection, type RunOptions, type RunResult, type ResolveOptions } from './loop/runTicket';
 export { resumeRun, type ResumeOptions } from './loop/resumeRun';
-export { planRollback, rollbackRun, RollbackConflictError, type RollbackPlan } from './loop/rollback';
+export { leftoverRuns, planRollback, rollbackRun, RollbackConflictError, type LeftoverRun, type RollbackPlan } from './loop/rollback';
 export type { PipelineDeps } from './stages/context';

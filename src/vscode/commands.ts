@@ -11,7 +11,7 @@ import type { KnownRun, RunService } from './runService';
 import { showMessage } from './messages';
 import { progressMessage, runNode } from '../core/run/views/runTree';
 import type { RunState } from '../core/run/runState';
-import { rollbackQuestion } from './rollbackQuestion';
+import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
@@ -95,6 +95,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   } else picked = await pickTicket();
   if (!picked) return undefined;
   const { folder, rel } = picked;
+  if (!(await settleLeftovers(ctx, folder))) return undefined;
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
   try {
@@ -121,6 +122,31 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
     showError(ctx, `Run of ${rel} did not start`, err);
     return undefined;
   }
+}
+
+/**
+ * Before a new run: earlier runs that did not pass and left files as they wrote them are named,
+ * with the choice to build on them or roll them back first. False when the user backed out.
+ */
+async function settleLeftovers(ctx: CommandContext, folder: vscode.WorkspaceFolder): Promise<boolean> {
+  const { leftoverRuns, rollbackRun } = await core();
+  const io = { store: ctx.runs.store(folder), workspace: new FsWorkspace(folder.uri.fsPath), hash: sha256 };
+  const states = ctx.runs
+    .list()
+    .filter((r) => r.folder.uri.toString() === folder.uri.toString() && !ctx.runs.isActive(r.state.runId))
+    .map((r) => r.state);
+  const leftovers = await leftoverRuns(io, states);
+  if (!leftovers.length) return true;
+  const { message, detail, actions } = leftoverQuestion(leftovers);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
+  if (choice === RUN_ANYWAY) return true;
+  if (choice !== ROLL_THEM_BACK) return false;
+  for (const l of leftovers) {
+    // Only files that still hold the run's bytes were listed: nothing of the user's is overwritten.
+    await ctx.runs.drive(folder, ctx.runs.get(l.runId)!.state.ticketPath, (deps) => rollbackRun(deps, l.runId), { noModel: true });
+    ctx.log.info(`run ${l.runId} rolled back before a new run`);
+  }
+  return true;
 }
 
 async function announce(ctx: CommandContext, result: RunResult): Promise<void> {

@@ -56,11 +56,20 @@ describe('end to end in code-server with Chromium', function () {
     ws.dispose();
   });
 
-  async function runTicketToCorrection(): Promise<string> {
+  /** `leftover`: the earlier run that did not pass is named before the run starts; this button answers. */
+  async function runTicketToCorrection(leftover?: { button: string; runId: string }): Promise<string> {
     const before = runEvents(ws.folder).length;
     const t = Date.now();
     await runFromPalette(page, 'Ticket Runner: Run Ticket');
     await pickItem(page, TICKET);
+    if (leftover) {
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor({ timeout: 60_000 });
+      const text = await dialog.innerText();
+      assert.match(text, /An earlier run that did not pass left \d+ changed files? in the workspace\. This run would build on them\./);
+      assert.ok(text.includes(leftover.runId), `the dialog names run ${leftover.runId}: ${text}`);
+      await dialog.locator('.monaco-button', { hasText: leftover.button }).click();
+    }
     const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
     const webview = runWebview(page);
     await webview
@@ -81,8 +90,11 @@ describe('end to end in code-server with Chromium', function () {
     return run.runId;
   }
 
+  let rejected: string | undefined;
+
   it('Reject, with a reason, is recorded in the run log as correction.rejected', async () => {
     const runId = await runTicketToCorrection();
+    rejected = runId;
     const webview = runWebview(page);
     await webview.locator('#reject').click();
     await webview.locator('#reject-reason textarea').fill('The old string tags must stay in the test: the API contract says so.');
@@ -95,7 +107,10 @@ describe('end to end in code-server with Chromium', function () {
   });
 
   it('Accept, on another run, is recorded as correction.accepted and the run resumes', async () => {
-    const runId = await runTicketToCorrection();
+    // The rejected run left its files: the new run names it first, and rolls it back when asked.
+    assert.ok(rejected, 'the Reject test ran first');
+    const runId = await runTicketToCorrection({ button: 'Roll Them Back First', runId: rejected });
+    assert.ok(runEvents(ws.folder).find((r) => r.runId === rejected)?.types.includes('run.rolledBack'), 'the rejected run was rolled back before the new one started');
     const webview = runWebview(page);
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview.png') });

@@ -71,6 +71,31 @@ export async function planRollback(deps: RollbackDeps, runId: string): Promise<R
   return planFrom(runId, await loadRun(deps.store, runId), deps.workspace, deps.hash);
 }
 
+/** A run that did not pass, whose writes are still in the workspace as it left them. */
+export interface LeftoverRun {
+  runId: string;
+  ticketId: string;
+  status: RunState['status'];
+  /** Its files that still hold what it wrote (a file changed since is yours now, and not listed). */
+  files: string[];
+}
+
+/**
+ * The runs among `states` that did not pass and were not rolled back, and whose files still hold
+ * what they wrote: a new run builds on their partial changes and rendered tests, so the user is
+ * told before it starts. Newest first; at most `limit` runs are read.
+ */
+export async function leftoverRuns(deps: RollbackDeps, states: readonly RunState[], limit = 20): Promise<LeftoverRun[]> {
+  const out: LeftoverRun[] = [];
+  const candidates = states.filter((s) => s.finished && s.status !== 'passed' && !s.rolledBack).sort((a, b) => b.runId.localeCompare(a.runId));
+  for (const state of candidates.slice(0, limit)) {
+    const plan = await planRollback(deps, state.runId).catch(() => undefined);
+    const files = plan?.steps.filter((st) => !st.changedSinceRun).map((st) => st.path) ?? [];
+    if (files.length) out.push({ runId: state.runId, ticketId: state.ticketId, status: state.status, files });
+  }
+  return out;
+}
+
 /**
  * Puts the workspace back as it was before the run: each file's content and mode, the files
  * and folders the run created removed, the files it changed and that are gone recreated. It

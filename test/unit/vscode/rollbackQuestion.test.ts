@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { planRollback } from '../../../src/core';
+import { leftoverRuns, planRollback, rollbackRun, type PipelineDeps } from '../../../src/core';
+import { reduceRun } from '../../../src/core/run/reducer';
+import { systemClock } from '../../../src/node/store/systemClock';
 import { FileRunStore, sha256 } from '../../../src/node/store/fileRunStore';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
-import { rollbackQuestion } from '../../../src/vscode/rollbackQuestion';
+import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from '../../../src/vscode/rollbackQuestion';
 import { runTicket } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -28,5 +30,22 @@ describe('"Roll Back Run" asks with the list of files', function () {
     assert.equal(asked.action, 'Overwrite My Changes');
     assert.match(asked.message, /1 file\(s\) changed since the run last wrote them, and rolling back overwrites those changes: src\/format\/postSummary\.ts\.$/);
     assert.equal(asked.detail, 'restore src/format/postSummary.ts (changed since the run: your changes would be lost)\ndelete test/ticket/BLOG-3.test.ts');
+  });
+
+  it('before a new run: names the earlier runs that did not pass and whose files still hold what they wrote', async () => {
+    const io = { store: new FileRunStore(ws.root), workspace: new FsWorkspace(ws.root), hash: sha256 };
+    const states = async () => Promise.all((await io.store.listRuns()).map(async (id) => reduceRun(id, (await io.store.load(id)).events)));
+    const passed = await runTicket(ws.root, 'BLOG-1');
+    assert.equal(passed.state.status, 'passed');
+    const left = await leftoverRuns(io, await states());
+    assert.equal(left.length, 1, 'the passed run is not named; the one waiting for its correction is');
+    assert.equal(left[0]!.ticketId, 'BLOG-3');
+    assert.deepEqual(left[0]!.files, ['test/ticket/BLOG-3.test.ts'], 'a file changed since the run (the first test appended to it) belongs to the user now: not listed');
+    const q = leftoverQuestion(left);
+    assert.equal(q.message, 'An earlier run that did not pass left 1 changed file in the workspace. This run would build on them.');
+    assert.equal(q.detail, `BLOG-3 (waiting for your decision, run ${left[0]!.runId}):\n  test/ticket/BLOG-3.test.ts`);
+    assert.deepEqual(q.actions, [RUN_ANYWAY, ROLL_THEM_BACK]);
+    await rollbackRun({ ...io, store: io.store, clock: systemClock } as unknown as PipelineDeps, left[0]!.runId, { force: true });
+    assert.deepEqual(await leftoverRuns(io, await states()), [], 'a rolled-back run is not named again');
   });
 });
