@@ -13,6 +13,9 @@ mkdirSync(dist, { recursive: true });
 
 const common = {
   bundle: true,
+  // jsonc-parser's main entry is UMD, whose inner require('./impl/...') calls a bundle cannot
+  // follow (the bundle then throws at load): its ES module build bundles whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',

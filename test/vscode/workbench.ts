@@ -32,6 +32,8 @@ export async function buildSuite(entry = path.join(ROOT, 'test', 'vscode', 'suit
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
+    // As scripts/build.mjs: jsonc-parser's UMD entry cannot be bundled.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     sourcemap: 'inline',
     logLevel: 'warning',
   });
