@@ -3,7 +3,18 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
-import { modelLabel, parseHostMessage, sandboxLabel, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
+import {
+  deciderWords,
+  describeStop,
+  guardWords,
+  modelLabel,
+  outcomeWords,
+  parseHostMessage,
+  routeWords,
+  sandboxLabel,
+  sourceWords,
+  whatIsWrong,
+  whyAttemptFailed, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
 
 /**
@@ -74,9 +85,13 @@ const STATUS_ICON: Record<string, [string, string]> = {
   running: ['loading', 'muted'],
   pending: ['circle-outline', 'muted'],
   cancelled: ['debug-stop', 'muted'],
+  // Skipped is not passed: its own icon, never a green check.
+  skipped: ['circle-slash', 'muted'],
   accepted: ['pass', 'ok'],
   rejected: ['close', 'bad'],
 };
+const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 const statusIcon = (s: string) => {
   const [name, cls] = STATUS_ICON[s] ?? ['circle-small', 'muted'];
   return icon(name, cls);
@@ -166,10 +181,10 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
     const box = h(
       'div',
       { class: `correction-box ${c.status}`, 'data-request-id': r.id, 'data-status': c.status },
-      h('div', {}, statusIcon(c.status), h('strong', {}, ` The ${r.target} is wrong`), h('span', { class: 'muted' }, ` · ${c.status}${c.by ? ` by ${c.by}` : ''}`)),
+      h('div', {}, statusIcon(c.status), h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`), h('span', { class: 'muted' }, ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`)),
       h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
-      r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, e.source), ' ', e.file ? fileLink(e.file) : null))) : null,
+      r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', e.file ? fileLink(e.file) : null))) : null,
       proposal(c),
       previewView(c),
       c.reason ? h('p', {}, h('strong', {}, 'Reason: '), c.reason) : null,
@@ -259,7 +274,8 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
 function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement {
   const a = attempts[index]!;
   const open = persisted.open?.includes(a.n) ?? index === attempts.length - 1;
-  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${a.status}`, open, class: 'attempt', 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  const why = whyAttemptFailed(a);
+  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
   c.addEventListener('vsc-collapsible-toggle', () => {
     const set = new Set(persisted.open ?? []);
     if (c.open) set.add(a.n);
@@ -283,11 +299,15 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   if (a.parse) checks.append(h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`));
   if (a.autofix) checks.append(h('li', {}, statusIcon('ok'), ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`));
   if (a.diagnostics) {
-    const li = h('li', {}, statusIcon(a.diagnostics.ok ? 'ok' : 'failed'), ` diagnostics: ${a.diagnostics.ok ? 'clean' : `${a.diagnostics.diagnostics.length} problem(s)`}`);
+    const li = h('li', { title: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : '' }, statusIcon(a.diagnostics.ok ? 'ok' : 'failed'), ` type errors: ${a.diagnostics.ok ? 'none' : `${a.diagnostics.diagnostics.length} problem(s)`}`);
     if (a.diagnostics.diagnostics.length) li.append(h('ul', {}, ...a.diagnostics.diagnostics.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.code} ${d.message}`))));
     checks.append(li);
   }
-  if (a.lint) checks.append(h('li', {}, statusIcon(a.lint.status === 'failed' ? 'failed' : 'ok'), ` lint: ${a.lint.status}`));
+  if (a.lint) {
+    const lintIcon = a.lint.status === 'passed' ? 'ok' : a.lint.status === 'skipped' ? 'skipped' : 'failed';
+    const said = a.lint.status === 'skipped' ? 'skipped (no linter in this workspace)' : a.lint.status === 'error' ? `could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}` : a.lint.status === 'failed' ? `${a.lint.problems.length} problem(s)` : 'passed';
+    checks.append(h('li', { 'data-lint': a.lint.status }, statusIcon(lintIcon), ` lint: ${said}`));
+  }
   if (a.tests) {
     const li = h('li', {}, statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'), ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`);
     const failed = a.tests.cases.filter((x) => x.status === 'failed');
@@ -304,7 +324,7 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
       h(
         'div',
         { class: 'diagnosis', 'data-kind': d.kind },
-        h('h4', {}, icon('search'), ` Diagnosis: the ${d.kind} is wrong`),
+        h('h4', {}, icon('search'), ` The Debugger says ${whatIsWrong(d.kind)} is wrong`),
         h('p', {}, d.claim),
         h(
           'ul',
@@ -327,9 +347,9 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
         'div',
         { class: 'route', 'data-route': a.route.route, 'data-verdict': a.route.verdict },
         icon('git-merge'),
-        h('strong', {}, ` Route: ${a.route.route}`),
-        ` · guard ${a.route.verdict}`,
-        a.route.claimed ? ` · Debugger claimed ${a.route.claimed}` : '',
+        h('strong', {}, ` Sent ${routeWords(a.route.route)}`),
+        ` · ${guardWords(a.route.verdict)}`,
+        a.route.claimed && a.route.claimed !== a.route.route ? ` · the Debugger said ${whatIsWrong(a.route.claimed)} is wrong` : '',
         h('div', { class: 'muted' }, a.route.detail),
         a.route.fact ? h('div', {}, h('strong', {}, 'Fact: '), a.route.fact.detail, ' ', a.route.fact.file ? fileLink(a.route.fact.file, a.route.fact.line) : null) : null,
       ),
@@ -359,7 +379,7 @@ function render(): void {
     errorBanner(),
     replayBar(m),
     correctionPanel(m),
-    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` Outcome: ${m.state.finished.outcome} (${m.state.finished.reason.kind})`) : null,
+    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeWords(m.state.finished.outcome))}: ${describeStop(m.state.finished.reason)}`) : null,
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
     timeline(m.timeline),

@@ -3,7 +3,8 @@ import { RunStateSchema, type RunState } from '../core/run/runState';
 import { TimelineEntry } from '../core/run/views/timeline';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
-export { modelLabel, sandboxLabel } from '../core/run/views/report';
+export { describeStop, modelLabel, sandboxLabel } from '../core/run/views/report';
+export { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
 
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed

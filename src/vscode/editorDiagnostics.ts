@@ -17,6 +17,13 @@ export interface EditorDiagnosticsOptions {
   maxFixes?: number;
 }
 
+/**
+ * A fix whose edit is the whole fix. The TypeScript extension attaches its own command to every
+ * quick fix (telemetry, and follow-ups such as installing a types package, which are not run
+ * here); any other command means the edit alone is not the fix.
+ */
+const completeInEdit = (a: vscode.CodeAction): boolean => !a.command || a.command.command === '_typescript.applyCodeActionCommand';
+
 /** Diagnostic codes whose quick fixes are structural: missing imports and misspelled names. */
 const STRUCTURAL_CODES = new Set(['2304', '2305', '2552', '2551', '2724', '2503', '2582', '2693', '1308', '2311']);
 /** Quick-fix titles (the TypeScript server's wording) of the structural fixes; never "ignore" or "disable". */
@@ -286,7 +293,7 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     try {
       for (const e of errors) {
         const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, e.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
-        const fix = actions.find((a) => a.edit && !a.command && STRUCTURAL_TITLE.test(a.title) && !wasRefused(a));
+        const fix = actions.find((a) => a.edit && completeInEdit(a) && STRUCTURAL_TITLE.test(a.title) && !wasRefused(a));
         if (fix) return { action: fix, code: e.diagnostic.code, kind: 'quickfix' };
       }
       const unknownName = errors.find((e) => ['TS2304', 'TS2552'].includes(e.diagnostic.code));

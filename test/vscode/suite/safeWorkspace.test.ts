@@ -9,6 +9,7 @@ import { thisHost } from '../../../src/node/store/processAlive';
 import { LOCK_FILE, WorkspaceLockedError, type LockHolder } from '../../../src/node/store/workspaceLock';
 import { filesUnder, hostilePrelude, listener, makeAnswerHostile } from '../../support/hostileCode';
 import { CANARIES } from '../canaries';
+import { whyAttemptFailed } from '../../../src/core/run/views/words';
 import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
 
 const runTicket = (ticket: string) => vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(abs(ticket))) as Thenable<RunResult | undefined>;
@@ -33,7 +34,8 @@ describe('a safe workspace, from the editor', () => {
       assert.ok(!wrote, `the code under test wrote ${escaped}`);
     }
     assert.ok(result, 'the run started (the sandbox is required, and it started)');
-    assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
+    const why = result.state.attempts.map((a) => ({ attempt: a.n, failed: whyAttemptFailed(a), diagnostics: a.diagnostics?.diagnostics, lint: a.lint?.problems, tests: a.tests?.cases.filter((c) => c.status === 'failed') }));
+    assert.equal(result.state.status, 'passed', JSON.stringify({ finished: result.state.finished, why }));
     const logFile = abs(`.ticket-runner/runs/${result.runId}/events.jsonl`);
     const events = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; sandbox?: unknown; result?: { output: string } });
     assert.deepEqual([events[0]!.type, events[0]!.sandbox], ['run.started', { on: true, detail: 'bubblewrap' }]);
