@@ -1,3 +1,4 @@
+import type { ModelAdaptation } from '../../schema/events';
 import type { RunState } from '../reducer';
 import { modelInfoLabel } from './report';
 
@@ -36,6 +37,7 @@ export async function formatPromptRecords(state: RunState, blob: (hash: string) 
     }
     const offered = [...(prompt.tools ?? []).map((t) => t.name), ...(prompt.structured ? [`${prompt.structured.name} (the answer's form)`] : [])];
     if (offered.length) out.push(`--- tools: ${offered.join(', ')}${prompt.thinking ? '; extended thinking on' : ''} ---`);
+    if (call.adaptations?.length) out.push('--- how the provider fitted the call to its API ---', ...call.adaptations.map(adaptationLine));
     if (call.answer) {
       const answer = JSON.parse(await blob(call.answer)) as AnswerRecord;
       out.push(`--- answer (${answer.stopReason ?? 'end'}) ---`);
@@ -46,4 +48,20 @@ export async function formatPromptRecords(state: RunState, blob: (hash: string) 
     out.push('');
   }
   return out.join('\n');
+}
+
+/** One receipt of `model.called`'s adaptations, in words. */
+export function adaptationLine(a: ModelAdaptation): string {
+  switch (a.kind) {
+    case 'thinkingMapped':
+      return `thinking: ${a.detail} (modelOptions ${JSON.stringify(a.modelOptions)})`;
+    case 'thinkingUnavailable':
+      return `thinking: ${a.detail}`;
+    case 'proseSuppressed':
+      return `instruction added to the prompt: "${a.instruction}"`;
+    case 'answerExtracted':
+      return `answer taken from the text (${a.from === 'fencedJson' ? 'a fenced JSON block' : 'a bare JSON object'}; ${a.skippedChars} characters of prose around it left)`;
+    case 'answerNotExtracted':
+      return `no answer taken from the text: ${a.detail}`;
+  }
 }
