@@ -135,7 +135,7 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === `/${result.runId}/call-3-debugger-attempt-1.txt`);
       assert.ok(doc, 'the Debugger call\'s record is open');
       const text = doc.getText();
-      assert.match(text, /^=== call 3 of 7: debugger, attempt 1, fake-lm\/o4-mini/);
+      assert.match(text, /^=== call 3 of 7: debugger, attempt 1, vscode-lm fake-lm\/o4-mini \(fake-o4-mini\) ===/);
       assert.match(text, /--- system ---\n[\s\S]*--- user ---\n[\s\S]*BLOG-1/);
       assert.match(text, /--- how the provider fitted the call to its API ---\ninstruction added to the prompt: "Answer only by calling the `diagnosis` tool\.[^\n]*\nanswer taken from the text \(a bare JSON object; 47 characters of prose around it left\)/);
       assert.match(text, /--- answer \(end\) ---\nI looked at the failure\./);
