@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RunState } from '../reducer';
 import { describeEvent, LINE_STATUSES } from './eventLines';
-import type { ModelRole, RunEvent } from '../../schema/events';
+import type { RunEvent } from '../../schema/events';
+import { roleWords } from './words';
 
 /** One line of the timeline: a fact of the log, typed; `label` is for display only. */
 export const TimelineEntry = z.object({
@@ -39,11 +40,9 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
     .filter((t): t is TimelineEntry => t !== null);
 }
 
-const ROLE_WORDS: Record<ModelRole, string> = { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer' };
-
 function modelCallEntry(e: Extract<RunEvent, { type: 'model.called' }>, call: number): TimelineEntry {
   const what = e.ok ? `${e.inputTokens + e.outputTokens} tokens, ${(e.latencyMs / 1000).toFixed(1)} s` : `no answer: ${e.error ?? 'failed'}`;
-  return { seq: e.seq, ts: e.ts, type: e.type, status: e.ok ? 'info' : 'warning', label: `${ROLE_WORDS[e.role]} model call: ${what}`, attempt: e.attempt, call };
+  return { seq: e.seq, ts: e.ts, type: e.type, status: e.ok ? 'info' : 'warning', label: `${roleWords(e.role)} model call: ${what}`, attempt: e.attempt, call };
 }
 
 /** The blob hashes the webview needs for its diffs: each attempt's files and what they replaced. */
