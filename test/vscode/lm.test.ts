@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
 import { buildSuite, launchChromium, openWorkbench, ROOT, tempWorkspace } from './workbench';
 
@@ -33,7 +33,12 @@ describe('vscode.lm in code-server, against a fake chat provider', function () {
     const logs: string[] = [];
     const page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT, testsPath: suite, proposedApi: true }), { log: (s) => logs.push(s) });
     const until = Date.now() + 400_000;
-    while (!existsSync(results) && Date.now() < until) await page.waitForTimeout(250);
+    let clicked = false;
+    while (!existsSync(results) && Date.now() < until) {
+      // The suite opens the run's webview and waits for the record this click opens.
+      if (!clicked) clicked = await clickFirstPromptControl(page);
+      await page.waitForTimeout(250);
+    }
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'vscode-lm.png') });
     assert.ok(existsSync(results), `the suite wrote no results.\n${logs.join('\n')}\n${server.log().slice(-4000)}`);
@@ -42,8 +47,24 @@ describe('vscode.lm in code-server, against a fake chat provider', function () {
     for (const t of tests) console.log(`      ${t.state === 'passed' ? '✔' : '✘'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`);
     assert.equal(failures, 0, tests.filter((t) => t.state === 'failed').map((t) => `${t.title}: ${t.error}`).join('\n'));
     assert.equal(tests.length, 3);
+    assert.ok(clicked, 'the run webview showed a "Prompt and answer" control, and the driver clicked it');
   });
 });
+
+/** Clicks the first model call's "Prompt and answer" in whichever frame holds the run webview; true once clicked. */
+async function clickFirstPromptControl(page: Page): Promise<boolean> {
+  for (const frame of page.frames()) {
+    const link = frame.locator('.prompt-link[data-call="0"]');
+    try {
+      if ((await link.count()) === 0) continue;
+      await link.click({ timeout: 2000 });
+      return true;
+    } catch {
+      // The workbench dropped the frame meanwhile: look again on the next round.
+    }
+  }
+  return false;
+}
 
 /**
  * The test extension, bundled beside its manifest, installed into the server's extensions folder:

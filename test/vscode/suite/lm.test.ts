@@ -10,6 +10,7 @@ import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { selectLmModel } from '../../../src/vscode/lmModel';
 import { MODEL_CALL_SCHEME } from '../../../src/vscode/modelCallDocuments';
 import type { FakeAnswer, FakeLmApi } from '../fakeLm/extension';
+import { until } from '../../support/cliProcess';
 import { abs, api, withSettings } from './host';
 
 /**
@@ -142,6 +143,12 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
       const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString());
       assert.equal(tab?.isPreview, true, 'opened as a preview');
       await assert.rejects(a.panels.calls.show(result.runId, 99), /has no model call #100 \(it has 7\)/);
+      // The same through the run's webview: the driver clicks the first call's control (only a browser reaches a webview's page).
+      a.panels.open(result.runId);
+      const first = `/${result.runId}/call-1-coder-attempt-1.txt`;
+      await until('the webview\'s "Prompt and answer" of call 1 to open its record', () => vscode.workspace.textDocuments.some((d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === first), 90_000);
+      const opened = vscode.workspace.textDocuments.find((d) => d.uri.path === first)!;
+      assert.match(opened.getText(), /^=== call 1 of 7: coder, attempt 1, .* — failed: stopped: rung 1 stopped the stream \(noStart\)/);
     } finally {
       await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
     }
