@@ -236,13 +236,21 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
   return wrap;
 }
 
-function timeline(entries: TimelineEntry[]): HTMLElement {
-  return h(
-    'section',
-    { class: 'timeline', id: 'timeline' },
-    h('h2', {}, icon('history'), ' Timeline'),
-    h('ol', {}, ...entries.map((t) => h('li', { 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label))),
-  );
+/** A model call's control: the host opens its whole prompt and raw answer beside the run, read-only. */
+function promptControl(m: RunMessage, call: number): HTMLElement | null {
+  if (!m.state.modelCalls[call]?.prompt) return null;
+  const a = h('a', { href: '#', class: 'prompt-link', 'data-call': String(call), title: 'Open what the model read and answered, beside this view' }, icon('file-text'), ' Prompt and answer');
+  a.addEventListener('click', (e) => {
+    e.preventDefault();
+    post({ type: 'model/show', call });
+  });
+  return a;
+}
+
+function timeline(m: RunMessage): HTMLElement {
+  const row = (t: TimelineEntry) =>
+    h('li', { 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
+  return h('section', { class: 'timeline', id: 'timeline' }, h('h2', {}, icon('history'), ' Timeline'), h('ol', {}, ...m.timeline.map(row)));
 }
 
 function previousContent(m: RunMessage, attempts: Attempt[], index: number, path: string): string | undefined {
@@ -382,7 +390,7 @@ function render(): void {
     m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeWords(m.state.finished.outcome))}: ${describeStop(m.state.finished.reason)}`) : null,
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
-    timeline(m.timeline),
+    timeline(m),
   ];
   app.replaceChildren(...parts.filter((x): x is Node => x instanceof Node));
 }

@@ -57,6 +57,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('correction/reject'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), reason: z.string().trim().min(1) }).strict(),
   /** Webview, a quote or diagnostic was clicked: open the file at the line. */
   z.object({ type: z.literal('file/open'), path: z.string().min(1), line: z.number().int().positive().optional() }).strict(),
+  /** Webview, a model call's control in the timeline: open its whole prompt and raw answer beside, read-only. */
+  z.object({ type: z.literal('model/show'), call: z.number().int().nonnegative() }).strict(),
   /** Webview, replay: show the state up to this event. */
   z.object({ type: z.literal('run/seek'), seq: z.number().int().nonnegative() }).strict(),
   /** Webview, it refused an inbound message: the host logs it. */

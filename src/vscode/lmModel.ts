@@ -2,12 +2,20 @@ import * as vscode from 'vscode';
 import { CancelledError, ModelTransportError, UserInputError } from '../core/errors';
 import type { ModelMessage, ModelPort, ModelRequest, ModelResponse, ToolCall } from '../core/ports/model';
 import type { ModelInfo } from '../core/schema/events';
+import { planLmRequest, structuredAnswer } from './lmAdapt';
+import { raceAbort } from '../node/abort';
 
 /**
  * A ModelPort over the editor's Language Model API (vscode.lm): a chat model the editor
  * offers, Copilot for example, picked with the ticketRunner.model setting. Structured
  * output goes through a required tool whose input schema is the zod schema's JSON Schema,
- * as with the Anthropic provider. Cost is recorded as 0: the editor's subscription pays.
+ * as with the Anthropic provider; what the API cannot force is asked for in the prompt and
+ * the answer taken out of prose (`planLmRequest`, `structuredAnswer`), with a receipt on the
+ * call. Cost is recorded as 0: the editor's subscription pays.
+ *
+ * Rung 1 watches the stream through `onText` and `onActivity` (a tool call or any other part is
+ * a start). Every wait on the provider gives way to the call's abort: a provider may ignore its
+ * cancellation token, and a stream that never starts must still stop when rung 1 says so.
  */
 export class LmModel implements ModelPort {
   readonly info: ModelInfo;
@@ -19,59 +27,86 @@ export class LmModel implements ModelPort {
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
     const started = Date.now();
     if (signal.aborted) throw new CancelledError('cancelled');
+    // One controller for the call: the caller's abort and the call's time limit.
+    const call = new AbortController();
+    const relay = () => call.abort();
+    signal.addEventListener('abort', relay, { once: true });
+    let timedOut = false;
+    const timer = request.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          call.abort();
+        }, request.timeoutMs)
+      : undefined;
     const cts = new vscode.CancellationTokenSource();
-    const onAbort = () => cts.cancel();
-    signal.addEventListener('abort', onAbort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (request.timeoutMs) timer = setTimeout(() => cts.cancel(), request.timeoutMs);
-    const messages = toLmMessages(request.system, request.messages);
+    call.signal.addEventListener('abort', () => cts.cancel(), { once: true });
+    const plan = planLmRequest(request, this.chat);
+    for (const adaptation of plan.adaptations) request.onAdapted?.(adaptation);
+    const messages = toLmMessages(plan.system, request.messages);
     const tools: vscode.LanguageModelChatTool[] = [
       ...(request.structured ? [{ name: request.structured.name, description: request.structured.description, inputSchema: request.structured.jsonSchema }] : []),
       ...(request.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
     ];
+    // A provider learns of a cancel through its token and may ignore it: every wait gives way to the abort instead.
+    const untilAborted = <T>(work: PromiseLike<T>) => raceAbort(Promise.resolve(work), call.signal, () => new CancelledError('cancelled'));
+    let iterator: AsyncIterator<unknown> | undefined;
     try {
-      const response = await this.chat.sendRequest(
-        messages,
-        {
-          justification: 'Ticket Runner runs the Coder and the Debugger of a ticket you started.',
-          tools: tools.length ? tools : undefined,
-          toolMode: request.structured ? vscode.LanguageModelChatToolMode.Required : undefined,
-        },
-        cts.token,
+      const response = await untilAborted(
+        this.chat.sendRequest(
+          messages,
+          {
+            justification: 'Ticket Runner runs the Coder and the Debugger of a ticket you started.',
+            tools: tools.length ? tools : undefined,
+            toolMode: request.structured ? vscode.LanguageModelChatToolMode.Required : undefined,
+            ...(plan.modelOptions ? { modelOptions: plan.modelOptions } : {}),
+          },
+          cts.token,
+        ),
       );
       let text = '';
-      const toolCalls: ToolCall[] = [];
-      for await (const part of response.stream) {
+      const calls: ToolCall[] = [];
+      iterator = (response.stream as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await untilAborted(iterator.next());
+        if (next.done) break;
+        const part = next.value;
         if (part instanceof vscode.LanguageModelTextPart) {
           text += part.value;
           request.onText?.(part.value, text);
-        } else if (part instanceof vscode.LanguageModelToolCallPart) {
-          toolCalls.push({ id: part.callId, name: part.name, input: part.input });
+          continue;
         }
-        if (signal.aborted) break;
+        if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ id: part.callId, name: part.name, input: part.input });
+        // A tool call, data, or a part this API version does not name: the answer has started.
+        request.onActivity?.();
       }
-      if (signal.aborted) throw new CancelledError('cancelled');
-      const structuredCall = request.structured ? toolCalls.find((c) => c.name === request.structured!.name) : undefined;
-      const inputTokens = await Promise.resolve(this.chat.countTokens(messages.map((m) => partsText(m)).join('\n'), cts.token)).catch(() => 0);
-      const outputTokens = await Promise.resolve(this.chat.countTokens(text + (structuredCall ? JSON.stringify(structuredCall.input) : ''), cts.token)).catch(() => 0);
+      const answer = structuredAnswer(request.structured?.name, text, calls);
+      if (answer.adaptation) request.onAdapted?.(answer.adaptation);
+      const count = (what: string | vscode.LanguageModelChatMessage) => untilAborted(this.chat.countTokens(what, cts.token)).catch(() => 0);
+      const inputTokens = await count(messages.map((m) => partsText(m)).join('\n'));
+      const outputTokens = await count(text + calls.map((c) => JSON.stringify(c.input)).join(''));
+      if (call.signal.aborted) throw new CancelledError('cancelled');
       return {
         text,
-        structured: structuredCall?.input,
-        toolCalls: toolCalls.filter((c) => c !== structuredCall),
-        stopReason: toolCalls.some((c) => c !== structuredCall) ? 'toolUse' : 'end',
+        ...(answer.structured !== undefined ? { structured: answer.structured } : {}),
+        toolCalls: answer.toolCalls,
+        stopReason: answer.toolCalls.length > 0 ? 'toolUse' : 'end',
         usage: { inputTokens, outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 },
         costUsd: 0,
         latencyMs: Date.now() - started,
         retries: 0,
       };
     } catch (err) {
+      if (timedOut) throw new ModelTransportError(`vscode.lm ${this.info.model}: no complete answer within ${request.timeoutMs} ms`, 0);
       if (signal.aborted) throw new CancelledError('cancelled');
       if (err instanceof vscode.LanguageModelError) throw new ModelTransportError(`vscode.lm ${this.info.model}: ${err.message} (${err.code})`, 0);
       throw err;
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', relay);
+      cts.cancel();
       cts.dispose();
+      // A stream left mid-way is closed, so the API stops delivering its parts.
+      void Promise.resolve(iterator?.return?.()).catch(() => undefined);
     }
   }
 }

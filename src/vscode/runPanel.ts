@@ -11,6 +11,7 @@ import { runTitle } from '../core/run/views/runTree';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
+import { ModelCallDocuments } from './modelCallDocuments';
 
 
 export type Decide = (runId: string, decision: 'accept' | 'reject', reason: string | undefined) => Promise<void>;
@@ -104,6 +105,13 @@ class RunPanel extends Disposable {
         this.post({ type: 'run/error', message: `cannot open ${m.path}: ${errorMessage(err)}` });
       }
     },
+    'model/show': async (m) => {
+      try {
+        await this.host.calls.show(this.runId, m.call);
+      } catch (err) {
+        this.post({ type: 'run/error', message: `Cannot open model call #${m.call + 1}: ${errorMessage(err)}` });
+      }
+    },
     'run/seek': (m) => {
       this.mode = 'replay';
       this.seq = m.seq;
@@ -195,6 +203,8 @@ class RunPanel extends Disposable {
 /** The run panels of the window: one per run, restored after a reload by the serializer. */
 export class RunPanels extends Disposable implements vscode.WebviewPanelSerializer<PersistedState> {
   private readonly panels = this._register(new DisposableMap<string, RunPanel>());
+  /** The model calls' records, opened from a panel's timeline. */
+  readonly calls: ModelCallDocuments;
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -203,6 +213,7 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
     readonly log: vscode.LogOutputChannel,
   ) {
     super();
+    this.calls = this._register(new ModelCallDocuments(runs));
     this._register(vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this));
   }
 

@@ -3,10 +3,10 @@
 // checks, its own user-data, extensions and XDG folders in a temp dir, one process group so
 // stop() ends it with every watcher and extension host it started.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 export const CODE_SERVER_DIR = process.env.CODE_SERVER_DIR ?? join(ROOT, '.vscode-test', 'code-server');
@@ -40,10 +40,12 @@ export interface CodeServer {
 
 /** `untrusted`: workspace trust stays on and the folder opens in Restricted Mode, with no startup prompt. */
 /** `env`: variables added to (or replacing) this process's environment, for the server and its extension hosts. */
-export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean; env?: Record<string, string> }): Promise<CodeServer> {
+/** `extensions`: extension folders (a package.json and its bundle) installed into the server's extensions folder before it starts. */
+export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean; env?: Record<string, string>; extensions?: string[] }): Promise<CodeServer> {
   ensureCodeServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tr-code-server-'));
+  for (const ext of opts.extensions ?? []) cpSync(ext, join(dir, 'ext', basename(ext)), { recursive: true });
   const ud = join(dir, 'ud');
   mkdirSync(join(ud, 'User'), { recursive: true });
   writeFileSync(
@@ -106,10 +108,15 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
   return { port, origin, dir, stop, log: () => output };
 }
 
-/** The workbench URL that loads `extensionPath` as the development extension (and runs tests, with `testsPath`). */
-export function workbenchUrl({ origin, port, folder, extensionPath, testsPath }: { origin: string; port: number; folder: string; extensionPath: string; testsPath?: string }): string {
+/**
+ * The workbench URL that loads `extensionPath` as the development extension (and runs tests, with
+ * `testsPath`). `proposedApi`: proposed API for every extension (a test extension that registers a
+ * chat model needs 1.100's proposed `chatProvider`).
+ */
+export function workbenchUrl({ origin, port, folder, extensionPath, testsPath, proposedApi }: { origin: string; port: number; folder: string; extensionPath: string; testsPath?: string; proposedApi?: boolean }): string {
   const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
+  if (proposedApi) payload.push(['enableProposedApi', '']);
   if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
   return `${origin}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }

@@ -151,6 +151,32 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.close();
   });
 
+  it('each model call in the timeline has a control that asks the host for its prompt and answer; none for a call the log did not record', async () => {
+    const { page, problems } = await openWebview(browser, origin);
+    const msg = await recordedRunState('BLOG-1');
+    const rows = msg.timeline.filter((t) => t.type === 'model.called');
+    assert.equal(rows.length, msg.state.modelCalls.length);
+    // The recorded log predates prompts on record: every call but the first gets a prompt blob here.
+    msg.state.modelCalls.forEach((c, i) => {
+      if (i > 0) c.prompt = `prompt${i}`;
+    });
+    await send(page, msg);
+    await page.locator('#timeline .prompt-link').first().waitFor();
+    const callRows = page.locator('#timeline li[data-type="model.called"]');
+    assert.equal(await callRows.count(), rows.length);
+    assert.equal(await page.locator('#timeline .prompt-link').count(), rows.length - 1);
+    assert.equal(await callRows.first().locator('.prompt-link').count(), 0, 'no control for a call whose prompt was not recorded');
+    assert.match((await callRows.nth(1).textContent()) ?? '', /Debugger model call: .* Prompt and answer$/);
+    await callRows.nth(1).locator('.prompt-link').click();
+    const shown = (await posted(page)).filter((m) => (m as { type: string }).type === 'model/show');
+    assert.deepEqual(shown, [{ type: 'model/show', call: 1 }]);
+    assert.ok(parseWebviewMessage(shown[0]).ok);
+    mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
+    await page.locator('#timeline').screenshot({ path: path.join(REPO, 'test-results', 'webview-prompt-controls.png') });
+    assert.deepEqual(problems, [], 'no console errors or CSP violations');
+    await page.close();
+  });
+
   it('replays a past run: the scrubber seeks by event', async () => {
     const { page } = await openWebview(browser, origin);
     const msg = await recordedRunState('BLOG-3', { mode: 'replay', upTo: 3 });

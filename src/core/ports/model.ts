@@ -1,4 +1,4 @@
-import type { ModelInfo, ModelRole } from '../schema/events';
+import type { ModelAdaptation, ModelInfo, ModelRole } from '../schema/events';
 
 /** A message in a model conversation. Tool results go back as `tool` messages. */
 export type ModelMessage =
@@ -54,6 +54,11 @@ export interface ModelRequest {
    * from one that never started by it. Providers that cannot tell leave it uncalled.
    */
   onActivity?: () => void;
+  /**
+   * A provider that changes the call to fit its API (an option mapped, an instruction added, an
+   * answer taken out of prose) says so here, before it returns or throws: the run keeps it.
+   */
+  onAdapted?: (adaptation: ModelAdaptation) => void;
   /** Per-call time limit. */
   timeoutMs?: number;
 }

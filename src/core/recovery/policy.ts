@@ -1,6 +1,9 @@
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import { STREAM_WATCH_DEFAULTS } from './anomalies';
 
+/** Extended thinking's token budget when a provider takes one (Anthropic's, and the option vscode.lm maps to Claude models). */
+export const THINKING_BUDGET_TOKENS = 8000;
+
 /** The defaults: rung 2 retries twice, rung 3 once, rung 4 three tool calls an attempt. */
 export const DEFAULT_RECOVERY: RecoveryPolicy = {
   retries: 2,

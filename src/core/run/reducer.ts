@@ -197,6 +197,7 @@ const handlers = {
       retries: e.retries,
       ...(e.prompt ? { prompt: e.prompt } : {}),
       ...(e.answer ? { answer: e.answer } : {}),
+      ...(e.adaptations?.length ? { adaptations: e.adaptations } : {}),
     });
     s.usage.calls++;
     s.usage.inputTokens += e.inputTokens;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
 import { CorrectionRequest, MachineFact } from '../schema/correction';
 import { Diagnosis } from '../schema/diagnosis';
-import { Budget, FileRef, ModelInfo, ModelRole, RecoveryPolicy, Route, RunOutcome, RunOwner, StopReason } from '../schema/events';
+import { Budget, FileRef, ModelAdaptation, ModelInfo, ModelRole, RecoveryPolicy, Route, RunOutcome, RunOwner, StopReason } from '../schema/events';
 import { GateEvidence, RegressionResult, RepairStage } from '../schema/gates';
 import { Manifest } from '../schema/manifest';
 import { TicketOp } from '../schema/ticket';
@@ -68,6 +68,8 @@ export const ModelCallStateSchema = z.object({
   /** Blobs of the call's full request and raw answer (`show --prompts`). */
   prompt: z.string().optional(),
   answer: z.string().optional(),
+  /** The provider's receipts: how it fitted the call to its API. */
+  adaptations: z.array(ModelAdaptation).optional(),
 });
 export type ModelCallState = z.infer<typeof ModelCallStateSchema>;
 

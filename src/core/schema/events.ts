@@ -35,6 +35,25 @@ export type ModelInfo = z.infer<typeof ModelInfo>;
 export const ModelRole = z.enum(['coder', 'debugger', 'reviewer', 'testReviewer']);
 export type ModelRole = z.infer<typeof ModelRole>;
 
+/**
+ * How a provider changed a call to fit what its API can do, the receipt the run keeps on
+ * `model.called`: the recorded prompt is the core's request, so an instruction a provider added,
+ * an option it mapped or an answer it took out of prose is said here.
+ */
+export const ModelAdaptation = z.discriminatedUnion('kind', [
+  /** Extended thinking was asked for and sent as the model's closest option. */
+  z.object({ kind: z.literal('thinkingMapped'), modelOptions: z.record(z.string(), z.unknown()), detail: z.string() }).strict(),
+  /** Extended thinking was asked for and the model offers no option for it: the call ran without. */
+  z.object({ kind: z.literal('thinkingUnavailable'), detail: z.string() }).strict(),
+  /** The API cannot force the answer's form (no prefill, no forced tool): this instruction was added to the prompt. */
+  z.object({ kind: z.literal('proseSuppressed'), instruction: z.string() }).strict(),
+  /** The structured answer came as text: the one JSON object in it was taken, `skippedChars` of prose around it left. */
+  z.object({ kind: z.literal('answerExtracted'), from: z.enum(['fencedJson', 'bareJson']), skippedChars: z.number().int().nonnegative() }).strict(),
+  /** The structured answer came as text that holds no single JSON object: nothing was taken, and the stage refuses the answer. */
+  z.object({ kind: z.literal('answerNotExtracted'), detail: z.string() }).strict(),
+]);
+export type ModelAdaptation = z.infer<typeof ModelAdaptation>;
+
 export const Budget = z
   .object({
     attempts: z.number().int().positive(),
@@ -324,6 +343,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     prompt: z.string().optional(),
     /** Blob of the model's raw answer (text, structured output, tool calls), before any parsing. */
     answer: z.string().optional(),
+    /** What the provider changed to fit its API (vscode.lm: thinking mapped, an instruction added, an answer taken from prose). */
+    adaptations: z.array(ModelAdaptation).optional(),
   }),
   /**
    * The run's workspace, before the run first writes or deletes a path: the path's permission

@@ -1,5 +1,6 @@
 import { errorMessage, ModelTransportError } from '../errors';
 import type { ModelRequest, ModelResponse } from '../ports/model';
+import type { ModelAdaptation } from '../schema/events';
 import { type AnomalyScore, scoreAnswer } from '../recovery/anomalies';
 import { budgetStop, stopFromSignal } from '../recovery/budgets';
 import { reduceRun } from '../run/reducer';
@@ -40,7 +41,7 @@ function scoredText(response: ModelResponse): string {
  * against exactly what the Debugger read. Callbacks are not data and are left out.
  */
 export function promptRecord(request: ModelRequest): string {
-  const { onText: _onText, onActivity: _onActivity, ...data } = request;
+  const { onText: _onText, onActivity: _onActivity, onAdapted: _onAdapted, ...data } = request;
   return JSON.stringify(data, null, 1);
 }
 
@@ -72,9 +73,11 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
   checkBudget(ctx, 'beforeCall');
   const prompt = await ctx.log.putRecord(promptRecord(request));
   const started = Date.now();
+  const adaptations: ModelAdaptation[] = [];
+  const adapted = () => (adaptations.length ? { adaptations: [...adaptations] } : {});
   let response: ModelResponse;
   try {
-    response = await model.complete(request, signal);
+    response = await model.complete({ ...request, onAdapted: (a) => adaptations.push(a) }, signal);
   } catch (err) {
     if (err instanceof RunStop) throw err;
     // A call stopped by its caller records why, not the provider's generic "cancelled".
@@ -94,6 +97,7 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
       latencyMs: Date.now() - started,
       retries: err instanceof ModelTransportError ? err.retries : 0,
       prompt,
+      ...adapted(),
     });
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
     if (err instanceof ModelTransportError) throw new RunStop({ kind: 'modelError', role: request.role, message: err.message }, 'error');
@@ -114,6 +118,7 @@ export async function callModel(ctx: RunContext, request: ModelRequest, signal: 
     retries: response.retries,
     prompt,
     answer: await ctx.log.putRecord(answerRecord(response)),
+    ...adapted(),
   });
   const anomaly = await recordAnomaly(ctx, request, scoredText(response));
   checkBudget(ctx, 'afterCall');

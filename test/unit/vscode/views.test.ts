@@ -62,7 +62,25 @@ describe('run views (pure projections of the log)', () => {
     const t = timelineOf(events);
     assert.equal(t[0]!.type, 'run.started');
     assert.equal(t[t.length - 1]!.status, 'needsOperator');
-    assert.ok(!t.some((x) => x.type === 'model.called'));
+  });
+
+  it('the timeline has a row per model call, carrying the call\'s index for the control that opens its prompt', () => {
+    const { events, state } = recorded('BLOG-1');
+    const rows = timelineOf(events).filter((x) => x.type === 'model.called');
+    assert.equal(rows.length, state.modelCalls.length);
+    assert.deepEqual(rows.map((r) => r.call), state.modelCalls.map((_, i) => i));
+    assert.deepEqual(rows.map((r) => r.attempt), state.modelCalls.map((c) => c.attempt));
+    assert.match(rows[0]!.label, /^Coder model call: \d+ tokens, \d+\.\d s$/);
+    assert.ok(timelineOf(events).filter((x) => x.type !== 'model.called').every((x) => x.call === undefined), 'only a call\'s row has a call index');
+  });
+
+  it('refuses a model/show message that names no call, with a clear error', () => {
+    assert.ok(parseWebviewMessage({ type: 'model/show', call: 2 }).ok);
+    for (const bad of [{ type: 'model/show', call: -1 }, { type: 'model/show', call: 1.5 }, { type: 'model/show', call: '2' }, { type: 'model/show' }, { type: 'model/show', call: 1, path: '/etc/passwd' }]) {
+      const r = parseWebviewMessage(bad);
+      assert.ok(!r.ok, JSON.stringify(bad));
+      assert.match(r.error, /^invalid message "model\/show": /);
+    }
   });
 
   it('the protocol accepts what the host builds and refuses malformed messages, saying which', () => {

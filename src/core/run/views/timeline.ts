@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RunState } from '../reducer';
 import { describeEvent, LINE_STATUSES } from './eventLines';
 import type { RunEvent } from '../../schema/events';
+import { roleWords } from './words';
 
 /** One line of the timeline: a fact of the log, typed; `label` is for display only. */
 export const TimelineEntry = z.object({
@@ -11,6 +12,8 @@ export const TimelineEntry = z.object({
   attempt: z.number().int().optional(),
   status: z.enum(LINE_STATUSES),
   label: z.string(),
+  /** A model call's row: its index in the state's `modelCalls`, for the control that opens its prompt and answer. */
+  call: z.number().int().nonnegative().optional(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
@@ -26,8 +29,20 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
   return { seq: e.seq, ts: e.ts, type: e.type, status: line.status, label: line.text.charAt(0).toUpperCase() + line.text.slice(1), ...(line.attempt ? { attempt: line.attempt } : {}) };
 }
 
+/**
+ * The webview's timeline: the events' rows, and a row per model call (which the CLI's progress
+ * leaves out) carrying the call's index, so the operator can open what the model read and said.
+ */
 export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
-  return events.map(timelineEntry).filter((t): t is TimelineEntry => t !== null);
+  let calls = 0;
+  return events
+    .map((e) => (e.type === 'model.called' ? modelCallEntry(e, calls++) : timelineEntry(e)))
+    .filter((t): t is TimelineEntry => t !== null);
+}
+
+function modelCallEntry(e: Extract<RunEvent, { type: 'model.called' }>, call: number): TimelineEntry {
+  const what = e.ok ? `${e.inputTokens + e.outputTokens} tokens, ${(e.latencyMs / 1000).toFixed(1)} s` : `no answer: ${e.error ?? 'failed'}`;
+  return { seq: e.seq, ts: e.ts, type: e.type, status: e.ok ? 'info' : 'warning', label: `${roleWords(e.role)} model call: ${what}`, attempt: e.attempt, call };
 }
 
 /** The blob hashes the webview needs for its diffs: each attempt's files and what they replaced. */

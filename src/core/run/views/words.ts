@@ -1,5 +1,5 @@
 import type { EvidenceSource, FailureKind } from '../../schema/diagnosis';
-import type { Route, RunOutcome } from '../../schema/events';
+import type { ModelRole, Route, RunOutcome } from '../../schema/events';
 import type { AttemptState } from '../reducer';
 
 /**
@@ -28,6 +28,11 @@ export function whatIsWrong(kind: FailureKind | 'testPlan' | 'op' | Route | (str
     default:
       return `the ${kind}`;
   }
+}
+
+/** A model role by the name the README and the prompts give it. */
+export function roleWords(role: ModelRole): string {
+  return { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer' }[role];
 }
 
 /** Where a route sends the fix. */

@@ -2,6 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsBase } from '@anthropic-ai/sdk/resources/messages';
 import { CancelledError, UserInputError } from '../../../core/errors';
 import type { ModelPort, ModelRequest, ModelResponse } from '../../../core/ports/model';
+import { callTheToolInstruction } from '../../../core/recovery/proseSuppression';
+import { THINKING_BUDGET_TOKENS } from '../../../core/recovery/policy';
 import { costOf, DEFAULT_PRICES, type ModelPrice, priceFor, type PriceTable } from '../../../core/run/pricing';
 import type { ModelInfo } from '../../../core/schema/events';
 import { type AnswerDraft, draftFromMessage, toAnswerParts } from './answerDraft';
@@ -34,7 +36,7 @@ export interface AnthropicProviderOptions {
   fetch?: Fetch;
 }
 
-const DEFAULTS = { maxRetries: 2, timeoutMs: 5 * 60_000, maxTokens: 8192, thinkingBudgetTokens: 8000 } as const;
+const DEFAULTS = { maxRetries: 2, timeoutMs: 5 * 60_000, maxTokens: 8192, thinkingBudgetTokens: THINKING_BUDGET_TOKENS } as const;
 
 /** Claude over the Messages API, through the official SDK and its retries. */
 export class AnthropicProvider implements ModelPort {
@@ -108,6 +110,8 @@ export class AnthropicProvider implements ModelPort {
 
     try {
       const body = toAnthropicRequest(request, this.settings);
+      // The receipt of toAnthropicRequest's one change to the prompt: thinking cannot force the tool.
+      if (request.structured && request.thinking) request.onAdapted?.({ kind: 'proseSuppressed', instruction: callTheToolInstruction(request.structured.name) });
       const options = { signal: call.signal, timeout: timeoutMs };
       // Thinking calls run long, and a watched call needs its text as it comes: both stream.
       const draft = onText || onActivity || request.thinking

@@ -6,6 +6,7 @@ import type {
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelMessage, ModelRequest, ReasoningBlock } from '../../../core/ports/model';
+import { callTheToolInstruction } from '../../../core/recovery/proseSuppression';
 
 export interface RequestSettings {
   model: string;
@@ -19,7 +20,7 @@ export interface RequestSettings {
  * With thinking on, the API accepts only `auto` tool choice, so the structured tool cannot
  * be forced; this line asks for it instead, and the caller's schema check catches a miss.
  */
-const CALL_THE_TOOL = (name: string) => `\n\nAnswer only by calling the \`${name}\` tool.`;
+const CALL_THE_TOOL = (name: string) => `\n\n${callTheToolInstruction(name)}`;
 
 /** The Messages API body for a request, without `stream` (the provider decides that). */
 export function toAnthropicRequest(request: ModelRequest, settings: RequestSettings): MessageCreateParamsBase {
