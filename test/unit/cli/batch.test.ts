@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BatchEntry, BatchReport } from '../../../src/core/run/views/batchReport';
+import type { RunState } from '../../../src/core/run/reducer';
+import { batchEntry, type BatchEntry, type BatchReport } from '../../../src/core/run/views/batchReport';
 import { runDistCli, startDistCli, STACK_LINE, until } from '../../support/cliProcess';
 import { copyFixtureInGit, git } from '../../support/gitFixture';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
@@ -20,15 +21,28 @@ const comparable = (e: BatchEntry) => ({ ...e, workspace: null, branch: null, co
 const THREE = ['.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '.tickets/BLOG-5.ticket.json'];
 const FAST = ['--model', 'scripted', '--gates', 'none', '--attempts', '1'];
 
+/** What running a ticket alone and in a batch must agree on (a correction's id holds its run's). */
+const verdictOf = (e: BatchEntry) => ({ outcome: e.outcome, exitCode: e.exitCode, attempts: e.attempts, routes: e.routes, stop: e.stop.split(e.runId ?? '\0').join('<run>') });
+
 describe('ticket-runner batch (dist/cli.js)', function () {
   this.timeout(180_000);
 
-  it('runs 3 tickets 2 at a time in worktrees: a pass kept as a branch, a request to settle, a failure; the reports agree with merge-report', () => {
-    const ws = copyFixtureInGit();
-    try {
-      const head = git(ws.root, 'rev-parse', 'HEAD');
+  // The batch of THREE in a git copy, run once and read by the tests that compare with it.
+  let three: { ws: ReturnType<typeof copyFixtureInGit>; head: string; out: string; r: ReturnType<typeof runDistCli> } | undefined;
+  const batchOfThree = () => {
+    if (!three) {
+      const ws = copyFixtureInGit();
       const out = path.join(ws.root, '..', 'out');
-      const r = runDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, ...FAST]);
+      const head = git(ws.root, 'rev-parse', 'HEAD');
+      three = { ws, head, out, r: runDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, ...FAST]) };
+    }
+    return three;
+  };
+  after(() => three?.ws.dispose());
+
+  it('runs 3 tickets 2 at a time in worktrees: a pass kept as a branch, a request to settle, a failure; the reports agree with merge-report', () => {
+    const { ws, head, out, r } = batchOfThree();
+    {
       assert.equal(r.code, 1, r.stderr);
       assert.doesNotMatch(r.stderr + r.stdout, STACK_LINE);
       // Progress on stderr, tagged per ticket.
@@ -87,8 +101,30 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const merged = readReport(mergedOut);
       assert.deepEqual(merged.tickets.map(comparable), report.tickets.map(comparable));
       assert.deepEqual(testcases(readFileSync(path.join(mergedOut, 'batch-junit.xml'), 'utf8')), cases);
-    } finally {
-      ws.dispose();
+    }
+  });
+
+  it('gives each ticket the same outcome, attempts, routes, stop and code as running it alone', () => {
+    const { ws, out } = batchOfThree();
+    const report = readReport(out);
+    for (const ticket of THREE) {
+      const alone = copyFixture();
+      try {
+        const r = runDistCli(['run', ticket, '--workspace', alone.root, '--json', ...FAST]);
+        assert.doesNotMatch(r.stderr, STACK_LINE);
+        const { state } = JSON.parse(r.stdout) as { state: RunState };
+        const expected = verdictOf(batchEntry(ticket, state, { exitCode: r.code, workspace: null }));
+        const inBatch = byId(report, state.ticketId);
+        assert.deepEqual(verdictOf(inBatch), expected, ticket);
+        // The passed ticket's change is the same bytes on its branch as in the lone run's workspace.
+        if (inBatch.branch) {
+          for (const file of git(ws.root, 'diff', '--name-only', 'HEAD', inBatch.branch).split('\n').filter(Boolean)) {
+            assert.equal(git(ws.root, 'show', `${inBatch.branch}:${file}`), readFileSync(path.join(alone.root, file), 'utf8'), file);
+          }
+        }
+      } finally {
+        alone.dispose();
+      }
     }
   });
 
