@@ -8,6 +8,19 @@ import { runDistCli, startDistCli, STACK_LINE, until } from '../../support/cliPr
 import { copyFixtureInGit, git } from '../../support/gitFixture';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 
+/** The pids of a process's children (the batch's ticket processes), from ps. */
+const childPids = (pid: number): number[] =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+
+/** Alive and not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    return !/^Z/.test(execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+  } catch {
+    return false;
+  }
+}
+
 type Report = BatchReport & { batchDir: string; mode: string };
 
 const readReport = (dir: string): Report => JSON.parse(readFileSync(path.join(dir, 'batch-report.json'), 'utf8')) as Report;
@@ -155,6 +168,49 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       assert.ok(worktrees.includes(byId(report, 'BLOG-1').workspace!) && worktrees.includes(byId(report, 'BLOG-3').workspace!));
       assert.ok(!existsSync(path.join(report.batchDir, 'trees', 'BLOG-5')));
       assert.match(readFileSync(path.join(out, 'batch-junit.xml'), 'utf8'), /errors="3"/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a second Ctrl-C while the batch cancels kills every ticket\'s process at once: exit 130, nothing of the batch left running', async () => {
+    const ws = copyFixtureInGit();
+    try {
+      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--model', 'scripted', '--gates', 'none']);
+      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+      const pids = childPids(b.child.pid!);
+      assert.equal(pids.length, 2, 'one process per running ticket');
+      b.child.kill('SIGINT');
+      b.child.kill('SIGINT');
+      const t0 = Date.now();
+      const r = await b.done;
+      assert.equal(r.code, 130, r.stderr);
+      assert.ok(Date.now() - t0 < 5_000, `exited ${Date.now() - t0} ms after the second Ctrl-C`);
+      for (const pid of pids) assert.ok(!alive(pid), `ticket process ${pid} is gone`);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a batch killed with SIGKILL leaves no ticket running: each notices its batch is gone and records a cancel', async () => {
+    const ws = copyFixtureInGit();
+    try {
+      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--model', 'scripted', '--gates', 'none']);
+      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+      const pids = childPids(b.child.pid!);
+      assert.equal(pids.length, 2);
+      b.child.kill('SIGKILL');
+      await b.done;
+      await until('the tickets\' processes to end', () => pids.every((pid) => !alive(pid)), 30_000);
+      const batches = path.join(ws.root, '.ticket-runner', 'batch');
+      const [batch] = readdirSync(batches);
+      for (const id of ['BLOG-1', 'BLOG-3']) {
+        const runs = path.join(batches, batch!, 'trees', id, '.ticket-runner', 'runs');
+        const [runId] = readdirSync(runs);
+        const last = JSON.parse(readFileSync(path.join(runs, runId!, 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!) as { type: string; outcome: string };
+        assert.deepEqual([id, last.type, last.outcome], [id, 'run.finished', 'cancelled']);
+      }
+      assert.ok(!existsSync(path.join(batches, batch!, 'trees', 'BLOG-5')), 'the third ticket never started');
     } finally {
       ws.dispose();
     }
