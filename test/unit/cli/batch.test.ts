@@ -21,6 +21,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** THREE, 2 at a time, until both running tickets have started their runs; their processes' pids. */
+async function twoRunning(ws: string, out?: string) {
+  const b = startDistCli(['batch', ...THREE, '--workspace', ws, '--parallel', '2', ...(out ? ['--out', out] : []), '--model', 'scripted', '--gates', 'none']);
+  // Each running ticket's first progress line is its run's id.
+  await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+  const pids = childPids(b.child.pid!);
+  assert.equal(pids.length, 2, 'one process per running ticket');
+  return { b, pids };
+}
+
 type Report = BatchReport & { batchDir: string; mode: string };
 
 const readReport = (dir: string): Report => JSON.parse(readFileSync(path.join(dir, 'batch-report.json'), 'utf8')) as Report;
@@ -145,9 +155,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
     const ws = copyFixtureInGit();
     try {
       const out = path.join(ws.root, '..', 'out');
-      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, '--model', 'scripted', '--gates', 'none']);
-      // Both running tickets have started their runs (their first progress line is the run's id).
-      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+      const { b } = await twoRunning(ws.root, out);
       b.child.kill('SIGINT');
       const r = await b.done;
       assert.equal(r.code, 130, r.stderr);
@@ -176,10 +184,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
   it('a second Ctrl-C while the batch cancels kills every ticket\'s process at once: exit 130, nothing of the batch left running', async () => {
     const ws = copyFixtureInGit();
     try {
-      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--model', 'scripted', '--gates', 'none']);
-      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
-      const pids = childPids(b.child.pid!);
-      assert.equal(pids.length, 2, 'one process per running ticket');
+      const { b, pids } = await twoRunning(ws.root);
       b.child.kill('SIGINT');
       b.child.kill('SIGINT');
       const t0 = Date.now();
@@ -195,10 +200,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
   it('a batch killed with SIGKILL leaves no ticket running: each notices its batch is gone and records a cancel', async () => {
     const ws = copyFixtureInGit();
     try {
-      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--model', 'scripted', '--gates', 'none']);
-      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
-      const pids = childPids(b.child.pid!);
-      assert.equal(pids.length, 2);
+      const { b, pids } = await twoRunning(ws.root);
       b.child.kill('SIGKILL');
       await b.done;
       await until('the tickets\' processes to end', () => pids.every((pid) => !alive(pid)), 30_000);
