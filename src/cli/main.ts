@@ -50,7 +50,8 @@ Runs every ticket of a folder (its *.ticket.json) or a pattern (wildcards in the
 such as ".tickets/BLOG-*.ticket.json"), each as its own \`ticket-runner run\` in its own tree:
 a git worktree of HEAD (the workspace must have no uncommitted change), or a copy of the
 workspace outside git. The run options of \`run\` apply to every ticket, but --max-dollars,
-which is the batch's. Progress goes to stderr, each ticket's lines tagged with its id; the summary (or --json report) to stdout.
+which is the batch's.
+Progress goes to stderr, each ticket's lines tagged with its id; the summary (or --json report) to stdout.
 
 Options:
   --parallel N      tickets at a time (default: the number of cores)
