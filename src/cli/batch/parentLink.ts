@@ -46,7 +46,8 @@ function openLink(proc: NodeJS.Process): ParentLink | null {
   let gone = false;
   const goneListeners: (() => void)[] = [];
   const post = (m: ChildMessage) => {
-    if (!gone) send(m);
+    // A batch that died meanwhile: its disconnect cancels the run; the failed send is not an error of the run.
+    if (!gone) send(m, undefined, undefined, () => undefined);
   };
   proc.on('message', (raw) => {
     const m = ParentMessage.safeParse(raw);

@@ -75,7 +75,8 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
     live.children.add(child);
     const held = new Set<number>();
     const tell = (m: ParentMessage) => {
-      if (child.connected) child.send(m);
+      // A child that went away meanwhile: its close says so; a failed send must not end its wait early.
+      if (child.connected) child.send(m, () => undefined);
     };
     child.on('message', (raw) => {
       const m = ChildMessage.safeParse(raw);
