@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the Debugger prompt size, the type-check gate's compilers, check latency,
- * the editor's diagnostics settle, pipeline overhead and the extension's figures, each as a
- * ratio measured in this same run (these machines are noisy). Every section runs in its own
+ * the editor's diagnostics settle, pipeline overhead, a batch's wall time against its tickets
+ * one after another, and the extension's figures, each as a ratio measured in this same run
+ * (these machines are noisy). Every section runs in its own
  * process under a time limit (bench/isolate.ts): one that cannot run says why on one line,
  * the others still run, and the bench exits non-zero. Prints a Markdown table and writes
  * bench/results.json. Not part of `npm test`.
@@ -13,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import ts from 'typescript';
 import type { Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
+import { batchWallTimeRow, type BatchWallTime } from './batchWallTime';
 import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
@@ -78,6 +80,8 @@ async function main(): Promise<void> {
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
       { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
+      // Four fixture tickets alone, one after another, then as one batch, 2 at a time.
+      { key: 'batchWallTime', section: 'batchWallTime', limitS: 300, args: { repoRoot: REPO } },
     ];
     for (const p of plan) {
       say(`${p.key} (time limit ${p.limitS} s)…`);
@@ -188,6 +192,9 @@ async function main(): Promise<void> {
   const lint = value<LintWorkerCost>('lintWorker');
   if (!lint) failed('Lint per check: the worker in the sandbox ÷ in process', 'lintWorker');
   else rows.push(lintWorkerRow(lint));
+  const batch = value<BatchWallTime>('batchWallTime');
+  if (!batch) failed('Batch wall time: batch --parallel 2 ÷ one after another', 'batchWallTime');
+  else rows.push(batchWallTimeRow(batch));
   const stream = value<StreamLinearity>('streamLinearity');
   if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
   else rows.push(streamLinearityRow(stream));

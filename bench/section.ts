@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
+import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
 import { measureStreamLinearity } from './streamLinearity';
@@ -47,6 +48,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   extension: (a) => measureExtension(a.repoRoot),
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
+  batchWallTime: () => measureBatchWallTime(),
 };
 
 async function main(): Promise<void> {

@@ -28,6 +28,7 @@ import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views
 import { findTickets } from './batch/tickets';
 import { runBatch, type KeepPolicy } from './batch/runBatch';
 import { mergeReport } from './batch/mergeReport';
+import { keyFingerprint, parentLink } from './batch/parentLink';
 
 export { EXIT } from './exitCodes';
 
@@ -48,7 +49,8 @@ const BATCH_HELP = `Usage: ticket-runner batch <dir-or-pattern>... [--parallel N
 Runs every ticket of a folder (its *.ticket.json) or a pattern (wildcards in the file name,
 such as ".tickets/BLOG-*.ticket.json"), each as its own \`ticket-runner run\` in its own tree:
 a git worktree of HEAD (the workspace must have no uncommitted change), or a copy of the
-workspace outside git. The run options of \`run\` apply to every ticket.
+workspace outside git. The run options of \`run\` apply to every ticket, but --max-dollars,
+which is the batch's.
 Progress goes to stderr, each ticket's lines tagged with its id; the summary (or --json report) to stdout.
 
 Options:
@@ -61,9 +63,16 @@ Options:
                     resolve and resume run there)
   --out DIR         where batch-report.json and batch-junit.xml go (default: the batch's folder,
                     .ticket-runner/batch/<id>/, which also holds the trees and a copy of each run)
+  --max-dollars X   over the whole batch (not per ticket): once its tickets' calls have spent X,
+                    no ticket starts and running ones stop before their next model call; a call
+                    starts only if what it can cost fits, or alone, so X is passed by one call at most
+  --max-concurrent-calls N
+                    model calls in flight at once per API key, across all the batch's tickets
+                    (default: no cap beyond --parallel); the SDK's retry of a 429 stays behind it
 
-Exit codes: 0 all passed, 1 a ticket failed or erred, 2 tickets wait for the operator (none
-failed), 3 bad input, 130 cancelled (Ctrl-C cancels every ticket; each run records it).`;
+Exit codes: 0 all passed, 1 a ticket failed or erred (or the dollar cap left tickets unstarted),
+2 tickets wait for the operator (none failed), 3 bad input, 130 cancelled (Ctrl-C cancels every
+ticket and each run records it; a second Ctrl-C kills them at once).`;
 
 const HELP: Record<string, string> = {
   main: `ticket-runner: take a ticket to verified code, headless.
@@ -188,11 +197,12 @@ const OPTIONS = {
   'pass-env': { type: 'string' },
   parallel: { type: 'string' },
   keep: { type: 'string' },
+  'max-concurrent-calls': { type: 'string' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
 const RUN_OPTIONS = ['attempts', 'retries', 'max-tool-calls', 'max-calls', 'max-tokens', 'max-dollars', 'max-wall-ms', 'test-timeout-ms', 'test-command', 'gates', 'build-command', 'coverage-threshold', 'optional-gates', 'require-sandbox', 'pass-env'] as const;
-const BATCH_ONLY = new Set(['parallel', 'keep']);
+const BATCH_ONLY = new Set(['parallel', 'keep', 'max-concurrent-calls']);
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -312,7 +322,11 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const { rel, text } = readTicketFile(ws, ticket);
       parseTicket(rel, text);
       const settings = runSettingsFrom(flags);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: rel, env: process.env, onEvent: progress, ...wiredSettings(settings) });
+      const model = modelChoice(flags);
+      // Started by a batch: every model call asks the batch first (its concurrency cap per key, its dollar cap).
+      const link = parentLink();
+      const key = keyFingerprint(model, model === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : undefined);
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model, ticketPath: rel, env: process.env, onEvent: progress, wrapModel: link ? (m) => link.wrap(m, key) : undefined, ...wiredSettings(settings) });
       try {
         // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
         using _lock = lockWorkspace(ws, argv, io);
@@ -479,7 +493,11 @@ async function batchCommand(flags: Flags, positionals: string[], io: Io, signal:
   const model = modelChoice(flags);
   runSettingsFrom(flags);
   const runArgs = ['--model', model];
+  // --max-dollars is the batch's own cap: the batch holds it across every ticket's calls.
+  const maxDollars = num(flags, 'max-dollars', false);
+  const maxConcurrentCalls = num(flags, 'max-concurrent-calls');
   for (const name of RUN_OPTIONS) {
+    if (name === 'max-dollars') continue;
     const v = flags[name];
     if (v === true) runArgs.push(`--${name}`);
     else if (typeof v === 'string') runArgs.push(`--${name}`, v);
@@ -488,7 +506,7 @@ async function batchCommand(flags: Flags, positionals: string[], io: Io, signal:
   if (!CLI_ENTRY.endsWith('.js')) throw new UserInputError('batch runs each ticket in the built CLI: run it as ticket-runner (npm run build makes dist/cli.js)');
   // Made as every run makes it, with its .gitignore: the trees and copies stay out of the project's git.
   const batchDir = path.join(ensureStateDir(ws), 'batch', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid);
-  const result = await runBatch({ ws, tickets, parallel, keep, runArgs, modelOption: `--model ${model}`, batchDir, outDir: path.resolve(flags.out ?? batchDir), cliEntry: CLI_ENTRY, signal, progress: io.err });
+  const result = await runBatch({ ws, tickets, parallel, keep, runArgs, modelOption: `--model ${model}`, batchDir, outDir: path.resolve(flags.out ?? batchDir), cliEntry: CLI_ENTRY, maxDollars, maxConcurrentCalls, signal, progress: io.err });
   io.out(flags.json ? JSON.stringify(result.report, null, 2) : `${formatBatchSummary(result.report)}\nReport: ${result.reportPath}\nJUnit: ${result.junitPath}`);
   return batchExitCode(result.report, EXIT);
 }
@@ -543,6 +561,13 @@ if (require.main === module) {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // A ticket's run whose batch died (SIGKILL, a crash) does not carry on alone: it records a cancel.
+  parentLink()?.onGone(() => {
+    if (stoppedBy) return;
+    stoppedBy = 'SIGINT';
+    process.stderr.write('ticket-runner: the batch that started this run is gone: cancelling (the run records it)…\n');
+    controller.abort();
+  });
   // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
   const fatal = (err: unknown) => {
     process.exitCode = reportError(err, io, argv);

@@ -63,6 +63,8 @@ export interface WireOptions {
   nodePath?: string;
   /** A model built by the caller (tests, the editor's vscode.lm), instead of `model`. */
   modelPort?: ModelPort;
+  /** Wraps the model before the redaction (a batch's ticket asks its batch before each call). */
+  wrapModel?: (model: ModelPort) => ModelPort;
   /** The end-of-ticket gates to run; none when absent (the CLI and the editor pass theirs). */
   gates?: GateSettings;
   /** Variables the user passes to tests by name (`--pass-env`, `ticketRunner.passEnv`), secret-looking or not. */
@@ -124,6 +126,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     const start = o.continuesRun === undefined ? undefined : scriptPosition(o.continuesRun, (await store.load(o.continuesRun)).events);
     model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
+  if (o.wrapModel) model = o.wrapModel(model);
   const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
   const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
   // Children pick from this process's environment; every secret-looking value of it, and any

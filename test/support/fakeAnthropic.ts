@@ -116,9 +116,26 @@ export const pacedText = (text: string, overMs: number, intervalMs = 100): FakeR
   chunkSize: Math.max(1, Math.ceil(text.length / Math.max(1, overMs / intervalMs))),
 });
 
+/**
+ * The API's rate limit on concurrent requests, as the fake plays it: a request that arrives
+ * while `max` are open is answered 429 with `retry-after`, as the API does past a limit.
+ */
+export interface ConcurrencyLimit {
+  max: number;
+  retryAfterSeconds: string;
+}
+
 export class FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: FakeReply[] = [];
+  private responder: ((request: RecordedRequest) => FakeReply) | undefined;
+  private limit: ConcurrencyLimit | undefined;
+  private latencyMs = 0;
+  private open = 0;
+  /** The most requests open at once (the 429s included). */
+  peakOpen = 0;
+  /** Requests answered 429 by the concurrency limit. */
+  rateLimited = 0;
 
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
 
@@ -145,6 +162,19 @@ export class FakeAnthropic {
     return this;
   }
 
+  /** Answers every request the queue has no reply for (many runs' calls, in any order). */
+  respondWith(responder: (request: RecordedRequest) => FakeReply): this {
+    this.responder = responder;
+    return this;
+  }
+
+  /** 429 above `max` open requests; every other reply waits `latencyMs` first (the model's time to answer). */
+  limitConcurrency(limit: ConcurrencyLimit, latencyMs = 0): this {
+    this.limit = limit;
+    this.latencyMs = latencyMs;
+    return this;
+  }
+
   /** Forgets requests and unserved replies, between tests. */
   reset(): void {
     this.requests.length = 0;
@@ -162,8 +192,19 @@ export class FakeAnthropic {
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     const record: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closedEarly: false, streamedChars: 0 };
     this.requests.push(record);
-    res.on('close', () => (record.closedEarly = !res.writableFinished));
-    const next = this.queue.shift();
+    this.open++;
+    this.peakOpen = Math.max(this.peakOpen, this.open);
+    res.on('close', () => {
+      this.open--;
+      record.closedEarly = !res.writableFinished;
+    });
+    if (this.limit && this.open > this.limit.max) {
+      this.rateLimited++;
+      sendError(res, 429, 'rate_limit_error', `fake Anthropic: more than ${this.limit.max} concurrent requests`, { 'retry-after': this.limit.retryAfterSeconds });
+      return;
+    }
+    if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
+    const next = this.queue.shift() ?? this.responder?.(record);
     if (!next) {
       // 400 is not retried, so an unscripted call fails at once with a message that says why.
       sendError(res, 400, 'invalid_request_error', 'fake Anthropic: no scripted reply left for this request', {});

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeLog } from '../../core/run/logCodec';
@@ -6,6 +6,8 @@ import { reduceRun, type RunState } from '../../core/run/reducer';
 import { batchEntry, batchJunit, batchReport, entryWithoutRun, type BatchEntry, type BatchReport } from '../../core/run/views/batchReport';
 import { RUNS_DIR } from '../../node/store/fileRunStore';
 import { exitForStatus } from '../exitCodes';
+import { CallPermits } from './callPermits';
+import { BATCH_LINK_VAR, ChildMessage, type ParentMessage } from './linkMessages';
 import { ticketIdOf } from './tickets';
 import { treeMaker, type TicketTree } from './trees';
 
@@ -26,12 +28,16 @@ export interface BatchOptions {
   outDir: string;
   /** The built CLI each ticket runs in: one child process per ticket. */
   cliEntry: string;
+  /** Model calls in flight at once per API key, across every ticket's process. */
+  maxConcurrentCalls?: number;
+  /** Dollars over the whole batch: no call (and no ticket) starts once they are spent. */
+  maxDollars?: number;
   signal: AbortSignal;
   progress: (line: string) => void;
 }
 
 export interface BatchResult {
-  report: BatchReport & { batchDir: string; mode: 'worktree' | 'copy'; commit: string | null; parallel: number };
+  report: BatchReport & { batchDir: string; mode: 'worktree' | 'copy'; commit: string | null; parallel: number; calls: { maxConcurrent: number | null; peakConcurrent: number } };
   reportPath: string;
   junitPath: string;
 }
@@ -56,9 +62,43 @@ interface ChildEnd {
  * terminal reaches the batch only, which passes one SIGINT to each child, so each run records
  * its own cancel (a second signal would make a run exit without waiting).
  */
-function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string): Promise<ChildEnd> {
+function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string, live: Live): Promise<ChildEnd> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [o.cliEntry, 'run', ticket, '--workspace', tree.workspace, '--json', ...o.runArgs], { cwd: tree.workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The IPC channel is the ticket's link to the batch: its model calls ask here first, and
+    // when this process dies the channel closes, which the run takes as its cancel.
+    const child = spawn(process.execPath, [o.cliEntry, 'run', ticket, '--workspace', tree.workspace, '--json', ...o.runArgs], {
+      cwd: tree.workspace,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: { ...process.env, [BATCH_LINK_VAR]: '1' },
+    });
+    live.children.add(child);
+    const held = new Set<number>();
+    const tell = (m: ParentMessage) => {
+      // A child that went away meanwhile: its close says so; a failed send must not end its wait early.
+      if (child.connected) child.send(m, () => undefined);
+    };
+    child.on('message', (raw) => {
+      const m = ChildMessage.safeParse(raw);
+      if (!m.success) return;
+      if (m.data.type === 'call/release') {
+        held.delete(m.data.permit);
+        live.permits.release(m.data.permit, m.data.costUsd);
+        return;
+      }
+      const { id, key, maxCostUsd } = m.data;
+      live.permits.acquire(
+        key,
+        maxCostUsd,
+        (permit) => {
+          // A child gone before its permit came cannot use it.
+          if (!child.connected) return live.permits.release(permit, 0);
+          held.add(permit);
+          tell({ type: 'call/granted', id, permit });
+        },
+        (r) => tell({ type: 'call/refused', id, limitUsd: r.limitUsd, spentUsd: r.spentUsd }),
+      );
+    });
     let heard = false;
     let cancelWanted = false;
     let lastLine = '';
@@ -87,6 +127,9 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
     o.signal.addEventListener('abort', cancel, { once: true });
     if (o.signal.aborted) cancel();
     child.on('close', (code) => {
+      live.children.delete(child);
+      // A process that died mid-call never said what the call cost: its permits come back as free.
+      for (const permit of held) live.permits.release(permit, 0);
       o.signal.removeEventListener('abort', cancel);
       if (pending.trim()) say(pending);
       resolve({ code, lastLine: lastLine.replace(/^ticket-runner:\s*/, '') });
@@ -95,10 +138,16 @@ function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string
   });
 }
 
-async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, ticket: string): Promise<BatchEntry> {
+/** What the batch holds while it runs: the tickets' processes and the permits their model calls share. */
+interface Live {
+  children: Set<ChildProcess>;
+  permits: CallPermits;
+}
+
+async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, ticket: string, live: Live): Promise<BatchEntry> {
   const id = ticketIdOf(ticket);
   const tree = maker.create(id);
-  const end = await runChild(o, ticket, tree, id);
+  const end = await runChild(o, ticket, tree, id, live);
   const run = loadTreeRun(tree);
   if (!run) {
     // No log: the ticket was refused before its run began (its one line says why).
@@ -135,15 +184,21 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   mkdirSync(o.batchDir, { recursive: true });
   o.progress(`batch: ${o.tickets.length} ticket(s), ${o.parallel} at a time, each in its own ${maker.mode === 'worktree' ? `git worktree of ${maker.commit!.slice(0, 12)}` : 'copy of the workspace'} under ${path.join(o.batchDir, 'trees')}`);
   const entries: (BatchEntry | undefined)[] = new Array(o.tickets.length);
+  const live: Live = { children: new Set(), permits: new CallPermits({ maxConcurrent: o.maxConcurrentCalls, maxDollars: o.maxDollars }) };
+  // A second Ctrl-C makes this process exit at once (see main): its tickets' processes go with it.
+  const killChildren = () => {
+    for (const child of live.children) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone already */ }
+  };
+  process.on('exit', killChildren);
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < o.tickets.length && !o.signal.aborted) {
+    while (next < o.tickets.length && !o.signal.aborted && !live.permits.exhausted) {
       const i = next++;
       const ticket = o.tickets[i]!;
       o.progress(`batch: ${ticket} started`);
       try {
-        entries[i] = await runOne(o, maker, ticket);
+        entries[i] = await runOne(o, maker, ticket, live);
       } catch (err) {
         entries[i] = entryWithoutRun(ticket, ticketIdOf(ticket), 'error', `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, null);
       }
@@ -152,9 +207,24 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
       o.progress(`batch: ${done}/${o.tickets.length} ${e.ticketId} ${e.outcome}: ${e.stop}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(o.parallel, o.tickets.length) }, worker));
-  const tickets = o.tickets.map((t, i) => entries[i] ?? entryWithoutRun(t, ticketIdOf(t), 'notStarted', 'not started: the batch was cancelled first', null));
-  const report = { ...batchReport(tickets, Date.now() - started), batchDir: o.batchDir, mode: maker.mode, commit: maker.commit, parallel: o.parallel };
+  try {
+    await Promise.all(Array.from({ length: Math.min(o.parallel, o.tickets.length) }, worker));
+  } finally {
+    process.off('exit', killChildren);
+    live.permits.close();
+  }
+  const spent = live.permits.spentUsd;
+  const unstarted = o.signal.aborted || o.maxDollars === undefined || !live.permits.exhausted ? 'not started: the batch was cancelled first' : `not started: the batch's dollar budget was spent ($${spent.toFixed(4)} of $${o.maxDollars})`;
+  const tickets = o.tickets.map((t, i) => entries[i] ?? entryWithoutRun(t, ticketIdOf(t), 'notStarted', unstarted, null));
+  const budget = o.maxDollars === undefined ? undefined : { maxDollars: o.maxDollars, spentUsd: spent, reached: live.permits.exhausted };
+  const report = {
+    ...batchReport(tickets, Date.now() - started, budget),
+    batchDir: o.batchDir,
+    mode: maker.mode,
+    commit: maker.commit,
+    parallel: o.parallel,
+    calls: { maxConcurrent: o.maxConcurrentCalls ?? null, peakConcurrent: Math.max(0, ...live.permits.peak.values()) },
+  };
   mkdirSync(o.outDir, { recursive: true });
   const reportPath = path.join(o.outDir, 'batch-report.json');
   const junitPath = path.join(o.outDir, 'batch-junit.xml');

@@ -100,7 +100,8 @@ export type RunOutcome = z.infer<typeof RunOutcome>;
 export const StopReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('testsPassed') }).strict(),
   z.object({ kind: z.literal('retryBudgetSpent'), attempts: z.number().int() }).strict(),
-  z.object({ kind: z.literal('budgetExceeded'), budget: z.enum(['attempts', 'modelCalls', 'tokens', 'dollars', 'wallMs']), limit: z.number(), used: z.number() }).strict(),
+  /** `batchDollars`: the dollar cap of the batch the run is part of (`batch --max-dollars`), spent by all its tickets. */
+  z.object({ kind: z.literal('budgetExceeded'), budget: z.enum(['attempts', 'modelCalls', 'tokens', 'dollars', 'wallMs', 'batchDollars']), limit: z.number(), used: z.number() }).strict(),
   z.object({ kind: z.literal('correctionRequested'), requestId: z.string(), route: Route }).strict(),
   z.object({ kind: z.literal('correctionRejected'), requestId: z.string(), reason: z.string() }).strict(),
   z.object({ kind: z.literal('gateFailed'), gate: z.string() }).strict(),

@@ -2,10 +2,34 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { BatchEntry, BatchReport } from '../../../src/core/run/views/batchReport';
+import type { RunState } from '../../../src/core/run/reducer';
+import { batchEntry, type BatchEntry, type BatchReport } from '../../../src/core/run/views/batchReport';
 import { runDistCli, startDistCli, STACK_LINE, until } from '../../support/cliProcess';
 import { copyFixtureInGit, git } from '../../support/gitFixture';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
+
+/** The pids of a process's children (the batch's ticket processes), from ps. */
+const childPids = (pid: number): number[] =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+
+/** Alive and not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    return !/^Z/.test(execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+  } catch {
+    return false;
+  }
+}
+
+/** THREE, 2 at a time, until both running tickets have started their runs; their processes' pids. */
+async function twoRunning(ws: string, out?: string) {
+  const b = startDistCli(['batch', ...THREE, '--workspace', ws, '--parallel', '2', ...(out ? ['--out', out] : []), '--model', 'scripted', '--gates', 'none']);
+  // Each running ticket's first progress line is its run's id.
+  await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+  const pids = childPids(b.child.pid!);
+  assert.equal(pids.length, 2, 'one process per running ticket');
+  return { b, pids };
+}
 
 type Report = BatchReport & { batchDir: string; mode: string };
 
@@ -20,15 +44,28 @@ const comparable = (e: BatchEntry) => ({ ...e, workspace: null, branch: null, co
 const THREE = ['.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '.tickets/BLOG-5.ticket.json'];
 const FAST = ['--model', 'scripted', '--gates', 'none', '--attempts', '1'];
 
+/** What running a ticket alone and in a batch must agree on (a correction's id holds its run's). */
+const verdictOf = (e: BatchEntry) => ({ outcome: e.outcome, exitCode: e.exitCode, attempts: e.attempts, routes: e.routes, stop: e.stop.split(e.runId ?? '\0').join('<run>') });
+
 describe('ticket-runner batch (dist/cli.js)', function () {
   this.timeout(180_000);
 
-  it('runs 3 tickets 2 at a time in worktrees: a pass kept as a branch, a request to settle, a failure; the reports agree with merge-report', () => {
-    const ws = copyFixtureInGit();
-    try {
-      const head = git(ws.root, 'rev-parse', 'HEAD');
+  // The batch of THREE in a git copy, run once and read by the tests that compare with it.
+  let three: { ws: ReturnType<typeof copyFixtureInGit>; head: string; out: string; r: ReturnType<typeof runDistCli> } | undefined;
+  const batchOfThree = () => {
+    if (!three) {
+      const ws = copyFixtureInGit();
       const out = path.join(ws.root, '..', 'out');
-      const r = runDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, ...FAST]);
+      const head = git(ws.root, 'rev-parse', 'HEAD');
+      three = { ws, head, out, r: runDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, ...FAST]) };
+    }
+    return three;
+  };
+  after(() => three?.ws.dispose());
+
+  it('runs 3 tickets 2 at a time in worktrees: a pass kept as a branch, a request to settle, a failure; the reports agree with merge-report', () => {
+    const { ws, head, out, r } = batchOfThree();
+    {
       assert.equal(r.code, 1, r.stderr);
       assert.doesNotMatch(r.stderr + r.stdout, STACK_LINE);
       // Progress on stderr, tagged per ticket.
@@ -87,8 +124,30 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const merged = readReport(mergedOut);
       assert.deepEqual(merged.tickets.map(comparable), report.tickets.map(comparable));
       assert.deepEqual(testcases(readFileSync(path.join(mergedOut, 'batch-junit.xml'), 'utf8')), cases);
-    } finally {
-      ws.dispose();
+    }
+  });
+
+  it('gives each ticket the same outcome, attempts, routes, stop and code as running it alone', () => {
+    const { ws, out } = batchOfThree();
+    const report = readReport(out);
+    for (const ticket of THREE) {
+      const alone = copyFixture();
+      try {
+        const r = runDistCli(['run', ticket, '--workspace', alone.root, '--json', ...FAST]);
+        assert.doesNotMatch(r.stderr, STACK_LINE);
+        const { state } = JSON.parse(r.stdout) as { state: RunState };
+        const expected = verdictOf(batchEntry(ticket, state, { exitCode: r.code, workspace: null }));
+        const inBatch = byId(report, state.ticketId);
+        assert.deepEqual(verdictOf(inBatch), expected, ticket);
+        // The passed ticket's change is the same bytes on its branch as in the lone run's workspace.
+        if (inBatch.branch) {
+          for (const file of git(ws.root, 'diff', '--name-only', 'HEAD', inBatch.branch).split('\n').filter(Boolean)) {
+            assert.equal(git(ws.root, 'show', `${inBatch.branch}:${file}`), readFileSync(path.join(alone.root, file), 'utf8'), file);
+          }
+        }
+      } finally {
+        alone.dispose();
+      }
     }
   });
 
@@ -96,9 +155,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
     const ws = copyFixtureInGit();
     try {
       const out = path.join(ws.root, '..', 'out');
-      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '2', '--out', out, '--model', 'scripted', '--gates', 'none']);
-      // Both running tickets have started their runs (their first progress line is the run's id).
-      await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
+      const { b } = await twoRunning(ws.root, out);
       b.child.kill('SIGINT');
       const r = await b.done;
       assert.equal(r.code, 130, r.stderr);
@@ -119,6 +176,46 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       assert.ok(worktrees.includes(byId(report, 'BLOG-1').workspace!) && worktrees.includes(byId(report, 'BLOG-3').workspace!));
       assert.ok(!existsSync(path.join(report.batchDir, 'trees', 'BLOG-5')));
       assert.match(readFileSync(path.join(out, 'batch-junit.xml'), 'utf8'), /errors="3"/);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a second Ctrl-C while the batch cancels kills every ticket\'s process at once: exit 130, nothing of the batch left running', async () => {
+    const ws = copyFixtureInGit();
+    try {
+      const { b, pids } = await twoRunning(ws.root);
+      b.child.kill('SIGINT');
+      // Signals sent back to back may reach the process as one: the second goes once the first is heard.
+      await until('the batch to start cancelling', () => /SIGINT: cancelling/.test(b.stderr()));
+      b.child.kill('SIGINT');
+      const t0 = Date.now();
+      const r = await b.done;
+      assert.equal(r.code, 130, r.stderr);
+      assert.ok(Date.now() - t0 < 5_000, `exited ${Date.now() - t0} ms after the second Ctrl-C`);
+      // SIGKILL lands at once, but a loaded machine may take a moment to finish the process off.
+      await until('the tickets\' processes to be gone', () => pids.every((pid) => !alive(pid)), 3_000);
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a batch killed with SIGKILL leaves no ticket running: each notices its batch is gone and records a cancel', async () => {
+    const ws = copyFixtureInGit();
+    try {
+      const { b, pids } = await twoRunning(ws.root);
+      b.child.kill('SIGKILL');
+      await b.done;
+      await until('the tickets\' processes to end', () => pids.every((pid) => !alive(pid)), 30_000);
+      const batches = path.join(ws.root, '.ticket-runner', 'batch');
+      const [batch] = readdirSync(batches);
+      for (const id of ['BLOG-1', 'BLOG-3']) {
+        const runs = path.join(batches, batch!, 'trees', id, '.ticket-runner', 'runs');
+        const [runId] = readdirSync(runs);
+        const last = JSON.parse(readFileSync(path.join(runs, runId!, 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!) as { type: string; outcome: string };
+        assert.deepEqual([id, last.type, last.outcome], [id, 'run.finished', 'cancelled']);
+      }
+      assert.ok(!existsSync(path.join(batches, batch!, 'trees', 'BLOG-5')), 'the third ticket never started');
     } finally {
       ws.dispose();
     }

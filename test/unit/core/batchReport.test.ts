@@ -38,6 +38,20 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
     assert.match(batchJunit(report), /failures="0" errors="0" skipped="1"/);
   });
 
+  it('a ticket the spent dollar cap never started fails the batch (exit 1), not a cancel; without the cap reached it is a cancel', () => {
+    const passed = batchEntry('.tickets/BLOG-1.ticket.json', recorded('BLOG-1'), { exitCode: 0, expectedExit: EXIT.passed, workspace: null });
+    const unstarted = entryWithoutRun('.tickets/BLOG-9.ticket.json', 'BLOG-9', 'notStarted', "not started: the batch's dollar budget was spent ($1.0100 of $1)", null);
+    const spent = batchReport([passed, unstarted], 10, { maxDollars: 1, spentUsd: 1.01, reached: true });
+    assert.equal(batchExitCode(spent, EXIT), EXIT.failed);
+    const xml = batchJunit(spent);
+    assert.match(xml, /<property name="maxDollars" value="1"\/><property name="spentUsd" value="1\.010000"\/><property name="budgetReached" value="true"\/>/);
+    assert.match(xml, /<error message="not started: the batch's dollar budget was spent \(\$1\.0100 of \$1\)" type="notStarted">/);
+    // A cap that was not reached cannot turn a cancelled batch's unstarted tickets into a plain failure.
+    assert.equal(batchExitCode(batchReport([passed, unstarted], 10, { maxDollars: 1, spentUsd: 0.2, reached: false }), EXIT), EXIT.cancelled);
+    assert.equal(batchExitCode(batchReport([passed, unstarted], 10), EXIT), EXIT.cancelled);
+    assert.doesNotMatch(batchJunit(batchReport([passed], 10)), /maxDollars/);
+  });
+
   it('escapes what a stop reason may carry into the XML: quotes, angle brackets, ampersands, control characters', () => {
     const hostile = entryWithoutRun('.tickets/X.ticket.json', 'X', 'error', 'bad "ticket" <x> & \u0001 end', 3);
     const xml = batchJunit(batchReport([hostile], 0));

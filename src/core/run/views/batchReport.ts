@@ -40,10 +40,20 @@ export interface BatchEntry {
   branch: string | null;
 }
 
+/** The batch's dollar cap (`batch --max-dollars`) and what its calls spent, as the batch counted them. */
+export interface BatchBudget {
+  maxDollars: number;
+  spentUsd: number;
+  /** The cap was reached: the tickets not started yet never started, the running ones stopped at their next call. */
+  reached: boolean;
+}
+
 export interface BatchReport {
   tickets: BatchEntry[];
   totals: Record<BatchOutcome, number> & { tickets: number; costUsd: number };
   wallMs: number | null;
+  /** Only when the batch had a dollar cap. */
+  budget?: BatchBudget;
 }
 
 /** What the host knows beyond the log: the process's exit code and where the run's tree is. */
@@ -96,23 +106,24 @@ export function entryWithoutRun(ticket: string, ticketId: string, outcome: 'notS
   return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null };
 }
 
-export function batchReport(tickets: BatchEntry[], wallMs: number | null): BatchReport {
+export function batchReport(tickets: BatchEntry[], wallMs: number | null, budget?: BatchBudget): BatchReport {
   const totals = { tickets: tickets.length, costUsd: 0, passed: 0, failed: 0, needsOperator: 0, cancelled: 0, error: 0, running: 0, notStarted: 0 };
   for (const t of tickets) {
     totals[t.outcome]++;
     totals.costUsd += t.costUsd;
   }
-  return { tickets, totals, wallMs };
+  return { tickets, totals, wallMs, ...(budget ? { budget } : {}) };
 }
 
 /**
  * The batch's exit code: a cancel wins, then any ticket that did not pass or wait
- * (failed, error, a run that never finished), then any that waits for the operator.
+ * (failed, error, a run that never finished, one the spent dollar cap never started),
+ * then any that waits for the operator.
  */
 export function batchExitCode(r: BatchReport, codes: { passed: number; failed: number; needsOperator: number; cancelled: number }): number {
   const t = r.totals;
-  if (t.cancelled || t.notStarted) return codes.cancelled;
-  if (t.failed || t.error || t.running) return codes.failed;
+  if (t.cancelled || (t.notStarted && !r.budget?.reached)) return codes.cancelled;
+  if (t.failed || t.error || t.running || t.notStarted) return codes.failed;
   return t.needsOperator ? codes.needsOperator : codes.passed;
 }
 
@@ -147,10 +158,15 @@ export function batchJunit(r: BatchReport): string {
   const errors = t.error + t.cancelled + t.notStarted + t.running;
   const time = seconds(r.wallMs ?? r.tickets.reduce((s, x) => s + x.wallMs, 0));
   const counts = `tests="${t.tickets}" failures="${failures}" errors="${errors}" skipped="${t.needsOperator}" time="${time}"`;
+  const b = r.budget;
+  const budget = b
+    ? [`    <properties><property name="maxDollars" value="${b.maxDollars}"/><property name="spentUsd" value="${b.spentUsd.toFixed(6)}"/><property name="budgetReached" value="${b.reached}"/></properties>`]
+    : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="ticket-runner" ${counts}>`,
     `  <testsuite name="ticket-runner batch" ${counts}>`,
+    ...budget,
     ...r.tickets.map(testcase),
     '  </testsuite>',
     '</testsuites>',
@@ -163,6 +179,7 @@ export function formatBatchSummary(r: BatchReport): string {
   const lines = r.tickets.map((t) => `${t.ticketId.padEnd(10)} ${t.outcome.padEnd(13)} ${t.runId ?? '-'}  ${t.stop}${t.branch ? `  [branch ${t.branch}]` : ''}`);
   const t = r.totals;
   lines.push(`${t.tickets} ticket(s): ${t.passed} passed, ${t.failed} failed, ${t.needsOperator} need the operator, ${t.error} error, ${t.cancelled + t.notStarted} cancelled or not started; $${t.costUsd.toFixed(4)}${r.wallMs === null ? '' : ` in ${(r.wallMs / 1000).toFixed(1)} s`}`);
+  if (r.budget) lines.push(`The batch's dollar budget: $${r.budget.spentUsd.toFixed(4)} of $${r.budget.maxDollars} spent${r.budget.reached ? ': reached, so no further call or ticket started' : ''}`);
   const waiting = r.tickets.flatMap((x) => x.corrections);
   if (waiting.length) {
     lines.push('Correction requests to settle:');

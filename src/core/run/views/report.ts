@@ -32,6 +32,7 @@ export function describeStop(reason: StopReason): string {
     case 'retryBudgetSpent':
       return `retry budget spent after ${reason.attempts} attempt(s)`;
     case 'budgetExceeded':
+      if (reason.budget === 'batchDollars') return `the batch's dollar budget is spent ($${reason.used.toFixed(4)} of $${reason.limit}): stopped before its next model call`;
       return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
     case 'correctionRequested':
       return `waiting for your decision: correction ${reason.requestId} (${whatIsWrong(reason.route)} is wrong)`;

@@ -36,6 +36,9 @@ export interface AnthropicProviderOptions {
   fetch?: Fetch;
 }
 
+/** Tokens the API adds around a request (tool-use instructions, message framing): generously more than it does. */
+const FRAMING_TOKENS = 4096;
+
 const DEFAULTS = { maxRetries: 2, timeoutMs: 5 * 60_000, maxTokens: 8192, thinkingBudgetTokens: THINKING_BUDGET_TOKENS } as const;
 
 /** Claude over the Messages API, through the official SDK and its retries. */
@@ -76,6 +79,19 @@ export class AnthropicProvider implements ModelPort {
       timeout: this.timeoutMs,
       fetch: this.fetch,
     });
+  }
+
+  /**
+   * The most this call can cost, before it is made: every byte of the request as a token
+   * written to the cache (a token is at least one byte, and a cache write is the dearest
+   * input), a margin for the API's own framing, and the whole answer allowance. A batch's
+   * dollar cap reserves it while the call is in flight. SDK retries of a refused request
+   * (429, 529) are not billed; a stream that breaks mid-answer may be, and is not counted here.
+   */
+  maxCostUsd(request: ModelRequest): number {
+    const body = toAnthropicRequest(request, this.settings);
+    const inputBound = Buffer.byteLength(JSON.stringify(body), 'utf8') + FRAMING_TOKENS;
+    return costOf({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: inputBound, outputTokens: body.max_tokens }, this.price);
   }
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {

@@ -49,6 +49,11 @@ export class ScriptedModel implements ModelPort {
     return left;
   }
 
+  /** A replay costs nothing: a batch's dollar cap never holds it back. */
+  maxCostUsd(): number {
+    return 0;
+  }
+
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
     const started = Date.now();
     const queue = this.script[request.role];

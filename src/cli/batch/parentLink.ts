@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { CancelledError } from '../../core/errors';
+import type { ModelPort, ModelRequest } from '../../core/ports/model';
+import { RunStop } from '../../core/recovery/runStop';
+import { BATCH_LINK_VAR, ChildMessage, ParentMessage } from './linkMessages';
+
+/** A provider that can say the most a call can cost before making it (the batch's dollar cap reserves it). */
+interface CostBounded {
+  maxCostUsd(request: ModelRequest): number;
+}
+
+const boundOf = (model: ModelPort, request: ModelRequest): number | null => {
+  const bounded = model as Partial<CostBounded>;
+  return typeof bounded.maxCostUsd === 'function' ? bounded.maxCostUsd(request) : null;
+};
+
+/** The API key's fingerprint: calls under one key share the batch's concurrency cap; the key itself never leaves the process. */
+export function keyFingerprint(provider: string, apiKey: string | undefined): string {
+  return apiKey ? `${provider}:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}` : provider;
+}
+
+/** A ticket's process as its batch sees it: every model call asks the batch first. */
+export interface ParentLink {
+  /** The model whose calls wait for the batch's permit and report their cost. */
+  wrap(model: ModelPort, key: string): ModelPort;
+  /** The batch is gone (its process died, or closed the channel): the run must stop. */
+  onGone(listener: () => void): void;
+}
+
+/**
+ * The link to the batch that started this process, or null when no batch did. The channel
+ * is unreferenced (it does not keep the run alive) except while a call waits for its permit.
+ */
+export function parentLink(): ParentLink | null {
+  if (linked === undefined) linked = openLink(process);
+  return linked;
+}
+let linked: ParentLink | null | undefined;
+
+function openLink(proc: NodeJS.Process): ParentLink | null {
+  if (!proc.send || proc.env[BATCH_LINK_VAR] !== '1') return null;
+  const send = proc.send.bind(proc);
+  const channel = proc.channel;
+  const waiting = new Map<number, (m: ParentMessage) => void>();
+  let nextId = 1;
+  let gone = false;
+  const goneListeners: (() => void)[] = [];
+  const post = (m: ChildMessage) => {
+    // A batch that died meanwhile: its disconnect cancels the run; the failed send is not an error of the run.
+    if (!gone) send(m, undefined, undefined, () => undefined);
+  };
+  proc.on('message', (raw) => {
+    const m = ParentMessage.safeParse(raw);
+    if (!m.success) return;
+    const waiter = waiting.get(m.data.id);
+    if (waiter) waiter(m.data);
+    // A permit for a call that stopped waiting (cancelled) goes straight back.
+    else if (m.data.type === 'call/granted') post({ type: 'call/release', permit: m.data.permit, costUsd: 0 });
+  });
+  proc.once('disconnect', () => {
+    gone = true;
+    for (const l of goneListeners) l();
+  });
+  // Once the batch is gone nothing reads this process's output: a write must not crash the run's cancel.
+  for (const stream of [proc.stdout, proc.stderr]) stream.on('error', () => undefined);
+  channel?.unref();
+
+  const permit = (key: string, maxCostUsd: number | null, signal: AbortSignal): Promise<number> =>
+    new Promise((resolve, reject) => {
+      if (gone) return reject(new CancelledError('the batch that started this run is gone'));
+      const id = nextId++;
+      const done = () => {
+        waiting.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        if (!waiting.size) channel?.unref();
+      };
+      const onAbort = () => {
+        done();
+        reject(new CancelledError('cancelled while waiting for the batch to allow the model call'));
+      };
+      waiting.set(id, (m) => {
+        done();
+        if (m.type === 'call/refused') reject(new RunStop({ kind: 'budgetExceeded', budget: 'batchDollars', limit: m.limitUsd, used: m.spentUsd }, 'failed'));
+        else resolve(m.permit);
+      });
+      signal.addEventListener('abort', onAbort, { once: true });
+      channel?.ref();
+      post({ type: 'call/acquire', id, key, maxCostUsd });
+    });
+
+  return {
+    wrap: (model, key) => ({
+      info: model.info,
+      async complete(request, signal) {
+        if (signal.aborted) throw new CancelledError('cancelled');
+        const granted = await permit(key, boundOf(model, request), signal);
+        let costUsd = 0;
+        try {
+          const response = await model.complete(request, signal);
+          costUsd = response.costUsd;
+          return response;
+        } finally {
+          post({ type: 'call/release', permit: granted, costUsd });
+        }
+      },
+    }),
+    onGone: (listener) => {
+      if (gone) listener();
+      else goneListeners.push(listener);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { BatchReport } from '../../../src/core/run/views/batchReport';
+import { startDistCli, STACK_LINE } from '../../support/cliProcess';
+import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
+import { tinyProject, TINY_ANSWER } from '../../support/tinyProject';
+
+type Report = BatchReport & { batchDir: string; calls: { maxConcurrent: number | null; peakConcurrent: number } };
+
+interface Called {
+  type: string;
+  ok?: boolean;
+  retries?: number;
+  costUsd?: number;
+}
+
+/** Every model.called event of every run of the batch, from the copies of the logs in its folder. */
+function calls(report: Report): Called[] {
+  return report.tickets.flatMap((t) =>
+    t.runId
+      ? readFileSync(path.join(report.batchDir, 'runs', t.runId, 'events.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Called)
+          .filter((e) => e.type === 'model.called')
+      : [],
+  );
+}
+
+/** The model's time to answer: long enough that the calls of 8 tickets overlap. */
+const LATENCY_MS = 800;
+
+const API = (fake: FakeAnthropic) => ({ env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-dummy-batch', ANTHROPIC_BASE_URL: fake.baseURL } });
+
+/**
+ * Many tickets through the real SDK (`--model anthropic`) against a local fake of the
+ * Messages API that refuses, with 429 and retry-after, any request past its concurrency
+ * limit, as the API does past a rate limit. The batch's shared cap per key keeps every
+ * ticket's calls under it: no call is refused, none fails.
+ */
+describe('batch: the shared concurrency cap per API key and the batch dollar cap (dist/cli.js, --model anthropic, fake API)', function () {
+  this.timeout(600_000);
+  let fake: FakeAnthropic;
+  beforeEach(async () => {
+    fake = await FakeAnthropic.start();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('without a cap, the same fake API refuses the calls of 8 tickets started together (the SDK retries them, and may give up)', async () => {
+    const project = tinyProject(8);
+    try {
+      fake.respondWith(() => textReply(TINY_ANSWER)).limitConcurrency({ max: 2, retryAfterSeconds: '0.05' }, LATENCY_MS);
+      const r = await startDistCli(['batch', '.tickets', '--workspace', project.root, '--parallel', '8', '--model', 'anthropic', '--gates', 'none', '--json'], API(fake)).done;
+      console.log(`      ${fake.requests.length} requests, at most ${fake.peakOpen} open, ${fake.rateLimited} refused`);
+      assert.ok(fake.rateLimited > 0, 'the fake refuses what goes past its limit');
+      const report = JSON.parse(r.stdout) as Report;
+      assert.ok(calls(report).some((c) => (c.retries ?? 0) > 0 || c.ok === false), 'some call was retried or failed');
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('50 tickets, 8 at a time, against an API that allows 2 concurrent requests: --max-concurrent-calls 2 meets no 429, no call fails, all pass', async () => {
+    const project = tinyProject(50);
+    try {
+      fake.respondWith(() => textReply(TINY_ANSWER)).limitConcurrency({ max: 2, retryAfterSeconds: '0.05' }, LATENCY_MS);
+      const started = Date.now();
+      const b = startDistCli(['batch', '.tickets', '--workspace', project.root, '--parallel', '8', '--max-concurrent-calls', '2', '--model', 'anthropic', '--gates', 'none', '--json'], API(fake));
+      const r = await b.done;
+      console.log(`      50 tickets in ${((Date.now() - started) / 1000).toFixed(1)} s; ${fake.requests.length} requests, at most ${fake.peakOpen} open, ${fake.rateLimited} refused`);
+      assert.doesNotMatch(r.stderr, STACK_LINE);
+      assert.equal(r.code, 0, r.stderr.slice(-2000));
+      const report = JSON.parse(r.stdout) as Report;
+      assert.equal(report.totals.passed, 50, JSON.stringify(report.tickets.filter((t) => t.outcome !== 'passed').map((t) => [t.ticketId, t.stop])));
+      assert.equal(fake.rateLimited, 0, 'no request went past the fake API\'s limit');
+      assert.ok(fake.peakOpen <= 2, `at most 2 requests open at once, saw ${fake.peakOpen}`);
+      assert.deepEqual(report.calls, { maxConcurrent: 2, peakConcurrent: 2 });
+      const made = calls(report);
+      assert.equal(made.length, 50);
+      assert.ok(made.every((c) => c.ok === true && c.retries === 0), 'every call answered at the first try');
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('--max-dollars over the batch: once its calls have spent it, running tickets stop before their next call and no ticket starts; passed by one call at most', async () => {
+    const project = tinyProject(6);
+    try {
+      fake.respondWith(() => textReply(TINY_ANSWER));
+      const cap = 0.001;
+      const b = startDistCli(['batch', '.tickets', '--workspace', project.root, '--parallel', '3', '--max-dollars', String(cap), '--model', 'anthropic', '--gates', 'none', '--out', path.join(project.root, '..', 'out'), '--json'], API(fake));
+      const r = await b.done;
+      assert.doesNotMatch(r.stderr, STACK_LINE);
+      assert.equal(r.code, 1, r.stderr.slice(-2000));
+      const report = JSON.parse(r.stdout) as Report;
+      const made = calls(report);
+      const perCall = made[0]!.costUsd!;
+      // Each call can cost far more than the cap (its whole answer allowance): none ran beside another.
+      // The first spent less than the cap, the second passed it: two calls, then none.
+      assert.equal(fake.requests.length, 2);
+      assert.equal(made.length, 2);
+      assert.deepEqual({ ...report.totals, costUsd: 0 }, { tickets: 6, costUsd: 0, passed: 2, failed: 1, needsOperator: 0, cancelled: 0, error: 0, running: 0, notStarted: 3 });
+      assert.ok(report.budget, 'the report has the batch budget');
+      assert.equal(report.budget.maxDollars, cap);
+      assert.equal(report.budget.reached, true);
+      assert.ok(Math.abs(report.budget.spentUsd - 2 * perCall) < 1e-12 && Math.abs(report.totals.costUsd - report.budget.spentUsd) < 1e-12, JSON.stringify(report.budget));
+      assert.ok(report.budget.spentUsd - cap < perCall, 'passed by less than one call');
+      const stopped = report.tickets.find((t) => t.outcome === 'failed')!;
+      assert.match(stopped.stop, /^the batch's dollar budget is spent \(\$0\.0011 of \$0\.001\): stopped before its next model call$/);
+      assert.equal(stopped.exitCode, 1);
+      for (const t of report.tickets.filter((x) => x.outcome === 'notStarted')) assert.match(t.stop, /^not started: the batch's dollar budget was spent \(\$0\.0011 of \$0\.001\)$/);
+      const xml = readFileSync(path.join(project.root, '..', 'out', 'batch-junit.xml'), 'utf8');
+      assert.match(xml, /<property name="maxDollars" value="0\.001"\/><property name="spentUsd" value="0\.001092"\/><property name="budgetReached" value="true"\/>/);
+      assert.match(xml, /<failure message="the batch's dollar budget is spent \(\$0\.0011 of \$0\.001\): stopped before its next model call" type="failed">/);
+    } finally {
+      project.dispose();
+    }
+  });
+});
