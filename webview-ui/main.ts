@@ -5,9 +5,9 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
 import {
   deciderWords,
-  describeStop,
   guardWords,
   modelLabel,
+  outcomeLine,
   outcomeWords,
   parseHostMessage,
   routeWords,
@@ -113,7 +113,7 @@ function header(m: RunMessage): HTMLElement {
     'header',
     { class: 'header' },
     h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
-    h('vscode-badge', { id: 'status', variant: 'counter' }, s.status),
+    h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': s.status }, outcomeWords(s.status)),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
     s.sandbox ? h('span', { class: s.sandbox.on ? 'chip' : 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
     h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
@@ -339,7 +339,7 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
           { class: 'quotes' },
           ...d.evidence.map((e, i) => {
             const at = m.quotes.find((q) => q.attempt === a.n && q.index === i);
-            return h('li', { class: 'quote' }, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, e.source), ' ', at ? fileLink(at.path, at.line) : e.file ? fileLink(e.file) : null);
+            return h('li', { class: 'quote' }, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', at ? fileLink(at.path, at.line) : e.file ? fileLink(e.file) : null);
           }),
         ),
         h('p', {}, h('strong', {}, 'Brief: '), d.brief),
@@ -387,7 +387,7 @@ function render(): void {
     errorBanner(),
     replayBar(m),
     correctionPanel(m),
-    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeWords(m.state.finished.outcome))}: ${describeStop(m.state.finished.reason)}`) : null,
+    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeLine(m.state.finished))}`) : null,
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
     timeline(m),

@@ -3,7 +3,7 @@ import { RunStateSchema, type RunState } from '../core/run/runState';
 import { TimelineEntry } from '../core/run/views/timeline';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
-export { describeStop, modelLabel, sandboxLabel } from '../core/run/views/report';
+export { describeStop, modelLabel, outcomeLine, sandboxLabel } from '../core/run/views/report';
 export { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
 
 /**

@@ -1,5 +1,6 @@
 import type { RunState } from '../core/run/runState';
-import { describeStop } from '../core/run/views/report';
+import { outcomeLine } from '../core/run/views/report';
+import { outcomeWords } from '../core/run/views/words';
 
 export const OPEN_RUN = 'Open Run';
 export const ROLL_BACK = 'Roll Back…';
@@ -11,7 +12,7 @@ export const ROLL_BACK = 'Roll Back…';
  * the rollback itself still asks, listing the files.
  */
 export function announcement(state: RunState, writtenFiles: number): { level: 'info' | 'warning'; text: string; actions: string[] } {
-  const how = state.finished ? describeStop(state.finished.reason) : state.status;
+  const how = state.finished ? outcomeLine(state.finished) : outcomeWords(state.status);
   const scripted = state.model?.scripted ? ' (SCRIPTED model)' : '';
   // A run waiting for the operator's decision is not over: its files are the proposal's context.
   const left = state.status !== 'passed' && state.status !== 'needsOperator' && writtenFiles > 0;

@@ -1,6 +1,6 @@
 import type { RunEvent } from '../../schema/events';
-import { describeSideEffects, describeStop, describeUncommitted, modelInfoLabel } from './report';
-import { deciderWords, guardWords, outcomeWords, routeWords, whatIsWrong } from './words';
+import { describeSideEffects, describeUncommitted, modelInfoLabel, outcomeLine } from './report';
+import { deciderWords, guardWords, routeWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -92,7 +92,7 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'run.rolledBack':
       return line(`rolled back ${e.files.length} file(s)`, 'info', true);
     case 'run.finished':
-      return line(`run ${e.runId}: ${outcomeWords(e.outcome)} (${describeStop(e.reason)})`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
+      return line(`run ${e.runId}: ${outcomeLine(e)}`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
     default:
       return null;
   }

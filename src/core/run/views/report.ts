@@ -1,8 +1,8 @@
-import type { ModelInfo, StopReason } from '../../schema/events';
+import type { ModelInfo, RunOutcome, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
-import { whatIsWrong } from './words';
+import { outcomeWords, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
@@ -25,6 +25,18 @@ export function sandboxLabel(status: { on: boolean; detail: string } | undefined
   return `sandbox: ${status.on ? 'on' : 'off'} (${status.detail})`;
 }
 
+/**
+ * How a run ended, in one line for its views: the outcome in words, then why, without saying a
+ * thing twice ("cancelled: cancelled", "stopped by an error: error: …").
+ */
+export function outcomeLine(finished: { outcome: RunOutcome; reason: StopReason }): string {
+  const { outcome, reason } = finished;
+  if (outcome === 'passed' && reason.kind === 'testsPassed') return outcomeWords('passed');
+  if (reason.kind === 'cancelled') return outcomeWords('cancelled');
+  if (reason.kind === 'error') return `${outcomeWords('error')}: ${reason.message}`;
+  return `${outcomeWords(outcome)}: ${describeStop(reason)}`;
+}
+
 export function describeStop(reason: StopReason): string {
   switch (reason.kind) {
     case 'testsPassed':
@@ -35,7 +47,7 @@ export function describeStop(reason: StopReason): string {
       if (reason.budget === 'batchDollars') return `the batch's dollar budget is spent ($${reason.used.toFixed(4)} of $${reason.limit}): stopped before its next model call`;
       return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
     case 'correctionRequested':
-      return `waiting for your decision: correction ${reason.requestId} (${whatIsWrong(reason.route)} is wrong)`;
+      return `correction ${reason.requestId} proposed: ${whatIsWrong(reason.route)} is wrong`;
     case 'correctionRejected':
       return `correction ${reason.requestId} rejected: ${reason.reason}`;
     case 'gateFailed':
@@ -134,8 +146,8 @@ export function previewLines(c: RunState['corrections'][number]): string[] {
   return [`  ${verb} ${v.path}:`, ...(v.diff ?? '').split('\n').map((l) => `    ${l}`)];
 }
 
-/** The outcome line: `status` is what the caller knows beyond the log (an interrupted run, see liveness.ts). */
-function outcomeLine(state: RunState, status: DisplayStatus): string {
+/** The report's outcome line: `status` is what the caller knows beyond the log (an interrupted run, see liveness.ts). */
+function reportOutcome(state: RunState, status: DisplayStatus): string {
   if (state.finished) return `Outcome: ${state.finished.outcome}: ${describeStop(state.finished.reason)}`;
   if (status === 'interrupted') return `Outcome: interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone; continue it with: ticket-runner resume ${state.runId}`;
   return 'Outcome: running';
@@ -149,7 +161,7 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
     `Model: ${modelLabel(state)}`,
     ...(state.sandbox ? [sandboxLabel(state.sandbox)!] : []),
-    outcomeLine(state, status),
+    reportOutcome(state, status),
   ];
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {

@@ -1,6 +1,6 @@
 import { describeEvent } from './eventLines';
 import { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
-import { describeStop, modelLabel, sandboxLabel } from './report';
+import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { RunEvent } from '../../schema/events';
@@ -134,7 +134,7 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
 function runDescription(state: RunState, status: DisplayStatus): string {
   // A rolled-back run's changes are gone: what it once reached is history, said after.
   const rolledBack = state.rolledBack ? 'rolled back · ' : '';
-  if (state.finished) return `${rolledBack}${outcomeWords(state.finished.outcome)}: ${describeStop(state.finished.reason)}`;
+  if (state.finished) return `${rolledBack}${outcomeLine(state.finished)}`;
   return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : outcomeWords('running');
 }
 
