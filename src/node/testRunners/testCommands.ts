@@ -22,6 +22,15 @@ export interface CommandContext {
   /** The node:test reporter module (dist/nodeTestReporter.mjs). */
   nodeTestReporter: string;
   tools: ToolResolver;
+  /** With it, the runner also measures coverage with its own tool and writes istanbul's JSON here. */
+  coverage?: CoverageRequest;
+}
+
+/** The runner's own coverage: the files to measure, and the fresh folder its report goes to. */
+export interface CoverageRequest {
+  dir: string;
+  /** Workspace-relative: each is measured whether the tests load it or not. */
+  measure: string[];
 }
 
 /** Either the command, or why the workspace cannot run this framework. */
@@ -30,14 +39,18 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
     case 'node:test':
       return nodeTestCommand(ctx);
     case 'vitest':
-      return withBin(ctx, 'vitest', (bin) => ({
-        // The default reporter too, so the output the Debugger quotes has the readable diff.
-        args: [bin, 'run', '--reporter=json', `--outputFile.json=${ctx.reportFile}`, '--reporter=default', ...ctx.files],
-        parse: parseJestReport,
-      }));
+      return withBin(ctx, 'vitest', (bin) => {
+        const coverage = ctx.coverage ? vitestCoverage(ctx, ctx.coverage) : [];
+        if (!Array.isArray(coverage)) return coverage;
+        return {
+          // The default reporter too, so the output the Debugger quotes has the readable diff.
+          args: [bin, 'run', '--reporter=json', `--outputFile.json=${ctx.reportFile}`, '--reporter=default', ...coverage, ...ctx.files],
+          parse: parseJestReport,
+        };
+      });
     case 'jest':
       return withBin(ctx, 'jest', (bin) => ({
-        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--runTestsByPath', ...ctx.files],
+        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
         parse: parseJestReport,
       }));
     case 'mocha':
@@ -79,6 +92,31 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
     parse: parseMochaReport,
     reportOnStdout: true,
   };
+}
+
+/**
+ * vitest's own coverage, with the options that decide the measure given on the command line,
+ * where they win over the project's config (which the Coder may have edited): the v8 provider
+ * (istanbul's when only that one is installed), only the json reporter, into our folder, the
+ * changed files included whether loaded or not, and thresholds never written back to the config.
+ */
+function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { unavailable: string } {
+  const provider = ctx.tools.installed('@vitest/coverage-v8') ? 'v8' : ctx.tools.installed('@vitest/coverage-istanbul') ? 'istanbul' : undefined;
+  if (!provider) return { unavailable: 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies' };
+  return [
+    '--coverage.enabled=true',
+    `--coverage.provider=${provider}`,
+    '--coverage.reporter=json',
+    `--coverage.reportsDirectory=${c.dir}`,
+    '--coverage.clean=true',
+    '--coverage.thresholds.autoUpdate=false',
+    ...c.measure.map((f) => `--coverage.include=${f}`),
+  ];
+}
+
+/** jest's own coverage: its json reporter into our folder, the changed files collected, the project's thresholds off. */
+function jestCoverage(c: CoverageRequest): string[] {
+  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${c.dir}`, '--coverageThreshold={}', ...c.measure.map((f) => `--collectCoverageFrom=${f}`)];
 }
 
 function withBin(ctx: CommandContext, name: string, build: (bin: string) => TestCommand | { unavailable: string }): TestCommand | { unavailable: string } {
