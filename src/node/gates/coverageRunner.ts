@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import type { TestRunRequest } from '../../core/ports/checks';
 import type { CoveragePort, CoverageResult } from '../../core/ports/gates';
+import { COVERAGE_FOLDER } from '../testRunners/testCommands';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
 import { collectV8Coverage } from './v8Coverage';
@@ -47,7 +48,7 @@ export class ProjectCoverageRunner implements CoveragePort {
         runner.dispose();
       }
       if (tests.status !== 'passed') return { status: 'measured', source, tests, files: [] };
-      const text = await readFile(join(dir, 'coverage-final.json'), 'utf8').catch(() => undefined);
+      const text = await readFile(join(dir, COVERAGE_FOLDER, 'coverage-final.json'), 'utf8').catch(() => undefined);
       if (text === undefined) return { status: 'error', source, tests, files: [], detail: `${source} wrote no coverage-final.json` };
       try {
         const files = await readIstanbulCoverage(text, this.options.root, request.measure);

@@ -26,8 +26,16 @@ export interface CommandContext {
   coverage?: CoverageRequest;
 }
 
+/** Where in CoverageRequest.dir the runner writes coverage-final.json. */
+export const COVERAGE_FOLDER = 'report';
+
 /** The runner's own coverage: the files to measure, and the fresh folder its report goes to. */
 export interface CoverageRequest {
+  /**
+   * Made by the caller and writable in the sandbox. The runner writes into a folder inside it
+   * (REPORT_FOLDER): vitest removes its reports folder before it starts, and the sandbox's
+   * mount point itself cannot be removed.
+   */
   dir: string;
   /** Workspace-relative: each is measured whether the tests load it or not. */
   measure: string[];
@@ -107,7 +115,7 @@ function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { u
     '--coverage.enabled=true',
     `--coverage.provider=${provider}`,
     '--coverage.reporter=json',
-    `--coverage.reportsDirectory=${c.dir}`,
+    `--coverage.reportsDirectory=${join(c.dir, COVERAGE_FOLDER)}`,
     '--coverage.clean=true',
     '--coverage.thresholds.autoUpdate=false',
     ...c.measure.map((f) => `--coverage.include=${f}`),
@@ -116,7 +124,7 @@ function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { u
 
 /** jest's own coverage: its json reporter into our folder, the changed files collected, the project's thresholds off. */
 function jestCoverage(c: CoverageRequest): string[] {
-  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${c.dir}`, '--coverageThreshold={}', ...c.measure.map((f) => `--collectCoverageFrom=${f}`)];
+  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${join(c.dir, COVERAGE_FOLDER)}`, '--coverageThreshold={}', ...c.measure.map((f) => `--collectCoverageFrom=${f}`)];
 }
 
 function withBin(ctx: CommandContext, name: string, build: (bin: string) => TestCommand | { unavailable: string }): TestCommand | { unavailable: string } {
