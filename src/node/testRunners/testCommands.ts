@@ -58,7 +58,10 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
       });
     case 'jest':
       return withBin(ctx, 'jest', (bin) => ({
-        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
+        // A memory limit makes jest run the tests in a worker even when it would run them in its
+        // own process (one test file, one core): the code under test then shares no module, no
+        // fs, with the process that writes the reports.
+        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--workerIdleMemoryLimit=2GB', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
         parse: parseJestReport,
       }));
     case 'mocha':

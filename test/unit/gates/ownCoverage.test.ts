@@ -43,6 +43,31 @@ import { readdirSync as forgerReaddir, readFileSync as forgerRead, writeFileSync
 }
 `;
 
+/**
+ * Appended to a CommonJS module jest loads: in the process that writes the report (jest runs a
+ * single test file in its own process unless told otherwise), it turns the report's file into
+ * one where every line ran, by patching the fs module they share.
+ */
+const JEST_FORGER = `
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const forgerFs: typeof import('fs') = require('fs');
+{
+  const realOpen = forgerFs.openSync;
+  const lines = forgerFs.readFileSync(__filename, 'utf8').split('\\n').length;
+  const statementMap = Object.fromEntries(Array.from({ length: lines }, (_, i) => [String(i), { start: { line: i + 1, column: 0 }, end: { line: i + 1, column: 1 } }]));
+  const s = Object.fromEntries(Array.from({ length: lines }, (_, i) => [String(i), 1]));
+  const forged = JSON.stringify({ [__filename]: { path: __filename, statementMap, s, fnMap: {}, f: {}, branchMap: {}, b: {} } });
+  (forgerFs as { openSync: unknown }).openSync = (file: string, ...rest: unknown[]) => {
+    if (String(file).endsWith('coverage-final.json')) {
+      forgerFs.writeFileSync(file, forged);
+      return realOpen('/dev/null', 'w');
+    }
+    return (realOpen as (...a: unknown[]) => number)(file, ...rest);
+  };
+  console.log('FORGER INSTALLED in', process.argv[1]);
+}
+`;
+
 describe('gates: coverage from the project\'s own tool', function () {
   this.timeout(120_000);
   let ws: { root: string; dispose: () => void };
@@ -131,6 +156,16 @@ describe('gates: coverage from the project\'s own tool', function () {
     assert.equal(pricing.get(line('* 15) / 100);')), 0, 'the TypeScript line, mapped through ts-jest\'s source map');
     // jest finds files the tests never load only under its roots (here test/): it leaves them out.
     assert.deepEqual(r.absent, ['src/stock.ts']);
+  });
+
+  it('jest: code under test that patches fs in the process writing the report cannot forge it: jest runs it in a worker of its own', async () => {
+    const runner = await open('inventory-jest');
+    writeFileSync(path.join(ws.root, 'src/pricing.ts'), readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8') + JEST_FORGER);
+    const r = await runner.run({ framework: 'jest', files: ['test/pricing.test.ts'], timeoutMs: 60_000, measure: ['src/pricing.ts'] }, signal);
+    assert.equal(r.tests?.status, 'passed', r.tests?.output);
+    assert.match(r.tests?.output ?? '', /FORGER INSTALLED in .*processChild\.js/, 'the forger ran, in a jest worker');
+    const text = readFileSync(path.join(ws.root, 'src/pricing.ts'), 'utf8').split('\n');
+    assert.equal(hitsOf(r, 'src/pricing.ts').get(text.findIndex((l) => l.includes('* 15) / 100);')) + 1), 0);
   });
 });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_GATES } from '../../../src/core/stages/gates/config';
 import type { RunState } from '../../../src/core/run/reducer';
+import { cli } from '../../support/cli';
 import { callsOf, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
@@ -25,8 +25,10 @@ describe('scenarios: inventory-jest (CommonJS, jest with ts-jest, jest\'s own co
   afterEach(() => ws.dispose());
   const read = (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8');
 
-  it('INV-1: a plain change passes first time, with jest detected from its config and every default gate run, coverage by jest', async () => {
-    const { state } = await runTicket(ws.root, 'INV-1', { gates: { enabled: DEFAULT_GATES } });
+  it('INV-1 through the CLI: a plain change passes first time, with jest detected from its config and every default gate run, coverage by jest', async () => {
+    const { code, out, err } = await cli(['run', '.tickets/INV-1.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--json']);
+    assert.equal(code, 0, err);
+    const { state } = JSON.parse(out) as { state: RunState };
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual(state.manifest?.runner, { framework: 'jest', detectedFrom: 'config file jest.config.js' });
     assert.equal(state.manifest?.moduleKind, 'cjs');
