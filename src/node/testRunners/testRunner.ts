@@ -20,6 +20,9 @@ import { ToolResolver } from './toolResolution';
  */
 const THRESHOLD_MISSED = /^ERROR: (Coverage for \w+ \([\d.]+%\) does not meet .*threshold|Uncovered \w+ \(\d+\) exceed .*threshold)/m;
 
+/** vitest's word for an error outside any test (an unhandled rejection): with it, exit 1 is not the thresholds' alone. */
+const UNHANDLED = /Unhandled (Errors?|Rejections?)\b/;
+
 /** The variable that names the file a test command override may write its JSON report to. */
 export const REPORT_VAR = 'TICKET_RUNNER_REPORT';
 
@@ -185,7 +188,8 @@ export class ProcessTestRunner implements TestRunnerPort {
       return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] ${why} (exit code ${String(run.exitCode)})` });
     }
     if (cases.some((c) => c.status === 'failed')) return result(request, argv, { ...base, status: 'failed', cases, output: run.output });
-    if (run.exitCode === 1 && this.options.coverage && THRESHOLD_MISSED.test(run.output.replace(/\x1b\[[\d;]*m/g, ''))) {
+    const plain = run.output.replace(/\x1b\[[\d;]*m/g, '');
+    if (run.exitCode === 1 && this.options.coverage && THRESHOLD_MISSED.test(plain) && !UNHANDLED.test(plain)) {
       return result(request, argv, { ...base, status: 'passed', cases, output: `${run.output}\n[ticket-runner] every test passed; the runner exited with 1 for the project's own coverage thresholds, which the coverage gate does not judge` });
     }
     // Every test passed yet the runner failed: its own trouble (a config error, a leaked handle).

@@ -118,7 +118,7 @@ describe('gates: coverage from the project\'s own tool', function () {
     assert.deepEqual(r.absent, ['src/lib/money.ts']);
   });
 
-  it('vitest: the project\'s own thresholds fail the runner after every test passed: the tests count as passed and the measure stands', async () => {
+  it('vitest: the project\'s own thresholds fail the runner after every test passed: the tests count as passed and the measure stands, unless something else failed too', async () => {
     const runner = await open('shop-esm');
     const config = path.join(ws.root, 'vitest.config.ts');
     writeFileSync(config, readFileSync(config, 'utf8').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], thresholds: { lines: 100, autoUpdate: true }"));
@@ -129,6 +129,13 @@ describe('gates: coverage from the project\'s own tool', function () {
     assert.match(r.tests?.output ?? '', /project's own coverage thresholds, which the coverage gate does not judge/);
     assert.deepEqual([hitsOf(r, 'src/lib/money.ts').get(24)], [0]);
     assert.equal(readFileSync(config, 'utf8'), before, 'the thresholds are not written back to the config');
+
+    // The same thresholds as cover for an error outside any test: exit 1 is then not theirs alone.
+    appendFileSync(path.join(ws.root, 'src/lib/money.ts'), "\nvoid Promise.reject(new Error('trouble outside any test'));\n");
+    const hidden = await runner.run(vitest(['src/lib/money.ts']), signal);
+    assert.match(hidden.tests?.output ?? '', /does not meet global threshold \(100%\)/);
+    assert.match(hidden.tests?.output ?? '', /trouble outside any test/);
+    assert.deepEqual([hidden.tests?.status, hidden.files], ['error', []]);
   });
 
   it('vitest: a failing test under coverage, or a run that times out, gives no measure', async () => {
