@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import type { TestRunRequest } from '../../core/ports/checks';
 import type { CoveragePort, CoverageResult } from '../../core/ports/gates';
-import { COVERAGE_FOLDER } from '../testRunners/testCommands';
+import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../testRunners/testCommands';
+import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
 import { collectV8Coverage } from './v8Coverage';
@@ -37,8 +38,10 @@ export class ProjectCoverageRunner implements CoveragePort {
    * an error, never an empty measure.
    */
   private async ownTool(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
-    const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     const source = request.framework as 'vitest' | 'jest';
+    // A project with no coverage package cannot be measured: said, as for any runner without one.
+    if (source === 'vitest' && !vitestCoverageProvider(new ToolResolver(this.options.root, this.options.fallbackDir))) return { status: 'unavailable', source, files: [], detail: NO_VITEST_COVERAGE };
+    const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     try {
       const runner = new ProcessTestRunner({ ...this.options, coverage: { dir, measure: request.measure }, writable: [...(this.options.writable ?? []), dir] });
       let tests;

@@ -33,7 +33,7 @@ export const COVERAGE_FOLDER = 'report';
 export interface CoverageRequest {
   /**
    * Made by the caller and writable in the sandbox. The runner writes into a folder inside it
-   * (REPORT_FOLDER): vitest removes its reports folder before it starts, and the sandbox's
+   * (COVERAGE_FOLDER): vitest removes its reports folder before it starts, and the sandbox's
    * mount point itself cannot be removed.
    */
   dir: string;
@@ -105,6 +105,13 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
   };
 }
 
+export const NO_VITEST_COVERAGE = 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies';
+
+/** vitest's coverage package: v8's, or istanbul's when only that one is installed. */
+export function vitestCoverageProvider(tools: ToolResolver): 'v8' | 'istanbul' | undefined {
+  return tools.installed('@vitest/coverage-v8') ? 'v8' : tools.installed('@vitest/coverage-istanbul') ? 'istanbul' : undefined;
+}
+
 /**
  * vitest's own coverage, with the options that decide the measure given on the command line,
  * where they win over the project's config (which the Coder may have edited): the v8 provider
@@ -112,8 +119,8 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
  * changed files included whether loaded or not, and thresholds never written back to the config.
  */
 function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { unavailable: string } {
-  const provider = ctx.tools.installed('@vitest/coverage-v8') ? 'v8' : ctx.tools.installed('@vitest/coverage-istanbul') ? 'istanbul' : undefined;
-  if (!provider) return { unavailable: 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies' };
+  const provider = vitestCoverageProvider(ctx.tools);
+  if (!provider) return { unavailable: NO_VITEST_COVERAGE };
   return [
     '--coverage.enabled=true',
     `--coverage.provider=${provider}`,

@@ -148,6 +148,15 @@ describe('gates: coverage from the project\'s own tool', function () {
     assert.deepEqual([slow.tests?.status, slow.files], ['timeout', []]);
   });
 
+  it('vitest with no coverage package: the gate is told it cannot measure, and what to install', async () => {
+    await open('shop-esm');
+    rmSync(path.join(ws.root, 'node_modules', '@vitest'), { recursive: true, force: true });
+    const bare = new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), nodePath: process.execPath, jail });
+    const r = await bare.run(vitest(['src/lib/money.ts']), signal);
+    assert.deepEqual([r.status, r.tests], ['unavailable', undefined]);
+    assert.match(r.detail ?? '', /add it to the devDependencies/);
+  });
+
   it('jest: the changed file\'s hits from jest\'s own coverage, the project\'s coverageThreshold turned off on the command line', async () => {
     const runner = await open('inventory-jest');
     writeFileSync(path.join(ws.root, 'src/pricing.ts'), readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8'));
