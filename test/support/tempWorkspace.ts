@@ -8,7 +8,7 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'blog-api');
 
 /** The fixture projects under test/fixtures. */
-export type FixtureName = 'blog-api' | 'shop-esm';
+export type FixtureName = 'blog-api' | 'shop-esm' | 'inventory-jest';
 
 export const fixturePath = (name: FixtureName): string => path.join(REPO_ROOT, 'test', 'fixtures', name);
 

@@ -43,13 +43,27 @@ export interface FileLineHits {
   lines: [number, number][];
 }
 
+/** Who measured: V8's script coverage, or the runner's own tool. */
+export type CoverageSource = 'v8' | 'vitest' | 'jest';
+
 export interface CoverageResult {
-  /** unavailable: the runner cannot measure coverage here (the detail says why). */
-  status: 'measured' | 'unavailable';
+  /**
+   * unavailable: the runner cannot measure coverage here; error: it ran but left no usable
+   * measure (no report, or one that is not a report of this code). The detail says why.
+   */
+  status: 'measured' | 'unavailable' | 'error';
+  source?: CoverageSource;
   /** The test run that was measured (none when unavailable). */
   tests?: TestRunResult;
-  /** Only the files asked for that the tests loaded; a file they never loaded is absent. */
+  /** Only the files asked for that the measure knows; see `absent`. */
   files: FileLineHits[];
+  /**
+   * Files asked for by name that the runner's own tool left out of its report (the project's
+   * coverage settings excluded them, or it never measured them): their changed lines count as
+   * uncovered. V8 coverage names no such files: a file the tests never load is simply absent
+   * from `files` there (a types-only module), and not counted.
+   */
+  absent?: string[];
   detail?: string;
 }
 

@@ -143,6 +143,10 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       uncovered: z.array(UncoveredLines),
       /** Changed files the tests never loaded: their executable lines are unknown, so not counted. */
       unloaded: z.array(z.string()),
+      /** Who measured: V8's script coverage, or the runner's own tool (absent in older logs). */
+      source: z.enum(['v8', 'vitest', 'jest']).optional(),
+      /** Changed files the runner's own tool left out of its report: every changed code line of them counted as not run. */
+      absent: z.array(z.string()).optional(),
     })
     .strict(),
 ]);

@@ -1,35 +1,86 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorMessage } from '../../core/errors';
 import type { TestRunRequest } from '../../core/ports/checks';
 import type { CoveragePort, CoverageResult } from '../../core/ports/gates';
+import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../testRunners/testCommands';
+import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
+import { readIstanbulCoverage } from './istanbulCoverage';
 import { collectV8Coverage } from './v8Coverage';
 
 /** Runners that execute the test files in node's own module system, where V8 sees the real scripts. */
 const IN_NODE = new Set(['node:test', 'mocha']);
+/** Runners with a coverage tool of their own, which writes istanbul's JSON. */
+const OWN_TOOL = new Set(['vitest', 'jest']);
 
 /**
- * CoveragePort over V8's own coverage (NODE_V8_COVERAGE, the data behind node's
- * --experimental-test-coverage and c8): the workspace's runner runs once, as the test check
- * runs it, with the coverage directory and source maps on, and the changed files' line hits
- * are read back through their source maps. Node 20's own lcov reporter maps TypeScript lines
- * loaded through tsx wrongly, so the maps are read here. jest and vitest run tests in their own
- * module systems: they are not measured here, and the result says so.
+ * CoveragePort: the workspace's runner runs once, as the test check runs it, and measures the
+ * changed files. vitest and jest measure with their own coverage tool (they run the tests in
+ * their own module systems, which V8's script coverage does not map back); node:test and mocha,
+ * which have none, with V8's (NODE_V8_COVERAGE). Either way the data goes to a fresh folder
+ * outside the workspace, named on the command line over whatever the project's config says.
  */
-export class V8CoverageRunner implements CoveragePort {
+export class ProjectCoverageRunner implements CoveragePort {
   constructor(private readonly options: ProcessTestRunnerOptions) {}
 
   async run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
-    if (!IN_NODE.has(request.framework)) {
-      return { status: 'unavailable', files: [], detail: `${request.framework} runs the tests in its own module system; V8 coverage of the changed lines is measured for node:test and mocha only` };
+    if (OWN_TOOL.has(request.framework)) return this.ownTool(request, signal);
+    if (IN_NODE.has(request.framework)) return this.v8(request, signal);
+    return { status: 'unavailable', files: [], detail: `no coverage source for ${request.framework}` };
+  }
+
+  /**
+   * The runner's own coverage, as istanbul's coverage-final.json. Every changed file is asked
+   * for by name, so a file the report leaves out was excluded or never measured: the gate
+   * counts it as uncovered. No report, or one that does not read as a report of this code, is
+   * an error, never an empty measure.
+   */
+  private async ownTool(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
+    const source = request.framework as 'vitest' | 'jest';
+    // A project with no coverage package cannot be measured: said, as for any runner without one.
+    if (source === 'vitest' && !vitestCoverageProvider(new ToolResolver(this.options.root, this.options.fallbackDir))) return { status: 'unavailable', source, files: [], detail: NO_VITEST_COVERAGE };
+    const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
+    try {
+      const runner = new ProcessTestRunner({ ...this.options, coverage: { dir, measure: request.measure }, writable: [...(this.options.writable ?? []), dir] });
+      let tests;
+      try {
+        tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
+      } finally {
+        runner.dispose();
+      }
+      if (tests.status !== 'passed') return { status: 'measured', source, tests, files: [] };
+      const text = await readFile(join(dir, COVERAGE_FOLDER, 'coverage-final.json'), 'utf8').catch(() => undefined);
+      if (text === undefined) return { status: 'error', source, tests, files: [], detail: `${source} wrote no coverage-final.json` };
+      try {
+        const files = await readIstanbulCoverage(text, this.options.root, request.measure);
+        const absent = request.measure.filter((f) => !files.some((x) => x.file === f));
+        return { status: 'measured', source, tests, files, absent };
+      } catch (err) {
+        return { status: 'error', source, tests, files: [], detail: `${source}'s coverage report cannot be used: ${errorMessage(err)}` };
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * V8's own coverage (the data behind node's --experimental-test-coverage and c8), with source
+   * maps on; the changed files' line hits are read back through their maps. Node 20's own lcov
+   * reporter maps TypeScript lines loaded through tsx wrongly, so the maps are read here.
+   */
+  private async v8(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
     const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     try {
       const nodeOptions = [this.options.env?.['NODE_OPTIONS'], '--enable-source-maps'].filter(Boolean).join(' ');
-      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [dir] });
-      const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
-      return { status: 'measured', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
+      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir] });
+      try {
+        const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
+        return { status: 'measured', source: 'v8', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
+      } finally {
+        runner.dispose();
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { GateDeps, GateSettings } from '../../core/stages/gates/config';
 import type { ProcessJail } from '../sandbox/processJail';
 import { ShellBuild } from './buildCommand';
-import { V8CoverageRunner } from './coverageRunner';
+import { ProjectCoverageRunner } from './coverageRunner';
 import { TscTypeCheck } from './tscTypeCheck';
 
 export interface GateWiring {
@@ -22,6 +22,6 @@ export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
     ...settings,
     typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
     build: new ShellBuild(w.root, w.jail),
-    coverage: new V8CoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
+    coverage: new ProjectCoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
   };
 }

@@ -22,6 +22,23 @@ export interface CommandContext {
   /** The node:test reporter module (dist/nodeTestReporter.mjs). */
   nodeTestReporter: string;
   tools: ToolResolver;
+  /** With it, the runner also measures coverage with its own tool and writes istanbul's JSON here. */
+  coverage?: CoverageRequest;
+}
+
+/** Where in CoverageRequest.dir the runner writes coverage-final.json. */
+export const COVERAGE_FOLDER = 'report';
+
+/** The runner's own coverage: the files to measure, and the fresh folder its report goes to. */
+export interface CoverageRequest {
+  /**
+   * Made by the caller and writable in the sandbox. The runner writes into a folder inside it
+   * (COVERAGE_FOLDER): vitest removes its reports folder before it starts, and the sandbox's
+   * mount point itself cannot be removed.
+   */
+  dir: string;
+  /** Workspace-relative: each is measured whether the tests load it or not. */
+  measure: string[];
 }
 
 /** Either the command, or why the workspace cannot run this framework. */
@@ -30,14 +47,21 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
     case 'node:test':
       return nodeTestCommand(ctx);
     case 'vitest':
-      return withBin(ctx, 'vitest', (bin) => ({
-        // The default reporter too, so the output the Debugger quotes has the readable diff.
-        args: [bin, 'run', '--reporter=json', `--outputFile.json=${ctx.reportFile}`, '--reporter=default', ...ctx.files],
-        parse: parseJestReport,
-      }));
+      return withBin(ctx, 'vitest', (bin) => {
+        const coverage = ctx.coverage ? vitestCoverage(ctx, ctx.coverage) : [];
+        if (!Array.isArray(coverage)) return coverage;
+        return {
+          // The default reporter too, so the output the Debugger quotes has the readable diff.
+          args: [bin, 'run', '--reporter=json', `--outputFile.json=${ctx.reportFile}`, '--reporter=default', ...coverage, ...ctx.files],
+          parse: parseJestReport,
+        };
+      });
     case 'jest':
       return withBin(ctx, 'jest', (bin) => ({
-        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--runTestsByPath', ...ctx.files],
+        // A memory limit makes jest run the tests in a worker even when it would run them in its
+        // own process (one test file, one core): the code under test then shares no module, no
+        // fs, with the process that writes the reports.
+        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--workerIdleMemoryLimit=2GB', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
         parse: parseJestReport,
       }));
     case 'mocha':
@@ -79,6 +103,38 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
     parse: parseMochaReport,
     reportOnStdout: true,
   };
+}
+
+export const NO_VITEST_COVERAGE = 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies';
+
+/** vitest's coverage package: v8's, or istanbul's when only that one is installed. */
+export function vitestCoverageProvider(tools: ToolResolver): 'v8' | 'istanbul' | undefined {
+  return tools.installed('@vitest/coverage-v8') ? 'v8' : tools.installed('@vitest/coverage-istanbul') ? 'istanbul' : undefined;
+}
+
+/**
+ * vitest's own coverage, with the options that decide the measure given on the command line,
+ * where they win over the project's config (which the Coder may have edited): the v8 provider
+ * (istanbul's when only that one is installed), only the json reporter, into our folder, the
+ * changed files included whether loaded or not, and thresholds never written back to the config.
+ */
+function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { unavailable: string } {
+  const provider = vitestCoverageProvider(ctx.tools);
+  if (!provider) return { unavailable: NO_VITEST_COVERAGE };
+  return [
+    '--coverage.enabled=true',
+    `--coverage.provider=${provider}`,
+    '--coverage.reporter=json',
+    `--coverage.reportsDirectory=${join(c.dir, COVERAGE_FOLDER)}`,
+    '--coverage.clean=true',
+    '--coverage.thresholds.autoUpdate=false',
+    ...c.measure.map((f) => `--coverage.include=${f}`),
+  ];
+}
+
+/** jest's own coverage: its json reporter into our folder, the changed files collected, the project's thresholds off. */
+function jestCoverage(c: CoverageRequest): string[] {
+  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${join(c.dir, COVERAGE_FOLDER)}`, '--coverageThreshold={}', ...c.measure.map((f) => `--collectCoverageFrom=${f}`)];
 }
 
 function withBin(ctx: CommandContext, name: string, build: (bin: string) => TestCommand | { unavailable: string }): TestCommand | { unavailable: string } {

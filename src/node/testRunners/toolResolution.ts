@@ -19,18 +19,27 @@ export class ToolResolver {
    * package's exports map may refuse.
    */
   bin(name: string): string | undefined {
+    for (const manifest of this.manifests(name)) {
+      const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+      const entry = typeof bin === 'string' ? bin : (bin?.[name] ?? Object.values(bin ?? {})[0]);
+      if (entry) return join(dirname(manifest), entry);
+    }
+    return undefined;
+  }
+
+  /** Whether a package is installed where Node would find it (a plugin another tool loads by name). */
+  installed(name: string): boolean {
+    return !this.manifests(name).next().done;
+  }
+
+  private *manifests(name: string): Generator<string> {
     for (const start of this.dirs) {
       for (let dir = start; ; dir = dirname(dir)) {
         const manifest = join(dir, 'node_modules', name, 'package.json');
-        if (existsSync(manifest)) {
-          const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
-          const entry = typeof bin === 'string' ? bin : (bin?.[name] ?? Object.values(bin ?? {})[0]);
-          if (entry) return join(dirname(manifest), entry);
-        }
+        if (existsSync(manifest)) yield manifest;
         if (dirname(dir) === dir) break;
       }
     }
-    return undefined;
   }
 
   /** A module's file, resolved as `require.resolve(specifier)` would from each folder. */

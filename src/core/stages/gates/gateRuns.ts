@@ -219,11 +219,20 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
   return { status: 'passed', detail: `every acceptance criterion has a test case (${ctx.manifest.acceptance.map((a) => a.id).join(', ')})`, evidence };
 }
 
+/** The lines with code on them: not blank, not only a comment or a closing bracket. */
+function nonBlank(text: readonly string[], lines: readonly number[]): number[] {
+  return lines.filter((l) => {
+    const t = (text[l - 1] ?? '').trim();
+    return t !== '' && !/^(\/\/|\/\*|\*)/.test(t) && !/^[)}\];,]+$/.test(t);
+  });
+}
+
 export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const { ctx, settings } = env;
   if (!settings.coverage) return { status: 'skipped', detail: 'no coverage runner is wired here' };
   const code = codeChanges(env, await cumulativeChanges(ctx)).filter((c) => !isTestPath(c.path));
   const changed = new Map(code.map((c) => [c.path, changedLines(c.before, c.after)] as const));
+  const texts = new Map(code.map((c) => [c.path, (c.after ?? '').split('\n')] as const));
   if (![...changed.values()].some((l) => l.length)) return { status: 'skipped', detail: 'the run changed no code line' };
   const threshold = settings.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
   const r = await settings.coverage.run(
@@ -231,17 +240,32 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     ctx.signal,
   );
   if (r.status === 'unavailable') return { status: 'skipped', detail: r.detail ?? 'the runner cannot measure coverage here' };
-  if (r.tests?.status !== 'passed') return { status: 'error', detail: `the tests did not pass under coverage (${r.tests?.status ?? 'not run'}, ${r.tests?.failed ?? 0} failed): no measure` };
+  const by = r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage';
+  if (r.tests && r.tests.status !== 'passed') return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
+  if (r.status === 'error' || !r.tests) return { status: 'error', detail: `${by} gave no measure: ${r.detail ?? 'the tests did not run'}` };
   const hits = new Map(r.files.map((f) => [f.file, new Map(f.lines)] as const));
+  const absent = new Set(r.absent ?? []);
   const uncovered: UncoveredLines[] = [];
   const unloaded: string[] = [];
+  const left: string[] = [];
   let total = 0;
   let covered = 0;
   for (const [file, lines] of changed) {
     const fileHits = hits.get(file);
+    if (!fileHits && absent.has(file)) {
+      // Asked for by name and left out of the tool's report (a coverage exclude, a config the
+      // Coder edited): nothing shows these lines ran, so every changed line counts as not run.
+      const code = nonBlank(texts.get(file) ?? [], lines);
+      if (code.length) {
+        left.push(file);
+        total += code.length;
+        uncovered.push({ file, lines: code });
+      }
+      continue;
+    }
     if (!fileHits) {
-      // A file the tests never load has no executable lines known to the runner (a types-only
-      // module is never loaded at all): it is reported, and not counted.
+      // A file the tests never load has no executable lines known to V8 (a types-only module
+      // is never loaded at all): it is reported, and not counted.
       if (lines.length) unloaded.push(file);
       continue;
     }
@@ -252,13 +276,13 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     if (missed.length) uncovered.push({ file, lines: missed });
   }
   const ratio = total ? covered / total : 1;
-  const evidence: GateEvidence = { kind: 'coverage', changedLines: total, coveredLines: covered, threshold, uncovered, unloaded };
+  const evidence: GateEvidence = { kind: 'coverage', changedLines: total, coveredLines: covered, threshold, uncovered, unloaded, ...(r.source ? { source: r.source } : {}), ...(left.length ? { absent: left } : {}) };
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   const notLoaded = unloaded.length ? `; not loaded by the tests: ${unloaded.join(', ')}` : '';
-  const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)})${notLoaded}`;
+  const notReported = left.length ? `; left out of the ${r.source ?? ''} coverage report, so counted as not run: ${left.join(', ')}` : '';
+  const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${notLoaded}${notReported}`;
   if (ratio >= threshold) return { status: 'passed', detail: summary, evidence };
 
-  const texts = new Map(code.map((c) => [c.path, (c.after ?? '').split('\n')] as const));
   const shown = uncovered.map((u) => ({ file: u.file, lines: u.lines.map((line) => ({ line, text: texts.get(u.file)?.[line - 1] ?? '' })) }));
   const { inputs } = await reviewInputs(env);
   const prompt = coveragePlanPrompt({ ...inputs, plan: ctx.manifest.testPlan, uncovered: shown });
