@@ -7,7 +7,7 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
+import { createWorkspaceDiagnostics } from './diagnostics/packageDiagnostics';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
@@ -124,7 +124,6 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     const start = o.continuesRun === undefined ? undefined : scriptPosition(o.continuesRun, (await store.load(o.continuesRun)).events);
     model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
-  const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
   const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
@@ -150,7 +149,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model: redactingModel(model, redactor),
     tests: testRunner(root, jail),
     parser,
-    diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root, { libDir }) : undefined,
+    diagnostics: createWorkspaceDiagnostics(root, { libDir }),
     lint: linter(root, jail),
     ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
@@ -159,7 +158,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
       makeChecks: (dir, scratchJail = jail.at(dir, protectedPaths(dir, o.ticketPath))) => ({
         tests: testRunner(dir, scratchJail),
         parser,
-        diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir, { libDir }) : undefined,
+        diagnostics: createWorkspaceDiagnostics(dir, { libDir }),
         lint: linter(dir, scratchJail),
       }),
     }),
