@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { parseGateList } from '../../../src/core/stages/gates/config';
 import { changedLines, unifiedDiff } from '../../../src/core/stages/gates/diff';
 import { ImportReach } from '../../../src/core/stages/gates/reach';
+import { dependentsOf, packageOf, workspacePackages } from '../../../src/core/stages/workspacePackages';
 import { compareRegression } from '../../../src/core/stages/repair';
 import { verifiedBlockers } from '../../../src/core/stages/gates/reviewers';
 import { validateTestPlan } from '../../../src/core/stages/gates/testPlanCheck';
@@ -88,6 +89,51 @@ describe('gates: which errors the change reaches', () => {
     assert.equal(await reach.reaches('src/orders/checkout.ts'), true);
     assert.equal(await reach.reaches('src/app.ts'), true);
     assert.equal(await reach.reaches('src/npm.ts'), false);
+  });
+});
+
+describe('gates: npm workspaces', () => {
+  const monorepo = () =>
+    memoryWorkspace({
+      'package.json': '{ "workspaces": ["packages/*", "tools/cli"] }',
+      'packages/money/package.json': '{ "name": "@m/money", "exports": { ".": "./src/index.ts", "./fx": { "types": "./dist/fx.d.ts", "default": "./dist/fx.js" } } }',
+      'packages/money/src/index.ts': "export * from './money.js';",
+      'packages/money/src/money.ts': 'export const m = 1;',
+      'packages/money/src/fx.ts': 'export const rate = 1;',
+      'packages/money/node_modules/dep/package.json': '{ "name": "dep" }',
+      'packages/invoice/package.json': '{ "name": "@m/invoice", "dependencies": { "@m/money": "*", "zod": "4" } }',
+      'packages/invoice/src/index.ts': "export * from './invoice.js';",
+      'packages/invoice/src/invoice.ts': "import { m } from '@m/money';",
+      'packages/invoice/src/rates.ts': "import { rate } from '@m/money/fx';",
+      'packages/invoice/src/plain.ts': "import { z } from 'zod';",
+      'tools/cli/package.json': '{ "name": "@m/cli", "devDependencies": { "@m/invoice": "*" } }',
+      'tools/cli/main.ts': "import { x } from '@m/invoice';",
+      'docs/package.json': '{ "name": "docs" }',
+    });
+
+  it('reads the packages the workspaces globs name, and who depends on whom, transitively', async () => {
+    const pkgs = await workspacePackages(monorepo());
+    assert.deepEqual(pkgs.map((p) => [p.dir, p.name, p.dependsOn]), [
+      ['packages/invoice', '@m/invoice', ['@m/money']],
+      ['packages/money', '@m/money', []],
+      ['tools/cli', '@m/cli', ['@m/invoice']],
+    ]);
+    assert.equal(packageOf(pkgs, 'packages/money/src/money.ts')?.name, '@m/money');
+    assert.equal(packageOf(pkgs, 'docs/a.ts'), undefined);
+    assert.deepEqual(dependentsOf(pkgs, [packageOf(pkgs, 'packages/money/src/money.ts')!]).map((p) => p.name), ['@m/invoice', '@m/cli']);
+    assert.deepEqual(dependentsOf(pkgs, [packageOf(pkgs, 'packages/invoice/src/invoice.ts')!]).map((p) => p.name), ['@m/cli']);
+    assert.deepEqual(await workspacePackages(memoryWorkspace({ 'package.json': '{}' })), []);
+  });
+
+  it('an import of a workspace package by name reaches every changed file of it, and its entry\'s imports (dist/ read as src/)', async () => {
+    // The hostile case: the app imports the library by its package name, never by a path; an
+    // error the library's change causes there must not look unrelated.
+    const changed = new ImportReach(monorepo(), new Set(['packages/money/src/money.ts']));
+    assert.equal(await changed.reaches('packages/invoice/src/invoice.ts'), true);
+    assert.equal(await changed.reaches('tools/cli/main.ts'), true, 'through the invoice package\'s entry (src/index.ts, with no exports field)');
+    assert.equal(await changed.reaches('packages/invoice/src/plain.ts'), false);
+    const fx = new ImportReach(monorepo(), new Set(['packages/money/src/fx.ts']));
+    assert.equal(await fx.reaches('packages/invoice/src/rates.ts'), true);
   });
 });
 
