@@ -31,7 +31,7 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
   it('MONO-1: a change scoped to the app runs only the app\'s vitest, in its package, and type-checks with the app\'s tsconfig; it passes', async () => {
     const { state } = await runTicket(ws.root, 'MONO-1', { gates: GATES });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.manifest?.runner, { framework: 'vitest', detectedFrom: 'packages/invoice: package.json scripts.test' });
+    assert.deepEqual(state.manifest?.runner, { framework: 'vitest', detectedFrom: 'packages/invoice: config file vitest.config.ts' });
     const [a1] = state.attempts;
     // The ticket's tests: vitest with the package's files relative to the package (it runs there), results back in workspace paths.
     assert.deepEqual(a1?.tests?.command.slice(-1), ['test/ticket/MONO-1.test.ts']);
