@@ -48,7 +48,8 @@ export function parseTscOutput(output: string, root: string, configFile: string)
 /**
  * In an npm-workspaces monorepo, the tsconfigs to check for a scope: each package that holds a
  * scope path and each package that depends on one of those (a library's change breaks its
- * importers), plus the root's when a scope path is in no package; undefined elsewhere.
+ * importers), plus the root's when a scope path is in no package or a package has none of its
+ * own; undefined elsewhere.
  */
 async function packageProjects(root: string, scope: readonly string[]): Promise<string[] | undefined> {
   const packages = await workspacePackages(new FsWorkspace(root));
@@ -56,7 +57,8 @@ async function packageProjects(root: string, scope: readonly string[]): Promise<
   const owners = [...new Set(scope.map((p) => packageOf(packages, p)))];
   const inScope = owners.filter((p): p is WorkspacePackage => p !== undefined);
   const dirs = [...(owners.includes(undefined) ? [''] : []), ...inScope.map((p) => p.dir), ...dependentsOf(packages, inScope).map((p) => p.dir)];
-  return dirs.map((d) => (d ? `${d}/tsconfig.json` : 'tsconfig.json'));
+  // A package without a tsconfig.json of its own is checked by the root's, as its editor would.
+  return [...new Set(dirs.map((d) => (d && existsSync(join(root, d, 'tsconfig.json')) ? `${d}/tsconfig.json` : 'tsconfig.json')))];
 }
 
 /** One result over several projects: an error found anywhere fails it; a file checked twice is reported once. */

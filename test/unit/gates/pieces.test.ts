@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseGateList } from '../../../src/core/stages/gates/config';
@@ -19,7 +19,7 @@ import { ShellBuild } from '../../../src/node/gates/buildCommand';
 import { parseTscOutput, TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
 import { scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
-import { REPO_ROOT } from '../../support/tempWorkspace';
+import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
 
 /** The gates' deterministic pieces, each on its own, without a run. */
 
@@ -134,6 +134,25 @@ describe('gates: npm workspaces', () => {
     assert.equal(await changed.reaches('packages/invoice/src/plain.ts'), false);
     const fx = new ImportReach(monorepo(), new Set(['packages/money/src/fx.ts']));
     assert.equal(await fx.reaches('packages/invoice/src/rates.ts'), true);
+  });
+});
+
+describe('gates: the type-check of an npm-workspaces monorepo', function () {
+  this.timeout(120_000);
+  it('checks the scope\'s package and the packages that depend on it, each with its tsconfig; a package without one by the root\'s', async () => {
+    const ws = copyFixture('mono-ws');
+    try {
+      const gate = new TscTypeCheck({ root: ws.root, nodePath: process.execPath });
+      const signal = new AbortController().signal;
+      const app = await gate.check(signal, ['packages/invoice/src/invoice.ts']);
+      assert.deepEqual([app.status, app.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['packages/invoice/tsconfig.json']]);
+      unlinkSync(path.join(ws.root, 'packages', 'money', 'tsconfig.json'));
+      writeFileSync(path.join(ws.root, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.base.json', include: ['packages/money/src'] }));
+      const lib = await gate.check(signal, ['packages/money/src/money.ts']);
+      assert.deepEqual([lib.status, lib.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['tsconfig.json', 'packages/invoice/tsconfig.json']]);
+    } finally {
+      ws.dispose();
+    }
   });
 });
 
