@@ -4,6 +4,7 @@ import type { DiagnosticsPort } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
+import { HEADLESS } from './judges';
 import { LanguageServiceDiagnostics, type LanguageServiceDiagnosticsOptions } from './languageService';
 
 /**
@@ -26,7 +27,7 @@ function declaresWorkspaces(root: string): boolean {
   }
 }
 
-type Checked = { checkedFiles: string[]; diagnostics: CodeDiagnostic[] };
+type Checked = { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy?: string };
 
 /**
  * A language service per package, each made when a file of its package is first checked. A
@@ -54,6 +55,7 @@ export class PackageDiagnostics implements DiagnosticsPort {
     }
     const seen = new Set<string>();
     return {
+      checkedBy: `${HEADLESS}, one per package`,
       checkedFiles: [...new Set(results.flatMap((r) => r.checkedFiles))],
       diagnostics: results.flatMap((r) => r.diagnostics).filter((d) => {
         const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
