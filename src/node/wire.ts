@@ -98,13 +98,14 @@ function typescriptLibDir(dist: string): string | undefined {
 
 /**
  * What checking a ticket needs, and no more (validate, render): the workspace, read through
- * the same port as a run, and the headless language service when the workspace has a tsconfig.
+ * the same port as a run, and the headless language service (one per package in a monorepo)
+ * when the workspace has a tsconfig.
  * Nothing runs the workspace's code.
  */
 export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspace; diagnostics?: DiagnosticsPort } {
   const root = path.resolve(workspaceRoot);
   const libDir = typescriptLibDir(path.join(packageRoot(), 'dist'));
-  return { workspace: new FsWorkspace(root), diagnostics: existsSync(path.join(root, 'tsconfig.json')) ? createLanguageServiceDiagnostics(root, { libDir }) : undefined };
+  return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir }) };
 }
 
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
