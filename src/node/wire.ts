@@ -7,7 +7,7 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { createLanguageServiceDiagnostics } from './diagnostics/languageService';
+import { createWorkspaceDiagnostics } from './diagnostics/packageDiagnostics';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
@@ -100,13 +100,14 @@ function typescriptLibDir(dist: string): string | undefined {
 
 /**
  * What checking a ticket needs, and no more (validate, render): the workspace, read through
- * the same port as a run, and the headless language service when the workspace has a tsconfig.
+ * the same port as a run, and the headless language service (one per package in a monorepo)
+ * when the workspace has a tsconfig.
  * Nothing runs the workspace's code.
  */
 export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspace; diagnostics?: DiagnosticsPort } {
   const root = path.resolve(workspaceRoot);
   const libDir = typescriptLibDir(path.join(packageRoot(), 'dist'));
-  return { workspace: new FsWorkspace(root), diagnostics: existsSync(path.join(root, 'tsconfig.json')) ? createLanguageServiceDiagnostics(root, { libDir }) : undefined };
+  return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir }) };
 }
 
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
@@ -127,7 +128,6 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
-  const hasTsconfig = existsSync(path.join(root, 'tsconfig.json'));
   const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
@@ -153,7 +153,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model: redactingModel(model, redactor),
     tests: testRunner(root, jail),
     parser,
-    diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(root, { libDir }) : undefined,
+    diagnostics: createWorkspaceDiagnostics(root, { libDir }),
     lint: linter(root, jail),
     ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
@@ -162,7 +162,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
       makeChecks: (dir, scratchJail = jail.at(dir, protectedPaths(dir, o.ticketPath))) => ({
         tests: testRunner(dir, scratchJail),
         parser,
-        diagnostics: hasTsconfig ? createLanguageServiceDiagnostics(dir, { libDir }) : undefined,
+        diagnostics: createWorkspaceDiagnostics(dir, { libDir }),
         lint: linter(dir, scratchJail),
       }),
     }),

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +8,7 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'blog-api');
 
 /** The fixture projects under test/fixtures. */
-export type FixtureName = 'blog-api' | 'shop-esm' | 'inventory-jest';
+export type FixtureName = 'blog-api' | 'shop-esm' | 'inventory-jest' | 'mono-ws';
 
 export const fixturePath = (name: FixtureName): string => path.join(REPO_ROOT, 'test', 'fixtures', name);
 
@@ -19,6 +19,7 @@ export function copyFixture(name: FixtureName = 'blog-api'): { root: string; dis
   cpSync(fixturePath(name), root, { recursive: true, filter: (src) => !src.includes('node_modules') });
   if (name === 'blog-api') symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   else linkPackages(root);
+  linkWorkspacePackages(root);
   return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
@@ -34,6 +35,26 @@ function linkPackages(root: string): void {
   for (const name of readdirSync(shared)) {
     if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
     symlinkSync(path.join(shared, name), path.join(own, name));
+  }
+}
+
+/**
+ * What `npm install` does for an npm-workspaces project, without the network: each package the
+ * root's `workspaces` globs name (`dir/*` or an exact folder) gets a relative symlink
+ * `node_modules/<its name>` -> its folder, so the packages import each other by name.
+ */
+function linkWorkspacePackages(root: string): void {
+  const { workspaces } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
+  for (const pattern of workspaces ?? []) {
+    const dirs = pattern.endsWith('/*') ? readdirSync(path.join(root, pattern.slice(0, -2))).map((d) => path.join(pattern.slice(0, -2), d)) : [pattern];
+    for (const dir of dirs) {
+      const manifest = path.join(root, dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string };
+      const link = path.join(root, 'node_modules', ...name.split('/'));
+      mkdirSync(path.dirname(link), { recursive: true });
+      symlinkSync(path.relative(path.dirname(link), path.join(root, dir)), link, 'dir');
+    }
   }
 }
 

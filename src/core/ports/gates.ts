@@ -6,9 +6,12 @@ import type { TestRunRequest } from './checks';
  * The project-wide type-check of the end-of-ticket gates: every file of the workspace's
  * tsconfig, with the workspace's own TypeScript. Unlike DiagnosticsPort.check, which looks at
  * the changed files and their direct importers, this finds an error anywhere the change reaches.
+ * `scope`: the paths the run may change. In an npm-workspaces monorepo the check covers the
+ * packages that hold them and every package that depends on those (each with its own
+ * tsconfig), not the root's; elsewhere it is the root's tsconfig whatever the scope.
  */
 export interface TypeCheckPort {
-  check(signal: AbortSignal): Promise<TypeCheckResult>;
+  check(signal: AbortSignal, scope?: readonly string[]): Promise<TypeCheckResult>;
 }
 
 export interface TypeCheckResult {

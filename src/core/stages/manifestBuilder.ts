@@ -7,6 +7,7 @@ import type { TestFramework } from '../schema/testPlan';
 import type { Ticket } from '../schema/ticket';
 import { GENERATED_HEADER } from './materializer';
 import { normalizeRelPath, testTargetProblem } from './paths';
+import { packageOf, workspacePackages } from './workspacePackages';
 
 interface PackageJson {
   type?: string;
@@ -47,11 +48,22 @@ export function detectRunner(pkg: PackageJson | null, declared: TestFramework | 
   return { framework: 'node:test', detectedFrom: 'default (no test framework declared)' };
 }
 
-/** Which of the runners' config files the workspace root holds. */
-async function runnerConfigFiles(ws: WorkspacePort): Promise<string[]> {
+/** Which of the runners' config files a folder holds (the root when `dir` is empty). */
+async function runnerConfigFiles(ws: WorkspacePort, dir: string): Promise<string[]> {
   const found: string[] = [];
-  for (const f of Object.values(RUNNER_CONFIGS).flat()) if (await ws.exists(f)) found.push(f);
+  for (const f of Object.values(RUNNER_CONFIGS).flat()) if (await ws.exists(dir ? `${dir}/${f}` : f)) found.push(f);
   return found;
+}
+
+/**
+ * The runner of the folder that holds `file`: in an npm-workspaces monorepo its package (its
+ * package.json and config files; detectedFrom names the package), otherwise the root.
+ */
+export async function detectRunnerFor(ws: WorkspacePort, file: string, declared?: TestFramework): Promise<{ runner: TestRunnerSpec; pkg: PackageJson | null }> {
+  const dir = packageOf(await workspacePackages(ws), file)?.dir ?? '';
+  const pkg = await readPackageJson(ws, dir);
+  const runner = detectRunner(pkg, declared, declared ? [] : await runnerConfigFiles(ws, dir));
+  return { runner: dir && !declared ? { ...runner, detectedFrom: `${dir}: ${runner.detectedFrom}` } : runner, pkg };
 }
 
 /** Serializes a manifest in its schema's key order: the same manifest gives the same bytes. */
@@ -67,13 +79,14 @@ export interface ManifestInputs {
   diagnostics?: DiagnosticsPort;
 }
 
-async function readPackageJson(ws: WorkspacePort): Promise<PackageJson | null> {
-  const text = await ws.readFile('package.json');
+async function readPackageJson(ws: WorkspacePort, dir: string): Promise<PackageJson | null> {
+  const file = dir ? `${dir}/package.json` : 'package.json';
+  const text = await ws.readFile(file);
   if (text === null) return null;
   try {
     return JSON.parse(text) as PackageJson;
   } catch {
-    throw new UserInputError('package.json in the workspace is not valid JSON: fix it so the test framework can be detected');
+    throw new UserInputError(`${file} in the workspace is not valid JSON: fix it so the test framework can be detected`);
   }
 }
 
@@ -143,9 +156,8 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
     write.push({ path: p, exists: await workspace.exists(p) });
   }
   const read: ScopedFile[] = ticket.scope.read.map((raw) => ({ path: normalizeRelPath(raw), exists: true }));
-  const pkg = await readPackageJson(workspace);
-  const runner = detectRunner(pkg, ticket.testPlan.framework, ticket.testPlan.framework ? [] : await runnerConfigFiles(workspace));
   const firstTest = testFiles[0] ?? '';
+  const { runner, pkg } = await detectRunnerFor(workspace, firstTest, ticket.testPlan.framework);
   const testLanguage = /\.m?tsx?$|\.cts$/.test(firstTest) ? 'ts' : 'js';
   const moduleKind = /\.mjs$|\.mts$/.test(firstTest) || (pkg?.type === 'module' && !/\.c[jt]s$/.test(firstTest)) ? 'esm' : 'cjs';
   // Facts come only from a language service: with none, nothing is claimed either way.

@@ -86,6 +86,27 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     });
   }
 
+  /**
+   * The errors in this project's files that import any file of `packageDir` (another package of
+   * an npm-workspaces monorepo) directly, after `changed` (files of that package) changed. The
+   * package's own files are not reported: its own project checks them.
+   */
+  async checkImporters(changed: string[], packageDir: string, signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
+    return this.cancellable(signal, async () => {
+      for (const file of changed) this.host.touch(absolutePath(this.root, file));
+      const program = this.program();
+      const prefix = `${absolutePath(this.root, packageDir)}/`;
+      const targets = new Set(program.getSourceFiles().map((sf) => sf.fileName).filter((f) => f.startsWith(prefix)));
+      const importers = [...directImporters(program, targets)].filter((f) => !f.startsWith(prefix));
+      const diagnostics: CodeDiagnostic[] = [];
+      for (const file of importers) {
+        diagnostics.push(...this.diagnosticsOf(file).map((d) => this.toDiagnostic(d)));
+        await nextTurn();
+      }
+      return { checkedFiles: importers.map((f) => workspacePath(this.root, f)), diagnostics };
+    });
+  }
+
   async probe(path: string, content: string, signal: AbortSignal, overlays: readonly { path: string; content: string }[] = []): Promise<CodeDiagnostic[]> {
     return this.cancellable(signal, async () => {
       const file = absolutePath(this.root, path);

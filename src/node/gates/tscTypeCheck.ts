@@ -5,7 +5,9 @@ import type { TypeCheckPort, TypeCheckResult } from '../../core/ports/gates';
 import type { CodeDiagnostic } from '../../core/schema/checks';
 import type { TypeCheckTool } from '../../core/schema/gates';
 import { ProcessJail } from '../sandbox/processJail';
+import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { ToolResolver } from '../testRunners/toolResolution';
+import { FsWorkspace } from '../workspace/fsWorkspace';
 import { workspacePath } from '../workspacePaths';
 
 export interface TscTypeCheckOptions {
@@ -41,6 +43,40 @@ export function parseTscOutput(output: string, root: string, configFile: string)
     }
   }
   return out;
+}
+
+/**
+ * In an npm-workspaces monorepo, the tsconfigs to check for a scope: each package that holds a
+ * scope path and each package that depends on one of those (a library's change breaks its
+ * importers), plus the root's when a scope path is in no package or a package has none of its
+ * own; undefined elsewhere.
+ */
+async function packageProjects(root: string, scope: readonly string[]): Promise<string[] | undefined> {
+  const packages = await workspacePackages(new FsWorkspace(root));
+  if (!packages.length || !scope.length) return undefined;
+  const owners = [...new Set(scope.map((p) => packageOf(packages, p)))];
+  const inScope = owners.filter((p): p is WorkspacePackage => p !== undefined);
+  const dirs = [...(owners.includes(undefined) ? [''] : []), ...inScope.map((p) => p.dir), ...dependentsOf(packages, inScope).map((p) => p.dir)];
+  // A package without a tsconfig.json of its own is checked by the root's, as its editor would.
+  return [...new Set(dirs.map((d) => (d && existsSync(join(root, d, 'tsconfig.json')) ? `${d}/tsconfig.json` : 'tsconfig.json')))];
+}
+
+/** One result over several projects: an error found anywhere fails it; a file checked twice is reported once. */
+function mergeResults(results: { tsconfig: string; r: TypeCheckResult }[]): TypeCheckResult {
+  const seen = new Set<string>();
+  const diagnostics = results.flatMap(({ r }) => r.diagnostics).filter((d) => {
+    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  const has = (status: TypeCheckResult['status']) => results.some(({ r }) => r.status === status);
+  const status = has('failed') ? 'failed' : has('error') ? 'error' : has('passed') ? 'passed' : 'skipped';
+  return {
+    status,
+    diagnostics: [...diagnostics.filter((d) => d.category === 'error'), ...diagnostics.filter((d) => d.category !== 'error')],
+    tool: results.find(({ r }) => r.tool)?.r.tool ?? null,
+    detail: results.map(({ tsconfig, r }) => `${tsconfig}: ${r.detail}`).join('; '),
+    durationMs: results.reduce((sum, { r }) => sum + r.durationMs, 0),
+  };
 }
 
 /** A package's bin entry and version, found the way Node would from `dir`. */
@@ -105,9 +141,16 @@ export class TscTypeCheck implements TypeCheckPort {
     return bundled && { name: 'tsc', version: bundled.version, source: 'bundled', bin: bundled.bin };
   }
 
-  async check(signal: AbortSignal): Promise<TypeCheckResult> {
+  async check(signal: AbortSignal, scope: readonly string[] = []): Promise<TypeCheckResult> {
+    const projects = this.options.tsconfig ? undefined : await packageProjects(this.options.root, scope);
+    if (!projects) return this.checkProject(this.options.tsconfig ?? 'tsconfig.json', signal);
+    const results: { tsconfig: string; r: TypeCheckResult }[] = [];
+    for (const tsconfig of projects) results.push({ tsconfig, r: await this.checkProject(tsconfig, signal) });
+    return mergeResults(results);
+  }
+
+  private async checkProject(tsconfig: string, signal: AbortSignal): Promise<TypeCheckResult> {
     const { root } = this.options;
-    const tsconfig = this.options.tsconfig ?? 'tsconfig.json';
     const configFile = join(root, tsconfig);
     if (!existsSync(configFile)) return { status: 'skipped', diagnostics: [], tool: null, detail: `no ${tsconfig}: nothing project-wide to check`, durationMs: 0 };
     const found = this.tool();

@@ -12,6 +12,8 @@ import { SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from '.
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
+import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
+import { FsWorkspace } from '../workspace/fsWorkspace';
 
 /**
  * What vitest prints when the project's own coverage thresholds are not met (jest's are turned
@@ -27,7 +29,10 @@ const UNHANDLED = /Unhandled (Errors?|Rejections?)\b/;
 export const REPORT_VAR = 'TICKET_RUNNER_REPORT';
 
 export interface ProcessTestRunnerOptions {
-  /** The workspace: the runner's working directory, and the first place tools are looked up. */
+  /**
+   * The workspace: the runner's working directory, and the first place tools are looked up;
+   * in an npm-workspaces monorepo, the package that holds the test files is (see `unitOf`).
+   */
   root: string;
   /** The bundled node:test reporter: `dist/nodeTestReporter.mjs` beside the extension. */
   nodeTestReporter: string;
@@ -82,6 +87,18 @@ export class ProcessTestRunner implements TestRunnerPort {
     this.sideEffects = new SideEffectGuard(options.root, options.sideEffects);
   }
 
+  /**
+   * Where the files run: in an npm-workspaces monorepo, the package that holds them all (its
+   * runner config, its node_modules first), with the files relative to it; otherwise the root.
+   */
+  private async unitOf(files: readonly string[]): Promise<{ cwd: string; files: string[] }> {
+    const packages = await workspacePackages(new FsWorkspace(this.options.root));
+    const owners = new Set(files.map((f) => packageOf(packages, f)?.dir));
+    const [dir] = owners;
+    if (owners.size !== 1 || dir === undefined) return { cwd: this.options.root, files: [...files] };
+    return { cwd: join(this.options.root, dir), files: files.map((f) => f.slice(dir.length + 1)) };
+  }
+
   async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     if (signal.aborted) throw new CancelledError('test run cancelled');
     const reportDir = await mkdtemp(join(tmpdir(), 'ticket-runner-tests-'));
@@ -106,9 +123,10 @@ export class ProcessTestRunner implements TestRunnerPort {
   /** The override: the user's command, run by the shell, judged by its exit code. */
   private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
     // The files go in as positional parameters, so no path is ever parsed by the shell.
-    const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...request.files];
+    const unit = await this.unitOf(request.files);
+    const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...unit.files];
     const run = await this.jail.run('/bin/sh', args, {
-      cwd: this.options.root,
+      cwd: unit.cwd,
       env: { ...this.options.env, [REPORT_VAR]: reportFile },
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
@@ -129,12 +147,13 @@ export class ProcessTestRunner implements TestRunnerPort {
   private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
     if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal, reportFile);
     const node = this.options.nodePath ?? 'node';
+    const unit = await this.unitOf(request.files);
     const command = testCommand(request.framework, {
-      root: this.options.root,
-      files: request.files,
+      root: unit.cwd,
+      files: unit.files,
       reportFile,
       nodeTestReporter: this.options.nodeTestReporter,
-      tools: this.tools,
+      tools: unit.cwd === this.options.root ? this.tools : new ToolResolver(unit.cwd, this.options.fallbackDir),
       coverage: this.options.coverage,
     });
     if ('unavailable' in command) {
@@ -142,7 +161,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     }
     const argv = [node, ...command.args];
     const run = await this.jail.run(node, command.args, {
-      cwd: this.options.root,
+      cwd: unit.cwd,
       env: this.options.env,
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseGateList } from '../../../src/core/stages/gates/config';
 import { changedLines, unifiedDiff } from '../../../src/core/stages/gates/diff';
 import { ImportReach } from '../../../src/core/stages/gates/reach';
+import { dependentsOf, packageOf, workspacePackages } from '../../../src/core/stages/workspacePackages';
 import { compareRegression } from '../../../src/core/stages/repair';
 import { verifiedBlockers } from '../../../src/core/stages/gates/reviewers';
 import { validateTestPlan } from '../../../src/core/stages/gates/testPlanCheck';
@@ -18,7 +19,7 @@ import { ShellBuild } from '../../../src/node/gates/buildCommand';
 import { parseTscOutput, TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
 import { scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
-import { REPO_ROOT } from '../../support/tempWorkspace';
+import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
 
 /** The gates' deterministic pieces, each on its own, without a run. */
 
@@ -88,6 +89,70 @@ describe('gates: which errors the change reaches', () => {
     assert.equal(await reach.reaches('src/orders/checkout.ts'), true);
     assert.equal(await reach.reaches('src/app.ts'), true);
     assert.equal(await reach.reaches('src/npm.ts'), false);
+  });
+});
+
+describe('gates: npm workspaces', () => {
+  const monorepo = () =>
+    memoryWorkspace({
+      'package.json': '{ "workspaces": ["packages/*", "tools/cli"] }',
+      'packages/money/package.json': '{ "name": "@m/money", "exports": { ".": "./src/index.ts", "./fx": { "types": "./dist/fx.d.ts", "default": "./dist/fx.js" } } }',
+      'packages/money/src/index.ts': "export * from './money.js';",
+      'packages/money/src/money.ts': 'export const m = 1;',
+      'packages/money/src/fx.ts': 'export const rate = 1;',
+      'packages/money/node_modules/dep/package.json': '{ "name": "dep" }',
+      'packages/invoice/package.json': '{ "name": "@m/invoice", "dependencies": { "@m/money": "*", "zod": "4" } }',
+      'packages/invoice/src/index.ts': "export * from './invoice.js';",
+      'packages/invoice/src/invoice.ts': "import { m } from '@m/money';",
+      'packages/invoice/src/rates.ts': "import { rate } from '@m/money/fx';",
+      'packages/invoice/src/plain.ts': "import { z } from 'zod';",
+      'tools/cli/package.json': '{ "name": "@m/cli", "devDependencies": { "@m/invoice": "*" } }',
+      'tools/cli/main.ts': "import { x } from '@m/invoice';",
+      'docs/package.json': '{ "name": "docs" }',
+    });
+
+  it('reads the packages the workspaces globs name, and who depends on whom, transitively', async () => {
+    const pkgs = await workspacePackages(monorepo());
+    assert.deepEqual(pkgs.map((p) => [p.dir, p.name, p.dependsOn]), [
+      ['packages/invoice', '@m/invoice', ['@m/money']],
+      ['packages/money', '@m/money', []],
+      ['tools/cli', '@m/cli', ['@m/invoice']],
+    ]);
+    assert.equal(packageOf(pkgs, 'packages/money/src/money.ts')?.name, '@m/money');
+    assert.equal(packageOf(pkgs, 'docs/a.ts'), undefined);
+    assert.deepEqual(dependentsOf(pkgs, [packageOf(pkgs, 'packages/money/src/money.ts')!]).map((p) => p.name), ['@m/invoice', '@m/cli']);
+    assert.deepEqual(dependentsOf(pkgs, [packageOf(pkgs, 'packages/invoice/src/invoice.ts')!]).map((p) => p.name), ['@m/cli']);
+    assert.deepEqual(await workspacePackages(memoryWorkspace({ 'package.json': '{}' })), []);
+  });
+
+  it('an import of a workspace package by name reaches every changed file of it, and its entry\'s imports (dist/ read as src/)', async () => {
+    // The hostile case: the app imports the library by its package name, never by a path; an
+    // error the library's change causes there must not look unrelated.
+    const changed = new ImportReach(monorepo(), new Set(['packages/money/src/money.ts']));
+    assert.equal(await changed.reaches('packages/invoice/src/invoice.ts'), true);
+    assert.equal(await changed.reaches('tools/cli/main.ts'), true, 'through the invoice package\'s entry (src/index.ts, with no exports field)');
+    assert.equal(await changed.reaches('packages/invoice/src/plain.ts'), false);
+    const fx = new ImportReach(monorepo(), new Set(['packages/money/src/fx.ts']));
+    assert.equal(await fx.reaches('packages/invoice/src/rates.ts'), true);
+  });
+});
+
+describe('gates: the type-check of an npm-workspaces monorepo', function () {
+  this.timeout(120_000);
+  it('checks the scope\'s package and the packages that depend on it, each with its tsconfig; a package without one by the root\'s', async () => {
+    const ws = copyFixture('mono-ws');
+    try {
+      const gate = new TscTypeCheck({ root: ws.root, nodePath: process.execPath });
+      const signal = new AbortController().signal;
+      const app = await gate.check(signal, ['packages/invoice/src/invoice.ts']);
+      assert.deepEqual([app.status, app.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['packages/invoice/tsconfig.json']]);
+      unlinkSync(path.join(ws.root, 'packages', 'money', 'tsconfig.json'));
+      writeFileSync(path.join(ws.root, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.base.json', include: ['packages/money/src'] }));
+      const lib = await gate.check(signal, ['packages/money/src/money.ts']);
+      assert.deepEqual([lib.status, lib.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['tsconfig.json', 'packages/invoice/tsconfig.json']]);
+    } finally {
+      ws.dispose();
+    }
   });
 });
 

@@ -67,12 +67,18 @@ export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline>
   return baseline;
 }
 
+/**
+ * What the project-wide type-check covers: the paths the ticket may write. The baseline and the
+ * gate ask for the same, so an error is compared with the same compiler options it had before.
+ */
+export const typecheckScope = (ctx: Pick<RunContext, 'manifest'>): string[] => ctx.manifest.scope.write.map((f) => f.path);
+
 /** The whole project's type errors, when the type-check gate will run (undefined when it will not, or cannot). */
 async function projectBaseline(ctx: RunContext): Promise<CodeDiagnostic[] | undefined> {
   const { deps, signal } = ctx;
   if (!deps.gates?.enabled.includes('typecheck') || !deps.gates.typecheck) return undefined;
   // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
-  const r = await deps.gates.typecheck.check(signal).catch((err: unknown) => {
+  const r = await deps.gates.typecheck.check(signal, typecheckScope(ctx)).catch((err: unknown) => {
     if (isAbort(err) || err instanceof CancelledError) throw err;
     return undefined;
   });

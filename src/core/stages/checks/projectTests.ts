@@ -3,7 +3,9 @@ import type { EventOf } from '../../schema/events';
 import { baselineOf } from '../../run/baseline';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
 import { ImportReach } from '../gates/reach';
+import { detectRunnerFor } from '../manifestBuilder';
 import { isCodePath, isTestPath } from '../paths';
+import { packageOf, workspacePackages } from '../workspacePackages';
 
 /**
  * The project's own tests are the regression: the rendered tests say the ticket is done, these
@@ -16,11 +18,15 @@ import { isCodePath, isTestPath } from '../paths';
 const TEST_ROOTS = ['test', 'tests', '__tests__', 'spec', 'src', 'lib'];
 const NOT_TESTS = /(^|\/)(node_modules|fixtures|__fixtures__|\.ticket-runner)\//;
 
-/** The project's existing test files, by the runners' shared conventions; never the ticket's rendered tests. */
+/**
+ * The project's existing test files, by the runners' shared conventions, at the root and in
+ * each package of an npm-workspaces monorepo; never the ticket's rendered tests.
+ */
 export async function projectTestFiles(ctx: Pick<RunContext, 'deps' | 'manifest'>): Promise<string[]> {
   const rendered = new Set(ctx.manifest.testFiles);
   const found = new Set<string>();
-  for (const root of TEST_ROOTS) {
+  const packages = await workspacePackages(ctx.deps.workspace);
+  for (const root of ['', ...packages.map((p) => `${p.dir}/`)].flatMap((dir) => TEST_ROOTS.map((r) => dir + r))) {
     for (const f of await ctx.deps.workspace.listFiles(root)) {
       if (isTestPath(f) && isCodePath(f) && !f.endsWith('.d.ts') && !NOT_TESTS.test(f) && !rendered.has(f)) found.add(f);
     }
@@ -47,9 +53,47 @@ function notPassing(r: TestRunResult, files: readonly string[]): string[] {
   return files.map((f) => `${f} › (the file did not run: ${r.status})`);
 }
 
+/**
+ * Runs the project's tests. In an npm-workspaces monorepo each package's files run as one
+ * group, with that package's runner (the test runner runs them in the package), and the
+ * results are joined; elsewhere they run with the ticket's runner.
+ */
 export async function runProjectTests(ctx: RunContext, files: readonly string[]): Promise<TestRunResult> {
   const { deps, manifest, signal } = ctx;
-  return deps.tests.run({ framework: manifest.runner.framework, files: [...files], timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, signal);
+  const timeoutMs = deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const packages = await workspacePackages(deps.workspace);
+  if (!packages.length) return deps.tests.run({ framework: manifest.runner.framework, files: [...files], timeoutMs }, signal);
+  const groups = new Map<string, string[]>();
+  for (const f of files) {
+    const dir = packageOf(packages, f)?.dir ?? '';
+    groups.set(dir, [...(groups.get(dir) ?? []), f]);
+  }
+  const results: TestRunResult[] = [];
+  for (const [dir, group] of groups) {
+    const framework = dir ? (await detectRunnerFor(deps.workspace, group[0]!)).runner.framework : manifest.runner.framework;
+    results.push(await deps.tests.run({ framework, files: group, timeoutMs }, signal));
+  }
+  return joinResults(results);
+}
+
+/** Several runs as one: the worst status, every case, each run's output in turn. */
+function joinResults(results: TestRunResult[]): TestRunResult {
+  if (results.length === 1) return results[0]!;
+  const rank = ['passed', 'failed', 'timeout', 'error'] as const;
+  const status = rank[Math.max(...results.map((r) => rank.indexOf(r.status)))]!;
+  const sideEffects = results.flatMap((r) => r.sideEffects ?? []);
+  return {
+    status,
+    framework: [...new Set(results.map((r) => r.framework))].join(', '),
+    command: results.flatMap((r, i) => (i ? ['&&', ...r.command] : r.command)),
+    passed: results.reduce((n, r) => n + r.passed, 0),
+    failed: results.reduce((n, r) => n + r.failed, 0),
+    skipped: results.reduce((n, r) => n + r.skipped, 0),
+    durationMs: results.reduce((n, r) => n + r.durationMs, 0),
+    cases: results.flatMap((r) => r.cases),
+    output: results.map((r) => r.output).join('\n'),
+    ...(sideEffects.length ? { sideEffects } : {}),
+  };
 }
 
 type Baseline = EventOf<'projectTests.baseline'>;

@@ -3,7 +3,7 @@ import type { CodeDiagnostic } from '../../schema/checks';
 import type { MachineFact, Proposal } from '../../schema/correction';
 import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, UncoveredLines } from '../../schema/gates';
 import type { RunContext } from '../context';
-import { baselineFromLog, splitDiagnostics, splitLint } from '../checks/findingsBaseline';
+import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles } from '../checks/projectTests';
@@ -59,7 +59,7 @@ function codeChanges(env: GateEnv, changes: ChangedFile[]): ChangedFile[] {
 export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const port = env.settings.typecheck;
   if (!port) return { status: 'skipped', detail: 'no project-wide type-checker is wired here' };
-  const r = await port.check(env.ctx.signal);
+  const r = await port.check(env.ctx.signal, typecheckScope(env.ctx));
   if (r.status === 'skipped' || r.status === 'error') return { status: r.status, detail: r.detail, evidence: { kind: 'typecheck', tool: r.tool, diagnostics: r.diagnostics, unrelated: [], preExisting: [] } };
   const changes = await cumulativeChanges(env.ctx);
   const reach = new ImportReach(env.ctx.deps.workspace, new Set([...changes.map((c) => c.path), ...env.ctx.manifest.testFiles]));

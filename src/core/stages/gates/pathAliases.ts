@@ -62,7 +62,7 @@ async function packageImports(ws: WorkspacePort): Promise<PathAlias[]> {
 }
 
 /** A conditional target's file paths, whatever the condition: any of them may be the source. */
-function leafTargets(target: unknown): string[] {
+export function leafTargets(target: unknown): string[] {
   if (typeof target === 'string') return target.startsWith('./') ? [target] : [];
   if (Array.isArray(target)) return target.flatMap(leafTargets);
   return isRecord(target) ? Object.values(target).flatMap(leafTargets) : [];

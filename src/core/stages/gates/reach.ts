@@ -1,5 +1,6 @@
 import type { WorkspacePort } from '../../ports/workspace';
-import { aliasTargets, joinPath, loadPathAliases, type PathAlias } from './pathAliases';
+import { packageBySpecifier, workspacePackages, type WorkspacePackage } from '../workspacePackages';
+import { aliasTargets, joinPath, leafTargets, loadPathAliases, type PathAlias } from './pathAliases';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
@@ -8,12 +9,15 @@ const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '
  * Answers "can this file see the change?": whether it imports a changed file, directly or
  * through other workspace files. The project-wide type-check blames the ticket only for errors
  * in such files; an error elsewhere was there before the run. Relative specifiers are followed,
- * and the aliases of tsconfig `paths` and package.json `imports`; a link still missed (a
- * bundler-only alias) makes an error the change caused look unrelated.
+ * the aliases of tsconfig `paths` and package.json `imports`, and in an npm-workspaces monorepo
+ * the other packages by name: importing a package reaches every changed file of it (its public
+ * API is whatever its entry re-exports, and a change anywhere in it may alter that). A link
+ * still missed (a bundler-only alias) makes an error the change caused look unrelated.
  */
 export class ImportReach {
   private readonly imports = new Map<string, Promise<string[]>>();
   private aliases: Promise<PathAlias[]> | undefined;
+  private packages: Promise<WorkspacePackage[]> | undefined;
 
   constructor(
     private readonly workspace: WorkspacePort,
@@ -53,7 +57,16 @@ export class ImportReach {
     const aliases = await this.aliases;
     for (const m of text.matchAll(SPECIFIER)) {
       const spec = m[1]!;
-      const bases = /^\.{1,2}\//.test(spec) ? [joinPath(file.split('/').slice(0, -1).join('/'), spec)] : aliasTargets(aliases, spec);
+      const relative = /^\.{1,2}\//.test(spec);
+      const bases = relative ? [joinPath(file.split('/').slice(0, -1).join('/'), spec)] : aliasTargets(aliases, spec);
+      if (!relative && !bases.length) {
+        this.packages ??= workspacePackages(this.workspace);
+        const named = packageBySpecifier(await this.packages, spec);
+        if (named) {
+          out.push(...[...this.changed].filter((c) => c.startsWith(`${named.pkg.dir}/`)));
+          bases.push(...(await this.packageEntries(named.pkg, named.subpath)));
+        }
+      }
       // Node16 and bundler-style imports name the emitted .js of a .ts source.
       const stems = bases.flatMap((base) => (/\.[cm]?jsx?$/.test(base) ? [base.replace(/\.([cm]?)js(x?)$/, '.$1ts$2'), base] : [base]));
       for (const stem of stems) {
@@ -65,6 +78,27 @@ export class ImportReach {
       }
     }
     return out;
+  }
+
+  /** Where a package's entry for `subpath` may be: its `exports`, `types` and `main`, with each `dist/` also tried as `src/`. */
+  private async packageEntries(pkg: WorkspacePackage, subpath: string): Promise<string[]> {
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse((await this.workspace.readFile(`${pkg.dir}/package.json`)) ?? '{}') as Record<string, unknown>;
+    } catch {
+      // An unreadable manifest names no entry; the changed files of the package still count.
+    }
+    const exportsField = json.exports;
+    const targets: string[] = [];
+    if (typeof exportsField === 'object' && exportsField !== null && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'))) {
+      targets.push(...leafTargets((exportsField as Record<string, unknown>)[subpath]));
+    } else if (subpath === '.') {
+      targets.push(...leafTargets(exportsField));
+    }
+    if (subpath === '.') targets.push(...[json.types, json.typings, json.module, json.main].filter((t): t is string => typeof t === 'string'), './src/index', './index');
+    else targets.push(subpath);
+    const paths = targets.map((t) => joinPath(pkg.dir, t));
+    return [...new Set(paths.flatMap((p) => (/(^|\/)dist\//.test(p) ? [p, p.replace(/(^|\/)dist\//, '$1src/').replace(/\.d\.([cm]?)ts$/, '.$1ts')] : [p])))];
   }
 
   private async firstExisting(stem: string): Promise<string | undefined> {
