@@ -6,9 +6,10 @@
 //
 //   npm run demo                       every fixture
 //   npm run demo -- --fixture shop-esm one of them
-import { spawnSync } from 'node:child_process';
+//   npm run demo -- --jobs 4           four tickets at a time (default: half the CPUs)
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,16 +28,22 @@ const FIXTURES = [
 ];
 
 const say = (s) => process.stderr.write(s + '\n');
+const USAGE = `Usage: npm run demo [-- --fixture ${FIXTURES.map((f) => f.name).join('|')}] [--jobs N]`;
 let options;
 try {
-  options = parseArgs({ options: { fixture: { type: 'string' }, help: { type: 'boolean' } } }).values;
+  options = parseArgs({ options: { fixture: { type: 'string' }, jobs: { type: 'string' }, help: { type: 'boolean' } } }).values;
 } catch (e) {
-  say(`demo: ${e.message}. Usage: npm run demo [-- --fixture ${FIXTURES.map((f) => f.name).join('|')}]`);
+  say(`demo: ${e.message}. ${USAGE}`);
   process.exit(3);
 }
 if (options.help) {
-  say(`Usage: npm run demo [-- --fixture ${FIXTURES.map((f) => f.name).join('|')}]`);
+  say(USAGE);
   process.exit(0);
+}
+const jobs = options.jobs === undefined ? Math.max(1, Math.floor(availableParallelism() / 2)) : Number(options.jobs);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  say(`demo: --jobs takes a whole number from 1, got "${options.jobs}". ${USAGE}`);
+  process.exit(3);
 }
 const chosen = options.fixture === undefined ? FIXTURES : FIXTURES.filter((f) => f.name === options.fixture);
 if (!chosen.length) {
@@ -72,37 +79,72 @@ function workspaceFor(fixture, id) {
   return ws;
 }
 
-function tr(ws, args, { json = false } = {}) {
-  const r = spawnSync(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (r.status === 3 || r.error) {
-    process.stderr.write(r.stdout ?? '');
-    throw new Error(`ticket-runner ${args.join(' ')} failed (exit ${r.status})`);
-  }
-  return { code: r.status, out: json ? JSON.parse(r.stdout) : r.stdout };
+/**
+ * Runs `ticket-runner <args>`. Its progress goes to `progress`: straight to stderr when tickets
+ * run one at a time, into the ticket's block otherwise, so parallel runs do not interleave.
+ */
+function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => progress(String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 3 || code === null) {
+        progress(out);
+        reject(new Error(`ticket-runner ${args.join(' ')} failed (exit ${code})`));
+      } else resolve({ code, out: json ? JSON.parse(out) : out });
+    });
+  });
 }
 
-say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, in ${base}`);
+say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, ${jobs} at a time, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const started = Date.now();
-const runs = [];
-for (const f of chosen) {
-  for (const id of ticketsOf(f.name)) {
-    say(`== ${f.name} ${id}`);
+const queue = chosen.flatMap((f) => ticketsOf(f.name).map((id) => ({ f, id })));
+
+async function runOne({ f, id }) {
+  let block = '';
+  const progress = jobs === 1 ? undefined : (s) => (block += s);
+  const note = (s) => (progress ? progress(s + '\n') : say(s));
+  note(`== ${f.name} ${id}`);
+  try {
     const ws = workspaceFor(f.name, id);
-    const run = tr(ws, ['run', `.tickets/${id}.ticket.json`, '--model', 'scripted', ...f.flags], { json: true });
+    const run = await tr(ws, ['run', `.tickets/${id}.ticket.json`, '--model', 'scripted', ...f.flags], { json: true, progress });
     const { runId } = run.out;
     const decision = f.decisions[id];
     if (run.code === 2 && decision) {
-      say(`   operator: ${decision[0]}`);
-      tr(ws, ['resolve', runId, ...decision, '--model', 'scripted', ...f.flags], { json: true });
+      note(`   operator: ${decision[0]}`);
+      await tr(ws, ['resolve', runId, ...decision, '--model', 'scripted', ...f.flags], { json: true, progress });
     }
-    runs.push({ fixture: f.name, ws, runId });
-    say('');
+    note('');
+    return { fixture: f.name, ws, runId };
+  } finally {
+    if (progress) process.stderr.write(block);
   }
 }
 
+// A small pool: each worker takes the next ticket; the summary keeps the list's order.
+const runs = new Array(queue.length);
+let next = 0;
+try {
+  await Promise.all(
+    Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+      while (next < queue.length) {
+        const i = next++;
+        runs[i] = await runOne(queue[i]);
+      }
+    }),
+  );
+} catch (e) {
+  say(`demo: ${e.message}; see its output above`);
+  process.exit(1);
+}
+
 // The summary is a view of the logs, like every other view.
-const rows = runs.map((r) => ({ ...r, s: tr(r.ws, ['show', r.runId], { json: true }).out }));
+const rows = [];
+for (const r of runs) rows.push({ ...r, s: (await tr(r.ws, ['show', r.runId], { json: true })).out });
 const COLUMNS = [
   ['fixture', 10],
   ['ticket', 9],

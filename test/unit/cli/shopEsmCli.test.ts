@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { decodeLog, wholeLog } from '../../../src/core/run/logCodec';
 import { reduceRun, type RunState } from '../../../src/core/run/reducer';
-import type { RunEvent } from '../../../src/core/schema/events';
 import { startDistCli, STACK_LINE, type CliResult } from '../../support/cliProcess';
+import { logEvents, materializations } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';
 
 /**
@@ -18,11 +17,7 @@ import { copyFixture } from '../../support/tempWorkspace';
 
 const FLAGS = ['--model', 'scripted', '--build-command', 'npm run build'];
 
-function eventsOf(root: string, runId: string): RunEvent[] {
-  const file = path.join(root, '.ticket-runner', 'runs', runId, 'events.jsonl');
-  return wholeLog(decodeLog(readFileSync(file, 'utf8'), file), file).events;
-}
-const stateOf = (root: string, runId: string): RunState => reduceRun(runId, eventsOf(root, runId));
+const stateOf = (root: string, runId: string): RunState => reduceRun(runId, logEvents(root, runId));
 
 const routes = (s: RunState) => s.attempts.map((a) => a.route?.route ?? '-');
 /** Every gate's run that decided something, in order. */
@@ -91,10 +86,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.deepEqual([c.status, c.request.target, c.request.fact.kind, c.request.fact.code], ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345']);
     assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
     // Re-materialized after the acceptance, for vitest, and the file on disk is that rendering.
-    const steps = eventsOf(t.ws.root, t.runId!)
-      .filter((e) => e.type === 'tests.materialized' || e.type === 'correction.accepted')
-      .map((e) => (e.type === 'tests.materialized' ? `materialized:${e.framework}:${e.files.map((f) => f.path).join(',')}` : e.type));
-    assert.deepEqual(steps, ['materialized:vitest:test/ticket/SHOP-8.test.ts', 'correction.accepted', 'materialized:vitest:test/ticket/SHOP-8.test.ts']);
+    assert.deepEqual(materializations(logEvents(t.ws.root, t.runId!)), ['materialized:vitest:test/ticket/SHOP-8.test.ts', 'correction.accepted', 'materialized:vitest:test/ticket/SHOP-8.test.ts']);
     assert.equal(s.attempts[1]?.tests?.status, 'passed');
     assert.match(readFileSync(path.join(t.ws.root, 'test/ticket/SHOP-8.test.ts'), 'utf8'), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
   });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import type { RunState } from '../../../src/core/run/reducer';
 import { writeHostileTicket } from '../../support/hostile';
-import { callsOf, resolveRun, runTicket } from '../../support/scenario';
+import { callsOf, logEvents, materializations, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
 /**
@@ -150,6 +150,7 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     assert.match(read(SHOP8_TEST), /^import \{ describe, expect, it \} from 'vitest';$/m);
     assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
     assert.match(read('.tickets/SHOP-8.ticket.json'), /"expected": "'gold'"/);
+    assert.deepEqual(materializations(logEvents(ws.root, first.runId)), [`materialized:vitest:${SHOP8_TEST}`, 'correction.accepted', `materialized:vitest:${SHOP8_TEST}`]);
     const a2 = state.attempts[1]!;
     assert.deepEqual([a2.status, a2.tests?.status, a2.tests?.cases.length], ['passed', 'passed', 2]);
     assert.deepEqual(ran(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
