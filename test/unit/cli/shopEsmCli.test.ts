@@ -10,8 +10,8 @@ import { copyFixture } from '../../support/tempWorkspace';
  * shop-esm's tickets through the built command, as a user runs them: `dist/cli.js run --model
  * scripted` with the CLI's default gates and the project's build (`--build-command`), then
  * `resolve` in a second process for a run that stops for the operator. Every verdict is read
- * back from the run's log. The tickets are those whose path the CLI changes: a run that stops
- * and is continued by another process, and the gates' repairs with the CLI's own gate set; they
+ * back from the run's log. The tickets are those whose path the CLI changes: the runs that stop
+ * and are continued by another process, and the gates' repairs with the CLI's own gate set; they
  * run side by side, each on its own copy, to keep the wall time down.
  */
 
@@ -39,7 +39,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
   const tickets: Record<string, Ticket> = {};
 
   before(async () => {
-    const ids = ['SHOP-3', 'SHOP-4', 'SHOP-8'];
+    const ids = ['SHOP-3', 'SHOP-4', 'SHOP-6', 'SHOP-8'];
     for (const id of ids) tickets[id] = { id, ws: copyFixture('shop-esm') };
     await Promise.all(
       ids.map(async (id) => {
@@ -47,7 +47,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
         t.run = await cli(t, ['run', `.tickets/${id}.ticket.json`]);
         t.runId = runIdOf(t.run);
         // The operator's decision, as the script intends it, in a process of its own.
-        if (id === 'SHOP-8' && t.run.code === 2) t.resolve = await cli(t, ['resolve', t.runId, 'accept']);
+        if ((id === 'SHOP-6' || id === 'SHOP-8') && t.run.code === 2) t.resolve = await cli(t, ['resolve', t.runId, 'accept']);
       }),
     );
   });
@@ -72,6 +72,18 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.equal(s.status, 'passed');
     assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build', 'lint:passed@build', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
     assert.deepEqual(s.repairs.map((r) => [r.gate, r.ok]), [['build', true]]);
+  });
+
+  it('SHOP-6: `run` exits 2 with a scope addition for the callers behind the path alias; `resolve accept` in another process renames them too, and the run passes', () => {
+    const t = tickets['SHOP-6']!;
+    assert.equal(t.run?.code, 2, t.run?.stderr);
+    assert.match(t.run!.stderr, /routed to manifest \(guard confirmed\)/);
+    assert.equal(t.resolve?.code, 0, t.resolve?.stderr);
+    const s = stateOf(t.ws.root, t.runId!);
+    assert.deepEqual([s.status, routes(s)], ['passed', ['manifest', '-']]);
+    const c = s.corrections[0]!;
+    assert.deepEqual([c.status, c.request.fact.kind, c.request.proposal], ['accepted', 'outsideScopeDiagnostic', { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] }]);
+    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
   });
 
   it('SHOP-8: `run` exits 2 with a test-plan correction on the type probe\'s fact; `resolve accept` in another process renders the vitest file again and the run passes', () => {
