@@ -1,69 +1,166 @@
-// The demo: copies the blog-api fixture to a temporary folder and runs its tickets with
-// the SCRIPTED model (recorded answers; no API key), through the real CLI, the real
-// TypeScript language service and the real test runner, then the end-of-ticket gates (the
-// workspace's tsc, V8 coverage, the scripted reviewers). Operator decisions are made
-// with `ticket-runner resolve`, as a user would. The summary is read back from the logs.
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The demo: copies each fixture project to a temporary folder, once per ticket, and runs its
+// tickets with the SCRIPTED model (recorded answers; no API key), through the real CLI, the real
+// TypeScript language service, the project's own test runner and ESLint, then the end-of-ticket
+// gates. Operator decisions are made with `ticket-runner resolve`, as a user would. The summary
+// is read back from the logs.
+//
+//   npm run demo                       every fixture
+//   npm run demo -- --fixture shop-esm one of them
+//   npm run demo -- --jobs 4           four tickets at a time (default: half the CPUs)
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
+
+/**
+ * The fixture projects, one line each: the folder under test/fixtures, the flags its runs take,
+ * and what the operator decides for each ticket that ends with a correction request. The
+ * tickets are every `.tickets/<ID>.ticket.json` of the fixture.
+ */
+const FIXTURES = [
+  { name: 'blog-api', flags: [], decisions: { 'BLOG-2': ['accept'], 'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'], 'BLOG-4': ['accept'], 'BLOG-9': ['accept'], 'BLOG-11': ['accept'] } },
+  { name: 'shop-esm', flags: ['--build-command', 'npm run build'], decisions: { 'SHOP-6': ['accept'], 'SHOP-8': ['accept'] } },
+];
+
+const say = (s) => process.stderr.write(s + '\n');
+const USAGE = `Usage: npm run demo [-- --fixture ${FIXTURES.map((f) => f.name).join('|')}] [--jobs N]`;
+let options;
+try {
+  options = parseArgs({ options: { fixture: { type: 'string' }, jobs: { type: 'string' }, help: { type: 'boolean' } } }).values;
+} catch (e) {
+  say(`demo: ${e.message}. ${USAGE}`);
+  process.exit(3);
+}
+if (options.help) {
+  say(USAGE);
+  process.exit(0);
+}
+const jobs = options.jobs === undefined ? Math.max(1, Math.floor(availableParallelism() / 2)) : Number(options.jobs);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  say(`demo: --jobs takes a whole number from 1, got "${options.jobs}". ${USAGE}`);
+  process.exit(3);
+}
+const chosen = options.fixture === undefined ? FIXTURES : FIXTURES.filter((f) => f.name === options.fixture);
+if (!chosen.length) {
+  say(`demo: no fixture "${options.fixture}"; the fixtures are ${FIXTURES.map((f) => f.name).join(', ')}`);
+  process.exit(3);
+}
+
 const base = mkdtempSync(join(tmpdir(), 'ticket-runner-demo-'));
 
-/** Each ticket gets its own copy of the fixture, so each failure shape shows on its own. */
-function workspaceFor(id) {
-  const ws = join(base, id, 'blog-api');
-  cpSync(join(root, 'test', 'fixtures', 'blog-api'), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
-  // The fixture's devDependencies (typescript, tsx, @types/node) come from this package's own.
-  symlinkSync(join(root, 'node_modules'), join(ws, 'node_modules'), 'dir');
+/** The fixture's ticket ids, in number order (BLOG-2 before BLOG-10). */
+function ticketsOf(fixture) {
+  const ids = readdirSync(join(root, 'test', 'fixtures', fixture, '.tickets'))
+    .map((f) => /^(.+)\.ticket\.json$/.exec(f)?.[1])
+    .filter(Boolean);
+  return ids.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/**
+ * Each ticket gets its own copy of the fixture, so each failure shape shows on its own. The copy
+ * gets a node_modules of its own whose packages link to this package's (the fixtures'
+ * devDependencies are its own): vite writes its bundled config and cache there, and the sandbox
+ * lets a run write only inside the workspace.
+ */
+function workspaceFor(fixture, id) {
+  const ws = join(base, id, fixture);
+  cpSync(join(root, 'test', 'fixtures', fixture), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  const own = join(ws, 'node_modules');
+  mkdirSync(own);
+  for (const name of readdirSync(join(root, 'node_modules'))) {
+    if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
+    symlinkSync(join(root, 'node_modules', name), join(own, name));
+  }
   return ws;
 }
 
-const say = (s) => process.stderr.write(s + '\n');
-function tr(ws, args, { json = false } = {}) {
-  const r = spawnSync(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (r.status === 3 || r.error) {
-    process.stderr.write(r.stdout ?? '');
-    throw new Error(`ticket-runner ${args.join(' ')} failed (exit ${r.status})`);
-  }
-  return { code: r.status, out: json ? JSON.parse(r.stdout) : r.stdout };
+/**
+ * Runs `ticket-runner <args>`. Its progress goes to `progress`: straight to stderr when tickets
+ * run one at a time, into the ticket's block otherwise, so parallel runs do not interleave.
+ */
+function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => progress(String(d)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 3 || code === null) {
+        progress(out);
+        reject(new Error(`ticket-runner ${args.join(' ')} failed (exit ${code})`));
+      } else resolve({ code, out: json ? JSON.parse(out) : out });
+    });
+  });
 }
 
-/** What the operator decides for each ticket that ends with a correction request. */
-const decisions = {
-  'BLOG-2': ['accept'],
-  'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'],
-  'BLOG-4': ['accept'],
-  'BLOG-9': ['accept'],
-  'BLOG-11': ['accept'],
-};
-
-say(`Ticket Runner demo: the blog-api fixture, one copy per ticket, in ${base}`);
+say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, ${jobs} at a time, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
-const runs = [];
-for (const id of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-4', 'BLOG-5', 'BLOG-6', 'BLOG-7', 'BLOG-8', 'BLOG-9', 'BLOG-10', 'BLOG-11']) {
-  say(`== ${id}`);
-  const ws = workspaceFor(id);
-  const run = tr(ws, ['run', `.tickets/${id}.ticket.json`, '--model', 'scripted'], { json: true });
-  let { runId } = run.out;
-  if (run.code === 2 && decisions[id]) {
-    say(`   operator: ${decisions[id][0]}`);
-    tr(ws, ['resolve', runId, ...decisions[id], '--model', 'scripted'], { json: true });
+const started = Date.now();
+const queue = chosen.flatMap((f) => ticketsOf(f.name).map((id) => ({ f, id })));
+
+async function runOne({ f, id }) {
+  let block = '';
+  const progress = jobs === 1 ? undefined : (s) => (block += s);
+  const note = (s) => (progress ? progress(s + '\n') : say(s));
+  note(`== ${f.name} ${id}`);
+  try {
+    const ws = workspaceFor(f.name, id);
+    const run = await tr(ws, ['run', `.tickets/${id}.ticket.json`, '--model', 'scripted', ...f.flags], { json: true, progress });
+    const { runId } = run.out;
+    const decision = f.decisions[id];
+    if (run.code === 2 && decision) {
+      note(`   operator: ${decision[0]}`);
+      await tr(ws, ['resolve', runId, ...decision, '--model', 'scripted', ...f.flags], { json: true, progress });
+    }
+    note('');
+    return { fixture: f.name, ws, runId };
+  } finally {
+    if (progress) process.stderr.write(block);
   }
-  runs.push({ ws, runId });
-  say('');
+}
+
+// A small pool: each worker takes the next ticket; the summary keeps the list's order.
+const runs = new Array(queue.length);
+let next = 0;
+try {
+  await Promise.all(
+    Array.from({ length: Math.min(jobs, queue.length) }, async () => {
+      while (next < queue.length) {
+        const i = next++;
+        runs[i] = await runOne(queue[i]);
+      }
+    }),
+  );
+} catch (e) {
+  say(`demo: ${e.message}; see its output above`);
+  process.exit(1);
 }
 
 // The summary is a view of the logs, like every other view.
-const rows = runs.map(({ ws, runId }) => tr(ws, ['show', runId], { json: true }).out);
-const pad = (s, n) => String(s).padEnd(n);
-const lines = [
-  `${pad('ticket', 8)}${pad('outcome', 14)}${pad('attempts', 10)}${pad('coder', 7)}${pad('debugger', 10)}${pad('fixes', 7)}${pad('routes', 12)}${pad('gates', 29)}${pad('repairs', 33)}corrections`,
+const rows = [];
+for (const r of runs) rows.push({ ...r, s: (await tr(r.ws, ['show', r.runId], { json: true })).out });
+const COLUMNS = [
+  ['fixture', 10],
+  ['ticket', 9],
+  ['outcome', 14],
+  ['attempts', 10],
+  ['coder', 7],
+  ['debugger', 10],
+  ['fixes', 7],
+  ['routes', 12],
+  ['gates', 29],
+  ['repairs', 33],
+  ['corrections', 0],
 ];
-for (const s of rows) {
+const line = (cells) => cells.map((c, i) => String(c).padEnd(COLUMNS[i][1])).join('').trimEnd();
+const lines = [line(COLUMNS.map(([name]) => name))];
+for (const { fixture, s } of rows) {
   const calls = (role) => s.modelCalls.filter((c) => c.role === role).length;
   const routes = s.attempts.map((a) => a.route?.route).filter(Boolean).join(' → ') || '-';
   const fixes = s.attempts.reduce((n, a) => n + (a.autofix?.applied.length ?? 0), 0);
@@ -73,16 +170,17 @@ for (const s of rows) {
   const notPassed = [...verdicts].filter(([, v]) => v !== 'passed').map(([g, v]) => `${g} ${v}`);
   const gates = verdicts.size ? (notPassed.length ? notPassed.join(', ') : `${verdicts.size} passed`) : '-';
   const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : r.stage ?? 'failed'}`).join(', ') || '-';
-  lines.push(`${pad(s.ticketId, 8)}${pad(s.status, 14)}${pad(s.attempts.length, 10)}${pad(calls('coder'), 7)}${pad(calls('debugger'), 10)}${pad(fixes, 7)}${pad(routes, 12)}${pad(gates, 29)}${pad(repairs, 33)}${corr}`);
+  lines.push(line([fixture, s.ticketId, s.status, s.attempts.length, calls('coder'), calls('debugger'), fixes, routes, gates, repairs, corr]));
 }
 const first = runs[0];
 process.stdout.write(
   `\nSummary (from the run logs; model: SCRIPTED replay)\n${lines.join('\n')}\n\n` +
-    `Workspaces and logs: ${base}/<ticket>/blog-api/.ticket-runner/runs\n` +
+    `${rows.length} tickets in ${Math.round((Date.now() - started) / 1000)} s\n` +
+    `Workspaces and logs: ${base}/<ticket>/<fixture>/.ticket-runner/runs\n` +
     `Inspect one: node ${cli} show ${first.runId} --workspace ${first.ws}\n`,
 );
-const unexpected = rows.filter((s) => s.status === 'error' || s.status === 'running');
+const unexpected = rows.filter(({ s }) => s.status === 'error' || s.status === 'running');
 if (unexpected.length) {
-  process.stderr.write(`demo: ${unexpected.map((s) => s.ticketId).join(', ')} ended in error; see the logs above\n`);
+  process.stderr.write(`demo: ${unexpected.map(({ s }) => s.ticketId).join(', ')} ended in error; see the logs above\n`);
   process.exitCode = 1;
 }

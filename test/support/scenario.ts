@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { PipelineDeps } from '../../src/core/stages/context';
 import type { GateSettings } from '../../src/core/stages/gates/config';
 import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core';
+import { decodeLog, wholeLog } from '../../src/core/run/logCodec';
 import type { RunState } from '../../src/core/run/reducer';
+import type { RunEvent } from '../../src/core/schema/events';
 import { disposeDeps, wireNodeDeps, type WireOptions } from '../../src/node/wire';
 
 /**
@@ -44,3 +48,16 @@ export async function rollback(root: string, runId: string): Promise<RunResult> 
 
 /** How many calls the run made to a model role. */
 export const callsOf = (s: RunState, role: string): number => s.modelCalls.filter((c) => c.role === role).length;
+
+/** A run's events, read back from its log on disk as every host reads them. */
+export function logEvents(root: string, runId: string): RunEvent[] {
+  const file = path.join(root, '.ticket-runner', 'runs', runId, 'events.jsonl');
+  return wholeLog(decodeLog(readFileSync(file, 'utf8'), file), file).events;
+}
+
+/** The log's renderings of the tests and the accepted corrections between them, in order. */
+export function materializations(events: readonly RunEvent[]): string[] {
+  return events
+    .filter((e) => e.type === 'tests.materialized' || e.type === 'correction.accepted')
+    .map((e) => (e.type === 'tests.materialized' ? `materialized:${e.framework}:${e.files.map((f) => f.path).join(',')}` : e.type));
+}
