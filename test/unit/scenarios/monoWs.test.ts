@@ -43,7 +43,11 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     // The project tests the change reaches are the app's own; the library's never import the app.
     assert.deepEqual(a1?.projectTests?.files, ['packages/invoice/test/invoice.test.ts']);
     assert.deepEqual(a1?.diagnostics?.checkedFiles, ['packages/invoice/src/invoice.ts', 'packages/invoice/test/ticket/MONO-1.test.ts', 'packages/invoice/test/invoice.test.ts']);
-    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:passed', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:skipped']);
+    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:passed', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    // Measured by the app package's own vitest coverage, run in that package: a file it missed would be absent, and fail.
+    const coverage = state.gates.find((g) => g.gate === 'coverage')!;
+    assert.match(coverage.detail, /vitest/, coverage.detail);
+    assert.doesNotMatch(coverage.detail, /absent|not in the report/, coverage.detail);
     const typecheck = state.gates.find((g) => g.gate === 'typecheck')!;
     assert.match(typecheck.detail, /^packages\/invoice\/tsconfig\.json: tsc 5\.9\.3 \(the workspace's own\): clean$/);
     // The whole project's tests, each package's with its own runner: node:test in the library, vitest in the app.
