@@ -47,7 +47,11 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
         t.run = await cli(t, ['run', `.tickets/${id}.ticket.json`]);
         t.runId = runIdOf(t.run);
         // The operator's decision, as the script intends it, in a process of its own.
-        if ((id === 'SHOP-6' || id === 'SHOP-8') && t.run.code === 2) t.resolve = await cli(t, ['resolve', t.runId, 'accept']);
+        // SHOP-6's accepted scope renames call sites its ticket's tests never run: the coverage gate
+        // then falls short and asks the Test Reviewer for cases, which SHOP-6's script does not
+        // record (a shortfall and its repair are SHOP-7's subject). Its decision runs without that gate.
+        const gates = id === 'SHOP-6' ? ['--gates', 'typecheck,lint,build,projectTests,implementationReview,testReview'] : [];
+        if ((id === 'SHOP-6' || id === 'SHOP-8') && t.run.code === 2) t.resolve = await cli(t, ['resolve', t.runId, 'accept', ...gates]);
       }),
     );
   });
@@ -61,7 +65,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     const s = stateOf(t.ws.root, t.runId!);
     assert.deepEqual([s.status, s.finished?.reason.kind], ['passed', 'testsPassed']);
     assert.deepEqual(routes(s), ['code', '-']);
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:failed', 'lint:passed@lint', 'typecheck:passed@lint', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:failed', 'lint:passed@lint', 'typecheck:passed@lint', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     assert.deepEqual(s.repairs.map((r) => [r.gate, r.ok]), [['lint', true]]);
   });
 
@@ -70,7 +74,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.equal(t.run?.code, 0, t.run?.stderr);
     const s = stateOf(t.ws.root, t.runId!);
     assert.equal(s.status, 'passed');
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build', 'lint:passed@build', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build', 'lint:passed@build', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     assert.deepEqual(s.repairs.map((r) => [r.gate, r.ok]), [['build', true]]);
   });
 
@@ -97,7 +101,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.deepEqual([s.attempts[0]?.route?.verdict, s.attempts[0]?.route?.fact?.kind], ['confirmed', 'testExpectsImpossibleValue']);
     const c = s.corrections[0]!;
     assert.deepEqual([c.status, c.request.target, c.request.fact.kind, c.request.fact.code], ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345']);
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     // Re-materialized after the acceptance, for vitest, and the file on disk is that rendering.
     assert.deepEqual(materializations(logEvents(t.ws.root, t.runId!)), ['materialized:vitest:test/ticket/SHOP-8.test.ts', 'correction.accepted', 'materialized:vitest:test/ticket/SHOP-8.test.ts']);
     assert.equal(s.attempts[1]?.tests?.status, 'passed');
