@@ -8,9 +8,9 @@
 //   npm run demo -- --fixture shop-esm one of them
 //   npm run demo -- --jobs 4           four tickets at a time (default: half the CPUs)
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -32,6 +32,8 @@ const FIXTURES = [
     },
   },
   { name: 'inventory-jest', flags: [], decisions: { 'INV-3': ['reject', '--reason', 'demo: the uncovered branches are tested in a later ticket'] } },
+  // MONO-3 is MONO-2's change judged with no language service at all, which only the test suite sets up.
+  { name: 'mono-ws', flags: [], decisions: { 'MONO-2': ['accept'] }, skip: ['MONO-3'] },
 ];
 
 const say = (s) => process.stderr.write(s + '\n');
@@ -74,6 +76,24 @@ function ticketsOf(fixture) {
  * devDependencies are its own): vite writes its bundled config and cache there, and the sandbox
  * lets a run write only inside the workspace.
  */
+/**
+ * What `npm install` links in an npm-workspaces project (mono-ws), without the network: each
+ * package the root's `workspaces` globs name gets `node_modules/<its name>` -> its folder.
+ */
+function linkWorkspacePackages(ws) {
+  const { workspaces = [] } = JSON.parse(readFileSync(join(ws, 'package.json'), 'utf8'));
+  for (const pattern of workspaces) {
+    const dirs = pattern.endsWith('/*') ? readdirSync(join(ws, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d)) : [pattern];
+    for (const dir of dirs) {
+      if (!existsSync(join(ws, dir, 'package.json'))) continue;
+      const { name } = JSON.parse(readFileSync(join(ws, dir, 'package.json'), 'utf8'));
+      const link = join(ws, 'node_modules', ...name.split('/'));
+      mkdirSync(dirname(link), { recursive: true });
+      symlinkSync(relative(dirname(link), join(ws, dir)), link, 'dir');
+    }
+  }
+}
+
 function workspaceFor(fixture, id) {
   const ws = join(base, id, fixture);
   cpSync(join(root, 'test', 'fixtures', fixture), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
@@ -83,6 +103,7 @@ function workspaceFor(fixture, id) {
     if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
     symlinkSync(join(root, 'node_modules', name), join(own, name));
   }
+  linkWorkspacePackages(ws);
   return ws;
 }
 
@@ -109,7 +130,7 @@ function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) 
 say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, ${jobs} at a time, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const started = Date.now();
-const queue = chosen.flatMap((f) => ticketsOf(f.name).map((id) => ({ f, id })));
+const queue = chosen.flatMap((f) => ticketsOf(f.name).filter((id) => !f.skip?.includes(id)).map((id) => ({ f, id })));
 
 async function runOne({ f, id }) {
   let block = '';
