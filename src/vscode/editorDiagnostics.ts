@@ -292,14 +292,14 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     );
     try {
       for (const e of errors) {
-        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, e.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+        const actions = await codeActions(uri, e.range, vscode.CodeActionKind.QuickFix.value);
         const fix = actions.find((a) => a.edit && completeInEdit(a) && STRUCTURAL_TITLE.test(a.title) && !wasRefused(a));
         if (fix) return { action: fix, code: e.diagnostic.code, kind: 'quickfix' };
       }
       const unknownName = errors.find((e) => ['TS2304', 'TS2552'].includes(e.diagnostic.code));
       if (unknownName) {
         const whole = new vscode.Range(0, 0, Number.MAX_SAFE_INTEGER, 0);
-        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, whole, 'source.addMissingImports')) ?? [];
+        const actions = await codeActions(uri, whole, 'source.addMissingImports');
         const fix = actions.find((a) => a.edit && a.edit.size > 0 && !wasRefused(a));
         if (fix) return { action: fix, code: unknownName.diagnostic.code, kind: 'source.addMissingImports' };
       }
@@ -320,6 +320,20 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
 
   resolveSymbol(file: string, symbol: string): Promise<string | null> {
     return this.options.fallback.resolveSymbol(file, symbol);
+  }
+}
+
+/**
+ * The code actions for a range. The editor cancels a request when the document changes under
+ * it (a reload from disk that arrives late): asked again, up to twice, rather than failing the fix.
+ */
+async function codeActions(uri: vscode.Uri, range: vscode.Range, kind: string): Promise<vscode.CodeAction[]> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, range, kind)) ?? [];
+    } catch (err) {
+      if (tries >= 3 || !(err instanceof Error) || err.message !== 'Canceled') throw err;
+    }
   }
 }
 
