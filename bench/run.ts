@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
       // Four fixture tickets alone, one after another, then as one batch, 2 at a time.
-      { key: 'batchWallTime', section: 'batchWallTime', limitS: 300, args: { repoRoot: REPO } },
+      { key: 'batchWallTime', section: 'batchWallTime', limitS: 600, args: { repoRoot: REPO } },
     ];
     for (const p of plan) {
       say(`${p.key} (time limit ${p.limitS} s)…`);
