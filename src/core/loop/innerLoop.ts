@@ -1,76 +1,21 @@
 import { reduceRun, type AttemptState } from '../run/reducer';
 import type { CorrectionRequest } from '../schema/correction';
-import { runChecks, type CheckOutcome } from '../stages/checks/checksStage';
+import { runChecks } from '../stages/checks/checksStage';
 import { parseCoderAnswer } from '../stages/coder/coderAnswer';
 import { type RunContext } from '../stages/context';
 import { RunStop } from '../recovery/runStop';
-import { DEBUGGER_SYSTEM, diagnose, diagnosisJsonSchema } from '../stages/debuggerStage';
+import { debuggerRequest, diagnose } from '../stages/debuggerStage';
 import { buildCorrection, emitCorrection, nextCorrectionId } from '../stages/router/corrections';
 import { callModel, checkBudget } from '../stages/modelCall';
 import { stopFromSignal } from '../recovery/budgets';
 import { askCoder, recoveryOf } from '../stages/coder/coderCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
 import { summarizeChecks } from '../stages/coder/runTestsTool';
-import { CODER_SYSTEM, coderPrompt, describeChecks, describeFailure, type DebuggerInputs, type SourceFile } from '../stages/prompts';
-import { changedRegions, route } from '../stages/router/router';
-import { serializeManifest } from '../stages/manifestBuilder';
+import { CODER_SYSTEM, coderPrompt, describeFailure } from '../stages/prompts';
+import { changedRegions, route, type RouterFacts } from '../stages/router/router';
 import { writeThroughGate } from '../stages/coder/writeGate';
 import { baselineOf } from '../run/baseline';
-
-async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  for (const path of paths) {
-    const content = await ctx.deps.workspace.readFile(path);
-    if (content !== null) out.push({ path, content });
-  }
-  return out;
-}
-
-const scopePaths = (ctx: RunContext) => [...ctx.manifest.scope.write, ...ctx.manifest.scope.read].map((f) => f.path);
-
-/** The failure text of an attempt, rebuilt from the log so a resumed run reads the same. */
-function attemptFailure(a: AttemptState): string {
-  return describeFailure({
-    parse: a.parse?.problems ?? [],
-    diagnostics: (a.diagnostics?.diagnostics ?? []).filter((d) => d.category === 'error'),
-    lint: (a.lint?.problems ?? []).filter((p) => p.severity === 'error'),
-    tests: a.tests,
-  });
-}
-
-/** The scope's files as they were before the run's first write of each (a file the run created is absent). */
-async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
-  const baseline = baselineOf(ctx.log.events);
-  const out: SourceFile[] = [];
-  for (const path of scopePaths(ctx)) {
-    const base = baseline.get(path);
-    if (base === null) continue;
-    const content = base === undefined ? await ctx.deps.workspace.readFile(path) : await ctx.log.getBlob(base);
-    if (content !== null) out.push({ path, content });
-  }
-  return out;
-}
-
-/** The Debugger's fixed inputs: manifest, tests, latest output, latest code, history. Scope files only. */
-async function debuggerInputs(ctx: RunContext, attempt: number, outcome: CheckOutcome): Promise<DebuggerInputs> {
-  const state = reduceRun(ctx.log.runId, ctx.log.events);
-  const history = [];
-  for (const a of state.attempts.filter((x) => x.n < attempt)) {
-    const files: SourceFile[] = [];
-    for (const f of a.files) files.push({ path: f.path, content: await ctx.log.getBlob(f.hash) });
-    history.push({ attempt: a.n, files, failure: attemptFailure(a) });
-  }
-  return {
-    manifest: serializeManifest(ctx.manifest),
-    testFiles: await readAll(ctx, ctx.manifest.testFiles),
-    testOutput: [describeFailure(outcome.evidence), outcome.evidence.tests?.output ?? ''].filter(Boolean).join('\n\n'),
-    diagnostics: describeChecks(outcome.evidence),
-    preExisting: (outcome.evidence.preExisting ?? []).map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`).join('\n'),
-    implementation: await readAll(ctx, scopePaths(ctx)),
-    pristine: await pristineScope(ctx),
-    history,
-  };
-}
+import { debuggerInputs, readAll, scopePaths } from '../stages/debuggerInputs';
 
 /**
  * One Coder attempt, the same for a first try and every recovery rung: ask (rungs 1 and 4
@@ -134,25 +79,14 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
     if (outcome.passed) return { attempts: attempt };
 
     const inputs = await debuggerInputs(ctx, attempt, outcome);
-    const diagnosed = await diagnose(
-      (prompt, note) =>
-        callModel(ctx, {
-          role: 'debugger',
-          attempt,
-          system: DEBUGGER_SYSTEM,
-          messages: [{ role: 'user', content: note ? `${prompt}\n\n${note}` : prompt }],
-          structured: { name: 'diagnosis', description: 'Report the diagnosis of the failed attempt', jsonSchema: diagnosisJsonSchema() },
-        }),
-      inputs,
-    );
+    const diagnosed = await diagnose((prompt, note) => callModel(ctx, debuggerRequest(attempt, prompt, note)), inputs);
     await log.emit({ type: 'debugger.diagnosed', attempt, diagnosis: diagnosed.diagnosis, rejected: diagnosed.rejected });
 
     const state = reduceRun(log.runId, log.events);
     const previous = state.attempts.find((a) => a.n === attempt - 1);
     const flagged = previous?.route?.route === 'code' && previous.diagnosis ? previous : undefined;
-    const decision = route({
+    const facts: RouterFacts = {
       manifest: ctx.manifest,
-      diagnosis: diagnosed.diagnosis,
       diagnostics: outcome.evidence.diagnostics,
       tests: outcome.evidence.tests,
       refusedFixes: outcome.evidence.refusedFixes,
@@ -161,7 +95,9 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
-    });
+    };
+    const decision = route({ ...facts, diagnosis: diagnosed.diagnosis });
+    ctx.deps.observeRouting?.({ attempt, inputs, facts, diagnosis: diagnosed.diagnosis, decision });
     await log.emit({ type: 'router.routed', attempt, claimed: decision.claimed, route: decision.route, guard: decision.guard });
 
     if (decision.route !== 'code') {

@@ -14,6 +14,9 @@ import type { Budget, RecoveryPolicy, RunOwner } from '../schema/events';
 import type { Manifest } from '../schema/manifest';
 import type { Ticket } from '../schema/ticket';
 import type { Oracle } from './checks/oraclePins';
+import type { Diagnosis } from '../schema/diagnosis';
+import type { DebuggerInputs } from './prompts';
+import type { RouteDecision, RouterFacts } from './router/router';
 
 /**
  * What a run needs from the world, wired by hand in src/cli/main.ts and
@@ -47,8 +50,21 @@ export interface PipelineDeps {
   onEvent?: RunEventListener;
   /** Whether the processes the run starts are in the OS sandbox; recorded in `run.started`. */
   sandbox?: SandboxStatus;
+  /**
+   * Sees each routing decision with everything it was made from (the Debugger's input, the
+   * guards' facts): the routing corpus is captured through it. Absent in a product run.
+   */
+  observeRouting?: (observed: RoutingObservation) => void;
   /** Scrubs secret values (the user's keys and tokens) from every event before it is kept or shown. */
   redact?: (text: string) => string;
+}
+
+export interface RoutingObservation {
+  attempt: number;
+  inputs: DebuggerInputs;
+  facts: RouterFacts;
+  diagnosis: Diagnosis | null;
+  decision: RouteDecision;
 }
 
 /** Enough attempts for the whole recovery ladder (see src/core/recovery/ladder.ts). */

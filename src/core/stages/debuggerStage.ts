@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ModelContractError } from '../errors';
-import type { ModelPort } from '../ports/model';
+import type { ModelPort, ModelRequest } from '../ports/model';
 import { Diagnosis, type Evidence } from '../schema/diagnosis';
 import { DEBUGGER_SYSTEM, debuggerPrompt, type DebuggerInputs, type SourceFile } from './prompts';
 
@@ -66,6 +66,17 @@ export function evidenceProblems(diagnosis: Diagnosis, inputs: DebuggerInputs): 
 }
 
 export const diagnosisJsonSchema = (): Record<string, unknown> => z.toJSONSchema(Diagnosis, { io: 'input' }) as Record<string, unknown>;
+
+/** The Debugger's call, the same in a run and in the routing benchmark: the prompt, and a retry's note after it. */
+export function debuggerRequest(attempt: number, prompt: string, note: string | undefined): ModelRequest {
+  return {
+    role: 'debugger',
+    attempt,
+    system: DEBUGGER_SYSTEM,
+    messages: [{ role: 'user', content: note ? `${prompt}\n\n${note}` : prompt }],
+    structured: { name: 'diagnosis', description: 'Report the diagnosis of the failed attempt', jsonSchema: diagnosisJsonSchema() },
+  };
+}
 
 export interface DebuggerOutcome {
   diagnosis: Diagnosis | null;

@@ -30,6 +30,9 @@ export interface RouterInputs {
   repeat?: { current: string; previous: string };
 }
 
+/** Everything the guards read but the diagnosis: what the routing corpus freezes per case. */
+export type RouterFacts = Omit<RouterInputs, 'diagnosis'>;
+
 const errorsOnly = (ds: CodeDiagnostic[]): CodeDiagnostic[] => ds.filter((d) => d.category === 'error');
 
 /**
