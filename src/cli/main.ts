@@ -22,6 +22,7 @@ import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
 import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
+import { evalRoutingCommand, EVAL_ROUTING_HELP } from './evalRouting';
 import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
@@ -92,6 +93,7 @@ Commands:
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
+  eval-routing                       measure routing over the routing corpus (a confusion matrix)
 
 Common options:
   --workspace DIR   the workspace folder (default: the current folder)
@@ -157,6 +159,7 @@ batch-junit.xml to --out (default: the current folder), as \`batch\` would for t
 Exits as \`batch\` does for those outcomes.`,
   validate: VALIDATE_HELP,
   render: RENDER_HELP,
+  'eval-routing': EVAL_ROUTING_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -300,7 +303,9 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets, eval-routing (see --help)`);
+  // Its own options (--corpus, --compare A B): parsed by the command.
+  if (command === 'eval-routing') return evalRoutingCommand(rest, io, signal);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
