@@ -14,7 +14,7 @@ import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { DEFAULT_GATES, parseGateList } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
-import { recordScript } from '../node/models/scripted/recordScript';
+import { recordTarget, writeRecord } from './recordFile';
 import { scriptPathFor } from '../node/models/scripted/loadScript';
 import { isInside } from '../node/workspacePaths';
 import { formatPromptRecords } from '../core/run/views/prompts';
@@ -120,6 +120,9 @@ Options:
   --test-timeout-ms N          time limit per test run (default 120000)
   --test-command CMD           run the tests with this shell command instead of the detected
                                runner (the rendered test files are appended; the exit code decides)
+  --record FILE                write every model answer of this run into FILE (relative to the
+                               workspace) as a script: --model scripted replays the run exactly;
+                               an existing FILE is kept unless --force
 ${SANDBOX_HELP}
 ${GATE_HELP}
   --json`,
@@ -198,6 +201,7 @@ const OPTIONS = {
   parallel: { type: 'string' },
   keep: { type: 'string' },
   'max-concurrent-calls': { type: 'string' },
+  record: { type: 'string' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
@@ -308,6 +312,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
   }
   const misplaced = Object.keys(flags).find((k) => BATCH_ONLY.has(k) && command !== 'batch');
   if (misplaced) throw new UserInputError(`--${misplaced} is an option of batch, not of ${command}`);
+  if (flags.record !== undefined && command !== 'run') throw new UserInputError(`--record is an option of run, not of ${command}${command === 'record' ? ' (record writes to --out)' : ''}`);
   const progress = (e: Parameters<typeof progressLine>[0]) => {
     const line = progressLine(e);
     if (line) io.err(line);
@@ -323,6 +328,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       parseTicket(rel, text);
       const settings = runSettingsFrom(flags);
       const model = modelChoice(flags);
+      const record = flags.record === undefined ? undefined : recordTarget(ws, flags.record, flags.force === true, '--record');
       // Started by a batch: every model call asks the batch first (its concurrency cap per key, its dollar cap).
       const link = parentLink();
       const key = keyFingerprint(model, model === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : undefined);
@@ -330,7 +336,10 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
         using _lock = lockWorkspace(ws, argv, io);
-        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal }));
+        const result = await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal });
+        // Whatever the outcome: a failed or stopped run is as worth replaying as a passed one.
+        if (record) io.err(await writeRecord(ws, result.state, record, flags.force === true));
+        return printRun(io, flags, result);
       } finally {
         await disposeDeps(deps);
       }
@@ -431,10 +440,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
       const out = path.resolve(ws, flags.out ?? scriptPathFor(state.ticketPath));
       if (!isInside(ws, out)) throw new UserInputError(`--out ${flags.out} is outside the workspace: write the script inside it`);
-      if (existsSync(out) && !flags.force) throw new UserInputError(`${path.relative(ws, out)} exists: pass --force to replace it, or --out another file`);
-      const script = await recordScript(state, (hash) => store.getBlob(runId, hash));
-      writeFileSync(out, JSON.stringify(script, null, 2) + '\n');
-      io.out(`Recorded ${state.modelCalls.length} model answer(s) of run ${runId} into ${path.relative(ws, out)}; replay with --model scripted.`);
+      io.out(await writeRecord(ws, state, recordTarget(ws, path.relative(ws, out), flags.force === true, '--out'), flags.force === true));
       return EXIT.passed;
     }
     case 'validate': {
