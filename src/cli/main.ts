@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
 import { parseTicket } from '../core/stages/ticketLoader';
 import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } from '../core';
-import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
+import { decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/views/report';
 import { ensureStateDir, FileRunStore } from '../node/store/fileRunStore';
@@ -15,6 +15,8 @@ import { DEFAULT_GATES, parseGateList } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
 import { recordTarget, writeRecord } from './recordFile';
+import { statsCommand, STATS_HELP } from './statsCommand';
+import { loadWorkspaceRuns } from './workspaceRuns';
 import { scriptPathFor } from '../node/models/scripted/loadScript';
 import { isInside } from '../node/workspacePaths';
 import { formatPromptRecords } from '../core/run/views/prompts';
@@ -87,6 +89,7 @@ Commands:
   resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
   record <runId>                     a run's model answers as a script for --model scripted
+  stats                              figures over the workspace's runs: pass rate, routes, vetoes, rungs, cost
   validate <ticket>...               check tickets as a run would, with no run and no model
   render <ticket>                    print the tests a run of the ticket would render
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
@@ -152,6 +155,7 @@ replays (a test and demo tool): a run made with a real model becomes a fixture t
 The script goes beside the ticket (.tickets/<ID>.script.json) unless --out names another file;
 an existing file is kept unless --force.`,
   batch: BATCH_HELP,
+  stats: STATS_HELP,
   'merge-report': `Usage: ticket-runner merge-report <dirs...> [--out DIR] [--json]
 
 Reads every run log under the folders (run folders, .ticket-runner/runs/<id>, or folders of
@@ -304,7 +308,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, batch, merge-report, tickets (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
@@ -368,21 +372,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     }
     case 'list': {
       const ws = workspaceOf(flags);
-      const store = new FileRunStore(ws);
-      const rows = [];
-      for (const id of await store.listRuns()) {
-        // One damaged log must not hide every other run: it is named and skipped.
-        let loaded;
-        try {
-          loaded = await store.load(id);
-        } catch (err) {
-          if (!(err instanceof CorruptLogError)) throw err;
-          io.err(`warning: run ${id} skipped: ${err.message}`);
-          continue;
-        }
-        if (loaded.torn) io.err(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; listed without it`);
-        rows.push(reduceRun(id, loaded.events));
-      }
+      const rows = await loadWorkspaceRuns(ws, io.err);
       const alive = ownerProbe(ws);
       const shown = rows.map((s) => ({ s, status: displayStatus(s, alive) }));
       if (flags.json) io.out(JSON.stringify(shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })), null, 2));
@@ -441,6 +431,10 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const out = path.resolve(ws, flags.out ?? scriptPathFor(state.ticketPath));
       if (!isInside(ws, out)) throw new UserInputError(`--out ${flags.out} is outside the workspace: write the script inside it`);
       io.out(await writeRecord(ws, state, recordTarget(ws, path.relative(ws, out), flags.force === true, '--out'), flags.force === true));
+      return EXIT.passed;
+    }
+    case 'stats': {
+      await statsCommand(workspaceOf(flags), flags.json === true, io.out, io.err);
       return EXIT.passed;
     }
     case 'validate': {

@@ -2,7 +2,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../core/errors';
 import type { RunState } from '../core/run/reducer';
-import { recordScript } from '../node/models/scripted/recordScript';
+import { recordScriptText } from '../node/models/scripted/recordScript';
 import { FileRunStore } from '../node/store/fileRunStore';
 
 /**
@@ -24,9 +24,9 @@ export function recordTarget(ws: string, file: string, force: boolean, option: s
 /** Writes every model answer of the run as a script; without force, a file made since the check is kept. */
 export async function writeRecord(ws: string, state: RunState, out: string, force: boolean): Promise<string> {
   const store = new FileRunStore(ws);
-  const script = await recordScript(state, (hash) => store.getBlob(state.runId, hash));
+  const text = await recordScriptText(state, (hash) => store.getBlob(state.runId, hash));
   try {
-    writeFileSync(out, JSON.stringify(script, null, 2) + '\n', { flag: force ? 'w' : 'wx' });
+    writeFileSync(out, text, { flag: force ? 'w' : 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UserInputError(`${out} appeared during the run: pass --force to replace it, or ticket-runner record ${state.runId} --out another file`);
     throw err;
