@@ -342,8 +342,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         using _lock = lockWorkspace(ws, argv, io);
         const result = await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal });
         // Whatever the outcome: a failed or stopped run is as worth replaying as a passed one.
-        if (record) io.err(await writeRecord(ws, result.state, record, flags.force === true));
-        return printRun(io, flags, result);
+        // A record that cannot be written hides nothing of the run: its report comes first.
+        const recorded = record ? await writeRecord(ws, result.state, record, flags.force === true).catch((err: unknown) => err) : undefined;
+        const code = printRun(io, flags, result);
+        if (typeof recorded === 'string') io.err(recorded);
+        else if (recorded !== undefined) return reportError(recorded, io, argv);
+        return code;
       } finally {
         await disposeDeps(deps);
       }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
+import { recordTarget, writeRecord } from '../../../src/cli/recordFile';
 import type { RunState } from '../../../src/core/run/reducer';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { FakeAnthropic, reply, textReply, toolUse } from '../../support/fakeAnthropic';
@@ -41,7 +42,8 @@ const POSTS = 'src/handlers/posts.ts';
 const API_KEY = 'sk-ant-api03-RECORD-secret-key-0123456789abcdef';
 
 describe('ticket-runner run --record FILE', function () {
-  this.timeout(240_000);
+  // Whole runs with every gate, twice: minutes on a loaded machine.
+  this.timeout(600_000);
 
   it('refuses, before the run starts, an existing FILE without --force, a missing folder, and a non-script name', async () => {
     const ws = copyFixture();
@@ -80,6 +82,12 @@ describe('ticket-runner run --record FILE', function () {
       const script = readFileSync(path.join(first.root, 'recordings/BLOG-1.script.json'), 'utf8');
       assert.doesNotMatch(script, /"from":/, 'the answers themselves, not the fixture\'s files');
       assert.match(script, new RegExp(`Recorded from run ${original.runId}`));
+
+      // A file made at the target between the check and the end of the run is kept, and said so.
+      const target = recordTarget(first.root, 'late.script.json', false, '--record');
+      writeFileSync(target, 'mine');
+      await assert.rejects(writeRecord(first.root, original.state, target, false), /late\.script\.json appeared during the run: pass --force/);
+      assert.equal(readFileSync(target, 'utf8'), 'mine');
 
       // The replay reads the record as the ticket's script, in a fresh copy of the fixture.
       writeFileSync(path.join(second.root, '.tickets/BLOG-1.script.json'), script);
