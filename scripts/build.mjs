@@ -39,6 +39,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The webview app, for the browser.
   { ...common, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // The Run Statistics panel's app (its styles are the run webview's).
+  { ...common, entryPoints: ['webview-ui/stats.ts'], outfile: 'dist/statsView.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(join(root, /** @type {string[]} */ (t.entryPoints)[0])));
 
 const wasm = [

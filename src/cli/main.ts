@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { TicketRunnerError, UserInputError, errorMessage } from '../core/errors';
 import { parseTicket } from '../core/stages/ticketLoader';
 import { resolveCorrection, resumeRun, rollbackRun, startRun, type RunResult } from '../core';
-import { CorruptLogError, decodeLog, wholeLog } from '../core/run/logCodec';
+import { decodeLog, wholeLog } from '../core/run/logCodec';
 import { reduceRun, type RunState } from '../core/run/reducer';
 import { describeStop, formatRunReport, modelLabel, previewLines } from '../core/run/views/report';
 import { ensureStateDir, FileRunStore } from '../node/store/fileRunStore';
@@ -14,7 +14,9 @@ import { disposeDeps, wireNodeDeps, type ModelChoice } from '../node/wire';
 import { DEFAULT_GATES, parseGateList } from '../core/stages/gates/config';
 import { GATE_NAMES } from '../core/schema/gates';
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
-import { recordScript } from '../node/models/scripted/recordScript';
+import { recordTarget, writeRecord } from './recordFile';
+import { statsCommand, STATS_HELP } from './statsCommand';
+import { loadWorkspaceRuns } from './workspaceRuns';
 import { scriptPathFor } from '../node/models/scripted/loadScript';
 import { isInside } from '../node/workspacePaths';
 import { formatPromptRecords } from '../core/run/views/prompts';
@@ -88,6 +90,7 @@ Commands:
   resume <runId>                     continue an interrupted or cancelled run from its log
   rollback <runId>                   restore every file the run wrote
   record <runId>                     a run's model answers as a script for --model scripted
+  stats                              figures over the workspace's runs: pass rate, routes, vetoes, rungs, cost
   validate <ticket>...               check tickets as a run would, with no run and no model
   render <ticket>                    print the tests a run of the ticket would render
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
@@ -122,6 +125,9 @@ Options:
   --test-timeout-ms N          time limit per test run (default 120000)
   --test-command CMD           run the tests with this shell command instead of the detected
                                runner (the rendered test files are appended; the exit code decides)
+  --record FILE                write every model answer of this run into FILE (relative to the
+                               workspace) as a script: --model scripted replays the run exactly;
+                               an existing FILE is kept unless --force
 ${SANDBOX_HELP}
 ${GATE_HELP}
   --json`,
@@ -151,6 +157,7 @@ replays (a test and demo tool): a run made with a real model becomes a fixture t
 The script goes beside the ticket (.tickets/<ID>.script.json) unless --out names another file;
 an existing file is kept unless --force.`,
   batch: BATCH_HELP,
+  stats: STATS_HELP,
   'merge-report': `Usage: ticket-runner merge-report <dirs...> [--out DIR] [--json]
 
 Reads every run log under the folders (run folders, .ticket-runner/runs/<id>, or folders of
@@ -201,6 +208,7 @@ const OPTIONS = {
   parallel: { type: 'string' },
   keep: { type: 'string' },
   'max-concurrent-calls': { type: 'string' },
+  record: { type: 'string' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
@@ -303,7 +311,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets, eval-routing (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, batch, merge-report, tickets, eval-routing (see --help)`);
   // Its own options (--corpus, --compare A B): parsed by the command.
   if (command === 'eval-routing') return evalRoutingCommand(rest, io, signal);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
@@ -313,6 +321,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
   }
   const misplaced = Object.keys(flags).find((k) => BATCH_ONLY.has(k) && command !== 'batch');
   if (misplaced) throw new UserInputError(`--${misplaced} is an option of batch, not of ${command}`);
+  if (flags.record !== undefined && command !== 'run') throw new UserInputError(`--record is an option of run, not of ${command}${command === 'record' ? ' (record writes to --out)' : ''}`);
   const progress = (e: Parameters<typeof progressLine>[0]) => {
     const line = progressLine(e);
     if (line) io.err(line);
@@ -328,6 +337,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       parseTicket(rel, text);
       const settings = runSettingsFrom(flags);
       const model = modelChoice(flags);
+      const record = flags.record === undefined ? undefined : recordTarget(ws, flags.record, flags.force === true, '--record');
       // Started by a batch: every model call asks the batch first (its concurrency cap per key, its dollar cap).
       const link = parentLink();
       const key = keyFingerprint(model, model === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : undefined);
@@ -335,7 +345,14 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       try {
         // Taken once the model is wired: a missing key is said without leaving a .ticket-runner/ behind.
         using _lock = lockWorkspace(ws, argv, io);
-        return printRun(io, flags, await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal }));
+        const result = await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal });
+        // Whatever the outcome: a failed or stopped run is as worth replaying as a passed one.
+        // A record that cannot be written hides nothing of the run: its report comes first.
+        const recorded = record ? await writeRecord(ws, result.state, record, flags.force === true).catch((err: unknown) => err) : undefined;
+        const code = printRun(io, flags, result);
+        if (typeof recorded === 'string') io.err(recorded);
+        else if (recorded !== undefined) return reportError(recorded, io, argv);
+        return code;
       } finally {
         await disposeDeps(deps);
       }
@@ -364,21 +381,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     }
     case 'list': {
       const ws = workspaceOf(flags);
-      const store = new FileRunStore(ws);
-      const rows = [];
-      for (const id of await store.listRuns()) {
-        // One damaged log must not hide every other run: it is named and skipped.
-        let loaded;
-        try {
-          loaded = await store.load(id);
-        } catch (err) {
-          if (!(err instanceof CorruptLogError)) throw err;
-          io.err(`warning: run ${id} skipped: ${err.message}`);
-          continue;
-        }
-        if (loaded.torn) io.err(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; listed without it`);
-        rows.push(reduceRun(id, loaded.events));
-      }
+      const rows = await loadWorkspaceRuns(ws, io.err);
       const alive = ownerProbe(ws);
       const shown = rows.map((s) => ({ s, status: displayStatus(s, alive) }));
       if (flags.json) io.out(JSON.stringify(shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })), null, 2));
@@ -436,10 +439,11 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       const state = reduceRun(runId, wholeLog(await store.load(runId), store.logPath(runId)).events);
       const out = path.resolve(ws, flags.out ?? scriptPathFor(state.ticketPath));
       if (!isInside(ws, out)) throw new UserInputError(`--out ${flags.out} is outside the workspace: write the script inside it`);
-      if (existsSync(out) && !flags.force) throw new UserInputError(`${path.relative(ws, out)} exists: pass --force to replace it, or --out another file`);
-      const script = await recordScript(state, (hash) => store.getBlob(runId, hash));
-      writeFileSync(out, JSON.stringify(script, null, 2) + '\n');
-      io.out(`Recorded ${state.modelCalls.length} model answer(s) of run ${runId} into ${path.relative(ws, out)}; replay with --model scripted.`);
+      io.out(await writeRecord(ws, state, recordTarget(ws, path.relative(ws, out), flags.force === true, '--out'), flags.force === true));
+      return EXIT.passed;
+    }
+    case 'stats': {
+      await statsCommand(workspaceOf(flags), flags.json === true, io.out, io.err);
       return EXIT.passed;
     }
     case 'validate': {

@@ -13,6 +13,8 @@ import { progressMessage, runNode } from '../core/run/views/runTree';
 import type { RunState } from '../core/run/runState';
 import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
+import { defaultScriptPath, unsavable } from './runScript';
+import { recordScriptText } from '../node/models/scripted/recordScript';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 export const UNTRUSTED_MESSAGE =
@@ -211,6 +213,33 @@ export async function decide(ctx: CommandContext, runId: string, decision: 'acce
   );
 }
 
+/** Save Run as Script: the run's model answers as a script the scripted model replays, where the operator says. */
+async function saveRunScript(ctx: CommandContext, arg: RunArg): Promise<vscode.Uri | undefined> {
+  const id = await pickRun(ctx, arg, 'Save which run as a script?', (s) => !unsavable(s, ctx.runs.isActive(s.runId)), 'No run to save: none has stopped after a model call.');
+  const known = id ? ctx.runs.get(id) : undefined;
+  if (!known) return undefined;
+  const problem = unsavable(known.state, ctx.runs.isActive(known.state.runId));
+  if (problem) return void showMessage('warning', problem);
+  const target = await vscode.window.showSaveDialog({
+    title: `Ticket Runner: Save run ${known.state.runId} as a script`,
+    defaultUri: vscode.Uri.file(defaultScriptPath(known.folder.uri.fsPath, known.state)),
+    filters: { 'Ticket Runner script': ['json'] },
+    saveLabel: 'Save Script',
+  });
+  if (!target) return undefined;
+  try {
+    const store = ctx.runs.store(known.folder);
+    const text = await recordScriptText(known.state, (hash) => store.getBlob(known.state.runId, hash));
+    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    ctx.log.info(`run ${known.state.runId} saved as a script: ${target.fsPath}`);
+    void showMessage('info', `Saved ${known.state.modelCalls.length} model answer(s) of run ${known.state.runId} to ${vscode.workspace.asRelativePath(target)}. The scripted model replays it when it is the ticket's .script.json.`);
+    return target;
+  } catch (err) {
+    showError(ctx, `Saving run ${known.state.runId} as a script failed`, err);
+    return undefined;
+  }
+}
+
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
@@ -284,6 +313,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       }
     }),
     reg(Command.refreshRuns, () => ctx.runs.refresh()),
+    reg(Command.saveRunScript, (arg?: RunArg) => saveRunScript(ctx, arg)),
     reg(Command.acceptCorrection, async (arg?: RunArg) => {
       const id = await pickRun(ctx, arg, 'Accept the correction request of which run?', (s) => s.status === 'needsOperator');
       if (!id) return;

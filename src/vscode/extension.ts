@@ -5,6 +5,7 @@ import { Disposable } from './dispose';
 import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
 import { RunService } from './runService';
+import { StatsPanel } from './statsPanel';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { VIEW_RUNS } from './settings';
@@ -47,6 +48,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
+    this._register(new StatsPanel(context.extensionUri, this.runs, log));
     const tickets = this._register(new TicketFiles(log));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     // The palette offers a run's commands only when there is a run to act on.

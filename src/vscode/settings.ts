@@ -138,6 +138,8 @@ export const Command = {
   newTicket: 'ticketRunner.newTicket',
   validateTicket: 'ticketRunner.validateTicket',
   renderTicket: 'ticketRunner.renderTicket',
+  saveRunScript: 'ticketRunner.saveRunScript',
+  showStats: 'ticketRunner.showStats',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';

@@ -10,6 +10,8 @@ export interface WebviewHtmlParts {
   styleUri: string;
   codiconUri: string;
   title: string;
+  /** What the page says until its script renders. */
+  loading?: string;
 }
 
 const escapeAttr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -33,7 +35,7 @@ export function webviewHtml(p: WebviewHtmlParts): string {
 <title>${escapeAttr(p.title)}</title>
 </head>
 <body>
-<div id="app" role="main"><p class="muted">Loading the run…</p></div>
+<div id="app" role="main"><p class="muted">${escapeAttr(p.loading ?? 'Loading the run…')}</p></div>
 <script nonce="${p.nonce}" src="${escapeAttr(p.scriptUri)}"></script>
 </body>
 </html>`;

@@ -36,6 +36,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/extension.js',
       'extension/dist/webview.js',
       'extension/dist/webview.css',
+      'extension/dist/statsView.js',
       'extension/dist/codicons/codicon.css',
       'extension/dist/codicons/codicon.ttf',
       'extension/dist/web-tree-sitter.wasm',

@@ -39,6 +39,7 @@ export async function serveDist(): Promise<{ origin: string; server: Server }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   pages.set('/webview.html', webviewHtml({ cspSource: origin, nonce: 'testNonce0123456789abcdefABCDEF00', scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, codiconUri: `${origin}/codicons/codicon.css`, title: 'test' }));
+  pages.set('/stats.html', webviewHtml({ cspSource: origin, nonce: 'testNonce0123456789abcdefABCDEF00', scriptUri: `${origin}/statsView.js`, styleUri: `${origin}/webview.css`, codiconUri: `${origin}/codicons/codicon.css`, title: 'test' }));
   return { origin, server };
 }
 
@@ -47,7 +48,7 @@ export function launch(): Promise<Browser> {
 }
 
 /** A page with a stand-in acquireVsCodeApi that records what the webview posts and saves. */
-export async function openWebview(browser: Browser, origin: string, initialState?: unknown): Promise<{ page: Page; problems: string[] }> {
+export async function openWebview(browser: Browser, origin: string, initialState?: unknown, page_ = '/webview.html'): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
   const problems: string[] = [];
   page.on('console', (m) => {
@@ -64,7 +65,7 @@ export async function openWebview(browser: Browser, origin: string, initialState
       setState: (s) => { window.__state = s; },
     });
   `);
-  await page.goto(`${origin}/webview.html`);
+  await page.goto(`${origin}${page_}`);
   return { page, problems };
 }
 
@@ -105,4 +106,18 @@ export async function recordedRunState(name: string, opts: { mode?: 'live' | 're
     position: { seq: upTo, total: all.length },
     canDecide: opts.canDecide ?? true,
   };
+}
+
+/** A suite's Chromium and dist/ server, started before its tests and closed after them. */
+export function chromiumSuite(): { readonly browser: Browser; readonly origin: string } {
+  const suite = { browser: undefined as unknown as Browser, origin: '', server: undefined as Server | undefined };
+  before(async () => {
+    ({ origin: suite.origin, server: suite.server } = await serveDist());
+    suite.browser = await launch();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.server?.close();
+  });
+  return suite;
 }

@@ -20,7 +20,7 @@ describe('ticket-runner CLI', function () {
   after(() => ws.dispose());
 
   it('has help for every command', async () => {
-    for (const c of ['run', 'show', 'list', 'resolve', 'resume', 'rollback', 'record']) {
+    for (const c of ['run', 'show', 'list', 'resolve', 'resume', 'rollback', 'record', 'stats']) {
       const r = await cli([c, '--help']);
       assert.equal(r.code, EXIT.passed);
       assert.match(r.out, new RegExp(`^Usage: ticket-runner ${c}`));

@@ -44,3 +44,8 @@ export async function recordScript(state: RunState, blob: (hash: string) => Prom
   }
   return script;
 }
+
+/** The script as the file holds it: what `record`, `run --record` and the editor's Save Run as Script write. */
+export async function recordScriptText(state: RunState, blob: (hash: string) => Promise<string>): Promise<string> {
+  return JSON.stringify(await recordScript(state, blob), null, 2) + '\n';
+}
