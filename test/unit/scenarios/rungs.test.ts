@@ -5,9 +5,9 @@ import { runCli } from '../../../src/cli/main';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
-import { loadScriptedModel, type ScriptedAnswer } from '../../../src/node/models/scripted';
+import { loadScriptedModel } from '../../../src/node/models/scripted';
 import { copyFixture } from '../../support/tempWorkspace';
-import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
+import { answer, blog1Diagnosis, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
 
 /**
  * The recovery rungs in the real pipeline, with the scripted model on a copy of
@@ -18,16 +18,6 @@ import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket
 const POSTS = 'src/handlers/posts.ts';
 const SUMMARY = 'src/format/postSummary.ts';
 const GUARD = 'if (perPage > MAX_PER_PAGE) {';
-
-/** BLOG-1's recorded diagnosis: its quotes are in the inputs of every attempt that follows the first. */
-function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
-  const script = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.script.json'), 'utf8')) as { debugger: ScriptedAnswer[] };
-  const recorded = script.debugger[0]!;
-  // Past attempt 1 the flagged guard is no longer in the latest implementation: it is quoted from the history.
-  const structured = recorded.structured as { evidence: { source: string; file?: string; quote: string }[] };
-  const evidence = structured.evidence.map((e) => (attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e));
-  return { ...recorded, structured: { ...structured, evidence }, expect: { attempt, promptIncludes: [] } };
-}
 
 describe('scenarios: recovery', function () {
   this.timeout(60_000);
