@@ -48,6 +48,8 @@ export async function runTicket(root: string, ticket: string, o: RunOptions = {}
     return await startRun(deps, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
   } finally {
     wired.diagnostics?.dispose?.();
+    // Rung 4 keeps its scratch copy for the run: the run is over.
+    await wired.candidates?.dispose?.();
   }
 }
 
