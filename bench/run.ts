@@ -15,6 +15,7 @@ import ts from 'typescript';
 import type { Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
 import { batchWallTimeRow, type BatchWallTime } from './batchWallTime';
+import { candidateCopyRow, type CandidateCopyCost } from './candidateCopy';
 import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
       { key: 'compilers100k', section: 'compilers', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, edits: 5, runs: 1 } },
       { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
       { key: 'baselineCost100k', section: 'baselineCost', limitS: 90, args: { repoRoot: REPO, repo: repos['100k'] } },
+      { key: 'candidateCopy100k', section: 'candidateCopy', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], runs: 5 } },
       { key: 'sandboxOverhead', section: 'sandboxOverhead', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
       { key: 'lintWorker', section: 'lintWorker', limitS: 60, args: { repoRoot: REPO, runs: 7 } },
       { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
@@ -186,6 +188,10 @@ async function main(): Promise<void> {
     });
   }
 
+  const candidateCopy = value<CandidateCopyCost>('candidateCopy100k');
+  if (!candidateCopy) failed('run_tests scratch copy per call, 100k lines: kept copy ÷ whole copy', 'candidateCopy100k');
+  else rows.push(candidateCopyRow(candidateCopy));
+
   const sandbox = value<SandboxOverhead>('sandboxOverhead');
   if (!sandbox) failed('Sandbox overhead: a sandboxed test run ÷ an unsandboxed one', 'sandboxOverhead');
   else rows.push(sandboxOverheadRow(sandbox));
@@ -241,6 +247,7 @@ async function main(): Promise<void> {
       editorSettleOverServerAnswer: settle?.ratio ?? null,
       pipelineOverBlog1Checks: overhead?.median.ratio ?? null,
       baselineOverFullTypeCheck: baseline?.ratio ?? null,
+      keptOverWholeCandidateCopy: candidateCopy?.ratio ?? null,
       sandboxedOverPlainTestRun: sandbox?.ratio ?? null,
       stream2MbOver200Kb: stream?.ratio ?? null,
     },
@@ -255,6 +262,7 @@ async function main(): Promise<void> {
     editorSettle: settle ?? null,
     pipelineOverhead: overhead ?? null,
     baselineCost: baseline ?? null,
+    candidateCopy: candidateCopy ?? null,
     webviewRender: webview ?? null,
     extension: extension ?? null,
     activation: activation ?? null,

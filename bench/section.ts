@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
+import { measureCandidateCopy } from './candidateCopy';
 import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
@@ -49,6 +50,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
   batchWallTime: () => measureBatchWallTime(),
+  candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
 };
 
 async function main(): Promise<void> {

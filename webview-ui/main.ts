@@ -153,6 +153,8 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
       );
     case 'ticketEdit':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
+    case 'ticketUnclear':
+      return h('div', { class: 'proposal' }, h('strong', {}, `Ticket unclear, ${p.where}: `), h('q', {}, p.quote), ` ${p.change}`);
     case 'none':
       return h('div', { class: 'proposal' }, h('strong', {}, 'No change proposed: '), p.why);
   }

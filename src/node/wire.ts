@@ -156,7 +156,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     diagnostics: createWorkspaceDiagnostics(root, { libDir }),
     lint: linter(root, jail),
     ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
-    // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace per call.
+    // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace kept for the run.
     candidates: new OverlayCandidateChecks({
       root,
       makeChecks: (dir, scratchJail = jail.at(dir, protectedPaths(dir, o.ticketPath))) => ({
@@ -187,5 +187,6 @@ export async function disposeDeps(deps: PipelineDeps): Promise<void> {
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
   deps.tests.dispose?.();
+  await deps.candidates?.dispose?.();
   await jails.get(deps)?.dispose();
 }

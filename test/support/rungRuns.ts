@@ -5,7 +5,7 @@ import { startRun, type RunResult } from '../../src/core';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { RunState } from '../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../src/core/schema/events';
-import type { ModelScript } from '../../src/node/models/scripted';
+import type { ModelScript, ScriptedAnswer } from '../../src/node/models/scripted';
 import { FileRunStore } from '../../src/node/store/fileRunStore';
 import { wireNodeDeps } from '../../src/node/wire';
 
@@ -48,6 +48,8 @@ export async function runTicket(root: string, ticket: string, o: RunOptions = {}
     return await startRun(deps, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
   } finally {
     wired.diagnostics?.dispose?.();
+    // Rung 4 keeps its scratch copy for the run: the run is over.
+    await wired.candidates?.dispose?.();
   }
 }
 
@@ -63,4 +65,14 @@ export async function loadEvents(root: string, runId: string): Promise<RunEvent[
   const loaded = await new FileRunStore(root).load(runId);
   if (loaded.torn) throw new Error(`the log of ${runId} has a torn line: ${loaded.torn.error}`);
   return loaded.events;
+}
+
+/** BLOG-1's recorded diagnosis: its quotes are in the inputs of every attempt that follows the first. */
+export function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
+  const script = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.script.json'), 'utf8')) as { debugger: ScriptedAnswer[] };
+  const recorded = script.debugger[0]!;
+  // Past attempt 1 the flagged guard is no longer in the latest implementation: it is quoted from the history.
+  const structured = recorded.structured as { evidence: { source: string; file?: string; quote: string }[] };
+  const evidence = structured.evidence.map((e) => (attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e));
+  return { ...recorded, structured: { ...structured, evidence }, expect: { attempt, promptIncludes: [] } };
 }

@@ -11,8 +11,9 @@ import { stopFromSignal } from '../recovery/budgets';
 import { askCoder, recoveryOf } from '../stages/coder/coderCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
 import { summarizeChecks } from '../stages/coder/runTestsTool';
-import { CODER_SYSTEM, coderPrompt, describeFailure } from '../stages/prompts';
-import { changedRegions, route, type RouterFacts } from '../stages/router/router';
+import { CODER_SYSTEM, coderPrompt, correctiveBrief, describeFailure } from '../stages/prompts';
+import { route, type RouterFacts } from '../stages/router/router';
+import { type ChangeShape, changedStatements, textShape } from '../stages/router/repeatGuard';
 import { writeThroughGate } from '../stages/coder/writeGate';
 import { baselineOf } from '../run/baseline';
 import { debuggerInputs, readAll, scopePaths } from '../stages/debuggerInputs';
@@ -39,17 +40,40 @@ async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[
   return written.map((w) => w.path);
 }
 
-/** The normalized changed code of an attempt against the run's baseline, for the repeat guard. */
-async function attemptRegions(ctx: RunContext, a: AttemptState | undefined): Promise<string> {
-  if (!a) return '';
+/** A file's code structure (ParserPort.shape); the tokenizer's coarser one when no parser is wired or it fails. */
+async function shapeOf(ctx: RunContext, path: string, content: string): Promise<string[]> {
+  const parser = ctx.deps.parser;
+  if (parser?.shape) {
+    try {
+      return await parser.shape(path, content);
+    } catch {
+      // A grammar that cannot load costs the guard its precision, not the run.
+    }
+  }
+  return textShape(content);
+}
+
+/** The changed code structure of an attempt against the run's baseline, for the repeat guard. */
+async function attemptShape(ctx: RunContext, a: AttemptState | undefined): Promise<ChangeShape> {
+  if (!a) return [];
   const firstBefore = baselineOf(ctx.log.events);
-  const parts: string[] = [];
+  const out: string[] = [];
   for (const f of [...a.files].sort((x, y) => x.path.localeCompare(y.path))) {
     const base = firstBefore.get(f.path);
-    const before = base ? await ctx.log.getBlob(base) : null;
-    parts.push(`${f.path}\n${changedRegions(before, await ctx.log.getBlob(f.hash))}`);
+    const before = base ? await shapeOf(ctx, f.path, await ctx.log.getBlob(base)) : null;
+    out.push(...changedStatements(f.path, before, await shapeOf(ctx, f.path, await ctx.log.getBlob(f.hash))));
   }
-  return parts.join('\n');
+  return out;
+}
+
+/**
+ * The approaches flagged in this segment, oldest first: the `avoid` list of every earlier
+ * diagnosis that sent its attempt back to the Coder, then the current one's. A new segment
+ * (after an accepted correction) starts clean, since its inputs changed.
+ */
+function flaggedApproaches(attempts: AttemptState[], firstAttempt: number, attempt: number, current: string[]): string[] {
+  const earlier = attempts.filter((a) => a.n >= firstAttempt && a.n < attempt && a.route?.route === 'code');
+  return [...earlier.flatMap((a) => a.diagnosis?.avoid ?? []), ...current];
 }
 
 export interface LoopResult {
@@ -94,7 +118,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       tampered: outcome.evidence.tampered,
       testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
       workspaceRoot: ctx.deps.workspaceRoot,
-      repeat: flagged ? { current: await attemptRegions(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptRegions(ctx, flagged) } : undefined,
+      repeat: flagged ? { current: await attemptShape(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptShape(ctx, flagged) } : undefined,
     };
     const decision = route({ ...facts, diagnosis: diagnosed.diagnosis });
     ctx.deps.observeRouting?.({ attempt, inputs, facts, diagnosis: diagnosed.diagnosis, decision });
@@ -109,7 +133,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       attempt,
       summary: summarizeChecks(outcome.evidence),
       failure: describeFailure(outcome.evidence),
-      brief: diagnosed.diagnosis?.brief,
+      brief: correctiveBrief(diagnosed.diagnosis?.brief, flaggedApproaches(state.attempts, firstAttempt, attempt, diagnosed.diagnosis?.avoid ?? [])),
     });
     if (step.kind === 'stop') throw new RunStop(step.stop, step.outcome);
     plan = step.plan;

@@ -24,7 +24,12 @@ export interface CandidateOverlay {
   dispose(): Promise<void>;
 }
 
-/** Makes candidate overlays: one per `run_tests` call. */
+/**
+ * Makes candidate overlays: one per `run_tests` call, disposed before the next. An adapter
+ * may keep one copy across a run's calls, if no call sees what an earlier one wrote.
+ */
 export interface CandidateCheckPort {
   open(files: CandidateFile[], signal: AbortSignal): Promise<CandidateOverlay>;
+  /** Releases what the port keeps across calls: the run is over. */
+  dispose?(): Promise<void>;
 }

@@ -4,6 +4,13 @@ import type { TestFramework } from '../schema/testPlan';
 /** Tree-sitter: syntax problems of one file. */
 export interface ParserPort {
   parse(path: string, content: string): Promise<ParseProblem[]>;
+  /**
+   * The file's code structure for the repeat guard: one entry per statement (its own tokens,
+   * not those of the statements nested in it), with every identifier written `$id`, every
+   * string, number, template and regex `$lit`, and comments and layout gone. A renamed
+   * variable or a reformatted line leaves it unchanged.
+   */
+  shape?(path: string, content: string): Promise<string[]>;
 }
 
 /**

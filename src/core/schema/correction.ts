@@ -41,6 +41,21 @@ export const Proposal = z.discriminatedUnion('kind', [
       summary: z.string().min(1),
     })
     .strict(),
+  /**
+   * An escalation's proposal when no input can be corrected by machine: the ticket text the
+   * attempts could not settle, quoted verbatim, and what the operator should state in it.
+   * Nothing is applied: the operator edits the ticket and runs it again.
+   */
+  z
+    .object({
+      kind: z.literal('ticketUnclear'),
+      /** Where in the ticket the quote is ("acceptance criterion AC1", "description"). */
+      where: z.string().min(1),
+      quote: z.string().min(1),
+      /** What to state there: what the failing test asks and what the attempts kept doing. */
+      change: z.string().min(1),
+    })
+    .strict(),
   z.object({ kind: z.literal('none'), why: z.string().min(1) }).strict(),
 ]);
 export type Proposal = z.infer<typeof Proposal>;

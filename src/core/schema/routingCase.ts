@@ -36,7 +36,7 @@ export const RouterFactsData = z
     workspaceRoot: z.string(),
     testErrorsBeforeCoder: z.array(CodeDiagnostic).optional(),
     tampered: z.array(z.object({ path: z.string(), expected: z.string(), actual: z.string().nullable() }).strict()).optional(),
-    repeat: z.object({ current: z.string(), previous: z.string() }).strict().optional(),
+    repeat: z.object({ current: z.array(z.string()), previous: z.array(z.string()) }).strict().optional(),
   })
   .strict();
 

@@ -93,6 +93,31 @@ export function coderPrompt(input: { manifest: Manifest; files: SourceFile[]; te
     .join('\n\n');
 }
 
+/** Past this many, older flagged approaches add length, not guidance; each is cut to a line or two. */
+const MAX_FLAGGED = 12;
+const MAX_FLAGGED_CHARS = 300;
+
+/**
+ * The corrective brief the Coder gets after a diagnosis routed to code: the Debugger's brief and
+ * every approach flagged so far in the segment (this diagnosis's `avoid` and the earlier ones),
+ * so a retry is told what not to try again, not only what to try.
+ */
+export function correctiveBrief(brief: string | undefined, flagged: string[]): string | undefined {
+  const seen = new Set<string>();
+  const items: string[] = [];
+  for (const raw of flagged) {
+    const one = raw.replace(/\s+/g, ' ').trim();
+    const item = one.length > MAX_FLAGGED_CHARS ? `${one.slice(0, MAX_FLAGGED_CHARS)}…` : one;
+    if (item && !seen.has(item)) {
+      seen.add(item);
+      items.push(item);
+    }
+  }
+  const kept = items.slice(-MAX_FLAGGED);
+  const avoid = kept.length ? `Approaches already flagged as wrong; do not repeat them:\n${kept.map((a) => `- ${a}`).join('\n')}` : '';
+  return [brief ?? '', avoid].filter(Boolean).join('\n\n') || undefined;
+}
+
 export const DEBUGGER_SYSTEM = [
   "You are the Debugger of Ticket Runner. You never see the Coder's reasoning, only its code and the results.",
   'Decide who owns the fix: "code" (the implementation is wrong), "manifest" (the scope misses a file the change needs),',

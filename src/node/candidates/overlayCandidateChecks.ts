@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CancelledError } from '../../core/errors';
 import type { CandidateCheckPort, CandidateFile, CandidateOverlay } from '../../core/ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../core/ports/checks';
 import { FsWorkspace } from '../workspace/fsWorkspace';
+import { copyTree, ensureLink, resync, snapshot, SKIPPED, type Snapshot } from './scratchTree';
 
 /** The checks bound to one overlay root, built by the wiring (src/node/wire.ts). */
 export interface OverlayChecks {
@@ -19,21 +19,41 @@ export interface OverlayCandidateChecksOptions {
   /** The workspace to copy. */
   root: string;
   makeChecks: (overlayRoot: string) => OverlayChecks;
+  /**
+   * Keep one copy across calls (the default) and bring it back to the workspace before and after
+   * each; false copies the whole workspace on every call (the bench's baseline).
+   */
+  reuse?: boolean;
 }
 
-/**
- * Not copied: dependencies are linked instead (they are large and read-only to a run),
- * and version control and the run store are no business of a candidate's checks.
- */
-const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
+/** The copy a run keeps, and what it held when it last matched the workspace. */
+interface Cache {
+  base: string;
+  dir: string;
+  source: Snapshot;
+  copy: Snapshot;
+}
+
+/** Top-level names the copy owns rather than mirrors: checked on their own (ensureLink). */
+const OWNED = new Set(['node_modules']);
 
 /**
  * CandidateCheckPort over a scratch copy of the workspace in the temp folder: the tree
  * without node_modules (linked) and the run store, with the candidate files written over
  * it. The copy keeps the workspace's folder name, so configs that name it still resolve.
+ *
+ * The copy is made once per run and kept: each call first brings it back to the workspace as
+ * it stands (the files the run wrote since, and anything a previous call left), then writes
+ * the candidate's files; when the call is done it is brought back again. Both steps compare
+ * stamps (scratchTree.ts) and copy only what differs, so a call costs a walk of the tree, not
+ * a copy of it. The real workspace is only ever read. A copy that cannot be brought back is
+ * dropped, and the next call copies afresh.
  */
 export class OverlayCandidateChecks implements CandidateCheckPort {
   private readonly root: string;
+  private cache: Cache | undefined;
+  /** A call in flight holds the cache; a second one at the same time gets a copy of its own. */
+  private busy = false;
 
   constructor(private readonly options: OverlayCandidateChecksOptions) {
     this.root = path.resolve(options.root);
@@ -41,28 +61,100 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
 
   async open(files: CandidateFile[], signal: AbortSignal): Promise<CandidateOverlay> {
     if (signal.aborted) throw new CancelledError('candidate check cancelled');
+    if (this.options.reuse === false || this.busy) return this.openFresh(files, signal);
+    this.busy = true;
+    let checks: OverlayChecks | undefined;
+    const release = async (restore: boolean) => {
+      disposeChecks(checks);
+      try {
+        if (restore && this.cache) await this.sync(this.cache, false);
+      } catch {
+        await this.drop();
+      } finally {
+        this.busy = false;
+      }
+    };
+    try {
+      const cache = this.cache ?? (this.cache = await this.create());
+      await this.sync(cache, true);
+      await writeCandidate(cache.dir, files);
+      if (signal.aborted) throw new CancelledError('candidate check cancelled');
+      checks = this.options.makeChecks(cache.dir);
+      return { root: cache.dir, workspace: new FsWorkspace(cache.dir), ...checks, dispose: () => release(true) };
+    } catch (err) {
+      await release(true);
+      throw err;
+    }
+  }
+
+  /** Removes the kept copy: the run is over. */
+  async dispose(): Promise<void> {
+    await this.drop();
+  }
+
+  private async create(): Promise<Cache> {
+    const base = await mkdtemp(path.join(tmpdir(), 'ticket-runner-candidate-'));
+    const dir = path.join(base, path.basename(this.root));
+    try {
+      // The workspace's stamps before the copy: a file that changes while it is copied is seen as changed next time.
+      const source = await snapshot(this.root, { skip: SKIPPED });
+      await copyTree(this.root, dir);
+      await ensureLink(this.root, dir, 'node_modules');
+      return { base, dir, source, copy: await snapshot(dir, { keep: OWNED }) };
+    } catch (err) {
+      await rm(base, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * Brings the copy back to the workspace: only what differs is copied or removed. Before a
+   * call the workspace is walked too (the run wrote it since); after one, only the copy.
+   */
+  private async sync(cache: Cache, walkSource: boolean): Promise<void> {
+    await ensureLink(this.root, cache.dir, 'node_modules');
+    const next = await resync(this.root, cache.dir, cache.source, cache.copy, OWNED, { walkSource });
+    cache.source = next.source;
+    cache.copy = next.copy;
+  }
+
+  private async drop(): Promise<void> {
+    const cache = this.cache;
+    this.cache = undefined;
+    if (cache) await rm(cache.base, { recursive: true, force: true });
+  }
+
+  /** A copy for one call, removed after it. */
+  private async openFresh(files: CandidateFile[], signal: AbortSignal): Promise<CandidateOverlay> {
     const base = await mkdtemp(path.join(tmpdir(), 'ticket-runner-candidate-'));
     const dir = path.join(base, path.basename(this.root));
     let checks: OverlayChecks | undefined;
     const dispose = async () => {
-      checks?.diagnostics?.dispose?.();
-      checks?.lint?.dispose?.();
-      checks?.tests.dispose?.();
+      disposeChecks(checks);
       await rm(base, { recursive: true, force: true });
     };
     try {
-      await cp(this.root, dir, { recursive: true, filter: (src) => !SKIPPED.has(path.basename(src)) });
-      const modules = path.join(this.root, 'node_modules');
-      if (existsSync(modules)) await symlink(modules, path.join(dir, 'node_modules'), 'dir');
-      // The same containment checks as the real workspace: a candidate path cannot lead out of the copy.
-      const workspace = new FsWorkspace(dir);
-      for (const f of files) await workspace.writeFile(f.path, f.content);
+      await copyTree(this.root, dir);
+      await ensureLink(this.root, dir, 'node_modules');
+      await writeCandidate(dir, files);
       if (signal.aborted) throw new CancelledError('candidate check cancelled');
       checks = this.options.makeChecks(dir);
-      return { root: dir, workspace, ...checks, dispose };
+      return { root: dir, workspace: new FsWorkspace(dir), ...checks, dispose };
     } catch (err) {
       await dispose();
       throw err;
     }
   }
+}
+
+/** The same containment checks as the real workspace: a candidate path cannot lead out of the copy. */
+async function writeCandidate(dir: string, files: CandidateFile[]): Promise<void> {
+  const workspace = new FsWorkspace(dir);
+  for (const f of files) await workspace.writeFile(f.path, f.content);
+}
+
+function disposeChecks(checks: OverlayChecks | undefined): void {
+  checks?.diagnostics?.dispose?.();
+  checks?.lint?.dispose?.();
+  checks?.tests.dispose?.();
 }

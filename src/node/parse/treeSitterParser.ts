@@ -17,6 +17,43 @@ export class TreeSitterParser implements ParserPort {
   parse(path: string, content: string): Promise<ParseProblem[]> {
     return this.grammars.read(path, content, (root) => collectProblems(path, root));
   }
+
+  shape(path: string, content: string): Promise<string[]> {
+    return this.grammars.read(path, content, codeShape);
+  }
+}
+
+const IDENTIFIERS = new Set([
+  'identifier',
+  'property_identifier',
+  'shorthand_property_identifier',
+  'shorthand_property_identifier_pattern',
+  'private_property_identifier',
+  'type_identifier',
+  'statement_identifier',
+  'nested_identifier',
+]);
+const LITERALS = new Set(['string', 'template_string', 'number', 'regex']);
+/** Nodes that make a unit of their own: what a diff of code reads as one change. */
+const UNIT = /(_statement|_declaration|_definition|_signature)$|^(class_body|switch_case|switch_default|pair|enum_assignment)$/;
+
+/** Statement by statement, identifiers and literals abstracted (ParserPort.shape). */
+function codeShape(root: SyntaxNode): string[] {
+  const units: string[] = [];
+  const visit = (node: SyntaxNode, unit: string[]): void => {
+    if (node.type === 'comment') return;
+    if (IDENTIFIERS.has(node.type)) return void unit.push('$id');
+    if (LITERALS.has(node.type)) return void unit.push('$lit');
+    if (node.childCount === 0) return void unit.push(node.isNamed ? node.text : node.type);
+    // A nested statement is its own unit; its parent keeps only its own tokens (an if's condition, a function's head).
+    const own = UNIT.test(node.type) ? [] : unit;
+    for (const child of node.children) if (child) visit(child, own);
+    if (own !== unit && own.length) units.push(own.join(' '));
+  };
+  const top: string[] = [];
+  visit(root, top);
+  if (top.length) units.push(top.join(' '));
+  return units;
 }
 
 function collectProblems(file: string, root: SyntaxNode): ParseProblem[] {

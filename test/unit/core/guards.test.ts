@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { diagnose, evidenceProblems } from '../../../src/core/stages/debuggerStage';
 import type { DebuggerInputs } from '../../../src/core/stages/prompts';
-import { changedRegions, route } from '../../../src/core/stages/router/router';
+import { route } from '../../../src/core/stages/router/router';
+import { changedStatements, textShape } from '../../../src/core/stages/router/repeatGuard';
 import { checkWrite } from '../../../src/core/stages/coder/writeGate';
 import { Manifest } from '../../../src/core/schema/manifest';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
@@ -149,9 +150,14 @@ describe('router guards', () => {
 
   it('abstains without a diagnosis, and escalates a repeated approach', () => {
     assert.equal(route({ ...base, diagnosis: null }).guard.verdict, 'abstained');
-    const same = changedRegions('a\nb\n', 'a\nb\nif (x > 100) { return 400; } // guard\n');
-    const again = changedRegions('a\nb\n', 'a\nb\nif (x>100) {return 400;}\n');
-    assert.equal(same, again);
-    assert.equal(route({ ...base, diagnosis: diag({}), repeat: { current: again, previous: same } }).route, 'escalate');
+    const change = (after: string) => changedStatements('src/a.ts', textShape('a\nb\n'), textShape(after));
+    const same = change('a\nb\nif (x > 100) { return 400; } // guard\n');
+    const again = change('a\nb\nif (limit>100) {return 400;}\n');
+    assert.deepEqual(same, again);
+    const escalated = route({ ...base, diagnosis: diag({}), repeat: { current: again, previous: same } });
+    assert.equal(escalated.route, 'escalate');
+    assert.match(escalated.guard.fact?.detail ?? '', /100% the same code structure/);
+    const other = change('a\nb\nwhile (queue.length) { queue.shift()?.run(); }\n');
+    assert.equal(route({ ...base, diagnosis: diag({}), repeat: { current: other, previous: same } }).route, 'code');
   });
 });

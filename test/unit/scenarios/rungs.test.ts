@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
-import { loadScriptedModel, type ScriptedAnswer } from '../../../src/node/models/scripted';
+import { loadScriptedModel } from '../../../src/node/models/scripted';
 import { copyFixture } from '../../support/tempWorkspace';
-import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
+import { answer, blog1Diagnosis, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
 
 /**
  * The recovery rungs in the real pipeline, with the scripted model on a copy of
@@ -18,16 +18,6 @@ import { answer, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket
 const POSTS = 'src/handlers/posts.ts';
 const SUMMARY = 'src/format/postSummary.ts';
 const GUARD = 'if (perPage > MAX_PER_PAGE) {';
-
-/** BLOG-1's recorded diagnosis: its quotes are in the inputs of every attempt that follows the first. */
-function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
-  const script = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.script.json'), 'utf8')) as { debugger: ScriptedAnswer[] };
-  const recorded = script.debugger[0]!;
-  // Past attempt 1 the flagged guard is no longer in the latest implementation: it is quoted from the history.
-  const structured = recorded.structured as { evidence: { source: string; file?: string; quote: string }[] };
-  const evidence = structured.evidence.map((e) => (attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e));
-  return { ...recorded, structured: { ...structured, evidence }, expect: { attempt, promptIncludes: [] } };
-}
 
 describe('scenarios: recovery', function () {
   this.timeout(60_000);
@@ -181,6 +171,31 @@ describe('scenarios: recovery', function () {
       assert.equal(calls(state, 'coder'), 4);
       assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0, 'no check ran, so no rung 4 receipt');
       assert.doesNotMatch(readFileSync(path.join(ws.root, 'test/ticket/BLOG-5.test.ts'), 'utf8'), /rigged/);
+    });
+    it("rung 4's kept scratch copy: what one candidate's code plants or rewrites reaches neither the next call nor the workspace", async () => {
+      const right = answer(ws.root, 'BLOG-1', 'attempt2.ts');
+      const fsImports = "import { existsSync, readFileSync, writeFileSync } from 'node:fs';\nimport { join } from 'node:path';\n";
+      // Runs when the tests import the handler: a file planted beside it, a project test rewritten.
+      const planting = `${fsImports}writeFileSync(join(__dirname, '../planted.ts'), 'export const planted = true;\\n');\nconst own = join(__dirname, '../../test/posts.test.ts');\nwriteFileSync(own, readFileSync(own, 'utf8') + '\\n// tampered\\n');\n${right}`;
+      // The same answer, failing its import if anything of the last call is still there.
+      const checking = `${fsImports}if (existsSync(join(__dirname, '../planted.ts')) || readFileSync(join(__dirname, '../../test/posts.test.ts'), 'utf8').includes('tampered')) throw new Error('a previous candidate leaked into this call');\nvoid writeFileSync;\n${right}`;
+      writeScript(ws.root, 'BLOG-1', {
+        coder: [
+          { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: planting }] } }] },
+          { expect: { attempt: 1, promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: checking }] } }] },
+          { expect: { attempt: 1, promptIncludes: [] }, files: { [POSTS]: right } },
+        ],
+      });
+      const projectTest = readFileSync(path.join(ws.root, 'test/posts.test.ts'), 'utf8');
+      const { runId, state } = await runTicket(ws.root, 'BLOG-1', light);
+      assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+      const receipts = rungEvents(await loadEvents(ws.root, runId)).map((e) => e.reason);
+      assert.equal(receipts.length, 2);
+      // The first call planted (its writes did not throw, so its tests passed); the second found nothing of it.
+      assert.match(receipts[0]!, /run_tests call 1 of 3 on src\/handlers\/posts\.ts: passed/);
+      assert.match(receipts[1]!, /run_tests call 2 of 3 on src\/handlers\/posts\.ts: passed/);
+      assert.ok(!existsSync(path.join(ws.root, 'src/planted.ts')), 'the workspace never got the planted file');
+      assert.equal(readFileSync(path.join(ws.root, 'test/posts.test.ts'), 'utf8'), projectTest);
     });
   });
 

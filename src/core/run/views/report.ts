@@ -187,7 +187,7 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     const p = r.proposal;
     lines.push(
       `  proposal: ${
-        p.kind === 'scopeAddition' ? `add to scope.write: ${p.paths.join(', ')}` : p.kind === 'testPlan' ? `corrected test plan (${p.testPlan.files.length} file(s))` : p.kind === 'ticketEdit' ? `ticket edit: ${p.summary}` : `none (${p.why})`
+        p.kind === 'scopeAddition' ? `add to scope.write: ${p.paths.join(', ')}` : p.kind === 'testPlan' ? `corrected test plan (${p.testPlan.files.length} file(s))` : p.kind === 'ticketEdit' ? `ticket edit: ${p.summary}` : p.kind === 'ticketUnclear' ? `ticket unclear, ${p.where}: "${p.quote}". ${p.change}` : `none (${p.why})`
       }`,
     );
     lines.push(...previewLines(c));

@@ -5,7 +5,7 @@ import type { RecoveryPolicy } from '../../schema/events';
 import { type StreamVerdict, StreamWatch } from '../../recovery/anomalies';
 import { stopFromSignal } from '../../recovery/budgets';
 import { DEFAULT_RECOVERY } from '../../recovery/policy';
-import { RunTestsTool } from './runTestsTool';
+import { RunTestsTool, runTestsGuidance } from './runTestsTool';
 
 /** Appended to the prompt of rung 1's retry. */
 export const CODE_ONLY_INSTRUCTION =
@@ -124,7 +124,9 @@ export async function askCoder(ctx: RunContext, call: CoderCall): Promise<string
   const policy = recoveryOf(ctx);
   // One tool per attempt: rung 1's retry shares the attempt's tool-call limit.
   const tool = ctx.deps.candidates && policy.maxToolCalls > 0 ? new RunTestsTool(ctx, call.attempt, policy.maxToolCalls) : undefined;
-  let current = call;
+  // The Coder is told about the tool exactly when it is offered, and how many calls it has.
+  let current = tool ? { ...call, system: `${call.system}\n\n${runTestsGuidance(tool.limit)}` } : call;
+  const first = current;
   for (let pass = 1; ; pass++) {
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
     const result = await converse(ctx, current, tool);
@@ -144,6 +146,6 @@ export async function askCoder(ctx: RunContext, call: CoderCall): Promise<string
       thinking,
       reason: `${trouble.detail}; retrying once with thinking ${thinking ? 'on' : 'off'} and a code-only instruction`,
     });
-    current = { ...call, thinking, prompt: `${call.prompt}\n\n${CODE_ONLY_INSTRUCTION}` };
+    current = { ...first, thinking, prompt: `${first.prompt}\n\n${CODE_ONLY_INSTRUCTION}` };
   }
 }

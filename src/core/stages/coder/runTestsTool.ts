@@ -42,6 +42,20 @@ export function runTestsToolSpec(): ToolSpec {
   };
 }
 
+/**
+ * What the Coder's system prompt says about the tool when rung 4 offers it: what it runs, when
+ * a call pays off, and that the answer is still judged on its own (a passing candidate is no
+ * verdict: the files in the answer are checked again when written).
+ */
+export function runTestsGuidance(limit: number): string {
+  return [
+    `You have one tool, ${RUN_TESTS_TOOL}: it runs the real checks (syntax, type errors, lint) and the ticket's tests on candidate versions of files in scope,`,
+    'in a scratch copy of the workspace; nothing is written. Call it with the whole candidate files when you are not sure they pass:',
+    'after a failed attempt, for an edge case the tests pin, or for a type you cannot see. Read its results, fix what failed, then answer',
+    `with the whole files in fenced blocks as usual: only the answer is written, and it is checked again. At most ${limit} call(s) in this attempt.`,
+  ].join('\n');
+}
+
 /** One line for a check outcome ("tests failed: 1 passed, 1 failed"): what a receipt or a retry reason says about it. */
 export function summarizeChecks(e: FailureEvidence): string {
   const parts: string[] = [];

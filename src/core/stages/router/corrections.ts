@@ -8,6 +8,7 @@ import type { RouteDecision } from './router';
 import { outsideScopeFiles } from './router';
 import { unifiedDiff } from '../gates/diff';
 import { parseTicket } from '../ticketLoader';
+import { describeChecks } from '../prompts';
 import { Ticket } from '../../schema/ticket';
 
 /** Applies a Debugger's exact text replacements to the ticket; null when the result is not a valid ticket. */
@@ -23,6 +24,34 @@ function editedTicket(ticketText: string, ticketPath: string, edit: NonNullable<
   } catch {
     return null;
   }
+}
+
+/** Every approach the run's diagnoses flagged, the current one's included, once each. */
+function flaggedSoFar(ctx: RunContext, diagnosis: Diagnosis | null): string[] {
+  const all = ctx.log.events.flatMap((e) => (e.type === 'debugger.diagnosed' && e.diagnosis ? e.diagnosis.avoid : []));
+  return [...new Set([...all, ...(diagnosis?.avoid ?? [])].map((a) => a.replace(/\s+/g, ' ').trim()).filter(Boolean))];
+}
+
+/**
+ * "Ticket unclear" for an escalation with no input to correct by machine: the acceptance
+ * criterion the failing test names (its `[AC…]` tag), or else the description, quoted as the
+ * ticket states it, and what the failing check asks that the attempts did not give.
+ */
+export function unclearTicket(manifest: RunContext['manifest'], outcome: CheckOutcome, flagged: string[]): Proposal {
+  const failing = outcome.evidence.tests?.cases.find((c) => c.status === 'failed');
+  const criterion = failing && manifest.acceptance.find((a) => failing.name.includes(`[${a.id}]`));
+  const where = criterion ? `acceptance criterion ${criterion.id}` : 'description';
+  const quote = criterion?.text ?? manifest.description;
+  const asked = failing
+    ? `the test "${failing.name}" still fails${failing.expected !== undefined ? ` (expected ${failing.expected}, received ${failing.actual ?? 'something else'})` : failing.message ? ` (${failing.message.split('\n')[0]})` : ''}`
+    : `the checks still fail (${describeChecks(outcome.evidence).split('\n')[0] || 'see the attempt'})`;
+  const tried = flagged.length ? `, though the Debugger flagged ${flagged.map((f) => `"${f}"`).join(', ')}` : '';
+  return {
+    kind: 'ticketUnclear',
+    where,
+    quote,
+    change: `Two attempts took the same approach and ${asked}${tried}. State in the ${where} exactly what is required there, or correct the test plan if the test asks for something the ticket does not mean.`,
+  };
 }
 
 /**
@@ -62,9 +91,17 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
           : { kind: 'none', why: 'the Debugger proposed no ticket edit that validates; correct the ticket by hand' };
       break;
     }
-    default:
-      target = 'code';
-      proposal = { kind: 'none', why: 'the Coder repeated an approach the Debugger flagged; change the code or the ticket by hand, then run again' };
+    default: {
+      // The repeat guard escalated: attempts kept to one approach, so an input is likely wrong.
+      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, refusedFixes: outcome.evidence.refusedFixes, workspaceRoot: ctx.deps.workspaceRoot });
+      if (paths.length) {
+        target = 'manifest';
+        proposal = { kind: 'scopeAddition', paths };
+      } else {
+        target = 'ticket';
+        proposal = unclearTicket(ctx.manifest, outcome, flaggedSoFar(ctx, diagnosis));
+      }
+    }
   }
   return { id, target, fact, claim, proposal };
 }
@@ -92,6 +129,8 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
       break;
     case 'none':
       throw new UserInputError(`this correction request proposes no change (${proposal.why}); reject it, or edit the ticket and run it again`);
+    case 'ticketUnclear':
+      throw new UserInputError(`this correction asks the ticket to be clearer, it changes nothing itself (${proposal.where}: "${proposal.quote}"); edit the ticket and run it again, or reject it`);
   }
   const text = JSON.stringify(raw, null, 2) + '\n';
   parseTicket(ticketPath, text);
@@ -124,6 +163,7 @@ function canonicalTicket(text: string): string {
  */
 export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
   if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
+  if (proposal.kind === 'ticketUnclear') return { path: ticketPath, problem: `edit the ticket by hand: ${proposal.change}` };
   if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
   try {
     const after = applyProposal(ticketText, ticketPath, proposal);

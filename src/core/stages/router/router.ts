@@ -4,6 +4,7 @@ import type { Diagnosis, FailureKind } from '../../schema/diagnosis';
 import type { Route } from '../../schema/events';
 import type { Manifest } from '../../schema/manifest';
 import type { FailureEvidence } from '../prompts';
+import { type ChangeShape, REPEAT_SIMILARITY, similarity } from './repeatGuard';
 
 export interface RouteDecision {
   claimed: FailureKind | null;
@@ -26,8 +27,8 @@ export interface RouterInputs {
   testErrorsBeforeCoder?: CodeDiagnostic[];
   /** Rendered tests or the ticket the code changed during the attempt: the code's fault, whatever is claimed. */
   tampered?: FailureEvidence['tampered'];
-  /** Normalized changed regions of this attempt and of the previous one, when it was routed to code. */
-  repeat?: { current: string; previous: string };
+  /** The changed code structure of this attempt and of the previous one, when it was routed to code (repeatGuard.ts). */
+  repeat?: { current: ChangeShape; previous: ChangeShape };
 }
 
 /** Everything the guards read but the diagnosis: what the routing corpus freezes per case. */
@@ -144,28 +145,20 @@ export function route(i: RouterInputs): RouteDecision {
       ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
       : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };
   }
-  if (decision.route === 'code' && i.repeat && i.repeat.current !== '' && i.repeat.current === i.repeat.previous) {
+  const alike = i.repeat && i.repeat.current.length ? similarity(i.repeat.current, i.repeat.previous) : 0;
+  if (decision.route === 'code' && alike >= REPEAT_SIMILARITY) {
     return {
       claimed: decision.claimed,
       route: 'escalate',
       guard: {
         verdict: 'confirmed',
-        fact: { kind: 'repeatedApproach', detail: 'this attempt changes the same code, normalized, as the attempt the last diagnosis flagged' },
+        fact: {
+          kind: 'repeatedApproach',
+          detail: `this attempt's change is ${Math.round(alike * 100)}% the same code structure (identifiers and literals set aside) as the attempt the last diagnosis flagged`,
+        },
         detail: 'the Coder repeated the flagged approach: the operator decides instead of spending the rest of the budget',
       },
     };
   }
   return decision;
-}
-
-/** The changed lines of a file against its baseline, normalized (comments and whitespace out). */
-export function changedRegions(before: string | null, after: string): string {
-  const strip = (s: string) => s.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-  const norm = (s: string) => s.replace(/\s+/g, '');
-  const old = new Set(strip(before ?? '').split('\n').map(norm));
-  return strip(after)
-    .split('\n')
-    .map(norm)
-    .filter((l) => l !== '' && !old.has(l))
-    .join('\n');
 }
