@@ -1,6 +1,7 @@
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
 import {
@@ -16,6 +17,7 @@ import {
   whatIsWrong,
   whyAttemptFailed, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
+import { listen, patchChildren } from './patch';
 
 /**
  * The run webview: the timeline, the attempts with diffs between them, each diagnosis with
@@ -34,6 +36,10 @@ interface Persisted {
   rejectDraft?: string;
   rejecting?: boolean;
   open?: number[];
+  /** The newest attempt this view has seen: a newer one opens by itself, and no update closes one. */
+  newest?: number;
+  /** The last state the host sent: shown at once when the view comes back, before the host answers `ready`. */
+  last?: unknown;
 }
 
 const vscode = acquireVsCodeApi();
@@ -99,9 +105,11 @@ const statusIcon = (s: string) => {
 
 function fileLink(path: string, line?: number, label?: string): HTMLElement {
   const a = h('a', { href: '#', class: 'file-link', 'data-path': path, 'data-line': line ? String(line) : undefined, title: `Open ${path}${line ? `:${line}` : ''}` }, label ?? `${path}${line ? `:${line}` : ''}`);
-  a.addEventListener('click', (e) => {
-    e.preventDefault();
-    post({ type: 'file/open', path, line });
+  listen(a, {
+    click: (e) => {
+      e.preventDefault();
+      post({ type: 'file/open', path, line });
+    },
   });
   return a;
 }
@@ -111,7 +119,7 @@ function header(m: RunMessage): HTMLElement {
   const model = modelLabel(s);
   return h(
     'header',
-    { class: 'header' },
+    { class: 'header', id: 'header' },
     h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
     h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': s.status }, outcomeWords(s.status)),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
@@ -131,11 +139,11 @@ function replayBar(m: RunMessage): HTMLElement | null {
   const seek = (to: number) => post({ type: 'run/seek', seq: Math.max(0, Math.min(total - 1, to)) });
   const btn = (label: string, iconName: string, to: number, id: string) => {
     const b = h('vscode-button', { secondary: true, id, title: label }, icon(iconName));
-    b.addEventListener('click', () => seek(to));
+    listen(b, { click: () => seek(to) });
     return b;
   };
   const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' }) as HTMLInputElement;
-  range.addEventListener('change', () => seek(Number(range.value)));
+  listen(range, { change: () => seek(Number(range.value)) });
   return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
 }
 
@@ -180,7 +188,7 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
     const r = c.request;
     const box = h(
       'div',
-      { class: `correction-box ${c.status}`, 'data-request-id': r.id, 'data-status': c.status },
+      { class: `correction-box ${c.status}`, 'data-key': `correction-${r.id}`, 'data-request-id': r.id, 'data-status': c.status },
       h('div', {}, statusIcon(c.status), h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`), h('span', { class: 'muted' }, ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`)),
       h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
@@ -203,32 +211,37 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
     return wrap;
   }
   const accept = h('vscode-button', { id: 'accept', disabled: busy }, icon('check'), ' Accept');
-  accept.addEventListener('click', () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept'));
+  listen(accept, { click: () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept') });
   const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy }, icon('close'), ' Reject…');
-  reject.addEventListener('click', () => {
-    persisted.rejecting = true;
-    save();
-    render();
-    document.getElementById('reject-reason')?.focus();
+  listen(reject, {
+    click: () => {
+      persisted.rejecting = true;
+      save();
+      render();
+      document.getElementById('reject-reason')?.focus();
+    },
   });
   wrap.append(accept, ' ', reject);
   if (persisted.rejecting) {
     const reason = h('vscode-textarea', { id: 'reject-reason', placeholder: 'Why is the proposed change wrong? (goes into the run log)', rows: '3', 'aria-label': 'Reason for rejecting' }) as HTMLElement & { value: string };
     reason.value = persisted.rejectDraft ?? '';
     const confirm = h('vscode-button', { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() }, 'Reject with this reason');
-    reason.addEventListener('input', () => {
-      persisted.rejectDraft = reason.value;
-      save();
-      if (reason.value.trim()) confirm.removeAttribute('disabled');
-      else confirm.setAttribute('disabled', '');
+    listen(reason, {
+      input: (e) => {
+        persisted.rejectDraft = (e.currentTarget as HTMLElement & { value: string }).value;
+        save();
+        render();
+      },
     });
-    confirm.addEventListener('click', () => {
-      const why = (persisted.rejectDraft ?? '').trim();
-      if (!why) return;
-      persisted.rejecting = false;
-      persisted.rejectDraft = '';
-      save();
-      request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
+    listen(confirm, {
+      click: () => {
+        const why = (persisted.rejectDraft ?? '').trim();
+        if (!why) return;
+        persisted.rejecting = false;
+        persisted.rejectDraft = '';
+        save();
+        request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
+      },
     });
     wrap.append(h('div', { class: 'reject-form' }, reason, confirm));
   }
@@ -240,16 +253,18 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
 function promptControl(m: RunMessage, call: number): HTMLElement | null {
   if (!m.state.modelCalls[call]?.prompt) return null;
   const a = h('a', { href: '#', class: 'prompt-link', 'data-call': String(call), title: 'Open what the model read and answered, beside this view' }, icon('file-text'), ' Prompt and answer');
-  a.addEventListener('click', (e) => {
-    e.preventDefault();
-    post({ type: 'model/show', call });
+  listen(a, {
+    click: (e) => {
+      e.preventDefault();
+      post({ type: 'model/show', call });
+    },
   });
   return a;
 }
 
 function timeline(m: RunMessage): HTMLElement {
   const row = (t: TimelineEntry) =>
-    h('li', { 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
+    h('li', { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
   return h('section', { class: 'timeline', id: 'timeline' }, h('h2', {}, icon('history'), ' Timeline'), h('ol', {}, ...m.timeline.map(row)));
 }
 
@@ -272,7 +287,7 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
     if (after === undefined || before === undefined || before === after) continue;
     const lines = withContext(lineDiff(before, after));
     blocks.push(
-      h('div', { class: 'diff', 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
+      h('div', { class: 'diff', 'data-key': `diff-${f.path}`, 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
         h('pre', {}, ...lines.map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`))))),
     );
   }
@@ -281,15 +296,17 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
 
 function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement {
   const a = attempts[index]!;
-  const open = persisted.open?.includes(a.n) ?? index === attempts.length - 1;
+  const open = persisted.open?.includes(a.n) ?? false;
   const why = whyAttemptFailed(a);
-  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
-  c.addEventListener('vsc-collapsible-toggle', () => {
-    const set = new Set(persisted.open ?? []);
-    if (c.open) set.add(a.n);
-    else set.delete(a.n);
-    persisted.open = [...set];
-    save();
+  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-key': `attempt-${a.n}`, 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  listen(c, {
+    'vsc-collapsible-toggle': (e) => {
+      const set = new Set(persisted.open ?? []);
+      if ((e.currentTarget as HTMLElement & { open: boolean }).open) set.add(a.n);
+      else set.delete(a.n);
+      persisted.open = [...set];
+      save();
+    },
   });
   const body = h('div', { class: 'attempt-body' });
   if (a.recheck) body.append(h('p', {}, h('strong', {}, 'No new code: '), a.recheck));
@@ -374,11 +391,32 @@ function gates(m: RunMessage): HTMLElement | null {
   return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', {}, statusIcon(g.status), ` ${g.gate}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
 }
 
+/** What a live run is doing now, with a progress ring, and its Cancel when this window drives it. */
+function stageBar(m: RunMessage): HTMLElement | null {
+  if (m.mode !== 'live' || !m.stage) return null;
+  const waiting = m.stage.step === 'waiting';
+  const bar = h(
+    'section',
+    { class: 'stage', id: 'stage', 'data-step': m.stage.step, 'aria-live': 'polite' },
+    waiting ? icon('question', 'warn') : h('vscode-progress-ring', { 'aria-label': 'The run is going' }),
+    h('span', { id: 'stage-label' }, m.stage.label),
+  );
+  if (m.canCancel) {
+    const busy = [...pending.values()].includes('Cancel');
+    const cancel = h('vscode-button', { id: 'cancel-run', secondary: true, disabled: busy, title: 'Stop the run; it is recorded as cancelled' }, icon('debug-stop'), busy ? ' Cancelling…' : ' Cancel run');
+    listen(cancel, { click: () => request({ type: 'run/cancel', runId: m.state.runId }, 'Cancel') });
+    bar.append(cancel);
+  }
+  return bar;
+}
+
 function render(): void {
   const app = document.getElementById('app')!;
   const m = current;
+  const next = h('div');
   if (!m) {
-    app.replaceChildren(...[errorBanner(), h('p', { class: 'muted' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    next.append(...[errorBanner(), h('p', { class: 'muted', id: 'waiting' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    patchChildren(app, next);
     return;
   }
   const attempts = m.state.attempts;
@@ -386,13 +424,16 @@ function render(): void {
     header(m),
     errorBanner(),
     replayBar(m),
+    stageBar(m),
     correctionPanel(m),
     m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeLine(m.state.finished))}`) : null,
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
     timeline(m),
   ];
-  app.replaceChildren(...parts.filter((x): x is Node => x instanceof Node));
+  next.append(...parts.filter((x): x is Node => x instanceof Node));
+  // In place: what the user focused, typed or scrolled stays as it was.
+  patchChildren(app, next);
 }
 
 function refuse(error: string): void {
@@ -405,9 +446,16 @@ const handlers = {
   'run/state': (m) => {
     current = m;
     if (persisted.runId !== m.state.runId) {
-      Object.assign(persisted, { runId: m.state.runId, rejecting: false, rejectDraft: '', open: undefined });
+      Object.assign(persisted, { runId: m.state.runId, rejecting: false, rejectDraft: '', open: undefined, newest: undefined });
+    }
+    // A new attempt opens; the ones before stay as the user left them (closing one under their focus loses it).
+    const newest = m.state.attempts[m.state.attempts.length - 1]?.n;
+    if (newest !== undefined && newest > (persisted.newest ?? 0)) {
+      persisted.open = [...(persisted.open ?? []), newest];
+      persisted.newest = newest;
     }
     persisted.mode = m.mode;
+    persisted.last = m;
     save();
     render();
   },
@@ -429,5 +477,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   (handlers[parsed.message.type] as (m: HostMessage) => void)(parsed.message);
 });
 
+// Shown again at once after a hide and show (the page reloads); the host's answer to `ready` replaces it.
+// Parsed like any message: what was saved is not trusted more than what arrives.
+if (persisted.last !== undefined) {
+  const again = parseHostMessage(persisted.last);
+  if (again.ok && again.message.type === 'run/state') current = again.message;
+}
 render();
 post({ type: 'ready' });

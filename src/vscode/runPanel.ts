@@ -8,6 +8,7 @@ import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMes
 import type { RunService } from './runService';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../core/run/views/timeline';
 import { runTitle } from '../core/run/views/runTree';
+import { runStage } from '../core/run/views/stage';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
@@ -90,6 +91,11 @@ class RunPanel extends Disposable {
     },
     'correction/accept': async (m) => this.decide(m.id, m.runId, 'accept', undefined),
     'correction/reject': async (m) => this.decide(m.id, m.runId, 'reject', m.reason),
+    'run/cancel': (m) => {
+      if (m.runId !== this.runId) return this.post({ type: 'request/done', id: m.id, ok: false, error: `this view shows run ${this.runId}, not ${m.runId}` });
+      const ok = this.host.runs.cancel(m.runId);
+      this.post({ type: 'request/done', id: m.id, ok, ...(ok ? {} : { error: 'this run is not going in this window any more' }) });
+    },
     'file/open': async (m) => {
       const known = this.host.runs.get(this.runId);
       if (!known) return;
@@ -189,6 +195,7 @@ class RunPanel extends Disposable {
       mode: this.mode,
       position: { seq: Math.max(upTo, 0), total },
       canDecide: vscode.workspace.isTrusted && !this.host.runs.isActive(this.runId),
+      ...(this.mode === 'live' ? { stage: runStage(state, shown[shown.length - 1]), canCancel: this.host.runs.isActive(this.runId) } : {}),
     });
   }
 

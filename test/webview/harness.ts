@@ -7,6 +7,7 @@ import { decodeLog } from '../../src/core/run/logCodec';
 import { reduceRun } from '../../src/core/run/reducer';
 import type { HostMessage } from '../../src/shared/protocol';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../../src/core/run/views/timeline';
+import { runStage } from '../../src/core/run/views/stage';
 import { webviewHtml } from '../../src/vscode/webviewHtml';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -57,9 +58,10 @@ export async function openWebview(browser: Browser, origin: string, initialState
   // A string, not a function: the test transpiler would wrap a function's names in helpers the page lacks.
   await page.addInitScript(`
     window.__posted = [];
+    window.__postedAt = [];
     window.__state = ${JSON.stringify(initialState ?? null)} ?? undefined;
     window.acquireVsCodeApi = () => ({
-      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      postMessage: (m) => { window.__postedAt.push(performance.now()); window.__posted.push(JSON.parse(JSON.stringify(m))); },
       getState: () => window.__state,
       setState: (s) => { window.__state = s; },
     });
@@ -73,7 +75,7 @@ export const savedState = (page: Page) => page.evaluate(() => (window as unknown
 export const send = (page: Page, message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message);
 
 /** The host's `run/state` for a recorded run, built by the same functions the extension uses. */
-export async function recordedRunState(name: string, opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean } = {}): Promise<Extract<HostMessage, { type: 'run/state' }>> {
+export async function recordedRunState(name: string, opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean; canCancel?: boolean } = {}): Promise<Extract<HostMessage, { type: 'run/state' }>> {
   const dir = path.join(__dirname, 'fixtures', name);
   const all = decodeLog(readFileSync(path.join(dir, 'events.jsonl'), 'utf8'), name).events;
   const upTo = opts.upTo ?? all.length - 1;
@@ -104,5 +106,22 @@ export async function recordedRunState(name: string, opts: { mode?: 'live' | 're
     mode: opts.mode ?? 'live',
     position: { seq: upTo, total: all.length },
     canDecide: opts.canDecide ?? true,
+    ...((opts.mode ?? 'live') === 'live' ? { stage: runStage(state, events[events.length - 1]), canCancel: opts.canCancel ?? false } : {}),
   };
+}
+
+/** Registers the suite's hooks: dist/ served and one Chromium for all its tests, both closed after. */
+export function sharedBrowser(): { readonly browser: Browser; readonly origin: string } {
+  const shared = {} as { browser: Browser; origin: string; server?: Server };
+  before(async () => {
+    const served = await serveDist();
+    shared.origin = served.origin;
+    shared.server = served.server;
+    shared.browser = await launch();
+  });
+  after(async () => {
+    await shared.browser?.close();
+    shared.server?.close();
+  });
+  return shared;
 }
