@@ -153,12 +153,8 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
     case 'scopeAddition':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add to the scope '), ...p.paths.map((x) => h('code', {}, x)));
     case 'testPlan':
-      return h(
-        'div',
-        { class: 'proposal' },
-        h('strong', {}, 'Proposed: a corrected test plan'),
-        h('ul', {}, ...p.testPlan.files.flatMap((f) => f.cases.map((tc) => h('li', {}, h('code', {}, f.path), ` ${tc.name}: `, ...tc.expect.map((e) => h('code', { class: 'expect' }, JSON.stringify(e))))))),
-      );
+      // The expectations are shown as the test code they render to (renderedTestsView), not as JSON.
+      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: a corrected test plan'), ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`);
     case 'ticketEdit':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
     case 'none':
@@ -166,8 +162,24 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   }
 }
 
-/** The whole change Accept writes into the ticket, as a diff, so the decision is made on what will happen. */
-function previewView(c: RunStateView['corrections'][number]): HTMLElement | null {
+/** A button that asks the host to open VS Code's diff editor on one file of a pending proposal. */
+function diffButton(m: RunMessage, requestId: string, label: string, key: string, test?: string): HTMLElement {
+  const b = h('vscode-button', { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' }, icon('diff'), ` ${label}`);
+  listen(b, { click: () => request({ type: 'proposal/diff', runId: m.state.runId, requestId, ...(test ? { test } : {}) }, 'Open in diff editor') });
+  return b;
+}
+
+/** Which file Accept changes, said first, so the decision is made on what will happen. */
+function acceptChanges(c: RunStateView['corrections'][number]): HTMLElement | null {
+  const v = c.preview;
+  if (!v || v.problem !== undefined) return null;
+  const verb = c.status === 'pending' ? 'Accept rewrites' : c.status === 'accepted' ? 'Accepting rewrote' : 'Accepting would have rewritten';
+  const what = c.request.proposal.kind === 'scopeAddition' ? 'its scope (the files the Coder may change)' : c.request.proposal.kind === 'testPlan' ? 'its test plan, and the tests are rendered again' : 'the ticket';
+  return h('p', { class: 'accept-changes' }, icon('edit'), h('strong', {}, ` ${verb} `), fileLink(v.path), `: ${what}.`);
+}
+
+/** The whole change Accept writes into the ticket, as a diff; the diff editor's button comes first. */
+function previewView(m: RunMessage, c: RunStateView['corrections'][number]): HTMLElement | null {
   const v = c.preview;
   if (!v) return null;
   if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
@@ -175,9 +187,27 @@ function previewView(c: RunStateView['corrections'][number]): HTMLElement | null
   const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
   return h(
     'div',
-    { class: 'diff preview', 'data-path': v.path },
-    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path)),
-    h('pre', {}, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+    { class: 'diff preview', 'data-key': `preview-${c.request.id}`, 'data-path': v.path },
+    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path), ' ', c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-ticket-${c.request.id}`) : null),
+    h('pre', { tabindex: '0', 'aria-label': `Changes to ${v.path}` }, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+  );
+}
+
+/** The rendered tests now and after Accept renders them again: the expectations as the code that will run. */
+function renderedTestsView(m: RunMessage, c: RunStateView['corrections'][number]): HTMLElement | null {
+  const files = m.proposalTests?.find((p) => p.requestId === c.request.id)?.files ?? [];
+  if (!files.length) return null;
+  return h(
+    'div',
+    { class: 'rendered-tests', 'data-key': `rendered-${c.request.id}` },
+    ...files.map((f) =>
+      h(
+        'div',
+        { class: 'diff rendered', 'data-key': `rendered-${f.path}`, 'data-path': f.path },
+        h('div', { class: 'diff-title' }, h('strong', {}, 'The rendered test '), h('code', {}, f.path), h('span', { class: 'muted' }, ' now and after Accept '), c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-test-${c.request.id}-${f.path}`, f.path) : null),
+        h('pre', { tabindex: '0', 'aria-label': `The rendered ${f.path}, before and after` }, ...withContext(lineDiff(f.before, f.after)).map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`)))),
+      ),
+    ),
   );
 }
 
@@ -193,8 +223,10 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
       h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
       r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', e.file ? fileLink(e.file) : null))) : null,
+      acceptChanges(c),
       proposal(c),
-      previewView(c),
+      previewView(m, c),
+      renderedTestsView(m, c),
       c.reason ? h('p', {}, h('strong', {}, 'Reason: '), c.reason) : null,
     );
     if (c.status === 'pending') box.append(decisionControls(m, r.id));
@@ -203,26 +235,46 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
   return section;
 }
 
+/**
+ * Focuses an element once it has rendered: a vscode-elements control draws its inner input (where
+ * its focus goes) and takes its new `disabled` a moment after the update, and focusing it before
+ * that leaves the keyboard on the page's body.
+ */
+function focusWhenReady(id: string): void {
+  const el = document.getElementById(id) as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+  if (!el) return;
+  void (el.updateComplete ?? Promise.resolve()).then(() => el.focus());
+}
+
 function decisionControls(m: RunMessage, requestId: string): HTMLElement {
-  const busy = pending.size > 0;
+  // Only a decision under way holds the buttons: opening a diff does not.
+  const busy = [...pending.values()].some((l) => l === 'Accept' || l === 'Reject');
+  const rejecting = persisted.rejecting === true;
   const wrap = h('div', { class: 'decide' });
   if (!m.canDecide) {
     wrap.append(h('p', { class: 'muted' }, 'Decisions are off here: the workspace is untrusted, or the run is still going.'));
     return wrap;
   }
-  const accept = h('vscode-button', { id: 'accept', disabled: busy }, icon('check'), ' Accept');
+  // While a rejection is being written, Accept is off: one decision at a time.
+  const accept = h('vscode-button', { id: 'accept', disabled: busy || rejecting }, icon('check'), ' Accept');
   listen(accept, { click: () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept') });
-  const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy }, icon('close'), ' Reject…');
+  const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy || rejecting }, icon('close'), ' Reject…');
   listen(reject, {
     click: () => {
       persisted.rejecting = true;
       save();
       render();
-      document.getElementById('reject-reason')?.focus();
+      focusWhenReady('reject-reason');
     },
   });
   wrap.append(accept, ' ', reject);
-  if (persisted.rejecting) {
+  const stopRejecting = () => {
+    persisted.rejecting = false;
+    save();
+    render();
+    focusWhenReady('reject');
+  };
+  if (rejecting) {
     const reason = h('vscode-textarea', { id: 'reject-reason', placeholder: 'Why is the proposed change wrong? (goes into the run log)', rows: '3', 'aria-label': 'Reason for rejecting' }) as HTMLElement & { value: string };
     reason.value = persisted.rejectDraft ?? '';
     const confirm = h('vscode-button', { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() }, 'Reject with this reason');
@@ -233,6 +285,8 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
         render();
       },
     });
+    const cancel = h('vscode-button', { id: 'reject-cancel', secondary: true }, 'Cancel');
+    listen(cancel, { click: stopRejecting });
     listen(confirm, {
       click: () => {
         const why = (persisted.rejectDraft ?? '').trim();
@@ -243,7 +297,16 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
         request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
       },
     });
-    wrap.append(h('div', { class: 'reject-form' }, reason, confirm));
+    const form = h('div', { class: 'reject-form', id: 'reject-form', role: 'group', 'aria-label': 'Reject the proposal' }, reason, h('div', { class: 'reject-buttons' }, confirm, ' ', cancel));
+    // Escape anywhere in the form cancels it, keeping the draft for another try.
+    listen(form, {
+      keydown: (e) => {
+        if ((e as KeyboardEvent).key !== 'Escape') return;
+        e.preventDefault();
+        stopRejecting();
+      },
+    });
+    wrap.append(form);
   }
   if (busy) wrap.append(h('p', { class: 'muted', id: 'busy' }, icon('loading', 'codicon-modifier-spin'), ' Working…'));
   return wrap;

@@ -13,6 +13,15 @@ type Handlers = Record<string, (e: Event) => void>;
 interface Listening extends Element {
   __on?: Handlers;
   __attached?: Set<string>;
+  /** The attributes the view set: the others are the element's own (a control reflects its tabindex, its focus). */
+  __attrs?: Set<string>;
+}
+
+/** Records, before it goes into the page, which attributes of a new subtree the view set. */
+function markOwned(n: Node): void {
+  if (!(n instanceof Element)) return;
+  (n as Listening).__attrs = new Set([...n.attributes].map((a) => a.name));
+  for (const c of n.children) markOwned(c);
 }
 
 /** Gives `el` these handlers (replacing those of an earlier render). */
@@ -35,8 +44,10 @@ function sameKind(a: Node, b: Node): boolean {
 }
 
 function patchAttributes(live: Element, next: Element): void {
-  for (const { name } of [...live.attributes]) if (!next.hasAttribute(name)) live.removeAttribute(name);
+  const owned = (live as Listening).__attrs ?? new Set<string>();
+  for (const name of owned) if (!next.hasAttribute(name)) live.removeAttribute(name);
   for (const { name, value } of [...next.attributes]) if (live.getAttribute(name) !== value) live.setAttribute(name, value);
+  (live as Listening).__attrs = new Set([...next.attributes].map((a) => a.name));
 }
 
 function patchNode(live: Node, next: Node): void {
@@ -87,6 +98,7 @@ export function patchChildren(live: Element, next: Element): void {
       else cursor = cursor.nextSibling;
       patchNode(match, n);
     } else {
+      markOwned(n);
       live.insertBefore(n, cursor);
     }
   }

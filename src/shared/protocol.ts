@@ -44,6 +44,8 @@ export const HostMessage = z.discriminatedUnion('type', [
       stage: RunStage.nullable().optional(),
       /** true while this window drives the run: the view offers Cancel. */
       canCancel: z.boolean().optional(),
+      /** Per correction request that changes the test plan: each rendered test file now and after Accept renders it again. */
+      proposalTests: z.array(z.object({ requestId: z.string(), files: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()) }).strict()).optional(),
     })
     .strict(),
   /** Host, answering a request by its id. */
@@ -62,6 +64,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('correction/reject'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), reason: z.string().trim().min(1) }).strict(),
   /** Webview, the operator cancelled the live run this view shows; the host aborts it as the notification's Cancel does. */
   z.object({ type: z.literal('run/cancel'), id: requestId, runId: z.string().min(1) }).strict(),
+  /** Webview, "Open in diff editor" on a proposal: the ticket's two sides, or a rendered test's when `test` names it. */
+  z.object({ type: z.literal('proposal/diff'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), test: z.string().min(1).optional() }).strict(),
   /** Webview, a quote or diagnostic was clicked: open the file at the line. */
   z.object({ type: z.literal('file/open'), path: z.string().min(1), line: z.number().int().positive().optional() }).strict(),
   /** Webview, a model call's control in the timeline: open its whole prompt and raw answer beside, read-only. */

@@ -8,6 +8,7 @@ import { reduceRun } from '../../src/core/run/reducer';
 import type { HostMessage } from '../../src/shared/protocol';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../../src/core/run/views/timeline';
 import { runStage } from '../../src/core/run/views/stage';
+import { proposalTestsOf } from '../../src/core/stages/router/proposalTests';
 import { webviewHtml } from '../../src/vscode/webviewHtml';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -106,6 +107,7 @@ export async function recordedRunState(name: string, opts: { mode?: 'live' | 're
     mode: opts.mode ?? 'live',
     position: { seq: upTo, total: all.length },
     canDecide: opts.canDecide ?? true,
+    proposalTests: proposalTestsOf(state),
     ...((opts.mode ?? 'live') === 'live' ? { stage: runStage(state, events[events.length - 1]), canCancel: opts.canCancel ?? false } : {}),
   };
 }
