@@ -13,6 +13,7 @@ import { progressMessage, runNode } from '../core/run/views/runTree';
 import type { RunState } from '../core/run/runState';
 import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
+import { confirmAccept } from './acceptQuestion';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 export const UNTRUSTED_MESSAGE =
@@ -284,10 +285,13 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       }
     }),
     reg(Command.refreshRuns, () => ctx.runs.refresh()),
-    reg(Command.acceptCorrection, async (arg?: RunArg) => {
+    // `confirmed`: the caller already showed the proposal (a test); the tree and the palette ask first.
+    reg(Command.acceptCorrection, async (arg?: RunArg, confirmed?: boolean) => {
       const id = await pickRun(ctx, arg, 'Accept the correction request of which run?', (s) => s.status === 'needsOperator');
       if (!id) return;
       try {
+        const known = ctx.runs.get(id);
+        if (known && confirmed !== true && !(await confirmAccept(known.state, ctx.panels.proposals))) return;
         return await decide(ctx, id, 'accept', undefined);
       } catch (err) {
         showError(ctx, 'Accept failed', err);
