@@ -50,7 +50,10 @@ export function launch(): Promise<Browser> {
 
 /** A page with a stand-in acquireVsCodeApi that records what the webview posts and saves. */
 export async function openWebview(browser: Browser, origin: string, initialState?: unknown): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
+  // A context of its own (axe-core's Playwright builder needs one), closed with the page.
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });
+  const page = await context.newPage();
+  page.once('close', () => void context.close());
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(m.text());
