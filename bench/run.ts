@@ -24,13 +24,14 @@ import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
 import { generateRepo, type GeneratedRepo } from './genRepo';
 import { runIsolated, type SectionRun } from './isolate';
-import { round } from './measure';
+import { median, round } from './measure';
 import type { PipelineOverhead } from './pipelineOverhead';
 import { TOKENIZER, type DebuggerPromptSize } from './promptSize';
 import { count, kib, markdownTable, ms, type Row } from './report';
 import type { SectionArgs } from './section';
 import { nativeNodeModules, nativeTypeScriptDir, type TypeCheckGateFigures } from './typeCheckGate';
 import type { WebviewRender } from './webviewRender';
+import type { FirstEvent } from './firstEvent';
 
 const REPO = path.resolve(__dirname, '..');
 const SIZES = [
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       { key: 'lintWorker', section: 'lintWorker', limitS: 60, args: { repoRoot: REPO, runs: 7 } },
       { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
+      { key: 'firstEvent', section: 'firstEvent', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
       { key: 'activation', section: 'activation', limitS: 75, args: { repoRoot: REPO, runs: 2 } },
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
@@ -213,6 +215,14 @@ async function main(): Promise<void> {
       measured: `DOM built ${ms(webview.domMedianMs)}, next frame ${ms(webview.frameMedianMs)} (median of ${webview.domMs.length}; ${kib(webview.messageBytes)} run/state message)`,
     });
   }
+  const first = value<FirstEvent>('firstEvent');
+  if (!first) failed('First event on screen after a run starts (Chromium)', 'firstEvent');
+  else {
+    rows.push({
+      figure: 'First event on screen after a run starts (Chromium)',
+      measured: `${ms(first.totalMedianMs)} (median of ${first.totalMs.length}: core to its first event ${ms(median(first.coreMs))}, page ready ${ms(median(first.pageReadyMs))}, shown ${ms(median(first.renderMs))}, plus the panel's 60 ms coalescing; target 1 s)`,
+    });
+  }
   const extension = value<ExtensionFigures>('extension');
   if (!extension) failed('Extension .vsix', 'extension');
   else rows.push({ figure: extension.artifact.endsWith('.vsix') ? 'Extension .vsix' : 'Extension bundle (no .vsix)', measured: `${kib(extension.bytes)}: ${extension.note}` });
@@ -264,6 +274,7 @@ async function main(): Promise<void> {
     baselineCost: baseline ?? null,
     candidateCopy: candidateCopy ?? null,
     webviewRender: webview ?? null,
+    firstEvent: first ?? null,
     extension: extension ?? null,
     activation: activation ?? null,
     errors,

@@ -20,6 +20,7 @@ import { measurePipelineOverhead } from './pipelineOverhead';
 import { measureDebuggerPrompt } from './promptSize';
 import { typeCheckRounds } from './typeCheckGate';
 import { measureWebviewRender } from './webviewRender';
+import { measureFirstEvent } from './firstEvent';
 
 export interface SectionArgs {
   repoRoot: string;
@@ -46,6 +47,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   lintWorker: (a) => measureLintWorker(a.runs!),
   streamLinearity: (a) => measureStreamLinearity(a.runs!),
   webviewRender: (a) => measureWebviewRender(a.repoRoot, a.attempts!, a.runs!),
+  firstEvent: (a) => measureFirstEvent(a.repoRoot, a.runs!),
   extension: (a) => measureExtension(a.repoRoot),
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),

@@ -1,6 +1,7 @@
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-collapsible/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
 import {
@@ -16,6 +17,7 @@ import {
   whatIsWrong,
   whyAttemptFailed, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
+import { listen, patchChildren } from './patch';
 
 /**
  * The run webview: the timeline, the attempts with diffs between them, each diagnosis with
@@ -34,6 +36,10 @@ interface Persisted {
   rejectDraft?: string;
   rejecting?: boolean;
   open?: number[];
+  /** The newest attempt this view has seen: a newer one opens by itself, and no update closes one. */
+  newest?: number;
+  /** The last state the host sent: shown at once when the view comes back, before the host answers `ready`. */
+  last?: unknown;
 }
 
 const vscode = acquireVsCodeApi();
@@ -99,9 +105,11 @@ const statusIcon = (s: string) => {
 
 function fileLink(path: string, line?: number, label?: string): HTMLElement {
   const a = h('a', { href: '#', class: 'file-link', 'data-path': path, 'data-line': line ? String(line) : undefined, title: `Open ${path}${line ? `:${line}` : ''}` }, label ?? `${path}${line ? `:${line}` : ''}`);
-  a.addEventListener('click', (e) => {
-    e.preventDefault();
-    post({ type: 'file/open', path, line });
+  listen(a, {
+    click: (e) => {
+      e.preventDefault();
+      post({ type: 'file/open', path, line });
+    },
   });
   return a;
 }
@@ -111,7 +119,7 @@ function header(m: RunMessage): HTMLElement {
   const model = modelLabel(s);
   return h(
     'header',
-    { class: 'header' },
+    { class: 'header', id: 'header' },
     h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
     h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': s.status }, outcomeWords(s.status)),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
@@ -131,11 +139,11 @@ function replayBar(m: RunMessage): HTMLElement | null {
   const seek = (to: number) => post({ type: 'run/seek', seq: Math.max(0, Math.min(total - 1, to)) });
   const btn = (label: string, iconName: string, to: number, id: string) => {
     const b = h('vscode-button', { secondary: true, id, title: label }, icon(iconName));
-    b.addEventListener('click', () => seek(to));
+    listen(b, { click: () => seek(to) });
     return b;
   };
   const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' }) as HTMLInputElement;
-  range.addEventListener('change', () => seek(Number(range.value)));
+  listen(range, { change: () => seek(Number(range.value)) });
   return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
 }
 
@@ -145,12 +153,8 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
     case 'scopeAddition':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add to the scope '), ...p.paths.map((x) => h('code', {}, x)));
     case 'testPlan':
-      return h(
-        'div',
-        { class: 'proposal' },
-        h('strong', {}, 'Proposed: a corrected test plan'),
-        h('ul', {}, ...p.testPlan.files.flatMap((f) => f.cases.map((tc) => h('li', {}, h('code', {}, f.path), ` ${tc.name}: `, ...tc.expect.map((e) => h('code', { class: 'expect' }, JSON.stringify(e))))))),
-      );
+      // The expectations are shown as the test code they render to (renderedTestsView), not as JSON.
+      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: a corrected test plan'), ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`);
     case 'ticketEdit':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
     case 'ticketUnclear':
@@ -160,8 +164,24 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   }
 }
 
-/** The whole change Accept writes into the ticket, as a diff, so the decision is made on what will happen. */
-function previewView(c: RunStateView['corrections'][number]): HTMLElement | null {
+/** A button that asks the host to open VS Code's diff editor on one file of a pending proposal. */
+function diffButton(m: RunMessage, requestId: string, label: string, key: string, test?: string): HTMLElement {
+  const b = h('vscode-button', { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' }, icon('diff'), ` ${label}`);
+  listen(b, { click: () => request({ type: 'proposal/diff', runId: m.state.runId, requestId, ...(test ? { test } : {}) }, 'Open in diff editor') });
+  return b;
+}
+
+/** Which file Accept changes, said first, so the decision is made on what will happen. */
+function acceptChanges(c: RunStateView['corrections'][number]): HTMLElement | null {
+  const v = c.preview;
+  if (!v || v.problem !== undefined) return null;
+  const verb = c.status === 'pending' ? 'Accept rewrites' : c.status === 'accepted' ? 'Accepting rewrote' : 'Accepting would have rewritten';
+  const what = c.request.proposal.kind === 'scopeAddition' ? 'its scope (the files the Coder may change)' : c.request.proposal.kind === 'testPlan' ? 'its test plan, and the tests are rendered again' : 'the ticket';
+  return h('p', { class: 'accept-changes' }, icon('edit'), h('strong', {}, ` ${verb} `), fileLink(v.path), `: ${what}.`);
+}
+
+/** The whole change Accept writes into the ticket, as a diff; the diff editor's button comes first. */
+function previewView(m: RunMessage, c: RunStateView['corrections'][number]): HTMLElement | null {
   const v = c.preview;
   if (!v) return null;
   if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
@@ -169,9 +189,27 @@ function previewView(c: RunStateView['corrections'][number]): HTMLElement | null
   const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
   return h(
     'div',
-    { class: 'diff preview', 'data-path': v.path },
-    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path)),
-    h('pre', {}, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+    { class: 'diff preview', 'data-key': `preview-${c.request.id}`, 'data-path': v.path },
+    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path), ' ', c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-ticket-${c.request.id}`) : null),
+    h('pre', { tabindex: '0', 'aria-label': `Changes to ${v.path}` }, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+  );
+}
+
+/** The rendered tests now and after Accept renders them again: the expectations as the code that will run. */
+function renderedTestsView(m: RunMessage, c: RunStateView['corrections'][number]): HTMLElement | null {
+  const files = m.proposalTests?.find((p) => p.requestId === c.request.id)?.files ?? [];
+  if (!files.length) return null;
+  return h(
+    'div',
+    { class: 'rendered-tests', 'data-key': `rendered-${c.request.id}` },
+    ...files.map((f) =>
+      h(
+        'div',
+        { class: 'diff rendered', 'data-key': `rendered-${f.path}`, 'data-path': f.path },
+        h('div', { class: 'diff-title' }, h('strong', {}, 'The rendered test '), h('code', {}, f.path), h('span', { class: 'muted' }, ' now and after Accept '), c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-test-${c.request.id}-${f.path}`, f.path) : null),
+        h('pre', { tabindex: '0', 'aria-label': `The rendered ${f.path}, before and after` }, ...withContext(lineDiff(f.before, f.after)).map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`)))),
+      ),
+    ),
   );
 }
 
@@ -182,13 +220,15 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
     const r = c.request;
     const box = h(
       'div',
-      { class: `correction-box ${c.status}`, 'data-request-id': r.id, 'data-status': c.status },
+      { class: `correction-box ${c.status}`, 'data-key': `correction-${r.id}`, 'data-request-id': r.id, 'data-status': c.status },
       h('div', {}, statusIcon(c.status), h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`), h('span', { class: 'muted' }, ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`)),
       h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
       r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', e.file ? fileLink(e.file) : null))) : null,
+      acceptChanges(c),
       proposal(c),
-      previewView(c),
+      previewView(m, c),
+      renderedTestsView(m, c),
       c.reason ? h('p', {}, h('strong', {}, 'Reason: '), c.reason) : null,
     );
     if (c.status === 'pending') box.append(decisionControls(m, r.id));
@@ -197,42 +237,78 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
   return section;
 }
 
+/**
+ * Focuses an element once it has rendered: a vscode-elements control draws its inner input (where
+ * its focus goes) and takes its new `disabled` a moment after the update, and focusing it before
+ * that leaves the keyboard on the page's body.
+ */
+function focusWhenReady(id: string): void {
+  const el = document.getElementById(id) as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+  if (!el) return;
+  void (el.updateComplete ?? Promise.resolve()).then(() => el.focus());
+}
+
 function decisionControls(m: RunMessage, requestId: string): HTMLElement {
-  const busy = pending.size > 0;
+  // Only a decision under way holds the buttons: opening a diff does not.
+  const busy = [...pending.values()].some((l) => l === 'Accept' || l === 'Reject');
+  const rejecting = persisted.rejecting === true;
   const wrap = h('div', { class: 'decide' });
   if (!m.canDecide) {
     wrap.append(h('p', { class: 'muted' }, 'Decisions are off here: the workspace is untrusted, or the run is still going.'));
     return wrap;
   }
-  const accept = h('vscode-button', { id: 'accept', disabled: busy }, icon('check'), ' Accept');
-  accept.addEventListener('click', () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept'));
-  const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy }, icon('close'), ' Reject…');
-  reject.addEventListener('click', () => {
-    persisted.rejecting = true;
-    save();
-    render();
-    document.getElementById('reject-reason')?.focus();
+  // While a rejection is being written, Accept is off: one decision at a time.
+  const accept = h('vscode-button', { id: 'accept', disabled: busy || rejecting }, icon('check'), ' Accept');
+  listen(accept, { click: () => request({ type: 'correction/accept', runId: m.state.runId, requestId }, 'Accept') });
+  const reject = h('vscode-button', { id: 'reject', secondary: true, disabled: busy || rejecting }, icon('close'), ' Reject…');
+  listen(reject, {
+    click: () => {
+      persisted.rejecting = true;
+      save();
+      render();
+      focusWhenReady('reject-reason');
+    },
   });
   wrap.append(accept, ' ', reject);
-  if (persisted.rejecting) {
+  const stopRejecting = () => {
+    persisted.rejecting = false;
+    save();
+    render();
+    focusWhenReady('reject');
+  };
+  if (rejecting) {
     const reason = h('vscode-textarea', { id: 'reject-reason', placeholder: 'Why is the proposed change wrong? (goes into the run log)', rows: '3', 'aria-label': 'Reason for rejecting' }) as HTMLElement & { value: string };
     reason.value = persisted.rejectDraft ?? '';
     const confirm = h('vscode-button', { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() }, 'Reject with this reason');
-    reason.addEventListener('input', () => {
-      persisted.rejectDraft = reason.value;
-      save();
-      if (reason.value.trim()) confirm.removeAttribute('disabled');
-      else confirm.setAttribute('disabled', '');
+    listen(reason, {
+      input: (e) => {
+        persisted.rejectDraft = (e.currentTarget as HTMLElement & { value: string }).value;
+        save();
+        render();
+      },
     });
-    confirm.addEventListener('click', () => {
-      const why = (persisted.rejectDraft ?? '').trim();
-      if (!why) return;
-      persisted.rejecting = false;
-      persisted.rejectDraft = '';
-      save();
-      request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
+    const cancel = h('vscode-button', { id: 'reject-cancel', secondary: true }, 'Cancel');
+    listen(cancel, { click: stopRejecting });
+    listen(confirm, {
+      click: () => {
+        const why = (persisted.rejectDraft ?? '').trim();
+        if (!why) return;
+        persisted.rejecting = false;
+        persisted.rejectDraft = '';
+        save();
+        request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
+      },
     });
-    wrap.append(h('div', { class: 'reject-form' }, reason, confirm));
+    const form = h('div', { class: 'reject-form', id: 'reject-form', role: 'group', 'aria-label': 'Reject the proposal' }, reason, h('div', { class: 'reject-buttons' }, confirm, ' ', cancel));
+    // Escape anywhere in the form cancels it, keeping the draft for another try.
+    listen(form, {
+      keydown: (e) => {
+        if ((e as KeyboardEvent).key !== 'Escape') return;
+        e.preventDefault();
+        stopRejecting();
+      },
+    });
+    wrap.append(form);
   }
   if (busy) wrap.append(h('p', { class: 'muted', id: 'busy' }, icon('loading', 'codicon-modifier-spin'), ' Working…'));
   return wrap;
@@ -242,16 +318,18 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
 function promptControl(m: RunMessage, call: number): HTMLElement | null {
   if (!m.state.modelCalls[call]?.prompt) return null;
   const a = h('a', { href: '#', class: 'prompt-link', 'data-call': String(call), title: 'Open what the model read and answered, beside this view' }, icon('file-text'), ' Prompt and answer');
-  a.addEventListener('click', (e) => {
-    e.preventDefault();
-    post({ type: 'model/show', call });
+  listen(a, {
+    click: (e) => {
+      e.preventDefault();
+      post({ type: 'model/show', call });
+    },
   });
   return a;
 }
 
 function timeline(m: RunMessage): HTMLElement {
   const row = (t: TimelineEntry) =>
-    h('li', { 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
+    h('li', { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
   return h('section', { class: 'timeline', id: 'timeline' }, h('h2', {}, icon('history'), ' Timeline'), h('ol', {}, ...m.timeline.map(row)));
 }
 
@@ -274,7 +352,7 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
     if (after === undefined || before === undefined || before === after) continue;
     const lines = withContext(lineDiff(before, after));
     blocks.push(
-      h('div', { class: 'diff', 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
+      h('div', { class: 'diff', 'data-key': `diff-${f.path}`, 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
         h('pre', {}, ...lines.map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`))))),
     );
   }
@@ -283,15 +361,17 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
 
 function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement {
   const a = attempts[index]!;
-  const open = persisted.open?.includes(a.n) ?? index === attempts.length - 1;
+  const open = persisted.open?.includes(a.n) ?? false;
   const why = whyAttemptFailed(a);
-  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
-  c.addEventListener('vsc-collapsible-toggle', () => {
-    const set = new Set(persisted.open ?? []);
-    if (c.open) set.add(a.n);
-    else set.delete(a.n);
-    persisted.open = [...set];
-    save();
+  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-key': `attempt-${a.n}`, 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  listen(c, {
+    'vsc-collapsible-toggle': (e) => {
+      const set = new Set(persisted.open ?? []);
+      if ((e.currentTarget as HTMLElement & { open: boolean }).open) set.add(a.n);
+      else set.delete(a.n);
+      persisted.open = [...set];
+      save();
+    },
   });
   const body = h('div', { class: 'attempt-body' });
   if (a.recheck) body.append(h('p', {}, h('strong', {}, 'No new code: '), a.recheck));
@@ -376,11 +456,32 @@ function gates(m: RunMessage): HTMLElement | null {
   return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', {}, statusIcon(g.status), ` ${g.gate}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
 }
 
+/** What a live run is doing now, with a progress ring, and its Cancel when this window drives it. */
+function stageBar(m: RunMessage): HTMLElement | null {
+  if (m.mode !== 'live' || !m.stage) return null;
+  const waiting = m.stage.step === 'waiting';
+  const bar = h(
+    'section',
+    { class: 'stage', id: 'stage', 'data-step': m.stage.step, 'aria-live': 'polite' },
+    waiting ? icon('question', 'warn') : h('vscode-progress-ring', { 'aria-label': 'The run is going' }),
+    h('span', { id: 'stage-label' }, m.stage.label),
+  );
+  if (m.canCancel) {
+    const busy = [...pending.values()].includes('Cancel');
+    const cancel = h('vscode-button', { id: 'cancel-run', secondary: true, disabled: busy, title: 'Stop the run; it is recorded as cancelled' }, icon('debug-stop'), busy ? ' Cancelling…' : ' Cancel run');
+    listen(cancel, { click: () => request({ type: 'run/cancel', runId: m.state.runId }, 'Cancel') });
+    bar.append(cancel);
+  }
+  return bar;
+}
+
 function render(): void {
   const app = document.getElementById('app')!;
   const m = current;
+  const next = h('div');
   if (!m) {
-    app.replaceChildren(...[errorBanner(), h('p', { class: 'muted' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    next.append(...[errorBanner(), h('p', { class: 'muted', id: 'waiting' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    patchChildren(app, next);
     return;
   }
   const attempts = m.state.attempts;
@@ -388,13 +489,16 @@ function render(): void {
     header(m),
     errorBanner(),
     replayBar(m),
+    stageBar(m),
     correctionPanel(m),
     m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeLine(m.state.finished))}`) : null,
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
     timeline(m),
   ];
-  app.replaceChildren(...parts.filter((x): x is Node => x instanceof Node));
+  next.append(...parts.filter((x): x is Node => x instanceof Node));
+  // In place: what the user focused, typed or scrolled stays as it was.
+  patchChildren(app, next);
 }
 
 function refuse(error: string): void {
@@ -407,9 +511,16 @@ const handlers = {
   'run/state': (m) => {
     current = m;
     if (persisted.runId !== m.state.runId) {
-      Object.assign(persisted, { runId: m.state.runId, rejecting: false, rejectDraft: '', open: undefined });
+      Object.assign(persisted, { runId: m.state.runId, rejecting: false, rejectDraft: '', open: undefined, newest: undefined });
+    }
+    // A new attempt opens; the ones before stay as the user left them (closing one under their focus loses it).
+    const newest = m.state.attempts[m.state.attempts.length - 1]?.n;
+    if (newest !== undefined && newest > (persisted.newest ?? 0)) {
+      persisted.open = [...(persisted.open ?? []), newest];
+      persisted.newest = newest;
     }
     persisted.mode = m.mode;
+    persisted.last = m;
     save();
     render();
   },
@@ -431,5 +542,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   (handlers[parsed.message.type] as (m: HostMessage) => void)(parsed.message);
 });
 
+// Shown again at once after a hide and show (the page reloads); the host's answer to `ready` replaces it.
+// Parsed like any message: what was saved is not trusted more than what arrives.
+if (persisted.last !== undefined) {
+  const again = parseHostMessage(persisted.last);
+  if (again.ok && again.message.type === 'run/state') current = again.message;
+}
 render();
 post({ type: 'ready' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RunStateSchema, type RunState } from '../core/run/runState';
 import { TimelineEntry } from '../core/run/views/timeline';
+import { RunStage } from '../core/run/views/stage';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
 export { describeStop, modelLabel, outcomeLine, sandboxLabel } from '../core/run/views/report';
@@ -19,7 +20,7 @@ export { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIs
 export { RunStateSchema };
 export type RunStateView = RunState;
 
-export { TimelineEntry };
+export { TimelineEntry, RunStage };
 
 const requestId = z.string().min(1).max(100);
 
@@ -39,6 +40,12 @@ export const HostMessage = z.discriminatedUnion('type', [
       position: z.object({ seq: z.number().int(), total: z.number().int() }),
       /** false in an untrusted workspace: decisions are shown but cannot be made. */
       canDecide: z.boolean(),
+      /** live: what the run is doing now (null once it finished); absent in a replay. */
+      stage: RunStage.nullable().optional(),
+      /** true while this window drives the run: the view offers Cancel. */
+      canCancel: z.boolean().optional(),
+      /** Per correction request that changes the test plan: each rendered test file now and after Accept renders it again. */
+      proposalTests: z.array(z.object({ requestId: z.string(), files: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()) }).strict()).optional(),
     })
     .strict(),
   /** Host, answering a request by its id. */
@@ -55,6 +62,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('correction/accept'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1) }).strict(),
   /** Webview, the operator rejected it; the reason is required and goes into the log. */
   z.object({ type: z.literal('correction/reject'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), reason: z.string().trim().min(1) }).strict(),
+  /** Webview, the operator cancelled the live run this view shows; the host aborts it as the notification's Cancel does. */
+  z.object({ type: z.literal('run/cancel'), id: requestId, runId: z.string().min(1) }).strict(),
+  /** Webview, "Open in diff editor" on a proposal: the ticket's two sides, or a rendered test's when `test` names it. */
+  z.object({ type: z.literal('proposal/diff'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), test: z.string().min(1).optional() }).strict(),
   /** Webview, a quote or diagnostic was clicked: open the file at the line. */
   z.object({ type: z.literal('file/open'), path: z.string().min(1), line: z.number().int().positive().optional() }).strict(),
   /** Webview, a model call's control in the timeline: open its whole prompt and raw answer beside, read-only. */

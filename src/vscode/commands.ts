@@ -15,6 +15,7 @@ import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from '
 import { runSettingsOf } from './runSettings';
 import { defaultScriptPath, unsavable } from './runScript';
 import { recordScriptText } from '../node/models/scripted/recordScript';
+import { confirmAccept } from './acceptQuestion';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
 export const UNTRUSTED_MESSAGE =
@@ -314,10 +315,13 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     }),
     reg(Command.refreshRuns, () => ctx.runs.refresh()),
     reg(Command.saveRunScript, (arg?: RunArg) => saveRunScript(ctx, arg)),
-    reg(Command.acceptCorrection, async (arg?: RunArg) => {
+    // `confirmed`: the caller already showed the proposal (a test); the tree and the palette ask first.
+    reg(Command.acceptCorrection, async (arg?: RunArg, confirmed?: boolean) => {
       const id = await pickRun(ctx, arg, 'Accept the correction request of which run?', (s) => s.status === 'needsOperator');
       if (!id) return;
       try {
+        const known = ctx.runs.get(id);
+        if (known && confirmed !== true && !(await confirmAccept(known.state, ctx.panels.proposals))) return;
         return await decide(ctx, id, 'accept', undefined);
       } catch (err) {
         showError(ctx, 'Accept failed', err);

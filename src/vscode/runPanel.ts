@@ -8,6 +8,9 @@ import { parseWebviewMessage, type HandlerMap, type HostMessage, type WebviewMes
 import type { RunService } from './runService';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../core/run/views/timeline';
 import { runTitle } from '../core/run/views/runTree';
+import { runStage } from '../core/run/views/stage';
+import { proposalTestsOf } from '../core/stages/router/proposalTests';
+import { ProposalDocuments } from './proposalDocuments';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
@@ -90,6 +93,20 @@ class RunPanel extends Disposable {
     },
     'correction/accept': async (m) => this.decide(m.id, m.runId, 'accept', undefined),
     'correction/reject': async (m) => this.decide(m.id, m.runId, 'reject', m.reason),
+    'proposal/diff': async (m) => {
+      try {
+        if (m.runId !== this.runId) throw new Error(`this view shows run ${this.runId}, not ${m.runId}`);
+        await this.host.proposals.show(m.runId, m.requestId, m.test);
+        this.post({ type: 'request/done', id: m.id, ok: true });
+      } catch (err) {
+        this.post({ type: 'request/done', id: m.id, ok: false, error: errorMessage(err) });
+      }
+    },
+    'run/cancel': (m) => {
+      if (m.runId !== this.runId) return this.post({ type: 'request/done', id: m.id, ok: false, error: `this view shows run ${this.runId}, not ${m.runId}` });
+      const ok = this.host.runs.cancel(m.runId);
+      this.post({ type: 'request/done', id: m.id, ok, ...(ok ? {} : { error: 'this run is not going in this window any more' }) });
+    },
     'file/open': async (m) => {
       const known = this.host.runs.get(this.runId);
       if (!known) return;
@@ -189,6 +206,8 @@ class RunPanel extends Disposable {
       mode: this.mode,
       position: { seq: Math.max(upTo, 0), total },
       canDecide: vscode.workspace.isTrusted && !this.host.runs.isActive(this.runId),
+      proposalTests: proposalTestsOf(state),
+      ...(this.mode === 'live' ? { stage: runStage(state, shown[shown.length - 1]), canCancel: this.host.runs.isActive(this.runId) } : {}),
     });
   }
 
@@ -205,6 +224,8 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
   private readonly panels = this._register(new DisposableMap<string, RunPanel>());
   /** The model calls' records, opened from a panel's timeline. */
   readonly calls: ModelCallDocuments;
+  /** The proposals' two sides, opened in the diff editor from a correction. */
+  readonly proposals: ProposalDocuments;
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -214,6 +235,7 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
   ) {
     super();
     this.calls = this._register(new ModelCallDocuments(runs));
+    this.proposals = this._register(new ProposalDocuments(runs));
     this._register(vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this));
   }
 

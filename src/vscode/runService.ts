@@ -51,6 +51,8 @@ export class RunService extends Disposable {
   private readonly active = new Set<string>();
   /** Every drive under way, with its controller and a promise of its end: what stopAll aborts and awaits. */
   private readonly live = new Map<AbortController, Promise<void>>();
+  /** The controller of each run this window drives, by run id once its first event names it: the webview's Cancel. */
+  private readonly controllers = new Map<string, AbortController>();
   private readonly pendingReload = new Map<string, ReturnType<typeof setTimeout>>();
   /** A watcher of the run logs per workspace folder, disposed with the folder's removal. */
   private readonly watchers = this._register(new DisposableMap<string, DisposableStore>());
@@ -207,6 +209,7 @@ export class RunService extends Disposable {
           if (!runId) {
             runId = e.runId;
             this.active.add(runId);
+            this.controllers.set(runId, controller);
           }
           let known = this.runs.get(e.runId);
           const isNew = !known;
@@ -231,11 +234,22 @@ export class RunService extends Disposable {
       if (controller.signal.aborted) throw new CancelledError('cancelled before the run started');
       return await body(owned.deps, controller.signal);
     } finally {
-      if (runId) this.active.delete(runId);
+      if (runId) {
+        this.active.delete(runId);
+        if (this.controllers.get(runId) === controller) this.controllers.delete(runId);
+      }
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
       await owned.release().catch((err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`));
       lock.release();
     }
+  }
+
+  /** Aborts one run this window drives (the webview's Cancel); false when this window does not drive it. */
+  cancel(runId: string): boolean {
+    const c = this.controllers.get(runId);
+    if (!c) return false;
+    c.abort();
+    return true;
   }
 
   /** Aborts every run this window drives; each records its end as run.finished cancelled. */

@@ -7,6 +7,8 @@ import { decodeLog } from '../../src/core/run/logCodec';
 import { reduceRun } from '../../src/core/run/reducer';
 import type { HostMessage } from '../../src/shared/protocol';
 import { attemptBlobHashes, quoteLocations, timelineOf } from '../../src/core/run/views/timeline';
+import { runStage } from '../../src/core/run/views/stage';
+import { proposalTestsOf } from '../../src/core/stages/router/proposalTests';
 import { webviewHtml } from '../../src/vscode/webviewHtml';
 
 export const REPO = path.resolve(__dirname, '..', '..');
@@ -49,7 +51,10 @@ export function launch(): Promise<Browser> {
 
 /** A page with a stand-in acquireVsCodeApi that records what the webview posts and saves. */
 export async function openWebview(browser: Browser, origin: string, initialState?: unknown, page_ = '/webview.html'): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1200 } });
+  // A context of its own (axe-core's Playwright builder needs one), closed with the page.
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });
+  const page = await context.newPage();
+  page.once('close', () => void context.close());
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(m.text());
@@ -58,9 +63,10 @@ export async function openWebview(browser: Browser, origin: string, initialState
   // A string, not a function: the test transpiler would wrap a function's names in helpers the page lacks.
   await page.addInitScript(`
     window.__posted = [];
+    window.__postedAt = [];
     window.__state = ${JSON.stringify(initialState ?? null)} ?? undefined;
     window.acquireVsCodeApi = () => ({
-      postMessage: (m) => window.__posted.push(JSON.parse(JSON.stringify(m))),
+      postMessage: (m) => { window.__postedAt.push(performance.now()); window.__posted.push(JSON.parse(JSON.stringify(m))); },
       getState: () => window.__state,
       setState: (s) => { window.__state = s; },
     });
@@ -74,7 +80,7 @@ export const savedState = (page: Page) => page.evaluate(() => (window as unknown
 export const send = (page: Page, message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message);
 
 /** The host's `run/state` for a recorded run, built by the same functions the extension uses. */
-export async function recordedRunState(name: string, opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean } = {}): Promise<Extract<HostMessage, { type: 'run/state' }>> {
+export async function recordedRunState(name: string, opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean; canCancel?: boolean } = {}): Promise<Extract<HostMessage, { type: 'run/state' }>> {
   const dir = path.join(__dirname, 'fixtures', name);
   const all = decodeLog(readFileSync(path.join(dir, 'events.jsonl'), 'utf8'), name).events;
   const upTo = opts.upTo ?? all.length - 1;
@@ -105,19 +111,23 @@ export async function recordedRunState(name: string, opts: { mode?: 'live' | 're
     mode: opts.mode ?? 'live',
     position: { seq: upTo, total: all.length },
     canDecide: opts.canDecide ?? true,
+    proposalTests: proposalTestsOf(state),
+    ...((opts.mode ?? 'live') === 'live' ? { stage: runStage(state, events[events.length - 1]), canCancel: opts.canCancel ?? false } : {}),
   };
 }
 
-/** A suite's Chromium and dist/ server, started before its tests and closed after them. */
-export function chromiumSuite(): { readonly browser: Browser; readonly origin: string } {
-  const suite = { browser: undefined as unknown as Browser, origin: '', server: undefined as Server | undefined };
+/** Registers the suite's hooks: dist/ served and one Chromium for all its tests, both closed after. */
+export function sharedBrowser(): { readonly browser: Browser; readonly origin: string } {
+  const shared = {} as { browser: Browser; origin: string; server?: Server };
   before(async () => {
-    ({ origin: suite.origin, server: suite.server } = await serveDist());
-    suite.browser = await launch();
+    const served = await serveDist();
+    shared.origin = served.origin;
+    shared.server = served.server;
+    shared.browser = await launch();
   });
   after(async () => {
-    await suite.browser?.close();
-    suite.server?.close();
+    await shared.browser?.close();
+    shared.server?.close();
   });
-  return suite;
+  return shared;
 }

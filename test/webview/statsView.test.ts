@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { statsMessage } from '../../src/vscode/statsFigures';
-import { chromiumSuite, openWebview, posted, recordedRunState, REPO, send } from './harness';
+import { openWebview, posted, recordedRunState, REPO, send, sharedBrowser } from './harness';
 
 /**
  * The Run Statistics panel's app in headless Chromium under its real CSP, fed the figures the
@@ -10,7 +10,7 @@ import { chromiumSuite, openWebview, posted, recordedRunState, REPO, send } from
  */
 describe('Run Statistics panel (headless Chromium, recorded run logs)', function () {
   this.timeout(60_000);
-  const chromium = chromiumSuite();
+  const chromium = sharedBrowser();
 
   it('posts ready, then shows the figures in words and the table by ticket; Count again asks the host', async () => {
     const { page, problems } = await openWebview(chromium.browser, chromium.origin, undefined, '/stats.html');

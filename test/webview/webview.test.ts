@@ -1,10 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { parseWebviewMessage } from '../../src/shared/protocol';
-import { openWebview, launch, posted, recordedRunState, REPO, savedState, send, serveDist } from './harness';
+import { openWebview, posted, recordedRunState, REPO, savedState, send, sharedBrowser } from './harness';
 
 /**
  * The webview app on its own, in headless Chromium, under its real CSP, fed with run logs
@@ -12,21 +10,10 @@ import { openWebview, launch, posted, recordedRunState, REPO, savedState, send, 
  */
 describe('webview app (headless Chromium, recorded run logs)', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let server: Server;
-  let origin: string;
-
-  before(async () => {
-    ({ origin, server } = await serveDist());
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  const shared = sharedBrowser();
 
   it('posts ready before anything else, and renders nothing of a run until the host sends it', async () => {
-    const { page, problems } = await openWebview(browser, origin);
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
     await page.waitForFunction(() => (window as unknown as { __posted: unknown[] }).__posted.length > 0);
     assert.deepEqual((await posted(page))[0], { type: 'ready' });
     assert.equal(await page.locator('#correction').count(), 0);
@@ -35,7 +22,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('renders the timeline, the diagnosis with its quotes linked to file and line, the route, and the correction panel', async () => {
-    const { page, problems } = await openWebview(browser, origin);
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3');
     await send(page, msg);
     await page.locator('#correction').waitFor();
@@ -73,7 +60,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('Accept posts a valid correction/accept request with an id', async () => {
-    const { page } = await openWebview(browser, origin);
+    const { page } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3');
     await send(page, msg);
     await page.locator('#accept').click();
@@ -92,7 +79,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('Reject asks for a reason, and posts it', async () => {
-    const { page } = await openWebview(browser, origin);
+    const { page } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3');
     await send(page, msg);
     await page.locator('#reject').click();
@@ -108,7 +95,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('refuses an invalid inbound message with a clear error, and tells the host', async () => {
-    const { page } = await openWebview(browser, origin);
+    const { page } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3');
     const bad = { ...msg, state: { ...msg.state, status: 'exploded' } };
     await send(page, bad);
@@ -124,7 +111,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('shows the diff between attempts', async () => {
-    const { page, problems } = await openWebview(browser, origin);
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-1');
     assert.ok(msg.state.attempts.length >= 2, 'the BLOG-1 recording has two attempts');
     await send(page, msg);
@@ -138,7 +125,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('shows which recovery rungs fired on each attempt', async () => {
-    const { page, problems } = await openWebview(browser, origin);
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-1');
     const fired = msg.state.attempts.map((a) => a.rungs.map((r) => r.rung));
     assert.deepEqual(fired, [[], [2]], 'the recorded BLOG-1 run retried once on rung 2');
@@ -152,7 +139,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('each model call in the timeline has a control that asks the host for its prompt and answer; none for a call the log did not record', async () => {
-    const { page, problems } = await openWebview(browser, origin);
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-1');
     const rows = msg.timeline.filter((t) => t.type === 'model.called');
     assert.equal(rows.length, msg.state.modelCalls.length);
@@ -178,7 +165,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
   });
 
   it('replays a past run: the scrubber seeks by event', async () => {
-    const { page } = await openWebview(browser, origin);
+    const { page } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3', { mode: 'replay', upTo: 3 });
     await send(page, msg);
     await page.locator('#replay').waitFor();
@@ -191,14 +178,14 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
 
   it('restores its state (a half-written rejection) after being hidden and shown', async () => {
     const msg = await recordedRunState('BLOG-3');
-    const first = await openWebview(browser, origin);
+    const first = await openWebview(shared.browser, shared.origin);
     await send(first.page, msg);
     await first.page.locator('#reject').click();
     await first.page.locator('#reject-reason textarea').fill('half a reason');
     const saved = await savedState(first.page);
     await first.page.close();
     // A hidden webview is torn down; shown again, it starts from vscode.getState().
-    const second = await openWebview(browser, origin, saved);
+    const second = await openWebview(shared.browser, shared.origin, saved);
     await send(second.page, msg);
     await second.page.locator('#reject-reason').waitFor();
     assert.equal(await second.page.locator('#reject-reason textarea').inputValue(), 'half a reason');

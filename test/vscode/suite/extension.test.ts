@@ -9,6 +9,7 @@ import { LanguageServiceDiagnostics } from '../../../src/node/diagnostics/langua
 import { EditorDiagnostics } from '../../../src/vscode/editorDiagnostics';
 import { DEACTIVATE_WAIT_MS } from '../../../src/vscode/extension';
 import { fileInFolder } from '../../../src/vscode/runPanel';
+import { PROPOSAL_SCHEME } from '../../../src/vscode/proposalDocuments';
 import { until } from '../../support/cliProcess';
 import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
 import { abs, api, folder, withSettings } from './host';
@@ -197,6 +198,57 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.deepEqual(result.state.finished?.reason, { kind: 'cancelled' });
     assert.equal(a.runs.isActive(result.runId), false);
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+  });
+
+  it('the run view\'s Cancel stops the run it names, and answers false for a run this window does not drive', async () => {
+    const a = await api();
+    const { startRun } = await import('../../../src/core/index.js');
+    assert.equal(a.runs.cancel('no-such-run'), false);
+    let asked: boolean | undefined;
+    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }), {
+      onEvent: (e) => {
+        if (e.type === 'tests.materialized' && asked === undefined) asked = a.runs.cancel(e.runId);
+      },
+    });
+    assert.equal(asked, true);
+    assert.equal(result.state.status, 'cancelled');
+    assert.equal(a.runs.cancel(result.runId), false, 'a finished run has nothing to cancel');
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+  });
+
+  it('a correction opens in the diff editor only when asked: the ticket and the rendered test, before and after, as read-only virtual documents', async () => {
+    const a = await api();
+    const { startRun } = await import('../../../src/core/index.js');
+    const opened = textTabsOpened();
+    const result = await a.runs.drive(folder(), '.tickets/BLOG-2.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-2.ticket.json', signal }));
+    assert.deepEqual(opened.stop(), [], 'the run opened no tab');
+    assert.equal(result.state.status, 'needsOperator', JSON.stringify(result.state.finished));
+    const c = result.state.corrections.find((x) => x.status === 'pending')!;
+    assert.equal(c.request.proposal.kind, 'testPlan');
+    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === PROPOSAL_SCHEME);
+    assert.equal(diffTabs().length, 0, 'no diff is open before the user asks');
+    try {
+      const asked = textTabsOpened();
+      const ticket = await a.panels.proposals.show(result.runId, c.request.id);
+      const testFile = result.state.testFiles[0]!.path;
+      const test = await a.panels.proposals.show(result.runId, c.request.id, testFile);
+      const tabs = diffTabs().map((t) => t.input as vscode.TabInputTextDiff);
+      assert.deepEqual(tabs.map((t) => [t.original.toString(), t.modified.toString()]).sort(), [[ticket.before.toString(), ticket.after.toString()], [test.before.toString(), test.after.toString()]].sort());
+      assert.equal(ticket.before.path, `/${result.runId}/${c.request.id}/before/ticket/.tickets/BLOG-2.ticket.json`);
+      assert.equal(test.after.path, `/${result.runId}/${c.request.id}/after/test/${testFile}`);
+      // What was opened is the two diffs asked for, and nothing else.
+      assert.equal(asked.stop().length, 2);
+      const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
+      const onDisk = readFileSync(abs('.tickets/BLOG-2.ticket.json'), 'utf8');
+      assert.deepEqual(JSON.parse(await text(ticket.before)).testPlan, JSON.parse(onDisk).testPlan, 'the left side is the ticket as it is');
+      assert.deepEqual(JSON.parse(await text(ticket.after)).testPlan, (c.request.proposal as { testPlan: unknown }).testPlan, 'the right side is what Accept writes');
+      assert.notEqual(await text(test.before), await text(test.after));
+      assert.match(await text(test.after), /assert\./, 'the rendered test is code');
+      assert.equal(readFileSync(abs('.tickets/BLOG-2.ticket.json'), 'utf8'), onDisk, 'showing the diff wrote nothing');
+    } finally {
+      for (const t of diffTabs()) await vscode.window.tabGroups.close(t);
+      await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+    }
   });
 
   it('what deactivate() does stops a run this window drives: its test processes killed, the log ends cancelled, in time', async function () {

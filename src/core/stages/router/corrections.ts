@@ -156,21 +156,31 @@ function canonicalTicket(text: string): string {
   }
 }
 
+/** The ticket file before and after accepting, both in the canonical form Accept writes; or why it cannot apply. */
+export type TicketSides = { path: string; before: string; after: string } | { path: string; problem: string };
+
+/** Both sides of the ticket file an accepted proposal rewrites: what the preview diffs and the diff editor shows. */
+export function proposalTicketSides(ticketText: string | null, ticketPath: string, proposal: Proposal): TicketSides {
+  if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
+  if (proposal.kind === 'ticketUnclear') return { path: ticketPath, problem: `edit the ticket by hand: ${proposal.change}` };
+  if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
+  try {
+    const after = applyProposal(ticketText, ticketPath, proposal);
+    return { path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) };
+  } catch (err) {
+    return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 /**
  * What accepting a proposal would write, in full, before anyone accepts it: a unified diff of
  * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
  * writes. A proposal that cannot apply says why instead.
  */
 export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
-  if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
-  if (proposal.kind === 'ticketUnclear') return { path: ticketPath, problem: `edit the ticket by hand: ${proposal.change}` };
-  if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
-  try {
-    const after = applyProposal(ticketText, ticketPath, proposal);
-    return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) }, 2) };
-  } catch (err) {
-    return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
-  }
+  const sides = proposalTicketSides(ticketText, ticketPath, proposal);
+  if ('problem' in sides) return sides;
+  return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: sides.before, after: sides.after }, 2) };
 }
 
 /** Records a correction request with the full preview of what Accept would write. */
