@@ -46,7 +46,7 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
 
 const BATCH_HELP = `Usage: ticket-runner batch <dir-or-pattern>... [--parallel N] [--keep passed|all|none] [--out DIR] [run options]
 
-Runs every ticket of a folder (its *.ticket.json) or a pattern (wildcards in the file name,
+Runs every ticket of a folder (its *.ticket.json and *.ticket.yaml) or a pattern (wildcards in the file name,
 such as ".tickets/BLOG-*.ticket.json"), each as its own \`ticket-runner run\` in its own tree:
 a git worktree of HEAD (the workspace must have no uncommitted change), or a copy of the
 workspace outside git. The run options of \`run\` apply to every ticket, but --max-dollars,
@@ -80,7 +80,7 @@ const HELP: Record<string, string> = {
 Usage: ticket-runner <command> [options]
 
 Commands:
-  run <ticket>                       run a ticket (.tickets/<ID>.ticket.json)
+  run <ticket>                       run a ticket (.tickets/<ID>.ticket.json or .ticket.yaml)
   show <runId|path>                  a readable report of a run, from its log alone
   list                               the runs of the workspace
   resolve <runId> accept|reject      settle a run's pending correction request

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { newTicketText } from '../core/stages/ticketTemplate';
+import { TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
 import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
 import { findingRange } from '../node/tickets/findingRanges';
 import type { DiagnosticsPort } from '../core/ports/checks';
@@ -10,7 +11,7 @@ import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
 
-const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.json$/;
+const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
 export const RENDERED_SCHEME = 'ticket-runner-rendered';
 
@@ -67,13 +68,13 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const { validateTicket } = await import('../core/stages/validateTicket.js');
     const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
     if (controller.signal.aborted) return undefined;
-    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f)));
+    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f, ticketFormatOf(rel))));
     this.running.deleteAndLeak(key);
     return result;
   }
 
-  /** Writes `.tickets/<ID>.ticket.json` from the template, never over an existing file, and opens it. */
-  async newTicket(id?: string, title?: string): Promise<vscode.Uri | undefined> {
+  /** Writes `.tickets/<ID>.ticket.json` (or `.ticket.yaml`) from the template, never over an existing ticket of that id, and opens it. */
+  async newTicket(id?: string, title?: string, format?: TicketFormat): Promise<vscode.Uri | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
     if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
@@ -84,18 +85,31 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
       validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
     });
     if (!id) return undefined;
-    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/2)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
+    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
     if (!title) return undefined;
-    const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.json`);
-    if (await exists(uri)) {
-      void showMessage('error', `.tickets/${id}.ticket.json already exists: pick another id, or open that ticket.`);
-      return undefined;
+    format ??= (
+      await vscode.window.showQuickPick(
+        [
+          { label: 'JSON', description: `.tickets/${id}.ticket.json`, format: 'json' as const },
+          { label: 'YAML', description: `.tickets/${id}.ticket.yaml: expressions as block scalars, no quoting`, format: 'yaml' as const },
+        ],
+        { title: 'New Ticket (3/3)', placeHolder: 'The ticket file format' },
+      )
+    )?.format;
+    if (!format) return undefined;
+    // One ticket per id, whatever its format: both forms would share a script and a run's name.
+    for (const suffix of TICKET_SUFFIXES) {
+      if (await exists(vscode.Uri.joinPath(folder.uri, '.tickets', `${id}${suffix}`))) {
+        void showMessage('error', `.tickets/${id}${suffix} already exists: pick another id, or open that ticket.`);
+        return undefined;
+      }
     }
+    const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.${format}`);
     const activeRel = active && vscode.workspace.getWorkspaceFolder(active) === folder ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/') : undefined;
     const scopeFile = activeRel && /\.(c|m)?[tj]sx?$/.test(activeRel) && !activeRel.startsWith('.tickets/') ? activeRel : undefined;
     const language = (await exists(vscode.Uri.joinPath(folder.uri, 'tsconfig.json'))) ? 'ts' : 'js';
     const esm = await readJson(vscode.Uri.joinPath(folder.uri, 'package.json')).then((p) => (p as { type?: string } | undefined)?.type === 'module');
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm })));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm, format })));
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
   }
@@ -119,8 +133,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
 
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
 
-function toDiagnostic(text: string, f: TicketFinding): vscode.Diagnostic {
-  const { offset, length } = findingRange(text, f.path);
+function toDiagnostic(text: string, f: TicketFinding, format: TicketFormat): vscode.Diagnostic {
+  const { offset, length } = findingRange(text, f.path, format);
   const doc = lineIndex(text);
   const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
   d.source = 'Ticket Runner';
@@ -160,14 +174,16 @@ function ticketOf(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && isTicket(active)) return active;
-  void showMessage('info', 'Open a ticket (.tickets/<ID>.ticket.json) first, or run this from its context menu.');
+  void showMessage('info', 'Open a ticket (.tickets/<ID>.ticket.json or .ticket.yaml) first, or run this from its context menu.');
   return undefined;
 }
 
 /** New Ticket, Validate Ticket and Render Ticket. */
 export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string) => files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined)),
+    vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string, format?: string) =>
+      files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined, format === 'json' || format === 'yaml' ? format : undefined),
+    ),
     vscode.commands.registerCommand(Command.validateTicket, async (arg?: unknown) => {
       const uri = ticketOf(arg);
       if (!uri) return undefined;

@@ -8,6 +8,7 @@ import type { RouteDecision } from './router';
 import { outsideScopeFiles } from './router';
 import { unifiedDiff } from '../gates/diff';
 import { parseTicket } from '../ticketLoader';
+import { readTicketData, ticketFormatOf, writeTicketData } from '../ticketFormat';
 import { Ticket } from '../../schema/ticket';
 
 /** Applies a Debugger's exact text replacements to the ticket; null when the result is not a valid ticket. */
@@ -19,7 +20,7 @@ function editedTicket(ticketText: string, ticketPath: string, edit: NonNullable<
   }
   try {
     parseTicket(ticketPath, text);
-    return JSON.parse(text) as unknown;
+    return readTicketData(ticketPath, text);
   } catch {
     return null;
   }
@@ -73,10 +74,11 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
 export function applyProposal(ticketText: string, ticketPath: string, proposal: Proposal): string {
   let raw: Record<string, unknown>;
   try {
-    raw = JSON.parse(ticketText) as Record<string, unknown>;
+    raw = readTicketData(ticketPath, ticketText) as Record<string, unknown>;
   } catch {
-    throw new UserInputError(`${ticketPath} is no longer valid JSON; fix it before accepting the correction`);
+    throw new UserInputError(`${ticketPath} is no longer valid ${ticketFormatOf(ticketPath) === 'yaml' ? 'YAML' : 'JSON'}; fix it before accepting the correction`);
   }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UserInputError(`${ticketPath} no longer holds a ticket; fix it before accepting the correction`);
   switch (proposal.kind) {
     case 'scopeAddition': {
       const scope = (raw.scope ?? {}) as { write?: string[] };
@@ -93,7 +95,8 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
     case 'none':
       throw new UserInputError(`this correction request proposes no change (${proposal.why}); reject it, or edit the ticket and run it again`);
   }
-  const text = JSON.stringify(raw, null, 2) + '\n';
+  // A YAML ticket is edited in place: what the proposal does not change keeps its text.
+  const text = writeTicketData(ticketPath, ticketText, raw);
   parseTicket(ticketPath, text);
   return text;
 }
@@ -107,9 +110,9 @@ export function nextCorrectionId(ctx: Pick<RunContext, 'log'>): string {
  * The ticket as its schema reads it (defaults filled in, keys in schema order), two-space JSON:
  * both sides of a preview in this form, so the diff shows what changes in meaning, not layout.
  */
-function canonicalTicket(text: string): string {
+function canonicalTicket(text: string, ticketPath: string): string {
   try {
-    const raw: unknown = JSON.parse(text);
+    const raw = readTicketData(ticketPath, text);
     const parsed = Ticket.safeParse(raw);
     return JSON.stringify(parsed.success ? parsed.data : raw, null, 2) + '\n';
   } catch {
@@ -120,14 +123,16 @@ function canonicalTicket(text: string): string {
 /**
  * What accepting a proposal would write, in full, before anyone accepts it: a unified diff of
  * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
- * writes. A proposal that cannot apply says why instead.
+ * writes (a YAML ticket: its own text before and after, since Accept edits it in place). A proposal that cannot apply says why instead.
  */
 export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
   if (proposal.kind === 'none') return { path: ticketPath, problem: proposal.why };
   if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
   try {
     const after = applyProposal(ticketText, ticketPath, proposal);
-    return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) }, 2) };
+    // A YAML ticket is edited in place, so its own text is what changes; a JSON one is rewritten whole.
+    const [a, b] = ticketFormatOf(ticketPath) === 'yaml' ? [ticketText, after] : [canonicalTicket(ticketText, ticketPath), canonicalTicket(after, ticketPath)];
+    return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: a, after: b }, 2) };
   } catch (err) {
     return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
   }
