@@ -78,8 +78,9 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const active = vscode.window.activeTextEditor?.document.uri;
     const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
     if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
+    const interactive = id === undefined || title === undefined;
     id ??= await vscode.window.showInputBox({
-      title: 'New Ticket (1/2)',
+      title: 'New Ticket (1/3)',
       prompt: 'The ticket id: letters, digits, dot, dash or underscore',
       placeHolder: 'BLOG-12',
       validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
@@ -87,6 +88,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     if (!id) return undefined;
     title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
     if (!title) return undefined;
+    // Called with an id and a title (a test, another command), the format is JSON unless given.
+    if (!format && !interactive) format = 'json';
     format ??= (
       await vscode.window.showQuickPick(
         [
@@ -133,10 +136,12 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
 
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
 
+const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, information: vscode.DiagnosticSeverity.Information } satisfies Record<TicketFinding['severity'], vscode.DiagnosticSeverity>;
+
 function toDiagnostic(text: string, f: TicketFinding, format: TicketFormat): vscode.Diagnostic {
   const { offset, length } = findingRange(text, f.path, format);
   const doc = lineIndex(text);
-  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, SEVERITY[f.severity]);
   d.source = 'Ticket Runner';
   return d;
 }
@@ -190,8 +195,10 @@ export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] 
       const result = await files.validate(uri);
       if (!result) return undefined;
       const errors = result.findings.filter((f) => f.severity === 'error').length;
-      const warnings = result.findings.length - errors;
-      void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${errors || warnings ? `${errors} error(s), ${warnings} warning(s), shown in the Problems view` : 'no problem found'}.`);
+      const warnings = result.findings.filter((f) => f.severity === 'warning').length;
+      const hints = result.findings.length - errors - warnings;
+      const told = errors || warnings ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view` : hints ? `no problem found; ${hints} refs suggestion(s) in the Problems view` : 'no problem found';
+      void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${told}.`);
       return result;
     }),
     vscode.commands.registerCommand(Command.renderTicket, (arg?: unknown) => {
