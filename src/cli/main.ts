@@ -22,6 +22,7 @@ import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
 import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
+import { draftCommand, DRAFT_HELP } from './draftCommand';
 import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
@@ -92,6 +93,7 @@ Commands:
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
+  draft --from FILE|- --id ID        draft a ticket from an issue's text with the model; shown, never run
 
 Common options:
   --workspace DIR   the workspace folder (default: the current folder)
@@ -157,6 +159,7 @@ batch-junit.xml to --out (default: the current folder), as \`batch\` would for t
 Exits as \`batch\` does for those outcomes.`,
   validate: VALIDATE_HELP,
   render: RENDER_HELP,
+  draft: DRAFT_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -198,11 +201,16 @@ const OPTIONS = {
   parallel: { type: 'string' },
   keep: { type: 'string' },
   'max-concurrent-calls': { type: 'string' },
+  from: { type: 'string' },
+  id: { type: 'string' },
+  format: { type: 'string' },
+  script: { type: 'string' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
 const RUN_OPTIONS = ['attempts', 'retries', 'max-tool-calls', 'max-calls', 'max-tokens', 'max-dollars', 'max-wall-ms', 'test-timeout-ms', 'test-command', 'gates', 'build-command', 'coverage-threshold', 'optional-gates', 'require-sandbox', 'pass-env'] as const;
 const BATCH_ONLY = new Set(['parallel', 'keep', 'max-concurrent-calls']);
+const DRAFT_ONLY = new Set(['from', 'id', 'format', 'script']);
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -300,7 +308,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets, draft (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
@@ -308,6 +316,8 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
   }
   const misplaced = Object.keys(flags).find((k) => BATCH_ONLY.has(k) && command !== 'batch');
   if (misplaced) throw new UserInputError(`--${misplaced} is an option of batch, not of ${command}`);
+  const notDraft = Object.keys(flags).find((k) => DRAFT_ONLY.has(k) && command !== 'draft');
+  if (notDraft) throw new UserInputError(`--${notDraft} is an option of draft, not of ${command}`);
   const progress = (e: Parameters<typeof progressLine>[0]) => {
     const line = progressLine(e);
     if (line) io.err(line);
@@ -445,6 +455,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (positionals.length !== 1) throw new UserInputError('render needs one ticket path, such as .tickets/BLOG-1.ticket.json');
       return renderCommand(workspaceOf(flags), positionals[0]!, io.out, io.err, signal);
     }
+    case 'draft':
+      return draftCommand(
+        { ws: workspaceOf(flags), from: flags.from, id: flags.id, format: flags.format, out: flags.out, model: modelChoice(flags), script: flags.script, json: flags.json === true },
+        io,
+        signal,
+      );
     case 'tickets': {
       io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));
       return EXIT.passed;

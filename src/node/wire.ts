@@ -110,6 +110,19 @@ export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspac
   return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir }) };
 }
 
+/**
+ * The model `draft` asks: the run's own providers, outside any run. The scripted one replays
+ * the `drafter` answers of the script it is given (a test and demo tool).
+ */
+export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; scriptPath?: string; env: Readonly<Record<string, string | undefined>> }): ModelPort {
+  if (o.model === 'anthropic') return createAnthropicProviderFromEnv(o.env);
+  if (o.model === 'scripted') {
+    if (!o.scriptPath) throw new UserInputError('the scripted model needs --script FILE: a script whose "drafter" answers it replays');
+    return loadScriptedModel(path.resolve(o.workspaceRoot), o.scriptPath);
+  }
+  throw new UserInputError('a draft needs a model: --model anthropic or scripted');
+}
+
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const root = path.resolve(o.workspaceRoot);
   const pkgRoot = packageRoot();

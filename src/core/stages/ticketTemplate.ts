@@ -63,7 +63,12 @@ export function newTicketText(o: NewTicketOptions): string {
     },
     refs: [] as unknown[],
   };
-  return o.format === 'yaml' ? yamlTicketText(ticket) : `${JSON.stringify(ticket, null, 2)}\n`;
+  return ticketText(ticket, o.format ?? 'json');
+}
+
+/** A ticket's value as the text of its file: two-space JSON, or YAML with its TypeScript in block scalars. */
+export function ticketText(ticket: object, format: TicketFormat): string {
+  return format === 'yaml' ? yamlTicketText(ticket) : `${JSON.stringify(ticket, null, 2)}\n`;
 }
 
 /** The keys whose strings are TypeScript: written as block scalars, so an expression needs no quoting. */
