@@ -14,7 +14,8 @@ scope, acceptance criteria and test plan. The draft is checked as \`validate\` c
 and its tests are rendered; the ticket goes to standard output (or to --out, never over an
 existing file), its findings and rendered tests to standard error. Nothing runs: run the
 ticket when you have read it. Exits 0 with a draft that has no error, 3 otherwise.
---model scripted replays the "drafter" answers of --script FILE (a test and demo tool).`;
+--model scripted replays the "drafter" answers of --script FILE, by default of the ticket's
+own .tickets/<ID>.script.json (a test and demo tool).`;
 
 export interface DraftOptions {
   ws: string;
@@ -45,7 +46,7 @@ export async function draftCommand(o: DraftOptions, io: { out: (s: string) => vo
   const ticketPath = o.out ? normalizeRelPath(path.relative(o.ws, path.resolve(o.ws, o.out)).split(path.sep).join('/')) : `.tickets/${o.id}.ticket.${format}`;
   if (o.out && existsSync(path.join(o.ws, ticketPath))) throw new UserInputError(`${ticketPath} already exists: a draft is never written over a ticket; pick another --out`);
   const text = issueText(o.ws, o.from);
-  const model = wireDraftModel({ workspaceRoot: o.ws, model: o.model, scriptPath: o.script, env: process.env });
+  const model = wireDraftModel({ workspaceRoot: o.ws, model: o.model, ticketPath, scriptPath: o.script, env: process.env });
   const checks = wireTicketChecks(o.ws);
   try {
     const draft = await draftTicket({ model, ...checks }, { issueText: text, ticketPath, id: o.id }, signal);

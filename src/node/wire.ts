@@ -111,15 +111,13 @@ export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspac
 }
 
 /**
- * The model `draft` asks: the run's own providers, outside any run. The scripted one replays
- * the `drafter` answers of the script it is given (a test and demo tool).
+ * The model `draft` asks: the run's own providers, outside any run. The scripted one (a test
+ * and demo tool) replays the `drafter` answers of the script given, else of the drafted
+ * ticket's own script (`.tickets/<ID>.script.json`).
  */
-export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; scriptPath?: string; env: Readonly<Record<string, string | undefined>> }): ModelPort {
+export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; ticketPath: string; scriptPath?: string; env: Readonly<Record<string, string | undefined>> }): ModelPort {
   if (o.model === 'anthropic') return createAnthropicProviderFromEnv(o.env);
-  if (o.model === 'scripted') {
-    if (!o.scriptPath) throw new UserInputError('the scripted model needs --script FILE: a script whose "drafter" answers it replays');
-    return loadScriptedModel(path.resolve(o.workspaceRoot), o.scriptPath);
-  }
+  if (o.model === 'scripted') return loadScriptedModel(path.resolve(o.workspaceRoot), o.scriptPath ?? o.ticketPath);
   throw new UserInputError('a draft needs a model: --model anthropic or scripted');
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { decide, registerCommands, type CommandContext } from './commands';
-import { depsForFolder } from './deps';
+import { depsForFolder, draftModelFor } from './deps';
 import { Disposable } from './dispose';
 import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
@@ -47,7 +47,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
-    const tickets = this._register(new TicketFiles(log));
+    const tickets = this._register(new TicketFiles(log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {

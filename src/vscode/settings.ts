@@ -138,6 +138,7 @@ export const Command = {
   newTicket: 'ticketRunner.newTicket',
   validateTicket: 'ticketRunner.validateTicket',
   renderTicket: 'ticketRunner.renderTicket',
+  draftTicket: 'ticketRunner.draftTicket',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';

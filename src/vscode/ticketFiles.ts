@@ -7,9 +7,12 @@ import type { TicketFinding, TicketValidation } from '../core/stages/validateTic
 import { findingRange } from '../node/tickets/findingRanges';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
+import type { ModelPort } from '../core/ports/model';
+import type { MaterializedFile } from '../core/stages/materializer';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
+import type { DraftArgs } from './ticketDraft';
 
 const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
@@ -33,7 +36,11 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   private readonly renderedChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.renderedChanged.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    /** The model Draft Ticket from Text asks (the folder's run model). */
+    readonly draftModel: (folder: vscode.WorkspaceFolder, ticketPath: string) => Promise<ModelPort>,
+  ) {
     super();
     this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
     this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
@@ -45,7 +52,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     return this.rendered.get(uri.toString()) ?? '';
   }
 
-  private checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
+  /** The read-only checks `validate` needs in a folder. */
+  checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
     let c = this.checks.get(folder.uri.toString());
     if (!c) {
       // Loaded when first needed: the language service is large, and activation stays light.
@@ -68,9 +76,14 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const { validateTicket } = await import('../core/stages/validateTicket.js');
     const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
     if (controller.signal.aborted) return undefined;
-    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f, ticketFormatOf(rel))));
+    this.showFindings(uri, text, result.findings, ticketFormatOf(rel));
     this.running.deleteAndLeak(key);
     return result;
+  }
+
+  /** A ticket's findings as diagnostics, at their places in its text. */
+  showFindings(uri: vscode.Uri, text: string, findings: TicketFinding[], format: TicketFormat): void {
+    this.problems.set(uri, findings.map((f) => toDiagnostic(text, f, format)));
   }
 
   /** Writes `.tickets/<ID>.ticket.json` (or `.ticket.yaml`) from the template, never over an existing ticket of that id, and opens it. */
@@ -90,23 +103,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     if (!title) return undefined;
     // Called with an id and a title (a test, another command), the format is JSON unless given.
     if (!format && !interactive) format = 'json';
-    format ??= (
-      await vscode.window.showQuickPick(
-        [
-          { label: 'JSON', description: `.tickets/${id}.ticket.json`, format: 'json' as const },
-          { label: 'YAML', description: `.tickets/${id}.ticket.yaml: expressions as block scalars, no quoting`, format: 'yaml' as const },
-        ],
-        { title: 'New Ticket (3/3)', placeHolder: 'The ticket file format' },
-      )
-    )?.format;
-    if (!format) return undefined;
-    // One ticket per id, whatever its format: both forms would share a script and a run's name.
-    for (const suffix of TICKET_SUFFIXES) {
-      if (await exists(vscode.Uri.joinPath(folder.uri, '.tickets', `${id}${suffix}`))) {
-        void showMessage('error', `.tickets/${id}${suffix} already exists: pick another id, or open that ticket.`);
-        return undefined;
-      }
-    }
+    format ??= await askFormat(id, 'New Ticket (3/3)');
+    if (!format || (await ticketIdTaken(folder, id))) return undefined;
     const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.${format}`);
     const activeRel = active && vscode.workspace.getWorkspaceFolder(active) === folder ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/') : undefined;
     const scopeFile = activeRel && /\.(c|m)?[tj]sx?$/.test(activeRel) && !activeRel.startsWith('.tickets/') ? activeRel : undefined;
@@ -126,12 +124,40 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
       void showMessage('error', `${path.basename(uri.fsPath)} cannot be rendered: ${errors.length} problem(s), shown in the Problems view.`);
       return undefined;
     }
-    const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${result.rendered[0]!.path}`, query: uri.toString() });
-    this.rendered.set(shown.toString(), result.rendered.map((f) => (result.rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
+    return this.showRendered(uri, result.rendered);
+  }
+
+  /** The rendered tests of a ticket (or a draft) in a read-only document beside it. */
+  async showRendered(of: vscode.Uri, rendered: MaterializedFile[]): Promise<vscode.Uri> {
+    const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${rendered[0]!.path}`, query: of.toString() });
+    this.rendered.set(shown.toString(), rendered.map((f) => (rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
     this.renderedChanged.fire(shown);
     await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     return shown;
   }
+}
+
+/** The ticket file's format, asked with its file names. */
+export async function askFormat(id: string, title: string): Promise<TicketFormat | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'JSON', description: `.tickets/${id}.ticket.json`, format: 'json' as const },
+      { label: 'YAML', description: `.tickets/${id}.ticket.yaml: expressions as block scalars, no quoting`, format: 'yaml' as const },
+    ],
+    { title, placeHolder: 'The ticket file format' },
+  );
+  return picked?.format;
+}
+
+/** Whether the folder has a ticket of this id in any format (and says so): both forms would share a script and a run's name. */
+export async function ticketIdTaken(folder: vscode.WorkspaceFolder, id: string): Promise<boolean> {
+  for (const suffix of TICKET_SUFFIXES) {
+    if (await exists(vscode.Uri.joinPath(folder.uri, '.tickets', `${id}${suffix}`))) {
+      void showMessage('error', `.tickets/${id}${suffix} already exists: pick another id, or open that ticket.`);
+      return true;
+    }
+  }
+  return false;
 }
 
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
@@ -200,6 +226,16 @@ export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] 
       const told = errors || warnings ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view` : hints ? `no problem found; ${hints} refs suggestion(s) in the Problems view` : 'no problem found';
       void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${told}.`);
       return result;
+    }),
+    vscode.commands.registerCommand(Command.draftTicket, async (args?: DraftArgs) => {
+      const { draftFromText } = await import('./ticketDraft.js');
+      try {
+        return await draftFromText(files, args && typeof args === 'object' ? args : {});
+      } catch (err) {
+        // A model that gave no usable draft, a missing key or script: one line, never a stack.
+        void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}`);
+        return undefined;
+      }
     }),
     vscode.commands.registerCommand(Command.renderTicket, (arg?: unknown) => {
       const uri = ticketOf(arg);

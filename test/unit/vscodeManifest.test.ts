@@ -55,7 +55,7 @@ describe('package.json contributions', () => {
   it('has the runs view, the ticket context menu, limited trust and on-demand activation', () => {
     assert.ok(Object.values(pkg.contributes.views).flat().some((v) => v.id === VIEW_RUNS));
     const explorer = pkg.contributes.menus['explorer/context'] ?? [];
-    assert.ok(explorer.some((m) => m.command === Command.runTicket && m.when?.includes('\\.ticket\\.json$')));
+    assert.ok(explorer.some((m) => m.command === Command.runTicket && m.when?.includes('\\.ticket\\.(json|ya?ml)$')), 'JSON and YAML tickets');
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(pkg.activationEvents.includes('workspaceContains:.tickets'));
     assert.ok(!pkg.activationEvents.includes('*'), 'no eager activation');

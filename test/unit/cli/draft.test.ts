@@ -51,7 +51,7 @@ describe('ticket-runner draft: a ticket from an issue\'s text, shown and never r
     assert.match(bad.stderr, /^ticket-runner: the model gave no valid ticket in 3 asks \(1: the answer is not a JSON object and called no tool; 2: the ticket does not match its schema: .*; 3: the answer is not a JSON object and called no tool\)/);
     assert.equal(bad.stdout, '');
     for (const [args, message] of [
-      [['--from', 'issue.md', '--id', 'D-1', '--model', 'scripted'], /needs --script FILE/],
+      [['--from', 'issue.md', '--id', 'D-1', '--model', 'scripted'], /the scripted model needs recorded answers in \.tickets\/D-1\.script\.json/],
       [['--id', 'D-1', '--model', 'scripted', '--script', 'good.script.json'], /draft needs --from FILE/],
       [['--from', 'nowhere.md', '--id', 'D-1', '--model', 'scripted', '--script', 'good.script.json'], /no file nowhere\.md to draft from/],
       [['--from', 'issue.md', '--model', 'scripted', '--script', 'good.script.json'], /draft needs --id/],
