@@ -7,6 +7,7 @@ import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
+import { registerDraftCommand } from './ticketDraft';
 import { VIEW_RUNS } from './settings';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -49,6 +50,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     for (const command of registerCommands(ctx)) this._register(command);
     const tickets = this._register(new TicketFiles(log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
+    this._register(registerDraftCommand(tickets));
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {
       const runs = this.runs.list();

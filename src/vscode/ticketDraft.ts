@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
 import type { Draft } from '../core/stages/draftTicket';
 import type { TicketFormat } from '../core/stages/ticketFormat';
 import { showMessage } from './messages';
+import { Command } from './settings';
 import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
 
 /** What the command may be given instead of asking (another command, a test). */
@@ -65,4 +67,16 @@ export async function draftFromText(files: TicketFiles, args: DraftArgs = {}): P
   const errors = draft.findings.filter((f) => f.severity === 'error').length;
   void showMessage(errors ? 'warning' : 'info', `Draft ${id}: ${errors ? `${errors} problem(s) to fix, shown in the Problems view` : 'valid'}. It is not saved and has not run: read it, save it, then run it when you choose to.`);
   return { uri, draft };
+}
+
+/** Draft Ticket from Text, as a command: its errors (no usable draft, no key, no script) are one line, never a stack. */
+export function registerDraftCommand(files: TicketFiles): vscode.Disposable {
+  return vscode.commands.registerCommand(Command.draftTicket, async (args?: DraftArgs) => {
+    try {
+      return await draftFromText(files, args && typeof args === 'object' ? args : {});
+    } catch (err) {
+      void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}`);
+      return undefined;
+    }
+  });
 }

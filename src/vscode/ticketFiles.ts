@@ -12,7 +12,6 @@ import type { MaterializedFile } from '../core/stages/materializer';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
-import type { DraftArgs } from './ticketDraft';
 
 const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
@@ -226,16 +225,6 @@ export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] 
       const told = errors || warnings ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view` : hints ? `no problem found; ${hints} refs suggestion(s) in the Problems view` : 'no problem found';
       void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${told}.`);
       return result;
-    }),
-    vscode.commands.registerCommand(Command.draftTicket, async (args?: DraftArgs) => {
-      const { draftFromText } = await import('./ticketDraft.js');
-      try {
-        return await draftFromText(files, args && typeof args === 'object' ? args : {});
-      } catch (err) {
-        // A model that gave no usable draft, a missing key or script: one line, never a stack.
-        void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}`);
-        return undefined;
-      }
     }),
     vscode.commands.registerCommand(Command.renderTicket, (arg?: unknown) => {
       const uri = ticketOf(arg);
