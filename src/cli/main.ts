@@ -25,6 +25,7 @@ import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
 import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
 import { evalRoutingCommand, EVAL_ROUTING_HELP } from './evalRouting';
+import { draftCommand, DRAFT_HELP } from './draftCommand';
 import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
@@ -49,7 +50,7 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
 
 const BATCH_HELP = `Usage: ticket-runner batch <dir-or-pattern>... [--parallel N] [--keep passed|all|none] [--out DIR] [run options]
 
-Runs every ticket of a folder (its *.ticket.json) or a pattern (wildcards in the file name,
+Runs every ticket of a folder (its *.ticket.json and *.ticket.yaml) or a pattern (wildcards in the file name,
 such as ".tickets/BLOG-*.ticket.json"), each as its own \`ticket-runner run\` in its own tree:
 a git worktree of HEAD (the workspace must have no uncommitted change), or a copy of the
 workspace outside git. The run options of \`run\` apply to every ticket, but --max-dollars,
@@ -83,7 +84,7 @@ const HELP: Record<string, string> = {
 Usage: ticket-runner <command> [options]
 
 Commands:
-  run <ticket>                       run a ticket (.tickets/<ID>.ticket.json)
+  run <ticket>                       run a ticket (.tickets/<ID>.ticket.json or .ticket.yaml)
   show <runId|path>                  a readable report of a run, from its log alone
   list                               the runs of the workspace
   resolve <runId> accept|reject      settle a run's pending correction request
@@ -97,6 +98,7 @@ Commands:
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
   eval-routing                       measure routing over the routing corpus (a confusion matrix)
+  draft --from FILE|- --id ID        draft a ticket from an issue's text with the model; shown, never run
 
 Common options:
   --workspace DIR   the workspace folder (default: the current folder)
@@ -167,6 +169,7 @@ Exits as \`batch\` does for those outcomes.`,
   validate: VALIDATE_HELP,
   render: RENDER_HELP,
   'eval-routing': EVAL_ROUTING_HELP,
+  draft: DRAFT_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -209,11 +212,16 @@ const OPTIONS = {
   keep: { type: 'string' },
   'max-concurrent-calls': { type: 'string' },
   record: { type: 'string' },
+  from: { type: 'string' },
+  id: { type: 'string' },
+  format: { type: 'string' },
+  script: { type: 'string' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
 const RUN_OPTIONS = ['attempts', 'retries', 'max-tool-calls', 'max-calls', 'max-tokens', 'max-dollars', 'max-wall-ms', 'test-timeout-ms', 'test-command', 'gates', 'build-command', 'coverage-threshold', 'optional-gates', 'require-sandbox', 'pass-env'] as const;
 const BATCH_ONLY = new Set(['parallel', 'keep', 'max-concurrent-calls']);
+const DRAFT_ONLY = new Set(['from', 'id', 'format', 'script']);
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -311,7 +319,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, batch, merge-report, tickets, eval-routing (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, batch, merge-report, tickets, draft, eval-routing (see --help)`);
   // Its own options (--corpus, --compare A B): parsed by the command.
   if (command === 'eval-routing') return evalRoutingCommand(rest, io, signal);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
@@ -322,6 +330,8 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
   const misplaced = Object.keys(flags).find((k) => BATCH_ONLY.has(k) && command !== 'batch');
   if (misplaced) throw new UserInputError(`--${misplaced} is an option of batch, not of ${command}`);
   if (flags.record !== undefined && command !== 'run') throw new UserInputError(`--record is an option of run, not of ${command}${command === 'record' ? ' (record writes to --out)' : ''}`);
+  const notDraft = Object.keys(flags).find((k) => DRAFT_ONLY.has(k) && command !== 'draft');
+  if (notDraft) throw new UserInputError(`--${notDraft} is an option of draft, not of ${command}`);
   const progress = (e: Parameters<typeof progressLine>[0]) => {
     const line = progressLine(e);
     if (line) io.err(line);
@@ -454,6 +464,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (positionals.length !== 1) throw new UserInputError('render needs one ticket path, such as .tickets/BLOG-1.ticket.json');
       return renderCommand(workspaceOf(flags), positionals[0]!, io.out, io.err, signal);
     }
+    case 'draft':
+      return draftCommand(
+        { ws: workspaceOf(flags), from: flags.from, id: flags.id, format: flags.format, out: flags.out, model: modelChoice(flags), script: flags.script, json: flags.json === true },
+        io,
+        signal,
+      );
     case 'tickets': {
       io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));
       return EXIT.passed;

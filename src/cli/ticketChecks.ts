@@ -10,7 +10,9 @@ Checks tickets the way a run would, without running anything or calling a model:
 schema, every scope and test path, the refs (each must resolve), the acceptance criteria
 no test names, and the rendered tests against the code as it is now. Prints one line per
 finding (the ticket, the JSON path, what is wrong) and exits 0 when no ticket has an error,
-3 when one has. Warnings (a rendered test that names code the ticket asks for) do not fail.`;
+3 when one has. Warnings (a rendered test that names code the ticket asks for) do not fail,
+nor does information: a symbol or field the ticket names that its scope's code declares and
+refs does not list, with the exact refs entry to add.`;
 
 export const RENDER_HELP = `Usage: ticket-runner render <ticket> [--workspace DIR]
 

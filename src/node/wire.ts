@@ -110,6 +110,17 @@ export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspac
   return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir }) };
 }
 
+/**
+ * The model `draft` asks: the run's own providers, outside any run. The scripted one (a test
+ * and demo tool) replays the `drafter` answers of the script given, else of the drafted
+ * ticket's own script (`.tickets/<ID>.script.json`).
+ */
+export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; ticketPath: string; scriptPath?: string; env: Readonly<Record<string, string | undefined>> }): ModelPort {
+  if (o.model === 'anthropic') return createAnthropicProviderFromEnv(o.env);
+  if (o.model === 'scripted') return loadScriptedModel(path.resolve(o.workspaceRoot), o.scriptPath ?? o.ticketPath);
+  throw new UserInputError('a draft needs a model: --model anthropic or scripted');
+}
+
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const root = path.resolve(o.workspaceRoot);
   const pkgRoot = packageRoot();

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage, UserInputError } from '../core/errors';
 import type { PipelineDeps, RunResult } from '../core';
 import { describeUncommitted } from '../core/run/views/report';
+import { readTicketData, ticketBaseName, ticketFormatOf } from '../core/stages/ticketFormat';
 import { announcement, OPEN_RUN, ROLL_BACK } from './announcement';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
@@ -46,21 +47,21 @@ function requireTrust(): boolean {
 }
 
 async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
-  const found = await vscode.workspace.findFiles('.tickets/*.ticket.json', '**/node_modules/**', 500);
+  const found = await vscode.workspace.findFiles('.tickets/*.ticket.{json,yaml,yml}', '**/node_modules/**', 500);
   const items = await Promise.all(
     found.map(async (uri) => {
       const folder = vscode.workspace.getWorkspaceFolder(uri)!;
       let title = '';
       try {
-        title = String((JSON.parse(Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown }).title ?? '');
+        title = String((readTicketData(uri.path, Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown } | null)?.title ?? '');
       } catch {
-        title = '(not valid JSON)';
+        title = `(not valid ${ticketFormatOf(uri.path) === 'yaml' ? 'YAML' : 'JSON'})`;
       }
-      return { label: path.basename(uri.fsPath, '.ticket.json'), description: title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder };
+      return { label: ticketBaseName(uri.path), description: title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder };
     }),
   );
   if (!items.length) {
-    void showMessage('info', 'No tickets in this workspace: add one as .tickets/<ID>.ticket.json.');
+    void showMessage('info', 'No tickets in this workspace: add one with Ticket Runner: New Ticket, as .tickets/<ID>.ticket.json or .ticket.yaml.');
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
@@ -103,7 +104,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${path.basename(rel, '.ticket.json')}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
       async (progress, token) => {
         const { startRun } = await core();
         return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal }), {

@@ -55,3 +55,20 @@ export async function depsForFolder(
   log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
   return { deps, release: () => disposeDeps(deps) };
 }
+
+/** The model Draft Ticket from Text asks: the one the folder's runs use (ticketRunner.model), with no run around it. */
+export async function draftModelFor(folder: vscode.WorkspaceFolder, ticketPath: string, secrets: vscode.SecretStorage): Promise<ModelPort> {
+  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
+  if (settings.model === 'vscode-lm') {
+    const { selectLmModel } = await import('./lmModel.js');
+    return selectLmModel(settings.lmFamily);
+  }
+  const env: Record<string, string | undefined> = {};
+  if (settings.model === 'anthropic') {
+    const key = (await secrets.get(SECRET_ANTHROPIC_KEY)) ?? process.env.ANTHROPIC_API_KEY;
+    if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or pick another provider in the ticketRunner.model setting.');
+    env.ANTHROPIC_API_KEY = key;
+  }
+  const { wireDraftModel } = await import('../node/wire.js');
+  return wireDraftModel({ workspaceRoot: folder.uri.fsPath, model: settings.model, ticketPath, env });
+}

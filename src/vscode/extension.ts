@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { decide, registerCommands, type CommandContext } from './commands';
-import { depsForFolder } from './deps';
+import { depsForFolder, draftModelFor } from './deps';
 import { Disposable } from './dispose';
 import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
@@ -8,6 +8,7 @@ import { RunService } from './runService';
 import { StatsPanel } from './statsPanel';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
+import { registerDraftCommand } from './ticketDraft';
 import { VIEW_RUNS } from './settings';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -49,8 +50,9 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
     this._register(new StatsPanel(context.extensionUri, this.runs, log));
-    const tickets = this._register(new TicketFiles(log));
+    const tickets = this._register(new TicketFiles(log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
+    this._register(registerDraftCommand(tickets));
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {
       const runs = this.runs.list();

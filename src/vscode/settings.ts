@@ -140,6 +140,7 @@ export const Command = {
   renderTicket: 'ticketRunner.renderTicket',
   saveRunScript: 'ticketRunner.saveRunScript',
   showStats: 'ticketRunner.showStats',
+  draftTicket: 'ticketRunner.draftTicket',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';

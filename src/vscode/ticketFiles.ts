@@ -2,15 +2,18 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import { newTicketText } from '../core/stages/ticketTemplate';
+import { TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
 import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
 import { findingRange } from '../node/tickets/findingRanges';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
+import type { ModelPort } from '../core/ports/model';
+import type { MaterializedFile } from '../core/stages/materializer';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
 
-const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.json$/;
+const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
 export const RENDERED_SCHEME = 'ticket-runner-rendered';
 
@@ -32,7 +35,11 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   private readonly renderedChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.renderedChanged.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    /** The model Draft Ticket from Text asks (the folder's run model). */
+    readonly draftModel: (folder: vscode.WorkspaceFolder, ticketPath: string) => Promise<ModelPort>,
+  ) {
     super();
     this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
     this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
@@ -44,7 +51,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     return this.rendered.get(uri.toString()) ?? '';
   }
 
-  private checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
+  /** The read-only checks `validate` needs in a folder. */
+  checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
     let c = this.checks.get(folder.uri.toString());
     if (!c) {
       // Loaded when first needed: the language service is large, and activation stays light.
@@ -67,35 +75,41 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const { validateTicket } = await import('../core/stages/validateTicket.js');
     const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
     if (controller.signal.aborted) return undefined;
-    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f)));
+    this.showFindings(uri, text, result.findings, ticketFormatOf(rel));
     this.running.deleteAndLeak(key);
     return result;
   }
 
-  /** Writes `.tickets/<ID>.ticket.json` from the template, never over an existing file, and opens it. */
-  async newTicket(id?: string, title?: string): Promise<vscode.Uri | undefined> {
+  /** A ticket's findings as diagnostics, at their places in its text. */
+  showFindings(uri: vscode.Uri, text: string, findings: TicketFinding[], format: TicketFormat): void {
+    this.problems.set(uri, findings.map((f) => toDiagnostic(text, f, format)));
+  }
+
+  /** Writes `.tickets/<ID>.ticket.json` (or `.ticket.yaml`) from the template, never over an existing ticket of that id, and opens it. */
+  async newTicket(id?: string, title?: string, format?: TicketFormat): Promise<vscode.Uri | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
     if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
+    const interactive = id === undefined || title === undefined;
     id ??= await vscode.window.showInputBox({
-      title: 'New Ticket (1/2)',
+      title: 'New Ticket (1/3)',
       prompt: 'The ticket id: letters, digits, dot, dash or underscore',
       placeHolder: 'BLOG-12',
       validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
     });
     if (!id) return undefined;
-    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/2)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
+    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
     if (!title) return undefined;
-    const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.json`);
-    if (await exists(uri)) {
-      void showMessage('error', `.tickets/${id}.ticket.json already exists: pick another id, or open that ticket.`);
-      return undefined;
-    }
+    // Called with an id and a title (a test, another command), the format is JSON unless given.
+    if (!format && !interactive) format = 'json';
+    format ??= await askFormat(id, 'New Ticket (3/3)');
+    if (!format || (await ticketIdTaken(folder, id))) return undefined;
+    const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.${format}`);
     const activeRel = active && vscode.workspace.getWorkspaceFolder(active) === folder ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/') : undefined;
     const scopeFile = activeRel && /\.(c|m)?[tj]sx?$/.test(activeRel) && !activeRel.startsWith('.tickets/') ? activeRel : undefined;
     const language = (await exists(vscode.Uri.joinPath(folder.uri, 'tsconfig.json'))) ? 'ts' : 'js';
     const esm = await readJson(vscode.Uri.joinPath(folder.uri, 'package.json')).then((p) => (p as { type?: string } | undefined)?.type === 'module');
-    await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm })));
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm, format })));
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
   }
@@ -109,20 +123,50 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
       void showMessage('error', `${path.basename(uri.fsPath)} cannot be rendered: ${errors.length} problem(s), shown in the Problems view.`);
       return undefined;
     }
-    const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${result.rendered[0]!.path}`, query: uri.toString() });
-    this.rendered.set(shown.toString(), result.rendered.map((f) => (result.rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
+    return this.showRendered(uri, result.rendered);
+  }
+
+  /** The rendered tests of a ticket (or a draft) in a read-only document beside it. */
+  async showRendered(of: vscode.Uri, rendered: MaterializedFile[]): Promise<vscode.Uri> {
+    const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${rendered[0]!.path}`, query: of.toString() });
+    this.rendered.set(shown.toString(), rendered.map((f) => (rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
     this.renderedChanged.fire(shown);
     await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     return shown;
   }
 }
 
+/** The ticket file's format, asked with its file names. */
+export async function askFormat(id: string, title: string): Promise<TicketFormat | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: 'JSON', description: `.tickets/${id}.ticket.json`, format: 'json' as const },
+      { label: 'YAML', description: `.tickets/${id}.ticket.yaml: expressions as block scalars, no quoting`, format: 'yaml' as const },
+    ],
+    { title, placeHolder: 'The ticket file format' },
+  );
+  return picked?.format;
+}
+
+/** Whether the folder has a ticket of this id in any format (and says so): both forms would share a script and a run's name. */
+export async function ticketIdTaken(folder: vscode.WorkspaceFolder, id: string): Promise<boolean> {
+  for (const suffix of TICKET_SUFFIXES) {
+    if (await exists(vscode.Uri.joinPath(folder.uri, '.tickets', `${id}${suffix}`))) {
+      void showMessage('error', `.tickets/${id}${suffix} already exists: pick another id, or open that ticket.`);
+      return true;
+    }
+  }
+  return false;
+}
+
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
 
-function toDiagnostic(text: string, f: TicketFinding): vscode.Diagnostic {
-  const { offset, length } = findingRange(text, f.path);
+const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, information: vscode.DiagnosticSeverity.Information } satisfies Record<TicketFinding['severity'], vscode.DiagnosticSeverity>;
+
+function toDiagnostic(text: string, f: TicketFinding, format: TicketFormat): vscode.Diagnostic {
+  const { offset, length } = findingRange(text, f.path, format);
   const doc = lineIndex(text);
-  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, SEVERITY[f.severity]);
   d.source = 'Ticket Runner';
   return d;
 }
@@ -160,22 +204,26 @@ function ticketOf(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (active && isTicket(active)) return active;
-  void showMessage('info', 'Open a ticket (.tickets/<ID>.ticket.json) first, or run this from its context menu.');
+  void showMessage('info', 'Open a ticket (.tickets/<ID>.ticket.json or .ticket.yaml) first, or run this from its context menu.');
   return undefined;
 }
 
 /** New Ticket, Validate Ticket and Render Ticket. */
 export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string) => files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined)),
+    vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string, format?: string) =>
+      files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined, format === 'json' || format === 'yaml' ? format : undefined),
+    ),
     vscode.commands.registerCommand(Command.validateTicket, async (arg?: unknown) => {
       const uri = ticketOf(arg);
       if (!uri) return undefined;
       const result = await files.validate(uri);
       if (!result) return undefined;
       const errors = result.findings.filter((f) => f.severity === 'error').length;
-      const warnings = result.findings.length - errors;
-      void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${errors || warnings ? `${errors} error(s), ${warnings} warning(s), shown in the Problems view` : 'no problem found'}.`);
+      const warnings = result.findings.filter((f) => f.severity === 'warning').length;
+      const hints = result.findings.length - errors - warnings;
+      const told = errors || warnings ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view` : hints ? `no problem found; ${hints} refs suggestion(s) in the Problems view` : 'no problem found';
+      void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${told}.`);
       return result;
     }),
     vscode.commands.registerCommand(Command.renderTicket, (arg?: unknown) => {

@@ -49,6 +49,9 @@ describe('the packaged .vsix', () => {
     ]) {
       assert.ok(names.includes(needed), `${needed} is in the package`);
     }
+    // The schema the editor completes tickets with is where package.json's jsonValidation and yamlValidation say.
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Record<string, { url: string }[]> };
+    for (const v of [...manifest.contributes.jsonValidation!, ...manifest.contributes.yamlValidation!]) assert.ok(names.includes(`extension/${v.url.replace(/^\.\//, '')}`), `${v.url} is in the package`);
     // TypeScript's lib.*.d.ts are the one kind of .ts the bundled language service loads.
     const forbidden = names.filter((n) => /(^|\/)(node_modules|test|src|webview-ui|scripts|out|\.vscode-test|\.ticket-runner)\//.test(n) || n.endsWith('.map') || (n.endsWith('.ts') && !n.startsWith('extension/dist/typescript-lib/lib.')));
     assert.deepEqual(forbidden, [], 'no sources, tests, dependencies or source maps');

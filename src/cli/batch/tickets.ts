@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
+import { isTicketFileName, ticketBaseName } from '../../core/stages/ticketFormat';
 
-const TICKET_SUFFIX = '.ticket.json';
 
 /** A file-name pattern with `*` and `?` as a regular expression; everything else is literal. */
 function nameMatcher(pattern: string): RegExp {
@@ -11,7 +11,7 @@ function nameMatcher(pattern: string): RegExp {
 }
 
 /**
- * The tickets a batch names, as sorted workspace-relative paths: every `*.ticket.json` of a
+ * The tickets a batch names, as sorted workspace-relative paths: every `*.ticket.json` (or `.ticket.yaml`) of a
  * folder, or the files a pattern matches (wildcards in the file name only, such as
  * `.tickets/BLOG-*.ticket.json`; the shell may expand it first, which gives the same list).
  */
@@ -35,7 +35,7 @@ export function findTickets(ws: string, specs: readonly string[]): string[] {
       continue;
     }
     const dir = st ? abs : path.dirname(abs);
-    const match = st ? (n: string) => n.endsWith(TICKET_SUFFIX) : (n: string) => nameMatcher(path.basename(abs)).test(n);
+    const match = st ? isTicketFileName : (n: string) => nameMatcher(path.basename(abs)).test(n);
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -44,12 +44,11 @@ export function findTickets(ws: string, specs: readonly string[]): string[] {
     }
     for (const n of names) if (match(n) && statSync(path.join(dir, n)).isFile()) found.add(rel(path.join(dir, n)));
   }
-  if (!found.size) throw new UserInputError(`no ticket matched ${specs.join(' ')} in ${ws}: tickets are files named <ID>.ticket.json`);
+  if (!found.size) throw new UserInputError(`no ticket matched ${specs.join(' ')} in ${ws}: tickets are files named <ID>.ticket.json or <ID>.ticket.yaml`);
   return [...found].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 
 /** A ticket's id as its file names it (BLOG-5 for .tickets/BLOG-5.ticket.json): the name of its tree and branch. */
 export function ticketIdOf(ticket: string): string {
-  const base = path.basename(ticket);
-  return base.endsWith(TICKET_SUFFIX) ? base.slice(0, -TICKET_SUFFIX.length) : base.replace(/\.json$/, '');
+  return ticketBaseName(path.basename(ticket));
 }

@@ -36,8 +36,11 @@ export interface StructuredSpec {
   jsonSchema: Record<string, unknown>;
 }
 
+/** Who is asking: a run's roles, or the drafter (`draft`: a ticket from an issue's text, outside any run). */
+export type CallRole = ModelRole | 'drafter';
+
 export interface ModelRequest {
-  role: ModelRole;
+  role: CallRole;
   /** The attempt this call belongs to, for the run log. */
   attempt: number;
   system: string;

@@ -68,7 +68,7 @@ export function evidenceProblems(diagnosis: Diagnosis, inputs: DebuggerInputs): 
 export const diagnosisJsonSchema = (): Record<string, unknown> => z.toJSONSchema(Diagnosis, { io: 'input' }) as Record<string, unknown>;
 
 /** The Debugger's call, the same in a run and in the routing benchmark: the prompt, and a retry's note after it. */
-export function debuggerRequest(attempt: number, prompt: string, note: string | undefined): ModelRequest {
+export function debuggerRequest(attempt: number, prompt: string, note: string | undefined): ModelRequest & { role: 'debugger' } {
   return {
     role: 'debugger',
     attempt,

@@ -1,6 +1,6 @@
 import { errorMessage, ModelTransportError } from '../errors';
 import type { ModelRequest, ModelResponse } from '../ports/model';
-import type { ModelAdaptation } from '../schema/events';
+import type { ModelAdaptation, ModelRole } from '../schema/events';
 import { type AnomalyScore, scoreAnswer } from '../recovery/anomalies';
 import { budgetStop, stopFromSignal } from '../recovery/budgets';
 import { reduceRun } from '../run/reducer';
@@ -51,8 +51,11 @@ export function answerRecord(response: ModelResponse): string {
   return JSON.stringify({ text, structured, toolCalls, stopReason }, null, 1);
 }
 
+/** A call a run makes: one of the run's roles, which its log records. */
+export type RunRequest = ModelRequest & { role: ModelRole };
+
 /** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
-export async function recordAnomaly(ctx: RunContext, request: Pick<ModelRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
+export async function recordAnomaly(ctx: RunContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
   const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured });
   if (anomaly.score > 0) {
     await ctx.log.emit({ type: 'anomaly.detected', attempt: request.attempt, role: request.role, score: anomaly.score, urgent: anomaly.urgent, signals: anomaly.signals });
@@ -67,7 +70,7 @@ export async function recordAnomaly(ctx: RunContext, request: Pick<ModelRequest,
  * a call's own (rung 1 stops a stream with it); the run's own abort is told apart by
  * `ctx.signal`, and its reason (cancel or wall-time budget) becomes the stop.
  */
-export async function callModel(ctx: RunContext, request: ModelRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
+export async function callModel(ctx: RunContext, request: RunRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
   const { model } = ctx.deps;
   if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
   checkBudget(ctx, 'beforeCall');

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { TicketValidationError } from '../errors';
 import { Ticket } from '../schema/ticket';
+import { readTicketData } from './ticketFormat';
 
 /** Renders a zod issue path as a JSON path: $.scope.write[0]. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -36,33 +37,18 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   return issue.message;
 }
 
-/** 1-based line and column of a character offset, for JSON syntax errors. */
-function position(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
-}
-
-/** A ticket is a page of JSON: past this, it is a mistake (a log, a dump), and copying it into every prompt and the log would be costly. */
+/** A ticket is a page of JSON or YAML: past this, it is a mistake (a log, a dump), and copying it into every prompt and the log would be costly. */
 export const MAX_TICKET_BYTES = 1024 * 1024;
 
 /**
- * Parses and validates a ticket file. Every failure is a TicketValidationError naming
+ * Parses (in the format its name says) and validates a ticket file. Every failure is a TicketValidationError naming
  * the file, the JSON path and what was expected: never a stack trace.
  */
 export function parseTicket(file: string, text: string): Ticket {
   if (text.length > MAX_TICKET_BYTES) {
     throw new TicketValidationError(file, [{ path: '$', message: `too large (${text.length} characters); a ticket may be at most ${MAX_TICKET_BYTES} bytes` }]);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
-    const at = /position (\d+)/.exec(msg);
-    const where = at?.[1] !== undefined ? ` (${position(text, Number(at[1]))})` : '';
-    throw new TicketValidationError(file, [{ path: '$', message: `not valid JSON${where}: ${msg}` }]);
-  }
+  const raw = readTicketData(file, text);
   const parsed = Ticket.safeParse(raw);
   if (!parsed.success) {
     throw new TicketValidationError(

@@ -1,4 +1,6 @@
+import { Document, isScalar, Scalar, visit } from 'yaml';
 import { dirOf } from './paths';
+import type { TicketFormat } from './ticketFormat';
 
 export interface NewTicketOptions {
   id: string;
@@ -9,6 +11,8 @@ export interface NewTicketOptions {
   language: 'ts' | 'js';
   /** ESM workspaces import with the emitted extension. */
   esm: boolean;
+  /** The file's format: JSON (the default) or YAML, whose expressions are block scalars. */
+  format?: TicketFormat;
 }
 
 /** What starts each place of a new ticket the author must write: `validate` and a run both refuse a ticket that still holds one. */
@@ -23,7 +27,7 @@ export function placeholderPaths(value: unknown, at = '$'): string[] {
 }
 
 /**
- * A new ticket's text: valid against the schema, so completion and validation work from the
+ * A new ticket's text, in JSON or YAML: valid against the schema, so completion and validation work from the
  * first keystroke, and unable to pass as it is: its one expectation compares two different
  * placeholder strings, so a ticket run before it is written fails instead of saying "passed".
  */
@@ -59,7 +63,34 @@ export function newTicketText(o: NewTicketOptions): string {
     },
     refs: [] as unknown[],
   };
-  return `${JSON.stringify(ticket, null, 2)}\n`;
+  return ticketText(ticket, o.format ?? 'json');
+}
+
+/** A ticket's value as the text of its file: two-space JSON, or YAML with its TypeScript in block scalars. */
+export function ticketText(ticket: object, format: TicketFormat): string {
+  return format === 'yaml' ? yamlTicketText(ticket) : `${JSON.stringify(ticket, null, 2)}\n`;
+}
+
+/** The keys whose strings are TypeScript: written as block scalars, so an expression needs no quoting. */
+const CODE_KEYS = new Set(['actual', 'expected', 'call', 'arrange', 'declarations', 'before', 'beforeEach', 'afterEach', 'after']);
+
+/**
+ * The template as YAML: the same value, with the TypeScript strings as literal block scalars
+ * (`|-`) and a comment saying so, since that is why one writes a ticket in YAML.
+ */
+function yamlTicketText(ticket: object): string {
+  const doc = new Document(ticket);
+  doc.commentBefore =
+    ' A Ticket Runner ticket. The strings under arrange, actual and expected are TypeScript:\n' +
+    ' write them after "|-" on their own lines, with no quoting. `ticket-runner validate` checks it.';
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      if (typeof key !== 'string' || !CODE_KEYS.has(key)) return;
+      visit(pair.value as never, { Scalar: (_k, node) => void (typeof node.value === 'string' && (node.type = Scalar.BLOCK_LITERAL)) });
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }
 
 /** `to` relative to the folder `from`, as an import specifier (always starting with ./ or ../). */

@@ -1,10 +1,11 @@
 import { TicketValidationError } from '../errors';
 import type { DiagnosticsPort } from '../ports/checks';
 import type { WorkspacePort } from '../ports/workspace';
-import type { AcceptanceCriterion, Ticket } from '../schema/ticket';
+import type { AcceptanceCriterion, SymbolRef, Ticket } from '../schema/ticket';
 import type { TestPlan } from '../schema/testPlan';
 import { buildManifest, ticketPathProblems } from './manifestBuilder';
 import { materialize, type MaterializedFile } from './materializer';
+import { suggestRefs } from './refSuggestions';
 import { parseTicket } from './ticketLoader';
 import { placeholderPaths, TEMPLATE_MARK } from './ticketTemplate';
 
@@ -12,8 +13,13 @@ import { placeholderPaths, TEMPLATE_MARK } from './ticketTemplate';
 export interface TicketFinding {
   path: string;
   message: string;
-  /** error: a run of this ticket would stop on it; warning: it may be intended, and the run goes on. */
-  severity: 'error' | 'warning';
+  /**
+   * error: a run of this ticket would stop on it; warning: it may be intended, and the run goes
+   * on; information: a suggestion (a `refs` entry the ticket's words ask for).
+   */
+  severity: 'error' | 'warning' | 'information';
+  /** For a `refs` suggestion: the exact entry to add to `refs`. */
+  addRef?: SymbolRef;
 }
 
 export interface TicketValidation {
@@ -34,8 +40,8 @@ export function criteriaWithoutTest(acceptance: readonly Pick<AcceptanceCriterio
 
 /**
  * Checks a ticket the way a run would, without running anything or calling a model: the schema,
- * every path, the `refs` (each must resolve), the criteria without a test, and the rendered tests
- * against the code as it is now. The last are warnings: a ticket that asks for new code renders
+ * every path, the `refs` (each must resolve), the criteria without a test, the `refs` its words
+ * ask for (suggestions), and the rendered tests against the code as it is now. The last are warnings: a ticket that asks for new code renders
  * tests that name what does not exist yet.
  */
 export async function validateTicket(
@@ -62,6 +68,12 @@ export async function validateTicket(
   manifest.facts.forEach((fact, i) => {
     if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: `refs[${i}]: ${fact.symbol} does not resolve in ${fact.file}: fix the name or the file`, severity: 'error' });
   });
+  if (deps.diagnostics) {
+    for (const { path, ref } of await suggestRefs(ticket, deps.diagnostics)) {
+      const entry = JSON.stringify(ref);
+      findings.push({ path, message: `names ${ref.symbol}, which ${ref.file} declares, and refs does not list it: add ${entry} to refs, so a run checks it resolves and its signature reaches the Coder`, severity: 'information', addRef: ref });
+    }
+  }
   const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   if (deps.diagnostics?.probe) {
     for (const [i, file] of rendered.entries()) {

@@ -58,6 +58,34 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     assert.match(r.out, /warning at \$\.testPlan\.files\[0\]: the rendered test\/ticket\/BLOG-5\.test\.ts, line \d+:\d+: TS2724 .*summarizePage/);
   });
 
+  it('suggests the refs entry for a symbol or field the ticket names that its scope declares (information: exit 0), and nothing for what is not there', async () => {
+    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-2.ticket.json'), 'utf8'));
+    assert.deepEqual(ticket.refs, [{ symbol: 'Tag', file: 'src/types.ts' }]);
+    ticket.refs = [];
+    // Named too: listPosts, declared in a file outside the scope, and publishedAt, declared nowhere.
+    ticket.description += ' Do not touch listPosts, and leave post.publishedAt for later.';
+    writeFileSync(path.join(ws.root, '.tickets/NOREFS.ticket.json'), JSON.stringify(ticket, null, 2));
+    const r = await cli(['validate', '.tickets/NOREFS.ticket.json', '--workspace', ws.root, '--json']);
+    assert.equal(r.code, 0, r.out);
+    const [result] = JSON.parse(r.out) as { findings: { path: string; severity: string; message: string; addRef?: unknown }[] }[];
+    const hints = result!.findings.filter((f) => f.severity === 'information');
+    const tag = hints.find((f) => (f.addRef as { symbol: string } | undefined)?.symbol === 'Tag');
+    assert.ok(tag, JSON.stringify(result!.findings));
+    assert.equal(tag.path, '$.title', 'where it is first named: "Migrate Post.tags from slugs to Tag objects"');
+    assert.equal(tag.message, 'names Tag, which src/types.ts declares, and refs does not list it: add {"symbol":"Tag","file":"src/types.ts"} to refs, so a run checks it resolves and its signature reaches the Coder');
+    assert.deepEqual(tag.addRef, { symbol: 'Tag', file: 'src/types.ts' });
+    const suggested = hints.map((f) => (f.addRef as { symbol: string; file: string }).symbol);
+    assert.ok(suggested.includes('Post.tags'), suggested.join(' '));
+    assert.ok(suggested.includes('getPost') && suggested.includes('postsByTag'), suggested.join(' '));
+    for (const absent of ['listPosts', 'post.publishedAt', 'Post.publishedAt']) assert.ok(!suggested.includes(absent), `${absent} is not suggested: ${suggested.join(' ')}`);
+    const plain = await cli(['validate', '.tickets/NOREFS.ticket.json', '--workspace', ws.root]);
+    assert.match(plain.out, /^\.tickets\/NOREFS\.ticket\.json: information at \$\.title: names Tag, which src\/types\.ts declares/m);
+
+    // With its refs, the listed one is not suggested again.
+    const listed = JSON.parse((await cli(['validate', '.tickets/BLOG-2.ticket.json', '--workspace', ws.root, '--json'])).out) as { findings: { addRef?: { symbol: string } }[] }[];
+    assert.ok(!listed[0]!.findings.some((f) => f.addRef?.symbol === 'Tag'));
+  });
+
   it('render prints exactly what a run would render, and writes nothing', async () => {
     const before = treeHash(ws.root);
     const r = await cli(['render', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root]);

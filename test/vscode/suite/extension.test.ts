@@ -12,7 +12,7 @@ import { fileInFolder } from '../../../src/vscode/runPanel';
 import { PROPOSAL_SCHEME } from '../../../src/vscode/proposalDocuments';
 import { until } from '../../support/cliProcess';
 import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
-import { abs, api, folder, withSettings } from './host';
+import { abs, api, folder, runIds, withSettings } from './host';
 
 /**
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
@@ -142,6 +142,40 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       if (uri) rmSync(uri.fsPath, { force: true });
+    }
+  });
+
+  it('YAML tickets: New Ticket writes one, on-save findings sit at their YAML place; Draft Ticket from Text opens an unsaved, validated draft with its rendered tests and runs nothing', async () => {
+    const yamlUri = (await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-Y', 'Sort posts by date', 'yaml')) as vscode.Uri | undefined;
+    const script = abs('.tickets/DRAFT-1.script.json');
+    try {
+      assert.ok(yamlUri);
+      assert.equal(path.relative(folder().uri.fsPath, yamlUri.fsPath), path.join('.tickets', 'NEW-Y.ticket.yaml'));
+      const text = readFileSync(yamlUri.fsPath, 'utf8');
+      assert.equal(await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-Y', 'again', 'json'), undefined, 'one ticket per id, whatever the format');
+      await vscode.commands.executeCommand('ticketRunner.validateTicket', yamlUri);
+      const onDescription = vscode.languages.getDiagnostics(yamlUri).find((d) => d.message.includes('placeholder'));
+      assert.ok(onDescription && text.split('\n')[onDescription.range.start.line]!.startsWith('description:'), 'the finding sits on the YAML description line');
+
+      const blog1 = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(script, JSON.stringify({ drafter: [{ text: 'not a ticket' }, { structured: blog1 }] }));
+      const before = readdirSync(abs('.tickets')).sort();
+      const runsBefore = runIds();
+      const drafted = (await vscode.commands.executeCommand('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-1', format: 'yaml' })) as { uri: vscode.Uri; draft: { text: string; rejected: string[] } } | undefined;
+      assert.ok(drafted, 'the command returns the draft');
+      assert.equal(drafted.uri.scheme, 'untitled', 'unsaved');
+      assert.ok(drafted.uri.path.endsWith('/.tickets/DRAFT-1.ticket.yaml'));
+      assert.equal(drafted.draft.rejected.length, 1, 'the prose answer was refused and asked again');
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === drafted.uri.toString());
+      assert.equal(doc?.getText(), drafted.draft.text);
+      assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'ticket-runner-rendered' && /rejects perPage above 100/.test(d.getText())), 'the rendered tests are shown');
+      assert.deepEqual(readdirSync(abs('.tickets')).sort(), before, 'nothing saved');
+      assert.deepEqual(runIds(), runsBefore, 'nothing ran');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      if (yamlUri) rmSync(yamlUri.fsPath, { force: true });
+      rmSync(script, { force: true });
     }
   });
 

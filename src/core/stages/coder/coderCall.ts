@@ -1,6 +1,6 @@
-import { callModel, recordAnomaly, type ScoredResponse } from '../modelCall';
+import { callModel, recordAnomaly, type RunRequest, type ScoredResponse } from '../modelCall';
 import type { RunContext } from '../context';
-import type { ModelMessage, ModelRequest } from '../../ports/model';
+import type { ModelMessage } from '../../ports/model';
 import type { RecoveryPolicy } from '../../schema/events';
 import { type StreamVerdict, StreamWatch } from '../../recovery/anomalies';
 import { stopFromSignal } from '../../recovery/budgets';
@@ -39,7 +39,7 @@ export const recoveryOf = (ctx: RunContext): RecoveryPolicy => ctx.recovery ?? D
  * (a stream that never starts sends no delta), and stopped with the call's own controller,
  * never the run's, so the run goes on to the retry. The run's abort still reaches the call.
  */
-async function watchedCall(ctx: RunContext, request: ModelRequest): Promise<Turn> {
+async function watchedCall(ctx: RunContext, request: RunRequest): Promise<Turn> {
   const policy = recoveryOf(ctx);
   const own = new AbortController();
   const relay = () => own.abort(ctx.signal.reason);

@@ -8,6 +8,7 @@ import { RunStop } from '../../recovery/runStop';
 import { emitCorrection, nextCorrectionId } from '../router/corrections';
 import { normalizeRelPath } from '../paths';
 import { parseTicket } from '../ticketLoader';
+import { readTicketData } from '../ticketFormat';
 import { introduced } from './introduced';
 
 type OpFailure = Extract<OpResult, { ok: false }>;
@@ -165,7 +166,7 @@ async function proposalFor(ctx: RunContext, index: number, fix: OpFix | undefine
   if (fix?.kind === 'opEdit') {
     const text = await ctx.deps.workspace.readFile(ctx.ticketPath);
     try {
-      const raw = JSON.parse(text ?? '') as { ops?: unknown[] };
+      const raw = readTicketData(ctx.ticketPath, text ?? '') as { ops?: unknown[] };
       if (Array.isArray(raw.ops) && index < raw.ops.length) {
         raw.ops[index] = fix.op;
         parseTicket(ctx.ticketPath, JSON.stringify(raw));

@@ -9,6 +9,7 @@ import { outsideScopeFiles } from './router';
 import { unifiedDiff } from '../gates/diff';
 import { parseTicket } from '../ticketLoader';
 import { describeChecks } from '../prompts';
+import { readTicketData, ticketFormatOf, writeTicketData } from '../ticketFormat';
 import { Ticket } from '../../schema/ticket';
 
 /** Applies a Debugger's exact text replacements to the ticket; null when the result is not a valid ticket. */
@@ -20,7 +21,7 @@ function editedTicket(ticketText: string, ticketPath: string, edit: NonNullable<
   }
   try {
     parseTicket(ticketPath, text);
-    return JSON.parse(text) as unknown;
+    return readTicketData(ticketPath, text);
   } catch {
     return null;
   }
@@ -110,10 +111,11 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
 export function applyProposal(ticketText: string, ticketPath: string, proposal: Proposal): string {
   let raw: Record<string, unknown>;
   try {
-    raw = JSON.parse(ticketText) as Record<string, unknown>;
+    raw = readTicketData(ticketPath, ticketText) as Record<string, unknown>;
   } catch {
-    throw new UserInputError(`${ticketPath} is no longer valid JSON; fix it before accepting the correction`);
+    throw new UserInputError(`${ticketPath} is no longer valid ${ticketFormatOf(ticketPath) === 'yaml' ? 'YAML' : 'JSON'}; fix it before accepting the correction`);
   }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UserInputError(`${ticketPath} no longer holds a ticket; fix it before accepting the correction`);
   switch (proposal.kind) {
     case 'scopeAddition': {
       const scope = (raw.scope ?? {}) as { write?: string[] };
@@ -132,7 +134,8 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
     case 'ticketUnclear':
       throw new UserInputError(`this correction asks the ticket to be clearer, it changes nothing itself (${proposal.where}: "${proposal.quote}"); edit the ticket and run it again, or reject it`);
   }
-  const text = JSON.stringify(raw, null, 2) + '\n';
+  // A YAML ticket is edited in place: what the proposal does not change keeps its text.
+  const text = writeTicketData(ticketPath, ticketText, raw);
   parseTicket(ticketPath, text);
   return text;
 }
@@ -146,9 +149,9 @@ export function nextCorrectionId(ctx: Pick<RunContext, 'log'>): string {
  * The ticket as its schema reads it (defaults filled in, keys in schema order), two-space JSON:
  * both sides of a preview in this form, so the diff shows what changes in meaning, not layout.
  */
-function canonicalTicket(text: string): string {
+function canonicalTicket(text: string, ticketPath: string): string {
   try {
-    const raw: unknown = JSON.parse(text);
+    const raw = readTicketData(ticketPath, text);
     const parsed = Ticket.safeParse(raw);
     return JSON.stringify(parsed.success ? parsed.data : raw, null, 2) + '\n';
   } catch {
@@ -166,7 +169,9 @@ export function proposalTicketSides(ticketText: string | null, ticketPath: strin
   if (ticketText === null) return { path: ticketPath, problem: `${ticketPath} no longer exists` };
   try {
     const after = applyProposal(ticketText, ticketPath, proposal);
-    return { path: ticketPath, before: canonicalTicket(ticketText), after: canonicalTicket(after) };
+    // A YAML ticket is edited in place, so its own text is what changes; a JSON one is rewritten whole.
+    if (ticketFormatOf(ticketPath) === 'yaml') return { path: ticketPath, before: ticketText, after };
+    return { path: ticketPath, before: canonicalTicket(ticketText, ticketPath), after: canonicalTicket(after, ticketPath) };
   } catch (err) {
     return { path: ticketPath, problem: err instanceof Error ? err.message : String(err) };
   }
@@ -175,7 +180,7 @@ export function proposalTicketSides(ticketText: string | null, ticketPath: strin
 /**
  * What accepting a proposal would write, in full, before anyone accepts it: a unified diff of
  * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
- * writes. A proposal that cannot apply says why instead.
+ * writes (a YAML ticket: its own text before and after, since Accept edits it in place). A proposal that cannot apply says why instead.
  */
 export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
   const sides = proposalTicketSides(ticketText, ticketPath, proposal);

@@ -4,9 +4,9 @@ import { UserInputError } from '../../../core/errors';
 import { ScriptedModel, type ScriptPosition } from './scriptedModel';
 import { ModelScript } from './scriptSchema';
 
-/** Where the scripted provider looks for a ticket's recorded answers. */
+/** Where the scripted provider looks for a ticket's recorded answers: one script for a ticket's JSON and YAML forms. */
 export function scriptPathFor(ticketPath: string): string {
-  return ticketPath.replace(/\.ticket\.json$/, '.script.json');
+  return ticketPath.replace(/\.ticket\.(json|ya?ml)$/, '.script.json');
 }
 
 /**

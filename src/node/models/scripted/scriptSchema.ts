@@ -42,6 +42,8 @@ export const ModelScript = z
     debugger: z.array(ScriptedAnswer).default([]),
     reviewer: z.array(ScriptedAnswer).default([]),
     testReviewer: z.array(ScriptedAnswer).default([]),
+    /** `draft`: tickets drafted from an issue's text, outside any run. */
+    drafter: z.array(ScriptedAnswer).optional(),
   })
   .strict();
 export type ModelScript = z.infer<typeof ModelScript>;

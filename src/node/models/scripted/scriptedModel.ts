@@ -29,6 +29,8 @@ const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 export class ScriptedModel implements ModelPort {
   readonly info: ModelInfo;
   private readonly cursor: ScriptPosition;
+  /** The drafter's answers read so far: a draft is no run, so no run's position holds it. */
+  private drafted = 0;
 
   constructor(
     private readonly script: ModelScript,
@@ -56,8 +58,8 @@ export class ScriptedModel implements ModelPort {
 
   async complete(request: ModelRequest, signal: AbortSignal): Promise<ModelResponse> {
     const started = Date.now();
-    const queue = this.script[request.role];
-    const index = this.cursor[request.role];
+    const queue = request.role === 'drafter' ? (this.script.drafter ?? []) : this.script[request.role];
+    const index = request.role === 'drafter' ? this.drafted : this.cursor[request.role];
     const answer = queue[index];
     if (!answer) {
       throw new ScriptExhaustedError(
@@ -65,7 +67,8 @@ export class ScriptedModel implements ModelPort {
           `it recorded ${queue.length}. Add an answer to "${request.role}" or check why the run made another call.`,
       );
     }
-    this.cursor[request.role]++;
+    if (request.role === 'drafter') this.drafted++;
+    else this.cursor[request.role]++;
     this.check(answer, request, index);
     if (signal.aborted) throw new CancelledError('cancelled');
     if (answer.fault === 'transportError') throw new ModelTransportError(`scripted model: recorded transport failure (${request.role} #${index + 1})`, 0);

@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { Draft } from '../core/stages/draftTicket';
+import type { TicketFormat } from '../core/stages/ticketFormat';
+import { showMessage } from './messages';
+import { Command } from './settings';
+import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
+
+/** What the command may be given instead of asking (another command, a test). */
+export interface DraftArgs {
+  text?: string;
+  id?: string;
+  format?: TicketFormat;
+}
+
+/** The issue's text: the argument, else the active editor's selection, else a box to paste it in. */
+async function issueText(given: string | undefined): Promise<string | undefined> {
+  if (given?.trim()) return given;
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+  if (selected.trim()) return selected;
+  return vscode.window.showInputBox({ title: 'Draft Ticket from Text (1/3)', prompt: "Paste the issue's text or describe the change (or select it in an editor first)", ignoreFocusOut: true });
+}
+
+/**
+ * Draft Ticket from Text: the folder's model drafts a ticket from an issue's text; the draft is
+ * validated and its tests rendered, and it opens as an unsaved document at its ticket path with
+ * its findings, the rendered tests beside it. Nothing is written and nothing runs: the user saves
+ * the draft, and runs it when they choose to.
+ */
+export async function draftFromText(files: TicketFiles, args: DraftArgs = {}): Promise<{ uri: vscode.Uri; draft: Draft } | undefined> {
+  const folder = (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
+  if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
+  const text = await issueText(args.text);
+  if (!text?.trim()) return undefined;
+  const id =
+    args.id ??
+    (await vscode.window.showInputBox({
+      title: 'Draft Ticket from Text (2/3)',
+      prompt: 'The ticket id: letters, digits, dot, dash or underscore',
+      placeHolder: 'BLOG-12',
+      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
+    }));
+  if (!id) return undefined;
+  const format = args.format ?? (await askFormat(id, 'Draft Ticket from Text (3/3)'));
+  if (!format || (await ticketIdTaken(folder, id))) return undefined;
+  const ticketPath = `.tickets/${id}.ticket.${format}`;
+  const draft = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true }, async (_progress, token) => {
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    try {
+      const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
+      return await draftTicket({ model, ...checks }, { issueText: text, ticketPath, id }, controller.signal);
+    } finally {
+      cancel.dispose();
+    }
+  });
+  // Unsaved, at the path it would be saved to: Save keeps it, closing drops it.
+  const uri = vscode.Uri.joinPath(folder.uri, ticketPath).with({ scheme: 'untitled' });
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(0, 0, doc.lineCount, 0), draft.text);
+  await vscode.workspace.applyEdit(edit);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  files.showFindings(uri, draft.text, draft.findings, format);
+  if (draft.rendered.length) await files.showRendered(uri, draft.rendered);
+  const errors = draft.findings.filter((f) => f.severity === 'error').length;
+  void showMessage(errors ? 'warning' : 'info', `Draft ${id}: ${errors ? `${errors} problem(s) to fix, shown in the Problems view` : 'valid'}. It is not saved and has not run: read it, save it, then run it when you choose to.`);
+  return { uri, draft };
+}
+
+/** Draft Ticket from Text, as a command: its errors (no usable draft, no key, no script) are one line, never a stack. */
+export function registerDraftCommand(files: TicketFiles): vscode.Disposable {
+  return vscode.commands.registerCommand(Command.draftTicket, async (args?: DraftArgs) => {
+    try {
+      return await draftFromText(files, args && typeof args === 'object' ? args : {});
+    } catch (err) {
+      void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}`);
+      return undefined;
+    }
+  });
+}
