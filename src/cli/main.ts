@@ -21,7 +21,7 @@ import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
-import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
+import { LSP_HELP, renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
 import { EXIT, exitForStatus } from './exitCodes';
 import { availableParallelism } from 'node:os';
 import { batchExitCode, batchJunit, formatBatchSummary } from '../core/run/views/batchReport';
@@ -89,6 +89,7 @@ Commands:
   record <runId>                     a run's model answers as a script for --model scripted
   validate <ticket>...               check tickets as a run would, with no run and no model
   render <ticket>                    print the tests a run of the ticket would render
+  lsp --stdio                        the ticket language server, for any LSP editor
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
@@ -157,6 +158,7 @@ batch-junit.xml to --out (default: the current folder), as \`batch\` would for t
 Exits as \`batch\` does for those outcomes.`,
   validate: VALIDATE_HELP,
   render: RENDER_HELP,
+  lsp: LSP_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -198,6 +200,7 @@ const OPTIONS = {
   parallel: { type: 'string' },
   keep: { type: 'string' },
   'max-concurrent-calls': { type: 'string' },
+  stdio: { type: 'boolean' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
@@ -300,7 +303,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, batch, merge-report, tickets (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, validate, render, lsp, batch, merge-report, tickets (see --help)`);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(HELP[command]!);
@@ -444,6 +447,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     case 'render': {
       if (positionals.length !== 1) throw new UserInputError('render needs one ticket path, such as .tickets/BLOG-1.ticket.json');
       return renderCommand(workspaceOf(flags), positionals[0]!, io.out, io.err, signal);
+    }
+    case 'lsp': {
+      if (flags.stdio !== true) throw new UserInputError('lsp speaks over stdio only: run ticket-runner lsp --stdio');
+      // Loaded here: the server's libraries are not every command's. It lives until the client exits it.
+      (await import('../lsp/stdio.js')).serveOverStdio();
+      return EXIT.passed;
     }
     case 'tickets': {
       io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));
