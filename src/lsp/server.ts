@@ -8,7 +8,8 @@ import { codeActions } from './codeActions';
 import { complete } from './completion';
 import { hover } from './hover';
 import { ticketFindings, type PlacedFinding } from './ticketFindings';
-import { ticketSource, TICKET_FILE, type TicketSource } from './ticketSource';
+import { ticketSource, TICKET_FILE } from './ticketFormats';
+import type { TicketSource } from './ticketSource';
 import { TicketWorkspace, workspaceRootOf } from './ticketWorkspace';
 import { VALIDATE_REQUEST, type ValidateParams } from './protocol';
 

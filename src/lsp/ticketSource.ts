@@ -1,5 +1,3 @@
-import { jsonTicketSource } from './jsonTicketSource';
-
 /** One step of a path into a ticket: a key or an array index. */
 export type Segment = string | number;
 
@@ -42,16 +40,4 @@ export interface TicketSource {
   set(path: Segment[], value: unknown, insert?: boolean): TextChange[];
   /** A value as this format writes a string literal (what completion inserts). */
   quote(value: string): string;
-}
-
-/** The ticket files the server serves, by name. */
-export const TICKET_FILE = /(^|\/)\.tickets\/[^/]+\.ticket\.json$/;
-
-/**
- * The one place a ticket is parsed by its format. A `.ticket.yaml` source plugs in here, beside
- * the JSON one, with its own range finder; the rest of the server does not change.
- */
-export function ticketSource(path: string, text: string): TicketSource | undefined {
-  if (path.endsWith('.ticket.json')) return jsonTicketSource(text);
-  return undefined;
 }

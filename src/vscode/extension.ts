@@ -7,6 +7,7 @@ import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
+import { TicketLanguageClient } from './ticketLanguageClient';
 import { VIEW_RUNS } from './settings';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -47,7 +48,8 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
-    const tickets = this._register(new TicketFiles(log));
+    const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
+    const tickets = this._register(new TicketFiles(ticketServer));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {

@@ -1,75 +1,41 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
 import { newTicketText } from '../core/stages/ticketTemplate';
-import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
-import { findingRange } from '../node/tickets/findingRanges';
-import type { DiagnosticsPort } from '../core/ports/checks';
-import type { WorkspacePort } from '../core/ports/workspace';
-import { Disposable, DisposableMap, toDisposable } from './dispose';
+import type { TicketValidation } from '../core/stages/validateTicket';
+import { Disposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
+import type { TicketLanguageClient } from './ticketLanguageClient';
 
 const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.json$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
 export const RENDERED_SCHEME = 'ticket-runner-rendered';
 
-type Checks = { workspace: WorkspacePort; diagnostics?: DiagnosticsPort };
-
 /**
- * The editor's side of writing tickets: New Ticket, Validate Ticket and Render Ticket, and a
- * ticket validated on every save, its findings shown as diagnostics at their JSON paths. The
- * checks are the CLI's `validate` (src/core/stages/validateTicket.ts); nothing here runs the
- * workspace's code or calls a model.
+ * The editor's ticket commands: New Ticket, Validate Ticket and Render Ticket. The checks are the
+ * ticket language server's (src/lsp, the CLI's `validate` at the findings' places in the text),
+ * which also owns the tickets' diagnostics as you type: nothing here validates on its own.
  */
 export class TicketFiles extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly problems = this._register(vscode.languages.createDiagnosticCollection('ticket-runner-tickets'));
-  /** One headless language service per folder, started on the first check. */
-  private readonly checks = new Map<string, Promise<Checks>>();
-  /** The validation under way per ticket: a newer save aborts it. */
-  private readonly running = this._register(new DisposableMap<string, vscode.Disposable>());
   private readonly rendered = new Map<string, string>();
   private readonly renderedChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.renderedChanged.event;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly server: TicketLanguageClient) {
     super();
-    this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
     this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => isTicket(doc.uri) && void this.validate(doc.uri).catch((err) => this.log.warn(`validating ${doc.uri.fsPath}: ${errorMessage(err)}`))));
-    this._register(vscode.workspace.onDidCloseTextDocument((doc) => isTicket(doc.uri) && this.problems.delete(doc.uri)));
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.rendered.get(uri.toString()) ?? '';
   }
 
-  private checksFor(folder: vscode.WorkspaceFolder): Promise<Checks> {
-    let c = this.checks.get(folder.uri.toString());
-    if (!c) {
-      // Loaded when first needed: the language service is large, and activation stays light.
-      c = import('../node/wire.js').then((m) => m.wireTicketChecks(folder.uri.fsPath));
-      this.checks.set(folder.uri.toString(), c);
-    }
-    return c;
-  }
-
-  /** Validates a ticket as it is in the editor, and shows its findings as diagnostics. */
+  /** Validates a ticket as it is in the editor; with types, its findings become its diagnostics. */
   async validate(uri: vscode.Uri, withTypes = true): Promise<TicketValidation | undefined> {
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder) return undefined;
-    const key = uri.toString();
-    const controller = new AbortController();
-    this.running.set(key, toDisposable(() => controller.abort()));
-    const text = (await vscode.workspace.openTextDocument(uri)).getText();
-    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    const checks = await this.checksFor(folder);
-    const { validateTicket } = await import('../core/stages/validateTicket.js');
-    const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
-    if (controller.signal.aborted) return undefined;
-    this.problems.set(uri, result.findings.map((f) => toDiagnostic(text, f)));
-    this.running.deleteAndLeak(key);
-    return result;
+    if (!vscode.workspace.getWorkspaceFolder(uri)) return undefined;
+    // Opened (not shown) so the server checks the editor's text, unsaved changes included.
+    await vscode.workspace.openTextDocument(uri);
+    return this.server.validate(uri, withTypes);
   }
 
   /** Writes `.tickets/<ID>.ticket.json` from the template, never over an existing file, and opens it. */
@@ -118,25 +84,6 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
 }
 
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
-
-function toDiagnostic(text: string, f: TicketFinding): vscode.Diagnostic {
-  const { offset, length } = findingRange(text, f.path);
-  const doc = lineIndex(text);
-  const d = new vscode.Diagnostic(new vscode.Range(doc(offset), doc(offset + length)), f.message, f.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
-  d.source = 'Ticket Runner';
-  return d;
-}
-
-/** Offset to position, over the text as validated (the document may have moved on since). */
-function lineIndex(text: string): (offset: number) => vscode.Position {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
-  return (offset) => {
-    let line = starts.length - 1;
-    while (line > 0 && starts[line]! > offset) line--;
-    return new vscode.Position(line, offset - starts[line]!);
-  };
-}
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
   try {

@@ -11,13 +11,16 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { REPO_ROOT } from './tempWorkspace';
 
+/** A published diagnostic; this server's messages are plain text. */
+export type TicketDiagnostic = Omit<Diagnostic, 'message'> & { message: string };
+
 /**
  * The real ticket language server (`node dist/cli.js lsp --stdio`) in a child process, driven
  * with vscode-languageserver-protocol messages: what an editor's client sends, and what it gets.
  */
 export class LspSession {
   readonly connection: ProtocolConnection;
-  private readonly published: { uri: string; version?: number; diagnostics: Diagnostic[] }[] = [];
+  private readonly published: { uri: string; version?: number; diagnostics: TicketDiagnostic[] }[] = [];
   private readonly waiters: (() => void)[] = [];
   private stderr = '';
 
@@ -28,7 +31,7 @@ export class LspSession {
     this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      this.published.push(p);
+      this.published.push({ ...p, diagnostics: p.diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) });
       for (const w of this.waiters.splice(0)) w();
     });
     this.connection.listen();
@@ -58,7 +61,7 @@ export class LspSession {
   }
 
   /** The next diagnostics published for `uri` at `version` (or later), waiting up to `timeoutMs`. */
-  async diagnostics(uri: string, version: number, timeoutMs = 60_000): Promise<Diagnostic[]> {
+  async diagnostics(uri: string, version: number, timeoutMs = 60_000): Promise<TicketDiagnostic[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.published.find((p) => p.uri === uri && (p.version ?? 0) >= version);

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { CodeAction, CompletionItem, Diagnostic, Hover } from 'vscode-languageserver-protocol';
+import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-protocol';
 import { validateTicket } from '../../../src/core/stages/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
-import { applyEdits, LspSession, positionOf } from '../../support/lspClient';
+import { applyEdits, LspSession, positionOf, type TicketDiagnostic as Diagnostic } from '../../support/lspClient';
 import { copyFixture } from '../../support/tempWorkspace';
 
 const TICKET = '.tickets/LSP-1.ticket.json';
