@@ -10,6 +10,7 @@ import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
 import { measureStreamLinearity } from './streamLinearity';
+import { measureTicketServer } from './ticketServer';
 import { measureCheckLatency } from './checkLatency';
 import { measureEditorSettle } from './editorSettle';
 import { measureExtension } from './extensionSize';
@@ -49,6 +50,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
   batchWallTime: () => measureBatchWallTime(),
+  ticketServer: (a) => measureTicketServer(a.edits!),
 };
 
 async function main(): Promise<void> {

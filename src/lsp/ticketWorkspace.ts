@@ -1,8 +1,9 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
 import { wireTicketChecks } from '../node/wire';
+import { withProbeCache } from './probeCache';
 
 /** Folders no ticket names a file in: dependencies, outputs, the run records. */
 const SKIPPED = new Set(['node_modules', '.git', 'dist', 'out', 'coverage', '.ticket-runner', '.vscode-test']);
@@ -20,7 +21,18 @@ export class TicketWorkspace {
   private files: { at: number; list: Promise<string[]> } | undefined;
 
   constructor(readonly root: string) {
-    this.checks = wireTicketChecks(root);
+    const { workspace, diagnostics } = wireTicketChecks(root);
+    this.checks = { workspace, diagnostics: diagnostics && withProbeCache(diagnostics, () => this.fingerprint()) };
+  }
+
+  /**
+   * The sizes and modification times of the workspace's files (outside node_modules and the
+   * dot folders), listed afresh: what a type probe depends on.
+   */
+  async fingerprint(): Promise<string> {
+    const files = await listFiles(this.root);
+    const stats = await Promise.all(files.map((f) => stat(path.join(this.root, f)).then((s) => `${f}:${s.size}:${s.mtimeMs}`, () => `${f}:gone`)));
+    return stats.join('\n');
   }
 
   /** The ticket's path relative to the workspace, with forward slashes. */

@@ -108,6 +108,29 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.match(textAt(text, typeError), /^\{\s*"path": "test\/ticket\/LSP-1\.test\.ts"/);
   });
 
+  it('a keystroke that renders the same test still sees the code change on disk since the last check', async () => {
+    const t = JSON.parse(brokenTicket(ws.root));
+    t.id = 'LSP-8';
+    t.scope.read = ['src/utils/pagination.ts'];
+    t.acceptance.pop();
+    t.testPlan.files[0].path = 'test/ticket/LSP-8.test.ts';
+    const text = `${JSON.stringify(t, null, 2)}\n`;
+    const uri = await lsp.open('.tickets/LSP-8.ticket.json', text);
+    const renamed = (ds: Diagnostic[]) => ds.some((d) => d.severity === 2 && /listPosts/.test(d.message) && /test\/ticket\/LSP-8\.test\.ts/.test(d.message));
+    assert.equal(renamed(await lsp.diagnostics(uri, 1)), false, 'the rendered test type-checks against the code as it is');
+    const handlers = path.join(ws.root, 'src/handlers/posts.ts');
+    const before = readFileSync(handlers, 'utf8');
+    writeFileSync(handlers, before.replace('export function listPosts(', 'export function listAllPosts('));
+    try {
+      await lsp.change(uri, text.replace('"description": "', '"description": "Typed: '), 2);
+      assert.ok(renamed(await lsp.diagnostics(uri, 2)), 'the probe is not answered from memory once the code changed');
+    } finally {
+      writeFileSync(handlers, before);
+    }
+    await lsp.change(uri, text, 3);
+    assert.equal(renamed(await lsp.diagnostics(uri, 3)), false, 'and the fix on disk clears it again');
+  });
+
   it('warns on a test-plan target that is not a test file, and on a duplicate criterion id while the schema fails elsewhere', async () => {
     const t = JSON.parse(brokenTicket(ws.root));
     t.testPlan.files[0].path = 'src/handlers/postsCheck.ts';
