@@ -57,33 +57,40 @@ export function startTicketServer(connection: Connection): void {
     data: f.fix ? { fix: f.fix } : undefined,
   });
 
-  /** Checks a ticket's text and publishes its findings; a newer check of the same ticket cancels it. */
-  const check = async (doc: TextDocument, withTypes = true): Promise<TicketValidation | undefined> => {
+  /** Stops the check scheduled or under way for a ticket: a newer one replaces it. */
+  const cancel = (uri: string) => {
+    const p = pending.get(uri);
+    p?.controller.abort();
+    if (p?.timer) clearTimeout(p.timer);
+    pending.delete(uri);
+  };
+
+  /** Checks a ticket's text; with types, publishes its findings as the ticket's diagnostics. */
+  const check = async (doc: TextDocument, withTypes: boolean, signal: AbortSignal): Promise<TicketValidation | undefined> => {
     const ticket = ticketOf(doc.uri, doc.getText());
     if (!ticket) return undefined;
-    pending.get(doc.uri)?.controller.abort();
-    const controller = new AbortController();
-    pending.set(doc.uri, { controller });
     try {
       const checks = withTypes ? ticket.ws.checks : { workspace: ticket.ws.checks.workspace };
-      const { findings, validation } = await ticketFindings(checks, ticket.rel, ticket.source, controller.signal);
-      if (controller.signal.aborted) return undefined;
-      if (withTypes) await connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(doc, f)) });
+      const { findings, validation } = await ticketFindings(checks, ticket.rel, ticket.source, signal);
+      if (signal.aborted) return undefined;
+      // A check that took longer than the next keystroke's does not put back older findings.
+      const live = documents.get(doc.uri);
+      if (withTypes && !(live && live.version > doc.version)) await connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(doc, f)) });
       return validation;
     } catch (err) {
-      if (!(err instanceof CancelledError) && !controller.signal.aborted) connection.console.error(`checking ${ticket.rel}: ${errorMessage(err)}`);
+      if (!(err instanceof CancelledError) && !signal.aborted) connection.console.error(`checking ${ticket.rel}: ${errorMessage(err)}`);
       return undefined;
-    } finally {
-      if (pending.get(doc.uri)?.controller === controller) pending.delete(doc.uri);
     }
   };
 
+  /** Checks a ticket once typing pauses; a newer keystroke cancels the check scheduled or under way. */
   const schedule = (doc: TextDocument) => {
-    const previous = pending.get(doc.uri);
-    previous?.controller.abort();
-    if (previous?.timer) clearTimeout(previous.timer);
+    cancel(doc.uri);
     const controller = new AbortController();
-    pending.set(doc.uri, { controller, timer: setTimeout(() => void check(doc), DEBOUNCE_MS) });
+    const timer = setTimeout(() => {
+      void check(doc, true, controller.signal).finally(() => pending.get(doc.uri)?.controller === controller && pending.delete(doc.uri));
+    }, DEBOUNCE_MS);
+    pending.set(doc.uri, { controller, timer });
   };
 
   connection.onInitialize(() => ({
@@ -98,10 +105,7 @@ export function startTicketServer(connection: Connection): void {
 
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
-    const p = pending.get(e.document.uri);
-    p?.controller.abort();
-    if (p?.timer) clearTimeout(p.timer);
-    pending.delete(e.document.uri);
+    cancel(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
@@ -149,15 +153,15 @@ export function startTicketServer(connection: Connection): void {
       const open = documents.get(p.uri);
       const text = open?.getText() ?? (await readFile(fileURLToPath(p.uri), 'utf8'));
       const doc = open ?? TextDocument.create(p.uri, 'json', 0, text);
-      return (await check(doc, p.types !== false)) ?? null;
+      // Asked for now: it replaces a check scheduled by typing, and is not cancelled by the next one
+      // (which publishes after it).
+      if (p.types !== false) cancel(p.uri);
+      return (await check(doc, p.types !== false, new AbortController().signal)) ?? null;
     }),
   );
 
   connection.onShutdown(() => {
-    for (const p of pending.values()) {
-      p.controller.abort();
-      if (p.timer) clearTimeout(p.timer);
-    }
+    for (const uri of [...pending.keys()]) cancel(uri);
     for (const ws of workspaces.values()) ws.dispose();
     workspaces.clear();
   });

@@ -74,6 +74,17 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     }
   });
 
+  it('answers the editor\'s validate request right after didOpen, with the findings and the rendered tests, not cancelled by the check typing scheduled', async () => {
+    const text = brokenTicket(ws.root).replace('"src/utils/pagnation.ts"', '"src/utils/pagination.ts"');
+    const uri = await lsp.open('.tickets/LSP-9.ticket.json', text);
+    const answer = (await lsp.connection.sendRequest('ticketRunner/validate', { uri, types: true })) as { findings: { path: string; message: string }[]; rendered: { path: string }[] } | null;
+    assert.ok(answer, 'an answer, not null');
+    assert.deepEqual(answer.rendered.map((r) => r.path), ['test/ticket/LSP-1.test.ts']);
+    assert.ok(answer.findings.some((f) => f.path === '$.testPlan' && f.message.includes('AC3')), JSON.stringify(answer.findings));
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok((await lsp.diagnostics(uri, 1)).some((d) => d.message.includes('AC3')));
+  });
+
   it('a quick fix changes a mistyped scope path to the closest existing file, and its error goes away', async () => {
     const text = brokenTicket(ws.root);
     const uri = await lsp.open('.tickets/LSP-2.ticket.json', text.replace('LSP-1', 'LSP-2'));
