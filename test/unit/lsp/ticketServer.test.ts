@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-protocol';
 import { validateTicket } from '../../../src/core/stages/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
+import { cli } from '../../support/cli';
 import { applyEdits, LspSession, positionOf, type TicketDiagnostic as Diagnostic } from '../../support/lspClient';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -231,5 +232,14 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.ok(addRef, JSON.stringify(actions.map((a) => a.title)));
     const withRef = JSON.parse(applyEdits(text, addRef.edit!.changes![uri]!));
     assert.deepEqual(withRef.refs, [{ symbol: 'Post.title', file: 'src/types.ts' }]);
+  });
+});
+
+describe('ticket-runner lsp', () => {
+  it('speaks over stdio only: without --stdio it says so in one line and exits 3', async () => {
+    const r = await cli(['lsp']);
+    assert.equal(r.code, 3);
+    assert.equal(r.err.trim().split('\n').length, 1);
+    assert.match(r.err, /lsp speaks over stdio only: run ticket-runner lsp --stdio/);
   });
 });
