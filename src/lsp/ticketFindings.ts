@@ -1,5 +1,5 @@
 import { isTestPath, normalizeRelPath } from '../core/stages/paths';
-import { validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/validateTicket';
+import { unresolvedRef, validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/validateTicket';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
 import type { Segment, Span, TicketSource } from './ticketSource';
@@ -19,6 +19,7 @@ export interface PlacedFinding extends Omit<TicketFinding, 'severity'> {
 const UNTESTED = /^no test case names acceptance criteri/;
 
 interface RawTicket {
+  refs?: unknown;
   acceptance?: { id?: unknown; text?: unknown }[];
   scope?: { write?: unknown[]; read?: unknown[] };
   testPlan?: { files?: { path?: unknown; cases?: { criterion?: unknown }[] }[] };
@@ -28,7 +29,8 @@ interface RawTicket {
  * Everything `ticket-runner validate` finds (the same function, the same messages), each at its
  * place in the text, plus what helps while typing: a criterion without a test on the criterion
  * itself, a duplicate id even while the schema fails elsewhere, a test-plan target that is not
- * named like a test file, a scope.write file that does not exist yet.
+ * named like a test file, a scope.write file that does not exist yet, and a `refs` entry that does
+ * not resolve while another error keeps validate from resolving them.
  */
 export async function ticketFindings(
   checks: { workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
@@ -93,6 +95,18 @@ export async function ticketFindings(
     const p = relPath(w);
     if (p && !(await checks.workspace.exists(p))) {
       out.push({ path: where, severity: 'info', message: `scope.write[${i}] "${p}" does not exist yet: a run creates it (fix the path if you meant an existing file)`, span: at(where), fix: { kind: 'scopePath', path: ['scope', 'write', i], value: w } });
+    }
+  }
+  // validate resolves refs only once every other error is fixed; as you type, they are checked anyway.
+  const port = checks.diagnostics;
+  if (port && !validation.rendered.length) {
+    for (const [i, r] of list(raw.refs).entries()) {
+      const ref = r as { symbol?: unknown; file?: unknown } | undefined;
+      const where = `$.refs[${i}]`;
+      if (typeof ref?.symbol !== 'string' || typeof ref.file !== 'string' || out.some((x) => x.path.startsWith(where))) continue;
+      const file = relPath(ref.file);
+      if (!file || !(await checks.workspace.exists(file))) continue;
+      if ((await port.resolveSymbol(file, ref.symbol)) === null) out.push({ path: where, severity: 'error', message: unresolvedRef(i, ref.symbol, file), span: at(where) });
     }
   }
   return { findings: out, validation };

@@ -143,6 +143,18 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.equal(renamed(await lsp.diagnostics(uri, 3)), false, 'and the fix on disk clears it again');
   });
 
+  it('reports a ref that does not resolve even while a path error keeps validate from resolving refs', async () => {
+    const t = JSON.parse(brokenTicket(ws.root));
+    t.refs = [{ symbol: 'Post.title', file: 'src/types.ts' }, { symbol: 'Post.publishedAt', file: 'src/types.ts' }];
+    const text = `${JSON.stringify(t, null, 2)}\n`;
+    const uri = await lsp.open('.tickets/LSP-10.ticket.json', text);
+    const diagnostics = await lsp.diagnostics(uri, 1);
+    assert.ok(diagnostics.some((d) => d.message.includes('pagnation')), 'the path error that stops validate');
+    const refs = diagnostics.filter((d) => d.message.includes('does not resolve'));
+    assert.deepEqual(refs.map((d) => d.message), ['refs[1]: Post.publishedAt does not resolve in src/types.ts: fix the name or the file']);
+    assert.match(textAt(text, refs[0]!), /^\{\s*"symbol": "Post\.publishedAt"/);
+  });
+
   it('warns on a test-plan target that is not a test file, and on a duplicate criterion id while the schema fails elsewhere', async () => {
     const t = JSON.parse(brokenTicket(ws.root));
     t.testPlan.files[0].path = 'src/handlers/postsCheck.ts';
