@@ -1,9 +1,6 @@
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { CodeDiagnostic } from '../core/schema/checks';
 
-/** How long one fingerprint of the workspace stands for all the probes of one check. */
-const FINGERPRINT_TTL_MS = 250;
-
 /**
  * The language service with its type probes remembered: while the ticket is typed, most
  * keystrokes (a description, a criterion's text) render the same test file, and the type-check
@@ -13,11 +10,6 @@ const FINGERPRINT_TTL_MS = 250;
  */
 export function withProbeCache(port: DiagnosticsPort, fingerprint: () => Promise<string>): DiagnosticsPort {
   const remembered = new Map<string, { print: string; diagnostics: CodeDiagnostic[] }>();
-  let current: { at: number; print: Promise<string> } | undefined;
-  const print = () => {
-    if (!current || Date.now() - current.at > FINGERPRINT_TTL_MS) current = { at: Date.now(), print: fingerprint() };
-    return current.print;
-  };
   const probe = port.probe?.bind(port);
   return {
     check: (changed, signal) => port.check(changed, signal),
@@ -30,7 +22,8 @@ export function withProbeCache(port: DiagnosticsPort, fingerprint: () => Promise
       (async (path, content, signal, overlays) => {
         if (overlays?.length) return probe(path, content, signal, overlays);
         const key = `${path}\0${content}`;
-        const now = await print();
+        // Taken afresh for every probe: one kept for even a moment answered a file changed within it.
+        const now = await fingerprint();
         const hit = remembered.get(key);
         if (hit && hit.print === now) return hit.diagnostics;
         const diagnostics = await probe(path, content, signal);
