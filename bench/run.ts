@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the Debugger prompt size, the type-check gate's compilers, check latency,
  * the editor's diagnostics settle, pipeline overhead, a batch's wall time against its tickets
- * one after another, and the extension's figures, each as a ratio measured in this same run
+ * one after another, the ticket language server's latency, and the extension's figures, each as a ratio measured in this same run
  * (these machines are noisy). Every section runs in its own
  * process under a time limit (bench/isolate.ts): one that cannot run says why on one line,
  * the others still run, and the bench exits non-zero. Prints a Markdown table and writes
@@ -19,6 +19,7 @@ import { candidateCopyRow, type CandidateCopyCost } from './candidateCopy';
 import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
+import { ticketServerRows, type TicketServerLatency } from './ticketServer';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
       // Four fixture tickets alone, one after another, then as one batch, 2 at a time.
       { key: 'batchWallTime', section: 'batchWallTime', limitS: 600, args: { repoRoot: REPO } },
+      // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
+      { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
     for (const p of plan) {
       say(`${p.key} (time limit ${p.limitS} s)…`);
@@ -203,6 +206,9 @@ async function main(): Promise<void> {
   const batch = value<BatchWallTime>('batchWallTime');
   if (!batch) failed('Batch wall time: batch --parallel 2 ÷ one after another', 'batchWallTime');
   else rows.push(batchWallTimeRow(batch));
+  const ticketServer = value<TicketServerLatency>('ticketServer');
+  if (!ticketServer) failed('Ticket language server: a keystroke to its diagnostics, a completion', 'ticketServer');
+  else rows.push(...ticketServerRows(ticketServer));
   const stream = value<StreamLinearity>('streamLinearity');
   if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
   else rows.push(streamLinearityRow(stream));

@@ -11,6 +11,7 @@ import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
 import { measureStreamLinearity } from './streamLinearity';
+import { measureTicketServer } from './ticketServer';
 import { measureCheckLatency } from './checkLatency';
 import { measureEditorSettle } from './editorSettle';
 import { measureExtension } from './extensionSize';
@@ -53,6 +54,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
   batchWallTime: () => measureBatchWallTime(),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
+  ticketServer: (a) => measureTicketServer(a.edits!),
 };
 
 async function main(): Promise<void> {

@@ -33,6 +33,9 @@ const targets = [
   { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: IMPORT_META_URL } },
   // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
   { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
+  // The ticket language server the extension's client starts over stdio: TypeScript bundled,
+  // as in the extension (the .vsix has no node_modules); its lib files are dist/typescript-lib.
+  { ...common, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/ticketServer.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.

@@ -23,7 +23,7 @@ import { formatPromptRecords } from '../core/run/views/prompts';
 import { progressLine } from './progress';
 import { writeCrashReport } from './crashReport';
 import { readTicketFile } from './ticketFile';
-import { renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
+import { LSP_HELP, renderCommand, RENDER_HELP, validateCommand, VALIDATE_HELP } from './ticketChecks';
 import { evalRoutingCommand, EVAL_ROUTING_HELP } from './evalRouting';
 import { draftCommand, DRAFT_HELP } from './draftCommand';
 import { EXIT, exitForStatus } from './exitCodes';
@@ -94,6 +94,7 @@ Commands:
   stats                              figures over the workspace's runs: pass rate, routes, vetoes, rungs, cost
   validate <ticket>...               check tickets as a run would, with no run and no model
   render <ticket>                    print the tests a run of the ticket would render
+  lsp --stdio                        the ticket language server, for any LSP editor
   batch <dir-or-pattern>...          run many tickets, each in its own git worktree (or copy), in parallel
   merge-report <dirs...>             one batch report and JUnit file from runs that ran anywhere
   tickets <dir-or-pattern>...        the tickets a batch would run, as a JSON list (a CI matrix)
@@ -170,6 +171,7 @@ Exits as \`batch\` does for those outcomes.`,
   render: RENDER_HELP,
   'eval-routing': EVAL_ROUTING_HELP,
   draft: DRAFT_HELP,
+  lsp: LSP_HELP,
   tickets: `Usage: ticket-runner tickets <dir-or-pattern>... [--workspace DIR]
 
 Prints the tickets a batch of these would run, as one JSON list of workspace-relative paths:
@@ -216,6 +218,7 @@ const OPTIONS = {
   id: { type: 'string' },
   format: { type: 'string' },
   script: { type: 'string' },
+  stdio: { type: 'boolean' },
 } as const;
 
 /** The options of \`run\` a batch passes on to every ticket's run as given. */
@@ -319,7 +322,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
     io.out(HELP.main!);
     return command ? EXIT.passed : EXIT.error;
   }
-  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, batch, merge-report, tickets, draft, eval-routing (see --help)`);
+  if (!(command in HELP) || command === 'main') throw new UserInputError(`unknown command "${command}". Commands: run, show, list, resolve, resume, rollback, record, stats, validate, render, lsp, batch, merge-report, tickets, draft, eval-routing (see --help)`);
   // Its own options (--corpus, --compare A B): parsed by the command.
   if (command === 'eval-routing') return evalRoutingCommand(rest, io, signal);
   const { values: flags, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
@@ -470,6 +473,12 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
         io,
         signal,
       );
+    case 'lsp': {
+      if (flags.stdio !== true) throw new UserInputError('lsp speaks over stdio only: run ticket-runner lsp --stdio');
+      // Loaded here: the server's libraries are not every command's. It lives until the client exits it.
+      (await import('../lsp/stdio.js')).serveOverStdio();
+      return EXIT.passed;
+    }
     case 'tickets': {
       io.out(JSON.stringify(findTickets(workspaceOf(flags), positionals)));
       return EXIT.passed;

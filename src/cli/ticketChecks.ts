@@ -19,6 +19,14 @@ export const RENDER_HELP = `Usage: ticket-runner render <ticket> [--workspace DI
 Prints the test files a run of the ticket would render from its test plan, each under a
 line naming its path. Nothing is written.`;
 
+export const LSP_HELP = `Usage: ticket-runner lsp --stdio
+
+The ticket language server over stdin and stdout, for any editor with an LSP client: the
+findings of validate as you type in .tickets/*.ticket.json (at their place in the text),
+completion of scope paths, refs symbols, criterion ids and expectation kinds, hover with the
+rendered test, a ref's type and a file's exports, and quick fixes. The workspace of a ticket
+is the folder that holds its .tickets/ folder.`;
+
 const line = (ticket: string, f: TicketFinding) => `${ticket}: ${f.severity} at ${f.path}: ${f.message}`;
 
 /** `validate`: every ticket's findings; exit 3 if any ticket has an error. */

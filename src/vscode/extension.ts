@@ -9,6 +9,7 @@ import { StatsPanel } from './statsPanel';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { registerDraftCommand } from './ticketDraft';
+import { TicketLanguageClient } from './ticketLanguageClient';
 import { VIEW_RUNS } from './settings';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -50,7 +51,8 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
     this._register(new StatsPanel(context.extensionUri, this.runs, log));
-    const tickets = this._register(new TicketFiles(log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
+    const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
+    const tickets = this._register(new TicketFiles(ticketServer, log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     this._register(registerDraftCommand(tickets));
     // The palette offers a run's commands only when there is a run to act on.

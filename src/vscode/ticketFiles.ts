@@ -12,6 +12,7 @@ import type { MaterializedFile } from '../core/stages/materializer';
 import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
+import type { TicketLanguageClient } from './ticketLanguageClient';
 
 const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
@@ -20,13 +21,15 @@ export const RENDERED_SCHEME = 'ticket-runner-rendered';
 type Checks = { workspace: WorkspacePort; diagnostics?: DiagnosticsPort };
 
 /**
- * The editor's side of writing tickets: New Ticket, Validate Ticket and Render Ticket, and a
- * ticket validated on every save, its findings shown as diagnostics at their JSON paths. The
- * checks are the CLI's `validate` (src/core/stages/validateTicket.ts); nothing here runs the
- * workspace's code or calls a model.
+ * The editor's side of writing tickets: New Ticket, Validate Ticket, Render Ticket and Draft
+ * Ticket from Text. A JSON ticket's checks are the ticket language server's (src/lsp: the CLI's
+ * `validate` at the findings' places, as you type); a YAML ticket, which the server does not
+ * serve yet, and a draft are validated here with the same core (`validateTicket`), a YAML one
+ * on every save. Each file has one owner of its diagnostics. Nothing here runs the workspace's
+ * code; only Draft calls a model.
  */
 export class TicketFiles extends Disposable implements vscode.TextDocumentContentProvider {
-  private readonly problems = this._register(vscode.languages.createDiagnosticCollection('ticket-runner-tickets'));
+  private readonly problems = this._register(vscode.languages.createDiagnosticCollection('ticket-runner-ticket-checks'));
   /** One headless language service per folder, started on the first check. */
   private readonly checks = new Map<string, Promise<Checks>>();
   /** The validation under way per ticket: a newer save aborts it. */
@@ -36,6 +39,7 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   readonly onDidChange = this.renderedChanged.event;
 
   constructor(
+    private readonly server: TicketLanguageClient,
     private readonly log: vscode.LogOutputChannel,
     /** The model Draft Ticket from Text asks (the folder's run model). */
     readonly draftModel: (folder: vscode.WorkspaceFolder, ticketPath: string) => Promise<ModelPort>,
@@ -43,7 +47,7 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     super();
     this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
     this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => isTicket(doc.uri) && void this.validate(doc.uri).catch((err) => this.log.warn(`validating ${doc.uri.fsPath}: ${errorMessage(err)}`))));
+    this._register(vscode.workspace.onDidSaveTextDocument((doc) => isTicket(doc.uri) && ticketFormatOf(doc.uri.fsPath) === 'yaml' && void this.validate(doc.uri).catch((err) => this.log.warn(`validating ${doc.uri.fsPath}: ${errorMessage(err)}`))));
     this._register(vscode.workspace.onDidCloseTextDocument((doc) => isTicket(doc.uri) && this.problems.delete(doc.uri)));
   }
 
@@ -66,6 +70,11 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   async validate(uri: vscode.Uri, withTypes = true): Promise<TicketValidation | undefined> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) return undefined;
+    if (uri.scheme === 'file' && ticketFormatOf(uri.fsPath) === 'json') {
+      // Opened (not shown) so the server checks the editor's text, unsaved changes included.
+      await vscode.workspace.openTextDocument(uri);
+      return this.server.validate(uri, withTypes);
+    }
     const key = uri.toString();
     const controller = new AbortController();
     this.running.set(key, toDisposable(() => controller.abort()));

@@ -1,6 +1,12 @@
 import type { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
 import type { TestFramework } from '../schema/testPlan';
 
+/** A name a file exports, or a member of one, with its type as TypeScript prints it. */
+export interface SymbolEntry {
+  name: string;
+  type: string;
+}
+
 /** Tree-sitter: syntax problems of one file. */
 export interface ParserPort {
   parse(path: string, content: string): Promise<ParseProblem[]>;
@@ -34,6 +40,12 @@ export interface DiagnosticsPort {
   probe?(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]>;
   /** Resolves `Type` or `Type.member` declared in `file`; the type text, or null when it does not resolve. */
   resolveSymbol(file: string, symbol: string): Promise<string | null>;
+  /**
+   * The names `file` exports (no `owner`), or the members of `owner` (`Type` or `Type.member`)
+   * declared in it, each with its type text. Optional: the ticket language server's completion
+   * and hover use it, and go without.
+   */
+  symbolsOf?(file: string, owner?: string): Promise<SymbolEntry[]>;
   dispose?(): void;
 }
 

@@ -51,12 +51,7 @@ export function newTicketText(o: NewTicketOptions): string {
           suite: `${o.id} ${o.title}`,
           imports,
           cases: [
-            {
-              name: `${TEMPLATE_MARK} what the case checks`,
-              criterion: 'AC1',
-              arrange: [] as string[],
-              expect: [{ kind: 'equal', actual: `'${TEMPLATE_MARK} an expression over the code'`, expected: `'${TEMPLATE_MARK} the value it must have'` }],
-            },
+            placeholderCase('AC1'),
           ],
         },
       ],
@@ -91,6 +86,19 @@ function yamlTicketText(ticket: object): string {
     },
   });
   return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * A test case for `criterion` that the author must write: its expectation compares two different
+ * placeholder strings, so it fails if run, and `validate` refuses it while the mark is there.
+ */
+export function placeholderCase(criterion: string) {
+  return {
+    name: `${TEMPLATE_MARK} what the case checks`,
+    criterion,
+    arrange: [] as string[],
+    expect: [{ kind: 'equal', actual: `'${TEMPLATE_MARK} an expression over the code'`, expected: `'${TEMPLATE_MARK} the value it must have'` }],
+  };
 }
 
 /** `to` relative to the folder `from`, as an import specifier (always starting with ./ or ../). */

@@ -28,6 +28,9 @@ export interface TicketValidation {
   rendered: MaterializedFile[];
 }
 
+/** The finding for a `refs` entry the language service cannot resolve. */
+export const unresolvedRef = (i: number, symbol: string, file: string): string => `refs[${i}]: ${symbol} does not resolve in ${file}: fix the name or the file`;
+
 /**
  * The acceptance criteria no test case names. A plan that names no criterion at all is not
  * held to it; one that names some must name them all (the test reviewer gate's machine fact).
@@ -66,7 +69,7 @@ export async function validateTicket(
 
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   manifest.facts.forEach((fact, i) => {
-    if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: `refs[${i}]: ${fact.symbol} does not resolve in ${fact.file}: fix the name or the file`, severity: 'error' });
+    if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: unresolvedRef(i, fact.symbol, fact.file), severity: 'error' });
   });
   if (deps.diagnostics) {
     for (const { path, ref } of await suggestRefs(ticket, deps.diagnostics)) {

@@ -3,13 +3,13 @@ import { dirname } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ts from 'typescript';
 import { CancelledError } from '../../core/errors';
-import type { DiagnosticsPort } from '../../core/ports/checks';
+import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { absolutePath, workspacePath } from '../workspacePaths';
 import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES, rankFixes } from './codeFixes';
 import { directImporters } from './importers';
 import { HEADLESS } from './judges';
-import { resolveSymbolType } from './resolveSymbol';
+import { listSymbols, resolveSymbolType } from './resolveSymbol';
 import { WorkspaceHost } from './workspaceHost';
 
 export interface LanguageServiceDiagnosticsOptions {
@@ -150,6 +150,14 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     const program = this.program();
     const sf = program.getSourceFile(abs);
     return sf ? resolveSymbolType(program, sf, symbol) : null;
+  }
+
+  async symbolsOf(file: string, owner?: string): Promise<SymbolEntry[]> {
+    const abs = absolutePath(this.root, file);
+    this.ensureKnown(abs);
+    const program = this.program();
+    const sf = program.getSourceFile(abs);
+    return sf ? listSymbols(program, sf, owner) : [];
   }
 
   dispose(): void {

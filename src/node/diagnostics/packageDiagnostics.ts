@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DiagnosticsPort } from '../../core/ports/checks';
+import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
@@ -81,6 +81,10 @@ export class PackageDiagnostics implements DiagnosticsPort {
 
   async resolveSymbol(file: string, symbol: string): Promise<string | null> {
     return (await this.serviceOf(file)).resolveSymbol(file, symbol);
+  }
+
+  async symbolsOf(file: string, owner?: string): Promise<SymbolEntry[]> {
+    return (await this.serviceOf(file)).symbolsOf(file, owner);
   }
 
   dispose(): void {

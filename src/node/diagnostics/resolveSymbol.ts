@@ -8,20 +8,44 @@ const TYPE_FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingl
  * nothing a caller could check a test against.
  */
 export function resolveSymbolType(program: ts.Program, sf: ts.SourceFile, path: string): string | null {
-  const [head, ...members] = path.split('.');
-  if (!head) return null;
   const checker = program.getTypeChecker();
+  const found = typeAt(checker, sf, path);
+  if (!found) return null;
+  if (found.symbol) return found.isType ? describeDeclaredType(checker, found.symbol, found.type) : checker.typeToString(found.type, undefined, TYPE_FLAGS);
+  return checker.typeToString(found.type, undefined, TYPE_FLAGS);
+}
+
+/**
+ * What a ticket's `refs` may name in `sf`: its exports when `owner` is absent, else the members
+ * of `owner` (`Type` or `Type.member`), each with its type text.
+ */
+export function listSymbols(program: ts.Program, sf: ts.SourceFile, owner?: string): { name: string; type: string }[] {
+  const checker = program.getTypeChecker();
+  if (owner === undefined) {
+    const moduleSymbol = checker.getSymbolAtLocation(sf);
+    const exported = moduleSymbol ? checker.getExportsOfModule(moduleSymbol) : [];
+    return exported.map((s) => ({ name: s.name, type: resolveSymbolType(program, sf, s.name) ?? '' }));
+  }
+  const found = typeAt(checker, sf, owner);
+  if (!found) return [];
+  return checker.getPropertiesOfType(checker.getApparentType(checker.getNonNullableType(found.type))).map((p) => ({ name: p.name, type: checker.typeToString(checker.getTypeOfSymbol(p), undefined, TYPE_FLAGS) }));
+}
+
+/** The type at `Name` or `Name.member...`; `symbol` is set for the bare name alone. */
+function typeAt(checker: ts.TypeChecker, sf: ts.SourceFile, path: string): { type: ts.Type; symbol?: ts.Symbol; isType: boolean } | undefined {
+  const [head, ...members] = path.split('.');
+  if (!head) return undefined;
   const symbol = findSymbol(checker, sf, head);
-  if (!symbol) return null;
+  if (!symbol) return undefined;
   const isType = (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum)) !== 0;
   let type = isType ? checker.getDeclaredTypeOfSymbol(symbol) : checker.getTypeOfSymbol(symbol);
-  if (members.length === 0) return isType ? describeDeclaredType(checker, symbol, type) : checker.typeToString(type, undefined, TYPE_FLAGS);
+  if (members.length === 0) return { type, symbol, isType };
   for (const member of members) {
     const property = checker.getPropertyOfType(checker.getApparentType(checker.getNonNullableType(type)), member);
-    if (!property) return null;
+    if (!property) return undefined;
     type = checker.getTypeOfSymbol(property);
   }
-  return checker.typeToString(type, undefined, TYPE_FLAGS);
+  return { type, isType: false };
 }
 
 function findSymbol(checker: ts.TypeChecker, sf: ts.SourceFile, name: string): ts.Symbol | undefined {

@@ -179,6 +179,37 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
+  it('the ticket language server shows a broken ticket\'s problems as it opens, and its quick fix repairs the scope path', async () => {
+    const ticket = abs('.tickets/LSP-1.ticket.json');
+    const broken = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8'));
+    broken.id = 'LSP-1';
+    broken.scope.read = ['src/utils/pagnation.ts'];
+    broken.testPlan.files[0].path = 'test/ticket/LSP-1.test.ts';
+    writeFileSync(ticket, `${JSON.stringify(broken, null, 2)}\n`);
+    const uri = vscode.Uri.file(ticket);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const missing = () => vscode.languages.getDiagnostics(uri).find((d) => d.message.includes('"src/utils/pagnation.ts" does not exist'));
+      await until('the language server to publish the missing scope path', () => missing() !== undefined, 90_000);
+      const problem = missing()!;
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.equal(doc.getText(problem.range), '"src/utils/pagnation.ts"', 'the error covers the path itself');
+      // The on-save validation is gone: the server is the one source of a ticket's diagnostics.
+      assert.equal(vscode.languages.getDiagnostics(uri).filter((d) => d.message === problem.message).length, 1, 'reported once');
+
+      const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, problem.range)) as vscode.CodeAction[];
+      const fix = actions.find((a) => a.title === 'Change to "src/utils/pagination.ts"');
+      assert.ok(fix?.edit, actions.map((a) => a.title).join(', '));
+      assert.ok(await vscode.workspace.applyEdit(fix.edit));
+      assert.deepEqual(JSON.parse(doc.getText()).scope.read, ['src/utils/pagination.ts']);
+      await until('the fixed ticket to have no scope.read problem', () => missing() === undefined && !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('scope.read')), 30_000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      rmSync(ticket, { force: true });
+    }
+  });
+
   it('"Run Ticket" runs a scripted ticket to the end', async () => {
     const a = await api();
     const ticket = vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'));

@@ -1,0 +1,77 @@
+import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { isCodePath } from '../core/stages/paths';
+import { Expectation } from '../core/schema/testPlan';
+import { list } from './ticketFindings';
+import type { Cursor, TicketSource } from './ticketSource';
+import type { TicketWorkspace } from './ticketWorkspace';
+
+/** The expectation kinds, from the schema itself, with a snippet of each one's required fields. */
+export const EXPECTATION_KINDS = Expectation.options.map((o) => o.shape.kind.value);
+const SNIPPET_FIELDS: Record<(typeof EXPECTATION_KINDS)[number], string[]> = {
+  equal: ['actual', 'expected'],
+  truthy: ['actual'],
+  throws: ['call'],
+  rejects: ['call'],
+};
+
+const isIndex = (s: unknown): s is number => typeof s === 'number';
+const matches = (path: Cursor['path'], pattern: (string | typeof isIndex)[]) => path.length === pattern.length && pattern.every((p, i) => (typeof p === 'string' ? path[i] === p : p(path[i])));
+
+/**
+ * Completion in a ticket: workspace files in `scope` and `refs[].file`, the exported names (and
+ * members after a dot) of the ref's file in `refs[].symbol`, acceptance ids in a case's
+ * `criterion`, and the expectation kinds (a whole expectation, as a snippet, in `expect`).
+ */
+export async function complete(doc: TextDocument, source: TicketSource, ws: TicketWorkspace, offset: number): Promise<CompletionItem[]> {
+  const cursor = source.locate(offset);
+  if (!cursor) return [];
+  const { path } = cursor;
+  const raw = (source.value ?? {}) as { acceptance?: unknown; refs?: unknown };
+  const values = (names: { label: string; detail?: string; kind: CompletionItemKind }[]) => names.map((n) => valueItem(doc, source, cursor, offset, n));
+
+  if (!cursor.atKey && (matches(path, ['scope', 'write', isIndex]) || matches(path, ['scope', 'read', isIndex]))) {
+    return values((await ws.listFiles()).map((f) => ({ label: f, kind: CompletionItemKind.File })));
+  }
+  if (!cursor.atKey && matches(path, ['refs', isIndex, 'file'])) {
+    return values((await ws.listFiles()).filter(isCodePath).map((f) => ({ label: f, kind: CompletionItemKind.File })));
+  }
+  if (!cursor.atKey && matches(path, ['refs', isIndex, 'symbol'])) {
+    const ref = list(raw.refs)[path[1] as number] as { file?: unknown } | undefined;
+    const symbols = ws.checks.diagnostics?.symbolsOf;
+    if (typeof ref?.file !== 'string' || !symbols) return [];
+    const typed = cursor.string ? cursor.string.value.slice(0, offset - cursor.string.offset - 1) : '';
+    const owner = typed.includes('.') ? typed.slice(0, typed.lastIndexOf('.')) : undefined;
+    const entries = await symbols.call(ws.checks.diagnostics, ref.file, owner);
+    return values(entries.map((e) => ({ label: owner ? `${owner}.${e.name}` : e.name, detail: e.type, kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable })));
+  }
+  if (!cursor.atKey && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'criterion'])) {
+    const ids = list(raw.acceptance).flatMap((a) => {
+      const c = a as { id?: unknown; text?: unknown };
+      return typeof c?.id === 'string' ? [{ label: c.id, detail: typeof c.text === 'string' ? c.text : undefined, kind: CompletionItemKind.EnumMember }] : [];
+    });
+    return values(ids);
+  }
+  if (!cursor.atKey && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'expect', isIndex, 'kind'])) {
+    return values(EXPECTATION_KINDS.map((k) => ({ label: k, kind: CompletionItemKind.EnumMember })));
+  }
+  if (!cursor.string && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'expect', isIndex])) {
+    return EXPECTATION_KINDS.map((kind, i) => ({
+      label: `${kind} expectation`,
+      kind: CompletionItemKind.Snippet,
+      insertTextFormat: InsertTextFormat.Snippet,
+      sortText: String(i),
+      insertText: `{ "kind": "${kind}", ${SNIPPET_FIELDS[kind].map((f, n) => `"${f}": "\${${n + 1}}"`).join(', ')} }`,
+    }));
+  }
+  return [];
+}
+
+/** An item that replaces the whole string under the cursor (or inserts a quoted one). */
+function valueItem(doc: TextDocument, source: TicketSource, cursor: Cursor, offset: number, n: { label: string; detail?: string; kind: CompletionItemKind }): CompletionItem {
+  const s = cursor.string;
+  const range = s ? { start: doc.positionAt(s.offset), end: doc.positionAt(s.offset + s.length) } : { start: doc.positionAt(offset), end: doc.positionAt(offset) };
+  const newText = source.quote(n.label);
+  // The client filters on the text the edit replaces, quote included.
+  return { label: n.label, detail: n.detail, kind: n.kind, filterText: newText, textEdit: { range, newText } };
+}
