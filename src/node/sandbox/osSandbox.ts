@@ -44,6 +44,9 @@ export interface WritePolicy {
  */
 const NO_NETWORK = { allowedDomains: [], deniedDomains: [] };
 
+/** How often the shell is looked up before its absence is believed. */
+const SHELL_LOOKUPS = 4;
+
 /**
  * The OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on
  * macOS). Each command is wrapped with its own write policy. `start` never throws: a sandbox
@@ -62,8 +65,17 @@ export class OsSandbox {
     // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
     const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
     const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
-    const { argv } = await this.manager.wrapWithSandboxArgv(line, 'sh', { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } }, signal, cwd);
-    return argv;
+    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } };
+    // The runtime finds the shell with `which`, given one second: on a machine busy enough that
+    // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
+    for (let tries = 1; ; tries++) {
+      try {
+        return (await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv;
+      } catch (err) {
+        if (tries >= SHELL_LOOKUPS || signal.aborted || !/^Shell '.*' not found in PATH$/.test(errorMessage(err))) throw err;
+        await new Promise((r) => setTimeout(r, 200 * tries));
+      }
+    }
   }
 
   /** Drops what the library keeps about the last command (its bind-mount stubs). */
