@@ -6,6 +6,7 @@ import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { StatsPanel } from './statsPanel';
+import { EvaluateRouting } from './evaluateRouting';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { registerDraftCommand } from './ticketDraft';
@@ -55,6 +56,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const tickets = this._register(new TicketFiles(ticketServer, log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     this._register(registerDraftCommand(tickets));
+    this._register(new EvaluateRouting().register());
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {
       const runs = this.runs.list();

@@ -141,6 +141,7 @@ export const Command = {
   saveRunScript: 'ticketRunner.saveRunScript',
   showStats: 'ticketRunner.showStats',
   draftTicket: 'ticketRunner.draftTicket',
+  evaluateRouting: 'ticketRunner.evaluateRouting',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';

@@ -1,14 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import { CancelledError } from '../../../src/core/errors';
 import type { ModelRequest } from '../../../src/core/ports/model';
 import { CODE_WITHOUT_REASONING_INSTRUCTION, jsonOnlyInstruction } from '../../../src/core/recovery/proseSuppression';
 import type { ModelAdaptation, RunEvent } from '../../../src/core/schema/events';
+import type { RoutingReport } from '../../../src/core/stages/routingEval/report';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { selectLmModel } from '../../../src/vscode/lmModel';
 import { MODEL_CALL_SCHEME } from '../../../src/vscode/modelCallDocuments';
+import { ROUTING_REPORT_SCHEME } from '../../../src/vscode/evaluateRouting';
 import type { FakeAnswer, FakeLmApi } from '../fakeLm/extension';
 import { until } from '../../support/cliProcess';
 import { abs, api, withSettings } from './host';
@@ -152,5 +155,29 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
     } finally {
       await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
     }
+  });
+
+  it('Evaluate Routing runs the routing benchmark with the editor\'s model: a right claim confirmed, a wrong one vetoed, the report in a read-only tab', async () => {
+    const f = await fake();
+    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'ticket-runner');
+    assert.ok(ext, 'Ticket Runner is loaded');
+    const corpus = path.join(ext.extensionPath, 'test', 'routing-corpus');
+    const ids = ['blog-api-BLOG-1-a1', 'variant-code-looks-like-test-blog-api-BLOG-1-a1'];
+    // Each case's recorded Debugger answer, now given by the editor's model through the diagnosis tool.
+    const answers = ids.map((id) => (JSON.parse(readFileSync(path.join(corpus, 'cases', `${id}.json`), 'utf8')) as { answers: { structured: object }[] }).answers[0]!.structured);
+    f.script({ debugger: answers.map((input): FakeAnswer => ({ kind: 'tool', name: 'diagnosis', input })) });
+    const report = (await withSettings({ lmFamily: 'fake-plain' }, () => vscode.commands.executeCommand('ticketRunner.evaluateRouting', { corpus, cases: ids }))) as RoutingReport | undefined;
+    assert.ok(report, 'the command returns its report');
+    assert.match(report.model, /^vscode-lm fake-lm\/fake-plain/);
+    assert.deepEqual(report.results.map((r) => [r.id, r.gold, r.claimed, r.routed]), [
+      ['blog-api-BLOG-1-a1', 'code', 'code', 'code'],
+      ['variant-code-looks-like-test-blog-api-BLOG-1-a1', 'code', 'test', 'code'],
+    ]);
+    assert.equal(report.matrix.code.code, 2);
+    assert.deepEqual(report.accuracy, { debugger: 0.5, routed: 1 });
+    assert.deepEqual(f.remaining().debugger, 0, 'one call per case');
+    const shown = vscode.workspace.textDocuments.find((d) => d.uri.scheme === ROUTING_REPORT_SCHEME);
+    assert.ok(shown && /gold/i.test(shown.getText()) && shown.getText().includes('"accuracy"'), 'the matrix and the JSON report are in the document');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
