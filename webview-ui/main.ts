@@ -166,7 +166,7 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
 
 /** A button that asks the host to open VS Code's diff editor on one file of a pending proposal. */
 function diffButton(m: RunMessage, requestId: string, label: string, key: string, test?: string): HTMLElement {
-  const b = h('vscode-button', { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' }, icon('diff'), ` ${label}`);
+  const b = h('vscode-button', { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' }, icon('diff'), `\u00a0${label}`);
   listen(b, { click: () => request({ type: 'proposal/diff', runId: m.state.runId, requestId, ...(test ? { test } : {}) }, 'Open in diff editor') });
   return b;
 }
@@ -185,7 +185,8 @@ function previewView(m: RunMessage, c: RunStateView['corrections'][number]): HTM
   const v = c.preview;
   if (!v) return null;
   if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
-  const title = c.status === 'pending' ? 'Accept rewrites ' : c.status === 'accepted' ? 'Accepting rewrote ' : 'Accepting would have rewritten ';
+  // Which file Accept changes is said just above (acceptChanges): the diff is titled by what it shows.
+  const title = c.status === 'pending' ? 'The change to ' : c.status === 'accepted' ? 'The change made to ' : 'The change it would have made to ';
   const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
   return h(
     'div',

@@ -44,7 +44,10 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     // The whole change Accept writes is on screen before the decision: the ticket's diff.
     const preview = box.locator('.diff.preview');
     assert.equal(await preview.getAttribute('data-path'), '.tickets/BLOG-3.ticket.json');
-    assert.match((await preview.locator('.diff-title').textContent()) ?? '', /Accept rewrites/);
+    assert.match((await preview.locator('.diff-title').textContent()) ?? '', /^The change to \.tickets\/BLOG-3\.ticket\.json/);
+    // Which file Accept rewrites is said once, above the diff.
+    assert.equal(await box.locator('.accept-changes').count(), 1);
+    assert.doesNotMatch((await preview.locator('.diff-title').textContent()) ?? '', /Accept rewrites/);
     assert.ok((await preview.locator('.add').count()) > 0 && (await preview.locator('.del').count()) > 0, 'both sides of the edit are shown');
     assert.match((await preview.locator('.add').allTextContents()).join('\n'), /createdAt/);
     assert.ok(await page.locator('#accept').isVisible());
