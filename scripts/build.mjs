@@ -22,6 +22,23 @@ const common = {
   absWorkingDir: root,
 };
 
+/**
+ * The views load in the editor's webviews, where every byte of script is paid on each panel's
+ * first paint. zod re-exports all its locales as a namespace, twice (about half of zod in the bundle);
+ * the views parse messages in English only, so the namespace holds English alone there.
+ * @type {esbuild.Plugin}
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path), loader: 'js' }));
+  },
+};
+const view = { ...common, platform: 'browser', format: 'iife', target: 'es2022', plugins: [zodEnglishOnly] };
+
 /** @type {esbuild.BuildOptions[]} */
 // The sandbox runtime is an ES module that finds its seccomp helper through import.meta.url;
 // bundled as CommonJS, that URL is the bundle's own, and the helper is copied beside it.
@@ -41,9 +58,9 @@ const targets = [
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The webview app, for the browser.
-  { ...common, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { ...view, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js' },
   // The Run Statistics panel's app (its styles are the run webview's).
-  { ...common, entryPoints: ['webview-ui/stats.ts'], outfile: 'dist/statsView.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  { ...view, entryPoints: ['webview-ui/stats.ts'], outfile: 'dist/statsView.js' },
 ].filter((t) => existsSync(join(root, /** @type {string[]} */ (t.entryPoints)[0])));
 
 const wasm = [

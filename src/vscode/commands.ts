@@ -102,6 +102,8 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   if (!(await settleLeftovers(ctx, folder))) return undefined;
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
+  // The run's view opens now, so its page loads while the run starts; the run's first event binds it.
+  const view = ctx.panels.prepare(`Run: ${ticketBaseName(rel)}`);
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
@@ -112,7 +114,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
           onEvent: (e) => {
             const m = progressMessage(e);
             if (m) progress.report({ message: m });
-            if (e.type === 'run.started') ctx.panels.open(e.runId);
+            if (e.type === 'run.started') view.bind(e.runId);
             if (e.type === 'uncommitted.detected') {
               void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
             }
@@ -125,6 +127,8 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   } catch (err) {
     showError(ctx, `Run of ${rel} did not start`, err);
     return undefined;
+  } finally {
+    view.release();
   }
 }
 

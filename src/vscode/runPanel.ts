@@ -33,6 +33,33 @@ export function fileInFolder(folder: vscode.Uri, rel: string): vscode.Uri | unde
   return isInside(folder.fsPath, uri.fsPath) ? uri : undefined;
 }
 
+/** The run view's page in a panel; it posts `ready` once it listens. */
+function loadRunPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title: string, loading?: string): void {
+  const webview = panel.webview;
+  webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
+  const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', f)).toString();
+  webview.html = webviewHtml({
+    cspSource: webview.cspSource,
+    nonce: makeNonce((n) => randomBytes(n)),
+    scriptUri: dist('webview.js'),
+    styleUri: dist('webview.css'),
+    codiconUri: dist('codicons/codicon.css'),
+    title,
+    ...(loading ? { loading } : {}),
+  });
+}
+
+/**
+ * A run's panel opened as the run is asked for, before the run has an id: its page loads while
+ * the run starts (the page's load is most of the wait for the first event), and `bind` hands it
+ * to the run once it has started. A run that never starts closes it.
+ */
+export interface PreparedPanel {
+  bind(runId: string): void;
+  /** Closes the panel unless it was bound to a run. */
+  release(): void;
+}
+
 /**
  * One webview panel showing one run, live or as a replay of its log. It owns the panel: the
  * user's close and the window's disposal end in the same dispose(), once.
@@ -49,24 +76,17 @@ class RunPanel extends Disposable {
     readonly runId: string,
     private mode: 'live' | 'replay',
     private readonly host: RunPanels,
+    /** A panel prepared before its run started: its page is loaded already, and may have said ready. */
+    prepared?: { ready: boolean },
   ) {
     super();
     this._register(panel);
     this._register(toDisposable(() => clearTimeout(this.postTimer)));
-    const webview = panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist')] };
-    const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(host.extensionUri, 'dist', f)).toString();
-    webview.html = webviewHtml({
-      cspSource: webview.cspSource,
-      nonce: makeNonce((n) => randomBytes(n)),
-      scriptUri: dist('webview.js'),
-      styleUri: dist('webview.css'),
-      codiconUri: dist('codicons/codicon.css'),
-      title: `Run ${runId}`,
-    });
-    this._register(webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
+    if (!prepared) loadRunPage(panel, host.extensionUri, `Run ${runId}`);
+    this._register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this._register(host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost()));
     this._register(panel.onDidDispose(() => this.dispose()));
+    if (prepared?.ready) this.handlers.ready();
   }
 
   reveal(mode: 'live' | 'replay'): void {
@@ -251,6 +271,37 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
     this.track(new RunPanel(panel, runId, mode, this));
+  }
+
+  /** A panel for a run that is about to start (see PreparedPanel). */
+  prepare(title: string): PreparedPanel {
+    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
+    loadRunPage(panel, this.extensionUri, title, 'Starting the run…');
+    const early = { ready: false };
+    // Only `ready` matters before the run exists: the page shows nothing it could act on.
+    const listening = panel.webview.onDidReceiveMessage((raw: unknown) => {
+      if ((raw as { type?: unknown } | null)?.type === 'ready') early.ready = true;
+    });
+    let state: 'open' | 'bound' | 'closed' = 'open';
+    const closed = panel.onDidDispose(() => {
+      state = 'closed';
+      listening.dispose();
+      closed.dispose();
+    });
+    return {
+      bind: (runId) => {
+        if (state !== 'open') return;
+        state = 'bound';
+        listening.dispose();
+        closed.dispose();
+        if (this.panels.get(runId)) return void panel.dispose();
+        this.track(new RunPanel(panel, runId, 'live', this, early));
+      },
+      release: () => {
+        if (state === 'open') panel.dispose();
+      },
+    };
   }
 
   private track(p: RunPanel): void {

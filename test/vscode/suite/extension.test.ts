@@ -230,6 +230,30 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.ok(a.panels.panelOf(runId), 'the run opened in its webview');
   });
 
+  it('a run that never starts closes the run view it opened for itself, and nothing else', async () => {
+    // The run view opens as the ticket is chosen, so its page loads while the run starts: a run
+    // refused before its first event must not leave that view behind, blank.
+    const broken = abs('.tickets/NOSTART-1.ticket.json');
+    writeFileSync(broken, '{ "id": "NOSTART-1", ');
+    const runView = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('ticketRunner');
+    const seen: string[] = [];
+    const sub = vscode.window.tabGroups.onDidChangeTabs((e) => {
+      for (const tab of e.opened) if (runView(tab)) seen.push(`opened ${tab.label}`);
+      for (const tab of e.closed) if (runView(tab)) seen.push(`closed ${tab.label}`);
+    });
+    const before = runIds().length;
+    try {
+      const result = await vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(broken));
+      assert.equal(result, undefined, 'the run did not start');
+      await until('the run view to close', () => seen.length >= 2, 10_000).catch(() => undefined);
+      assert.deepEqual(seen, ['opened Run: NOSTART-1', 'closed Run: NOSTART-1']);
+      assert.equal(runIds().length, before, 'no run was recorded');
+    } finally {
+      sub.dispose();
+      rmSync(broken, { force: true });
+    }
+  });
+
   it('the run inspector shows the run, its attempts and their checks', async () => {
     const a = await api();
     const roots = a.tree.getChildren();
