@@ -12,7 +12,8 @@ export const DRAFT_HELP = `Usage: ticket-runner draft --from FILE|- --id ID [--f
 Drafts a ticket from an issue's text (a file, or - for standard input) with the model: its
 scope, acceptance criteria and test plan. The draft is checked as \`validate\` checks a ticket
 and its tests are rendered; the ticket goes to standard output (or to --out, never over an
-existing file), its findings and rendered tests to standard error. Nothing runs: run the
+existing file), its findings, rendered tests, model calls, cost and the recovery rungs that
+fired to standard error. Nothing runs: run the
 ticket when you have read it. Exits 0 with a draft that has no error, 3 otherwise.
 --model scripted replays the "drafter" answers of --script FILE, by default of the ticket's
 own .tickets/<ID>.script.json (a test and demo tool).`;
@@ -52,9 +53,11 @@ export async function draftCommand(o: DraftOptions, io: { out: (s: string) => vo
     const draft = await draftTicket({ model, ...checks }, { issueText: text, ticketPath, id: o.id }, signal);
     const ok = !draft.findings.some((f) => f.severity === 'error');
     if (o.json) {
-      io.out(JSON.stringify({ ticketPath, ok, text: draft.text, findings: draft.findings, rendered: draft.rendered, rejected: draft.rejected }, null, 2));
+      io.out(JSON.stringify({ ticketPath, ok, text: draft.text, findings: draft.findings, rendered: draft.rendered, rejected: draft.rejected, record: draft.record }, null, 2));
     } else {
       for (const r of draft.rejected) io.err(`an answer was refused and asked again: ${r}`);
+      for (const r of draft.record.rungs) io.err(`recovery: ${r}`);
+      io.err(`the draft took ${draft.record.summary}`);
       for (const f of draft.findings) io.err(`${ticketPath}: ${f.severity} at ${f.path}: ${f.message}`);
       for (const f of draft.rendered) io.err(`// ==> ${f.path} (rendered, not written) <==\n${f.content}`);
       io.out(draft.text.replace(/\n$/, ''));

@@ -55,7 +55,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
     const tickets = this._register(new TicketFiles(ticketServer, log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
-    this._register(registerDraftCommand(tickets));
+    this._register(registerDraftCommand(tickets, log));
     this._register(new EvaluateRouting().register());
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {

@@ -32,7 +32,8 @@ export const ModelInfo = z
   .strict();
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-export const ModelRole = z.enum(['coder', 'debugger', 'reviewer', 'testReviewer']);
+/** The roles that call a model; the drafter's calls are logged in a draft's own log, outside any run. */
+export const ModelRole = z.enum(['coder', 'debugger', 'reviewer', 'testReviewer', 'drafter']);
 export type ModelRole = z.infer<typeof ModelRole>;
 
 /**

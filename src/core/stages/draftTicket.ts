@@ -2,7 +2,13 @@ import { CancelledError, ModelContractError, TicketValidationError, UserInputErr
 import type { DiagnosticsPort } from '../ports/checks';
 import type { ModelPort } from '../ports/model';
 import type { WorkspacePort } from '../ports/workspace';
+import { resolveRecovery } from '../recovery/policy';
 import { extractJsonAnswer, jsonOnlyInstruction } from '../recovery/proseSuppression';
+import { RunStop } from '../recovery/runStop';
+import type { RecoveryPolicy } from '../schema/events';
+import { watchedCall } from './coder/coderCall';
+import { draftLog, draftRecord, type DraftRecord } from './draftRecord';
+import type { CallContext } from './modelCall';
 import { ticketJsonSchema } from '../schema/jsonSchema';
 import type { Ticket } from '../schema/ticket';
 import { ticketFormatOf } from './ticketFormat';
@@ -28,6 +34,16 @@ export interface Draft {
   rendered: MaterializedFile[];
   /** The answers refused before this one, with why: a draft that needed asking again says so. */
   rejected: string[];
+  /** What the draft's model calls cost and which rungs fired, in plain words for the user. */
+  record: DraftRecord;
+}
+
+export interface DraftDeps {
+  model: ModelPort;
+  workspace: WorkspacePort;
+  diagnostics?: DiagnosticsPort;
+  /** The rungs' settings (the start deadline, say); the run's defaults when absent. */
+  recovery?: Partial<RecoveryPolicy>;
 }
 
 /** An issue is a page or two; past this it is a log or a dump, not something to draft a ticket from. */
@@ -62,44 +78,74 @@ async function sourceFiles(workspace: WorkspacePort): Promise<string[]> {
 /**
  * Drafts a ticket from an issue's text with the model, then checks it as `validate` does and
  * renders its tests. Nothing is written and nothing runs: the caller shows the draft, and the
- * user saves it and runs it if they choose to. An answer that is not JSON or not a valid
- * ticket is refused and asked again with the reason, like every structured call; after the
- * last ask the error says why each answer was refused.
+ * user saves it and runs it if they choose to.
+ *
+ * Every call goes through the run's rungs (callModel under rung 1's watch), logged in a
+ * draft's own log kept in memory: a stream that never starts is stopped and asked again with
+ * the thinking mode flipped (rung 1); an answer that is prose around JSON has its JSON taken
+ * out; one that is not JSON or not a valid ticket is refused and asked again with the reason
+ * (rung 2, the schema being the verifier). After the last ask the error says why each answer
+ * was refused.
  */
-export async function draftTicket(
-  deps: { model: ModelPort; workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
-  input: DraftInput,
-  signal: AbortSignal,
-): Promise<Draft> {
+export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: AbortSignal): Promise<Draft> {
   const issue = input.issueText.trim();
   if (!issue) throw new UserInputError('the issue text is empty: give the text of an issue or a description of the change');
   if (issue.length > MAX_ISSUE_CHARS) throw new UserInputError(`the issue text is ${issue.length} characters; a draft is made from at most ${MAX_ISSUE_CHARS}: give the issue, not a log`);
   const prompt = draftPrompt({ ...input, issueText: issue }, await sourceFiles(deps.workspace));
+  const ctx: CallContext = {
+    deps: { model: deps.model },
+    log: draftLog(input.id),
+    // A draft makes no Coder attempt; its calls are capped by the asks below.
+    budget: { attempts: 1 },
+    recovery: resolveRecovery(deps.recovery),
+    signal,
+    startedAt: Date.now(),
+  };
   const rejected: string[] = [];
-  for (let ask = 0; ask < ASKS; ask++) {
+  const extracted: string[] = [];
+  let thinking = false;
+  for (let ask = 1; ask <= ASKS; ask++) {
     if (signal.aborted) throw new CancelledError('the draft was cancelled');
     const note = rejected.length ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. ${jsonOnlyInstruction(TOOL)}` : '';
     let raw: unknown;
+    let refusal: string | undefined;
     try {
-      const response = await deps.model.complete(
+      const turn = await watchedCall(
+        ctx,
         {
           role: 'drafter',
-          attempt: ask + 1,
+          attempt: ask,
           system: DRAFT_SYSTEM,
           messages: [{ role: 'user', content: prompt + note }],
           structured: { name: TOOL, description: 'The drafted ticket', jsonSchema: ticketJsonSchema() },
           maxTokens: 8_000,
+          thinking,
         },
-        signal,
+        false,
       );
-      raw = response.structured ?? extractJsonAnswer(response.text).value;
+      if (turn.kind === 'stopped') {
+        const why = `the answer was stopped (${turn.verdict.reason}): ${turn.verdict.detail}`;
+        rejected.push(why);
+        thinking = !thinking;
+        if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 1, trigger: turn.verdict.reason, thinking, reason: `${why}; asking again with thinking ${thinking ? 'on' : 'off'}` });
+        continue;
+      }
+      const response = turn.response;
+      if (response.structured !== undefined) raw = response.structured;
+      else {
+        const found = extractJsonAnswer(response.text);
+        raw = found.value;
+        if (found.value) extracted.push(`answer ${ask} was text: its one JSON object was taken out of it (${found.adaptation.skippedChars} characters around it dropped)`);
+      }
     } catch (err) {
+      if (err instanceof RunStop) throw draftStopped(err, ctx);
       if (!(err instanceof ModelContractError)) throw err;
-      rejected.push(`the answer broke its contract: ${err.message}`);
-      continue;
+      refusal = `the answer broke its contract: ${err.message}`;
     }
-    if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-      rejected.push('the answer is not a JSON object and called no tool');
+    refusal ??= refusalOf(raw);
+    if (refusal) {
+      rejected.push(refusal);
+      if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${refusal}); asking again with the reason` });
       continue;
     }
     // The id is the user's: the file is named by it.
@@ -110,13 +156,28 @@ export async function draftTicket(
       ticket = parseTicket(input.ticketPath.replace(/\.ya?ml$/i, '.json'), JSON.stringify(value));
     } catch (err) {
       if (!(err instanceof TicketValidationError)) throw err;
-      rejected.push(`the ticket does not match its schema: ${err.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`);
+      const why = `the ticket does not match its schema: ${err.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`;
+      rejected.push(why);
+      if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${why}); asking again with the reason` });
       continue;
     }
     const text = ticketText(value, ticketFormatOf(input.ticketPath));
     const { findings, rendered } = await validateTicket(deps, input.ticketPath, text, signal);
-    return { text, ticket, findings, rendered, rejected };
+    return { text, ticket, findings, rendered, rejected, record: draftRecord(ctx.log, extracted) };
   }
   const why = rejected.map((r, i) => `${i + 1}: ${r}`.replace(/\s*\n\s*/g, ' ')).join('; ');
-  throw new UserInputError(`the model gave no valid ticket in ${ASKS} asks (${why}); run the draft again, or write the ticket with New Ticket`);
+  throw new UserInputError(`the model gave no valid ticket in ${ASKS} asks (${why}); ${draftRecord(ctx.log, extracted).summary}; run the draft again, or write the ticket with New Ticket`);
+}
+
+/** Why an answer is refused before its schema is read, or nothing. */
+function refusalOf(raw: unknown): string | undefined {
+  return raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) ? 'the answer is not a JSON object and called no tool' : undefined;
+}
+
+/** A stop inside callModel (the transport failed, the user cancelled) as the draft's one-line error. */
+function draftStopped(err: RunStop, ctx: CallContext): Error {
+  if (err.stop.kind === 'cancelled' || ctx.signal.aborted) return new CancelledError('the draft was cancelled');
+  const what = err.stop.kind === 'modelError' ? err.stop.message : err.stop.kind;
+  // Said as plainly as a refused draft: the user's next step is the same, run it again.
+  return new UserInputError(`the model failed while drafting (${what}); ${draftRecord(ctx.log, []).summary}; nothing was written: run the draft again`);
 }

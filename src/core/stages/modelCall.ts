@@ -4,7 +4,7 @@ import type { ModelAdaptation, ModelRole } from '../schema/events';
 import { type AnomalyScore, scoreAnswer } from '../recovery/anomalies';
 import { budgetStop, stopFromSignal } from '../recovery/budgets';
 import { reduceRun } from '../run/reducer';
-import { type RunContext } from './context';
+import type { PipelineDeps, RunContext } from './context';
 import { RunStop } from '../recovery/runStop';
 
 /** A model answer with its anomaly score: the Coder's path reads it to decide on rung 1. */
@@ -13,11 +13,18 @@ export interface ScoredResponse extends ModelResponse {
 }
 
 /**
+ * What a model call needs of its caller: a log that records it, the budget and the signal. A
+ * run's context is one; a draft, which has no run, makes one with a log kept in memory
+ * (src/core/stages/draftTicket.ts), so its calls climb the same rungs.
+ */
+export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model'> };
+
+/**
  * Stops the run when a per-run budget (calls, tokens, dollars, wall time) is spent.
  * `beforeCall` refuses a call the call budget has no room for; `afterCall` sees what the
  * call cost.
  */
-export function checkBudget(ctx: RunContext, phase: 'beforeCall' | 'afterCall' = 'afterCall'): void {
+export function checkBudget(ctx: CallContext, phase: 'beforeCall' | 'afterCall' = 'afterCall'): void {
   const usage = reduceRun(ctx.log.runId, ctx.log.events).usage;
   const stop = budgetStop(ctx.budget, usage, Date.now() - ctx.startedAt, phase);
   if (stop) throw stop;
@@ -55,7 +62,7 @@ export function answerRecord(response: ModelResponse): string {
 export type RunRequest = ModelRequest & { role: ModelRole };
 
 /** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
-export async function recordAnomaly(ctx: RunContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
+export async function recordAnomaly(ctx: CallContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
   const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured });
   if (anomaly.score > 0) {
     await ctx.log.emit({ type: 'anomaly.detected', attempt: request.attempt, role: request.role, score: anomaly.score, urgent: anomaly.urgent, signals: anomaly.signals });
@@ -70,7 +77,7 @@ export async function recordAnomaly(ctx: RunContext, request: Pick<RunRequest, '
  * a call's own (rung 1 stops a stream with it); the run's own abort is told apart by
  * `ctx.signal`, and its reason (cancel or wall-time budget) becomes the stop.
  */
-export async function callModel(ctx: RunContext, request: RunRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
+export async function callModel(ctx: CallContext, request: RunRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
   const { model } = ctx.deps;
   if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
   checkBudget(ctx, 'beforeCall');

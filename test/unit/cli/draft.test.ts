@@ -17,6 +17,8 @@ describe('ticket-runner draft: a ticket from an issue\'s text, shown and never r
     writeFileSync(path.join(ws.root, 'issue.md'), '# perPage above 100\n\nGET /posts caps perPage at 100 silently; answer 400 instead.\n');
     writeFileSync(path.join(ws.root, 'good.script.json'), JSON.stringify({ drafter: [{ text: 'Here you go: a ticket.' }, { structured: blog1 }] }));
     writeFileSync(path.join(ws.root, 'bad.script.json'), JSON.stringify({ drafter: [{ text: 'no' }, { text: '{"id": "X"}' }, { structured: 'a string' }] }));
+    writeFileSync(path.join(ws.root, 'prose.script.json'), JSON.stringify({ drafter: [{ text: `Happy to help! The ticket:\n\n\`\`\`json\n${JSON.stringify(blog1)}\n\`\`\`\nShall I run it?` }] }));
+    writeFileSync(path.join(ws.root, 'down.script.json'), JSON.stringify({ drafter: [{ fault: 'transportError' }] }));
   });
   after(() => ws.dispose());
 
@@ -26,6 +28,8 @@ describe('ticket-runner draft: a ticket from an issue\'s text, shown and never r
     assert.equal(shown.code, EXIT.passed, shown.err);
     assert.equal(parseTicket('.tickets/BLOG-50.ticket.json', shown.out).id, 'BLOG-50');
     assert.match(shown.err, /an answer was refused and asked again: the answer is not a JSON object and called no tool/);
+    assert.match(shown.err, /^recovery: rung 2 \(a malformed answer\): answer 1 was refused \(the answer is not a JSON object and called no tool\); asking again with the reason$/m);
+    assert.match(shown.err, /^the draft took 2 model calls, \$0\.0000, 1 recovery step$/m);
     assert.match(shown.err, /\/\/ ==> test\/ticket\/BLOG-1\.test\.ts \(rendered, not written\) <==\n[\s\S]*rejects perPage above 100/);
     assert.equal(treeHash(ws.root), before, 'shown only: nothing written');
 
@@ -64,5 +68,21 @@ describe('ticket-runner draft: a ticket from an issue\'s text, shown and never r
       assert.doesNotMatch(r.stderr, STACK_LINE);
     }
     assert.match(runDistCli(['validate', '.tickets/BLOG-1.ticket.json', '--script', 'x', '--workspace', ws.root]).stderr, /--script is an option of draft, not of validate/);
+  });
+
+  it('prose around the JSON is taken out and said; a model that is down: one line, nothing written, the issue file kept (the built CLI)', () => {
+    const prose = runDistCli(['draft', '--from', 'issue.md', '--id', 'D-3', '--workspace', ws.root, '--model', 'scripted', '--script', 'prose.script.json']);
+    assert.equal(prose.code, EXIT.passed, prose.stderr);
+    assert.equal(parseTicket('.tickets/D-3.ticket.json', prose.stdout).id, 'D-3');
+    assert.match(prose.stderr, /^recovery: answer 1 was text: its one JSON object was taken out of it \(\d+ characters around it dropped\)$/m);
+    assert.match(prose.stderr, /^the draft took 1 model call, \$0\.0000, 1 recovery step$/m);
+
+    const before = treeHash(ws.root);
+    const down = runDistCli(['draft', '--from', 'issue.md', '--id', 'D-4', '--out', '.tickets/D-4.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--script', 'down.script.json']);
+    assert.equal(down.code, EXIT.error, down.stderr);
+    assert.equal(down.stderr.trim(), 'ticket-runner: the model failed while drafting (scripted model: recorded transport failure (drafter #1)); 1 model call, $0.0000, no rung fired; nothing was written: run the draft again');
+    assert.equal(down.stdout, '');
+    assert.equal(existsSync(path.join(ws.root, '.tickets/D-4.ticket.json')), false);
+    assert.equal(treeHash(ws.root), before, 'nothing written; issue.md is as it was');
   });
 });

@@ -4,9 +4,11 @@ import * as path from 'node:path';
 import { UserInputError } from '../../../src/core/errors';
 import { draftTicket } from '../../../src/core/stages/draftTicket';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { AnthropicProvider } from '../../../src/node/models/anthropic/provider';
 import { ScriptedModel } from '../../../src/node/models/scripted/scriptedModel';
 import { ModelScript } from '../../../src/node/models/scripted/scriptSchema';
 import { wireTicketChecks } from '../../../src/node/wire';
+import { FakeAnthropic, rateLimited, reply, stall, text, toolUse } from '../../support/fakeAnthropic';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 
 const ISSUE = 'GET /posts caps perPage at 100 silently. It should answer 400 with { error: "perPage max is 100" } instead.';
@@ -44,7 +46,7 @@ describe('drafting a ticket from an issue\'s text', function () {
     await assert.rejects(draftTicket({ model: m, ...checks }, { issueText: ISSUE, ticketPath: '.tickets/D-1.ticket.json', id: 'D-1' }, signal), (e: Error) => {
       assert.ok(e instanceof UserInputError, String(e));
       assert.ok(!e.message.includes('\n'), e.message);
-      assert.match(e.message, /^the model gave no valid ticket in 3 asks \(1: the answer is not a JSON object and called no tool; 2: the ticket does not match its schema: \$\.description missing; expected string; .*; 3: the answer is not a JSON object and called no tool\); run the draft again/);
+      assert.match(e.message, /^the model gave no valid ticket in 3 asks \(1: the answer is not a JSON object and called no tool; 2: the ticket does not match its schema: \$\.description missing; expected string; .*; 3: the answer is not a JSON object and called no tool\); 3 model calls, \$0\.0000, 2 recovery steps; run the draft again/);
       return true;
     });
   });
@@ -68,5 +70,93 @@ describe('drafting a ticket from an issue\'s text', function () {
     const draft = await draftTicket({ model: model([{ structured: wrong }]), ...checks }, { issueText: ISSUE, ticketPath: '.tickets/D-2.ticket.json', id: 'D-2' }, signal);
     assert.ok(draft.findings.some((f) => f.severity === 'error' && f.path.startsWith('$.scope')), JSON.stringify(draft.findings));
     assert.equal(JSON.parse(draft.text).id, 'D-2');
+  });
+
+  describe('through the run\'s recovery rungs, as every model call', () => {
+    const input = (id: string) => ({ issueText: ISSUE, ticketPath: `.tickets/${id}.ticket.json`, id });
+
+    it('prose around the JSON: the one JSON object is taken out, in one call, and the record says so', async () => {
+      const prose = `Sure! Here is the ticket you asked for.\n\n\`\`\`json\n${JSON.stringify(blog1)}\n\`\`\`\n\nLet me know if you want changes.`;
+      const draft = await draftTicket({ model: model([{ text: prose }]), ...checks }, input('D-10'), signal);
+      assert.equal(draft.ticket.id, 'D-10');
+      assert.deepEqual(draft.rejected, []);
+      assert.equal(draft.record.calls, 1);
+      assert.equal(draft.record.rungs.length, 1, draft.record.rungs.join('\n'));
+      assert.match(draft.record.rungs[0]!, /^answer 1 was text: its one JSON object was taken out of it \(\d+ characters around it dropped\)$/);
+      assert.match(draft.record.summary, /^1 model call, \$0\.0000, 1 recovery step$/);
+    });
+
+    it('not JSON at all, then a good answer: rung 2 re-asks with the reason, and the record names it', async () => {
+      const m = model([{ text: 'I would rather describe it in words: the handler should refuse large pages.' }, { expect: { attempt: 2, promptIncludes: ['Your previous answer was refused: the answer is not a JSON object'] }, structured: blog1 }]);
+      const draft = await draftTicket({ model: m, ...checks }, input('D-11'), signal);
+      assert.equal(draft.ticket.id, 'D-11');
+      assert.deepEqual(draft.rejected, ['the answer is not a JSON object and called no tool']);
+      assert.equal(draft.record.calls, 2);
+      assert.deepEqual(draft.record.rungs, ['rung 2 (a malformed answer): answer 1 was refused (the answer is not a JSON object and called no tool); asking again with the reason']);
+    });
+
+    it('an answer that never starts: rung 1 stops it at the start deadline and asks again with thinking on', async () => {
+      const m = model([{ expect: { attempt: 1, thinking: false, promptIncludes: [] }, fault: 'stall' }, { expect: { attempt: 2, thinking: true, promptIncludes: [] }, structured: blog1 }]);
+      const started = Date.now();
+      const draft = await draftTicket({ model: m, ...checks, recovery: { startDeadlineMs: 300 } }, input('D-12'), signal);
+      assert.ok(Date.now() - started < 60_000);
+      assert.equal(draft.ticket.id, 'D-12');
+      assert.equal(draft.record.calls, 2, 'the stopped call is counted');
+      assert.equal(draft.record.rungs.length, 1, draft.record.rungs.join('\n'));
+      assert.match(draft.record.rungs[0]!, /^rung 1 \(the answer never became one\): the answer was stopped \(noStart\): no text after \d+ ms; asking again with thinking on$/);
+    });
+
+    it('a draft that breaks the ticket schema every time: one clear line naming each refusal and the cost, nothing written', async () => {
+      const before = treeHash(ws.root);
+      const broken = { title: 'no scope, no plan' };
+      await assert.rejects(draftTicket({ model: model([{ structured: broken }, { structured: broken }, { structured: { ...blog1, testPlan: 'later' } }]), ...checks }, input('D-13'), signal), (e: Error) => {
+        assert.ok(e instanceof UserInputError, String(e));
+        assert.ok(!e.message.includes('\n'), e.message);
+        assert.match(e.message, /^the model gave no valid ticket in 3 asks \(1: the ticket does not match its schema: \$\.description missing.*; 3: the ticket does not match its schema: \$\.testPlan .*\); 3 model calls, \$0\.0000, 2 recovery steps; run the draft again/);
+        return true;
+      });
+      assert.equal(treeHash(ws.root), before, 'nothing was written');
+    });
+
+    it('a model that always fails: one line, no stack, nothing written; the text is the caller\'s to retry with', async () => {
+      const before = treeHash(ws.root);
+      const failing = model([{ fault: 'transportError' }]);
+      await assert.rejects(draftTicket({ model: failing, ...checks }, input('D-14'), signal), (e: Error) => {
+        assert.ok(e instanceof UserInputError, String(e));
+        assert.equal(e.message, 'the model failed while drafting (scripted model: recorded transport failure (drafter #1)); 1 model call, $0.0000, no rung fired; nothing was written: run the draft again');
+        return true;
+      });
+      assert.equal(treeHash(ws.root), before);
+    });
+
+    describe('against the fake Messages API with the real SDK', () => {
+      let fake: FakeAnthropic;
+      before(async () => {
+        fake = await FakeAnthropic.start();
+      });
+      after(async () => fake.close());
+      afterEach(() => fake.reset());
+      const provider = () => new AnthropicProvider({ apiKey: 'sk-ant-api03-DRAFT-test-key-0123456789abcdef', baseURL: fake.baseURL });
+
+      it('a 429 then the tool answer: the SDK retries, the call is one, its retry is on the record', async () => {
+        fake.enqueue(rateLimited(), reply([toolUse('draft_ticket', blog1)], { stopReason: 'tool_use' }));
+        const draft = await draftTicket({ model: provider(), ...checks }, input('D-15'), signal);
+        assert.equal(draft.ticket.id, 'D-15');
+        assert.equal(fake.requests.length, 2, 'the 429 and the retry');
+        assert.equal(draft.record.calls, 1);
+        assert.equal(draft.record.retries, 1);
+        assert.ok(draft.record.costUsd > 0, 'the real provider prices the call');
+        assert.equal(fake.pending, 0);
+      });
+
+      it('a stream that stalls: rung 1 stops it and asks again, with thinking on', async () => {
+        fake.enqueue(stall(), reply([text(`Here it is:\n${JSON.stringify(blog1)}`)]));
+        const draft = await draftTicket({ model: provider(), ...checks, recovery: { startDeadlineMs: 300 } }, input('D-16'), signal);
+        assert.equal(draft.ticket.id, 'D-16');
+        assert.deepEqual(fake.requests[1]?.body['thinking'], { type: 'enabled', budget_tokens: 8000 });
+        assert.match(draft.record.rungs.join('\n'), /rung 1 .*noStart/);
+        assert.equal(fake.pending, 0);
+      });
+    });
   });
 });

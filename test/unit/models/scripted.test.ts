@@ -63,7 +63,7 @@ describe('scriptPosition: where a run that goes on from its log reads its script
     assert.equal(state.status, 'needsOperator');
     const events = await eventsOf(runId);
     const made = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
-    for (const c of state.modelCalls) made[c.role]++;
+    for (const c of state.modelCalls) if (c.role !== 'drafter') made[c.role]++;
     assert.ok(made.coder > 0 && made.debugger > 0);
     assert.deepEqual(scriptPosition(runId, events), made);
   });

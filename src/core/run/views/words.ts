@@ -32,7 +32,7 @@ export function whatIsWrong(kind: FailureKind | 'testPlan' | 'op' | Route | (str
 
 /** A model role by the name the README and the prompts give it. */
 export function roleWords(role: ModelRole): string {
-  return { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer' }[role];
+  return { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer', drafter: 'Drafter' }[role];
 }
 
 /** Where a route sends the fix. */

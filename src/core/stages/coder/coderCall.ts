@@ -1,4 +1,4 @@
-import { callModel, recordAnomaly, type RunRequest, type ScoredResponse } from '../modelCall';
+import { callModel, recordAnomaly, type CallContext, type RunRequest, type ScoredResponse } from '../modelCall';
 import type { RunContext } from '../context';
 import type { ModelMessage } from '../../ports/model';
 import type { RecoveryPolicy } from '../../schema/events';
@@ -30,22 +30,24 @@ class StreamStopped extends Error {
   }
 }
 
-type Turn = { kind: 'answer'; response: ScoredResponse } | { kind: 'stopped'; verdict: Stopped };
+export type Turn = { kind: 'answer'; response: ScoredResponse } | { kind: 'stopped'; verdict: Stopped };
 
-export const recoveryOf = (ctx: RunContext): RecoveryPolicy => ctx.recovery ?? DEFAULT_RECOVERY;
+export const recoveryOf = (ctx: Pick<CallContext, 'recovery'>): RecoveryPolicy => ctx.recovery ?? DEFAULT_RECOVERY;
 
 /**
- * One Coder call under rung 1's watch: the stream is judged on every delta and on a timer
- * (a stream that never starts sends no delta), and stopped with the call's own controller,
- * never the run's, so the run goes on to the retry. The run's abort still reaches the call.
+ * One call under rung 1's watch: the stream is judged on every delta and on a timer (a
+ * stream that never starts sends no delta), and stopped with the call's own controller,
+ * never the run's, so the caller goes on to the retry. The run's abort still reaches the
+ * call. The Coder's calls expect code; a structured answer (the drafter's) expects none, so
+ * only the start deadline and the loop check stop it.
  */
-async function watchedCall(ctx: RunContext, request: RunRequest): Promise<Turn> {
+export async function watchedCall(ctx: CallContext, request: RunRequest, expectCode = true): Promise<Turn> {
   const policy = recoveryOf(ctx);
   const own = new AbortController();
   const relay = () => own.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', relay, { once: true });
   const watch = {
-    expectCode: true,
+    expectCode,
     proseCharLimit: policy.proseCharLimit,
     startDeadlineMs: request.thinking ? policy.thinkingStartDeadlineMs : policy.startDeadlineMs,
   };

@@ -6,7 +6,7 @@ import { describeFailure, type FailureEvidence } from '../prompts';
 import { checkWrite } from './writeGate';
 import type { CandidateFile } from '../../ports/candidates';
 import type { ModelMessage, ToolCall, ToolSpec } from '../../ports/model';
-import type { LoadedLog, RunStorePort } from '../../ports/runStore';
+import { memoryStore } from '../../run/memoryStore';
 import { RunLog } from '../../run/runLog';
 import type { RunEvent } from '../../schema/events';
 import { stopFromSignal } from '../../recovery/budgets';
@@ -65,29 +65,6 @@ export function summarizeChecks(e: FailureEvidence): string {
   if (e.tests) parts.push(`tests ${e.tests.status}: ${e.tests.passed} passed, ${e.tests.failed} failed`);
   else if (e.parse.length) parts.push('tests not run');
   return parts.join(', ') || 'no check ran';
-}
-
-/**
- * A run store that keeps nothing: the candidate's checks run through the same stage as a
- * real attempt, but their events describe a scratch copy, not the run, so they stay out
- * of its log. Blobs live in memory for the stage's own reads.
- */
-function scratchStore(hash: (s: string) => string): RunStorePort {
-  const blobs = new Map<string, string>();
-  return {
-    ephemeral: true,
-    append: () => Promise.resolve(),
-    load: (): Promise<LoadedLog> => Promise.resolve({ events: [], torn: null }),
-    putBlob: (_runId, content) => {
-      const h = hash(content);
-      blobs.set(h, content);
-      return Promise.resolve(h);
-    },
-    getBlob: (_runId, h) => Promise.resolve(blobs.get(h) ?? ''),
-    listRuns: () => Promise.resolve([]),
-    deleteRun: () => Promise.resolve(),
-    logPath: () => '(scratch)',
-  };
 }
 
 /**
@@ -160,7 +137,7 @@ export class RunTestsTool {
     if (!port) throw new Error('no candidate checks are wired');
     const overlay = await port.open(files, ctx.signal);
     try {
-      const scratch = new RunLog(`${ctx.log.runId}-candidate`, scratchStore(ctx.deps.hash), ctx.deps.clock);
+      const scratch = new RunLog(`${ctx.log.runId}-candidate`, memoryStore(ctx.deps.hash), ctx.deps.clock);
       const deps = { ...ctx.deps, workspace: overlay.workspace, workspaceRoot: overlay.root, tests: overlay.tests, parser: overlay.parser, diagnostics: overlay.diagnostics, lint: overlay.lint, onEvent: undefined };
       const outcome = await runChecks({ ...ctx, deps, log: scratch }, this.attempt, files.map((f) => f.path));
       const fixes = scratch.events

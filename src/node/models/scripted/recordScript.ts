@@ -40,7 +40,7 @@ export async function recordScript(state: RunState, blob: (hash: string) => Prom
         ...(raw.toolCalls?.length ? { toolCalls: raw.toolCalls.map((c) => ({ name: c.name, input: c.input })) } : {}),
       };
     }
-    script[call.role].push(answer);
+    (script[call.role] ??= []).push(answer);
   }
   return script;
 }

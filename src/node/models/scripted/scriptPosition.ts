@@ -13,6 +13,6 @@ import type { ScriptPosition } from './scriptedModel';
 export function scriptPosition(runId: string, events: readonly RunEvent[]): ScriptPosition {
   const kept = reduceRun(runId, events).status === 'needsOperator' ? events : events.slice(0, cutOf(runId, events).index);
   const at: ScriptPosition = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
-  for (const e of kept) if (e.type === 'model.called') at[e.role]++;
+  for (const e of kept) if (e.type === 'model.called' && e.role !== 'drafter') at[e.role]++;
   return at;
 }

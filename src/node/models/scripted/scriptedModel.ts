@@ -4,8 +4,11 @@ import type { ModelInfo, ModelRole } from '../../../core/schema/events';
 import { renderCoderFile } from '../../../core/stages/coder/coderAnswer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
 
+/** A run's roles: the drafter's calls belong to no run, so no run's position counts them. */
+type RunRole = Exclude<ModelRole, 'drafter'>;
+
 /** Calls per role: where a script is read from. */
-export type ScriptPosition = Record<ModelRole, number>;
+export type ScriptPosition = Record<RunRole, number>;
 
 /**
  * The script has no recorded answer for a call, or the call is not the one recorded. Not a
@@ -45,9 +48,9 @@ export class ScriptedModel implements ModelPort {
   }
 
   /** How many recorded answers are left per role, for "the script was not used up" checks. */
-  remaining(): Record<ModelRole, number> {
-    const left = {} as Record<ModelRole, number>;
-    for (const role of Object.keys(this.cursor) as ModelRole[]) left[role] = this.script[role].length - this.cursor[role];
+  remaining(): Record<RunRole, number> {
+    const left = {} as Record<RunRole, number>;
+    for (const role of Object.keys(this.cursor) as RunRole[]) left[role] = this.script[role].length - this.cursor[role];
     return left;
   }
 
