@@ -103,7 +103,7 @@ export function registerDraftCommand(files: TicketFiles, log?: vscode.LogOutputC
       return await draftFromText(files, args && typeof args === 'object' ? args : {}, log);
     } catch (err) {
       log?.warn(`draft: ${errorMessage(err)}`);
-      void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}${keptText && !args?.text ? ' Your text is kept: run Draft Ticket from Text again to retry it.' : ''}`);
+      void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}${keptText ? ' Your text is kept: run Draft Ticket from Text again to retry it.' : ''}`);
       return undefined;
     }
   });

@@ -13,7 +13,7 @@ import { fileInFolder } from '../../../src/vscode/runPanel';
 import { PROPOSAL_SCHEME } from '../../../src/vscode/proposalDocuments';
 import { until } from '../../support/cliProcess';
 import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
-import { abs, api, folder, runIds, withSettings } from './host';
+import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
 
 /**
  * Runs inside code-server's extension host, on a temp copy of the blog-api fixture (the
@@ -162,8 +162,12 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       writeFileSync(script, JSON.stringify({ drafter: [{ text: 'not a ticket' }, { structured: blog1 }] }));
       const before = readdirSync(abs('.tickets')).sort();
       const runsBefore = runIds();
-      const drafted = (await vscode.commands.executeCommand('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-1', format: 'yaml' })) as { uri: vscode.Uri; draft: { text: string; rejected: string[] } } | undefined;
+      const { value: drafted, shown } = await messagesDuring(
+        async () => (await vscode.commands.executeCommand('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-1', format: 'yaml' })) as { uri: vscode.Uri; draft: { text: string; rejected: string[] } } | undefined,
+      );
       assert.ok(drafted, 'the command returns the draft');
+      const told = shown.find((m) => m.text.startsWith('Draft DRAFT-1:'))?.text ?? '';
+      assert.match(told, /It took 2 model calls, \$0\.0000, 1 recovery step \(rung 2 \(a malformed answer\): answer 1 was refused \(the answer is not a JSON object and called no tool\); asking again with the reason\)\.$/, 'the rungs and the cost, in words');
       assert.equal(drafted.uri.scheme, 'untitled', 'unsaved');
       assert.ok(drafted.uri.path.endsWith('/.tickets/DRAFT-1.ticket.yaml'));
       assert.equal(drafted.draft.rejected.length, 1, 'the prose answer was refused and asked again');
@@ -172,7 +176,17 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'ticket-runner-rendered' && /rejects perPage above 100/.test(d.getText())), 'the rendered tests are shown');
       assert.deepEqual(readdirSync(abs('.tickets')).sort(), before, 'nothing saved');
       assert.deepEqual(runIds(), runsBefore, 'nothing ran');
+
+      writeFileSync(abs('.tickets/DRAFT-2.script.json'), JSON.stringify({ drafter: [{ fault: 'transportError' }] }));
+      const failed = await messagesDuring(async () => vscode.commands.executeCommand('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-2', format: 'json' }));
+      assert.equal(failed.value, undefined);
+      assert.deepEqual(
+        failed.shown.map((m) => [m.level, m.text]),
+        [['error', 'Draft Ticket from Text: the model failed while drafting (scripted model: recorded transport failure (drafter #1)); 1 model call, $0.0000, no rung fired; nothing was written: run the draft again Your text is kept: run Draft Ticket from Text again to retry it.']],
+      );
+      assert.deepEqual(readdirSync(abs('.tickets')).sort(), [...before, 'DRAFT-2.script.json'].sort(), 'nothing saved');
     } finally {
+      rmSync(abs('.tickets/DRAFT-2.script.json'), { force: true });
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       if (yamlUri) rmSync(yamlUri.fsPath, { force: true });
