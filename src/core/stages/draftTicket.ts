@@ -104,6 +104,11 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
   const rejected: string[] = [];
   const extracted: string[] = [];
   let thinking = false;
+  // Rung 2 for a structured answer: the schema is its verifier, and a refusal is asked again with its reason.
+  const refuse = async (why: string, ask: number) => {
+    rejected.push(why);
+    if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${why}); asking again with the reason` });
+  };
   for (let ask = 1; ask <= ASKS; ask++) {
     if (signal.aborted) throw new CancelledError('the draft was cancelled');
     const note = rejected.length ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. ${jsonOnlyInstruction(TOOL)}` : '';
@@ -144,8 +149,7 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
     }
     refusal ??= refusalOf(raw);
     if (refusal) {
-      rejected.push(refusal);
-      if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${refusal}); asking again with the reason` });
+      await refuse(refusal, ask);
       continue;
     }
     // The id is the user's: the file is named by it.
@@ -157,8 +161,7 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
     } catch (err) {
       if (!(err instanceof TicketValidationError)) throw err;
       const why = `the ticket does not match its schema: ${err.problems.map((p) => `${p.path} ${p.message}`).join('; ')}`;
-      rejected.push(why);
-      if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${why}); asking again with the reason` });
+      await refuse(why, ask);
       continue;
     }
     const text = ticketText(value, ticketFormatOf(input.ticketPath));
