@@ -40,7 +40,9 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Tick
     const ref = list(raw.refs)[path[1] as number] as { file?: unknown } | undefined;
     const symbols = ws.checks.diagnostics?.symbolsOf;
     if (typeof ref?.file !== 'string' || !symbols) return [];
-    const typed = cursor.string ? cursor.string.value.slice(0, offset - cursor.string.offset - 1) : '';
+    // What is typed before the cursor, past an opening quote (a plain YAML scalar has none).
+    const s = cursor.string;
+    const typed = s ? s.value.slice(0, offset - s.offset - (/["']/.test(source.text[s.offset] ?? '') ? 1 : 0)) : '';
     const owner = typed.includes('.') ? typed.slice(0, typed.lastIndexOf('.')) : undefined;
     const entries = await symbols.call(ws.checks.diagnostics, ref.file, owner);
     return values(entries.map((e) => ({ label: owner ? `${owner}.${e.name}` : e.name, detail: e.type, kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable })));

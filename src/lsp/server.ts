@@ -28,7 +28,8 @@ interface Ticket {
 
 /**
  * The ticket language server: diagnostics as you type (the checks of `ticket-runner validate`,
- * at their places in the text), completion, hover and quick fixes, for `.tickets/*.ticket.json`.
+ * at their places in the text), completion, hover and quick fixes, for `.tickets/*.ticket.json`
+ * and `.ticket.yaml`.
  * It reads the workspace and type-checks in memory; it never runs the workspace's code or
  * calls a model.
  */

@@ -1,6 +1,5 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
 import { newTicketText } from '../core/stages/ticketTemplate';
 import { TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
 import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
@@ -22,10 +21,10 @@ type Checks = { workspace: WorkspacePort; diagnostics?: DiagnosticsPort };
 
 /**
  * The editor's side of writing tickets: New Ticket, Validate Ticket, Render Ticket and Draft
- * Ticket from Text. A JSON ticket's checks are the ticket language server's (src/lsp: the CLI's
- * `validate` at the findings' places, as you type); a YAML ticket, which the server does not
- * serve yet, and a draft are validated here with the same core (`validateTicket`), a YAML one
- * on every save. Each file has one owner of its diagnostics. Nothing here runs the workspace's
+ * Ticket from Text. A ticket file's checks (JSON or YAML) are the ticket language server's
+ * (src/lsp: the CLI's `validate` at the findings' places, as you type); a draft, which is no
+ * file, is validated here with the same core (`validateTicket`). Each document has one owner of
+ * its diagnostics. Nothing here runs the workspace's
  * code; only Draft calls a model.
  */
 export class TicketFiles extends Disposable implements vscode.TextDocumentContentProvider {
@@ -47,7 +46,6 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     super();
     this._register(toDisposable(() => void Promise.all([...this.checks.values()].map(async (c) => (await c).diagnostics?.dispose?.()))));
     this._register(vscode.workspace.registerTextDocumentContentProvider(RENDERED_SCHEME, this));
-    this._register(vscode.workspace.onDidSaveTextDocument((doc) => isTicket(doc.uri) && ticketFormatOf(doc.uri.fsPath) === 'yaml' && void this.validate(doc.uri).catch((err) => this.log.warn(`validating ${doc.uri.fsPath}: ${errorMessage(err)}`))));
     this._register(vscode.workspace.onDidCloseTextDocument((doc) => isTicket(doc.uri) && this.problems.delete(doc.uri)));
   }
 
@@ -70,7 +68,7 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   async validate(uri: vscode.Uri, withTypes = true): Promise<TicketValidation | undefined> {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder) return undefined;
-    if (uri.scheme === 'file' && ticketFormatOf(uri.fsPath) === 'json') {
+    if (uri.scheme === 'file') {
       // Opened (not shown) so the server checks the editor's text, unsaved changes included.
       await vscode.workspace.openTextDocument(uri);
       return this.server.validate(uri, withTypes);

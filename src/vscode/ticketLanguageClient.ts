@@ -5,7 +5,7 @@ import { VALIDATE_REQUEST, type ValidateParams } from '../lsp/protocol';
 import { Disposable, toDisposable } from './dispose';
 
 /** The ticket files the client hands the server (the server's own TICKET_FILE, as a glob). */
-export const TICKET_SELECTOR: vscode.DocumentSelector = [{ scheme: 'file', pattern: '**/.tickets/*.ticket.json' }];
+export const TICKET_SELECTOR: vscode.DocumentSelector = [{ scheme: 'file', pattern: '**/.tickets/*.ticket.{json,yaml,yml}' }];
 
 /**
  * The editor's side of the ticket language server (dist/ticketServer.js, the same server as

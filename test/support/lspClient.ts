@@ -9,7 +9,7 @@ import {
   type Diagnostic,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { REPO_ROOT } from './tempWorkspace';
+import { copyFixture, REPO_ROOT } from './tempWorkspace';
 
 /** A published diagnostic; this server's messages are plain text. */
 export type TicketDiagnostic = Omit<Diagnostic, 'message'> & { message: string };
@@ -110,4 +110,33 @@ export function positionOf(text: string, needle: string, delta = 0): { line: num
   if (offset < 0) throw new Error(`"${needle}" is not in the text`);
   const before = text.slice(0, offset + delta);
   return { line: before.split('\n').length - 1, character: offset + delta - (before.lastIndexOf('\n') + 1) };
+}
+
+/** The text a diagnostic's range covers. */
+export function textAt(text: string, d: { range: { start: { line: number; character: number }; end: { line: number; character: number } } }): string {
+  const lines = text.split('\n');
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return text.slice(offset(d.range.start), offset(d.range.end));
+}
+
+/** A copy of the blog-api fixture and the server on it, for the tests of one describe block. */
+export function serveFixture(): { readonly lsp: LspSession; readonly root: string } {
+  let ws: ReturnType<typeof copyFixture> | undefined;
+  let lsp: LspSession | undefined;
+  before(async () => {
+    ws = copyFixture();
+    lsp = await LspSession.start(ws.root);
+  });
+  after(async () => {
+    await lsp?.close();
+    ws?.dispose();
+  });
+  return {
+    get lsp() {
+      return lsp!;
+    },
+    get root() {
+      return ws!.root;
+    },
+  };
 }

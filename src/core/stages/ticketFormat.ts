@@ -112,8 +112,8 @@ interface Splice {
   text: string;
 }
 
-/** A string as a plain YAML scalar when it is plainly safe in any context, else as JSON (a valid double-quoted YAML scalar). */
-function inlineString(v: string): string {
+/** A string as a plain YAML scalar when it is plainly safe in any context, else as JSON (a valid double-quoted YAML scalar); also what the editor inserts. */
+export function inlineString(v: string): string {
   return /^[A-Za-z_./@][A-Za-z0-9 _./@()=<>+*-]*$/.test(v) && !/ $|: | #/.test(v) && !/^(true|false|null|~)$/i.test(v) ? v : JSON.stringify(v);
 }
 

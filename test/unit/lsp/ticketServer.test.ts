@@ -5,8 +5,7 @@ import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-pr
 import { validateTicket } from '../../../src/core/stages/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
 import { cli } from '../../support/cli';
-import { applyEdits, LspSession, positionOf, type TicketDiagnostic as Diagnostic } from '../../support/lspClient';
-import { copyFixture } from '../../support/tempWorkspace';
+import { applyEdits, positionOf, serveFixture, textAt, type TicketDiagnostic as Diagnostic } from '../../support/lspClient';
 
 const TICKET = '.tickets/LSP-1.ticket.json';
 
@@ -20,31 +19,14 @@ function brokenTicket(root: string): string {
   return `${JSON.stringify(t, null, 2)}\n`;
 }
 
-const textAt = (text: string, d: Diagnostic) => applyEdits(text, [{ range: { start: { line: 0, character: 0 }, end: d.range.start }, newText: '' }]).slice(0, textLength(text, d));
-function textLength(text: string, d: Diagnostic): number {
-  const lines = text.split('\n');
-  const off = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  return off(d.range.end) - off(d.range.start);
-}
-
 describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', function () {
   this.timeout(120_000);
-  let ws: ReturnType<typeof copyFixture>;
-  let lsp: LspSession;
-
-  before(async () => {
-    ws = copyFixture();
-    lsp = await LspSession.start(ws.root);
-  });
-  after(async () => {
-    await lsp?.close();
-    ws?.dispose();
-  });
+  const served = serveFixture();
 
   it('publishes every finding of validate at its exact range, plus a criterion without a test on the criterion', async () => {
-    const text = brokenTicket(ws.root);
-    const uri = await lsp.open(TICKET, text);
-    const diagnostics = await lsp.diagnostics(uri, 1);
+    const text = brokenTicket(served.root);
+    const uri = await served.lsp.open(TICKET, text);
+    const diagnostics = await served.lsp.diagnostics(uri, 1);
 
     const missing = diagnostics.find((d) => d.message.includes('pagnation'));
     assert.ok(missing, JSON.stringify(diagnostics));
@@ -59,8 +41,8 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.match(untested.message, /no test case names acceptance criterion AC3: the test reviewer gate will fail/);
 
     // The same checks as `ticket-runner validate`: each of its findings is published, word for word.
-    writeFileSync(path.join(ws.root, TICKET), text);
-    const checks = wireTicketChecks(ws.root);
+    writeFileSync(path.join(served.root, TICKET), text);
+    const checks = wireTicketChecks(served.root);
     try {
       const { findings } = await validateTicket(checks, TICKET, text, new AbortController().signal);
       assert.ok(findings.length >= 2);
@@ -76,41 +58,41 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('answers the editor\'s validate request right after didOpen, with the findings and the rendered tests, not cancelled by the check typing scheduled', async () => {
-    const text = brokenTicket(ws.root).replace('"src/utils/pagnation.ts"', '"src/utils/pagination.ts"');
-    const uri = await lsp.open('.tickets/LSP-9.ticket.json', text);
-    const answer = (await lsp.connection.sendRequest('ticketRunner/validate', { uri, types: true })) as { findings: { path: string; message: string }[]; rendered: { path: string }[] } | null;
+    const text = brokenTicket(served.root).replace('"src/utils/pagnation.ts"', '"src/utils/pagination.ts"');
+    const uri = await served.lsp.open('.tickets/LSP-9.ticket.json', text);
+    const answer = (await served.lsp.connection.sendRequest('ticketRunner/validate', { uri, types: true })) as { findings: { path: string; message: string }[]; rendered: { path: string }[] } | null;
     assert.ok(answer, 'an answer, not null');
     assert.deepEqual(answer.rendered.map((r) => r.path), ['test/ticket/LSP-1.test.ts']);
     assert.ok(answer.findings.some((f) => f.path === '$.testPlan' && f.message.includes('AC3')), JSON.stringify(answer.findings));
     await new Promise((r) => setTimeout(r, 300));
-    assert.ok((await lsp.diagnostics(uri, 1)).some((d) => d.message.includes('AC3')));
+    assert.ok((await served.lsp.diagnostics(uri, 1)).some((d) => d.message.includes('AC3')));
   });
 
   it('a quick fix changes a mistyped scope path to the closest existing file, and its error goes away', async () => {
-    const text = brokenTicket(ws.root);
-    const uri = await lsp.open('.tickets/LSP-2.ticket.json', text.replace('LSP-1', 'LSP-2'));
+    const text = brokenTicket(served.root);
+    const uri = await served.lsp.open('.tickets/LSP-2.ticket.json', text.replace('LSP-1', 'LSP-2'));
     const opened = text.replace('LSP-1', 'LSP-2');
-    const missing = (await lsp.diagnostics(uri, 1)).find((d) => d.message.includes('pagnation'))!;
-    const actions = (await lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    const missing = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('pagnation'))!;
+    const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
     const fix = actions.find((a) => a.title === 'Change to "src/utils/pagination.ts"');
     assert.ok(fix?.edit?.changes?.[uri], JSON.stringify(actions));
     const fixed = applyEdits(opened, fix.edit.changes[uri]!);
     assert.deepEqual(JSON.parse(fixed).scope.read, ['src/utils/pagination.ts', 'src/store/postStore.ts']);
-    await lsp.change(uri, fixed, 2);
-    const after = await lsp.diagnostics(uri, 2);
+    await served.lsp.change(uri, fixed, 2);
+    const after = await served.lsp.diagnostics(uri, 2);
     assert.equal(after.filter((d) => d.message.includes('pagnation') || d.message.includes('scope.read')).length, 0, JSON.stringify(after));
   });
 
   it('reports a ref that does not resolve and an expectation that does not type-check, as you type', async () => {
-    const t = JSON.parse(brokenTicket(ws.root));
+    const t = JSON.parse(brokenTicket(served.root));
     t.id = 'LSP-3';
     t.scope.read = ['src/utils/pagination.ts'];
     t.acceptance.pop();
     t.refs = [{ symbol: 'Post.publishedAt', file: 'src/types.ts' }];
     t.testPlan.files[0].cases[0].expect[0].actual = 'res.statusCode';
     const text = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-3.ticket.json', text);
-    const diagnostics = await lsp.diagnostics(uri, 1);
+    const uri = await served.lsp.open('.tickets/LSP-3.ticket.json', text);
+    const diagnostics = await served.lsp.diagnostics(uri, 1);
     const ref = diagnostics.find((d) => d.message.includes('Post.publishedAt does not resolve'));
     assert.ok(ref, JSON.stringify(diagnostics));
     assert.match(textAt(text, ref), /^\{\s*"symbol": "Post\.publishedAt",\s*"file": "src\/types\.ts"\s*\}$/);
@@ -121,34 +103,34 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('a keystroke that renders the same test still sees the code change on disk since the last check', async () => {
-    const t = JSON.parse(brokenTicket(ws.root));
+    const t = JSON.parse(brokenTicket(served.root));
     t.id = 'LSP-8';
     t.scope.read = ['src/utils/pagination.ts'];
     t.acceptance.pop();
     t.testPlan.files[0].path = 'test/ticket/LSP-8.test.ts';
     const text = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-8.ticket.json', text);
+    const uri = await served.lsp.open('.tickets/LSP-8.ticket.json', text);
     const renamed = (ds: Diagnostic[]) => ds.some((d) => d.severity === 2 && /listPosts/.test(d.message) && /test\/ticket\/LSP-8\.test\.ts/.test(d.message));
-    assert.equal(renamed(await lsp.diagnostics(uri, 1)), false, 'the rendered test type-checks against the code as it is');
-    const handlers = path.join(ws.root, 'src/handlers/posts.ts');
+    assert.equal(renamed(await served.lsp.diagnostics(uri, 1)), false, 'the rendered test type-checks against the code as it is');
+    const handlers = path.join(served.root, 'src/handlers/posts.ts');
     const before = readFileSync(handlers, 'utf8');
     writeFileSync(handlers, before.replace('export function listPosts(', 'export function listAllPosts('));
     try {
-      await lsp.change(uri, text.replace('"description": "', '"description": "Typed: '), 2);
-      assert.ok(renamed(await lsp.diagnostics(uri, 2)), 'the probe is not answered from memory once the code changed');
+      await served.lsp.change(uri, text.replace('"description": "', '"description": "Typed: '), 2);
+      assert.ok(renamed(await served.lsp.diagnostics(uri, 2)), 'the probe is not answered from memory once the code changed');
     } finally {
       writeFileSync(handlers, before);
     }
-    await lsp.change(uri, text, 3);
-    assert.equal(renamed(await lsp.diagnostics(uri, 3)), false, 'and the fix on disk clears it again');
+    await served.lsp.change(uri, text, 3);
+    assert.equal(renamed(await served.lsp.diagnostics(uri, 3)), false, 'and the fix on disk clears it again');
   });
 
   it('reports a ref that does not resolve even while a path error keeps validate from resolving refs', async () => {
-    const t = JSON.parse(brokenTicket(ws.root));
+    const t = JSON.parse(brokenTicket(served.root));
     t.refs = [{ symbol: 'Post.title', file: 'src/types.ts' }, { symbol: 'Post.publishedAt', file: 'src/types.ts' }];
     const text = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-10.ticket.json', text);
-    const diagnostics = await lsp.diagnostics(uri, 1);
+    const uri = await served.lsp.open('.tickets/LSP-10.ticket.json', text);
+    const diagnostics = await served.lsp.diagnostics(uri, 1);
     assert.ok(diagnostics.some((d) => d.message.includes('pagnation')), 'the path error that stops validate');
     const refs = diagnostics.filter((d) => d.message.includes('does not resolve'));
     assert.deepEqual(refs.map((d) => d.message), ['refs[1]: Post.publishedAt does not resolve in src/types.ts: fix the name or the file']);
@@ -156,13 +138,13 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('warns on a test-plan target that is not a test file, and on a duplicate criterion id while the schema fails elsewhere', async () => {
-    const t = JSON.parse(brokenTicket(ws.root));
+    const t = JSON.parse(brokenTicket(served.root));
     t.testPlan.files[0].path = 'src/handlers/postsCheck.ts';
     t.acceptance[2].id = 'AC1';
     delete t.title;
     const text = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-4.ticket.json', text);
-    const diagnostics = await lsp.diagnostics(uri, 1);
+    const uri = await served.lsp.open('.tickets/LSP-4.ticket.json', text);
+    const diagnostics = await served.lsp.diagnostics(uri, 1);
     assert.ok(diagnostics.some((d) => d.message === 'missing; expected string' && d.severity === 1), JSON.stringify(diagnostics));
     const dup = diagnostics.find((d) => d.message === 'duplicate acceptance id "AC1"');
     assert.ok(dup, JSON.stringify(diagnostics));
@@ -174,13 +156,13 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('completes workspace files in scope, members in refs, criterion ids and expectation kinds', async () => {
-    const text = brokenTicket(ws.root).replace('"src/handlers/posts.ts"', '"src/han"');
+    const text = brokenTicket(served.root).replace('"src/handlers/posts.ts"', '"src/han"');
     const t = JSON.parse(text);
     t.refs = [{ symbol: 'Post.', file: 'src/types.ts' }];
     t.testPlan.files[0].cases[1].criterion = '';
     const withRefs = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-5.ticket.json', withRefs);
-    const at = async (needle: string, delta: number) => (await lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: positionOf(withRefs, needle, delta) })) as CompletionItem[];
+    const uri = await served.lsp.open('.tickets/LSP-5.ticket.json', withRefs);
+    const at = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: positionOf(withRefs, needle, delta) })) as CompletionItem[];
 
     const files = (await at('"src/han"', 8)).map((i) => i.label);
     assert.ok(files.includes('src/handlers/posts.ts'), files.join(', '));
@@ -205,12 +187,12 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('hovers a test-plan entry with its rendered test, a ref with its type, a scope path with its exports', async () => {
-    const t = JSON.parse(brokenTicket(ws.root));
+    const t = JSON.parse(brokenTicket(served.root));
     t.scope.read = ['src/utils/pagination.ts'];
     t.refs = [{ symbol: 'Post.tags', file: 'src/types.ts' }];
     const text = `${JSON.stringify(t, null, 2)}\n`;
-    const uri = await lsp.open('.tickets/LSP-6.ticket.json', text);
-    const hoverAt = async (needle: string, delta: number) => ((await lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, delta) })) as Hover | null)?.contents as { value: string } | undefined;
+    const uri = await served.lsp.open('.tickets/LSP-6.ticket.json', text);
+    const hoverAt = async (needle: string, delta: number) => ((await served.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, delta) })) as Hover | null)?.contents as { value: string } | undefined;
 
     const test = await hoverAt('"rejects perPage above 100"', 3);
     assert.ok(test, 'a hover on the case');
@@ -226,11 +208,11 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('adds a test-case skeleton for a criterion with none (one that cannot pass), and the refs entry a criterion names', async () => {
-    const text = brokenTicket(ws.root).replace('"src/utils/pagnation.ts"', '"src/types.ts"');
-    const uri = await lsp.open('.tickets/LSP-7.ticket.json', text);
-    const untested = (await lsp.diagnostics(uri, 1)).find((d) => d.message.includes('AC3'))!;
+    const text = brokenTicket(served.root).replace('"src/utils/pagnation.ts"', '"src/types.ts"');
+    const uri = await served.lsp.open('.tickets/LSP-7.ticket.json', text);
+    const untested = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('AC3'))!;
     assert.ok(untested);
-    const actions = (await lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } })) as CodeAction[];
+    const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } })) as CodeAction[];
     const skeleton = actions.find((a) => a.title === 'Add a test case for AC3');
     assert.ok(skeleton, JSON.stringify(actions.map((a) => a.title)));
     const withCase = JSON.parse(applyEdits(text, skeleton.edit!.changes![uri]!));

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { stringify } from 'yaml';
 import type { RunResult } from '../../../src/core';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
 import { Ticket } from '../../../src/core/schema/ticket';
@@ -146,7 +147,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('YAML tickets: New Ticket writes one, on-save findings sit at their YAML place; Draft Ticket from Text opens an unsaved, validated draft with its rendered tests and runs nothing', async () => {
+  it('YAML tickets: New Ticket writes one, Validate Ticket\'s findings sit at their YAML place; Draft Ticket from Text opens an unsaved, validated draft with its rendered tests and runs nothing', async () => {
     const yamlUri = (await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-Y', 'Sort posts by date', 'yaml')) as vscode.Uri | undefined;
     const script = abs('.tickets/DRAFT-1.script.json');
     try {
@@ -219,6 +220,29 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.ok(await vscode.workspace.applyEdit(fix.edit));
       assert.deepEqual(JSON.parse(doc.getText()).scope.read, ['src/utils/pagination.ts']);
       await until('the fixed ticket to have no scope.read problem', () => missing() === undefined && !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('scope.read')), 30_000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      rmSync(ticket, { force: true });
+    }
+  });
+
+  it('the ticket language server serves a YAML ticket too: its problems show as it opens, once, at their YAML place', async () => {
+    const ticket = abs('.tickets/LSP-2.ticket.yaml');
+    const broken = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8'));
+    delete broken.$schema;
+    broken.id = 'LSP-2';
+    broken.scope.read = ['src/utils/pagnation.ts'];
+    broken.testPlan.files[0].path = 'test/ticket/LSP-2.test.ts';
+    const text = stringify(broken, { lineWidth: 0 });
+    writeFileSync(ticket, text);
+    const uri = vscode.Uri.file(ticket);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const missing = () => vscode.languages.getDiagnostics(uri).filter((d) => d.message.includes('"src/utils/pagnation.ts" does not exist'));
+      await until('the language server to publish the YAML ticket\'s missing scope path', () => missing().length > 0, 90_000);
+      assert.equal(missing().length, 1, 'one owner reports it');
+      assert.equal(doc.getText(missing()[0]!.range), 'src/utils/pagnation.ts', 'the error covers the YAML scalar itself');
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       rmSync(ticket, { force: true });
