@@ -107,7 +107,8 @@ function typescriptLibDir(dist: string): string | undefined {
 export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspace; diagnostics?: DiagnosticsPort } {
   const root = path.resolve(workspaceRoot);
   const libDir = typescriptLibDir(path.join(packageRoot(), 'dist'));
-  return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir }) };
+  // A ticket's checks only: its rendered tests stay in the program between keystrokes.
+  return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir, keepProbes: true }) };
 }
 
 /**

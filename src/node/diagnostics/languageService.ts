@@ -24,6 +24,14 @@ export interface LanguageServiceDiagnosticsOptions {
    * typescript.js, which is wrong when it is bundled into another file.
    */
   libDir?: string;
+  /**
+   * A probe's file stays in the program after it answers, as the ticket being typed renders it:
+   * the next probe of that file bumps only its version (nothing, when its text is the same), so
+   * TypeScript reuses every other source file, and the queries between two probes (a `refs`
+   * symbol's type) reuse the same program. Any other check takes it out first. For a service
+   * that only answers a ticket's checks (`validate`, the ticket language server), never a run's.
+   */
+  keepProbes?: boolean;
 }
 
 /** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
@@ -44,6 +52,8 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   private readonly configFile: string;
   private configReported = false;
   private lastProgram: ts.Program | undefined;
+  /** The probe files kept in the program (keepProbes), by absolute path, with their text. */
+  private readonly kept = new Map<string, string>();
 
   constructor(
     private readonly root: string,
@@ -57,6 +67,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
 
   async check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
     return this.cancellable(signal, async () => {
+      this.dropKept();
       const files = changed.map((f) => absolutePath(this.root, f));
       // The old program still knows who imported a file that is now gone.
       const before = this.lastProgram;
@@ -93,6 +104,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
    */
   async checkImporters(changed: string[], packageDir: string, signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
     return this.cancellable(signal, async () => {
+      this.dropKept();
       for (const file of changed) this.host.touch(absolutePath(this.root, file));
       const program = this.program();
       const prefix = `${absolutePath(this.root, packageDir)}/`;
@@ -112,6 +124,15 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
       const file = absolutePath(this.root, path);
       // In the editor this service only answers probes, and the disk moved on without it: catch up first.
       this.host.syncAllFromDisk();
+      if (this.options.keepProbes && !overlays.length) {
+        for (const f of this.kept.keys()) if (f !== file) this.drop(f);
+        if (this.kept.get(file) !== content) {
+          this.host.setVirtual(file, content);
+          this.kept.set(file, content);
+        }
+        return this.diagnosticsOf(file).map((d) => this.toDiagnostic(d));
+      }
+      this.dropKept();
       const others = overlays.map((o) => ({ file: absolutePath(this.root, o.path), content: o.content })).filter((o) => o.file !== file);
       for (const o of others) this.host.setVirtual(o.file, o.content);
       this.host.setVirtual(file, content);
@@ -129,6 +150,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
 
   async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
     return this.cancellable(signal, async () => {
+      this.dropKept();
       const targets = files.map((f) => absolutePath(this.root, f));
       for (const file of targets) if (!this.host.syncFromDisk(file)) this.ensureKnown(file);
       const applied: AppliedFix[] = [];
@@ -195,6 +217,17 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
       await writeFile(file, applyTextChanges(before, change.textChanges));
       this.host.touch(file);
     }
+  }
+
+  /** Takes the kept probe files out of the program: back to what the disk holds. */
+  private dropKept(): void {
+    for (const f of [...this.kept.keys()]) this.drop(f);
+  }
+
+  private drop(file: string): void {
+    this.kept.delete(file);
+    this.host.setVirtual(file, undefined);
+    this.host.touch(file);
   }
 
   /** A file created after tsconfig.json was read is not among the roots until touched. */

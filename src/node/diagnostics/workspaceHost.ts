@@ -22,6 +22,8 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
   private readonly texts = new Map<string, string | undefined>();
   private projectVersion = 0;
   private roots = new Set<string>();
+  /** The files that exist only in memory (setVirtual): the disk is no news of them. */
+  private readonly virtual = new Set<string>();
   private options: ts.CompilerOptions = IMPLICIT_OPTIONS;
   /** Problems in tsconfig.json itself, reported with the diagnostics. */
   configErrors: readonly ts.Diagnostic[] = [];
@@ -75,9 +77,11 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     if (text === undefined) {
       this.texts.delete(file);
       this.roots.delete(file);
+      this.virtual.delete(file);
     } else {
       this.texts.set(file, text);
       this.roots.add(file);
+      this.virtual.add(file);
     }
   }
 
@@ -94,7 +98,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
 
   /** Touches `file` when the disk no longer holds what the language service saw; true if it did. */
   syncFromDisk(file: string): boolean {
-    if (!this.texts.has(file)) return false;
+    if (!this.texts.has(file) || this.virtual.has(file)) return false;
     if (ts.sys.readFile(file) === this.texts.get(file)) return false;
     this.touch(file);
     return true;

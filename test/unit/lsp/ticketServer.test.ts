@@ -19,6 +19,16 @@ function brokenTicket(root: string): string {
   return `${JSON.stringify(t, null, 2)}\n`;
 }
 
+/** BLOG-1 as `id`, with nothing wrong: every scope path there, every criterion tested. */
+function soundTicket(root: string, id: string) {
+  const t = JSON.parse(brokenTicket(root));
+  t.id = id;
+  t.scope.read = ['src/utils/pagination.ts'];
+  t.acceptance.pop();
+  t.testPlan.files[0].path = `test/ticket/${id}.test.ts`;
+  return t;
+}
+
 describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', function () {
   this.timeout(120_000);
   const served = serveFixture();
@@ -102,12 +112,28 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.match(textAt(text, typeError), /^\{\s*"path": "test\/ticket\/LSP-1\.test\.ts"/);
   });
 
+  it('an expectation broken, fixed and broken again keystroke by keystroke is reported each time it is broken, on its test-plan entry', async () => {
+    const t = soundTicket(served.root, 'LSP-11');
+    const good = `${JSON.stringify(t, null, 2)}\n`;
+    const broken = (n: number) => good.replace('"actual": "res.status"', `"actual": "res.statusCode${n}"`);
+    const typeErrors = (ds: Diagnostic[]) => ds.filter((d) => /test\/ticket\/LSP-11\.test\.ts, line \d+:\d+: TS2339/.test(d.message));
+    const uri = await served.lsp.open('.tickets/LSP-11.ticket.json', good);
+    assert.deepEqual(typeErrors(await served.lsp.diagnostics(uri, 1)), []);
+    for (const [version, text] of [[2, broken(1)], [3, good], [4, broken(2)], [5, broken(2).replace('"name": "rejects', '"name": "Rejects')], [6, good], [7, broken(3)]] as const) {
+      await served.lsp.change(uri, text, version);
+      const errors = typeErrors(await served.lsp.diagnostics(uri, version));
+      if (text === good) {
+        assert.deepEqual(errors, [], `version ${version} is fixed`);
+        continue;
+      }
+      assert.equal(errors.length, 1, `version ${version}: ${JSON.stringify(errors)}`);
+      assert.match(errors[0]!.message, /statusCode\d/);
+      assert.match(textAt(text, errors[0]!), /^\{\s*"path": "test\/ticket\/LSP-11\.test\.ts"/);
+    }
+  });
+
   it('a keystroke that renders the same test still sees the code change on disk since the last check', async () => {
-    const t = JSON.parse(brokenTicket(served.root));
-    t.id = 'LSP-8';
-    t.scope.read = ['src/utils/pagination.ts'];
-    t.acceptance.pop();
-    t.testPlan.files[0].path = 'test/ticket/LSP-8.test.ts';
+    const t = soundTicket(served.root, 'LSP-8');
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-8.ticket.json', text);
     const renamed = (ds: Diagnostic[]) => ds.some((d) => d.severity === 2 && /listPosts/.test(d.message) && /test\/ticket\/LSP-8\.test\.ts/.test(d.message));

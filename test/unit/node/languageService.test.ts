@@ -143,6 +143,37 @@ describe('LanguageServiceDiagnostics', function () {
     });
   });
 
+  describe('probe with keepProbes (a ticket\'s checks)', () => {
+    it('keeps the probe file between probes yet answers each text afresh, sees the disk move, and any other check sees the disk only', async () => {
+      const project = new TempProject({ 'tsconfig.json': tsconfig, 'src/types.ts': types });
+      const ls = createLanguageServiceDiagnostics(project.root, { keepProbes: true });
+      try {
+        const good = "import type { Post } from './types';\nexport const tag: string = ({} as Post).tags[0]!;\n";
+        const broken = good.replace('tags[0]!', 'id');
+        const codes = async (text: string) => (await ls.probe('src/probe.test.ts', text, signal)).map((d) => `${d.code}@${d.line}`);
+        // A keystroke at a time: broken, fixed, broken again, the same text twice: each is checked as it is.
+        assert.deepEqual(await codes(broken), ['TS2322@2']);
+        assert.deepEqual(await codes(good), []);
+        assert.deepEqual(await codes(broken), ['TS2322@2']);
+        assert.deepEqual(await codes(broken), ['TS2322@2']);
+        assert.deepEqual(await codes('export const x: string = ;\n'), ['TS1109@1'], 'a syntax error too');
+        // The code changes on disk, no one tells the service: the kept probe sees it.
+        assert.deepEqual(await codes(good), []);
+        project.write('src/types.ts', types.replace('tags: string[]', 'tags: number[]'));
+        assert.deepEqual(await codes(good), ['TS2322@2']);
+        // A real file at the probe's path: a check reads the disk's, not the kept probe's text.
+        project.write('src/probe.test.ts', 'export const n: number = 1;\n');
+        const { diagnostics } = await ls.check(['src/probe.test.ts', 'src/types.ts'], signal);
+        assert.deepEqual(diagnostics, [], 'the kept probe is out of the program');
+        assert.deepEqual(await codes(broken), ['TS2322@2'], 'and the next probe puts it back');
+        assert.deepEqual(await codes(broken), ['TS2322@2'], 'the file on disk at that path does not replace the kept probe');
+      } finally {
+        ls.dispose();
+        project.remove();
+      }
+    });
+  });
+
   describe('autofix', () => {
     let project: TempProject;
     let ls: LanguageServiceDiagnostics;
