@@ -45,14 +45,22 @@ const view = { ...common, platform: 'browser', format: 'iife', target: 'es2022',
 const IMPORT_META_URL = "var __importMetaUrl = require('url').pathToFileURL(__filename).href;";
 const esmInCjs = { define: { 'import.meta.url': '__importMetaUrl' } };
 
+/**
+ * One TypeScript for the extension and the ticket server: both load dist/typescript.js (built
+ * once, below), so the .vsix carries it once rather than inside each bundle.
+ */
+const sharedTypescript = { name: 'shared-typescript', setup: (b) => b.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true })) };
+
 const targets = [
   // The extension host: CommonJS, with vscode provided by the editor.
-  { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: IMPORT_META_URL } },
+  { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
   // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
   { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
-  // The ticket language server the extension's client starts over stdio: TypeScript bundled,
-  // as in the extension (the .vsix has no node_modules); its lib files are dist/typescript-lib.
-  { ...common, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/ticketServer.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // The ticket language server the extension's client starts over stdio: the extension's
+  // TypeScript (the .vsix has no node_modules); its lib files are dist/typescript-lib.
+  { ...common, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/ticketServer.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript] },
+  // That one TypeScript, shared by the two.
+  { ...common, entryPoints: ['node_modules/typescript/lib/typescript.js'], outfile: 'dist/typescript.js', platform: 'node', format: 'cjs', target: 'node20' },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
