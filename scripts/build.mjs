@@ -78,7 +78,7 @@ const wasm = [
 ];
 for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
 
-// TypeScript's lib.*.d.ts: the extension bundles TypeScript, and its language service looks for them beside itself.
+// TypeScript's lib.*.d.ts, for dist/typescript.js (the extension's and the ticket server's): the language service is told where they are (libDir).
 mkdirSync(join(dist, 'typescript-lib'), { recursive: true });
 for (const name of readdirSync(join(root, 'node_modules', 'typescript', 'lib'))) {
   if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name)) copyFileSync(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
