@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { Page } from 'playwright-core';
 import { parseWebviewMessage } from '../../src/shared/protocol';
+import { docScreenshot } from '../support/docScreenshot';
 import { openWebview, posted, recordedRunState, savedState, send, sharedBrowser } from './harness';
+import { applyTheme } from './themes';
 
 /**
  * A live run in the webview: the host sends a new run/state on every event, and the page
@@ -38,6 +40,23 @@ describe('webview app: live progress', function () {
     assert.equal(await page.locator('#stage').count(), 0);
     assert.equal(await page.locator('#cancel-run').count(), 0);
     assert.equal(await page.locator('#outcome').count(), 1);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("the README's picture of a run in progress: the stage with its ring, Cancel, and the events so far", async () => {
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
+    await page.setViewportSize({ width: 820, height: 600 });
+    await applyTheme(page, 'dark');
+    // The second attempt, after the Debugger's diagnosis of the first: live, not finished.
+    const msg = await recordedRunState('BLOG-1', { upTo: 20, canCancel: true });
+    assert.ok(msg.stage, 'the run is still going at this event');
+    await send(page, msg);
+    await page.waitForFunction((n) => document.querySelectorAll('#timeline li').length === n, msg.timeline.length);
+    await page.locator('#stage vscode-progress-ring').waitFor();
+    await page.locator('#cancel-run').waitFor();
+    assert.equal(await page.locator('#outcome').count(), 0, 'no outcome yet: the picture is of a run in progress');
+    await docScreenshot(page.locator('body'), 'run-view-live');
     assert.deepEqual(problems, []);
     await page.close();
   });

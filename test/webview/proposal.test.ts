@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { parseWebviewMessage } from '../../src/shared/protocol';
+import { docScreenshot } from '../support/docScreenshot';
 import { openWebview, posted, recordedRunState, REPO, send, sharedBrowser } from './harness';
+import { applyTheme } from './themes';
 
 /**
  * A correction request judged before the decision: which file Accept changes, the change as a
@@ -46,6 +48,20 @@ describe('webview app: proposals', function () {
     assert.equal(sent.test, undefined, 'the ticket, not a rendered test');
     // Opening a diff is not a decision: Accept stays on while the host opens it.
     assert.equal(await page.locator('#accept').getAttribute('disabled'), null);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("the README's picture of a correction request: what is wrong, the evidence, which file Accept changes, and the diff", async () => {
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
+    await page.setViewportSize({ width: 820, height: 600 });
+    await applyTheme(page, 'dark');
+    await send(page, await recordedRunState('BLOG-3'));
+    const box = page.locator('.correction-box[data-status="pending"]');
+    await box.waitFor();
+    assert.ok((await box.locator('.preview .add').count()) > 0, 'the diff shows what Accept adds');
+    await page.locator('#accept').waitFor();
+    await docScreenshot(box, 'run-view-correction');
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -1,0 +1,27 @@
+import { mkdirSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Locator } from 'playwright-core';
+
+const REPO = path.resolve(__dirname, '..', '..');
+/** Where the README's screenshots live; the tests that take them are their only source. */
+export const DOC_SCREENSHOTS = path.join(REPO, 'docs', 'screenshots');
+
+/** Above this a PNG is too heavy for git: crop to the part that matters instead. */
+const MAX_BYTES = 400_000;
+
+/**
+ * Writes `docs/screenshots/<name>.png` from one element. It throws, so the test fails, when the
+ * element is missing, hidden or empty, or the PNG comes out too big: a README picture is never
+ * silently skipped or left stale.
+ */
+export async function docScreenshot(target: Locator, name: string): Promise<string> {
+  await target.waitFor({ state: 'visible', timeout: 30_000 });
+  const box = await target.boundingBox();
+  if (!box || box.width < 50 || box.height < 50) throw new Error(`the screenshot ${name} has nothing to show: its element is ${box ? `${box.width}x${box.height} px` : 'not on screen'}`);
+  mkdirSync(DOC_SCREENSHOTS, { recursive: true });
+  const file = path.join(DOC_SCREENSHOTS, `${name}.png`);
+  await target.screenshot({ path: file, animations: 'disabled' });
+  const size = statSync(file).size;
+  if (size > MAX_BYTES) throw new Error(`the screenshot ${name} is ${size} bytes, over ${MAX_BYTES}: crop it to the part that matters`);
+  return file;
+}
