@@ -30,16 +30,16 @@ export function acceptDetail(state: RunState, c: Correction): string {
 /**
  * Accept from the tree or the palette asks first, in a modal that shows the same proposal as the
  * run view, with the diff editor's button first. Opening the diff asks again; only Accept
- * accepts. True when the operator accepted.
+ * accepts. The id of the request the operator accepted, so that only that one is decided.
  */
-export async function confirmAccept(state: RunState, proposals: ProposalDocuments): Promise<boolean> {
+export async function confirmAccept(state: RunState, proposals: ProposalDocuments): Promise<string | undefined> {
   const c = state.corrections.find((x) => x.status === 'pending');
-  if (!c) return false;
+  if (!c) return undefined;
   for (;;) {
     const canDiff = c.preview?.diff !== undefined;
     const buttons = canDiff ? [OPEN_DIFF, ACCEPT] : [ACCEPT];
     const answer = await vscode.window.showWarningMessage(`Accept the correction of ${state.ticketId}?`, { modal: true, detail: acceptDetail(state, c) }, ...buttons);
-    if (answer !== OPEN_DIFF) return answer === ACCEPT;
+    if (answer !== OPEN_DIFF) return answer === ACCEPT ? c.request.id : undefined;
     await proposals.show(state.runId, c.request.id);
   }
 }

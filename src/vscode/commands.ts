@@ -206,7 +206,8 @@ async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (
 }
 
 /** Accepts or rejects a run's pending correction through the core; the log records the decision. */
-export async function decide(ctx: CommandContext, runId: string, decision: 'accept' | 'reject', reason: string | undefined, by = 'vscode'): Promise<RunResult> {
+/** `requestId`: the request the operator was shown (see ResolveOptions). */
+export async function decide(ctx: CommandContext, runId: string, decision: 'accept' | 'reject', reason: string | undefined, by = 'vscode', requestId?: string): Promise<RunResult> {
   if (!vscode.workspace.isTrusted) throw new UserInputError(UNTRUSTED_MESSAGE);
   const known = ctx.runs.get(runId) ?? (await ctx.runs.refresh(), ctx.runs.get(runId));
   if (!known) throw new UserInputError(`no run ${runId} in this workspace`);
@@ -214,7 +215,7 @@ export async function decide(ctx: CommandContext, runId: string, decision: 'acce
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, known.folder.uri));
   const { resolveCorrection } = await core();
   return goOn(ctx, known, `${decision === 'accept' ? 'accepting' : 'rejecting'} the correction of ${known.state.ticketId}`, (deps, signal) =>
-    resolveCorrection(deps, runId, { decision, reason, by, signal, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery }),
+    resolveCorrection(deps, runId, { decision, reason, by, signal, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, requestId }),
     decision === 'reject',
   );
 }
@@ -326,8 +327,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (!id) return;
       try {
         const known = ctx.runs.get(id);
-        if (known && confirmed !== true && !(await confirmAccept(known.state, ctx.panels.proposals))) return;
-        return await decide(ctx, id, 'accept', undefined);
+        if (!known || confirmed === true) return await decide(ctx, id, 'accept', undefined);
+        const requestId = await confirmAccept(known.state, ctx.panels.proposals);
+        if (!requestId) return;
+        return await decide(ctx, id, 'accept', undefined, 'vscode', requestId);
       } catch (err) {
         showError(ctx, 'Accept failed', err);
       }

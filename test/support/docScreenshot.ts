@@ -10,17 +10,23 @@ export const DOC_SCREENSHOTS = path.join(REPO, 'docs', 'screenshots');
 const MAX_BYTES = 400_000;
 
 /**
- * Writes `docs/screenshots/<name>.png` from one element. It throws, so the test fails, when the
- * element is missing, hidden or empty, or the PNG comes out too big: a README picture is never
- * silently skipped or left stale.
+ * Writes `docs/screenshots/<name>.png` from one element (cut below `bottom`, when given). It
+ * throws, so the test fails, when the element is missing, hidden or empty, or the PNG comes out
+ * too big: a README picture is never silently skipped or left stale.
  */
-export async function docScreenshot(target: Locator, name: string): Promise<string> {
+export async function docScreenshot(target: Locator, name: string, opts: { bottom?: Locator } = {}): Promise<string> {
   await target.waitFor({ state: 'visible', timeout: 30_000 });
   const box = await target.boundingBox();
   if (!box || box.width < 50 || box.height < 50) throw new Error(`the screenshot ${name} has nothing to show: its element is ${box ? `${box.width}x${box.height} px` : 'not on screen'}`);
   mkdirSync(DOC_SCREENSHOTS, { recursive: true });
   const file = path.join(DOC_SCREENSHOTS, `${name}.png`);
-  await target.screenshot({ path: file, animations: 'disabled' });
+  if (opts.bottom) {
+    // A panel taller than what it holds (a sidebar): cut it a little below its last element.
+    await opts.bottom.waitFor({ state: 'visible', timeout: 30_000 });
+    const last = (await opts.bottom.boundingBox())!;
+    const height = Math.min(box.height, last.y + last.height + 12 - box.y);
+    await target.page().screenshot({ path: file, animations: 'disabled', clip: { x: box.x, y: box.y, width: box.width, height } });
+  } else await target.screenshot({ path: file, animations: 'disabled' });
   const size = statSync(file).size;
   if (size > MAX_BYTES) throw new Error(`the screenshot ${name} is ${size} bytes, over ${MAX_BYTES}: crop it to the part that matters`);
   return file;

@@ -36,9 +36,10 @@ export function runTicket(root: string, id: string, o: ScenarioOptions = {}): Pr
   return withScriptedDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: o.attempts ?? 3 }, signal: new AbortController().signal }), o);
 }
 
-export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, o: ScenarioOptions = {}): Promise<RunResult> {
+/** `o.requestId`: the request the operator was shown, as the editor's Accept passes it. */
+export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, o: ScenarioOptions & { requestId?: string } = {}): Promise<RunResult> {
   // The scripted model reads on from the calls the run made, as the CLI and the editor wire it.
-  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal }), { ...o, wire: { continuesRun: r.runId, ...o.wire } });
+  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId }), { ...o, wire: { continuesRun: r.runId, ...o.wire } });
 }
 
 export async function rollback(root: string, runId: string): Promise<RunResult> {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
 import { alive, HANGING_TESTS, pidsWith } from '../support/processes';
+import { docScreenshot } from '../support/docScreenshot';
 import { launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 const TICKET = process.env.E2E_TICKET ?? 'BLOG-2';
@@ -57,11 +58,11 @@ describe('end to end in code-server with Chromium', function () {
   });
 
   /** `leftover`: the earlier run that did not pass is named before the run starts; this button answers. */
-  async function runTicketToCorrection(leftover?: { button: string; runId: string }): Promise<string> {
+  async function runTicketToCorrection(leftover?: { button: string; runId: string }, ticket = TICKET): Promise<string> {
     const before = runEvents(ws.folder).length;
     const t = Date.now();
     await runFromPalette(page, 'Ticket Runner: Run Ticket');
-    await pickItem(page, TICKET);
+    await pickItem(page, ticket);
     if (leftover) {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 60_000 });
@@ -86,7 +87,7 @@ describe('end to end in code-server with Chromium', function () {
         throw new Error(`${String(err)}\nthe run's events: ${run.types.join(', ')}\n${last.join('\n')}`);
       });
     await webview.locator('#accept').waitFor({ timeout: 60_000 });
-    console.log(`      ${TICKET} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
+    console.log(`      ${ticket} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
     return run.runId;
   }
 
@@ -123,6 +124,107 @@ describe('end to end in code-server with Chromium', function () {
     assert.ok(types.indexOf('correction.accepted') < types.indexOf('run.resumed'));
     await webview.locator('.correction-box[data-status="accepted"]').waitFor({ timeout: 30_000 });
     await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview-accepted.png') });
+  });
+
+  const logOf = (runId: string) => readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8');
+  const decisions = (runId: string) => logOf(runId).split('\n').filter((l) => /"type":"correction\.(accepted|rejected)"/.test(l));
+  const dialog = () => page.locator('.monaco-dialog-box');
+  /** The modal's buttons, in the order it shows them. */
+  const dialogButtons = async () => (await dialog().locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim());
+
+  /** Accept Correction Request from the palette, for the one run that waits; resolves when its modal is up. */
+  async function acceptFromPalette(ticket: string): Promise<void> {
+    await runFromPalette(page, 'Ticket Runner: Accept Correction Request');
+    await pickItem(page, ticket);
+    await dialog().waitFor({ timeout: 30_000 });
+  }
+
+  it('Accept from the tree or the palette asks in a modal that shows the proposal; Cancel and the diff decide nothing, Accept resumes the run', async () => {
+    await runFromPalette(page, 'View: Close All Editors');
+    const ticketFile = path.join(ws.folder, '.tickets', 'BLOG-4.ticket.json');
+    const runId = await runTicketToCorrection(undefined, 'BLOG-4');
+    const ticketBefore = readFileSync(ticketFile, 'utf8');
+    const logBefore = logOf(runId);
+
+    // The tree, with the run that waits for the user: the README's picture of it.
+    await runFromPalette(page, 'Ticket Runner: Focus on Runs View');
+    const sidebar = page.locator('.part.sidebar');
+    const row = sidebar.locator('.monaco-list-row', { hasText: 'BLOG-4' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    // Wide enough for the rows' titles and times, the run unfolded, cropped below its last row.
+    const side = (await sidebar.boundingBox())!;
+    await page.mouse.move(side.x + side.width, side.y + side.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(side.x + side.width + 480, side.y + side.height / 2, { steps: 5 });
+    await page.mouse.up();
+    if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+    await sidebar.locator('.monaco-list-row[aria-level="2"]').first().waitFor({ timeout: 10_000 });
+    await page.mouse.move(side.x + 20, side.y + side.height - 20); // No hover, no focus ring on a row.
+    await docScreenshot(sidebar, 'runs-tree', { bottom: sidebar.locator('.monaco-list-row').last() });
+
+    // (a) From the tree's menu: the modal says what Accept changes, the diff first; Escape leaves all as it was.
+    await row.click({ button: 'right' });
+    await page.locator('.monaco-menu .action-item', { hasText: 'Accept Correction Request' }).first().click();
+    await dialog().waitFor({ timeout: 30_000 });
+    const text = await dialog().innerText();
+    assert.match(text, /Accept the correction of BLOG-4\?/);
+    assert.match(text, /Accept rewrites \.tickets\/BLOG-4\.ticket\.json \(its scope\):/, text);
+    assert.match(text, /^\+.*"/m, `the modal shows the added lines: ${text}`);
+    // The diff comes first as VS Code orders a modal's choices: it is the primary button, the one
+    // that has the focus and that Enter presses (where it sits in the row is the platform's habit).
+    const buttons = await dialogButtons();
+    assert.deepEqual([...buttons].sort(), ['Accept', 'Cancel', 'Open in Diff Editor'], buttons.join(' | '));
+    const primary = dialog().locator('.dialog-buttons .monaco-button:not(.secondary)');
+    assert.deepEqual((await primary.allInnerTexts()).map((t) => t.trim()), ['Open in Diff Editor']);
+    assert.equal(await dialog().locator('.dialog-buttons .monaco-button:focus').innerText(), 'Open in Diff Editor', 'the diff button has the focus');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached', timeout: 10_000 });
+    await page.waitForTimeout(2_000); // Time for a wrong decision to land, if one were made.
+    assert.equal(readFileSync(ticketFile, 'utf8'), ticketBefore, 'Cancel left the ticket as it was');
+    assert.equal(logOf(runId), logBefore, 'Cancel wrote nothing to the run log');
+    await runWebview(page).locator('.correction-box[data-status="pending"]').waitFor({ timeout: 10_000 });
+
+    // The diff: a diff editor opens, the modal asks again, nothing is decided.
+    await acceptFromPalette('BLOG-4');
+    await page.keyboard.press('Enter'); // The primary button: the diff.
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
+    assert.ok(await page.locator('.tab', { hasText: 'before ↔ after Accept' }).count(), 'a tab for the diff');
+    await dialog().waitFor({ timeout: 30_000 });
+    assert.equal(readFileSync(ticketFile, 'utf8'), ticketBefore, 'opening the diff left the ticket as it was');
+    assert.deepEqual(decisions(runId), [], 'opening the diff decided nothing');
+
+    // (b) Accept in the modal: the ticket changes as proposed, the log says the user decided, the run goes on.
+    await dialog().locator('.monaco-button', { hasText: /^Accept$/ }).click();
+    await until(page, 'correction.accepted in the log', () => (decisions(runId).length ? true : undefined), 60_000);
+    assert.equal(decisions(runId).length, 1);
+    assert.match(decisions(runId)[0]!, /"type":"correction\.accepted".*"by":"vscode"/);
+    assert.notEqual(readFileSync(ticketFile, 'utf8'), ticketBefore, 'Accept rewrote the ticket');
+    await until(page, 'the resumed run to finish', () => {
+      const r = runEvents(ws.folder).find((x) => x.runId === runId);
+      return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') ? true : undefined;
+    }, 180_000);
+    await runFromPalette(page, 'View: Close All Editors');
+  });
+
+  it('a second Accept while the modal is open decides once', async () => {
+    const runId = await runTicketToCorrection(undefined, 'BLOG-3');
+    await acceptFromPalette('BLOG-3');
+    // The run view's Accept, pressed while the modal is up (the modal's overlay stops a mouse, not the page's own click).
+    await runWebview(page).locator('#accept').evaluate((b: HTMLElement) => b.click());
+    await until(page, 'the run view\'s decision in the log', () => (decisions(runId).length ? true : undefined), 60_000);
+    await dialog().locator('.monaco-button', { hasText: /^Accept$/ }).click();
+    await dialog().waitFor({ state: 'detached', timeout: 10_000 });
+    // The modal's late Accept is refused in one line, not decided again.
+    await page.locator('.notification-toast', { hasText: /was already decided; nothing to accept/ }).first().waitFor({ timeout: 30_000 });
+    await until(page, 'the resumed run to finish', () => {
+      const r = runEvents(ws.folder).find((x) => x.runId === runId);
+      return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') ? true : undefined;
+    }, 180_000);
+    await page.waitForTimeout(2_000);
+    assert.equal(decisions(runId).length, 1, `one decision: ${decisions(runId).join('\n')}`);
+    const types = runEvents(ws.folder).find((x) => x.runId === runId)!.types;
+    assert.equal(types.filter((t) => t === 'run.resumed').length, 1, 'the run resumed once');
+    await runFromPalette(page, 'View: Close All Editors');
   });
 
   it('a window reload mid-run cancels the run: its tests are killed and its log ends with run.finished cancelled', async () => {

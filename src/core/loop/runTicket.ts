@@ -177,6 +177,11 @@ export interface ResolveOptions {
   signal: AbortSignal;
   budget?: Budget;
   recovery?: Partial<RecoveryPolicy>;
+  /**
+   * The request the operator was shown. When it was decided meanwhile (a second Accept), the
+   * decision is refused, even if the run now waits on another request the operator has not seen.
+   */
+  requestId?: string;
 }
 
 /**
@@ -193,6 +198,9 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const loaded = await loadToAppend(deps, runId);
   const state = reduceRun(runId, loaded.events);
   const pending = pendingCorrection(state);
+  if (opts.requestId !== undefined && pending?.request.id !== opts.requestId) {
+    throw new UserInputError(`the correction request ${opts.requestId} of run ${runId} was already decided; nothing to ${opts.decision}${pending ? `: the run now waits on request ${pending.request.id}, look at it first` : ''}`);
+  }
   if (!pending) {
     throw new UserInputError(`run ${runId} has no pending correction request (its status is ${state.status}); nothing to ${opts.decision}`);
   }

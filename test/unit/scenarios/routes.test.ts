@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
 import { runCli } from '../../../src/cli/main';
-import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';
+import { callsOf, logEvents, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 
 /**
@@ -87,6 +87,21 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: first.state.corrections[0]!.request.id, reason: 'the old shape is still wanted' });
     assert.equal(state.corrections[0]?.status, 'rejected');
     await assert.rejects(resolve(ws.root, first, 'accept'), /has no pending correction request/);
+  });
+
+  it('an Accept of a request the operator was shown decides that request only: a stale one is refused and changes nothing', async () => {
+    const first = await run(ws.root, 'BLOG-2');
+    const shown = first.state.corrections[0]!.request.id;
+    const ticket = () => readFileSync(path.join(ws.root, '.tickets/BLOG-2.ticket.json'), 'utf8');
+    const before = ticket();
+    // Another request pending than the one on screen: refused, the ticket and the log untouched.
+    await assert.rejects(resolveRun(ws.root, first, 'accept', undefined, { requestId: 'req-seen-earlier' }), /the correction request req-seen-earlier of run .* was already decided; nothing to accept: the run now waits on request /);
+    assert.equal(ticket(), before);
+    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { requestId: shown });
+    assert.equal(state.corrections[0]?.status, 'accepted');
+    // The second Accept of the same modal: already decided, nothing written twice.
+    await assert.rejects(resolveRun(ws.root, first, 'accept', undefined, { requestId: shown }), /was already decided; nothing to accept$/);
+    assert.equal(logEvents(ws.root, first.runId).filter((e) => e.type === 'correction.accepted').length, 1);
   });
 
   it('BLOG-4 out-of-scope caller: "manifest is wrong" with a scope addition; accepted, passes', async () => {
