@@ -330,6 +330,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
         if (!known || confirmed === true) return await decide(ctx, id, 'accept', undefined);
         const requestId = await confirmAccept(known.state, ctx.panels.proposals);
         if (!requestId) return;
+        // Decided while the modal was open (the run view's Accept): say so; the core refuses it anyway.
+        const now = ctx.runs.get(id)?.state.corrections.find((c) => c.request.id === requestId);
+        if (now && now.status !== 'pending') return void showMessage('info', `The correction of ${known.state.ticketId} was already ${now.status}: nothing to accept.`);
         return await decide(ctx, id, 'accept', undefined, 'vscode', requestId);
       } catch (err) {
         showError(ctx, 'Accept failed', err);

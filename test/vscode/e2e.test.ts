@@ -215,7 +215,13 @@ describe('end to end in code-server with Chromium', function () {
     await dialog().locator('.monaco-button', { hasText: /^Accept$/ }).click();
     await dialog().waitFor({ state: 'detached', timeout: 10_000 });
     // The modal's late Accept is refused in one line, not decided again.
-    await page.locator('.notification-toast', { hasText: /was already decided; nothing to accept/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.notification-toast', { hasText: /was already (accepted|decided)[:;] nothing to accept/ })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(async (err: unknown) => {
+        throw new Error(`${String(err)}\nthe notifications: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ')}`);
+      });
     await until(page, 'the resumed run to finish', () => {
       const r = runEvents(ws.folder).find((x) => x.runId === runId);
       return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') ? true : undefined;
