@@ -57,13 +57,25 @@ describe('end to end in code-server with Chromium', function () {
     ws.dispose();
   });
 
-  /** `leftover`: the earlier run that did not pass is named before the run starts; this button answers. */
-  async function runTicketToCorrection(leftover?: { button: string; runId: string }, ticket = TICKET): Promise<string> {
+  /**
+   * `leftover`: the earlier run that did not pass is named before the run starts; this button answers.
+   * 'rollBackAny': whatever an earlier test left is rolled back when the question comes, if it does.
+   */
+  async function runTicketToCorrection(leftover?: { button: string; runId: string } | 'rollBackAny', ticket = TICKET): Promise<string> {
     const before = runEvents(ws.folder).length;
     const t = Date.now();
     await runFromPalette(page, 'Ticket Runner: Run Ticket');
     await pickItem(page, ticket);
-    if (leftover) {
+    if (leftover === 'rollBackAny') {
+      const question = page.locator('.monaco-dialog-box');
+      for (const end = Date.now() + 60_000; !runEvents(ws.folder)[before]; await page.waitForTimeout(250)) {
+        if (await question.isVisible()) {
+          await question.locator('.monaco-button', { hasText: 'Roll Them Back First' }).click();
+          break;
+        }
+        if (Date.now() > end) throw new Error('timed out waiting for a new run or the question about an earlier run');
+      }
+    } else if (leftover) {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 60_000 });
       const text = await dialog.innerText();
@@ -142,7 +154,7 @@ describe('end to end in code-server with Chromium', function () {
   it('Accept from the tree or the palette asks in a modal that shows the proposal; Cancel and the diff decide nothing, Accept resumes the run', async () => {
     await runFromPalette(page, 'View: Close All Editors');
     const ticketFile = path.join(ws.folder, '.tickets', 'BLOG-4.ticket.json');
-    const runId = await runTicketToCorrection(undefined, 'BLOG-4');
+    const runId = await runTicketToCorrection('rollBackAny', 'BLOG-4');
     const ticketBefore = readFileSync(ticketFile, 'utf8');
     const logBefore = logOf(runId);
 
@@ -207,7 +219,7 @@ describe('end to end in code-server with Chromium', function () {
   });
 
   it('a second Accept while the modal is open decides once', async () => {
-    const runId = await runTicketToCorrection(undefined, 'BLOG-3');
+    const runId = await runTicketToCorrection('rollBackAny', 'BLOG-3');
     await acceptFromPalette('BLOG-3');
     // The run view's Accept, pressed while the modal is up (the modal's overlay stops a mouse, not the page's own click).
     await runWebview(page).locator('#accept').evaluate((b: HTMLElement) => b.click());
