@@ -328,7 +328,10 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       try {
         const known = ctx.runs.get(id);
         if (!known || confirmed === true) return await decide(ctx, id, 'accept', undefined);
-        const requestId = await confirmAccept(known.state, ctx.panels.proposals);
+        // The log, not the window's copy of it: the request may have come in a moment ago.
+        const state = (await ctx.runs.reload(known.folder, id)) ?? known.state;
+        if (!state.corrections.some((c) => c.status === 'pending')) return void showMessage('info', `Run ${id} of ${state.ticketId} waits for no decision: nothing to accept.`);
+        const requestId = await confirmAccept(state, ctx.panels.proposals);
         if (!requestId) return;
         // Decided while the modal was open (the run view's Accept): say so; the core refuses it anyway.
         const now = ctx.runs.get(id)?.state.corrections.find((c) => c.request.id === requestId);
