@@ -181,7 +181,11 @@ describe('end to end in code-server with Chromium', function () {
 
     // (a) From the tree's menu: the modal says what Accept changes, the diff first; Escape leaves all as it was.
     await row.click({ button: 'right' });
-    await page.locator('.monaco-menu .action-item', { hasText: 'Accept Correction Request' }).first().click();
+    // Chosen as a keyboard user would: a click can land while the menu is still settling under
+    // the pointer, and then the menu stays open with the item merely highlighted.
+    const item = page.locator('.monaco-menu .action-item', { hasText: 'Accept Correction Request' }).first();
+    await item.hover();
+    await page.keyboard.press('Enter');
     await dialog().waitFor({ timeout: 30_000 });
     const text = await dialog().innerText();
     assert.match(text, /Accept the correction of BLOG-4\?/);
