@@ -266,17 +266,12 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
       return;
     }
     const known = this.runs.get(runId);
-    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, known ? runTitle(known.state, this.runs.statusOf(runId), mode) : runId, vscode.ViewColumn.Active, {
-      enableScripts: true,
-    });
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
-    this.track(new RunPanel(panel, runId, mode, this));
+    this.track(new RunPanel(this.newPanel(known ? runTitle(known.state, this.runs.statusOf(runId), mode) : runId), runId, mode, this));
   }
 
   /** A panel for a run that is about to start (see PreparedPanel). */
   prepare(title: string): PreparedPanel {
-    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true });
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
+    const panel = this.newPanel(title);
     loadRunPage(panel, this.extensionUri, title, 'Starting the run…');
     const early = { ready: false };
     // Only `ready` matters before the run exists: the page shows nothing it could act on.
@@ -302,6 +297,13 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
         if (state === 'open') panel.dispose();
       },
     };
+  }
+
+  /** A run view's panel in the active group, with the product's icon. */
+  private newPanel(title: string): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
+    return panel;
   }
 
   private track(p: RunPanel): void {
