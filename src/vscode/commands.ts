@@ -33,6 +33,14 @@ export interface CommandContext {
 }
 
 const core = () => import('../core/index.js');
+/** The modules a run's dependencies come from (see depsForFolder); loaded once per window. */
+const warmRunModules = () => Promise.all([core(), import('../node/wire.js')]).catch(() => undefined);
+/**
+ * How long a new run waits, once started, for its view to show its first event before its
+ * heavy work begins (see RunOptions.shown): a page loads in under a second when the run does
+ * not compete with it for the CPU.
+ */
+const FIRST_EVENT_WAIT_MS = 3000;
 
 /**
  * Run Ticket stays visible in an untrusted workspace (not disabled), so a user who looks for it
@@ -65,7 +73,11 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
+  // The run's modules load while the user reads the list: on a window's first run they take
+  // most of a second, which would otherwise come between the choice and the first event.
+  const warm = setTimeout(() => void warmRunModules(), 300);
   const picked = await vscode.window.showQuickPick(items, { title: 'Ticket Runner: Run Ticket', placeHolder: 'Pick a ticket to run', matchOnDescription: true });
+  clearTimeout(warm);
   return picked ? { folder: picked.folder, rel: relTo(picked.folder, picked.uri) } : undefined;
 }
 
@@ -96,20 +108,28 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
     const folder = vscode.workspace.getWorkspaceFolder(target);
     if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
     picked = { folder, rel: relTo(folder, target) };
-  } else picked = await pickTicket();
-  if (!picked) return undefined;
+  }
+  // The run's view opens as the command starts, so its page loads while the ticket is picked and
+  // the run starts (a webview takes a second or more to load); the run's first event binds it.
+  const view = ctx.panels.prepare(picked ? `Run: ${ticketBaseName(picked.rel)}` : 'Run Ticket');
+  let goOn = false;
+  try {
+    picked ??= await pickTicket();
+    goOn = !!picked && (await settleLeftovers(ctx, picked.folder));
+  } finally {
+    if (!goOn) view.release();
+  }
+  if (!goOn || !picked) return undefined;
   const { folder, rel } = picked;
-  if (!(await settleLeftovers(ctx, folder))) return undefined;
+  view.retitle(`Run: ${ticketBaseName(rel)}`);
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
-  // The run's view opens now, so its page loads while the run starts; the run's first event binds it.
-  const view = ctx.panels.prepare(`Run: ${ticketBaseName(rel)}`);
   try {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
       async (progress, token) => {
         const { startRun } = await core();
-        return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal }), {
+        return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }), {
           cancel: token,
           onEvent: (e) => {
             const m = progressMessage(e);

@@ -56,6 +56,13 @@ function loadRunPage(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, title
  */
 export interface PreparedPanel {
   bind(runId: string): void;
+  /** Names the panel once the ticket is known (it may open before the ticket is picked). */
+  retitle(title: string): void;
+  /**
+   * Resolves once the bound run's first state went to its page, or the panel closed, or after
+   * `limitMs`: what a run waits for before its heavy work (see RunOptions.shown).
+   */
+  shown(limitMs: number): Promise<void>;
   /** Closes the panel unless it was bound to a run. */
   release(): void;
 }
@@ -66,6 +73,9 @@ export interface PreparedPanel {
  */
 class RunPanel extends Disposable {
   private ready = false;
+  private markShown!: () => void;
+  /** Resolves when the first state went to the page, or the panel was closed before it did. */
+  readonly shown = new Promise<void>((resolve) => (this.markShown = resolve));
   private seq: number | undefined;
   private postTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly _onDidDispose = this._register(new vscode.EventEmitter<void>());
@@ -229,10 +239,12 @@ class RunPanel extends Disposable {
       proposalTests: proposalTestsOf(state),
       ...(this.mode === 'live' ? { stage: runStage(state, shown[shown.length - 1]), canCancel: this.host.runs.isActive(this.runId) } : {}),
     });
+    this.markShown();
   }
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.markShown();
     // Said before the emitter goes with the rest: the host forgets this panel.
     this._onDidDispose.fire();
     super.dispose();
@@ -272,13 +284,14 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
   /** A panel for a run that is about to start (see PreparedPanel). */
   prepare(title: string): PreparedPanel {
     const panel = this.newPanel(title);
-    loadRunPage(panel, this.extensionUri, title, 'Starting the run…');
+    loadRunPage(panel, this.extensionUri, title, 'The run shows here as it starts.');
     const early = { ready: false };
     // Only `ready` matters before the run exists: the page shows nothing it could act on.
     const listening = panel.webview.onDidReceiveMessage((raw: unknown) => {
       if ((raw as { type?: unknown } | null)?.type === 'ready') early.ready = true;
     });
     let state: 'open' | 'bound' | 'closed' = 'open';
+    let bound: RunPanel | undefined;
     const closed = panel.onDidDispose(() => {
       state = 'closed';
       listening.dispose();
@@ -291,10 +304,22 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
         listening.dispose();
         closed.dispose();
         if (this.panels.get(runId)) return void panel.dispose();
-        this.track(new RunPanel(panel, runId, 'live', this, early));
+        bound = new RunPanel(panel, runId, 'live', this, early);
+        this.track(bound);
+      },
+      shown: async (limitMs) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        try {
+          if (bound) await Promise.race([bound.shown, new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)))]);
+        } finally {
+          clearTimeout(timer);
+        }
       },
       release: () => {
         if (state === 'open') panel.dispose();
+      },
+      retitle: (title) => {
+        if (state === 'open') panel.title = title;
       },
     };
   }

@@ -30,6 +30,12 @@ export interface RunOptions {
   /** The recovery rungs' settings; unset fields take the defaults (src/core/recovery/policy.ts). */
   recovery?: Partial<RecoveryPolicy>;
   signal: AbortSignal;
+  /**
+   * Awaited once `run.started` is written, before the run's heavy work (the baseline checks,
+   * the project's tests): the editor lets the run's view draw the first event first, as on a
+   * machine with few cores the view's page and the run compete. The caller bounds the wait.
+   */
+  shown?: (signal: AbortSignal) => Promise<void>;
 }
 
 export interface RunResult {
@@ -156,6 +162,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
   const watchdog = startWatchdog(opts.signal, budget, startedAt);
   const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
+    if (opts.shown) await untilShownOrAborted(opts.shown, ctx.signal);
     await emitManifest(ctx);
     const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles], ctx.signal);
     if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
@@ -167,6 +174,21 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     await runGates(ctx, done.attempts);
     return confirmVerdict(ctx, done);
   }).finally(() => watchdog.dispose());
+}
+
+/** The view's wait ends with the run's signal too, whatever the view does: a cancel is never held up. */
+async function untilShownOrAborted(shown: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([shown(signal).catch(() => undefined), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
+  if (signal.aborted) throw new CancelledError('cancelled before the run began its work');
 }
 
 export interface ResolveOptions {

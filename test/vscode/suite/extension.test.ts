@@ -274,17 +274,23 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.ok(a.panels.panelOf(runId), 'the run opened in its webview');
   });
 
-  it('a run that never starts closes the run view it opened for itself, and nothing else', async () => {
-    // The run view opens as the ticket is chosen, so its page loads while the run starts: a run
-    // refused before its first event must not leave that view behind, blank.
-    const broken = abs('.tickets/NOSTART-1.ticket.json');
-    writeFileSync(broken, '{ "id": "NOSTART-1", ');
+  /** The run views opened and closed from now on, by their tab labels, in order. */
+  function runViewTabs(): { seen: string[]; sub: vscode.Disposable } {
     const runView = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('ticketRunner');
     const seen: string[] = [];
     const sub = vscode.window.tabGroups.onDidChangeTabs((e) => {
       for (const tab of e.opened) if (runView(tab)) seen.push(`opened ${tab.label}`);
       for (const tab of e.closed) if (runView(tab)) seen.push(`closed ${tab.label}`);
     });
+    return { seen, sub };
+  }
+
+  it('a run that never starts closes the run view it opened for itself, and nothing else', async () => {
+    // The run view opens as the ticket is chosen, so its page loads while the run starts: a run
+    // refused before its first event must not leave that view behind, blank.
+    const broken = abs('.tickets/NOSTART-1.ticket.json');
+    writeFileSync(broken, '{ "id": "NOSTART-1", ');
+    const { seen, sub } = runViewTabs();
     const before = runIds().length;
     try {
       const result = await vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(broken));
@@ -295,6 +301,29 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     } finally {
       sub.dispose();
       rmSync(broken, { force: true });
+    }
+  });
+
+  it('Run Ticket from the palette opens its view as the list shows, and closes it when no ticket is picked', async () => {
+    // The view's page loads while the user picks (a webview takes a second or more): backing out
+    // of the pick must leave nothing behind, and no run.
+    const { seen, sub } = runViewTabs();
+    const before = runIds().length;
+    try {
+      let settled = false;
+      const run = Promise.resolve(vscode.commands.executeCommand('ticketRunner.runTicket')).finally(() => (settled = true));
+      await until('the run view to open with the list', () => seen.length >= 1, 20_000);
+      // Escape on the list, until it has shown and taken it.
+      await until('the pick to close', () => {
+        if (!settled) void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+        return settled;
+      }, 20_000);
+      assert.equal(await run, undefined, 'no run without a ticket');
+      await until('the run view to close', () => seen.length >= 2, 10_000).catch(() => undefined);
+      assert.deepEqual(seen, ['opened Run Ticket', 'closed Run Ticket']);
+      assert.equal(runIds().length, before, 'no run was recorded');
+    } finally {
+      sub.dispose();
     }
   });
 
