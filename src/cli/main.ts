@@ -33,6 +33,8 @@ import { findTickets } from './batch/tickets';
 import { runBatch, type KeepPolicy } from './batch/runBatch';
 import { mergeReport } from './batch/mergeReport';
 import { keyFingerprint, parentLink } from './batch/parentLink';
+import { BATCH_SLOT_VAR } from './batch/linkMessages';
+import { serveSlot } from './batch/slot';
 
 export { EXIT } from './exitCodes';
 
@@ -583,10 +585,22 @@ if (require.main === module) {
   const controller = new AbortController();
   const argv = process.argv.slice(2);
   const io: Io = { out: (s) => process.stdout.write(s + '\n'), err: (s) => process.stderr.write(s + '\n') };
+  const codeFor = (sig: NodeJS.Signals) => (sig === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
+  // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
+  const fatal = (err: unknown) => {
+    process.exitCode = reportError(err, io, argv);
+    process.exit();
+  };
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
+  if (process.env[BATCH_SLOT_VAR] === '1') serveSlot((ticketArgv, signal) => runCli(ticketArgv, io, signal), codeFor, io.err);
+  else runOnce(argv, io, controller, codeFor);
+}
+
+function runOnce(argv: string[], io: Io, controller: AbortController, codeFor: (sig: NodeJS.Signals) => number): void {
   // SIGINT and SIGTERM stop the run cleanly: the abort kills the children's process groups and
   // the log ends with run.finished (cancelled). A second signal does not wait.
   let stoppedBy: NodeJS.Signals | undefined;
-  const codeFor = (sig: NodeJS.Signals) => (sig === 'SIGTERM' ? EXIT.terminated : EXIT.cancelled);
   const onSignal = (sig: NodeJS.Signals) => {
     if (stoppedBy) process.exit(codeFor(sig));
     stoppedBy = sig;
@@ -602,13 +616,6 @@ if (require.main === module) {
     process.stderr.write('ticket-runner: the batch that started this run is gone: cancelling (the run records it)…\n');
     controller.abort();
   });
-  // An error that escapes every handler (a callback, a stray promise) still ends in one line and a report.
-  const fatal = (err: unknown) => {
-    process.exitCode = reportError(err, io, argv);
-    process.exit();
-  };
-  process.on('uncaughtException', fatal);
-  process.on('unhandledRejection', fatal);
   void runCli(argv, io, controller.signal).then((code) => {
     process.exitCode = stoppedBy ? codeFor(stoppedBy) : code;
   });

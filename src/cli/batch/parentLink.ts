@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CancelledError } from '../../core/errors';
 import type { ModelPort, ModelRequest } from '../../core/ports/model';
 import { RunStop } from '../../core/recovery/runStop';
-import { BATCH_LINK_VAR, ChildMessage, ParentMessage } from './linkMessages';
+import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, ParentMessage } from './linkMessages';
 
 /** A provider that can say the most a call can cost before making it (the batch's dollar cap reserves it). */
 interface CostBounded {
@@ -40,7 +40,9 @@ let linked: ParentLink | null | undefined;
 function openLink(proc: NodeJS.Process): ParentLink | null {
   if (!proc.send || proc.env[BATCH_LINK_VAR] !== '1') return null;
   const send = proc.send.bind(proc);
-  const channel = proc.channel;
+  // A slot waits on the channel for its next ticket: it stays referenced there, always.
+  const slot = proc.env[BATCH_SLOT_VAR] === '1';
+  const channel = slot ? undefined : proc.channel;
   const waiting = new Map<number, (m: ParentMessage) => void>();
   let nextId = 1;
   let gone = false;

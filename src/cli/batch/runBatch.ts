@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeLog } from '../../core/run/logCodec';
@@ -7,7 +6,7 @@ import { batchEntry, batchJunit, batchReport, entryWithoutRun, type BatchEntry, 
 import { RUNS_DIR } from '../../node/store/fileRunStore';
 import { exitForStatus } from '../exitCodes';
 import { CallPermits } from './callPermits';
-import { BATCH_LINK_VAR, ChildMessage, type ParentMessage } from './linkMessages';
+import { BatchSlot, killGroup, type Live } from './batchSlot';
 import { ticketIdOf } from './tickets';
 import { treeMaker, type TicketTree } from './trees';
 
@@ -26,7 +25,7 @@ export interface BatchOptions {
   batchDir: string;
   /** Where the two report files go. */
   outDir: string;
-  /** The built CLI each ticket runs in: one child process per ticket. */
+  /** The built CLI the slots run: one process per slot, which runs its tickets one after another. */
   cliEntry: string;
   /** Model calls in flight at once per API key, across every ticket's process. */
   maxConcurrentCalls?: number;
@@ -52,102 +51,10 @@ function loadTreeRun(tree: TicketTree): { state: RunState; dir: string } | null 
   return { state: reduceRun(ids[0]!, decodeLog(readFileSync(file, 'utf8'), file).events), dir };
 }
 
-interface ChildEnd {
-  code: number | null;
-  lastLine: string;
-}
-
-/**
- * One ticket's run as a child `ticket-runner run` in its own process group: a Ctrl-C in the
- * terminal reaches the batch only, which passes one SIGINT to each child, so each run records
- * its own cancel (a second signal would make a run exit without waiting).
- */
-function runChild(o: BatchOptions, ticket: string, tree: TicketTree, tag: string, live: Live): Promise<ChildEnd> {
-  return new Promise((resolve) => {
-    // The IPC channel is the ticket's link to the batch: its model calls ask here first, and
-    // when this process dies the channel closes, which the run takes as its cancel.
-    const child = spawn(process.execPath, [o.cliEntry, 'run', ticket, '--workspace', tree.workspace, '--json', ...o.runArgs], {
-      cwd: tree.workspace,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, [BATCH_LINK_VAR]: '1' },
-    });
-    live.children.add(child);
-    const held = new Set<number>();
-    const tell = (m: ParentMessage) => {
-      // A child that went away meanwhile: its close says so; a failed send must not end its wait early.
-      if (child.connected) child.send(m, () => undefined);
-    };
-    child.on('message', (raw) => {
-      const m = ChildMessage.safeParse(raw);
-      if (!m.success) return;
-      if (m.data.type === 'call/release') {
-        held.delete(m.data.permit);
-        live.permits.release(m.data.permit, m.data.costUsd);
-        return;
-      }
-      const { id, key, maxCostUsd } = m.data;
-      live.permits.acquire(
-        key,
-        maxCostUsd,
-        (permit) => {
-          // A child gone before its permit came cannot use it.
-          if (!child.connected) return live.permits.release(permit, 0);
-          held.add(permit);
-          tell({ type: 'call/granted', id, permit });
-        },
-        (r) => tell({ type: 'call/refused', id, limitUsd: r.limitUsd, spentUsd: r.spentUsd }),
-      );
-    });
-    let heard = false;
-    let cancelWanted = false;
-    let lastLine = '';
-    let pending = '';
-    const say = (l: string) => {
-      lastLine = l;
-      o.progress(`[${tag}] ${l}`);
-    };
-    // A child killed before it set its own signal handler would end with no cancel on record:
-    // it is told once it has said something, which it does only after it is set up.
-    const cancel = () => {
-      cancelWanted = true;
-      if (heard && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    };
-    child.stdout!.resume();
-    child.stderr!.on('data', (d: Buffer) => {
-      pending += d.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) say(l);
-      if (!heard) {
-        heard = true;
-        if (cancelWanted) cancel();
-      }
-    });
-    o.signal.addEventListener('abort', cancel, { once: true });
-    if (o.signal.aborted) cancel();
-    child.on('close', (code) => {
-      live.children.delete(child);
-      // A process that died mid-call never said what the call cost: its permits come back as free.
-      for (const permit of held) live.permits.release(permit, 0);
-      o.signal.removeEventListener('abort', cancel);
-      if (pending.trim()) say(pending);
-      resolve({ code, lastLine: lastLine.replace(/^ticket-runner:\s*/, '') });
-    });
-    child.on('error', (err) => resolve({ code: null, lastLine: err.message }));
-  });
-}
-
-/** What the batch holds while it runs: the tickets' processes and the permits their model calls share. */
-interface Live {
-  children: Set<ChildProcess>;
-  permits: CallPermits;
-}
-
-async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, ticket: string, live: Live): Promise<BatchEntry> {
+async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, ticket: string, slot: BatchSlot): Promise<BatchEntry> {
   const id = ticketIdOf(ticket);
   const tree = maker.create(id);
-  const end = await runChild(o, ticket, tree, id, live);
+  const end = await slot.run(['run', ticket, '--workspace', tree.workspace, '--json', ...o.runArgs], tree.workspace, id);
   const run = loadTreeRun(tree);
   if (!run) {
     // No log: the ticket was refused before its run began (its one line says why).
@@ -187,18 +94,26 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   const live: Live = { children: new Set(), permits: new CallPermits({ maxConcurrent: o.maxConcurrentCalls, maxDollars: o.maxDollars }) };
   // A second Ctrl-C makes this process exit at once (see main): its tickets' processes go with it.
   const killChildren = () => {
-    for (const child of live.children) if (child.pid !== undefined) try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone already */ }
+    for (const child of live.children) if (child.pid !== undefined) killGroup(child.pid);
   };
   process.on('exit', killChildren);
   let next = 0;
   let done = 0;
   const worker = async () => {
+    const slot = new BatchSlot({ cliEntry: o.cliEntry, signal: o.signal, progress: o.progress, live });
+    try {
+      await workOn(slot);
+    } finally {
+      await slot.close();
+    }
+  };
+  const workOn = async (slot: BatchSlot) => {
     while (next < o.tickets.length && !o.signal.aborted && !live.permits.exhausted) {
       const i = next++;
       const ticket = o.tickets[i]!;
       o.progress(`batch: ${ticket} started`);
       try {
-        entries[i] = await runOne(o, maker, ticket, live);
+        entries[i] = await runOne(o, maker, ticket, slot);
       } catch (err) {
         entries[i] = entryWithoutRun(ticket, ticketIdOf(ticket), 'error', `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, null);
       }

@@ -27,7 +27,7 @@ async function twoRunning(ws: string, out?: string) {
   // Each running ticket's first progress line is its run's id.
   await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
   const pids = childPids(b.child.pid!);
-  assert.equal(pids.length, 2, 'one process per running ticket');
+  assert.equal(pids.length, 2, 'one process per slot');
   return { b, pids };
 }
 
@@ -216,6 +216,34 @@ describe('ticket-runner batch (dist/cli.js)', function () {
         assert.deepEqual([id, last.type, last.outcome], [id, 'run.finished', 'cancelled']);
       }
       assert.ok(!existsSync(path.join(batches, batch!, 'trees', 'BLOG-5')), 'the third ticket never started');
+    } finally {
+      ws.dispose();
+    }
+  });
+
+  it('a slot runs its tickets one after another in one process; a slot process that dies loses only the ticket it was running, never as a pass', async () => {
+    const ws = copyFixtureInGit();
+    try {
+      const out = path.join(ws.root, '..', 'out');
+      const b = startDistCli(['batch', ...THREE, '--workspace', ws.root, '--parallel', '1', '--out', out, ...FAST]);
+      await until('BLOG-1 to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()));
+      const [first, ...others] = childPids(b.child.pid!);
+      assert.ok(first !== undefined && others.length === 0, 'one process for the one slot');
+      process.kill(first, 'SIGKILL');
+      const r = await b.done;
+      const report = readReport(out);
+      const b1 = byId(report, 'BLOG-1');
+      assert.notEqual(b1.outcome, 'passed', r.stderr);
+      assert.equal(b1.exitCode, null, 'its process died');
+      assert.deepEqual(['BLOG-3', 'BLOG-5'].map((id) => [id, byId(report, id).outcome]), [['BLOG-3', 'needsOperator'], ['BLOG-5', 'passed']]);
+      // The next two ran in one new process, one after the other, each in its own tree.
+      const owners = ['BLOG-3', 'BLOG-5'].map((id) => {
+        const runs = path.join(report.batchDir, 'runs', byId(report, id).runId!, 'events.jsonl');
+        return (JSON.parse(readFileSync(runs, 'utf8').split('\n', 1)[0]!) as { owner: { pid: number } }).owner.pid;
+      });
+      assert.equal(owners[0], owners[1], 'the slot\'s new process ran both');
+      assert.notEqual(owners[0], first);
+      assert.equal(r.code, 1, 'a ticket whose run never finished fails the batch');
     } finally {
       ws.dispose();
     }
