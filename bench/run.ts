@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   else {
     rows.push({
       figure: 'Editor diagnostics settle ÷ TS server answer (code-server)',
-      measured: `settled, non-stale ${ms(settle.settleMedianMs)} vs the server's first diagnostics for the new text ${ms(settle.answerMedianMs)} (median of ${settle.samples.length} edits, alternately breaking and fixing a file; first check, with the project loading, ${ms(settle.warmupMs)})`,
+      measured: `settled, non-stale ${ms(settle.settleMedianMs)} (asked of the server, no editor opened) vs the diagnostics the editor publishes for the new text in a shown editor ${ms(settle.answerMedianMs)} (median of ${settle.samples.length} edits, alternately breaking and fixing a file; first check, with the project loading, ${ms(settle.warmupMs)})`,
       ratio: settle.ratio,
     });
   }

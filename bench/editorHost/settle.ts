@@ -44,9 +44,11 @@ export async function run(): Promise<void> {
       const text = edit === 'error' ? BROKEN(n) : FIXED(n);
       let answered: number | undefined;
       const t0 = Date.now();
+      const seen: string[] = [];
       const listener = vscode.languages.onDidChangeDiagnostics((e) => {
         if (answered !== undefined || !e.uris.some((u) => u.toString() === uri.toString())) return;
         const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        seen.push(`${Date.now() - t0}ms doc=${doc ? (doc.getText() === text ? 'new' : 'old') : 'none'} errors=${vscode.languages.getDiagnostics(uri).length}`);
         // An event for the old text is not the answer to this edit.
         if (doc?.getText() !== text) return;
         const has = vscode.languages.getDiagnostics(uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error);
@@ -55,12 +57,21 @@ export async function run(): Promise<void> {
       writeFileSync(uri.fsPath, text);
       const result = await diagnostics.check([FILE], new AbortController().signal);
       const settleMs = Date.now() - t0;
+      // The adapter asks the server directly, so it may settle before the editor's own push for
+      // the same text, which comes after the TS extension's debounce: waited for, up to 10 s.
+      for (const end = Date.now() + 10_000; n > 0 && answered === undefined && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
       listener.dispose();
       const errors = result.diagnostics.filter((d) => d.file === FILE && d.category === 'error').length;
       // A settled result must be this edit's: the error after the broken write, none after the fix.
       if ((edit === 'error') !== errors > 0) throw new Error(`edit ${n} (${edit}): the settled result is stale (${errors} error(s))`);
-      if (answered === undefined) throw new Error(`edit ${n} (${edit}): the server sent no diagnostics for the new text before the adapter settled`);
-      if (n === 0) warmupMs = settleMs;
+      // The first edit is the warm-up, whose answer is not in the ratio: the server may publish it
+      // while the document is still opening, which the listener cannot tell from the old text's.
+      if (n === 0) {
+        warmupMs = settleMs;
+        // The adapter asks the server and opens no editor; the TS extension publishes diagnostics
+        // only for a file shown in one, so the bench shows it to time the server's own answer.
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      } else if (answered === undefined) throw new Error(`edit ${n} (${edit}): the server published no diagnostics for the new text within 10 s of the adapter's result; seen: ${seen.join(' | ')}`);
       else samples.push({ edit, settleMs, answerMs: answered - t0, errors });
     }
     writeFileSync(out, JSON.stringify({ ok: true, warmupMs, samples }));
