@@ -1,4 +1,4 @@
-import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat, InsertTextMode, type CompletionItem } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isCodePath } from '../core/stages/paths';
 import { Expectation } from '../core/schema/testPlan';
@@ -63,7 +63,8 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Tick
       kind: CompletionItemKind.Snippet,
       insertTextFormat: InsertTextFormat.Snippet,
       sortText: String(i),
-      insertText: `{ "kind": "${kind}", ${SNIPPET_FIELDS[kind].map((f, n) => `"${f}": "\${${n + 1}}"`).join(', ')} }`,
+      insertText: source.expectationSnippet(kind, SNIPPET_FIELDS[kind], offset),
+      insertTextMode: InsertTextMode.asIs,
     }));
   }
   return [];

@@ -38,6 +38,12 @@ export function yamlTicketSource(text: string): TicketSource {
       }
     },
     quote: inlineString,
+    expectationSnippet(kind, fields, offset) {
+      // Block style at the cursor's column (after `- `): each code field a block scalar, so the
+      // TypeScript in it needs no quoting at all.
+      const pad = ' '.repeat(offset - (text.lastIndexOf('\n', offset - 1) + 1));
+      return [`kind: ${kind}`, ...fields.flatMap((f, n) => [`${pad}${f}: |-`, `${pad}  \${${n + 1}}`])].join('\n');
+    },
   };
 }
 

@@ -89,6 +89,21 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     assert.deepEqual((await at('criterion: \n', 11)).map((i) => i.label), ['AC1', 'AC2', 'AC3']);
     assert.deepEqual((await at('- kind: eq', 10)).map((i) => i.label), ['equal', 'truthy', 'throws', 'rejects']);
 
+    // A whole expectation in an empty list item: block style, its code in block scalars that need
+    // no quoting, and once filled in, exactly the expectation the JSON form would hold.
+    const bare = /(\n\s*expect:\n\s*)- kind:/.exec(text)!;
+    const withItem = text.replace(bare[0], `${bare[1]}- \n${bare[1].slice(bare[1].lastIndexOf('\n') + 1)}- kind:`);
+    const itemAt = withItem.indexOf('- \n', bare.index) + 2;
+    const iUri = await served.lsp.open('.tickets/YL-4.ticket.yaml', withItem);
+    const pos = (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri: iUri }, position: positionOf(withItem, '- \n', 2) })) as CompletionItem[];
+    const snippet = pos.find((i) => i.label === 'equal expectation');
+    assert.ok(snippet, pos.map((i) => i.label).join(', '));
+    assert.equal(snippet.insertTextMode, 1, 'inserted as is: its lines carry their own indentation');
+    const filled = snippet.insertText!.replace('${1}', "listPosts({ query: { perPage: '500' } }).status").replace('${2}', '400');
+    const after = parse(withItem.slice(0, itemAt) + filled + withItem.slice(itemAt)) as { testPlan: { files: { cases: { expect: unknown[] }[] }[] } };
+    assert.deepEqual(after.testPlan.files[0]!.cases[0]!.expect[0], { kind: 'equal', actual: "listPosts({ query: { perPage: '500' } }).status", expected: '400' });
+    assert.doesNotMatch(snippet.insertText!, /"/, 'no quotes to escape');
+
     const hoverText = brokenYaml(served.root, 'YL-3').replace('pagnation', 'pagination');
     const hUri = await served.lsp.open('.tickets/YL-3.ticket.yaml', hoverText);
     const hoverAt = async (needle: string, delta: number) => ((await served.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: hUri }, position: positionOf(hoverText, needle, delta) })) as Hover | null)?.contents as { value: string } | undefined;
