@@ -92,7 +92,8 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     // A whole expectation in an empty list item: block style, its code in block scalars that need
     // no quoting, and once filled in, exactly the expectation the JSON form would hold.
     const bare = /(\n\s*expect:\n\s*)- kind:/.exec(text)!;
-    const withItem = text.replace(bare[0], `${bare[1]}- \n${bare[1].slice(bare[1].lastIndexOf('\n') + 1)}- kind:`);
+    const head = bare[1]!;
+    const withItem = text.replace(bare[0], `${head}- \n${head.slice(head.lastIndexOf('\n') + 1)}- kind:`);
     const itemAt = withItem.indexOf('- \n', bare.index) + 2;
     const iUri = await served.lsp.open('.tickets/YL-4.ticket.yaml', withItem);
     const pos = (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri: iUri }, position: positionOf(withItem, '- \n', 2) })) as CompletionItem[];

@@ -17,6 +17,11 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(root.contextValue, 'run.needsOperator');
     assert.equal(root.icon, 'question');
     assert.match(root.description ?? '', /^waiting for your decision: .* · SCRIPTED$/, 'the outcome first, in words');
+    // The correction's id (a row of its own) would crowd the words out of a narrow tree; the tooltip keeps it.
+    assert.match(root.description ?? '', /^waiting for your decision: correction proposed: .+ is wrong · /);
+    const requestId = state.corrections[0]!.request.id;
+    assert.ok(!(root.description ?? '').includes(requestId));
+    assert.ok((root.tooltip ?? '').includes(`correction ${requestId} proposed`));
     const attempt = root.children.find((c) => c.contextValue === 'attempt')!;
     const kinds = attempt.children.map((c) => c.contextValue);
     for (const k of ['parse', 'diagnostics', 'tests', 'diagnosis', 'route']) assert.ok(kinds.includes(k), k);

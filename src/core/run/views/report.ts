@@ -29,15 +29,24 @@ export function sandboxLabel(status: { on: boolean; detail: string } | undefined
  * How a run ended, in one line for its views: the outcome in words, then why, without saying a
  * thing twice ("cancelled: cancelled", "stopped by an error: error: …").
  */
-export function outcomeLine(finished: { outcome: RunOutcome; reason: StopReason }): string {
+export function outcomeLine(finished: { outcome: RunOutcome; reason: StopReason }, o: StopWords = {}): string {
   const { outcome, reason } = finished;
   if (outcome === 'passed' && reason.kind === 'testsPassed') return outcomeWords('passed');
   if (reason.kind === 'cancelled') return outcomeWords('cancelled');
   if (reason.kind === 'error') return `${outcomeWords('error')}: ${reason.message}`;
-  return `${outcomeWords(outcome)}: ${describeStop(reason)}`;
+  return `${outcomeWords(outcome)}: ${describeStop(reason, o)}`;
 }
 
-export function describeStop(reason: StopReason): string {
+export interface StopWords {
+  /**
+   * False where the request's id helps no one and crowds out the rest (a tree row, where the
+   * correction is a row of its own): the CLI keeps it, since `resolve` takes it.
+   */
+  requestIds?: boolean;
+}
+
+export function describeStop(reason: StopReason, o: StopWords = {}): string {
+  const request = (id: string) => (o.requestIds === false ? 'correction' : `correction ${id}`);
   switch (reason.kind) {
     case 'testsPassed':
       return 'tests passed';
@@ -47,9 +56,9 @@ export function describeStop(reason: StopReason): string {
       if (reason.budget === 'batchDollars') return `the batch's dollar budget is spent ($${reason.used.toFixed(4)} of $${reason.limit}): stopped before its next model call`;
       return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
     case 'correctionRequested':
-      return `correction ${reason.requestId} proposed: ${whatIsWrong(reason.route)} is wrong`;
+      return `${request(reason.requestId)} proposed: ${whatIsWrong(reason.route)} is wrong`;
     case 'correctionRejected':
-      return `correction ${reason.requestId} rejected: ${reason.reason}`;
+      return `${request(reason.requestId)} rejected: ${reason.reason}`;
     case 'gateFailed':
       return `gate ${reason.gate} failed`;
     case 'gateError':

@@ -134,7 +134,8 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
 function runDescription(state: RunState, status: DisplayStatus): string {
   // A rolled-back run's changes are gone: what it once reached is history, said after.
   const rolledBack = state.rolledBack ? 'rolled back · ' : '';
-  if (state.finished) return `${rolledBack}${outcomeLine(state.finished)}`;
+  // The correction is a row of its own (its id in the run's tooltip): a narrow tree keeps the words.
+  if (state.finished) return `${rolledBack}${outcomeLine(state.finished, { requestIds: false })}`;
   return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : outcomeWords('running');
 }
 
@@ -158,7 +159,7 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     label: `${state.ticketId || '(unknown ticket)'}${title ? `: ${title}` : ''}`,
     // The outcome first: a narrow tree cuts the end of a description.
     description: `${runDescription(state, status)} · ${startedLabel(state.startedAt)}${scripted}`,
-    tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
+    tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}${state.finished ? `\n${outcomeLine(state.finished)}` : ''}`,
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     accessibleLabel: '',
     runId,
