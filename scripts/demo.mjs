@@ -8,11 +8,12 @@
 //   npm run demo -- --fixture shop-esm one of them
 //   npm run demo -- --jobs 4           four tickets at a time (default: half the CPUs)
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { linkSharedPackages, linkWorkspacePackages } from './fixtureLinks.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli.js');
@@ -74,36 +75,12 @@ function ticketsOf(fixture) {
 /**
  * Each ticket gets its own copy of the fixture, so each failure shape shows on its own. The copy
  * gets a node_modules of its own whose packages link to this package's (the fixtures'
- * devDependencies are its own): vite writes its bundled config and cache there, and the sandbox
- * lets a run write only inside the workspace.
+ * devDependencies are its own).
  */
-/**
- * What `npm install` links in an npm-workspaces project (mono-ws), without the network: each
- * package the root's `workspaces` globs name gets `node_modules/<its name>` -> its folder.
- */
-function linkWorkspacePackages(ws) {
-  const { workspaces = [] } = JSON.parse(readFileSync(join(ws, 'package.json'), 'utf8'));
-  for (const pattern of workspaces) {
-    const dirs = pattern.endsWith('/*') ? readdirSync(join(ws, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d)) : [pattern];
-    for (const dir of dirs) {
-      if (!existsSync(join(ws, dir, 'package.json'))) continue;
-      const { name } = JSON.parse(readFileSync(join(ws, dir, 'package.json'), 'utf8'));
-      const link = join(ws, 'node_modules', ...name.split('/'));
-      mkdirSync(dirname(link), { recursive: true });
-      symlinkSync(relative(dirname(link), join(ws, dir)), link, 'dir');
-    }
-  }
-}
-
 function workspaceFor(fixture, id) {
   const ws = join(base, id, fixture);
   cpSync(join(root, 'test', 'fixtures', fixture), ws, { recursive: true, filter: (src) => !src.includes('node_modules') });
-  const own = join(ws, 'node_modules');
-  mkdirSync(own);
-  for (const name of readdirSync(join(root, 'node_modules'))) {
-    if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
-    symlinkSync(join(root, 'node_modules', name), join(own, name));
-  }
+  linkSharedPackages(ws, join(root, 'node_modules'));
   linkWorkspacePackages(ws);
   return ws;
 }

@@ -53,7 +53,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     for (const command of registerCommands(ctx)) this._register(command);
     this._register(new StatsPanel(context.extensionUri, this.runs, log));
     const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
-    const tickets = this._register(new TicketFiles(ticketServer, log, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
+    const tickets = this._register(new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
     this._register(registerDraftCommand(tickets, log));
     this._register(new EvaluateRouting().register());

@@ -39,7 +39,6 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
 
   constructor(
     private readonly server: TicketLanguageClient,
-    private readonly log: vscode.LogOutputChannel,
     /** The model Draft Ticket from Text asks (the folder's run model). */
     readonly draftModel: (folder: vscode.WorkspaceFolder, ticketPath: string) => Promise<ModelPort>,
   ) {

@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { linkSharedPackages, linkWorkspacePackages } from '../../scripts/fixtureLinks.cjs';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -18,44 +19,9 @@ export function copyFixture(name: FixtureName = 'blog-api'): { root: string; dis
   const root = path.join(base, name);
   cpSync(fixturePath(name), root, { recursive: true, filter: (src) => !src.includes('node_modules') });
   if (name === 'blog-api') symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  else linkPackages(root);
+  else linkSharedPackages(root, path.join(REPO_ROOT, 'node_modules'));
   linkWorkspacePackages(root);
   return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
-}
-
-/**
- * A node_modules folder of the workspace's own whose packages link to this repo's, as an
- * installed project has: vite writes its bundled config and its cache into node_modules, and
- * the sandbox lets a test run write only inside the workspace.
- */
-function linkPackages(root: string): void {
-  const own = path.join(root, 'node_modules');
-  mkdirSync(own);
-  const shared = path.join(REPO_ROOT, 'node_modules');
-  for (const name of readdirSync(shared)) {
-    if (name === '.vite' || name === '.vite-temp' || name === '.cache') continue;
-    symlinkSync(path.join(shared, name), path.join(own, name));
-  }
-}
-
-/**
- * What `npm install` does for an npm-workspaces project, without the network: each package the
- * root's `workspaces` globs name (`dir/*` or an exact folder) gets a relative symlink
- * `node_modules/<its name>` -> its folder, so the packages import each other by name.
- */
-function linkWorkspacePackages(root: string): void {
-  const { workspaces } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces?: string[] };
-  for (const pattern of workspaces ?? []) {
-    const dirs = pattern.endsWith('/*') ? readdirSync(path.join(root, pattern.slice(0, -2))).map((d) => path.join(pattern.slice(0, -2), d)) : [pattern];
-    for (const dir of dirs) {
-      const manifest = path.join(root, dir, 'package.json');
-      if (!existsSync(manifest)) continue;
-      const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string };
-      const link = path.join(root, 'node_modules', ...name.split('/'));
-      mkdirSync(path.dirname(link), { recursive: true });
-      symlinkSync(path.relative(path.dirname(link), path.join(root, dir)), link, 'dir');
-    }
-  }
 }
 
 /**
