@@ -85,10 +85,10 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.deepEqual(gate?.evidence?.kind === 'projectTests' && gate.evidence.preExisting, ['test/alreadyBroken.test.ts › was broken before the run']);
   });
 
-  it('the Test Reviewer fails the run when it shows, quoting the rendered tests, that a criterion has no test that checks it; a quote not in the tests is not evidence', async () => {
+  it('the Test Reviewer fails the run when it shows, quoting the rendered tests, that a criterion has no test that checks it, even under a "pass" verdict; a quote not in the tests is not evidence', async () => {
     const weakCase = 'accepts perPage of exactly 100';
-    const review = (evidence: string) => ({
-      verdict: 'fail',
+    const review = (evidence: string, verdict = 'fail') => ({
+      verdict,
       claim: `"${weakCase}" names AC2 but checks nothing about it`,
       criteria: [
         { id: 'AC1', covered: true },
@@ -129,6 +129,20 @@ describe('the verdict: gates fail closed, test plans target test files', functio
       assert.match(s2.gates.find((g) => g.gate === 'testReview')?.detail ?? '', /no machine fact confirms it/);
     } finally {
       fresh.dispose();
+    }
+
+    // Hostile: the reviewer says "pass" while quoting the case that checks nothing.
+    const again = copyFixture();
+    try {
+      const contradicted = write(again.root, 'WEAK-3');
+      withReview(again.root, contradicted, review(`it('[AC2] ${weakCase}'`, 'pass'));
+      const r3 = await cli(['run', contradicted, '--workspace', again.root, '--model', 'scripted', '--gates', 'testReview', '--json']);
+      const s3 = (JSON.parse(r3.out) as { state: RunState }).state;
+      assert.equal(r3.code, 2, JSON.stringify(s3.finished));
+      assert.equal(s3.gates.find((g) => g.gate === 'testReview')?.status, 'failed');
+      assert.equal(s3.corrections[0]?.request.fact.kind, 'criterionNotCovered');
+    } finally {
+      again.dispose();
     }
   });
 

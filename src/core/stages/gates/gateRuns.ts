@@ -200,10 +200,12 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
     return { status: 'failed', detail: `${fact.detail}; ${note}`, evidence, correction: { fact, claim: review?.claim, proposal } };
   }
   if (!review) return { status: 'error', detail: `no usable answer from the Test Reviewer: ${answer.rejected.join(' | ')}`, evidence };
-  // A criterion the reviewer shows, quoting the rendered tests verbatim, to have no test that checks it.
+  // A criterion the reviewer shows, quoting the rendered tests verbatim, to have no test that
+  // checks it. The quote is the machine fact, whatever the verdict says: a "pass" that shows an
+  // unchecked criterion contradicts itself, and the evidence wins.
   const testsText = squash(inputs.tests.map((f) => f.content).join('\n'));
   const shown = review.criteria.filter((c) => !c.covered && c.evidence !== undefined && squash(c.evidence).replace(/\s/g, '').length >= MIN_QUOTE_CHARS && testsText.includes(squash(c.evidence)));
-  if (review.verdict === 'fail' && shown.length) {
+  if (shown.length) {
     const ids = shown.map((c) => c.id);
     const { proposal, note } = await proposalFrom(env, review, `add a test case that checks ${ids.join(', ')} to the ticket's testPlan by hand`);
     const fact: MachineFact = {
