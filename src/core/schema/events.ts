@@ -211,7 +211,14 @@ export const RunEvent = z.discriminatedUnion('type', [
    * Pipeline, before the run's first write: the project's own tests that the run could affect,
    * run once; `failing` are the cases that did not pass then (file › name), never counted later.
    */
-  ev('projectTests.baseline', { files: z.array(z.string()), status: TestRunResult.shape.status, failing: z.array(z.string()), durationMs: z.number() }),
+  ev('projectTests.baseline', {
+    files: z.array(z.string()),
+    status: TestRunResult.shape.status,
+    failing: z.array(z.string()),
+    /** The cases that passed then: one that is not reported passing later counts, as a failure would (absent from older logs). */
+    passing: z.array(z.string()).optional(),
+    durationMs: z.number(),
+  }),
   /**
    * Test check, once the ticket's tests pass: the project's existing tests that import a changed
    * file. `newlyFailing` passed before the run and fail now: they fail the attempt.

@@ -101,8 +101,16 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
   return {
     args: [bin, ...loader, '--reporter', 'json', '--reporter-option', `output=${ctx.reportFile}`, ...ctx.files],
     parse: parseMochaReport,
-    reportOnStdout: true,
+    // The code under test shares the runner's stdout and could print a report of its own there
+    // and exit: only a mocha too old to write the report file (before 10) is read from stdout.
+    reportOnStdout: !writesReportFile(ctx.tools.version('mocha')),
   };
+}
+
+/** Whether this mocha's json reporter takes `output=<file>` (10 and later). An unknown version is taken as new. */
+export function writesReportFile(version: string | undefined): boolean {
+  const major = /^(\d+)\./.exec(version ?? '');
+  return !major || Number(major[1]) >= 10;
 }
 
 export const NO_VITEST_COVERAGE = 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies';

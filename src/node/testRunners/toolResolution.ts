@@ -27,6 +27,12 @@ export class ToolResolver {
     return undefined;
   }
 
+  /** The version of the package `bin(name)` runs. */
+  version(name: string): string | undefined {
+    for (const manifest of this.manifests(name)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
+    return undefined;
+  }
+
   /** Whether a package is installed where Node would find it (a plugin another tool loads by name). */
   installed(name: string): boolean {
     return !this.manifests(name).next().done;

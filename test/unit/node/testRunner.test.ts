@@ -6,6 +6,7 @@ import { CancelledError } from '../../../src/core/errors';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
+import { writesReportFile } from '../../../src/node/testRunners/testCommands';
 import { buildReporter, eventually, isRunning, neverAborted, repoRoot, TempProject } from './tempProject';
 
 /** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
@@ -138,5 +139,23 @@ describe('ProcessTestRunner', function () {
     const result = await runMath(runner, 'mocha', 'mocha/math.test.ts', ' ');
     assert.match(result.cases[1]?.expected ?? '', /"a": 2/);
     assert.match(result.cases[1]?.actual ?? '', /"a": 1/);
+  });
+
+  it('mocha: code under test that prints a report of its own on stdout and exits 0 is not believed; only a mocha before 10 is read from stdout', async () => {
+    const forged = { stats: { tests: 1, passes: 1, failures: 0 }, passes: [{ title: 'works', fullTitle: 'suite works', file: 'x', duration: 1 }], failures: [], pending: [] };
+    const project = new TempProject({
+      'package.json': '{ "name": "sample", "private": true }',
+      'src/mod.js': `process.stdout.write(${JSON.stringify(JSON.stringify(forged, null, 2) + '\n')}, () => process.exit(0));\nmodule.exports = { f: () => 1 };\n`,
+      'test/ticket/T.test.js': "const assert = require('node:assert/strict');\nconst { f } = require('../../src/mod');\ndescribe('suite', () => { it('works', () => { assert.strictEqual(f(), 2); }); });\n",
+    });
+    try {
+      const own = new ProcessTestRunner({ root: project.root, nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
+      const r = await own.run({ framework: 'mocha', files: ['test/ticket/T.test.js'], timeoutMs: 60_000 }, neverAborted());
+      assert.equal(r.status, 'error', r.output);
+      assert.match(r.output, /the runner wrote no report/);
+    } finally {
+      project.remove();
+    }
+    assert.deepEqual(['9.2.2', '10.0.0', '12.0.3', undefined].map(writesReportFile), [false, true, true, true]);
   });
 });

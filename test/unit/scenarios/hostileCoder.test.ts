@@ -47,6 +47,20 @@ const BREAKS_THE_TESTS_TYPES = BUGGY_POSTS_HANDLER.replace('req: { query: Record
 const BREAKS_AN_EXISTING_TEST = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8').replace('return { status: 200, body: post };', "return { status: 200, body: { ...post, title: '' } };");
 
 /** A Debugger that blames the test, quoting the tampering note: the guard must not believe it. */
+/** Ends the test process, with status 0, as the rendered test imports the code: node:test then reports the file as one passing test. */
+const EXITS_AT_IMPORT = `process.exit(0);
+${BUGGY_POSTS_HANDLER}`;
+
+/** Turns node:test's \`it\` into \`it.skip\` (the rendered CommonJS test reads it when it runs): every case is skipped, none fails. */
+const SKIPS_EVERY_CASE = `import { createRequire } from 'node:module';
+const nt = createRequire(__filename)('node:test') as { it: { skip: unknown } };
+nt.it = nt.it.skip as { skip: unknown };
+${BUGGY_POSTS_HANDLER}`;
+
+/** Breaks an existing project test, and hides it: ends that test's process with status 0 before its cases run. */
+const HIDES_A_BROKEN_PROJECT_TEST = `if (process.argv.some((a) => /[\\\\/]test[\\\\/]posts\\.test\\.ts$/.test(a))) process.exit(0);
+${BREAKS_AN_EXISTING_TEST}`;
+
 const blamesTheTest = {
   kind: 'test',
   claim: 'The rendered test is wrong and should be regenerated.',
@@ -165,4 +179,42 @@ describe('a hostile Coder cannot make a run pass', function () {
     assert.equal(tests?.passed, 0);
     for (const c of tests?.cases ?? []) assert.match(c.message ?? '', /changed the assertion library: strictEqual, deepStrictEqual no longer fail/);
   });
+
+  it("a change that breaks an existing project test and ends that test's process early: the cases that passed before the run and are not reported now fail the attempt", async () => {
+    const ticket = writeHostileTicket(ws.root, {
+      id: 'HOSTILE-8',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': HIDES_A_BROKEN_PROJECT_TEST }],
+      debugger: [{ kind: 'code', claim: 'The project test does not run.', evidence: [{ source: 'testOutput', quote: 'passed before the run' }], brief: 'Let it run.' }],
+    });
+    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
+    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+    assert.notEqual(code, 0);
+    assert.equal(state.attempts[0]?.tests?.status, 'passed', "the ticket's own tests pass: only the project's test shows the break");
+    const newly = state.attempts[0]?.projectTests?.newlyFailing ?? [];
+    assert.ok(newly.some((k) => /^test\/posts\.test\.ts › .*\(not run; it passed before the run\)$/.test(k)), JSON.stringify(newly));
+  });
+
+  for (const [id, what, code, why] of [
+    ['HOSTILE-6', 'ends the test process with status 0 as the test imports it', EXITS_AT_IMPORT, /BLOG-1 listPosts perPage limit > \[AC1\] rejects perPage above 100: not run/],
+    ['HOSTILE-7', "turns every case into a skipped one", SKIPS_EVERY_CASE, /BLOG-1 listPosts perPage limit > \[AC1\] rejects perPage above 100: skipped/],
+  ] as const) {
+    it(`code that ${what}: the runner says passed, but a case of the plan that did not pass fails the attempt`, async () => {
+      const ticket = writeHostileTicket(ws.root, {
+        id,
+        from: 'BLOG-1',
+        coder: [{ 'src/handlers/posts.ts': code }],
+        debugger: [{ kind: 'code', claim: 'The cases did not run.', evidence: [{ source: 'testOutput', quote: 'did not pass' }], brief: 'Let the tests run.' }],
+      });
+      const { code: exit, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
+      const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+      assert.notEqual(exit, 0);
+      assert.notEqual(state.status, 'passed');
+      const tests = state.attempts[0]?.tests;
+      assert.equal(tests?.status, 'failed');
+      assert.equal(tests?.failed, 0, 'no case failed in the report: only the plan says the run cannot pass');
+      assert.match(tests?.output ?? '', /the test runner said passed, but these cases of the test plan did not pass/);
+      assert.match(tests?.output ?? '', why);
+    });
+  }
 });

@@ -2,6 +2,8 @@ import type { TestRunResult } from '../../schema/checks';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
 import { RunStop } from '../../recovery/runStop';
 import { describeTampering, type OracleCheckpoint, type TamperedFile } from './oraclePins';
+import { casesNotPassed } from './plannedCases';
+import type { TestPlan } from '../../schema/testPlan';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -60,7 +62,16 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
     after.push(...files);
   }
   const tampered = [...before, ...after];
-  if (!tampered.length) return { result: ran, tampered };
+  if (!tampered.length) return { result: unlessCasesMissing(ran, manifest.testPlan), tampered };
   const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
   return { result: { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` }, tampered };
+}
+
+/** A "passed" that does not show every planned case passing is a failed run (see `casesNotPassed`). */
+export function unlessCasesMissing(ran: TestRunResult, plan: TestPlan): TestRunResult {
+  if (ran.status !== 'passed') return ran;
+  const missing = casesNotPassed(plan, ran);
+  if (!missing.length) return ran;
+  const note = ['[ticket-runner] the test runner said passed, but these cases of the test plan did not pass, so the run cannot count:', ...missing.map((m) => `  ${m}`)].join('\n');
+  return { ...ran, status: 'failed', output: `${ran.output}\n${note}` };
 }

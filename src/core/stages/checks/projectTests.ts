@@ -108,7 +108,8 @@ export async function recordProjectTestBaseline(ctx: RunContext): Promise<void> 
   const files = whole ? await projectTestFiles(ctx) : await testsReaching(ctx, ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path));
   if (!files.length) return;
   const r = await runProjectTests(ctx, files);
-  await ctx.log.emit({ type: 'projectTests.baseline', files, status: r.status, failing: notPassing(r, files), durationMs: r.durationMs });
+  const passing = r.cases.filter((c) => c.status === 'passed').map(caseKey);
+  await ctx.log.emit({ type: 'projectTests.baseline', files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs });
 }
 
 function baselineOfTests(ctx: Pick<RunContext, 'log'>): Baseline | undefined {
@@ -134,7 +135,21 @@ export async function projectRegression(ctx: RunContext, files: readonly string[
   const before = baselineOfTests(ctx);
   const old = new Set(before?.failing ?? []);
   const failing = notPassing(result, files);
-  return { files: [...files], result, newlyFailing: failing.filter((k) => !old.has(k)), preExisting: failing.filter((k) => old.has(k)) };
+  // A test file the run edited itself may lose or rename cases on purpose (it was in scope).
+  const edited = new Set(changedByRun(ctx));
+  return { files: [...files], result, newlyFailing: [...failing.filter((k) => !old.has(k)), ...vanished(before, result, files.filter((f) => !edited.has(f)))], preExisting: failing.filter((k) => old.has(k)) };
+}
+
+/**
+ * Cases of these files that passed before the run and are not reported passing now: skipped, or
+ * gone from the report. Code under test runs in the runner's process and can end it early
+ * (node:test then reports the file as one passing test) or skip the cases; neither is a pass.
+ * `files` leaves out the test files the run edited.
+ */
+function vanished(before: Baseline | undefined, now: TestRunResult, files: readonly string[]): string[] {
+  const seen = new Map(now.cases.map((c) => [caseKey(c), c.status] as const));
+  const inFiles = (k: string) => files.some((f) => k.startsWith(`${f} › `));
+  return (before?.passing ?? []).filter((k) => inFiles(k) && seen.get(k) !== 'passed' && seen.get(k) !== 'failed').map((k) => `${k} (${seen.get(k) ?? 'not run'}; it passed before the run)`);
 }
 
 /** The files the run has changed so far (any writer but the materializer and the oracle guard). */

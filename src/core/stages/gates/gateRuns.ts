@@ -7,6 +7,7 @@ import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '..
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles } from '../checks/projectTests';
+import { casesNotPassed } from '../checks/plannedCases';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
@@ -244,6 +245,8 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   if (r.status === 'unavailable') return { status: 'skipped', detail: r.detail ?? 'the runner cannot measure coverage here' };
   const by = r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage';
   if (r.tests && r.tests.status !== 'passed') return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
+  const notPassed = r.tests ? casesNotPassed(ctx.manifest.testPlan, r.tests) : [];
+  if (notPassed.length) return { status: 'error', detail: `the runner said passed under ${by}, but ${plural(notPassed.length, 'case')} of the test plan did not pass (${notPassed.join('; ')}): no measure` };
   if (r.status === 'error' || !r.tests) return { status: 'error', detail: `${by} gave no measure: ${r.detail ?? 'the tests did not run'}` };
   const hits = new Map(r.files.map((f) => [f.file, new Map(f.lines)] as const));
   const absent = new Set(r.absent ?? []);

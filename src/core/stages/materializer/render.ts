@@ -15,7 +15,7 @@ function callbackBlock(head: string, body: readonly string[], isAsync: boolean, 
 }
 
 /** The case name, prefixed with its criterion id so that a failure names the criterion it breaks. */
-function caseName(testCase: TestCase): string {
+export function caseName(testCase: Pick<TestCase, 'criterion' | 'name'>): string {
   const { criterion, name } = testCase;
   if (criterion === undefined || criterion === '' || name.startsWith(`[${criterion}]`)) return name;
   return `[${criterion}] ${name}`;
