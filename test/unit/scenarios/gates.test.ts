@@ -32,6 +32,27 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
   afterEach(() => ws.dispose());
   const read = (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8');
 
+  it("BLOG-6, hostile: a repair that silences the type error with // @ts-nocheck instead of fixing it fails the gate, and the run", async () => {
+    const ticket = JSON.parse(read('.tickets/BLOG-6.ticket.json')) as { id: string; scope: { write: string[] } };
+    ticket.id = 'NOCHECK-1';
+    ticket.scope.write.push('src/reports/digest.ts');
+    writeFileSync(path.join(ws.root, '.tickets/NOCHECK-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    const script = JSON.parse(read('.tickets/BLOG-6.script.json')) as Record<string, unknown>;
+    script.coder = [
+      { expect: { attempt: 1 }, files: { 'src/format/postSummary.ts': answer('BLOG-6', 'attempt1.ts') } },
+      { expect: { attempt: 1, promptIncludes: ['End-of-ticket gate "typecheck" failed'] }, files: { 'src/reports/digest.ts': `// @ts-nocheck\n${read('src/reports/digest.ts')}` } },
+    ];
+    writeFileSync(path.join(ws.root, '.tickets/NOCHECK-1.script.json'), JSON.stringify(script, null, 2));
+    const { state } = await runTicket(ws.root, 'NOCHECK-1', { gates: { enabled: ['typecheck'] } });
+    assert.deepEqual(gateRuns(state), ['typecheck:failed', 'typecheck:failed@typecheck']);
+    const after = state.gates[1]!;
+    assert.deepEqual(after.evidence?.kind === 'typecheck' && after.evidence.diagnostics.map((d) => [d.file, d.line, d.code]), [['src/reports/digest.ts', 1, 'added-suppression']]);
+    assert.match(after.detail, /1 error the change reaches/);
+    assert.equal(state.repairs[0]?.ok, false);
+    assert.ok(!read('src/reports/digest.ts').includes('@ts-nocheck'), 'the failed repair is undone, its directive with it');
+    assert.equal(state.status, 'failed');
+  });
+
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');
     assert.equal(state.status, 'passed');

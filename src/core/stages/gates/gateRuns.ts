@@ -8,6 +8,7 @@ import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
+import { addedSuppressions, SUPPRESSION_RULE, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
@@ -69,6 +70,7 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
   const related: CodeDiagnostic[] = [];
   const unrelated: CodeDiagnostic[] = [];
   for (const d of introduced) (await reach.reaches(d.file) ? related : unrelated).push(d);
+  related.push(...suppressionDiagnostics(addedSuppressions(codeChanges(env, changes), 'typecheck')));
   const elsewhere = unrelated.length ? `; ${plural(unrelated.length, 'error')} in files the change does not reach, not counted` : '';
   const before = preExisting.length ? `; ${plural(preExisting.length, 'pre-existing error')}, not counted` : '';
   return {
@@ -82,15 +84,17 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
 export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const lint = env.ctx.deps.lint;
   if (!lint) return { status: 'skipped', detail: 'no linter is wired here' };
-  const files = codeChanges(env, await cumulativeChanges(env.ctx)).map((c) => c.path);
+  const changes = codeChanges(env, await cumulativeChanges(env.ctx));
+  const files = changes.map((c) => c.path);
   if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [], preExisting: [] } };
   const r = await lint.lint(files, env.ctx.signal);
-  const { introduced: errors, preExisting } = splitLint(baselineFromLog(env.ctx)?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
+  const { introduced, preExisting } = splitLint(baselineFromLog(env.ctx)?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
+  const errors = r.status === 'passed' || r.status === 'failed' ? [...introduced, ...suppressionProblems(addedSuppressions(changes, 'lint'))] : introduced;
   const detail = r.status === 'skipped' || r.status === 'error' ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`) : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
   return {
     status: r.status === 'skipped' || r.status === 'error' ? r.status : errors.length ? 'failed' : 'passed',
     detail,
-    evidence: { kind: 'lint', files, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting },
+    evidence: { kind: 'lint', files, problems: [...r.problems.filter((p) => !preExisting.includes(p)), ...errors.filter((p) => p.rule === SUPPRESSION_RULE)], preExisting },
     complaints: errors.length ? { lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`), files: [...new Set(errors.map((p) => p.file))], blockers: [] } : undefined,
   };
 }
@@ -237,6 +241,11 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const changed = new Map(code.map((c) => [c.path, changedLines(c.before, c.after)] as const));
   const texts = new Map(code.map((c) => [c.path, (c.after ?? '').split('\n')] as const));
   if (![...changed.values()].some((l) => l.length)) return { status: 'skipped', detail: 'the run changed no code line' };
+  const hidden = addedSuppressions(code, 'coverage');
+  if (hidden.length) {
+    const where = hidden.map((h) => `${h.file}:${h.line} "${h.directive}"`).join(', ');
+    return { status: 'failed', detail: `the change adds comments that hide lines from the coverage measure (${where}): no measure of it can count` };
+  }
   const threshold = settings.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
   const r = await settings.coverage.run(
     { framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure: [...changed.keys()] },
