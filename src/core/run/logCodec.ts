@@ -45,7 +45,29 @@ export function decodeLog(text: string, source: string): LoadedLog {
     }
     throw new CorruptLogError(`${source}: line ${i + 1} is not a valid event (${problem}); the log is damaged, so the run cannot be read`);
   });
+  const misplaced = outOfOrder(events);
+  if (misplaced) throw new CorruptLogError(`${source}: line ${misplaced.line} ${misplaced.why}; the log is damaged, so the run cannot be read`);
   return { events, torn };
+}
+
+/**
+ * What only an edit can make of an append-only log: the writer numbers its events from 0, one
+ * by one, for one run, and a run that has finished finishes again only after it was resumed or
+ * a correction was rejected. Without the OS sandbox the code under test can append to the log;
+ * a second `run.finished` after the real one would otherwise be the run's outcome in every view.
+ */
+function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } | undefined {
+  let finished = false;
+  for (const [i, e] of events.entries()) {
+    if (e.seq !== i) return { line: i + 1, why: `is event ${e.seq} of the run where event ${i} belongs` };
+    if (e.runId !== events[0]!.runId) return { line: i + 1, why: `belongs to run ${e.runId}, not ${events[0]!.runId}` };
+    if (e.type === 'run.resumed' || e.type === 'correction.rejected') finished = false;
+    else if (e.type === 'run.finished') {
+      if (finished) return { line: i + 1, why: 'finishes a run that had finished already, with no resume or decision between' };
+      finished = true;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -141,7 +141,7 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       /** The fraction of changed executable lines that must run, from the settings. */
       threshold: z.number(),
       uncovered: z.array(UncoveredLines),
-      /** Changed files the tests never loaded: their executable lines are unknown, so not counted. */
+      /** Changed files with no executable line known to the measure (a types-only module): not counted. */
       unloaded: z.array(z.string()),
       /** Who measured: V8's script coverage, or the runner's own tool (absent in older logs). */
       source: z.enum(['v8', 'vitest', 'jest']).optional(),

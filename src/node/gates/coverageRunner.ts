@@ -77,7 +77,11 @@ export class ProjectCoverageRunner implements CoveragePort {
       const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir] });
       try {
         const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
-        return { status: 'measured', source: 'v8', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
+        try {
+          return { status: 'measured', source: 'v8', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
+        } catch (err) {
+          return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
+        }
       } finally {
         runner.dispose();
       }

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import type { FileLineHits } from '../../core/ports/gates';
 import { absolutePath, workspacePath } from '../workspacePaths';
 
@@ -97,24 +98,76 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
   return hits;
 }
 
+/** How Node names the files it writes to NODE_V8_COVERAGE: coverage-<pid>-<time>-<n>.json. */
+const NODE_COVERAGE_FILE = /^coverage-\d+-\d+-\d+\.json$/;
+
 /**
  * Reads every coverage file Node wrote to `dir` and keeps the workspace files in `measure`:
  * per file, hits per line, summed over the processes (node:test runs each test file in its own).
+ *
+ * The folder is in the environment of the code under test, which can write into it. What Node
+ * did not name as its own, and ranges that run past their script, make the whole measure
+ * unusable (this throws): coverage the code wrote about itself must never count as run.
+ *
+ * A measured file no process loaded gets every executable line at 0 (`unloadedLineHits`): its
+ * changed lines ran in no test, and count so. A types-only module has none, and stays absent.
  */
 export async function collectV8Coverage(dir: string, root: string, measure: readonly string[]): Promise<FileLineHits[]> {
   const wanted = new Map(measure.map((f) => [pathToFileURL(absolutePath(root, f)).href, f] as const));
   const merged = new Map<string, Map<number, number>>();
-  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of (await readdir(dir)).sort()) {
+    if (!NODE_COVERAGE_FILE.test(name)) throw new Error(`${name} in the coverage folder is not a file Node writes`);
     const file = JSON.parse(await readFile(join(dir, name), 'utf8')) as V8CoverageFile;
     for (const script of file.result ?? []) {
       const rel = wanted.get(script.url);
       if (!rel) continue;
       const map = file['source-map-cache']?.[script.url];
       const source = map ? undefined : await readFile(fileURLToPath(script.url), 'utf8').catch(() => undefined);
+      checkRanges(script, map, source);
       const lines = merged.get(rel) ?? new Map<number, number>();
       for (const [line, count] of scriptLineHits(script, map, source)) lines.set(line, (lines.get(line) ?? 0) + count);
       merged.set(rel, lines);
     }
   }
+  for (const [url, rel] of wanted) {
+    if (merged.has(rel)) continue;
+    const text = await readFile(fileURLToPath(url), 'utf8').catch(() => undefined);
+    const lines = text === undefined ? new Map<number, number>() : unloadedLineHits(rel, text);
+    if (lines.size) merged.set(rel, lines);
+  }
   return [...merged].map(([file, lines]) => ({ file: workspacePath(root, absolutePath(root, file)), lines: [...lines].sort((a, b) => a[0] - b[0]) }));
+}
+
+/** V8 reports offsets inside its script: one past the end is a report nobody's V8 wrote. */
+function checkRanges(script: V8Script, map: SourceMapEntry | undefined, source: string | undefined): void {
+  const length = map?.lineLengths ? map.lineLengths.reduce((n, l) => n + l + 1, 0) : source?.length;
+  if (length === undefined) return;
+  for (const f of script.functions) {
+    for (const r of f.ranges) {
+      if (!(r.startOffset >= 0 && r.startOffset <= r.endOffset && r.endOffset <= length + 1 && Number.isInteger(r.count) && r.count >= 0)) {
+        throw new Error(`the coverage of ${script.url} has a range (${r.startOffset}-${r.endOffset}) outside its script of ${length} characters`);
+      }
+    }
+  }
+}
+
+/**
+ * The executable lines of a file no test loaded, each at 0 hits. TypeScript is transpiled with
+ * a source map, and a line is executable when emitted code maps to it, as for a loaded file;
+ * JavaScript counts each line with code on it.
+ */
+export function unloadedLineHits(file: string, text: string): Map<number, number> {
+  const hits = new Map<number, number>();
+  if (/\.[cm]?tsx?$/i.test(file)) {
+    const out = ts.transpileModule(text, { fileName: file, compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve } });
+    const payload = JSON.parse(out.sourceMapText ?? '{}') as SourceMapPayload;
+    const emitted = out.outputText.split('\n').map((l) => l.length);
+    for (const at of mappedPositions(new SourceMap({ ...payload, sources: [file] }), emitted)) hits.set(at.originalLine + 1, 0);
+    return hits;
+  }
+  text.split('\n').forEach((line, i) => {
+    const code = line.trim();
+    if (code && !/^(\/\/|\/\*|\*)/.test(code)) hits.set(i + 1, 0);
+  });
+  return hits;
 }

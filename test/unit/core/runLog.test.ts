@@ -75,6 +75,30 @@ describe('run log', () => {
     await assert.rejects(store.load('r4'), (err: unknown) => err instanceof CorruptLogError && /line 2 is not a valid event/.test(err.message));
   });
 
+  it('refuses a log edited after the run: a second outcome appended with the next number, a line left out, a line of another run', async () => {
+    await writeRun('r6');
+    const lines = readFileSync(store.logPath('r6'), 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { seq: number; ts: string };
+    const forged = JSON.stringify({ runId: 'r6', seq: last.seq + 1, ts: last.ts, type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 });
+    const rewrite = (ls: string[]) => {
+      rmSync(store.logPath('r6'));
+      appendFileSync(store.logPath('r6'), ls.join('\n') + '\n');
+    };
+    const refused = (line: number, why: RegExp) => assert.rejects(store.load('r6'), (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message));
+    rewrite([...lines, forged]);
+    await refused(4, /finishes a run that had finished already/);
+    rewrite([lines[0]!, lines[2]!]);
+    await refused(2, /is event 2 of the run where event 1 belongs/);
+    rewrite([...lines.slice(0, 2), lines[2]!.replace('"runId":"r6"', '"runId":"r7"')]);
+    await refused(3, /belongs to run r7, not r6/);
+    // What the writer itself appends after a finish stays readable: a resume, then a finish.
+    rewrite(lines);
+    const log = new RunLog('r6', store, systemClock, await store.load('r6').then((l) => l.events));
+    await log.emit({ type: 'run.resumed', from: 'manifest', reason: 'test' });
+    await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 2 }, attempts: 1 });
+    assert.equal((await store.load('r6')).events.length, 5);
+  });
+
   it('flushes the log to disk at each step and attempt boundary, after the boundary event is written', async () => {
     const flushed: string[] = [];
     const spy = Object.create(store) as FileRunStore;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseGateList } from '../../../src/core/stages/gates/config';
@@ -17,7 +18,7 @@ import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
 import type { Manifest } from '../../../src/core/schema/manifest';
 import { ShellBuild } from '../../../src/node/gates/buildCommand';
 import { parseTscOutput, TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
-import { scriptLineHits } from '../../../src/node/gates/v8Coverage';
+import { collectV8Coverage, scriptLineHits, unloadedLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
 
@@ -201,6 +202,44 @@ describe('gates: V8 coverage', () => {
     };
     const hits = scriptLineHits(script, undefined, source);
     assert.deepEqual([...hits].sort((a, b) => a[0] - b[0]), [[1, 1], [2, 1], [3, 0], [4, 0], [6, 1], [7, 1], [8, 1]]);
+  });
+
+  describe('the coverage folder, which the code under test can write into', () => {
+    let root: string;
+    let dir: string;
+    const source = 'export function f(x: number): number {\n  return x + 1;\n}\n';
+    const url = () => pathToFileURL(path.join(root, 'src', 'a.js')).href;
+    const write = (name: string, ranges: { startOffset: number; endOffset: number; count: number }[]) =>
+      writeFileSync(path.join(dir, name), JSON.stringify({ result: [{ url: url(), functions: [{ ranges }] }] }));
+    beforeEach(() => {
+      root = mkdtempSync(path.join(tmpdir(), 'tr-v8-'));
+      dir = path.join(root, 'cov');
+      mkdirSync(dir);
+      mkdirSync(path.join(root, 'src'));
+      writeFileSync(path.join(root, 'src', 'a.js'), 'function f(x) {\n  return x + 1;\n}\nmodule.exports = { f };\n');
+      writeFileSync(path.join(root, 'src', 'types.ts'), 'export interface T {\n  a: number;\n}\nexport type U = T[];\n');
+      writeFileSync(path.join(root, 'src', 'b.ts'), `import type { T } from './types';\n${source}export const t: T = { a: 1 };\n`);
+    });
+    afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+    it("reads Node's own files; a file Node would not name, or a range past its script, makes the whole measure unusable", async () => {
+      write('coverage-123-1700000000000-0.json', [{ startOffset: 0, endOffset: 40, count: 1 }]);
+      assert.deepEqual((await collectV8Coverage(dir, root, ['src/a.js']))[0]?.lines.map(([, c]) => c), [1, 1, 1, 1]);
+      write('coverage-forged.json', [{ startOffset: 0, endOffset: 40, count: 1 }]);
+      await assert.rejects(collectV8Coverage(dir, root, ['src/a.js']), /coverage-forged\.json in the coverage folder is not a file Node writes/);
+      unlinkSync(path.join(dir, 'coverage-forged.json'));
+      write('coverage-124-1700000000001-0.json', [{ startOffset: 0, endOffset: 1e9, count: 1 }]);
+      await assert.rejects(collectV8Coverage(dir, root, ['src/a.js']), /has a range \(0-1000000000\) outside its script of \d+ characters/);
+    });
+
+    it('a changed file no test loaded has its executable lines at 0; a types-only module has none and stays out', async () => {
+      const files = await collectV8Coverage(dir, root, ['src/b.ts', 'src/types.ts', 'src/a.js']);
+      assert.deepEqual(files.map((f) => f.file).sort(), ['src/a.js', 'src/b.ts']);
+      const b = files.find((f) => f.file === 'src/b.ts')!;
+      assert.ok(b.lines.length >= 3 && b.lines.every(([, c]) => c === 0), JSON.stringify(b.lines));
+      assert.ok(!b.lines.some(([l]) => l === 1), 'the type-only import is no code');
+      assert.deepEqual(unloadedLineHits('src/types.ts', readFileSync(path.join(root, 'src', 'types.ts'), 'utf8')).size, 0);
+    });
   });
 });
 

@@ -53,6 +53,38 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(state.status, 'failed');
   });
 
+  it('a changed file no test loads counts every changed line of it as not run: new logic in a module the tests never import fails the coverage gate', async () => {
+    const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string; scope: { write: string[] } };
+    ticket.id = 'UNLOADED-1';
+    ticket.scope.write.push('src/reports/digest.ts');
+    writeFileSync(path.join(ws.root, '.tickets/UNLOADED-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    const digest = `${read('src/reports/digest.ts')}
+export function digestFor(ids: number[]): string {
+  const out: string[] = [];
+  for (const id of ids) {
+    if (id < 0) throw new Error('negative id');
+    out.push(String(id * 2));
+  }
+  return out.join(',');
+}
+`;
+    writeFileSync(
+      path.join(ws.root, '.tickets/UNLOADED-1.script.json'),
+      JSON.stringify({
+        coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': answer('BLOG-9', 'attempt1.ts'), 'src/reports/digest.ts': digest } }],
+        testReviewer: [{ structured: { verdict: 'fail', claim: 'no test loads src/reports/digest.ts', criteria: [{ id: 'AC1', covered: true }] } }],
+      }),
+    );
+    const { state } = await runTicket(ws.root, 'UNLOADED-1', { gates: { enabled: ['coverage'] } });
+    const cov = state.gates.find((g) => g.gate === 'coverage');
+    assert.equal(cov?.status, 'failed', cov?.detail);
+    assert.ok(cov?.evidence?.kind === 'coverage');
+    const digestLines = cov.evidence.uncovered.find((u) => u.file === 'src/reports/digest.ts')?.lines ?? [];
+    assert.ok(digestLines.length >= 5, JSON.stringify(cov.evidence.uncovered));
+    assert.deepEqual(cov.evidence.unloaded, []);
+    assert.notEqual(state.status, 'passed');
+  });
+
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');
     assert.equal(state.status, 'passed');

@@ -157,11 +157,13 @@ describe('a hostile Coder cannot make a run pass', function () {
     const { state, runId } = await runTicket(ws.root, 'HOSTILE-5', { attempts: 1, wire: { withoutSandbox: 'the record check alone' } });
     assert.equal(state.status, 'failed');
     assert.deepEqual(state.finished?.reason, { kind: 'oracleTampered', files: [`.ticket-runner/runs/${runId}/events.jsonl`] });
-    // The forged line is still in the file; the run's own last word follows it.
+    // The forged line is still in the file, out of its place: every view refuses the damaged record and names the line.
     const shown = await cli(['show', runId, '--workspace', ws.root]);
-    assert.match(shown.out, /Outcome: failed: the oracle changed before the verdict \(\.ticket-runner\/runs\/.*\/events\.jsonl\)/);
+    assert.equal(shown.code, 3);
+    assert.match(shown.err, /events\.jsonl: line \d+ is event 9999 of the run where event \d+ belongs; the log is damaged, so the run cannot be read/);
     const list = await cli(['list', '--workspace', ws.root, '--json']);
-    assert.equal((JSON.parse(list.out) as { runId: string; status: string }[]).find((r) => r.runId === runId)?.status, 'failed');
+    assert.ok(!(JSON.parse(list.out) as { runId: string }[]).some((r) => r.runId === runId));
+    assert.match(list.err, new RegExp(`run ${runId} skipped: .*the log is damaged`));
   });
 
   it('code that silences the assertion library: the control fails every case, exit is not 0', async () => {

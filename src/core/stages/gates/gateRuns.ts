@@ -278,8 +278,8 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
       continue;
     }
     if (!fileHits) {
-      // A file the tests never load has no executable lines known to V8 (a types-only module
-      // is never loaded at all): it is reported, and not counted.
+      // No executable line known to the measure: a types-only module (the V8 measure gives a
+      // file no test loaded its executable lines, at 0). Reported, and not counted.
       if (lines.length) unloaded.push(file);
       continue;
     }
