@@ -18,6 +18,7 @@ import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './testRunners/testRunner';
+import { installedPackageEntries } from './sandbox/installedPackages';
 import { ProcessJail } from './sandbox/processJail';
 import { Redactor } from './sandbox/redactor';
 import { redactingModel } from './sandbox/redactingModel';
@@ -81,9 +82,9 @@ export interface WireOptions {
 /** The jail of each wiring, released by disposeDeps. */
 const jails = new WeakMap<PipelineDeps, ProcessJail>();
 
-/** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself. */
+/** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
 function protectedPaths(root: string, ticketPath: string | undefined): string[] {
-  return ['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p));
+  return [...['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p)), ...installedPackageEntries(root)];
 }
 
 /**
