@@ -1,17 +1,22 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** What tools write into node_modules while tests run (vite's cache and bundled config, others' caches). */
-const CACHES = new Set(['.vite', '.vite-temp', '.cache']);
+/**
+ * The packages that judge a test run: the runners, their loaders and assertion libraries, the
+ * TypeScript that checks. By name, or by prefix for the families of many packages.
+ */
+const TOOLING = new Set(['tsx', 'vitest', 'vite', 'mocha', 'jest', 'ts-jest', 'babel-jest', 'expect', 'chai', 'typescript', 'esbuild', 'ts-node', '@vitest', '@jest', '@esbuild', '@babel', '@swc', '.bin']);
+const TOOLING_PREFIXES = ['jest-', 'vite-', 'vitest-'];
 
 /**
- * The installed packages of a workspace, to be read-only to every process of a run: the code
- * under test runs inside the test runner, and a write into the runner's own files (its loader,
- * its reporter, `node_modules/tsx` or `vitest`) would change how every later test run is
- * judged, with nothing of it in the change that is reviewed. Each top-level entry of
- * `<root>/node_modules` that lies inside the workspace is listed (those linked from elsewhere are
- * outside the sandbox's writable roots already); the caches tools write while testing are not.
- * One entry each rather than node_modules itself: a read-only folder would hide the caches in it.
+ * The installed packages a run's processes may not write: the code under test runs inside the
+ * test runner, and a write into the runner's own files (its loader, its reporter, its assertion
+ * library) would change how every later test run is judged, with nothing of it in the change
+ * that is reviewed. Each such top-level entry of `<root>/node_modules` that lies inside the
+ * workspace is listed (one linked from elsewhere is outside the sandbox's writable roots
+ * already). Not node_modules itself: its caches (`.vite`, `.vite-temp`) are written while tests
+ * run, and a read-only folder would hide them; nor every entry: each one is a mount for every
+ * command (a thousand cost about 0.8 s a command, measured).
  */
 export function installedPackageEntries(root: string): string[] {
   const dir = path.join(root, 'node_modules');
@@ -23,7 +28,7 @@ export function installedPackageEntries(root: string): string[] {
   }
   const inside = realOrSelf(root) + path.sep;
   return names
-    .filter((n) => !CACHES.has(n))
+    .filter((n) => TOOLING.has(n) || TOOLING_PREFIXES.some((p) => n.startsWith(p)))
     .map((n) => path.join(dir, n))
     .filter((p) => realOrSelf(p).startsWith(inside));
 }
