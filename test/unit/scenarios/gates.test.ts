@@ -85,6 +85,26 @@ export function digestFor(ids: number[]): string {
     assert.notEqual(state.status, 'passed');
   });
 
+  it('hostile: code that ends the test process early only while coverage is measured gets no measure: the coverage gate is an error, never a pass', async () => {
+    const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string };
+    ticket.id = 'COVEXIT-1';
+    writeFileSync(path.join(ws.root, '.tickets/COVEXIT-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    const code = `${answer('BLOG-9', 'attempt1.ts')}
+if (process.env['NODE_V8_COVERAGE']) {
+  getPostHandler({ params: { id: 'x' } });
+  getPostHandler({ params: { id: '1' } });
+  process.exit(0);
+}
+`;
+    writeFileSync(path.join(ws.root, '.tickets/COVEXIT-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': code } }] }));
+    const { state } = await runTicket(ws.root, 'COVEXIT-1', { gates: { enabled: ['coverage'] } });
+    assert.equal(state.attempts[0]?.tests?.status, 'passed', 'without coverage the code runs its tests');
+    const cov = state.gates.find((g) => g.gate === 'coverage');
+    assert.equal(cov?.status, 'error', cov?.detail);
+    assert.match(cov?.detail ?? '', /the runner said passed under V8 coverage, but \d+ cases? of the test plan did not pass/);
+    assert.notEqual(state.status, 'passed');
+  });
+
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');
     assert.equal(state.status, 'passed');
