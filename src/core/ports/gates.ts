@@ -63,10 +63,14 @@ export interface CoverageResult {
   /**
    * Files asked for by name that the runner's own tool left out of its report (the project's
    * coverage settings excluded them, or it never measured them): their changed lines count as
-   * uncovered. V8 coverage names no such files: a file the tests never load is simply absent
-   * from `files` there (a types-only module), and not counted.
+   * uncovered. V8 coverage names no such files: see `unloaded`.
    */
   absent?: string[];
+  /**
+   * V8: files asked for that no test process loaded. They are in `files` with their executable
+   * lines at 0 (a types-only module has none, and is left out of both).
+   */
+  unloaded?: string[];
   detail?: string;
 }
 

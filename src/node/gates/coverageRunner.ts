@@ -78,7 +78,7 @@ export class ProjectCoverageRunner implements CoveragePort {
       try {
         const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
         try {
-          return { status: 'measured', source: 'v8', tests, files: await collectV8Coverage(dir, this.options.root, request.measure) };
+          return { status: 'measured', source: 'v8', tests, ...(await collectV8Coverage(dir, this.options.root, request.measure)) };
         } catch (err) {
           return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
         }

@@ -112,7 +112,7 @@ const NODE_COVERAGE_FILE = /^coverage-\d+-\d+-\d+\.json$/;
  * A measured file no process loaded gets every executable line at 0 (`unloadedLineHits`): its
  * changed lines ran in no test, and count so. A types-only module has none, and stays absent.
  */
-export async function collectV8Coverage(dir: string, root: string, measure: readonly string[]): Promise<FileLineHits[]> {
+export async function collectV8Coverage(dir: string, root: string, measure: readonly string[]): Promise<{ files: FileLineHits[]; unloaded: string[] }> {
   const wanted = new Map(measure.map((f) => [pathToFileURL(absolutePath(root, f)).href, f] as const));
   const merged = new Map<string, Map<number, number>>();
   for (const name of (await readdir(dir)).sort()) {
@@ -129,13 +129,17 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
       merged.set(rel, lines);
     }
   }
+  const unloaded: string[] = [];
   for (const [url, rel] of wanted) {
     if (merged.has(rel)) continue;
     const text = await readFile(fileURLToPath(url), 'utf8').catch(() => undefined);
     const lines = text === undefined ? new Map<number, number>() : unloadedLineHits(rel, text);
-    if (lines.size) merged.set(rel, lines);
+    if (!lines.size) continue;
+    merged.set(rel, lines);
+    unloaded.push(workspacePath(root, absolutePath(root, rel)));
   }
-  return [...merged].map(([file, lines]) => ({ file: workspacePath(root, absolutePath(root, file)), lines: [...lines].sort((a, b) => a[0] - b[0]) }));
+  const files = [...merged].map(([file, lines]) => ({ file: workspacePath(root, absolutePath(root, file)), lines: [...lines].sort((a, b) => a[0] - b[0]) }));
+  return { files, unloaded };
 }
 
 /** V8 reports offsets inside its script: one past the end is a report nobody's V8 wrote. */

@@ -224,7 +224,7 @@ describe('gates: V8 coverage', () => {
 
     it("reads Node's own files; a file Node would not name, or a range past its script, makes the whole measure unusable", async () => {
       write('coverage-123-1700000000000-0.json', [{ startOffset: 0, endOffset: 40, count: 1 }]);
-      assert.deepEqual((await collectV8Coverage(dir, root, ['src/a.js']))[0]?.lines.map(([, c]) => c), [1, 1, 1, 1]);
+      assert.deepEqual((await collectV8Coverage(dir, root, ['src/a.js'])).files[0]?.lines.map(([, c]) => c), [1, 1, 1, 1]);
       write('coverage-forged.json', [{ startOffset: 0, endOffset: 40, count: 1 }]);
       await assert.rejects(collectV8Coverage(dir, root, ['src/a.js']), /coverage-forged\.json in the coverage folder is not a file Node writes/);
       unlinkSync(path.join(dir, 'coverage-forged.json'));
@@ -233,8 +233,9 @@ describe('gates: V8 coverage', () => {
     });
 
     it('a changed file no test loaded has its executable lines at 0; a types-only module has none and stays out', async () => {
-      const files = await collectV8Coverage(dir, root, ['src/b.ts', 'src/types.ts', 'src/a.js']);
+      const { files, unloaded } = await collectV8Coverage(dir, root, ['src/b.ts', 'src/types.ts', 'src/a.js']);
       assert.deepEqual(files.map((f) => f.file).sort(), ['src/a.js', 'src/b.ts']);
+      assert.deepEqual(unloaded.sort(), ['src/a.js', 'src/b.ts']);
       const b = files.find((f) => f.file === 'src/b.ts')!;
       assert.ok(b.lines.length >= 3 && b.lines.every(([, c]) => c === 0), JSON.stringify(b.lines));
       assert.ok(!b.lines.some(([l]) => l === 1), 'the type-only import is no code');

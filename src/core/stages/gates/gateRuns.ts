@@ -6,7 +6,7 @@ import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
-import { caseKey, projectRegression, projectTestFiles } from '../checks/projectTests';
+import { caseKey, projectRegression, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
 import { addedSuppressions, SUPPRESSION_RULE, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import type { SourceFile } from '../prompts';
@@ -259,13 +259,18 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   if (r.status === 'error' || !r.tests) return { status: 'error', detail: `${by} gave no measure: ${r.detail ?? 'the tests did not run'}` };
   const hits = new Map(r.files.map((f) => [f.file, new Map(f.lines)] as const));
   const absent = new Set(r.absent ?? []);
+  // A changed file no ticket test loaded: its lines count as not run, unless the project's own
+  // tests reach it (a caller the change had to follow, checked by those tests): then it is
+  // reported and not counted. New code no test reaches at all always counts.
+  const reachedByProject = new Set<string>();
+  for (const file of r.unloaded ?? []) if ((await testsReaching(ctx, [file])).length) reachedByProject.add(file);
   const uncovered: UncoveredLines[] = [];
   const unloaded: string[] = [];
   const left: string[] = [];
   let total = 0;
   let covered = 0;
   for (const [file, lines] of changed) {
-    const fileHits = hits.get(file);
+    const fileHits = reachedByProject.has(file) ? undefined : hits.get(file);
     if (!fileHits && absent.has(file)) {
       // Asked for by name and left out of the tool's report (a coverage exclude, a config the
       // Coder edited): nothing shows these lines ran, so every changed line counts as not run.
@@ -278,8 +283,8 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
       continue;
     }
     if (!fileHits) {
-      // No executable line known to the measure: a types-only module (the V8 measure gives a
-      // file no test loaded its executable lines, at 0). Reported, and not counted.
+      // No executable line known to the measure (a types-only module), or a file only the
+      // project's own tests reach: reported, and not counted.
       if (lines.length) unloaded.push(file);
       continue;
     }
@@ -292,7 +297,7 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const ratio = total ? covered / total : 1;
   const evidence: GateEvidence = { kind: 'coverage', changedLines: total, coveredLines: covered, threshold, uncovered, unloaded, ...(r.source ? { source: r.source } : {}), ...(left.length ? { absent: left } : {}) };
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-  const notLoaded = unloaded.length ? `; not loaded by the tests: ${unloaded.join(', ')}` : '';
+  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types only, or reached by the project's own tests): ${unloaded.join(', ')}` : '';
   const notReported = left.length ? `; left out of the ${r.source ?? ''} coverage report, so counted as not run: ${left.join(', ')}` : '';
   const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${notLoaded}${notReported}`;
   if (ratio >= threshold) return { status: 'passed', detail: summary, evidence };
