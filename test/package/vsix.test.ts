@@ -46,6 +46,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/web-tree-sitter.wasm',
       'extension/dist/tree-sitter-typescript.wasm',
       'extension/dist/nodeTestReporter.mjs',
+      'extension/dist/testApisFrozen.cjs',
       'extension/dist/eslintWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',

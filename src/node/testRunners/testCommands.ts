@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
 import { RUNNER_CONFIGS } from '../../core/stages/manifestBuilder';
@@ -69,8 +69,20 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
   }
 }
 
+/**
+ * `--require` of dist/testApisFrozen.cjs (beside the node:test reporter), which freezes the
+ * assertion library and node:test's API before the code under test loads. A build without it
+ * cannot run the tests: the defence is never dropped in silence.
+ */
+function frozenApis(ctx: CommandContext): string[] | { unavailable: string } {
+  const file = join(dirname(ctx.nodeTestReporter), 'testApisFrozen.cjs');
+  return existsSync(file) ? ['--require', file] : { unavailable: `${file} is missing: run npm run build` };
+}
+
 function nodeTestCommand(ctx: CommandContext): TestCommand | { unavailable: string } {
-  const loader: string[] = [];
+  const frozen = frozenApis(ctx);
+  if (!Array.isArray(frozen)) return frozen;
+  const loader: string[] = [...frozen];
   if (ctx.files.some(isTypeScript)) {
     const tsx = ctx.tools.module('tsx');
     if (!tsx) return { unavailable: 'the test files are TypeScript and tsx is installed neither in the workspace nor beside the extension' };
@@ -91,7 +103,9 @@ function nodeTestCommand(ctx: CommandContext): TestCommand | { unavailable: stri
 }
 
 function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavailable: string } {
-  const loader: string[] = [];
+  const frozen = frozenApis(ctx);
+  if (!Array.isArray(frozen)) return frozen;
+  const loader: string[] = [...frozen];
   // A workspace with a mocharc registers its own loader; one without it gets tsx for TS files.
   if (ctx.files.some(isTypeScript) && !hasMochaConfig(ctx.root)) {
     const tsx = ctx.tools.module('tsx/cjs');

@@ -50,9 +50,13 @@ export async function eventually(condition: () => boolean, ms = 3000): Promise<b
   return condition();
 }
 
-/** The node:test reporter as the build ships it (bundled on its own to an ES module), written to `file`. */
+/**
+ * The node:test reporter as the build ships it (bundled on its own to an ES module), written to
+ * `file`, with the preload that freezes the test APIs beside it, as in dist/.
+ */
 export async function buildReporter(file: string): Promise<string> {
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/testApisFrozen.ts`], outfile: join(dirname(file), 'testApisFrozen.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
   return file;
 }
 

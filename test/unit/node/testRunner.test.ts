@@ -59,7 +59,7 @@ describe('ProcessTestRunner', function () {
       'test/math.test.ts': mathTest("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
       'test/ok.test.mjs': "import { test } from 'node:test';\ntest('fine', () => {});\n",
       'test/hang.test.mjs': hangingTest,
-      'test/garbage.mjs': "export default async function* (source) { for await (const _ of source) yield 'not json\\n'; }\n",
+      'dist/garbage.mjs': "export default async function* (source) { for await (const _ of source) yield 'not json\\n'; }\n",
       'vitest/math.test.mjs': mathTest("import { describe, it, expect } from 'vitest';", 'expect($A).toEqual($E)'),
       'jest/math.test.js': mathTest('', 'expect($A).toEqual($E)'),
       'mocha/math.test.ts': mathTest("import assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
@@ -118,11 +118,17 @@ describe('ProcessTestRunner', function () {
     assert.match(noReport.output, /nowhere\.mjs/);
     assert.match(noReport.output, /\[ticket-runner\] the runner wrote no report/);
 
-    const garbling = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/garbage.mjs'), nodePath: process.execPath });
+    const garbling = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('dist/garbage.mjs'), nodePath: process.execPath });
     const garbled = await garbling.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
     assert.equal(garbled.status, 'error');
     assert.match(garbled.output, /fine/);
     assert.match(garbled.output, /report is unreadable/);
+
+    // A build without the preload that freezes the test APIs runs no test at all: the defence is never dropped in silence.
+    const unfrozen = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/ok.test.mjs'), nodePath: process.execPath });
+    const refused = await unfrozen.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
+    assert.equal(refused.status, 'error');
+    assert.match(refused.output, /testApisFrozen\.cjs is missing: run npm run build/);
   });
 
   it('parses a real vitest JSON report', async () => {
