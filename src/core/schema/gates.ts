@@ -141,7 +141,7 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       /** The fraction of changed executable lines that must run, from the settings. */
       threshold: z.number(),
       uncovered: z.array(UncoveredLines),
-      /** Changed files the ticket's tests never loaded that are not counted: types only, or reached by the project's own tests. */
+      /** Changed files the ticket's tests never loaded that are not counted: types or imports only, or reached by the project's own tests. */
       unloaded: z.array(z.string()),
       /** Who measured: V8's script coverage, or the runner's own tool (absent in older logs). */
       source: z.enum(['v8', 'vitest', 'jest']).optional(),

@@ -240,6 +240,8 @@ describe('gates: V8 coverage', () => {
       assert.ok(b.lines.length >= 3 && b.lines.every(([, c]) => c === 0), JSON.stringify(b.lines));
       assert.ok(!b.lines.some(([l]) => l === 1), 'the type-only import is no code');
       assert.deepEqual(unloadedLineHits('src/types.ts', readFileSync(path.join(root, 'src', 'types.ts'), 'utf8')).size, 0);
+      // A barrel's imports and re-exports are wiring, not code a test could run.
+      assert.deepEqual([...unloadedLineHits('src/index.ts', "import { f } from './a';\nexport { g } from './b';\nexport * from './c';\nexport const h = f;\n").keys()], [4]);
     });
   });
 });

@@ -84,6 +84,18 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.deepEqual(state.finished?.reason, { kind: 'correctionRequested', requestId: req.id, route: 'manifest' });
   });
 
+  it("BLOG-11 under the coverage gate: the barrel's re-export the rename changed is wiring no test runs, named and not counted; the run passes", async () => {
+    const gates = { gates: { enabled: ['coverage' as const] } };
+    const first = await runTicket(ws.root, 'BLOG-11', { attempts: 2, ...gates });
+    assert.equal(first.state.status, 'needsOperator');
+    const { state } = await resolveRun(ws.root, first, 'accept', undefined, gates);
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    const coverage = state.gates.find((g) => g.gate === 'coverage')!;
+    assert.equal(coverage.status, 'passed', coverage.detail);
+    assert.ok(coverage.evidence?.kind === 'coverage' && coverage.evidence.unloaded.includes('src/index.ts'), coverage.detail);
+    assert.match(coverage.detail, /not loaded by the ticket's tests, not counted \(types or imports only, or reached by the project's own tests\)/);
+  });
+
   it('BLOG-11: the rename reaches outside the scope, so the op fails before any model runs; accepted, the resumed run renames and passes', async () => {
     // Every file but the declaring one that names summarize: the rename must touch each (the fixture may grow).
     const referencing = sourceFiles(ws.root).filter((f) => f !== 'src/format/postSummary.ts' && /\bsummarize\b/.test(read(f)));

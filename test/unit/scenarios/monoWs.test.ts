@@ -78,7 +78,7 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     // The caller in the app the change had to follow: no ticket test loads it, the app's own tests reach it, so it is named and not counted.
     const coverage = state.gates.find((g) => g.gate === 'coverage')!;
     assert.deepEqual(coverage.evidence?.kind === 'coverage' && coverage.evidence.unloaded, ['packages/invoice/src/invoice.ts']);
-    assert.match(coverage.detail, /not loaded by the ticket's tests, not counted \(types only, or reached by the project's own tests\): packages\/invoice\/src\/invoice\.ts/);
+    assert.match(coverage.detail, /not loaded by the ticket's tests, not counted \(types or imports only, or reached by the project's own tests\): packages\/invoice\/src\/invoice\.ts/);
     // The library's project and the app's, which depends on it.
     assert.match(state.gates[0]!.detail, /^packages\/money\/tsconfig\.json: .*; packages\/invoice\/tsconfig\.json: .*: clean$/);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);

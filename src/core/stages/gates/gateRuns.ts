@@ -297,7 +297,7 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const ratio = total ? covered / total : 1;
   const evidence: GateEvidence = { kind: 'coverage', changedLines: total, coveredLines: covered, threshold, uncovered, unloaded, ...(r.source ? { source: r.source } : {}), ...(left.length ? { absent: left } : {}) };
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types only, or reached by the project's own tests): ${unloaded.join(', ')}` : '';
+  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types or imports only, or reached by the project's own tests): ${unloaded.join(', ')}` : '';
   const notReported = left.length ? `; left out of the ${r.source ?? ''} coverage report, so counted as not run: ${left.join(', ')}` : '';
   const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${notLoaded}${notReported}`;
   if (ratio >= threshold) return { status: 'passed', detail: summary, evidence };
