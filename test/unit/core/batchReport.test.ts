@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeLog } from '../../../src/core/run/logCodec';
 import { reduceRun } from '../../../src/core/run/reducer';
+import { RunEvent } from '../../../src/core/schema/events';
 import { batchEntry, batchExitCode, batchJunit, batchReport, entryWithoutRun } from '../../../src/core/run/views/batchReport';
 import { EXIT } from '../../../src/cli/exitCodes';
 import { REPO_ROOT } from '../../support/tempWorkspace';
@@ -26,6 +27,31 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
     assert.equal(report.totals.passed, 0);
     assert.equal(batchExitCode(report, EXIT), EXIT.failed);
     assert.match(batchJunit(report), /<error message="its log says passed/);
+  });
+
+  it('names, for a pass, each asked-for gate that did not judge the change (a skip, an optional gate that could not run), never one the run was not asked for', () => {
+    const base = recorded('BLOG-1');
+    const events = decodeLog(readFileSync(path.join(REPO_ROOT, 'test', 'webview', 'fixtures', 'BLOG-1', 'events.jsonl'), 'utf8'), 'BLOG-1').events;
+    const finished = events.at(-1)!;
+    const gate = (seq: number, g: string, status: string, detail: string, optional?: boolean) =>
+      RunEvent.parse({ runId: base.runId, seq, ts: finished.ts, type: 'gate.ran', gate: g, status, detail, repaired: false, durationMs: 1, ...(optional ? { optional } : {}) });
+    const n = events.length - 1;
+    const withGates = [
+      ...events.slice(0, -1),
+      gate(n, 'typecheck', 'passed', 'clean'),
+      gate(n + 1, 'lint', 'skipped', 'no ESLint config in the workspace'),
+      gate(n + 2, 'build', 'skipped', 'not enabled'),
+      gate(n + 3, 'coverage', 'error', 'the runner cannot measure coverage here', true),
+      RunEvent.parse({ ...finished, seq: n + 4 }),
+    ];
+    const state = reduceRun(base.runId, withGates);
+    assert.equal(state.status, 'passed');
+    const e = batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 0, expectedExit: EXIT.passed, workspace: null });
+    assert.deepEqual(e.notChecked, ['lint: no ESLint config in the workspace', 'coverage: the runner cannot measure coverage here']);
+    const junit = batchJunit(batchReport([e], 10));
+    assert.match(junit, /<property name="notChecked" value="lint: no ESLint config in the workspace; coverage: the runner cannot measure coverage here"\/>/);
+    assert.match(junit, /<system-out>passed; not checked: lint: no ESLint config/);
+    assert.deepEqual(batchEntry('.tickets/BLOG-1.ticket.json', base, { exitCode: 0, expectedExit: EXIT.passed, workspace: null }).notChecked, []);
   });
 
   it('counts a ticket that waits for the operator as skipped, never as passed or failed, with its resolve commands', () => {

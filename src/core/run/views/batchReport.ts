@@ -1,3 +1,4 @@
+import { GATE_NOT_ENABLED } from '../../schema/gates';
 import type { RunState } from '../reducer';
 import { describeStop } from './report';
 
@@ -38,6 +39,11 @@ export interface BatchEntry {
   workspace: string | null;
   /** The branch that holds a passed ticket's change. */
   branch: string | null;
+  /**
+   * The gates the run was asked for that did not judge the change, each `gate: why` (a skip, such
+   * as no ESLint config, or an optional gate that could not run): a pass is a pass without them.
+   */
+  notChecked: string[];
 }
 
 /** The batch's dollar cap (`batch --max-dollars`) and what its calls spent, as the batch counted them. */
@@ -98,12 +104,20 @@ export function batchEntry(ticket: string, state: RunState, place: RunPlace): Ba
       .map((c) => ({ requestId: c.request.id, target: c.request.target, fact: c.request.fact.detail, ...resolveCommands(state.runId, place) })),
     workspace: place.workspace,
     branch: place.branch ?? null,
+    notChecked: notChecked(state),
   };
+}
+
+/** Each asked-for gate whose last run did not judge: skipped (not for want of being asked), or an optional gate's error. */
+function notChecked(state: RunState): string[] {
+  const last = new Map(state.gates.map((g) => [g.gate, g] as const));
+  const skipped = [...last.values()].filter((g) => g.status === 'skipped' && g.detail !== GATE_NOT_ENABLED).map((g) => `${g.gate}: ${g.detail}`);
+  return [...skipped, ...state.notJudged.map((n) => `${n.gate}: ${n.detail}`)];
 }
 
 /** A ticket with no run log: it never started (the batch was cancelled first) or its process failed before the run began. */
 export function entryWithoutRun(ticket: string, ticketId: string, outcome: 'notStarted' | 'error', stop: string, exitCode: number | null): BatchEntry {
-  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null };
+  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null, notChecked: [] };
 }
 
 export function batchReport(tickets: BatchEntry[], wallMs: number | null, budget?: BatchBudget): BatchReport {
@@ -140,11 +154,12 @@ const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
 function testcase(t: BatchEntry): string {
   const open = `    <testcase classname="ticket-runner" name="${xml(`${t.ticketId} (${t.ticket})`)}" time="${seconds(t.wallMs)}">`;
-  const props = `      <properties><property name="outcome" value="${xml(t.outcome)}"/><property name="runId" value="${xml(t.runId ?? '')}"/></properties>`;
+  const unchecked = t.notChecked.length ? `<property name="notChecked" value="${xml(t.notChecked.join('; '))}"/>` : '';
+  const props = `      <properties><property name="outcome" value="${xml(t.outcome)}"/><property name="runId" value="${xml(t.runId ?? '')}"/>${unchecked}</properties>`;
   const detail = [`outcome: ${t.outcome}`, `run: ${t.runId ?? 'none'}`, `attempts: ${t.attempts}`, `routes: ${t.routes.join(', ') || 'none'}`, ...t.corrections.flatMap((c) => [`settle ${c.requestId}: ${c.accept}`, `  or: ${c.reject}`])].join('\n');
   let body: string;
   // "Needs the operator" is not a failure and not a pass: JUnit's nearest state is skipped, with the reason.
-  if (t.outcome === 'passed') body = '';
+  if (t.outcome === 'passed') body = t.notChecked.length ? `      <system-out>${xml(`passed; not checked: ${t.notChecked.join('; ')}`)}</system-out>\n` : '';
   else if (t.outcome === 'needsOperator') body = `      <skipped message="${xml(`needs the operator: ${t.stop}`)}"/>\n`;
   else if (t.outcome === 'failed') body = `      <failure message="${xml(t.stop)}" type="failed">${xml(detail)}</failure>\n`;
   else body = `      <error message="${xml(t.stop)}" type="${xml(t.outcome)}">${xml(detail)}</error>\n`;

@@ -1,6 +1,6 @@
 import type { TestRunResult } from '../../schema/checks';
 import type { CorrectionRequest, MachineFact } from '../../schema/correction';
-import { GATE_NAMES, type GateName } from '../../schema/gates';
+import { GATE_NAMES, GATE_NOT_ENABLED, type GateName } from '../../schema/gates';
 import { type RunContext } from '../context';
 import { RunStop } from '../../recovery/runStop';
 import { emitCorrection, nextCorrectionId } from '../router/corrections';
@@ -88,7 +88,7 @@ export async function runGates(ctx: RunContext, attempt: number): Promise<void> 
   const passed: GateName[] = [];
   for (const gate of GATE_NAMES) {
     if (!enabled.has(gate)) {
-      await ctx.log.emit({ type: 'gate.ran', gate, status: 'skipped', detail: 'not enabled', repaired: false, durationMs: 0 });
+      await ctx.log.emit({ type: 'gate.ran', gate, status: 'skipped', detail: GATE_NOT_ENABLED, repaired: false, durationMs: 0 });
       continue;
     }
     const outcome = await runGate(env, gate);
