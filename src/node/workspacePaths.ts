@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** An absolute path with forward slashes: the form TypeScript and the results use. */
@@ -18,4 +19,13 @@ export function isInside(root: string, path: string): boolean {
 export function workspacePath(root: string, path: string): string {
   if (!isInside(root, path)) return resolve(root, path).split(sep).join('/');
   return relative(root, resolve(root, path)).split(sep).join('/');
+}
+
+/** The path with its links resolved, or the path as given when it does not exist (yet). */
+export function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

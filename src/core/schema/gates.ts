@@ -8,10 +8,10 @@ import { TestPlan } from './testPlan';
  */
 export const GATE_NAMES = ['typecheck', 'lint', 'build', 'projectTests', 'implementationReview', 'testReview', 'coverage'] as const;
 export const GateName = z.enum(GATE_NAMES);
+export type GateName = z.infer<typeof GateName>;
 
 /** The detail of a `gate.ran` for a gate the run was not asked to run: the one skip that says nothing about the change. */
 export const GATE_NOT_ENABLED = 'not enabled';
-export type GateName = z.infer<typeof GateName>;
 
 /** One complaint of the Implementation Reviewer: what blocks the change, where, and why. */
 export const ReviewBlocker = z

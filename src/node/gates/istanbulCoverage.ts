@@ -1,8 +1,7 @@
-import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { FileLineHits } from '../../core/ports/gates';
-import { workspacePath } from '../workspacePaths';
+import { realPathOr, workspacePath } from '../workspacePaths';
 
 const Position = z.object({ line: z.number().int().min(1), column: z.number().int().nullable().optional() }).loose();
 const Range = z.object({ start: Position, end: Position }).loose();
@@ -54,11 +53,11 @@ export async function readIstanbulCoverage(text: string, root: string, measure: 
   }
   const parsed = CoverageReport.safeParse(json);
   if (!parsed.success) throw new Error(`the coverage report is not istanbul's coverage-final.json: ${parsed.error.issues[0]?.message ?? 'unexpected shape'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`);
-  const realRoot = real(root);
+  const realRoot = realPathOr(root);
   const wanted = new Set(measure);
   const out: FileLineHits[] = [];
   for (const file of Object.values(parsed.data)) {
-    const rel = [workspacePath(root, file.path), workspacePath(realRoot, real(file.path))].find((p) => wanted.has(p));
+    const rel = [workspacePath(root, file.path), workspacePath(realRoot, realPathOr(file.path))].find((p) => wanted.has(p));
     if (!rel) continue;
     const hits = lineHits(file);
     const lines = ((await readFile(workspacePathOn(root, rel), 'utf8').catch(() => null)) ?? '').split('\n').length;
@@ -71,11 +70,3 @@ export async function readIstanbulCoverage(text: string, root: string, measure: 
 }
 
 const workspacePathOn = (root: string, rel: string): string => `${root.replace(/[\\/]$/, '')}/${rel}`;
-
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}

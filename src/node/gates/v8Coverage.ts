@@ -136,10 +136,11 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
     const lines = text === undefined ? new Map<number, number>() : unloadedLineHits(rel, text);
     if (!lines.size) continue;
     merged.set(rel, lines);
-    unloaded.push(workspacePath(root, absolutePath(root, rel)));
+    unloaded.push(rel);
   }
-  const files = [...merged].map(([file, lines]) => ({ file: workspacePath(root, absolutePath(root, file)), lines: [...lines].sort((a, b) => a[0] - b[0]) }));
-  return { files, unloaded };
+  const asReported = (file: string) => workspacePath(root, absolutePath(root, file));
+  const files = [...merged].map(([file, lines]) => ({ file: asReported(file), lines: [...lines].sort((a, b) => a[0] - b[0]) }));
+  return { files, unloaded: unloaded.map(asReported) };
 }
 
 /** V8 reports offsets inside its script: one past the end is a report nobody's V8 wrote. */

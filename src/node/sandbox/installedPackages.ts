@@ -1,5 +1,6 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { isInside, realPathOr } from '../workspacePaths';
 
 /**
  * The packages that judge a test run: the runners, their loaders and assertion libraries, the
@@ -26,17 +27,9 @@ export function installedPackageEntries(root: string): string[] {
   } catch {
     return [];
   }
-  const inside = realOrSelf(root) + path.sep;
+  const realRoot = realPathOr(root);
   return names
     .filter((n) => TOOLING.has(n) || TOOLING_PREFIXES.some((p) => n.startsWith(p)))
     .map((n) => path.join(dir, n))
-    .filter((p) => realOrSelf(p).startsWith(inside));
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
+    .filter((p) => isInside(realRoot, realPathOr(p)));
 }

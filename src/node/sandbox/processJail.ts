@@ -1,5 +1,5 @@
 import type { ChildProcessByStdio } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -10,6 +10,7 @@ import { childEnvironment } from './childEnv';
 import { OsSandbox, statusOf } from './osSandbox';
 import { freezeMarked, MARK_VAR, newRunToken, sweepMarked, thaw } from './processSweep';
 import { Redactor } from './redactor';
+import { realPathOr } from '../workspacePaths';
 
 export interface JailOptions {
   /** The folder commands may write in: the workspace, or a scratch copy of it. */
@@ -229,9 +230,5 @@ function privateFolder(): string {
 
 /** The sandbox binds real paths: a symlinked temp folder (macOS's /tmp) would not match. */
 function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
+  return realPathOr(path.resolve(p));
 }

@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } fro
 import * as path from 'node:path';
 import { materialize } from '../../../src/core/stages/materializer';
 import { Ticket } from '../../../src/core/schema/ticket';
-import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
+import { BUGGY_POSTS_HANDLER, writeHostileTicket, type HostileTicket } from '../../support/hostile';
+import type { RunState } from '../../../src/core/run/reducer';
 import { cli } from '../../support/cli';
 import { runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE, REPO_ROOT } from '../../support/tempWorkspace';
@@ -105,6 +106,12 @@ describe('a hostile Coder cannot make a run pass', function () {
       coder: [{ 'src/handlers/posts.ts': REWRITES_ITS_TEST }, { 'src/handlers/posts.ts': REWRITES_ITS_TEST_AGAIN }],
       debugger: [blamesTheTest, blamesTheTest],
     });
+  /** A hostile ticket from BLOG-1, run through the CLI as a user would start it, with no gates: its exit code and the run's state. */
+  const runHostile = async (t: Omit<HostileTicket, 'from'>, attempts = 1) => {
+    const ticket = writeHostileTicket(ws.root, { ...t, from: 'BLOG-1' });
+    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', String(attempts), '--gates', 'none', '--json']);
+    return { exit: code, state: (JSON.parse(out) as { state: RunState }).state };
+  };
   const renderedFor = (root: string, ticket: string) => {
     const t = Ticket.parse(JSON.parse(readFileSync(path.join(root, ticket), 'utf8')));
     return materialize(t.testPlan, 'node:test', { language: 'ts', moduleKind: 'cjs' })[0]!.content;
@@ -188,15 +195,12 @@ describe('a hostile Coder cannot make a run pass', function () {
   });
 
   it('code that silences the assertion library: the assignment is refused (the test APIs are frozen before it loads), every case fails, exit is not 0', async () => {
-    const ticket = writeHostileTicket(ws.root, {
+    const { exit, state } = await runHostile({
       id: 'HOSTILE-2',
-      from: 'BLOG-1',
       coder: [{ 'src/handlers/posts.ts': SILENCES_ASSERT }],
       debugger: [{ kind: 'code', claim: 'The code replaces the assertion functions.', evidence: [{ source: 'testOutput', quote: 'Cannot assign to read only property' }], brief: 'Do not touch node:assert.' }],
     });
-    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
-    assert.notEqual(code, 0);
-    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+    assert.notEqual(exit, 0);
     const tests = state.attempts[0]?.tests;
     assert.equal(tests?.status, 'failed');
     assert.equal(tests?.passed, 0);
@@ -214,30 +218,21 @@ describe('a hostile Coder cannot make a run pass', function () {
     }
     const loader = readFileSync(path.join(nm, 'tsx', 'dist', 'loader.mjs'), 'utf8');
     const wrongBody = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8').replace("{ error: 'perPage max is 100' }", "{ error: 'too big' }");
-    const ticket = writeHostileTicket(ws.root, {
-      id: 'HOSTILE-9',
-      from: 'BLOG-1',
-      coder: [{ 'src/handlers/posts.ts': POISONS_THE_LOADER }, { 'src/handlers/posts.ts': wrongBody }],
-      debugger: [blamesTheTest, blamesTheTest].map(() => ({ kind: 'code', claim: 'The guard reads the clamped value.', evidence: [{ source: 'testOutput', quote: 'rejects perPage above 100' }], brief: 'Check the raw perPage.' })),
-    });
-    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '2', '--gates', 'none', '--json']);
-    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
+    const clampedGuard = { kind: 'code', claim: 'The guard reads the clamped value.', evidence: [{ source: 'testOutput', quote: 'rejects perPage above 100' }], brief: 'Check the raw perPage.' };
+    const { exit, state } = await runHostile({ id: 'HOSTILE-9', coder: [{ 'src/handlers/posts.ts': POISONS_THE_LOADER }, { 'src/handlers/posts.ts': wrongBody }], debugger: [clampedGuard, clampedGuard] }, 2);
     assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
     assert.equal(readFileSync(path.join(nm, 'tsx', 'dist', 'loader.mjs'), 'utf8'), loader, 'the loader is as installed');
-    assert.notEqual(code, 0);
+    assert.notEqual(exit, 0);
     assert.equal(state.attempts[1]?.tests?.status, 'failed', 'the wrong body fails its test under the real loader');
   });
 
   it("a change that breaks an existing project test and ends that test's process early: the cases that passed before the run and are not reported now fail the attempt", async () => {
-    const ticket = writeHostileTicket(ws.root, {
+    const { exit, state } = await runHostile({
       id: 'HOSTILE-8',
-      from: 'BLOG-1',
       coder: [{ 'src/handlers/posts.ts': HIDES_A_BROKEN_PROJECT_TEST }],
       debugger: [{ kind: 'code', claim: 'The project test does not run.', evidence: [{ source: 'testOutput', quote: 'passed before the run' }], brief: 'Let it run.' }],
     });
-    const { code, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
-    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
-    assert.notEqual(code, 0);
+    assert.notEqual(exit, 0);
     assert.equal(state.attempts[0]?.tests?.status, 'passed', "the ticket's own tests pass: only the project's test shows the break");
     const newly = state.attempts[0]?.projectTests?.newlyFailing ?? [];
     assert.ok(newly.some((k) => /^test\/posts\.test\.ts › .*\(not run; it passed before the run\)$/.test(k)), JSON.stringify(newly));
@@ -245,14 +240,11 @@ describe('a hostile Coder cannot make a run pass', function () {
 
   /** The run of a hostile answer the runner reports as passed: the plan's cases decide it. */
   const notPassedByPlan = async (id: string, code: string, why: RegExp) => {
-    const ticket = writeHostileTicket(ws.root, {
+    const { exit, state } = await runHostile({
       id,
-      from: 'BLOG-1',
       coder: [{ 'src/handlers/posts.ts': code }],
       debugger: [{ kind: 'code', claim: 'The cases did not run.', evidence: [{ source: 'testOutput', quote: 'did not pass' }], brief: 'Let the tests run.' }],
     });
-    const { code: exit, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
-    const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
     assert.notEqual(exit, 0);
     assert.notEqual(state.status, 'passed');
     const tests = state.attempts[0]?.tests;
@@ -268,14 +260,11 @@ describe('a hostile Coder cannot make a run pass', function () {
     ["turns node:test's it into it.skip", SKIPS_EVERY_CASE],
   ] as const) {
     it(`code that ${what}: the test APIs are frozen before it loads, so the buggy handler fails its test`, async () => {
-      const ticket = writeHostileTicket(ws.root, {
+      const { exit, state } = await runHostile({
         id: 'HOSTILE-10',
-        from: 'BLOG-1',
         coder: [{ 'src/handlers/posts.ts': code }],
         debugger: [{ kind: 'code', claim: 'The code replaces the test APIs.', evidence: [{ source: 'testOutput', quote: 'rejects perPage above 100' }], brief: 'Do not touch the test APIs.' }],
       });
-      const { code: exit, out } = await cli(['run', ticket, '--workspace', ws.root, '--model', 'scripted', '--attempts', '1', '--gates', 'none', '--json']);
-      const { state } = JSON.parse(out) as { state: import('../../../src/core/run/reducer').RunState };
       assert.notEqual(exit, 0);
       assert.equal(state.attempts[0]?.tests?.status, 'failed', state.attempts[0]?.tests?.output);
       assert.match(state.attempts[0]?.tests?.output ?? '', /Cannot assign to read only property '(strictEqual|it)'/);

@@ -68,7 +68,7 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
 }
 
 /** A "passed" that does not show every planned case passing is a failed run (see `casesNotPassed`). */
-export function unlessCasesMissing(ran: TestRunResult, plan: TestPlan): TestRunResult {
+function unlessCasesMissing(ran: TestRunResult, plan: TestPlan): TestRunResult {
   if (ran.status !== 'passed') return ran;
   const missing = casesNotPassed(plan, ran);
   if (!missing.length) return ran;

@@ -8,7 +8,7 @@ import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
-import { addedSuppressions, SUPPRESSION_RULE, suppressionDiagnostics, suppressionProblems } from './suppressions';
+import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
@@ -89,12 +89,14 @@ export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' |
   if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [], preExisting: [] } };
   const r = await lint.lint(files, env.ctx.signal);
   const { introduced, preExisting } = splitLint(baselineFromLog(env.ctx)?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
-  const errors = r.status === 'passed' || r.status === 'failed' ? [...introduced, ...suppressionProblems(addedSuppressions(changes, 'lint'))] : introduced;
+  // Only a linter that ran judges: an added eslint-disable means nothing where none did.
+  const hiding = r.status === 'passed' || r.status === 'failed' ? suppressionProblems(addedSuppressions(changes, 'lint')) : [];
+  const errors = [...introduced, ...hiding];
   const detail = r.status === 'skipped' || r.status === 'error' ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`) : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
   return {
     status: r.status === 'skipped' || r.status === 'error' ? r.status : errors.length ? 'failed' : 'passed',
     detail,
-    evidence: { kind: 'lint', files, problems: [...r.problems.filter((p) => !preExisting.includes(p)), ...errors.filter((p) => p.rule === SUPPRESSION_RULE)], preExisting },
+    evidence: { kind: 'lint', files, problems: [...r.problems.filter((p) => !preExisting.includes(p)), ...hiding], preExisting },
     complaints: errors.length ? { lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`), files: [...new Set(errors.map((p) => p.file))], blockers: [] } : undefined,
   };
 }

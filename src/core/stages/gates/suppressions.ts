@@ -43,7 +43,7 @@ export function addedSuppressions(changes: readonly ChangedFile[], tool: Suppres
   return found;
 }
 
-export function suppressionMessage(s: AddedSuppression, tool: SuppressedTool): string {
+function suppressionMessage(s: AddedSuppression, tool: SuppressedTool): string {
   return `the change adds "${s.directive}", which hides ${WHAT[tool]}: remove it and fix what it hides`;
 }
 
@@ -52,10 +52,7 @@ export function suppressionDiagnostics(found: readonly AddedSuppression[]): Code
   return found.map((s) => ({ file: s.file, line: s.line, column: s.column, code: 'added-suppression', category: 'error', message: suppressionMessage(s, 'typecheck') }));
 }
 
-/** The rule name lint findings of added suppressions go by: Ticket Runner's own. */
-export const SUPPRESSION_RULE = 'ticket-runner/added-suppression';
-
 /** As lint errors, under a rule name of Ticket Runner's own. */
 export function suppressionProblems(found: readonly AddedSuppression[]): LintProblem[] {
-  return found.map((s) => ({ file: s.file, line: s.line, column: s.column, rule: SUPPRESSION_RULE, severity: 'error', message: suppressionMessage(s, 'lint') }));
+  return found.map((s) => ({ file: s.file, line: s.line, column: s.column, rule: 'ticket-runner/added-suppression', severity: 'error', message: suppressionMessage(s, 'lint') }));
 }
