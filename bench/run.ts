@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the Debugger prompt size, the type-check gate's compilers, check latency,
+ * `npm run bench`: the Debugger prompt size, the Coder's answer tokens (an edit against a whole file) and its prompt-cache reads, the type-check gate's compilers, check latency,
  * the editor's diagnostics settle, pipeline overhead, a batch's wall time against its tickets
  * one after another, the ticket language server's latency, and the extension's figures, each as a ratio measured in this same run
  * (these machines are noisy). Every section runs in its own
@@ -16,6 +16,7 @@ import { PICK_READ_MS, type Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
 import { batchWallTimeRow, type BatchWallTime } from './batchWallTime';
 import { candidateCopyRow, type CandidateCopyCost } from './candidateCopy';
+import { editTokensRows, type EditTokens } from './editTokens';
 import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
       { key: 'sandboxOverhead', section: 'sandboxOverhead', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
       { key: 'lintWorker', section: 'lintWorker', limitS: 60, args: { repoRoot: REPO, runs: 7 } },
       { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
+      // BLOG-12 on the 2,275-line module, answered as one edit and as the whole file, against the fake API's token count and cache.
+      { key: 'editTokens', section: 'editTokens', limitS: 180, args: { repoRoot: REPO } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
       { key: 'firstEvent', section: 'firstEvent', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
@@ -209,6 +212,11 @@ async function main(): Promise<void> {
   const ticketServer = value<TicketServerLatency>('ticketServer');
   if (!ticketServer) failed('Ticket language server: a keystroke to its diagnostics, a completion', 'ticketServer');
   else rows.push(...ticketServerRows(ticketServer));
+  const edits = value<EditTokens>('editTokens');
+  if (!edits) {
+    failed('Coder answer tokens: edit ÷ whole file', 'editTokens');
+    failed('Second Coder call: input read from the prompt cache', 'editTokens');
+  } else rows.push(...editTokensRows(edits));
   const stream = value<StreamLinearity>('streamLinearity');
   if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
   else rows.push(streamLinearityRow(stream));
@@ -277,7 +285,10 @@ async function main(): Promise<void> {
       keptOverWholeCandidateCopy: candidateCopy?.ratio ?? null,
       sandboxedOverPlainTestRun: sandbox?.ratio ?? null,
       stream2MbOver200Kb: stream?.ratio ?? null,
+      coderEditOverWholeFileTokens: edits?.ratio ?? null,
+      secondCoderCallCacheReadShare: edits?.secondCall.readShare ?? null,
     },
+    editTokens: edits ?? null,
     debuggerPrompt: {
       ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, the same in both repos',
       sameButTimingsAndRepoFolder: promptsMatch ?? null,

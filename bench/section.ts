@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
 import { measureCandidateCopy } from './candidateCopy';
+import { measureEditTokens } from './editTokens';
 import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
@@ -55,6 +56,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unk
   batchWallTime: () => measureBatchWallTime(),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
+  editTokens: () => measureEditTokens(),
 };
 
 async function main(): Promise<void> {

@@ -386,7 +386,14 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
     body.append(h('p', { class: 'muted anomalies' }, icon('warning'), ` Anomalies: ${urgent.map((x) => `${x.role} ${x.signals.map((sg) => sg.name).join(', ')} (score ${x.score.toFixed(2)}${x.urgent ? ', urgent' : ''})`).join('; ')}`));
   }
   const checks = h('ul', { class: 'checks' });
-  for (const r of a.refused) checks.append(h('li', {}, statusIcon('warning'), ` write refused: ${r.path} (${r.reason})`));
+  for (const c of a.cuts ?? []) {
+    checks.append(h('li', { class: 'cut' }, statusIcon('warning'), ` The Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens): its unfinished part was not written${c.final ? '.' : '; it was asked to go on with small edits.'}`));
+  }
+  const edits = a.editRefusals ?? [];
+  if (edits.length) checks.append(h('li', { class: 'edit-refusals', title: edits.map((e) => e.detail).join('\n\n') }, statusIcon('info'), ` ${edits.length} edit(s) the Coder was told to fix, at no attempt's cost: ${edits.map((e) => e.detail.split('\n', 1)[0]).join(' ')}`));
+  for (const r of a.refused) {
+    checks.append(h('li', {}, statusIcon('warning'), r.reason === 'elided' ? ` Not written: ${r.detail}` : ` write refused: ${r.path} (${r.reason})`));
+  }
   if (a.parse) checks.append(h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`));
   if (a.autofix) checks.append(h('li', {}, statusIcon('ok'), ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`));
   if (a.diagnostics) {

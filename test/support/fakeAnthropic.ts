@@ -6,6 +6,10 @@ import type { AddressInfo } from 'node:net';
  * a queue of scripted replies, one per HTTP request (an SDK retry takes the next one), as a
  * JSON body or, when the request asks to stream, as server-sent events in the API's own
  * event format. It records every request it received.
+ *
+ * Usage is scripted unless `measureUsage` is on: then the fake counts each request's tokens
+ * and plays the prompt cache (see `MeasureOptions`), so a test can see what a request would
+ * read from and write to the cache.
  */
 
 export type FakeBlock =
@@ -28,6 +32,8 @@ export interface FakeMessage {
   usage: FakeUsage;
   /** Characters per text, thinking or JSON delta when streamed. */
   chunkSize: number;
+  /** The usage fields the script gave: when usage is measured, these are still reported as given. */
+  explicitUsage?: Partial<FakeUsage>;
 }
 
 export type FakeReply =
@@ -54,6 +60,12 @@ export interface RecordedRequest {
   closedEarly: boolean;
   /** Characters of text the reply has streamed so far (paced replies). */
   streamedChars: number;
+  /**
+   * With `measureUsage` on, the usage the fake reported for this request, once it began to
+   * answer (a refused or dropped request has none). A reply scripted to break off (drop,
+   * stall, endEarly, streamError) reports 0 output tokens.
+   */
+  usage?: FakeUsage;
 }
 
 let ids = 0;
@@ -83,6 +95,7 @@ export function reply(content: FakeBlock[], options: ReplyOptions = {}): FakeMes
     stopReason: options.stopReason ?? (toolCall ? 'tool_use' : 'end_turn'),
     usage: { input_tokens: 12, output_tokens: 34, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, ...options.usage },
     chunkSize: options.chunkSize ?? 7,
+    ...(options.usage ? { explicitUsage: options.usage } : {}),
   };
 }
 
@@ -125,12 +138,151 @@ export interface ConcurrencyLimit {
   retryAfterSeconds: string;
 }
 
+/**
+ * Measured usage, and the prompt cache as the fake plays it. The request's blocks are, in the
+ * API's order: each tool definition, each system block, then each content block of each
+ * message (a string counts as one text block). A block carrying `cache_control` is a
+ * breakpoint; the prefix through it, serialized canonically (`cachePrefixText`), is what the
+ * cache stores and matches byte for byte. A request reads the longest stored prefix it repeats,
+ * found at a breakpoint or up to `lookbackBlocks` blocks before one; it writes from there
+ * through its last breakpoint unless that prefix was read; the rest is plain input. A prefix
+ * under `minCacheTokens` is never cached.
+ */
+export interface MeasureOptions {
+  /** The API's smallest cacheable prefix: 1024 tokens for Sonnet and Opus 4; some models ask 2048 or 4096. */
+  minCacheTokens?: number;
+  /** How many blocks before a breakpoint the API looks for an earlier entry (it documents 20). */
+  lookbackBlocks?: number;
+  /** More breakpoints than this in one request are refused with a 400, as the API refuses them. */
+  maxBreakpoints?: number;
+  /** Tokens of one block's text. The default is `approxTokens`. */
+  countTokens?: (text: string) => number;
+}
+
+/**
+ * ceil(chars / 4), not `countTokens` of @anthropic-ai/tokenizer: that builds a new tokenizer
+ * on every call, which took about 60 ms for a few words and 150 to 700 ms for a 100 KB prompt
+ * when measured, too slow for a fake answering many calls per test. A test that needs the
+ * real tokenizer's numbers can pass its own counter (a `getTokenizer()` kept open encodes
+ * 100 KB in about 20 ms, after a one-off cost of about 150 ms).
+ */
+export const approxTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/** Where a breakpoint sits: a tool definition, a system block, or block j of message i. */
+export type BreakpointPlace = 'tools' | 'system' | `message ${number} block ${number}`;
+
+export interface CacheBreakpoint {
+  where: BreakpointPlace;
+  /** The block's position among all the request's blocks (tools, then system, then messages). */
+  index: number;
+  /** Tokens from the start of the request through this block. */
+  prefixTokens: number;
+}
+
+interface CacheBlock {
+  where: BreakpointPlace;
+  breakpoint: boolean;
+  prefixTokens: number;
+  /** Where this block's line ends in the canonical text. */
+  end: number;
+}
+
+interface CacheLayout {
+  text: string;
+  blocks: CacheBlock[];
+  breakpoints: number[];
+  totalTokens: number;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBreakpoint = (block: unknown) => isObject(block) && isObject(block['cache_control']) && block['cache_control']['type'] === 'ephemeral';
+const asBlocks = (content: unknown): unknown[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []);
+
+/** The marker is not part of what is cached: moving a breakpoint must not change the prefix before it. */
+function withoutCacheControl(block: unknown): unknown {
+  if (!isObject(block)) return block;
+  const { cache_control: _marker, ...rest } = block;
+  if (rest['type'] === 'tool_result' && Array.isArray(rest['content'])) rest['content'] = rest['content'].map(withoutCacheControl);
+  return rest;
+}
+
+/** What the model reads of a block: its text where it has one, its JSON otherwise. */
+function blockText(block: unknown): string {
+  if (!isObject(block)) return JSON.stringify(block) ?? '';
+  if (block['type'] === 'text' && typeof block['text'] === 'string') return block['text'];
+  if (block['type'] === 'thinking' && typeof block['thinking'] === 'string') return block['thinking'];
+  if (block['type'] === 'tool_result') return asBlocks(block['content']).map(blockText).join('');
+  return JSON.stringify(withoutCacheControl(block));
+}
+
+/**
+ * One line per block, each a JSON array, after a first line naming the model: a prefix of the
+ * request is a prefix of this text. A line of settings sits between system and messages
+ * because the API drops cached messages, but not tools or system, when tool_choice or
+ * thinking changes.
+ */
+function cacheLayout(body: Json, count: (text: string) => number): CacheLayout {
+  const model = typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
+  let text = `${JSON.stringify({ model })}\n`;
+  const blocks: CacheBlock[] = [];
+  let prefixTokens = 0;
+  const add = (where: BreakpointPlace, block: unknown, line: unknown[]) => {
+    prefixTokens += count(blockText(block));
+    text += `${JSON.stringify(line)}\n`;
+    blocks.push({ where, breakpoint: isBreakpoint(block), prefixTokens, end: text.length });
+  };
+  for (const tool of Array.isArray(body['tools']) ? body['tools'] : []) add('tools', tool, ['tools', withoutCacheControl(tool)]);
+  for (const block of asBlocks(body['system'])) add('system', block, ['system', withoutCacheControl(block)]);
+  text += `${JSON.stringify(['settings', { tool_choice: body['tool_choice'], thinking: body['thinking'] }])}\n`;
+  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  messages.forEach((message: unknown, i) => {
+    const role = isObject(message) ? message['role'] : undefined;
+    asBlocks(isObject(message) ? message['content'] : undefined).forEach((block, j) =>
+      add(`message ${i} block ${j}`, block, ['message', i, role, withoutCacheControl(block)]),
+    );
+  });
+  const breakpoints = blocks.flatMap((b, index) => (b.breakpoint ? [index] : []));
+  return { text, blocks, breakpoints, totalTokens: prefixTokens };
+}
+
+/** The request's breakpoints, in order, with the tokens of the prefix each one ends. */
+export function cacheBreakpoints(request: RecordedRequest, countTokens: (text: string) => number = approxTokens): CacheBreakpoint[] {
+  const { blocks, breakpoints } = cacheLayout(request.body, countTokens);
+  return breakpoints.map((index) => {
+    const block = blocks[index] as CacheBlock;
+    return { where: block.where, index, prefixTokens: block.prefixTokens };
+  });
+}
+
+/**
+ * The canonical text of the prefix through the request's `breakpoint`-th breakpoint (from 0;
+ * negative counts from the last): the bytes the cache matches on. Two requests share a cache
+ * entry exactly when these are equal.
+ */
+export function cachePrefixText(request: RecordedRequest, breakpoint: number): string {
+  const { text, blocks, breakpoints } = cacheLayout(request.body, () => 0);
+  const index = breakpoints.at(breakpoint);
+  if (index === undefined) throw new Error(`the request has ${breakpoints.length} cache breakpoint(s), not one at ${breakpoint}`);
+  return text.slice(0, (blocks[index] as CacheBlock).end);
+}
+
+interface CacheLookup {
+  usage: Omit<FakeUsage, 'output_tokens'>;
+  /** The prefixes this request writes, once it begins to answer. */
+  writes: string[];
+}
+
 export class FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
   private readonly queue: FakeReply[] = [];
   private responder: ((request: RecordedRequest) => FakeReply) | undefined;
   private limit: ConcurrencyLimit | undefined;
   private latencyMs = 0;
+  private measure: Required<MeasureOptions> | undefined;
+  /** Prefixes written since the start or the last reset, as their canonical text. */
+  private readonly cache = new Set<string>();
   private open = 0;
   /** The most requests open at once (the 429s included). */
   peakOpen = 0;
@@ -141,8 +293,9 @@ export class FakeAnthropic {
 
   private constructor() {}
 
-  static async start(): Promise<FakeAnthropic> {
+  static async start(options: { measure?: MeasureOptions | boolean } = {}): Promise<FakeAnthropic> {
     const fake = new FakeAnthropic();
+    if (options.measure) fake.measureUsage(options.measure === true ? {} : options.measure);
     await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
     return fake;
   }
@@ -175,10 +328,28 @@ export class FakeAnthropic {
     return this;
   }
 
-  /** Forgets requests and unserved replies, between tests. */
+  /**
+   * Counts each request's tokens and plays the prompt cache instead of reporting the scripted
+   * usage; the usage fields a reply gave explicitly are still reported as given. `false`
+   * goes back to scripted usage.
+   */
+  measureUsage(options: MeasureOptions | false = {}): this {
+    this.measure = options
+      ? {
+          minCacheTokens: options.minCacheTokens ?? 1024,
+          lookbackBlocks: options.lookbackBlocks ?? 20,
+          maxBreakpoints: options.maxBreakpoints ?? 4,
+          countTokens: options.countTokens ?? approxTokens,
+        }
+      : undefined;
+    return this;
+  }
+
+  /** Forgets requests, unserved replies and the prompt cache, between tests. */
   reset(): void {
     this.requests.length = 0;
     this.queue.length = 0;
+    this.cache.clear();
   }
 
   async close(): Promise<void> {
@@ -203,6 +374,16 @@ export class FakeAnthropic {
       sendError(res, 429, 'rate_limit_error', `fake Anthropic: more than ${this.limit.max} concurrent requests`, { 'retry-after': this.limit.retryAfterSeconds });
       return;
     }
+    const layout = this.measure && cacheLayout(body, this.measure.countTokens);
+    if (this.measure && layout && layout.breakpoints.length > this.measure.maxBreakpoints) {
+      // Refused before any scripted reply is taken, as the API refuses it before the model runs.
+      const message = `A maximum of ${this.measure.maxBreakpoints} blocks with cache_control may be provided. Found ${layout.breakpoints.length}.`;
+      sendError(res, 400, 'invalid_request_error', message, {});
+      return;
+    }
+    // Looked up on arrival: a request sent while another with the same prefix is still
+    // waiting for its answer misses, as it does at the API.
+    const lookup = this.measure && layout ? this.lookUp(layout, this.measure) : undefined;
     if (this.latencyMs) await new Promise((r) => setTimeout(r, this.latencyMs));
     const next = this.queue.shift() ?? this.responder?.(record);
     if (!next) {
@@ -212,13 +393,21 @@ export class FakeAnthropic {
     }
     const streaming = body['stream'] === true;
     const model = typeof body['model'] === 'string' ? body['model'] : 'claude-fake';
+    const count = this.measure?.countTokens ?? approxTokens;
+    // The API writes the cache once it begins to answer: a refused or dropped request writes nothing.
+    const answer = (outputTokens: number, explicit: Partial<FakeUsage> = {}): FakeUsage | undefined => {
+      if (!lookup) return undefined;
+      for (const prefix of lookup.writes) this.cache.add(prefix);
+      record.usage = { ...lookup.usage, output_tokens: outputTokens, ...explicit };
+      return record.usage;
+    };
     switch (next.kind) {
       case 'error':
         sendError(res, next.status, next.type, next.message, next.headers);
         return;
       case 'drop':
         if (next.midStream && streaming) {
-          startStream(res, model, next.text);
+          startStream(res, model, next.text, answer(0));
           // Let the bytes already written reach the client before the reset.
           setTimeout(() => res.socket?.destroy(), 20);
         } else {
@@ -226,26 +415,57 @@ export class FakeAnthropic {
         }
         return;
       case 'stall':
-        if (streaming) startStream(res, model, next.text);
+        if (streaming) startStream(res, model, next.text, answer(0));
         return;
       case 'endEarly':
-        startStream(res, model, next.text);
+        startStream(res, model, next.text, answer(0));
         res.end();
         return;
       case 'streamError':
-        startStream(res, model, '');
+        startStream(res, model, '', answer(0));
         sendEvent(res, 'error', { type: 'error', error: { type: next.type, message: next.message } });
         res.end();
         return;
-      case 'message':
-        if (streaming) sendStream(res, model, next);
-        else sendJson(res, 200, messageJson(model, next));
+      case 'message': {
+        const usage = answer(outputTokens(next, count), next.explicitUsage) ?? next.usage;
+        if (streaming) sendStream(res, model, next, usage);
+        else sendJson(res, 200, messageJson(model, next, usage));
         return;
+      }
       case 'paced':
-        sendPaced(res, model, next, record);
+        sendPaced(res, model, next, record, count(next.text), answer(count(next.text)));
         return;
     }
   }
+
+  private lookUp(layout: CacheLayout, measure: Required<MeasureOptions>): CacheLookup {
+    const { text, blocks, breakpoints, totalTokens } = layout;
+    const block = (index: number) => blocks[index] as CacheBlock;
+    const prefix = (index: number) => text.slice(0, block(index).end);
+    let read = -1;
+    for (const breakpoint of breakpoints) {
+      for (let i = breakpoint; i >= Math.max(0, breakpoint - measure.lookbackBlocks) && i > read; i--) {
+        if (this.cache.has(prefix(i))) {
+          read = i;
+          break;
+        }
+      }
+    }
+    const readTokens = read >= 0 ? block(read).prefixTokens : 0;
+    const last = breakpoints.at(-1);
+    const writesLast = last !== undefined && last !== read && block(last).prefixTokens >= measure.minCacheTokens;
+    const creationTokens = writesLast ? block(last).prefixTokens - readTokens : 0;
+    return {
+      usage: { input_tokens: totalTokens - readTokens - creationTokens, cache_read_input_tokens: readTokens, cache_creation_input_tokens: creationTokens },
+      writes: breakpoints.filter((i) => block(i).prefixTokens >= measure.minCacheTokens).map(prefix),
+    };
+  }
+}
+
+/** Tokens of what the reply says: its text, its thinking, and the JSON its tool calls stream. */
+function outputTokens(message: FakeMessage, count: (text: string) => number): number {
+  const said = message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'thinking' ? b.thinking : (b.rawJson ?? JSON.stringify(b.input))));
+  return said.reduce((sum, piece) => sum + count(piece), 0);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -266,7 +486,7 @@ function sendError(res: ServerResponse, status: number, type: string, message: s
   sendJson(res, status, { type: 'error', error: { type, message }, request_id: nextId('req') }, headers);
 }
 
-function messageJson(model: string, message: FakeMessage) {
+function messageJson(model: string, message: FakeMessage, usage: FakeUsage) {
   return {
     id: nextId('msg'),
     type: 'message',
@@ -275,7 +495,7 @@ function messageJson(model: string, message: FakeMessage) {
     content: message.content.map(withoutRawJson),
     stop_reason: message.stopReason,
     stop_sequence: null,
-    usage: message.usage,
+    usage,
   };
 }
 
@@ -311,8 +531,8 @@ function startStream(res: ServerResponse, model: string, textFirst: string, usag
   }
 }
 
-function sendStream(res: ServerResponse, model: string, message: FakeMessage): void {
-  startStream(res, model, '', message.usage);
+function sendStream(res: ServerResponse, model: string, message: FakeMessage, usage: FakeUsage): void {
+  startStream(res, model, '', usage);
   sendEvent(res, 'ping', { type: 'ping' });
   message.content.forEach((block, index) => {
     const delta = (d: Record<string, unknown>) => sendEvent(res, 'content_block_delta', { type: 'content_block_delta', index, delta: d });
@@ -338,14 +558,21 @@ function sendStream(res: ServerResponse, model: string, message: FakeMessage): v
   sendEvent(res, 'message_delta', {
     type: 'message_delta',
     delta: { stop_reason: message.stopReason, stop_sequence: null },
-    usage: { output_tokens: message.usage.output_tokens },
+    usage: { output_tokens: usage.output_tokens },
   });
   sendEvent(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }
 
-function sendPaced(res: ServerResponse, model: string, reply: Extract<FakeReply, { kind: 'paced' }>, record: RecordedRequest): void {
-  startStream(res, model, '');
+function sendPaced(
+  res: ServerResponse,
+  model: string,
+  reply: Extract<FakeReply, { kind: 'paced' }>,
+  record: RecordedRequest,
+  outputTokens: number,
+  usage: FakeUsage | undefined,
+): void {
+  startStream(res, model, '', usage);
   sendEvent(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
   const timer = setInterval(() => {
     if (res.destroyed) return void clearInterval(timer);
@@ -355,7 +582,7 @@ function sendPaced(res: ServerResponse, model: string, reply: Extract<FakeReply,
     if (record.streamedChars < reply.text.length) return;
     clearInterval(timer);
     sendEvent(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-    sendEvent(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: Math.ceil(reply.text.length / 4) } });
+    sendEvent(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } });
     sendEvent(res, 'message_stop', { type: 'message_stop' });
     res.end();
   }, reply.intervalMs);

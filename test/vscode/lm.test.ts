@@ -46,7 +46,7 @@ describe('vscode.lm in code-server, against a fake chat provider', function () {
     console.log(logs.join('\n'));
     for (const t of tests) console.log(`      ${t.state === 'passed' ? '✔' : '✘'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`);
     assert.equal(failures, 0, tests.filter((t) => t.state === 'failed').map((t) => `${t.title}: ${t.error}`).join('\n'));
-    assert.equal(tests.length, 4);
+    assert.equal(tests.length, 5);
     assert.ok(clicked, 'the run webview showed a "Prompt and answer" control, and the driver clicked it');
   });
 });

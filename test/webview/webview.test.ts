@@ -141,6 +141,30 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.close();
   });
 
+  it("says in plain words when the Coder's answer was cut at the token limit, which edits it was told to fix, and a file not written for elided code", async () => {
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
+    const msg = await recordedRunState('BLOG-1');
+    const first = msg.state.attempts[0]!;
+    // The attempt's facts as the reducer keeps them from answer.cut, edit.refused and write.refused (elided).
+    first.cuts = [{ outputTokens: 8192, final: false, detail: 'the answer stopped at the token limit after 31200 characters of text and 0 tool call(s)' }];
+    first.editRefusals = [{ command: 'str_replace', path: 'src/handlers/posts.ts', detail: 'old_str was found 2 times in src/handlers/posts.ts (at lines 12, 30): nothing was replaced. Add lines around it so that it occurs exactly once.' }];
+    first.refused = [{ path: 'src/handlers/posts.ts', reason: 'elided', detail: 'src/handlers/posts.ts was not written: it replaces code with a placeholder comment ("// ... existing code ...").' }];
+    await send(page, msg);
+    const attempt = page.locator('.attempt[data-attempt="1"]');
+    await attempt.waitFor();
+    // Unfold the attempt, as a click on its title does.
+    await attempt.evaluate((el) => ((el as HTMLElement & { open: boolean }).open = true));
+    await attempt.locator('.cut').waitFor();
+    const text = (await attempt.textContent()) ?? '';
+    assert.match(text, /The Coder's answer was cut off at the model's token limit \(8192 tokens\): its unfinished part was not written; it was asked to go on with small edits\./);
+    assert.match(text, /1 edit\(s\) the Coder was told to fix, at no attempt's cost: old_str was found 2 times/);
+    assert.match(text, /Not written: src\/handlers\/posts\.ts was not written: it replaces code with a placeholder comment/);
+    mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
+    await attempt.screenshot({ path: path.join(REPO, 'test-results', 'webview-cut-and-elided.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('each model call in the timeline has a control that asks the host for its prompt and answer; none for a call the log did not record', async () => {
     const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-1');

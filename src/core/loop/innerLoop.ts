@@ -1,37 +1,37 @@
 import { reduceRun, type AttemptState } from '../run/reducer';
 import type { CorrectionRequest } from '../schema/correction';
 import { runChecks } from '../stages/checks/checksStage';
-import { parseCoderAnswer } from '../stages/coder/coderAnswer';
 import { type RunContext } from '../stages/context';
 import { RunStop } from '../recovery/runStop';
 import { debuggerRequest, diagnose } from '../stages/debuggerStage';
 import { buildCorrection, emitCorrection, nextCorrectionId } from '../stages/router/corrections';
 import { callModel, checkBudget } from '../stages/modelCall';
 import { stopFromSignal } from '../recovery/budgets';
-import { askCoder, recoveryOf } from '../stages/coder/coderCall';
+import { askCoder } from '../stages/coder/coderCall';
+import { recoveryOf } from '../stages/coder/watchedCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
 import { summarizeChecks } from '../stages/coder/runTestsTool';
-import { CODER_SYSTEM, coderPrompt, correctiveBrief, describeFailure } from '../stages/prompts';
+import { CODER_SYSTEM, correctiveBrief, describeFailure } from '../stages/prompts';
+import { coderPromptParts } from '../stages/coder/coderPrompt';
 import { route, type RouterFacts } from '../stages/router/router';
 import { type ChangeShape, changedStatements, textShape } from '../stages/router/repeatGuard';
 import { writeThroughGate } from '../stages/coder/writeGate';
 import { baselineOf } from '../run/baseline';
-import { debuggerInputs, readAll, scopePaths } from '../stages/debuggerInputs';
+import { debuggerInputs } from '../stages/debuggerInputs';
 
 /**
  * One Coder attempt, the same for a first try and every recovery rung: ask (rungs 1 and 4
  * live around the call), record, and write what the gate allows. Returns the paths written.
  */
 async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[]> {
-  const { log, manifest } = ctx;
+  const { log } = ctx;
   const { attempt, brief, lastFailure } = plan;
-  const text = await askCoder(ctx, {
+  const { files: answer } = await askCoder(ctx, {
     attempt,
     system: CODER_SYSTEM,
-    prompt: coderPrompt({ manifest, files: await readAll(ctx, scopePaths(ctx)), tests: await readAll(ctx, manifest.testFiles), brief, lastFailure }),
+    ...(await coderPromptParts(ctx, { brief, lastFailure })),
     thinking: plan.thinking,
   });
-  const answer = parseCoderAnswer(text);
   const refs = [];
   for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
   await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });

@@ -1,10 +1,14 @@
 import type { ModelAdaptation, ModelInfo, ModelRole } from '../schema/events';
 
-/** A message in a model conversation. Tool results go back as `tool` messages. */
+/**
+ * A message in a model conversation. Tool results go back as `tool` messages. `cache` marks a
+ * prompt-cache breakpoint after the message: everything up to it is the same in the calls
+ * that follow (a provider with a prompt cache reads it from there; the others ignore it).
+ */
 export type ModelMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; cache?: boolean }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
-  | { role: 'tool'; toolCallId: string; content: string; isError?: boolean };
+  | { role: 'tool'; toolCallId: string; content: string; isError?: boolean; cache?: boolean };
 
 /**
  * Opaque reasoning the provider returned with an answer. A tool-use turn made with
@@ -21,9 +25,15 @@ export interface ToolCall {
   input: unknown;
 }
 
-/** A tool the model may call during generation (rung 4: `run_tests`). */
+/** A tool the model may call during generation: the Coder's file editor, rung 4's `run_tests`. */
 export interface ToolSpec {
   name: string;
+  /**
+   * `textEditor`: the file editor whose commands are those of Claude's text editor tool
+   * (src/core/stages/coder/editorTool.ts); a provider whose model is trained on that tool
+   * sends its own type instead of this schema.
+   */
+  kind?: 'textEditor';
   description: string;
   /** JSON Schema of the input. */
   inputSchema: Record<string, unknown>;

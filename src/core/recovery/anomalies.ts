@@ -30,6 +30,11 @@ export interface ScoreOptions {
   expectCode: boolean;
   /** Longer than this is oversized. Default 100,000 characters. */
   maxChars?: number;
+  /**
+   * The answer ends a turn after tool results (the Coder's edits are made): a one-line summary
+   * is the expected answer there, not a near-empty one.
+   */
+  afterTools?: boolean;
 }
 
 /** Weak signals alone do not trigger rung 1; two of them together do. */
@@ -58,9 +63,9 @@ export const DETECTORS: Readonly<Record<AnomalyName, Detector>> = {
   nearEmpty: {
     weight: 1,
     urgent: true,
-    detect: ({ text }) => {
+    detect: ({ text }, { afterTools }) => {
       const visible = countVisible(text);
-      return visible < NEAR_EMPTY_CHARS ? `only ${visible} visible characters` : undefined;
+      return visible < NEAR_EMPTY_CHARS && !afterTools ? `only ${visible} visible characters` : undefined;
     },
   },
   proseWithoutCode: {

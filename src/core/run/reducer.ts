@@ -97,6 +97,12 @@ const handlers = {
   'write.refused': (s, e) => {
     attempt(s, e.attempt).refused.push({ path: e.path, reason: e.reason, detail: e.detail });
   },
+  'edit.refused': (s, e) => {
+    (attempt(s, e.attempt).editRefusals ??= []).push({ command: e.command, path: e.path, detail: e.detail });
+  },
+  'answer.cut': (s, e) => {
+    (attempt(s, e.attempt).cuts ??= []).push({ outputTokens: e.outputTokens, final: e.final, detail: e.detail });
+  },
   'oracle.tampered': (s, e) => {
     const files = e.files.map((f) => ({ path: f.path, at: e.at }));
     if (e.attempt > 0) {

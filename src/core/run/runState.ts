@@ -24,6 +24,10 @@ export const AttemptStateSchema = z.object({
   files: z.array(FileRef),
   written: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() })),
   refused: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() })),
+  /** The Coder's edits the file editor refused (the model was told, and went on). */
+  editRefusals: z.array(z.object({ command: z.string(), path: z.string(), detail: z.string() })).optional(),
+  /** The Coder's answers cut at the token limit: their unfinished part was never written. */
+  cuts: z.array(z.object({ outputTokens: z.number(), final: z.boolean(), detail: z.string() })).optional(),
   parse: z.object({ ok: z.boolean(), problems: z.array(ParseProblem) }).optional(),
   diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), preExisting: z.array(CodeDiagnostic), durationMs: z.number(), checkedBy: z.string().optional() }).optional(),
   autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),

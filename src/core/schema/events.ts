@@ -182,7 +182,31 @@ export const RunEvent = z.discriminatedUnion('type', [
   ev('write.refused', {
     attempt: z.number().int().positive(),
     path: z.string(),
-    reason: z.enum(['outOfScope', 'testFile', 'escapesWorkspace', 'invalidPath']),
+    /** `elided`: a whole new content that would delete code the ticket did not ask to touch (src/core/stages/coder/elision.ts). */
+    reason: z.enum(['outOfScope', 'testFile', 'escapesWorkspace', 'invalidPath', 'elided']),
+    detail: z.string(),
+  }),
+  /**
+   * Coder stage, for each call of the file editor that was refused (an old_str not found or
+   * found more than once, a path out of scope, elided code): the model was told why, as a tool
+   * error, and went on. It costs no attempt.
+   */
+  ev('edit.refused', {
+    attempt: z.number().int().positive(),
+    command: z.string(),
+    path: z.string(),
+    detail: z.string(),
+  }),
+  /**
+   * Coder stage, when an answer ended at the model's token limit: what it wrote past its last
+   * whole edit was thrown away, never written, and the model was asked to go on with edits.
+   * `final`: the Coder's turn ended cut, so none of that answer's whole files were used.
+   */
+  ev('answer.cut', {
+    attempt: z.number().int().positive(),
+    role: ModelRole,
+    outputTokens: z.number().int().nonnegative(),
+    final: z.boolean(),
     detail: z.string(),
   }),
   /**
@@ -354,6 +378,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     answer: z.string().optional(),
     /** What the provider changed to fit its API (vscode.lm: thinking mapped, an instruction added, an answer taken from prose). */
     adaptations: z.array(ModelAdaptation).optional(),
+    /** How the answer ended: `toolUse` (the model called a tool and waits for its result), `maxTokens` (cut at the token limit). */
+    stopReason: z.enum(['end', 'maxTokens', 'toolUse', 'aborted']).optional(),
   }),
   /**
    * The run's workspace, before the run first writes or deletes a path: the path's permission

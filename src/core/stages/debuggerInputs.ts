@@ -33,7 +33,7 @@ function attemptFailure(a: AttemptState): string {
 }
 
 /** The scope's files as they were before the run's first write of each (a file the run created is absent). */
-async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
+export async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
   const baseline = baselineOf(ctx.log.events);
   const out: SourceFile[] = [];
   for (const path of scopePaths(ctx)) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ModelContractError } from '../errors';
 import type { ModelPort, ModelRequest } from '../ports/model';
 import { Diagnosis, type Evidence } from '../schema/diagnosis';
-import { DEBUGGER_SYSTEM, debuggerPrompt, type DebuggerInputs, type SourceFile } from './prompts';
+import { DEBUGGER_SYSTEM, debuggerPromptParts, type DebuggerInputs, type SourceFile } from './prompts';
 
 /** Collapses whitespace so a quote that wraps differently still counts as verbatim. */
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -68,12 +68,21 @@ export function evidenceProblems(diagnosis: Diagnosis, inputs: DebuggerInputs): 
 export const diagnosisJsonSchema = (): Record<string, unknown> => z.toJSONSchema(Diagnosis, { io: 'input' }) as Record<string, unknown>;
 
 /** The Debugger's call, the same in a run and in the routing benchmark: the prompt, and a retry's note after it. */
-export function debuggerRequest(attempt: number, prompt: string, note: string | undefined): ModelRequest & { role: 'debugger' } {
+/** The Debugger's prompt: what every diagnosis of the run shares (cached), and this attempt's findings. */
+export interface DebuggerPrompt {
+  context: string;
+  findings: string;
+}
+
+export function debuggerRequest(attempt: number, prompt: DebuggerPrompt, note: string | undefined): ModelRequest & { role: 'debugger' } {
   return {
     role: 'debugger',
     attempt,
     system: DEBUGGER_SYSTEM,
-    messages: [{ role: 'user', content: note ? `${prompt}\n\n${note}` : prompt }],
+    messages: [
+      { role: 'user', content: prompt.context, cache: true },
+      { role: 'user', content: note ? `${prompt.findings}\n\n${note}` : prompt.findings },
+    ],
     structured: { name: 'diagnosis', description: 'Report the diagnosis of the failed attempt', jsonSchema: diagnosisJsonSchema() },
   };
 }
@@ -89,11 +98,11 @@ export interface DebuggerOutcome {
  * means no diagnosis, and the failure takes the code path.
  */
 export async function diagnose(
-  call: (prompt: string, retryNote: string | undefined) => ReturnType<ModelPort['complete']>,
+  call: (prompt: DebuggerPrompt, retryNote: string | undefined) => ReturnType<ModelPort['complete']>,
   inputs: DebuggerInputs,
 ): Promise<DebuggerOutcome> {
   const rejected: DebuggerOutcome['rejected'] = [];
-  const prompt = debuggerPrompt(inputs);
+  const prompt = debuggerPromptParts(inputs);
   for (let ask = 0; ask < 2; ask++) {
     const note = rejected.length ? `Your previous diagnosis was rejected: ${rejected[rejected.length - 1]!.reason}. Quote only text that appears in the input you name as its source.` : undefined;
     let response;

@@ -6,7 +6,7 @@ import { resolveRecovery } from '../recovery/policy';
 import { extractJsonAnswer, jsonOnlyInstruction } from '../recovery/proseSuppression';
 import { RunStop } from '../recovery/runStop';
 import type { RecoveryPolicy } from '../schema/events';
-import { watchedCall } from './coder/coderCall';
+import { watchedCall } from './coder/watchedCall';
 import { draftLog, draftRecord, type DraftRecord } from './draftRecord';
 import type { CallContext } from './modelCall';
 import { ticketJsonSchema } from '../schema/jsonSchema';

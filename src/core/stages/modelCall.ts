@@ -62,8 +62,10 @@ export function answerRecord(response: ModelResponse): string {
 export type RunRequest = ModelRequest & { role: ModelRole };
 
 /** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
-export async function recordAnomaly(ctx: CallContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured'>, text: string): Promise<AnomalyScore> {
-  const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured });
+export async function recordAnomaly(ctx: CallContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured' | 'messages'>, text: string): Promise<AnomalyScore> {
+  // A turn after tool results ends an edit conversation: its code went through the tools.
+  const afterTools = request.messages.some((m) => m.role === 'tool');
+  const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured && !afterTools, afterTools });
   if (anomaly.score > 0) {
     await ctx.log.emit({ type: 'anomaly.detected', attempt: request.attempt, role: request.role, score: anomaly.score, urgent: anomaly.urgent, signals: anomaly.signals });
   }
@@ -129,6 +131,7 @@ export async function callModel(ctx: CallContext, request: RunRequest, signal: A
     prompt,
     answer: await ctx.log.putRecord(answerRecord(response)),
     ...adapted(),
+    stopReason: response.stopReason,
   });
   const anomaly = await recordAnomaly(ctx, request, scoredText(response));
   checkBudget(ctx, 'afterCall');

@@ -60,11 +60,15 @@ const fence = (f: SourceFile): string => `--- ${f.path}\n${f.content}${f.content
 
 export const CODER_SYSTEM = [
   'You are the Coder of Ticket Runner. You change only the files the manifest lets you write.',
-  'Answer with the whole new content of every file you change, each in a fenced block whose info string names the path:',
+  'Make your changes with the str_replace_based_edit_tool: str_replace with an old_str copied exactly from the file (whitespace included) that occurs',
+  'once in it, insert to add lines, create for a new file, view to read a file with line numbers. Change only what the ticket needs:',
+  'never rewrite a whole existing file, and never stand in for code with a comment such as "// ... existing code ...".',
+  'A tool error says what to fix: correct the call and go on. When every change is made, end your turn with one line that says what you changed.',
+  'If no tool is offered, answer instead with the whole new content of every file you change, each in a fenced block whose info string names the path:',
   '```ts file=src/example.ts',
-  '// the whole file',
+  '// the whole file, nothing left out',
   '```',
-  'Never write test files: the tests are the oracle. Do not explain; code only.',
+  'Never write test files: the tests are the oracle.',
 ].join('\n');
 
 export function manifestSummary(m: Manifest): string {
@@ -81,13 +85,32 @@ export function manifestSummary(m: Manifest): string {
     .join('\n\n');
 }
 
-export function coderPrompt(input: { manifest: Manifest; files: SourceFile[]; tests: SourceFile[]; brief?: string; lastFailure?: string }): string {
+/**
+ * The part of the Coder's prompt that stays the same for every call of a run: the ticket, the
+ * manifest, the files in scope as they were before the run, and the tests. It comes first and
+ * ends at a cache breakpoint, so a retry (and each turn of an edit conversation) reads it from
+ * the provider's prompt cache instead of paying for it again.
+ */
+export function coderContext(input: { manifest: Manifest; files: SourceFile[]; tests: SourceFile[] }): string {
   return [
     manifestSummary(input.manifest),
-    `Files in scope:\n${input.files.map(fence).join('\n')}`,
+    `Files in scope, as they were before this run:\n${input.files.map(fence).join('\n')}`,
     `Test files:\n${input.tests.map(fence).join('\n')}`,
+  ].join('\n\n');
+}
+
+/**
+ * What changes from call to call, after the breakpoint: the run's changes to the files since
+ * (unified diffs, so the files themselves are not sent again), the last failure and the brief.
+ */
+export function coderTask(input: { changes: string[]; brief?: string; lastFailure?: string }): string {
+  return [
+    input.changes.length
+      ? `The files in scope have changed since the run started (earlier attempts, structural fixes); they now differ from the above by:\n${input.changes.join('\n')}\nEdit them as they are now: view a file to see it whole.`
+      : '',
     input.lastFailure ? `The last attempt failed:\n${input.lastFailure}` : '',
     input.brief ? `Corrective brief from the Debugger:\n${input.brief}` : '',
+    'Make the change the ticket asks for.',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -145,18 +168,33 @@ export interface DebuggerInputs {
   history: { attempt: number; files: SourceFile[]; failure: string }[];
 }
 
+/**
+ * The Debugger's prompt in two parts. `context` is what stays the same for every diagnosis of a
+ * run (the manifest, the tests, the errors that were there before), first, so it is read from
+ * the prompt cache after the first; `findings` is this attempt's (its checks, test output, code
+ * and the history so far).
+ */
+export function debuggerPromptParts(i: DebuggerInputs): { context: string; findings: string } {
+  const join = (parts: string[]) => parts.filter(Boolean).join('\n\n');
+  return {
+    context: join([
+      `## Manifest\n${i.manifest}`,
+      `## Test files\n${i.testFiles.map(fence).join('\n')}`,
+      i.preExisting ? `## Pre-existing (not counted): errors that were in the project before the run\n${i.preExisting}` : '',
+    ]),
+    findings: join([
+      i.diagnostics ? `## Diagnostics\n${i.diagnostics}` : '',
+      `## Latest test output\n${i.testOutput}`,
+      `## Latest implementation\n${i.implementation.map(fence).join('\n')}`,
+      i.history.length
+        ? `## Attempt history\n${i.history.map((h) => `### Attempt ${h.attempt}\n${h.files.map(fence).join('\n')}\nFailure:\n${h.failure}`).join('\n')}`
+        : '',
+    ]),
+  };
+}
+
+/** The Debugger's whole prompt, as one text (what the bench measures). */
 export function debuggerPrompt(i: DebuggerInputs): string {
-  return [
-    `## Manifest\n${i.manifest}`,
-    i.diagnostics ? `## Diagnostics\n${i.diagnostics}` : '',
-    i.preExisting ? `## Pre-existing (not counted): errors that were in the project before the run\n${i.preExisting}` : '',
-    `## Test files\n${i.testFiles.map(fence).join('\n')}`,
-    `## Latest test output\n${i.testOutput}`,
-    `## Latest implementation\n${i.implementation.map(fence).join('\n')}`,
-    i.history.length
-      ? `## Attempt history\n${i.history.map((h) => `### Attempt ${h.attempt}\n${h.files.map(fence).join('\n')}\nFailure:\n${h.failure}`).join('\n')}`
-      : '',
-  ]
-    .filter(Boolean)
-    .join('\n\n');
+  const { context, findings } = debuggerPromptParts(i);
+  return `${context}\n\n${findings}`;
 }

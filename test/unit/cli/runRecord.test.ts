@@ -7,6 +7,7 @@ import type { RunState } from '../../../src/core/run/reducer';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { FakeAnthropic, reply, textReply, toolUse } from '../../support/fakeAnthropic';
 import { answer } from '../../support/rungRuns';
+import { anthropicEnv } from '../../support/fakeApiRuns';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -105,9 +106,36 @@ describe('ticket-runner run --record FILE', function () {
     }
   });
 
-  it('a run against the Anthropic API (the local fake), recorded and replayed with --model scripted: the same outcome, routes and code', async () => {
-    const saved = { key: process.env['ANTHROPIC_API_KEY'], url: process.env['ANTHROPIC_BASE_URL'] };
+  it('a live run that edits with the text editor tool (a refused ambiguous edit, then a unique one), recorded and replayed: the same edits, outcome and code', async () => {
     const fake = await FakeAnthropic.start();
+    const restoreEnv = anthropicEnv(API_KEY, fake.baseURL);
+    const first = copyFixture();
+    const second = copyFixture();
+    try {
+      // BLOG-13's own edits, now answered by the API: the first old_str occurs twice, the second once.
+      const fixture = JSON.parse(readFileSync(path.join(first.root, '.tickets/BLOG-13.script.json'), 'utf8')) as { coder: { toolCalls?: { name: string; input: unknown }[] }[] };
+      const [ambiguous, unique] = fixture.coder.flatMap((a) => a.toolCalls ?? []);
+      fake.enqueue(reply([toolUse(ambiguous!.name, ambiguous!.input)]), reply([toolUse(unique!.name, unique!.input)]), textReply('slugify collapses runs of dashes.'));
+      const original = ran(await cli(['run', '.tickets/BLOG-13.ticket.json', '--workspace', first.root, '--model', 'anthropic', '--gates', 'none', '--json', '--record', 'live.script.json']));
+      assert.equal(original.state.status, 'passed', JSON.stringify(original.state.finished));
+      assert.equal(original.state.attempts[0]?.editRefusals?.length, 1, 'the ambiguous edit was refused and cost no attempt');
+      const script = readFileSync(path.join(first.root, 'live.script.json'), 'utf8');
+      writeFileSync(path.join(second.root, '.tickets/BLOG-13.script.json'), script);
+      const replayed = ran(await cli(['run', '.tickets/BLOG-13.ticket.json', '--workspace', second.root, '--model', 'scripted', '--gates', 'none', '--json']));
+      assert.deepEqual(shape(replayed.state), shape(original.state));
+      assert.deepEqual(replayed.state.attempts[0]?.editRefusals, original.state.attempts[0]?.editRefusals);
+      assert.deepEqual(changedFiles(second.root, replayed.state), changedFiles(first.root, original.state));
+    } finally {
+      restoreEnv();
+      await fake.close();
+      first.dispose();
+      second.dispose();
+    }
+  });
+
+  it('a run against the Anthropic API (the local fake), recorded and replayed with --model scripted: the same outcome, routes and code', async () => {
+    const fake = await FakeAnthropic.start();
+    const restoreEnv = anthropicEnv(API_KEY, fake.baseURL);
     const first = copyFixture();
     const second = copyFixture();
     try {
@@ -115,8 +143,6 @@ describe('ticket-runner run --record FILE', function () {
       const right = answer(first.root, 'BLOG-1', 'attempt2.ts');
       const fixture = JSON.parse(readFileSync(path.join(first.root, '.tickets/BLOG-1.script.json'), 'utf8')) as { debugger: { structured: unknown }[] };
       fake.enqueue(textReply(renderCoderFile(POSTS, wrong)), reply([toolUse('diagnosis', fixture.debugger[0]!.structured)]), textReply(renderCoderFile(POSTS, right)));
-      process.env['ANTHROPIC_API_KEY'] = API_KEY;
-      process.env['ANTHROPIC_BASE_URL'] = fake.baseURL;
       const original = ran(await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', first.root, '--model', 'anthropic', '--gates', 'none', '--json', '--record', 'live.script.json']));
       assert.equal(fake.pending, 0, 'every answer of the fake API was asked for');
       assert.equal(original.state.model?.provider, 'anthropic');
@@ -134,10 +160,7 @@ describe('ticket-runner run --record FILE', function () {
       assert.deepEqual(changedFiles(second.root, replayed.state), changedFiles(first.root, original.state));
       assert.notEqual(readFileSync(path.join(second.root, POSTS), 'utf8'), readFileSync(path.join(fixturePath('blog-api'), POSTS), 'utf8'));
     } finally {
-      for (const [name, value] of [['ANTHROPIC_API_KEY', saved.key], ['ANTHROPIC_BASE_URL', saved.url]] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restoreEnv();
       await fake.close();
       first.dispose();
       second.dispose();

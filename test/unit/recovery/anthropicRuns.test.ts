@@ -4,12 +4,12 @@ import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
-import { AnthropicProvider } from '../../../src/node/models/anthropic';
 import { StreamAccumulator } from '../../../src/node/models/anthropic/streamAccumulator';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { FakeAnthropic, overloaded, reply, stall, text, textReply, thinking, toolUse } from '../../support/fakeAnthropic';
 import { answer, calls, light, loadEvents, rungEvents, runTicket, summaryWithImport } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
+import { fakeApiRuns } from '../../support/fakeApiRuns';
 
 /**
  * Whole runs with the real SDK against the local fake of the Messages API: the faults of
@@ -24,24 +24,12 @@ const POSTS = 'src/handlers/posts.ts';
 
 describe('runs against the fake Anthropic API (real SDK)', function () {
   this.timeout(30_000);
+  const suite = fakeApiRuns(API_KEY);
+  const provider = () => suite.provider();
   let fake: FakeAnthropic;
-  let ws: ReturnType<typeof copyFixture>;
-  const provider = () => new AnthropicProvider({ apiKey: API_KEY, baseURL: fake.baseURL });
-
-  before(async () => {
-    fake = await FakeAnthropic.start();
-  });
-  after(async () => {
-    await fake.close();
-  });
+  let ws: { root: string };
   beforeEach(() => {
-    ws = copyFixture();
-  });
-  afterEach(function () {
-    const leftover = fake.pending;
-    fake.reset();
-    ws.dispose();
-    if (this.currentTest?.state === 'passed') assert.equal(leftover, 0, 'scripted replies were left unserved');
+    ({ fake, ws } = suite);
   });
 
   it('a stalled stream: rung 1 stops it and retries with thinking on and a code-only instruction', async () => {
@@ -53,7 +41,7 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
     const [first, second] = fake.requests.map((r) => r.body);
     assert.equal(first?.['stream'], true, 'the Coder is streamed, so it can be watched');
     assert.equal(first?.['thinking'], undefined);
-    assert.deepEqual((first?.['tools'] as { name: string }[]).map((t) => t.name), ['run_tests'], 'rung 4 is offered');
+    assert.deepEqual((first?.['tools'] as { name: string }[]).map((t) => t.name), ['str_replace_based_edit_tool', 'run_tests'], 'the file editor, and rung 4');
     assert.deepEqual(second?.['thinking'], { type: 'enabled', budget_tokens: 8000 });
     assert.ok(JSON.stringify(second?.['messages']).includes(CODE_ONLY_INSTRUCTION.slice(0, 60)));
     assert.deepEqual(state.modelCalls.map((c) => c.ok), [false, true]);

@@ -248,7 +248,9 @@ describe('scenarios: recovery', function () {
     });
 
     it('wall time: a hung test run is killed where it stands', async () => {
-      const hangs = `import { getPosts } from '../store/postStore';\nexport function summarizePage(page: number): string[] {\n  for (;;) void getPosts({ page, perPage: 20 });\n}\n`;
+      // The file as it is, and a summarizePage that never returns: nothing of the file is dropped.
+      const own = readFileSync(path.join(ws.root, SUMMARY), 'utf8');
+      const hangs = `import { getPosts } from '../store/postStore';\n${own}\nexport function summarizePage(page: number): string[] {\n  for (;;) void getPosts({ page, perPage: 20 });\n}\n`;
       writeScript(ws.root, 'BLOG-5', { coder: [{ files: { [SUMMARY]: hangs } }] });
       const started = Date.now();
       // Room for what comes before the Coder's write (the baselines, the rendered tests), then the hang.

@@ -26,6 +26,8 @@ export interface FakeRequest {
   modelOptions: Record<string, unknown> | undefined;
   toolMode: vscode.LanguageModelChatToolMode | undefined;
   tools: string[];
+  /** Each offered tool's input schema, by name. */
+  schemas: Record<string, object | undefined>;
   /**
    * The call's token was cancelled. In code-server 1.100 a consumer's cancel did not reach the
    * provider's token in these tests, which is why the vscode.lm adapter never waits on the provider alone.
@@ -88,7 +90,8 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
           async provideLanguageModelResponse(messages, options, _extensionId, progress, token) {
             const tools = (options.tools ?? []).map((t) => t.name);
             const role = tools.map((t) => ROLE_OF_TOOL[t]).find((r) => r !== undefined) ?? 'coder';
-            const request: FakeRequest = { model: model.id, role, system: textOf(messages[0]), modelOptions: options.modelOptions, toolMode: options.toolMode, tools, cancelled: false };
+            const schemas = Object.fromEntries((options.tools ?? []).map((t) => [t.name, t.inputSchema]));
+            const request: FakeRequest = { model: model.id, role, system: textOf(messages[0]), modelOptions: options.modelOptions, toolMode: options.toolMode, tools, schemas, cancelled: false };
             requests.push(request);
             token.onCancellationRequested(() => (request.cancelled = true));
             const answer = queues[role].shift();

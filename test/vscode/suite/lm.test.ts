@@ -157,6 +157,43 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
     }
   });
 
+  it('the Coder edits through the text editor tool, offered as a LanguageModelChatTool with a JSON schema: BLOG-12 on the 2,000-line module passes with one str_replace', async function () {
+    this.timeout(240_000);
+    const f = await fake();
+    const recorded = JSON.parse(readFileSync(abs('.tickets/BLOG-12.script.json'), 'utf8')) as {
+      coder: { text?: string; toolCalls?: { name: string; input: object }[] }[];
+      reviewer: { structured: object }[];
+      testReviewer: { structured: object }[];
+    };
+    const edit = recorded.coder[0]!.toolCalls![0]!;
+    const file = 'src/content/markup.ts';
+    const before = readFileSync(abs(file), 'utf8');
+    f.script({
+      coder: [{ kind: 'tool', name: edit.name, input: edit.input, text: 'I will round the reading time up.' }, { kind: 'text', text: 'readingTimeMinutes now rounds up.' }],
+      reviewer: [{ kind: 'tool', name: 'review', input: recorded.reviewer[0]!.structured }],
+      testReviewer: [{ kind: 'tool', name: 'test_review', input: recorded.testReviewer[0]!.structured }],
+    });
+    const a = await api();
+    const { startRun } = await import('../../../src/core/index.js');
+    const ticketPath = '.tickets/BLOG-12.ticket.json';
+    const result: RunResult = await withSettings({ model: 'vscode-lm', lmFamily: 'fake-plain' }, () =>
+      a.runs.drive(vscode.workspace.workspaceFolders![0]!, ticketPath, (deps, signal) => startRun(deps, { ticketPath, signal })),
+    );
+    try {
+      assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
+      assert.deepEqual(f.remaining(), { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 });
+      const { old_str: oldStr, new_str: newStr } = edit.input as { old_str: string; new_str: string };
+      assert.equal(readFileSync(abs(file), 'utf8'), before.replace(oldStr, newStr), 'the file is the original with that one change');
+      const coder = f.requests.filter((r) => r.role === 'coder');
+      assert.ok(coder[0]?.tools.includes('str_replace_based_edit_tool'), 'the editor is offered');
+      const schema = coder[0]?.schemas['str_replace_based_edit_tool'] as { type?: string; properties?: Record<string, unknown> } | undefined;
+      assert.equal(schema?.type, 'object');
+      assert.deepEqual(Object.keys(schema?.properties ?? {}).slice(0, 2), ['command', 'path']);
+    } finally {
+      await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+    }
+  });
+
   it('Evaluate Routing runs the routing benchmark with the editor\'s model: a right claim confirmed, a wrong one vetoed, the report in a read-only tab', async () => {
     const f = await fake();
     const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'ticket-runner');

@@ -14,6 +14,8 @@ export interface EventLine {
   glance: boolean;
 }
 
+const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
+
 const line = (text: string, status: LineStatus, glance: boolean, attempt?: number): EventLine => ({ text, status, glance, ...(attempt ? { attempt } : {}) });
 
 /**
@@ -48,7 +50,18 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'coder.attempted':
       return line(`the Coder answered with ${e.files.length} file(s)`, 'info', true, e.attempt);
     case 'write.refused':
-      return line(`write REFUSED ${e.path} (${e.reason})`, 'warning', true, e.attempt);
+      return e.reason === 'elided'
+        ? line(`not written: ${e.path} left out code the ticket did not ask to touch (placeholder comments or vanished exports); the Coder was told`, 'warning', true, e.attempt)
+        : line(`write REFUSED ${e.path} (${e.reason})`, 'warning', true, e.attempt);
+    case 'edit.refused':
+      return line(`an edit of ${e.path || 'a file'} was refused and the Coder was told why: ${firstLine(e.detail)}`, 'info', true, e.attempt);
+    case 'answer.cut':
+      return line(
+        `the ${e.role}'s answer was cut off at the model's token limit (${e.outputTokens} tokens): its unfinished part was not written${e.final ? '' : '; it was asked to go on with small edits'}`,
+        'warning',
+        true,
+        e.attempt,
+      );
     case 'check.parsed':
       return line(e.ok ? 'parse: no syntax problems' : `${e.problems.length} syntax problem(s)`, e.ok ? 'ok' : 'failed', !e.ok, e.attempt);
     case 'check.autofixed':

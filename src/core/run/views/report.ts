@@ -82,8 +82,13 @@ function attemptLines(a: AttemptState): string[] {
   for (const an of a.anomalies) {
     out.push(`  anomaly in the ${an.role}'s answer (score ${an.score}${an.urgent ? ', urgent' : ''}): ${an.signals.map((x) => `${x.name}: ${x.detail}`).join('; ')}`);
   }
+  for (const c of a.cuts ?? []) {
+    out.push(`  the Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens); its unfinished part was not written${c.final ? ', and its turn ended there' : ''}`);
+  }
+  const edits = a.editRefusals ?? [];
+  if (edits.length) out.push(`  ${edits.length} edit(s) refused and told to the Coder, at no attempt's cost: ${edits.map((e) => `${e.path || e.command}: ${e.detail.split('\n', 1)[0]}`).join('; ')}`);
   for (const w of a.written) out.push(`  wrote ${w.path}${w.before === null ? ' (new)' : ''}`);
-  for (const r of a.refused) out.push(`  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
+  for (const r of a.refused) out.push(r.reason === 'elided' ? `  NOT WRITTEN ${r.path}: ${r.detail}` : `  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
   for (const t of a.tampered) out.push(`  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`);
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
   if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);

@@ -42,6 +42,9 @@ export function runStage(state: RunState, last: RunEvent | undefined): RunStage 
     case 'files.written':
       if (!last.attempt) return stage('preparing', 'Rendering the tests');
       return stage('checking', 'checking (parse, types, lint)', last.attempt);
+    case 'answer.cut':
+    case 'edit.refused':
+      return stage('coder', 'the Coder is editing', last.attempt);
     case 'coder.attempted':
     case 'write.refused':
     case 'check.parsed':
@@ -58,6 +61,8 @@ export function runStage(state: RunState, last: RunEvent | undefined): RunStage 
     case 'router.routed':
       return last.route === 'code' ? stage('coder', 'the Coder is writing', next) : stage('routing', 'routing the fix', last.attempt || undefined);
     case 'model.called':
+      // A tool call or a cut answer: the Coder's turn goes on.
+      if (last.role === 'coder' && (last.stopReason === 'toolUse' || last.stopReason === 'maxTokens')) return stage('coder', 'the Coder is editing', last.attempt);
       if (last.role === 'coder') return stage('checking', 'checking', last.attempt || inAttempt);
       if (last.role === 'debugger') return stage('routing', 'routing the fix', last.attempt || undefined);
       return stage('reviewing', `${roleWords(last.role)} answered`);

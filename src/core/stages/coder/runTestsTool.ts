@@ -37,7 +37,7 @@ export function runTestsToolSpec(): ToolSpec {
     name: RUN_TESTS_TOOL,
     description:
       'Runs the real checks (syntax, type errors, lint) and the ticket tests on candidate versions of files in scope, in a scratch copy of the ' +
-      'workspace; nothing is written. Returns the results. Call it before you answer when you are unsure; then answer with the files as usual.',
+      'workspace; nothing is written. Returns the results. Call it when you are unsure; then make the change with your edits as usual.',
     inputSchema,
   };
 }
@@ -51,8 +51,8 @@ export function runTestsGuidance(limit: number): string {
   return [
     `You have one tool, ${RUN_TESTS_TOOL}: it runs the real checks (syntax, type errors, lint) and the ticket's tests on candidate versions of files in scope,`,
     'in a scratch copy of the workspace; nothing is written. Call it with the whole candidate files when you are not sure they pass:',
-    'after a failed attempt, for an edge case the tests pin, or for a type you cannot see. Read its results, fix what failed, then answer',
-    `with the whole files in fenced blocks as usual: only the answer is written, and it is checked again. At most ${limit} call(s) in this attempt.`,
+    'after a failed attempt, for an edge case the tests pin, or for a type you cannot see. Read its results, fix what failed, then make the change',
+    `with your edits as usual: only your edits (or whole files) are written, and they are checked again. At most ${limit} call(s) in this attempt.`,
   ].join('\n');
 }
 
@@ -89,7 +89,7 @@ export class RunTestsTool {
     const reply = (content: string, isError = false) => ({ role: 'tool' as const, toolCallId: call.id, content, ...(isError ? { isError } : {}) });
     if (call.name !== RUN_TESTS_TOOL) return reply(`unknown tool "${call.name}": the only tool is ${RUN_TESTS_TOOL}`, true);
     if (this.used >= this.limit) {
-      return reply(`the limit of ${this.limit} ${RUN_TESTS_TOOL} call(s) per attempt is reached: answer now with the whole files in fenced blocks`, true);
+      return reply(`the limit of ${this.limit} ${RUN_TESTS_TOOL} call(s) per attempt is reached: make your change now with your edits`, true);
     }
     this.used++;
     const parsed = RunTestsInput.safeParse(call.input);

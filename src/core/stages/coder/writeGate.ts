@@ -4,6 +4,7 @@ import type { Manifest } from '../../schema/manifest';
 import type { CoderFile } from './coderAnswer';
 import type { PipelineDeps } from '../context';
 import { normalizeRelPath } from '../paths';
+import { describeElision, findElision, ticketWords } from './elision';
 
 export type WriteVerdict =
   | { ok: true; path: string }
@@ -58,6 +59,12 @@ export async function writeThroughGate(
     }
     const before = await ctx.deps.workspace.readFile(verdict.path);
     if (options.skipUnchanged && before === f.content) continue;
+    // The last line of defence: whoever wrote the answer, elided code never reaches the disk.
+    const elided = before === null ? undefined : findElision(before, f.content, ticketWords(ctx.manifest));
+    if (elided) {
+      await ctx.log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: 'elided', detail: describeElision(verdict.path, elided) });
+      continue;
+    }
     await ctx.deps.workspace.writeFile(verdict.path, f.content);
     written.push({
       path: verdict.path,

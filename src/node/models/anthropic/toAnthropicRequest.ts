@@ -4,8 +4,9 @@ import type {
   MessageParam,
   Tool,
   ToolChoice,
+  ToolUnion,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelMessage, ModelRequest, ReasoningBlock } from '../../../core/ports/model';
+import type { ModelMessage, ModelRequest, ReasoningBlock, ToolSpec } from '../../../core/ports/model';
 import { callTheToolInstruction } from '../../../core/recovery/proseSuppression';
 
 export interface RequestSettings {
@@ -25,11 +26,7 @@ const CALL_THE_TOOL = (name: string) => `\n\n${callTheToolInstruction(name)}`;
 /** The Messages API body for a request, without `stream` (the provider decides that). */
 export function toAnthropicRequest(request: ModelRequest, settings: RequestSettings): MessageCreateParamsBase {
   const answerTokens = request.maxTokens ?? settings.defaultMaxTokens;
-  const tools: Tool[] = (request.tools ?? []).map((t) => ({
-    name: t.name,
-    description: t.description,
-    input_schema: asInputSchema(t.inputSchema),
-  }));
+  const tools: ToolUnion[] = (request.tools ?? []).map(toTool);
   let toolChoice: ToolChoice | undefined;
   let system = request.system;
   if (request.structured) {
@@ -55,6 +52,17 @@ export function toAnthropicRequest(request: ModelRequest, settings: RequestSetti
   };
 }
 
+/**
+ * Claude's own text editor tool, the version the Claude 4 models are trained on: the API
+ * knows its schema, so only its type and its fixed name are sent.
+ */
+export const TEXT_EDITOR_TOOL = { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' } as const;
+
+function toTool(t: ToolSpec): ToolUnion {
+  if (t.kind === 'textEditor' && t.name === TEXT_EDITOR_TOOL.name) return { ...TEXT_EDITOR_TOOL };
+  return { name: t.name, description: t.description, input_schema: asInputSchema(t.inputSchema) };
+}
+
 function asInputSchema(schema: Record<string, unknown>): Tool.InputSchema {
   return { ...schema, type: 'object' };
 }
@@ -68,9 +76,12 @@ export function toMessageParams(messages: readonly ModelMessage[]): MessageParam
   for (const message of messages) {
     const role = message.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(message);
-    const last = params.at(-1);
-    if (last && last.role === role && Array.isArray(last.content)) {
-      last.content.push(...blocks);
+    // A breakpoint sits on the message's last block: the API caches everything up to it.
+    const last = blocks.at(-1);
+    if (message.role !== 'assistant' && message.cache && last && (last.type === 'text' || last.type === 'tool_result')) last.cache_control = { type: 'ephemeral' };
+    const previous = params.at(-1);
+    if (previous && previous.role === role && Array.isArray(previous.content)) {
+      previous.content.push(...blocks);
     } else {
       params.push({ role, content: blocks });
     }

@@ -38,6 +38,7 @@ export async function recordScript(state: RunState, blob: (hash: string) => Prom
         ...(raw.text ? { text: raw.text } : {}),
         ...(raw.structured !== undefined ? { structured: raw.structured } : {}),
         ...(raw.toolCalls?.length ? { toolCalls: raw.toolCalls.map((c) => ({ name: c.name, input: c.input })) } : {}),
+        ...(raw.stopReason === 'maxTokens' ? { stopReason: 'maxTokens' as const } : {}),
       };
     }
     (script[call.role] ??= []).push(answer);

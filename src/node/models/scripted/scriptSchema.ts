@@ -25,8 +25,10 @@ export const ScriptedAnswer = z
     preamble: z.string().optional(),
     /** Structured answers (Debugger, reviewers): the tool input, validated by the caller. */
     structured: z.unknown().optional(),
-    /** Tool calls the model makes (rung 4). */
+    /** Tool calls the model makes: the Coder's edits (`str_replace_based_edit_tool`), rung 4's `run_tests`. */
     toolCalls: z.array(z.object({ name: z.string(), input: z.unknown() }).strict()).optional(),
+    /** `maxTokens`: the answer ends at the token limit, cut, as a real model's long answer does. */
+    stopReason: z.enum(['maxTokens']).optional(),
     /** Faults for the tests: the transport fails, or the stream stalls until aborted. */
     fault: z.enum(['transportError', 'stall']).optional(),
     /** Streaming pace, to exercise stream watchers. */

@@ -82,7 +82,7 @@ export class ScriptedModel implements ModelPort {
       text,
       structured: answer.structured,
       toolCalls: (answer.toolCalls ?? []).map((c, i) => ({ id: `scripted-${request.role}-${index}-${i}`, name: c.name, input: c.input })),
-      stopReason: answer.toolCalls?.length ? 'toolUse' : 'end',
+      stopReason: answer.stopReason ?? (answer.toolCalls?.length ? 'toolUse' : 'end'),
       usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(text.length + JSON.stringify(answer.structured ?? '').length), cacheReadTokens: 0, cacheWriteTokens: 0 },
       costUsd: 0,
       latencyMs: Date.now() - started,
