@@ -41,7 +41,7 @@ function issueText(ws: string, from: string | undefined): string {
 
 /** `draft`: the model's ticket for an issue, validated and rendered, shown and not run. */
 export async function draftCommand(o: DraftOptions, io: { out: (s: string) => void; err: (s: string) => void }, signal: AbortSignal): Promise<number> {
-  if (!o.id || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-12)${o.id ? `, got "${o.id}"` : ''}`);
+  if (!o.id || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`);
   const format = (o.format ?? (o.out && /\.ya?ml$/i.test(o.out) ? 'yaml' : 'json')) as TicketFormat;
   if (format !== 'json' && format !== 'yaml') throw new UserInputError(`--format must be json or yaml, got "${String(o.format)}"`);
   const ticketPath = o.out ? normalizeRelPath(path.relative(o.ws, path.resolve(o.ws, o.out)).split(path.sep).join('/')) : `.tickets/${o.id}.ticket.${format}`;

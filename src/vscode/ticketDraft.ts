@@ -54,8 +54,8 @@ export async function draftFromText(files: TicketFiles, args: DraftArgs = {}, lo
     (await vscode.window.showInputBox({
       title: 'Draft Ticket from Text (2/3)',
       prompt: 'The ticket id: letters, digits, dot, dash or underscore',
-      placeHolder: 'BLOG-12',
-      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
+      placeHolder: 'BLOG-14',
+      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-14)'),
     }));
   if (!id) return undefined;
   const format = args.format ?? (await askFormat(id, 'Draft Ticket from Text (3/3)'));

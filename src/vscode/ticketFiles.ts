@@ -100,8 +100,8 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     id ??= await vscode.window.showInputBox({
       title: 'New Ticket (1/3)',
       prompt: 'The ticket id: letters, digits, dot, dash or underscore',
-      placeHolder: 'BLOG-12',
-      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-12)'),
+      placeHolder: 'BLOG-14',
+      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-14)'),
     });
     if (!id) return undefined;
     title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
