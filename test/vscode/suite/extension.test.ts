@@ -108,7 +108,12 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.equal(refused.applied.length, 0);
     assert.ok(refused.refused.length >= 1, 'the fix is refused when the file is not allowed');
     assert.doesNotMatch(readFileSync(abs(file), 'utf8'), /import/);
-    const fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
+    // The server may answer nothing while it is still busy with the project (a loaded machine): ask again, as above.
+    let fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
+    for (const end = Date.now() + 60_000; fixed.applied.length === 0 && fixed.refused.length === 0 && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
+    }
     assert.ok(fixed.applied.length >= 1, `a fix applied (refused: ${JSON.stringify(fixed.refused)})`);
     assert.equal(fixed.applied[0]!.code, 'TS2304');
     assert.match(readFileSync(abs(file), 'utf8'), /import \{ MAX_PER_PAGE \} from ['"]\.\.\/utils\/pagination(\.js)?['"]/);
