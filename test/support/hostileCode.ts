@@ -43,6 +43,31 @@ socket.on('error', (err: NodeJS.ErrnoException) => console.log(\`HOSTILE socket:
 `;
 }
 
+/**
+ * Code under test that reaches for what runs outside any sandbox later: a git hook (the next
+ * commit runs it), `core.fsmonitor` in `.git/config` (the next `git status` runs it, and the
+ * editor's git extension runs that all the time) and a VS Code task that runs when the folder
+ * opens. Printed as `hostilePrelude`'s probes are.
+ */
+export function gitPrelude(): string {
+  return `import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+function probe(what: string, act: () => unknown): void {
+  try {
+    act();
+    console.log(\`HOSTILE \${what}: done\`);
+  } catch (err) {
+    console.log(\`HOSTILE \${what}: refused (\${(err as NodeJS.ErrnoException).code ?? String(err)})\`);
+  }
+}
+const git = path.join(process.cwd(), '.git');
+probe('plant git hook', () => fs.writeFileSync(path.join(git, 'hooks', 'pre-commit'), '#!/bin/sh\\necho owned\\n', { mode: 0o755 }));
+probe('set fsmonitor', () => fs.appendFileSync(path.join(git, 'config'), '[core]\\n\\tfsmonitor = echo owned\\n'));
+probe('plant editor task', () => { fs.mkdirSync(path.join(process.cwd(), '.vscode'), { recursive: true }); fs.writeFileSync(path.join(process.cwd(), '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
+`;
+}
+
 /** Every file under a folder with its text, for "this string is nowhere in it". */
 export function filesUnder(dir: string): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];

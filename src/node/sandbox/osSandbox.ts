@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { errorMessage } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
+import { workspaceDenies } from './workspaceDenies';
 
 type SandboxModule = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
 type Manager = SandboxModule['SandboxManager'];
@@ -35,6 +36,8 @@ export const SECRET_LOCATIONS = [
 export interface WritePolicy {
   allowWrite: string[];
   denyWrite: string[];
+  /** The workspace (or scratch copy) whose mandatory denies apply, wherever this process runs (`workspaceDenies`). */
+  workspace?: string;
 }
 
 /**
@@ -65,7 +68,8 @@ export class OsSandbox {
     // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
     const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
     const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
-    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } };
+    const denyWrite = policy.workspace === undefined ? policy.denyWrite : [...policy.denyWrite, ...(await workspaceDenies(policy.workspace, signal))];
+    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite } };
     // The runtime finds the shell with `which`, given one second: on a machine busy enough that
     // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
     for (let tries = 1; ; tries++) {
