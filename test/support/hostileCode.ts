@@ -47,13 +47,13 @@ socket.on('error', (err: NodeJS.ErrnoException) => console.log(\`HOSTILE socket:
  * Code under test that reaches for what runs outside any sandbox later: a git hook (the next
  * commit runs it), `core.fsmonitor` in `.git/config` (the next `git status` runs it, and the
  * editor's git extension runs that all the time) and a VS Code task that runs when the folder
- * opens. Printed as `hostilePrelude`'s probes are.
+ * opens. Printed as `hostilePrelude`'s probes are; its names are its own, so it can stand before that prelude.
  */
 export function gitPrelude(): string {
-  return `import * as fs from 'node:fs';
-import * as path from 'node:path';
+  return `import * as gitFs from 'node:fs';
+import * as gitPath from 'node:path';
 
-function probe(what: string, act: () => unknown): void {
+function gitProbe(what: string, act: () => unknown): void {
   try {
     act();
     console.log(\`HOSTILE \${what}: done\`);
@@ -61,10 +61,10 @@ function probe(what: string, act: () => unknown): void {
     console.log(\`HOSTILE \${what}: refused (\${(err as NodeJS.ErrnoException).code ?? String(err)})\`);
   }
 }
-const git = path.join(process.cwd(), '.git');
-probe('plant git hook', () => fs.writeFileSync(path.join(git, 'hooks', 'pre-commit'), '#!/bin/sh\\necho owned\\n', { mode: 0o755 }));
-probe('set fsmonitor', () => fs.appendFileSync(path.join(git, 'config'), '[core]\\n\\tfsmonitor = echo owned\\n'));
-probe('plant editor task', () => { fs.mkdirSync(path.join(process.cwd(), '.vscode'), { recursive: true }); fs.writeFileSync(path.join(process.cwd(), '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
+const dotGit = gitPath.join(process.cwd(), '.git');
+gitProbe('plant git hook', () => gitFs.writeFileSync(gitPath.join(dotGit, 'hooks', 'pre-commit'), '#!/bin/sh\\necho owned\\n', { mode: 0o755 }));
+gitProbe('set fsmonitor', () => gitFs.appendFileSync(gitPath.join(dotGit, 'config'), '[core]\\n\\tfsmonitor = echo owned\\n'));
+gitProbe('plant editor task', () => { gitFs.mkdirSync(gitPath.join(process.cwd(), '.vscode'), { recursive: true }); gitFs.writeFileSync(gitPath.join(process.cwd(), '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
 `;
 }
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/main';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { runDistCli } from '../../support/cliProcess';
-import { copyFixtureInGit, git } from '../../support/gitFixture';
+import { copyFixtureInGit, git, gitState } from '../../support/gitFixture';
 import { gitPrelude, makeAnswerHostile } from '../../support/hostileCode';
 import { loadEvents } from '../../support/rungRuns';
 
@@ -16,17 +15,6 @@ import { loadEvents } from '../../support/rungRuns';
  * editor opens the folder). The CLI is started from another folder, as a user starts it with
  * `--workspace`: what protects them must follow the workspace, not the process's cwd.
  */
-
-/** What of a repository's `.git` runs code: every hook with its mode and bytes, and the config. */
-function gitState(root: string): string {
-  const h = createHash('sha256');
-  const hooks = path.join(root, '.git', 'hooks');
-  for (const name of readdirSync(hooks).sort()) {
-    const p = path.join(hooks, name);
-    h.update(`${name}\0${(statSync(p).mode & 0o7777).toString(8)}\0`).update(readFileSync(p)).update('\0');
-  }
-  return h.update(readFileSync(path.join(root, '.git', 'config'))).digest('hex');
-}
 
 const testOutputs = (events: RunEvent[]) => events.flatMap((e) => (e.type === 'tests.ran' ? [e.result.output] : [])).join('\n');
 
