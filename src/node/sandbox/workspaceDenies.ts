@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** How deep below the workspace the scan looks for nested repositories and dangerous names: the runtime's own depth. */
@@ -15,7 +16,13 @@ const SCAN_DEPTH = 3;
 export async function workspaceDenies(root: string, signal: AbortSignal): Promise<string[]> {
   const linux = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js');
   const places = new Set([root, ...(await placesBelow(root, signal))]);
-  return [...new Set([...places].flatMap((dir) => atCwd(dir, () => linux.linuxGetCwdMandatoryDenyPaths(false))))];
+  // Only what is there. For an absent path the runtime makes a placeholder in the workspace (an
+  // empty file or folder to mount over) and removes it only once no sandbox of this process is
+  // live: the lint worker lives for the run, so they would stay in the user's tree, and the
+  // side-effect guard would see them come and go. A hook or task written where there was none
+  // is the side-effect guard's to find after a test run (`runsCodeLater`).
+  const found = [...places].flatMap((dir) => atCwd(dir, () => linux.linuxGetCwdMandatoryDenyPaths(false)));
+  return [...new Set(found)].filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined);
 }
 
 /**

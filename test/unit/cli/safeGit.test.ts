@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/main';
@@ -36,14 +36,18 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
   });
 
   it('in the sandbox, code under test can plant no git hook, set no core.fsmonitor and write no .vscode task: .git is as it was', async () => {
+    // A workspace with editor settings, as most have: its .vscode is read-only in the sandbox.
+    mkdirSync(path.join(ws.root, '.vscode'));
+    writeFileSync(path.join(ws.root, '.vscode', 'settings.json'), '{}\n');
+    git(ws.root, 'add', '-A');
+    git(ws.root, 'commit', '-qm', 'editor settings');
     const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--require-sandbox', '--json'], { cwd: elsewhere });
     const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean } } };
     assert.equal(state.sandbox?.on, true, r.stderr);
     const output = testOutputs(await loadEvents(ws.root, runId));
     assert.match(output, /HOSTILE plant git hook: refused \(EROFS\)/, 'the hostile code ran, and was refused');
     assert.match(output, /HOSTILE set fsmonitor: refused \(EROFS\)/);
-    // An absent .vscode is held by the sandbox's placeholder: mkdir finds it there (EEXIST), and it cannot be written.
-    assert.match(output, /HOSTILE plant editor task: refused \((EROFS|EEXIST)\)/);
+    assert.match(output, /HOSTILE plant editor task: refused \(EROFS\)/);
     assert.equal(gitState(ws.root), before);
     assert.ok(!existsSync(path.join(ws.root, '.git', 'hooks', 'pre-commit')));
     assert.ok(!existsSync(path.join(ws.root, '.vscode', 'tasks.json')));

@@ -26,6 +26,12 @@ describe('a safe workspace, from the editor', () => {
     const answerFile = abs('.tickets/answers/BLOG-5/attempt1.ts');
     const answer = readFileSync(answerFile, 'utf8');
     makeAnswerHostile(root, 'BLOG-5/attempt1.ts', gitPrelude());
+    // Editor settings, as most workspaces have: its .vscode is read-only in the sandbox.
+    const hadEditorSettings = existsSync(abs('.vscode'));
+    if (!hadEditorSettings) {
+      mkdirSync(abs('.vscode'));
+      writeFileSync(abs('.vscode/settings.json'), '{}\n');
+    }
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
     git('init', '-q');
     git('add', '-A');
@@ -38,7 +44,7 @@ describe('a safe workspace, from the editor', () => {
       const output = events.flatMap((e) => (e.type === 'tests.ran' ? [e.result!.output] : [])).join('\n');
       assert.match(output, /HOSTILE plant git hook: refused \(EROFS\)/, 'the hostile code ran, and was refused');
       assert.match(output, /HOSTILE set fsmonitor: refused \(EROFS\)/);
-      assert.match(output, /HOSTILE plant editor task: refused \((EROFS|EEXIST)\)/);
+      assert.match(output, /HOSTILE plant editor task: refused \(EROFS\)/);
       assert.equal(gitState(root), before);
       assert.ok(!existsSync(path.join(root, '.git', 'hooks', 'pre-commit')));
       assert.ok(!existsSync(abs('.vscode/tasks.json')));
@@ -46,6 +52,7 @@ describe('a safe workspace, from the editor', () => {
       await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
     } finally {
       writeFileSync(answerFile, answer);
+      if (!hadEditorSettings) rmSync(abs('.vscode'), { recursive: true, force: true });
       rmSync(path.join(root, '.git'), { recursive: true, force: true });
     }
   });
