@@ -65,6 +65,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // Preloaded into the workspace's node:test and mocha runs: freezes the assertion library and node:test's API.
   { ...common, entryPoints: ['src/node/testRunners/testApisFrozen.ts'], outfile: 'dist/testApisFrozen.cjs', platform: 'node', format: 'cjs', target: 'node18' },
+  // Preloaded (NODE_OPTIONS) into the workspace's vitest and jest runs: freezes expect and chai before each test file.
+  { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The webview app, for the browser.

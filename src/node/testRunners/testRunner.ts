@@ -162,7 +162,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     const argv = [node, ...command.args];
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
-      env: this.options.env,
+      env: { ...this.options.env, ...command.env },
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
