@@ -5,8 +5,10 @@
 // otherwise replace a matcher (on chai's Assertion.prototype, through `chai.util.overwriteMethod`
 // or `expect.extend`), add an equality tester that calls everything equal, or wrap the global
 // `it`, everywhere or everywhere but in the rendered test's control. A frozen object refuses the
-// change (the assignment throws in strict code and does nothing elsewhere). A worker this cannot
-// guard does not run: the defence is never dropped in silence. Built to dist/expectFrozen.mjs.
+// change (the assignment throws in strict code and does nothing elsewhere). A vitest without the
+// runner class this patches does not run. Not reached: a vitest project's own `test.runner`,
+// vitest's vm pools (their chai is another instance), a jest-runtime not required by that name.
+// Built to dist/expectFrozen.mjs.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
