@@ -160,9 +160,11 @@ export class ProcessTestRunner implements TestRunnerPort {
       return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
     }
     const argv = [node, ...command.args];
+    // The command's preload joins whatever node options the run already gives (V8's coverage).
+    const nodeOptions = [this.options.env?.['NODE_OPTIONS'], command.env?.['NODE_OPTIONS']].filter(Boolean).join(' ');
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
-      env: { ...this.options.env, ...command.env },
+      env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
