@@ -74,7 +74,7 @@ export class OsSandbox {
     // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
     for (let tries = 1; ; tries++) {
       try {
-        return (await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv;
+        return execd((await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv);
       } catch (err) {
         if (tries >= SHELL_LOOKUPS || signal.aborted || !/^Shell '.*' not found in PATH$/.test(errorMessage(err))) throw err;
         await new Promise((r) => setTimeout(r, 200 * tries));
@@ -115,6 +115,16 @@ async function boot(): Promise<OsSandbox | { off: string }> {
   sandbox.afterCommand();
   if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
   return sandbox;
+}
+
+/**
+ * The runtime's `sh -c '<bwrap ...>'`, with the shell replaced by bwrap (`exec`): bwrap's
+ * `--die-with-parent` then watches this process, so a run killed with kill -9 takes its sandboxed
+ * processes with it. Behind a shell that stays, they would outlive it.
+ */
+function execd(argv: string[]): string[] {
+  const [shell, flag, command] = argv;
+  return argv.length === 3 && flag === '-c' && shell !== undefined && command !== undefined ? [shell, flag, `exec ${command}`] : argv;
 }
 
 export function shellQuote(s: string): string {
