@@ -1,9 +1,10 @@
 // Builds every target with esbuild, one context each, and copies the Tree-sitter
 // runtime and grammars into dist/. `--watch` keeps the contexts alive.
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyByRename, writeByRename } from './distFiles.cjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const watch = process.argv.includes('--watch');
@@ -11,8 +12,25 @@ const production = process.argv.includes('--production');
 const dist = join(root, 'dist');
 mkdirSync(dist, { recursive: true });
 
+/**
+ * esbuild hands over what it built, and each file goes into dist/ by rename (distFiles.cjs):
+ * a product running from dist/ while it builds keeps its old files.
+ * @type {esbuild.Plugin}
+ */
+const byRename = {
+  name: 'by-rename',
+  setup: (b) =>
+    b.onEnd((result) => {
+      for (const f of result.outputFiles ?? []) {
+        mkdirSync(dirname(f.path), { recursive: true });
+        writeByRename(f.path, f.contents);
+      }
+    }),
+};
+
 const common = {
   bundle: true,
+  write: false,
   // jsonc-parser's main entry is UMD, whose inner require('./impl/...') calls a bundle cannot
   // follow (the bundle then throws at load): its ES module build bundles whole.
   alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
@@ -65,6 +83,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // Preloaded into the workspace's node:test and mocha runs: freezes the assertion library and node:test's API.
   { ...common, entryPoints: ['src/node/testRunners/testApisFrozen.ts'], outfile: 'dist/testApisFrozen.cjs', platform: 'node', format: 'cjs', target: 'node18' },
+  // Preloaded (NODE_OPTIONS) into the workspace's vitest and jest runs: freezes expect and chai before each test file.
+  { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The webview app, for the browser.
@@ -78,12 +98,12 @@ const wasm = [
   ['node_modules/tree-sitter-typescript/tree-sitter-typescript.wasm', 'tree-sitter-typescript.wasm'],
   ['node_modules/tree-sitter-typescript/tree-sitter-tsx.wasm', 'tree-sitter-tsx.wasm'],
 ];
-for (const [from, to] of wasm) copyFileSync(join(root, from), join(dist, to));
+for (const [from, to] of wasm) copyByRename(join(root, from), join(dist, to));
 
 // TypeScript's lib.*.d.ts, for dist/typescript.js (the extension's and the ticket server's): the language service is told where they are (libDir).
 mkdirSync(join(dist, 'typescript-lib'), { recursive: true });
 for (const name of readdirSync(join(root, 'node_modules', 'typescript', 'lib'))) {
-  if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name)) copyFileSync(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
+  if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name)) copyByRename(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
 }
 
 // The sandbox runtime's helper that keeps sandboxed commands off Unix sockets (Linux, per architecture).
@@ -91,18 +111,17 @@ for (const arch of ['x64', 'arm64']) {
   const from = join(root, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', arch, 'apply-seccomp');
   if (!existsSync(from)) continue;
   mkdirSync(join(dist, 'vendor', 'seccomp', arch), { recursive: true });
-  copyFileSync(from, join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'));
-  chmodSync(join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'), 0o755);
+  copyByRename(from, join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'), 0o755);
 }
 
 // The webview's icon font: vscode-elements finds it through the page's codicon stylesheet.
 mkdirSync(join(dist, 'codicons'), { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) {
   const from = join(root, 'node_modules', '@vscode', 'codicons', 'dist', f);
-  if (existsSync(from)) copyFileSync(from, join(dist, 'codicons', f));
+  if (existsSync(from)) copyByRename(from, join(dist, 'codicons', f));
 }
 
-const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [...(t.plugins ?? []), byRename] })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {

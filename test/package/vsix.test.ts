@@ -47,6 +47,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/tree-sitter-typescript.wasm',
       'extension/dist/nodeTestReporter.mjs',
       'extension/dist/testApisFrozen.cjs',
+      'extension/dist/expectFrozen.mjs',
       'extension/dist/eslintWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',

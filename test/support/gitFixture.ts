@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { copyFixture } from './tempWorkspace';
 
@@ -14,4 +15,15 @@ export function copyFixtureInGit(): ReturnType<typeof copyFixture> {
   git(ws.root, 'add', '-A');
   git(ws.root, 'commit', '-qm', 'fixture');
   return ws;
+}
+
+/** What of a repository's `.git` runs code: every hook with its mode and bytes, and the config. */
+export function gitState(root: string): string {
+  const h = createHash('sha256');
+  const hooks = path.join(root, '.git', 'hooks');
+  for (const name of readdirSync(hooks).sort()) {
+    const p = path.join(hooks, name);
+    h.update(`${name}\0${(statSync(p).mode & 0o7777).toString(8)}\0`).update(readFileSync(p)).update('\0');
+  }
+  return h.update(readFileSync(path.join(root, '.git', 'config'))).digest('hex');
 }

@@ -43,6 +43,31 @@ socket.on('error', (err: NodeJS.ErrnoException) => console.log(\`HOSTILE socket:
 `;
 }
 
+/**
+ * Code under test that reaches for what runs outside any sandbox later: a git hook (the next
+ * commit runs it), `core.fsmonitor` in `.git/config` (the next `git status` runs it, and the
+ * editor's git extension runs that all the time) and a VS Code task that runs when the folder
+ * opens. Printed as `hostilePrelude`'s probes are; its names are its own, so it can stand before that prelude.
+ */
+export function gitPrelude(): string {
+  return `import * as gitFs from 'node:fs';
+import * as gitPath from 'node:path';
+
+function gitProbe(what: string, act: () => unknown): void {
+  try {
+    act();
+    console.log(\`HOSTILE \${what}: done\`);
+  } catch (err) {
+    console.log(\`HOSTILE \${what}: refused (\${(err as NodeJS.ErrnoException).code ?? String(err)})\`);
+  }
+}
+const dotGit = gitPath.join(process.cwd(), '.git');
+gitProbe('plant git hook', () => gitFs.writeFileSync(gitPath.join(dotGit, 'hooks', 'pre-commit'), '#!/bin/sh\\necho owned\\n', { mode: 0o755 }));
+gitProbe('set fsmonitor', () => gitFs.appendFileSync(gitPath.join(dotGit, 'config'), '[core]\\n\\tfsmonitor = echo owned\\n'));
+gitProbe('plant editor task', () => { gitFs.mkdirSync(gitPath.join(process.cwd(), '.vscode'), { recursive: true }); gitFs.writeFileSync(gitPath.join(process.cwd(), '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
+`;
+}
+
 /** Every file under a folder with its text, for "this string is nowhere in it". */
 export function filesUnder(dir: string): { file: string; text: string }[] {
   const out: { file: string; text: string }[] = [];

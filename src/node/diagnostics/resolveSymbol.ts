@@ -40,12 +40,17 @@ function typeAt(checker: ts.TypeChecker, sf: ts.SourceFile, path: string): { typ
   const isType = (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Enum)) !== 0;
   let type = isType ? checker.getDeclaredTypeOfSymbol(symbol) : checker.getTypeOfSymbol(symbol);
   if (members.length === 0) return { type, symbol, isType };
-  for (const member of members) {
-    const property = checker.getPropertyOfType(checker.getApparentType(checker.getNonNullableType(type)), member);
+  for (const [i, member] of members.entries()) {
+    // Past a class or an enum's name, a member is also one of its value: a static member, an enum member.
+    const property = memberOf(checker, type, member) ?? (i === 0 && isType && symbol.flags & ts.SymbolFlags.Value ? memberOf(checker, checker.getTypeOfSymbol(symbol), member) : undefined);
     if (!property) return undefined;
     type = checker.getTypeOfSymbol(property);
   }
   return { type, isType: false };
+}
+
+function memberOf(checker: ts.TypeChecker, type: ts.Type, name: string): ts.Symbol | undefined {
+  return checker.getPropertyOfType(checker.getApparentType(checker.getNonNullableType(type)), name);
 }
 
 function findSymbol(checker: ts.TypeChecker, sf: ts.SourceFile, name: string): ts.Symbol | undefined {
@@ -74,6 +79,7 @@ function declaredNames(statement: ts.Statement): ts.Identifier[] {
   ) {
     return statement.name ? [statement.name] : [];
   }
+  if (ts.isModuleDeclaration(statement) && ts.isIdentifier(statement.name)) return [statement.name];
   return [];
 }
 

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { errorMessage } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
+import { workspaceDenies } from './workspaceDenies';
 
 type SandboxModule = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
 type Manager = SandboxModule['SandboxManager'];
@@ -35,6 +36,8 @@ export const SECRET_LOCATIONS = [
 export interface WritePolicy {
   allowWrite: string[];
   denyWrite: string[];
+  /** The workspace (or scratch copy) whose mandatory denies apply, wherever this process runs (`workspaceDenies`). */
+  workspace?: string;
 }
 
 /**
@@ -65,12 +68,13 @@ export class OsSandbox {
     // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
     const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
     const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
-    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } };
+    const denyWrite = policy.workspace === undefined ? policy.denyWrite : [...policy.denyWrite, ...(await workspaceDenies(policy.workspace, signal))];
+    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite } };
     // The runtime finds the shell with `which`, given one second: on a machine busy enough that
     // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
     for (let tries = 1; ; tries++) {
       try {
-        return (await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv;
+        return execd((await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv);
       } catch (err) {
         if (tries >= SHELL_LOOKUPS || signal.aborted || !/^Shell '.*' not found in PATH$/.test(errorMessage(err))) throw err;
         await new Promise((r) => setTimeout(r, 200 * tries));
@@ -111,6 +115,16 @@ async function boot(): Promise<OsSandbox | { off: string }> {
   sandbox.afterCommand();
   if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
   return sandbox;
+}
+
+/**
+ * The runtime's `sh -c '<bwrap ...>'`, with the shell replaced by bwrap (`exec`): bwrap's
+ * `--die-with-parent` then watches this process, so a run killed with kill -9 takes its sandboxed
+ * processes with it. Behind a shell that stays, they would outlive it.
+ */
+function execd(argv: string[]): string[] {
+  const [shell, flag, command] = argv;
+  return argv.length === 3 && flag === '-c' && shell !== undefined && command !== undefined ? [shell, flag, `exec ${command}`] : argv;
 }
 
 export function shellQuote(s: string): string {

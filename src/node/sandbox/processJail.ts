@@ -107,6 +107,7 @@ export class ProcessJail {
       const policy = {
         allowWrite: [this.o.root, this.privateDir, ...(options.writable ?? [])].map(real),
         denyWrite: [...this.o.protect, ...(options.readOnly ?? []).map((f) => path.resolve(this.o.root, f))].map(real),
+        workspace: real(this.o.root),
       };
       argv = await this.sandbox.wrap(command, args, options.cwd, policy, options.signal, { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
     }

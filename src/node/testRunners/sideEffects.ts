@@ -5,6 +5,18 @@ import * as path from 'node:path';
 
 /** Not watched: dependencies, version control, the run store (read-only to tests in the sandbox). */
 const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
+/** What of the workspace's `.git` is watched all the same: git runs what they name, outside any sandbox. */
+const GIT_WATCHED = ['hooks', 'config'];
+
+/**
+ * Whether a workspace path is one that git or the editor runs code from, outside any sandbox: a
+ * hook (the next commit), `.git/config` (`core.fsmonitor`, at the next `git status`), `.vscode/`
+ * (a task that runs when the folder opens). A test run that changed one cannot pass, even with
+ * the change put back: nothing a test needs writes there.
+ */
+export function runsCodeLater(rel: string): boolean {
+  return /^(\.git\/hooks|\.git\/config|\.vscode)(\/|$)/.test(rel);
+}
 /** Files up to this size are kept in memory; larger ones are copied to a snapshot folder. */
 const MAX_IN_MEMORY_BYTES = 4 * 1024 * 1024;
 /** What the snapshot folder may hold in all; a larger file is watched, and a change to it cannot be put back. */
@@ -129,28 +141,30 @@ export class SideEffectGuard {
    */
   private async look(reuse: Map<string, Seen>, compare: Map<string, Seen> | undefined, keep: boolean): Promise<Tree> {
     const tree: Tree = { files: new Map(), dirs: new Map() };
+    const see = async (abs: string, isDirectory: boolean): Promise<void> => {
+      const rel = path.relative(this.root, abs).split(path.sep).join('/');
+      const st = await fs.lstat(abs).catch(() => undefined);
+      if (!st) return;
+      if (isDirectory) {
+        tree.dirs.set(rel, st.mode);
+        return walk(abs);
+      }
+      const prior = reuse.get(rel) ?? compare?.get(rel);
+      if (prior && unchanged(prior, st)) {
+        tree.files.set(rel, prior);
+        return;
+      }
+      const stat = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, mode: st.mode };
+      if (st.isSymbolicLink()) tree.files.set(rel, { ...stat, link: await fs.readlink(abs), content: null });
+      else if (st.isFile()) tree.files.set(rel, { ...stat, ...(await this.read(abs, st.size, keep)) });
+    };
     const walk = async (dir: string): Promise<void> => {
       const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
       for (const e of entries) {
         const abs = path.join(dir, e.name);
-        const rel = path.relative(this.root, abs).split(path.sep).join('/');
-        if (e.isDirectory()) {
-          if (SKIPPED.has(e.name)) continue;
-          const st = await fs.lstat(abs).catch(() => undefined);
-          if (st) tree.dirs.set(rel, st.mode);
-          await walk(abs);
-          continue;
-        }
-        const st = await fs.lstat(abs).catch(() => undefined);
-        if (!st) continue;
-        const prior = reuse.get(rel) ?? compare?.get(rel);
-        if (prior && unchanged(prior, st)) {
-          tree.files.set(rel, prior);
-          continue;
-        }
-        const stat = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, mode: st.mode };
-        if (st.isSymbolicLink()) tree.files.set(rel, { ...stat, link: await fs.readlink(abs), content: null });
-        else if (st.isFile()) tree.files.set(rel, { ...stat, ...(await this.read(abs, st.size, keep)) });
+        if (e.isDirectory() && e.name === '.git' && dir === this.root) {
+          for (const inGit of (await fs.readdir(abs, { withFileTypes: true }).catch(() => [])).filter((g) => GIT_WATCHED.includes(g.name))) await see(path.join(abs, inGit.name), inGit.isDirectory());
+        } else if (!(e.isDirectory() && SKIPPED.has(e.name))) await see(abs, e.isDirectory());
       }
     };
     await walk(this.root);

@@ -12,6 +12,8 @@ export interface TestCommand {
   parse: ReportParser;
   /** The runner reports on stdout unless it can write the report file (old mocha). */
   reportOnStdout?: boolean;
+  /** Variables the command needs beside the run's own (the preload of vitest's and jest's workers). */
+  env?: Record<string, string>;
 }
 
 export interface CommandContext {
@@ -50,20 +52,22 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
       return withBin(ctx, 'vitest', (bin) => {
         const coverage = ctx.coverage ? vitestCoverage(ctx, ctx.coverage) : [];
         if (!Array.isArray(coverage)) return coverage;
-        return {
+        return withFrozenExpect(ctx, {
           // The default reporter too, so the output the Debugger quotes has the readable diff.
           args: [bin, 'run', '--reporter=json', `--outputFile.json=${ctx.reportFile}`, '--reporter=default', ...coverage, ...ctx.files],
           parse: parseJestReport,
-        };
+        });
       });
     case 'jest':
-      return withBin(ctx, 'jest', (bin) => ({
-        // A memory limit makes jest run the tests in a worker even when it would run them in its
-        // own process (one test file, one core): the code under test then shares no module, no
-        // fs, with the process that writes the reports.
-        args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--workerIdleMemoryLimit=2GB', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
-        parse: parseJestReport,
-      }));
+      return withBin(ctx, 'jest', (bin) =>
+        withFrozenExpect(ctx, {
+          // A memory limit makes jest run the tests in a worker even when it would run them in its
+          // own process (one test file, one core): the code under test then shares no module, no
+          // fs, with the process that writes the reports.
+          args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--workerIdleMemoryLimit=2GB', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
+          parse: parseJestReport,
+        }),
+      );
     case 'mocha':
       return withBin(ctx, 'mocha', (bin) => mochaCommand(ctx, bin));
   }
@@ -77,6 +81,17 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
 function frozenApis(ctx: CommandContext): string[] | { unavailable: string } {
   const file = join(dirname(ctx.nodeTestReporter), 'testApisFrozen.cjs');
   return existsSync(file) ? ['--require', file] : { unavailable: `${file} is missing: run npm run build` };
+}
+
+/**
+ * vitest and jest load the test files in workers they start: dist/expectFrozen.mjs reaches them
+ * through NODE_OPTIONS, and freezes `expect` and chai just before each test file loads. A build
+ * without it cannot run the tests.
+ */
+function withFrozenExpect(ctx: CommandContext, command: TestCommand): TestCommand | { unavailable: string } {
+  const file = join(dirname(ctx.nodeTestReporter), 'expectFrozen.mjs');
+  if (!existsSync(file)) return { unavailable: `${file} is missing: run npm run build` };
+  return { ...command, env: { NODE_OPTIONS: `--import=${JSON.stringify(pathToFileURL(file).href)}` } };
 }
 
 function nodeTestCommand(ctx: CommandContext): TestCommand | { unavailable: string } {

@@ -8,7 +8,7 @@ import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
 import type { GroupRunResult } from './processGroup';
 import { StackMapper } from './sourceMappedStack';
-import { SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
+import { runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -160,9 +160,11 @@ export class ProcessTestRunner implements TestRunnerPort {
       return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
     }
     const argv = [node, ...command.args];
+    // The command's preload joins whatever node options the run already gives (V8's coverage).
+    const nodeOptions = [this.options.env?.['NODE_OPTIONS'], command.env?.['NODE_OPTIONS']].filter(Boolean).join(' ');
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
-      env: this.options.env,
+      env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
@@ -221,17 +223,21 @@ export class ProcessTestRunner implements TestRunnerPort {
 
 /**
  * The run's result with what it did to the workspace. A change that could not be put back
- * leaves the workspace other than what was judged: such a run cannot pass.
+ * leaves the workspace other than what was judged, and a change to a git hook, `.git/config` or
+ * `.vscode/` is an attack on what runs outside the sandbox later: such a run cannot pass.
  */
 function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
   const list = (es: SideEffect[]) => es.map((e) => `${e.change} ${e.path}`).join(', ');
   const kept = effects.filter((e) => !e.restored);
   const undone = effects.filter((e) => e.restored);
+  const armed = effects.filter((e) => runsCodeLater(e.path));
   const notes = [
     ...(undone.length ? [`[ticket-runner] the test run changed the workspace; put back as it was: ${list(undone)}`] : []),
     ...(kept.length ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`] : []),
+    ...(armed.length ? [`[ticket-runner] the test run changed what git or the editor runs outside any sandbox, so this run cannot pass: ${list(armed)}`] : []),
   ];
-  return { ...r, status: kept.length && r.status === 'passed' ? 'failed' : r.status, sideEffects: effects, output: [r.output, ...notes].join('\n') };
+  const fails = kept.length > 0 || armed.length > 0;
+  return { ...r, status: fails && r.status === 'passed' ? 'failed' : r.status, sideEffects: effects, output: [r.output, ...notes].join('\n') };
 }
 
 function result(

@@ -60,6 +60,20 @@ describe('crash-safe runs (dist/cli.js)', function () {
     });
   }
 
+  it('kill -9 of the CLI while a test runs in the sandbox leaves no process of the run working five seconds later', async () => {
+    writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
+    const token = String(Date.now() % 100000);
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox', '--test-command', `node hang.js ${token}`]);
+    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
+    assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
+    run.child.kill('SIGKILL');
+    await run.done;
+    await new Promise((r) => setTimeout(r, 5_000));
+    const left = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)].filter((p) => alive(p) && !zombie(p));
+    assert.deepEqual(left, [], 'no process of the run outlives it');
+  });
+
   it('SIGTERM without the OS sandbox also kills what the tests detached from their process group', async () => {
     // setsid's way out of the group kill: only the sweep of the run's mark reaches it.
     writeFileSync(path.join(ws.root, 'hang.js'), `const { spawn } = require('node:child_process');

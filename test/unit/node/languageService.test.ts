@@ -82,6 +82,30 @@ describe('LanguageServiceDiagnostics', function () {
       assert.match((await ls.resolveSymbol('src/types.ts', 'Post')) ?? '', /^\{ id: number; title: string; tags: string\[\]; rank: number; author\?: /);
     });
 
+    it('resolves a static member of a class, a member of a namespace and a member of an enum', async () => {
+      project.write(
+        'src/statics.ts',
+        `export class Money {
+  static readonly currency = 'EUR';
+  static zero(): Money { return new Money(0); }
+  constructor(readonly cents: number) {}
+  add(other: Money): Money { return new Money(this.cents + other.cents); }
+}
+export namespace Units {
+  export function toCents(euros: number): number { return euros * 100; }
+}
+export enum Tier { Bronze = 'bronze', Gold = 'gold' }
+`,
+      );
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Money.zero'), '() => Money');
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Money.currency'), "'EUR'");
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Money.add'), '(other: Money) => Money', 'an instance member still resolves');
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Money.nope'), null);
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Units.toCents'), '(euros: number) => number');
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Tier.Gold'), 'Tier.Gold');
+      assert.equal(await ls.resolveSymbol('src/statics.ts', 'Tier.Silver'), null);
+    });
+
     it('reports a broken tsconfig.json once, on the first check', async () => {
       const broken = new TempProject({ 'tsconfig.json': '{ "compilerOptions": { "strict": "yes" } }', 'a.ts': 'export const a = 1;\n' });
       const service = createLanguageServiceDiagnostics(broken.root);

@@ -57,6 +57,7 @@ export async function eventually(condition: () => boolean, ms = 3000): Promise<b
 export async function buildReporter(file: string): Promise<string> {
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/testApisFrozen.ts`], outfile: join(dirname(file), 'testApisFrozen.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/expectFrozen.mts`], outfile: join(dirname(file), 'expectFrozen.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
   return file;
 }
 

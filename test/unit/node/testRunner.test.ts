@@ -129,6 +129,13 @@ describe('ProcessTestRunner', function () {
     const refused = await unfrozen.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
     assert.equal(refused.status, 'error');
     assert.match(refused.output, /testApisFrozen\.cjs is missing: run npm run build/);
+    // Nor does one without the preload that freezes vitest's and jest's expect.
+    const unfrozenExpect = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/ok.test.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
+    for (const [framework, file] of [['vitest', 'vitest/math.test.mjs'], ['jest', 'jest/math.test.js']] as const) {
+      const r = await unfrozenExpect.run({ framework, files: [file], timeoutMs: 20_000 }, neverAborted());
+      assert.equal(r.status, 'error');
+      assert.match(r.output, /expectFrozen\.mjs is missing: run npm run build/);
+    }
   });
 
   it('parses a real vitest JSON report', async () => {

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import { thisHost } from '../../../src/node/store/processAlive';
 import { LOCK_FILE, WorkspaceLockedError, type LockHolder } from '../../../src/node/store/workspaceLock';
-import { filesUnder, hostilePrelude, listener, makeAnswerHostile } from '../../support/hostileCode';
+import { gitState } from '../../support/gitFixture';
+import { filesUnder, gitPrelude, hostilePrelude, listener, makeAnswerHostile } from '../../support/hostileCode';
 import { CANARIES } from '../canaries';
 import { whyAttemptFailed } from '../../../src/core/run/views/words';
 import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
@@ -17,6 +18,45 @@ const holderLock = (pid: number): LockHolder => ({ pid, host: thisHost(), starte
 const writeLock = (h: LockHolder) => writeFileSync(abs(LOCK_FILE), JSON.stringify(h) + '\n');
 
 describe('a safe workspace, from the editor', () => {
+  it("a run started here cannot plant a git hook, a core.fsmonitor or a .vscode task: the workspace's .git is as it was", async function () {
+    this.timeout(240_000);
+    const root = folder().uri.fsPath;
+    // The extension host does not run in the workspace: the sandbox's denies must follow the workspace, not its cwd.
+    assert.notEqual(process.cwd(), root);
+    const answerFile = abs('.tickets/answers/BLOG-5/attempt1.ts');
+    const answer = readFileSync(answerFile, 'utf8');
+    makeAnswerHostile(root, 'BLOG-5/attempt1.ts', gitPrelude());
+    // Editor settings, as most workspaces have: its .vscode is read-only in the sandbox.
+    const hadEditorSettings = existsSync(abs('.vscode'));
+    if (!hadEditorSettings) {
+      mkdirSync(abs('.vscode'));
+      writeFileSync(abs('.vscode/settings.json'), '{}\n');
+    }
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'the fixture, with a hostile answer');
+    const before = gitState(root);
+    try {
+      const result = await withSettings({ gates: [], requireSandbox: true }, () => runTicket('.tickets/BLOG-5.ticket.json'));
+      assert.ok(result, 'the run started (the sandbox is required, and it started)');
+      const events = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; result?: { output: string } });
+      const output = events.flatMap((e) => (e.type === 'tests.ran' ? [e.result!.output] : [])).join('\n');
+      assert.match(output, /HOSTILE plant git hook: refused \(EROFS\)/, 'the hostile code ran, and was refused');
+      assert.match(output, /HOSTILE set fsmonitor: refused \(EROFS\)/);
+      assert.match(output, /HOSTILE plant editor task: refused \(EROFS\)/);
+      assert.equal(gitState(root), before);
+      assert.ok(!existsSync(path.join(root, '.git', 'hooks', 'pre-commit')));
+      assert.ok(!existsSync(abs('.vscode/tasks.json')));
+      assert.equal(result.state.status, 'passed', 'the attack changed nothing, and the code is the right answer');
+      await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
+    } finally {
+      writeFileSync(answerFile, answer);
+      if (!hadEditorSettings) rmSync(abs('.vscode'), { recursive: true, force: true });
+      rmSync(path.join(root, '.git'), { recursive: true, force: true });
+    }
+  });
+
   it('a run started here executes its tests in the OS sandbox: no write outside the workspace, no secret in .ticket-runner/', async function () {
     this.timeout(240_000);
     // The canaries must really be in this host's environment, or the test below proves nothing.
