@@ -245,7 +245,12 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
         const errors = found.filter((f) => f.diagnostic.category === 'error' && STRUCTURAL_CODES.has(f.diagnostic.code.slice(2)));
         if (!errors.length) break;
         const candidate = await this.nextFix(uri, errors, refused);
-        if (!candidate) break;
+        if (!candidate) {
+          // A structural error the editor offers no fix for, on a first ask: its server may still be
+          // loading the project, and offers no import until it has. The headless service has its own.
+          if (round === 0) headless.push(file);
+          break;
+        }
         const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
         const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
         if (!touched.every((t) => allow(t))) {
