@@ -103,6 +103,10 @@ describe('end to end in code-server with Chromium', function () {
         throw new Error(`${String(err)}\nthe run's events: ${run.types.join(', ')}\n${last.join('\n')}`);
       });
     await webview.locator('#accept').waitFor({ timeout: 60_000 });
+    // The run has ended, and its progress notification given way to the announcement, before the
+    // test goes on: a quick pick opened while the notifications change hands can close by itself.
+    await until(page, 'the run to end', () => (runEvents(ws.folder).find((r) => r.runId === run.runId)?.types.includes('run.finished') ? true : undefined), 60_000);
+    await page.locator('.notification-toast', { hasText: `${ticket}: ` }).first().waitFor({ timeout: 30_000 });
     console.log(`      ${ticket} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
     return run.runId;
   }
