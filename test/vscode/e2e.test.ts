@@ -284,7 +284,8 @@ describe('end to end in code-server with Chromium', function () {
       const last = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl'), 'utf8').trim().split('\n').pop()!;
       assert.match(last, /"type":"run\.finished".*"outcome":"cancelled".*"reason":\{"kind":"cancelled"\}/, types.join(', '));
       await until(page, 'the test processes to be gone', () => (pids.some(alive) ? undefined : true), 5_000);
-      assert.equal(existsSync(path.join(ws.folder, '.ticket-runner', 'lock')), false, 'the workspace lock is released');
+      // The lock goes in the run's last step, after its log's last line: a moment later, within deactivate's time.
+      await until(page, 'the workspace lock to be released', () => (existsSync(path.join(ws.folder, '.ticket-runner', 'lock')) ? undefined : true), 5_000);
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     } finally {
       writeFileSync(settings, saved);

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { constants, createReadStream, mkdtempSync, promises as fs, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { PackageWatch } from './packageWrites';
 
-/** Not watched: dependencies, version control, the run store (read-only to tests in the sandbox). */
+/** Not looked at: dependencies (watched for writes instead, by PackageWatch), version control, the run store (read-only to tests in the sandbox). */
 const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
 /** What of the workspace's `.git` is watched all the same: git runs what they name, outside any sandbox. */
 const GIT_WATCHED = ['hooks', 'config'];
@@ -28,6 +29,11 @@ export interface SideEffect {
   change: 'created' | 'modified' | 'deleted';
   /** False: the workspace still holds the change, and the test run cannot count. */
   restored: boolean;
+}
+
+/** Whether a side effect's path lies in the installed packages (a write there is found, never put back). */
+export function inInstalledPackages(rel: string): boolean {
+  return /(^|\/)node_modules\//.test(rel);
 }
 
 export interface SideEffectGuardOptions {
@@ -73,16 +79,24 @@ export class SideEffectGuard {
   private snapshotDir: string | undefined;
   private snapshotBytes = 0;
   private snapshots = 0;
+  private readonly packages: PackageWatch;
+  /** The node_modules folders the last look passed by. */
+  private packageDirs: string[] = [];
 
   constructor(
     private readonly root: string,
     private readonly options: SideEffectGuardOptions = {},
-  ) {}
+  ) {
+    this.packages = new PackageWatch(root);
+  }
 
   /** Looks at the tree before a test run; reads only the files that changed since the last look. */
   async before(): Promise<void> {
     const old = this.known.files;
     this.known = await this.look(old, undefined, true);
+    // Watched from the run's first test run on. A write between two test runs is the next one's
+    // to report: nothing of the run writes there, but a process an earlier test left behind may.
+    for (const dir of this.packageDirs) await this.packages.add(dir);
     // Snapshots of files that changed since (the Coder rewrote them) are kept no longer.
     const live = new Set([...this.known.files.values()].map((f) => f.snapshot));
     for (const f of old.values()) {
@@ -121,11 +135,13 @@ export class SideEffectGuard {
       const ok = await fs.mkdir(this.abs(rel), { recursive: true }).then(() => chmod(this.abs(rel), mode), () => false);
       effects.push({ path: `${rel}/`, change: 'deleted', restored: ok });
     }
+    for (const w of await this.packages.take()) effects.push({ ...w, restored: false });
     return effects.sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** Removes the snapshot folder. */
   dispose(): void {
+    this.packages.dispose();
     if (this.snapshotDir) rmSync(this.snapshotDir, { recursive: true, force: true });
     this.snapshotDir = undefined;
     this.snapshotBytes = 0;
@@ -141,6 +157,7 @@ export class SideEffectGuard {
    */
   private async look(reuse: Map<string, Seen>, compare: Map<string, Seen> | undefined, keep: boolean): Promise<Tree> {
     const tree: Tree = { files: new Map(), dirs: new Map() };
+    const packageDirs: string[] = [];
     const see = async (abs: string, isDirectory: boolean): Promise<void> => {
       const rel = path.relative(this.root, abs).split(path.sep).join('/');
       const st = await fs.lstat(abs).catch(() => undefined);
@@ -164,10 +181,12 @@ export class SideEffectGuard {
         const abs = path.join(dir, e.name);
         if (e.isDirectory() && e.name === '.git' && dir === this.root) {
           for (const inGit of (await fs.readdir(abs, { withFileTypes: true }).catch(() => [])).filter((g) => GIT_WATCHED.includes(g.name))) await see(path.join(abs, inGit.name), inGit.isDirectory());
-        } else if (!(e.isDirectory() && SKIPPED.has(e.name))) await see(abs, e.isDirectory());
+        } else if (e.isDirectory() && e.name === 'node_modules') packageDirs.push(abs);
+        else if (!(e.isDirectory() && SKIPPED.has(e.name))) await see(abs, e.isDirectory());
       }
     };
     await walk(this.root);
+    this.packageDirs = packageDirs;
     return tree;
   }
 

@@ -8,7 +8,7 @@ import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
 import type { GroupRunResult } from './processGroup';
 import { StackMapper } from './sourceMappedStack';
-import { runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
+import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -228,15 +228,19 @@ export class ProcessTestRunner implements TestRunnerPort {
  */
 function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
   const list = (es: SideEffect[]) => es.map((e) => `${e.change} ${e.path}`).join(', ');
-  const kept = effects.filter((e) => !e.restored);
+  const installed = effects.filter((e) => inInstalledPackages(e.path));
+  const kept = effects.filter((e) => !e.restored && !inInstalledPackages(e.path));
   const undone = effects.filter((e) => e.restored);
   const armed = effects.filter((e) => runsCodeLater(e.path));
   const notes = [
     ...(undone.length ? [`[ticket-runner] the test run changed the workspace; put back as it was: ${list(undone)}`] : []),
     ...(kept.length ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`] : []),
     ...(armed.length ? [`[ticket-runner] the test run changed what git or the editor runs outside any sandbox, so this run cannot pass: ${list(armed)}`] : []),
+    ...(installed.length
+      ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass: ${list(installed)}; reinstall them (npm ci) to have them as published`]
+      : []),
   ];
-  const fails = kept.length > 0 || armed.length > 0;
+  const fails = kept.length > 0 || armed.length > 0 || installed.length > 0;
   return { ...r, status: fails && r.status === 'passed' ? 'failed' : r.status, sideEffects: effects, output: [r.output, ...notes].join('\n') };
 }
 
