@@ -52,19 +52,35 @@ export function decodeLog(text: string, source: string): LoadedLog {
 
 /**
  * What only an edit can make of an append-only log: the writer numbers its events from 0, one
- * by one, for one run, and a run that has finished finishes again only after it was resumed or
- * a correction was rejected. Without the OS sandbox the code under test can append to the log;
- * a second `run.finished` after the real one would otherwise be the run's outcome in every view.
+ * by one, for one run, and a run that has finished finishes again only after it was reopened as
+ * the commands reopen one: `resume` a cancelled run, a decision on the correction request a run
+ * waits for (and, once accepted, its resume). Without the OS sandbox the code under test can
+ * append to the log, and a process it leaves behind can do so after the run: a resume and a
+ * second `run.finished` after the real one would otherwise be the run's outcome in every view.
+ * A forger who also writes the decision an operator would make is not stopped here; the
+ * sandbox, where `.ticket-runner/` is read-only, is what stops that.
  */
 function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } | undefined {
-  let finished = false;
+  /** The outcome the run last finished with, until something reopened it. */
+  let ended: string | undefined;
+  let decided = false;
   for (const [i, e] of events.entries()) {
-    if (e.seq !== i) return { line: i + 1, why: `is event ${e.seq} of the run where event ${i} belongs` };
-    if (e.runId !== events[0]!.runId) return { line: i + 1, why: `belongs to run ${e.runId}, not ${events[0]!.runId}` };
-    if (e.type === 'run.resumed' || e.type === 'correction.rejected') finished = false;
-    else if (e.type === 'run.finished') {
-      if (finished) return { line: i + 1, why: 'finishes a run that had finished already, with no resume or decision between' };
-      finished = true;
+    const at = (why: string) => ({ line: i + 1, why });
+    if (e.seq !== i) return at(`is event ${e.seq} of the run where event ${i} belongs`);
+    if (e.runId !== events[0]!.runId) return at(`belongs to run ${e.runId}, not ${events[0]!.runId}`);
+    if (e.type === 'correction.accepted' || e.type === 'correction.rejected') {
+      if (ended !== undefined && ended !== 'needsOperator') return at(`decides a correction request of a run that ended ${ended}`);
+      if (e.type === 'correction.rejected') ended = undefined;
+      else decided = true;
+    } else if (e.type === 'run.resumed') {
+      if (ended === 'needsOperator' && !decided) return at('resumes a run that waits for a decision on its correction request, with no decision');
+      if (ended !== undefined && ended !== 'needsOperator' && ended !== 'cancelled') return at(`resumes a run that ended ${ended}; only a cancelled run is resumed`);
+      ended = undefined;
+      decided = false;
+    } else if (e.type === 'run.finished') {
+      if (ended !== undefined) return at('finishes a run that had finished already, with no resume or decision between');
+      ended = e.outcome;
+      decided = false;
     }
   }
   return undefined;

@@ -10,6 +10,7 @@ import { childEnvironment } from './childEnv';
 import { OsSandbox, statusOf } from './osSandbox';
 import { freezeMarked, MARK_VAR, newRunToken, sweepMarked, thaw } from './processSweep';
 import { Redactor } from './redactor';
+import { startGuardian } from './runGuardian';
 import { realPathOr } from '../workspacePaths';
 
 export interface JailOptions {
@@ -57,7 +58,7 @@ export class ProcessJail {
      * `tmp/`, made at the first command, removed by `dispose`), the run's random token every
      * process is marked with, and the number of the last command.
      */
-    private readonly shared: { path?: string; token: string; commands: number; live: Set<JailedProcess> },
+    private readonly shared: Shared,
     private readonly owner: boolean,
   ) {}
 
@@ -101,6 +102,8 @@ export class ProcessJail {
     const home = path.join(this.privateDir, 'home');
     const tmp = path.join(this.privateDir, 'tmp');
     const mark = `${this.shared.token}.${++this.shared.commands}`;
+    // Without the sandbox, what outlives a kill -9 of this process is the guardian's to end.
+    if (!this.sandbox) this.shared.guardian ??= startGuardian(this.shared.token) ?? null;
     const env = { ...childEnvironment(this.o.parentEnv, { pass: this.o.pass, home, tmp }), ...options.env, [MARK_VAR]: mark };
     let argv = [command, ...args];
     if (this.sandbox) {
@@ -157,13 +160,24 @@ export class ProcessJail {
   async dispose(): Promise<void> {
     if (!this.owner) return;
     await this.sweep();
+    this.shared.guardian?.stop();
+    this.shared.guardian = undefined;
     if (!this.shared.path) return;
     rmSync(this.shared.path, { recursive: true, force: true });
     this.shared.path = undefined;
   }
 }
 
-function newShared(): { token: string; commands: number; live: Set<JailedProcess> } {
+interface Shared {
+  path?: string;
+  token: string;
+  commands: number;
+  live: Set<JailedProcess>;
+  /** The run's guardian (runGuardian), once a command ran without the sandbox; null where none can run. */
+  guardian?: { stop(): void } | null;
+}
+
+function newShared(): Shared {
   return { token: newRunToken(), commands: 0, live: new Set() };
 }
 

@@ -96,6 +96,27 @@ setInterval(() => {}, 1000);
     await until('the detached process to be gone', () => detached.every((p) => !alive(p) || zombie(p)), 5_000);
   });
 
+  it('kill -9 of the CLI while a test runs without the OS sandbox leaves no process of the run working five seconds later, a detached one included', async () => {
+    // Nothing watches the run's processes once the CLI is gone: not bwrap's --die-with-parent, not the CLI's own sweep.
+    writeFileSync(path.join(ws.root, 'hang.js'), `const { spawn } = require('node:child_process');
+const token = process.argv[2];
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '299.' + token], { detached: true, stdio: 'ignore' }).unref();
+require('node:fs').writeFileSync('started', token);
+setInterval(() => {}, 1000);
+`);
+    const token = String(Date.now() % 100000);
+    const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
+    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
+    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
+    assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its detached child run: ${pids.join(', ')}`);
+    run.child.kill('SIGKILL');
+    await run.done;
+    await new Promise((r) => setTimeout(r, 5_000));
+    const left = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)].filter((p) => alive(p) && !zombie(p));
+    assert.deepEqual(left, [], 'no process of the run outlives it');
+  });
+
   it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
     // The uninterrupted run, on its own copy.
     const ref = copyFixture();

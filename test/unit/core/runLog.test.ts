@@ -91,12 +91,36 @@ describe('run log', () => {
     await refused(2, /is event 2 of the run where event 1 belongs/);
     rewrite([...lines.slice(0, 2), lines[2]!.replace('"runId":"r6"', '"runId":"r7"')]);
     await refused(3, /belongs to run r7, not r6/);
-    // What the writer itself appends after a finish stays readable: a resume, then a finish.
-    rewrite(lines);
+    // What the writer itself appends after a finish it can resume stays readable: a resume, then a finish.
+    rewrite([...lines.slice(0, -1), lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"cancelled"')]);
     const log = new RunLog('r6', store, systemClock, await store.load('r6').then((l) => l.events));
-    await log.emit({ type: 'run.resumed', from: 'manifest', reason: 'test' });
+    await log.emit({ type: 'run.resumed', from: 'coder', reason: 'test', attempt: 2 });
     await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 2 }, attempts: 1 });
     assert.equal((await store.load('r6')).events.length, 5);
+  });
+
+  it('refuses a resume no command makes: after a run that failed or passed, or after a correction request nobody accepted', async () => {
+    await writeRun('r8');
+    const lines = readFileSync(store.logPath('r8'), 'utf8').trimEnd().split('\n');
+    const at = (seq: number, e: object) => JSON.stringify({ runId: 'r8', seq, ts: '2026-11-27T10:00:00.000Z', ...e });
+    const resumed = (seq: number) => at(seq, { type: 'run.resumed', from: 'coder', reason: 'resumed', attempt: 2 });
+    const passed = (seq: number) => at(seq, { type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 2 });
+    const rewrite = (ls: string[]) => {
+      rmSync(store.logPath('r8'));
+      appendFileSync(store.logPath('r8'), ls.join('\n') + '\n');
+    };
+    const refused = (line: number, why: RegExp) => assert.rejects(store.load('r8'), (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message));
+    // What a process left behind by the tests appends once the run failed: a resume, and a pass.
+    rewrite([...lines, resumed(3), passed(4)]);
+    await refused(4, /resumes a run that ended failed; only a cancelled run is resumed/);
+    const needsOperator = lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"needsOperator"');
+    rewrite([...lines.slice(0, -1), needsOperator, resumed(3), passed(4)]);
+    await refused(4, /resumes a run that waits for a decision on its correction request, with no decision/);
+    rewrite([...lines.slice(0, -1), lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"passed"'), at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' })]);
+    await refused(4, /decides a correction request of a run that ended passed/);
+    // What accepting a correction writes stays readable.
+    rewrite([...lines.slice(0, -1), needsOperator, at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' }), at(4, { type: 'run.resumed', from: 'manifest', reason: 'correction c1 accepted' }), passed(5)]);
+    assert.equal((await store.load('r8')).events.length, 6);
   });
 
   it('flushes the log to disk at each step and attempt boundary, after the boundary event is written', async () => {
