@@ -110,6 +110,7 @@ const VARIANTS: Variant[] = [
     hard: 'an out-of-scope cause that shows up only in a stack frame',
     gold: 'manifest',
     fact: 'outsideScopeFrame',
+    // The same facts as frame-on-call-path: no guard confirms a frame alone, so these are the scope guard's known blind spot.
     why: 'the failing frame is in src/lib/dates.ts, a file the scope neither writes nor reads: the change needs it',
     applies: withFailingCase,
     limit: 6,

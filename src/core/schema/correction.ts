@@ -9,6 +9,7 @@ export const MachineFact = z
     kind: z.enum([
       'testTypeError',
       'testExpectsImpossibleValue',
+      /** No guard confirms with it any more (a frame shows where a failure surfaced, not what must change); kept so older run logs and corpus cases still read. */
       'outsideScopeFrame',
       'outsideScopeDiagnostic',
       'symbolNotInScope',

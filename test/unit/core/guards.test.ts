@@ -134,11 +134,11 @@ describe('router guards', () => {
     }
   });
 
-  it('confirms "manifest is wrong" from a stack frame outside the scope', () => {
+  it('a stack frame outside the scope alone does not confirm "manifest is wrong" (scopeGuard.test.ts holds the whole case)', () => {
     const tests = { status: 'failed' as const, framework: 'node:test', command: [], passed: 0, failed: 1, skipped: 0, durationMs: 1, output: '', cases: [{ name: 'c', status: 'failed' as const, stack: 'TypeError: x\n    at run (/ws/src/other.ts:4:9)\n    at /ws/node_modules/x/y.js:1:1' }] };
     const d = route({ ...base, diagnosis: diag({ kind: 'manifest' }), tests });
-    assert.equal(d.route, 'manifest');
-    assert.deepEqual([d.guard.fact?.kind, d.guard.fact?.file], ['outsideScopeFrame', 'src/other.ts']);
+    assert.deepEqual([d.route, d.guard.verdict, d.guard.fact], ['code', 'overridden', undefined]);
+    assert.match(d.guard.detail, /src\/other\.ts:4: it shows where the failure surfaced/);
   });
 
   it('confirms "manifest is wrong" when the fix for a missing symbol must change a file outside the scope', () => {

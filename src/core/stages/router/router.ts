@@ -84,25 +84,35 @@ export function frameFiles(tests: TestRunResult | undefined, root: string): { fi
 const writable = (m: Manifest, f: string) => m.scope.write.some((s) => s.path === f) || m.testFiles.includes(f);
 
 /**
- * manifest is wrong: the failure points at a workspace file that is neither in scope nor a
- * test, or the code needs a symbol only an out-of-scope file can provide (the language
- * service's own fix for the error would have to change that file).
+ * manifest is wrong: a fact no change inside the scope can fix. The change caused an error in a
+ * workspace file that is neither in scope nor a test, or the code needs a symbol only an
+ * out-of-scope file can provide (the language service's own fix for the error would have to
+ * change that file). A failing stack frame outside the scope is not such a fact: a helper that
+ * refuses a bad argument by design throws in its own file, so the frame shows where the
+ * caller's mistake surfaced, not that the helper must change (see `frameOnlyDetail`).
  */
 function manifestFact(i: RouterInputs): MachineFact | undefined {
-  const { manifest: m, diagnostics: ds, tests, workspaceRoot: root } = i;
+  const { manifest: m, diagnostics: ds } = i;
   const inScope = (f: string) => writable(m, f);
   const d = errorsOnly(ds).find((x) => !inScope(x.file));
   if (d) {
     return { kind: 'outsideScopeDiagnostic', detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`, file: d.file, line: d.line, code: d.code };
   }
-  const frame = frameFiles(tests, root).find((f) => !inScope(f.file) && !m.scope.read.some((r) => r.path === f.file));
-  if (frame) return { kind: 'outsideScopeFrame', detail: `a failing stack frame is in ${frame.file}:${frame.line}, outside the scope`, file: frame.file, line: frame.line };
   const fix = i.refusedFixes?.find((r) => r.files.some((f) => !inScope(f)));
   if (fix) {
     const outside = fix.files.filter((f) => !inScope(f));
     return { kind: 'symbolNotInScope', detail: `${fix.file} ${fix.code}: the language service's fix "${fix.description}" needs ${outside.join(', ')}, outside the scope`, file: outside[0], code: fix.code };
   }
   return undefined;
+}
+
+/** Why a scope claim that points only at a failing frame outside the scope is vetoed; undefined when there is no such frame. */
+function frameOnlyDetail(i: RouterInputs): string | undefined {
+  const frame = frameFiles(i.tests, i.workspaceRoot).find((f) => !writable(i.manifest, f.file));
+  return (
+    frame &&
+    `the Debugger claimed "manifest is wrong", but its only out-of-scope evidence is a failing stack frame in ${frame.file}:${frame.line}: it shows where the failure surfaced, not that ${frame.file} must change (the change caused no error there and needs nothing only it can provide): the failure takes the code path`
+  );
 }
 
 /** ticket is wrong: a symbol the ticket names does not resolve with the language service. */
@@ -143,7 +153,11 @@ export function route(i: RouterInputs): RouteDecision {
     const fact = kind === 'test' ? testFact(i) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
     decision = fact
       ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
-      : { claimed: kind, route: 'code', guard: { verdict: 'overridden', detail: `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` } };
+      : {
+          claimed: kind,
+          route: 'code',
+          guard: { verdict: 'overridden', detail: (kind === 'manifest' && frameOnlyDetail(i)) || `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` },
+        };
   }
   const alike = i.repeat && i.repeat.current.length ? similarity(i.repeat.current, i.repeat.previous) : 0;
   if (decision.route === 'code' && alike >= REPEAT_SIMILARITY) {
