@@ -56,6 +56,26 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
     assert.equal(r.code, EXIT.passed, r.stderr);
   });
 
+  it('in the sandbox, a .vscode the workspace does not have (no deny can name it) is put back after the test run, and the run cannot pass', async () => {
+    // The runtime denies only what is there; a folder the tests create is the side-effect check's.
+    assert.ok(!existsSync(path.join(ws.root, '.vscode')));
+    const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
+    const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes editor tasks.', evidence: [{ source: 'testOutput', quote: 'so this run cannot pass' }], brief: 'Do not write .vscode.' } }] }));
+    const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--require-sandbox', '--json'], { cwd: elsewhere });
+    assert.equal(r.code, EXIT.failed, r.stderr);
+    const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean } } };
+    assert.equal(state.sandbox?.on, true, r.stderr);
+    const events = await loadEvents(ws.root, runId);
+    assert.match(testOutputs(events), /HOSTILE plant editor task: done/, 'the folder was not there to deny');
+    const ran = events.find((e) => e.type === 'tests.ran');
+    assert.ok(ran?.type === 'tests.ran');
+    assert.deepEqual((ran.result.sideEffects ?? []).filter((e) => e.path.startsWith('.vscode')), [{ path: '.vscode/', change: 'created', restored: true }]);
+    assert.match(ran.result.output, /runs outside any sandbox, so this run cannot pass: created \.vscode\//);
+    assert.ok(!existsSync(path.join(ws.root, '.vscode')));
+    assert.equal(gitState(ws.root), before);
+  });
+
   it('with no sandbox, the hook, the fsmonitor and the task are put back after the test run, and the run cannot pass', async () => {
     // No PATH: bwrap cannot be found, as on a machine without it (and no git: the run's own git checks are skipped).
     const env = { ...process.env, PATH: path.join(elsewhere, 'no-such-bin') };
