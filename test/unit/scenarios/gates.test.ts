@@ -17,6 +17,16 @@ import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
 const GATES: GateSettings = { enabled: DEFAULT_GATES };
 const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+/** New logic with a branch and a loop, which no ticket test calls. */
+const DIGEST_FOR = `export function digestFor(ids: number[]): string {
+  const out: string[] = [];
+  for (const id of ids) {
+    if (id < 0) throw new Error('negative id');
+    out.push(String(id * 2));
+  }
+  return out.join(',');
+}
+`;
 const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
 
 const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> => runTicket(root, id, { gates: GATES, patch });
@@ -59,15 +69,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     ticket.scope.write.push('src/reports/digest.ts');
     writeFileSync(path.join(ws.root, '.tickets/UNLOADED-1.ticket.json'), JSON.stringify(ticket, null, 2));
     const digest = `${read('src/reports/digest.ts')}
-export function digestFor(ids: number[]): string {
-  const out: string[] = [];
-  for (const id of ids) {
-    if (id < 0) throw new Error('negative id');
-    out.push(String(id * 2));
-  }
-  return out.join(',');
-}
-`;
+${DIGEST_FOR}`;
     writeFileSync(
       path.join(ws.root, '.tickets/UNLOADED-1.script.json'),
       JSON.stringify({
@@ -104,6 +106,42 @@ if (process.env['NODE_V8_COVERAGE']) {
     assert.match(cov?.detail ?? '', /the runner said passed under V8 coverage, but \d+ cases? of the test plan did not pass/);
     assert.notEqual(state.status, 'passed');
   });
+
+  /**
+   * The changed file adds a function no test calls, and writes into NODE_V8_COVERAGE a file
+   * named as Node names its own, with ranges inside the script that say every line ran.
+   */
+  const forgingCode = (pid: string) => `${answer('BLOG-9', 'attempt1.ts')}
+${DIGEST_FOR}
+const coverageDir = process.env['NODE_V8_COVERAGE'];
+if (coverageDir) {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const url = require('node:url') as typeof import('node:url');
+  const length = fs.readFileSync(__filename, 'utf8').length;
+  const forged = { result: [{ url: url.pathToFileURL(__filename).href, functions: [{ ranges: [{ startOffset: 0, endOffset: length, count: 1 }] }] }] };
+  fs.writeFileSync(\`\${coverageDir}/coverage-\${${pid}}-\${Date.now()}-0.json\`, JSON.stringify(forged));
+}
+`;
+
+  const forgedRun = async (pid: string, why: RegExp): Promise<void> => {
+    const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string };
+    ticket.id = 'COVFORGE-1';
+    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }] }));
+    const { state } = await runTicket(ws.root, 'COVFORGE-1', { gates: { enabled: ['coverage'] } });
+    assert.equal(state.attempts[0]?.tests?.status, 'passed', 'the ticket tests pass');
+    const cov = state.gates.find((g) => g.gate === 'coverage');
+    assert.equal(cov?.status, 'error', cov?.detail);
+    assert.match(cov?.detail ?? '', /the coverage measure was written by something other than Node/);
+    assert.match(cov?.detail ?? '', why);
+    assert.notEqual(state.status, 'passed');
+  };
+
+  it("hostile: code under test that writes a coverage file named as Node's, with its own pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
+    forgedRun('process.pid', /both name process \d+, for which Node writes one file/));
+
+  it("hostile: code under test that writes a coverage file named as Node's, with a made-up pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
+    forgedRun('process.pid + 7919', /names process \d+, which no process of the test command was/));
 
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');
