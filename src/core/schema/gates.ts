@@ -144,12 +144,14 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       /** The fraction of changed executable lines that must run, from the settings. */
       threshold: z.number(),
       uncovered: z.array(UncoveredLines),
-      /** Changed files the ticket's tests never loaded that are not counted: types or imports only, or reached by the project's own tests. */
+      /** Changed files the ticket's tests never loaded that are not counted: types or imports only (in older logs, also those the project's own tests reach). */
       unloaded: z.array(z.string()),
       /** Who measured: V8's script coverage, or the runner's own tool (absent in older logs). */
       source: z.enum(['v8', 'vitest', 'jest']).optional(),
       /** Changed files the runner's own tool left out of its report: every changed code line of them counted as not run. */
       absent: z.array(z.string()).optional(),
+      /** Changed files no ticket test loaded that the project's own tests reach: their changed lines measured under those tests. */
+      byProjectTests: z.array(z.string()).optional(),
     })
     .strict(),
 ]);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/errors';
@@ -8,7 +8,7 @@ import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../
 import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
-import { collectV8Coverage } from './v8Coverage';
+import { collectV8Coverage, NOT_NODES } from './v8Coverage';
 
 /** Runners that execute the test files in node's own module system, where V8 sees the real scripts. */
 const IN_NODE = new Set(['node:test', 'mocha']);
@@ -73,12 +73,18 @@ export class ProjectCoverageRunner implements CoveragePort {
   private async v8(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
     const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     try {
+      const mode = (await stat(dir)).mode;
       const nodeOptions = [this.options.env?.['NODE_OPTIONS'], '--enable-source-maps'].filter(Boolean).join(' ');
-      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir] });
+      // The pids of the command's node processes, each recorded by the frozen preload before any code under test ran.
+      const pids = new Set<number>();
+      const onProcesses = (recorded: number[]) => recorded.forEach((p) => pids.add(p));
+      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir], onProcesses });
       try {
         const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
         try {
-          return { status: 'measured', source: 'v8', tests, ...(await collectV8Coverage(dir, this.options.root, request.measure)) };
+          // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
+          if ((await stat(dir)).mode !== mode) throw new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`);
+          return { status: 'measured', source: 'v8', tests, ...(await collectV8Coverage(dir, this.options.root, request.measure, pids)) };
         } catch (err) {
           return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
         }
@@ -86,6 +92,7 @@ export class ProjectCoverageRunner implements CoveragePort {
         runner.dispose();
       }
     } finally {
+      await chmod(dir, 0o700).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     }
   }

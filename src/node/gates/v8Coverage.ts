@@ -98,25 +98,61 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
   return hits;
 }
 
-/** How Node names the files it writes to NODE_V8_COVERAGE: coverage-<pid>-<time>-<n>.json. */
-const NODE_COVERAGE_FILE = /^coverage-\d+-\d+-\d+\.json$/;
+/** How Node names the files it writes to NODE_V8_COVERAGE: coverage-<pid>-<ms time>-<thread id>.json. */
+const NODE_COVERAGE_FILE = /^coverage-(\d+)-\d+-(\d+)\.json$/;
+
+/** Said of every file refused below: the measure is not Node's, and nothing of it counts. */
+export const NOT_NODES = 'the coverage measure was written by something other than Node';
+
+/**
+ * The main-thread files of the folder, each checked to be one Node wrote for a process of the
+ * test command. Node writes one file per thread of a process, when it ends (no runner we
+ * support calls v8.takeCoverage), so a second file for one pid's main thread, or a file for a
+ * pid no process of the command recorded (`pids`, from the frozen preload), was written by
+ * code under test: the whole measure is refused. A worker thread's file (thread id not 0) is
+ * not read: no preload records a thread the code under test starts, so nothing tells Node's
+ * from a forgery, and code run only in a worker counts as not run.
+ */
+function mainThreadFiles(names: readonly string[], pids: ReadonlySet<number> | undefined): string[] {
+  const byPid = new Map<string, string>();
+  for (const name of names) {
+    const m = NODE_COVERAGE_FILE.exec(name);
+    if (!m) throw new Error(`${name} in the coverage folder is not a file Node writes`);
+    if (m[2] !== '0') continue;
+    const pid = m[1]!;
+    const first = byPid.get(pid);
+    if (first) throw new Error(`${NOT_NODES}: ${first} and ${name} both name process ${pid}, for which Node writes one file`);
+    if (pids && !pids.has(Number(pid))) throw new Error(`${NOT_NODES}: ${name} names process ${pid}, which no process of the test command was`);
+    byPid.set(pid, name);
+  }
+  return [...byPid.values()];
+}
 
 /**
  * Reads every coverage file Node wrote to `dir` and keeps the workspace files in `measure`:
  * per file, hits per line, summed over the processes (node:test runs each test file in its own).
  *
  * The folder is in the environment of the code under test, which can write into it. What Node
- * did not name as its own, and ranges that run past their script, make the whole measure
- * unusable (this throws): coverage the code wrote about itself must never count as run.
+ * did not name as its own, a second file for one process, a file for a process the test
+ * command did not have (`pids`: the processes the frozen preload recorded; without it, this is
+ * not checked), and ranges that run past their script make the whole measure unusable (this
+ * throws): coverage the code wrote about itself must never count as run.
+ *
+ * What this does not reach: a process of the run that outlives another (a detached
+ * grandchild, until the runner's sweep kills it) can replace, rewrite or remove that
+ * process's file after it has ended, and a process can keep Node from writing its own file at
+ * exit (the folder made unwritable, the name taken first) and leave a forged one in its place
+ * (the folder's mode is checked, a name taken by a folder fails the read). In the OS sandbox
+ * the folder is writable too: the sandbox does not stop this. Nor can any measure tell code a
+ * test ran from code that calls itself as it loads: V8 records what ran, not why.
  *
  * A measured file no process loaded gets every executable line at 0 (`unloadedLineHits`): its
  * changed lines ran in no test, and count so. A types-only module has none, and stays absent.
  */
-export async function collectV8Coverage(dir: string, root: string, measure: readonly string[]): Promise<{ files: FileLineHits[]; unloaded: string[] }> {
+export async function collectV8Coverage(dir: string, root: string, measure: readonly string[], pids?: ReadonlySet<number>): Promise<{ files: FileLineHits[]; unloaded: string[] }> {
   const wanted = new Map(measure.map((f) => [pathToFileURL(absolutePath(root, f)).href, f] as const));
   const merged = new Map<string, Map<number, number>>();
-  for (const name of (await readdir(dir)).sort()) {
-    if (!NODE_COVERAGE_FILE.test(name)) throw new Error(`${name} in the coverage folder is not a file Node writes`);
+  for (const name of mainThreadFiles((await readdir(dir)).sort(), pids)) {
     const file = JSON.parse(await readFile(join(dir, name), 'utf8')) as V8CoverageFile;
     for (const script of file.result ?? []) {
       const rel = wanted.get(script.url);

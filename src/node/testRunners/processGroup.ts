@@ -10,6 +10,12 @@ export interface GroupRunOptions {
   tailChars: number;
   /** Keep the whole stdout too, for a runner that can only report there. */
   keepStdout?: boolean;
+  /**
+   * Give the command a fourth stdio stream (fd 3), a socket whose text comes back as `channel`.
+   * It is the processes' word to this one, kept apart from the output the code under test
+   * writes to (see testApisFrozen.ts for who writes there and why nothing later can).
+   */
+  channel?: boolean;
 }
 
 export interface GroupRunResult {
@@ -20,12 +26,15 @@ export interface GroupRunResult {
   spawnError?: Error;
   output: string;
   stdout: string;
+  /** What the command wrote to fd 3, when `channel` asked for it. */
+  channel?: string;
   durationMs: number;
 }
 
 /** Longest wait for the pipes to close once the group is dead. */
 const DRAIN_MS = 2000;
 const MAX_STDOUT = 32 * 1024 * 1024;
+const MAX_CHANNEL = 1024 * 1024;
 
 /**
  * Runs a command in its own process group with a time limit. On timeout or abort the whole
@@ -37,7 +46,11 @@ export async function runInProcessGroup(command: string, args: string[], options
   const tail = new Tail(options.tailChars);
   let stdout = '';
   if (options.signal.aborted) return { exitCode: null, stopped: 'abort', output: '', stdout: '', durationMs: 0 };
-  const child = spawnGroupLeader(command, args, { cwd: options.cwd, env: options.env, stdin: 'ignore' });
+  const child = spawnGroupLeader(command, args, { cwd: options.cwd, env: options.env, stdin: 'ignore', channel: options.channel });
+  let channel = '';
+  (child.stdio[3] as Readable | undefined)?.setEncoding('utf8').on('data', (chunk: string) => {
+    if (channel.length < MAX_CHANNEL) channel += chunk;
+  });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     tail.push(chunk);
     if (options.keepStdout && stdout.length < MAX_STDOUT) stdout += chunk;
@@ -69,6 +82,7 @@ export async function runInProcessGroup(command: string, args: string[], options
     ...(exit.error ? { spawnError: exit.error } : {}),
     output: tail.text(),
     stdout,
+    ...(options.channel ? { channel } : {}),
     durationMs: Date.now() - started,
   };
 }
@@ -80,9 +94,10 @@ export async function runInProcessGroup(command: string, args: string[], options
 export function spawnGroupLeader<I extends 'ignore' | 'pipe'>(
   command: string,
   args: string[],
-  o: { cwd: string; env: NodeJS.ProcessEnv; stdin: I },
+  o: { cwd: string; env: NodeJS.ProcessEnv; stdin: I; channel?: boolean },
 ): ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable> {
-  return spawn(command, args, { cwd: o.cwd, env: o.env, detached: process.platform !== 'win32', stdio: [o.stdin, 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable>;
+  const stdio = o.channel ? [o.stdin, 'pipe', 'pipe', 'pipe'] : [o.stdin, 'pipe', 'pipe'];
+  return spawn(command, args, { cwd: o.cwd, env: o.env, detached: process.platform !== 'win32', stdio: stdio as ['ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable>;
 }
 
 export function killGroup(pid: number | undefined): void {

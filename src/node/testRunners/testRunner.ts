@@ -7,6 +7,7 @@ import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
 import type { GroupRunResult } from './processGroup';
+import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
 import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
@@ -70,6 +71,12 @@ export interface ProcessTestRunnerOptions {
   coverage?: CoverageRequest;
   /** How the side-effect guard keeps large files (its tests lower the snapshot budget). */
   sideEffects?: SideEffectGuardOptions;
+  /**
+   * Called after a node:test or mocha run with the pids its node processes recorded at their
+   * start through the frozen preload (testApisFrozen.ts), before any code under test ran.
+   * V8's coverage is believed only for these processes (v8Coverage.ts).
+   */
+  onProcesses?: (pids: number[]) => void;
 }
 
 /**
@@ -162,9 +169,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     const argv = [node, ...command.args];
     // The command's preload joins whatever node options the run already gives (V8's coverage).
     const nodeOptions = [this.options.env?.['NODE_OPTIONS'], command.env?.['NODE_OPTIONS']].filter(Boolean).join(' ');
+    const channel = this.options.onProcesses !== undefined;
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
-      env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+      env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), ...(channel ? { [PID_CHANNEL_VAR]: String(PID_CHANNEL_FD) } : {}) },
+      channel,
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
@@ -174,6 +183,7 @@ export class ProcessTestRunner implements TestRunnerPort {
       keepStdout: command.reportOnStdout === true,
     });
     if (run.stopped === 'abort') throw new CancelledError('test run cancelled');
+    if (channel) this.options.onProcesses!(recordedPids(run.channel ?? ''));
     const base = { durationMs: run.durationMs };
     if (run.spawnError) {
       return result(request, argv, { ...base, status: 'error', cases: [], output: `${run.output}\n[ticket-runner] could not start ${node}: ${run.spawnError.message}` });

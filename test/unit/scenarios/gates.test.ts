@@ -17,6 +17,16 @@ import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
 const GATES: GateSettings = { enabled: DEFAULT_GATES };
 const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+/** New logic with a branch and a loop, which no ticket test calls. */
+const DIGEST_FOR = `export function digestFor(ids: number[]): string {
+  const out: string[] = [];
+  for (const id of ids) {
+    if (id < 0) throw new Error('negative id');
+    out.push(String(id * 2));
+  }
+  return out.join(',');
+}
+`;
 const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
 
 const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> => runTicket(root, id, { gates: GATES, patch });
@@ -53,36 +63,44 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.equal(state.status, 'failed');
   });
 
-  it('a changed file no test loads counts every changed line of it as not run: new logic in a module the tests never import fails the coverage gate', async () => {
+  /** BLOG-9's ticket and answer, with `file` in scope and `digestFor` appended to it (no ticket test calls it). */
+  const withDigestIn = (id: string, file: string): void => {
     const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string; scope: { write: string[] } };
-    ticket.id = 'UNLOADED-1';
-    ticket.scope.write.push('src/reports/digest.ts');
-    writeFileSync(path.join(ws.root, '.tickets/UNLOADED-1.ticket.json'), JSON.stringify(ticket, null, 2));
-    const digest = `${read('src/reports/digest.ts')}
-export function digestFor(ids: number[]): string {
-  const out: string[] = [];
-  for (const id of ids) {
-    if (id < 0) throw new Error('negative id');
-    out.push(String(id * 2));
-  }
-  return out.join(',');
-}
-`;
+    ticket.id = id;
+    ticket.scope.write.push(file);
+    writeFileSync(path.join(ws.root, `.tickets/${id}.ticket.json`), JSON.stringify(ticket, null, 2));
     writeFileSync(
-      path.join(ws.root, '.tickets/UNLOADED-1.script.json'),
+      path.join(ws.root, `.tickets/${id}.script.json`),
       JSON.stringify({
-        coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': answer('BLOG-9', 'attempt1.ts'), 'src/reports/digest.ts': digest } }],
-        testReviewer: [{ structured: { verdict: 'fail', claim: 'no test loads src/reports/digest.ts', criteria: [{ id: 'AC1', covered: true }] } }],
+        coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': answer('BLOG-9', 'attempt1.ts'), [file]: `${read(file)}\n${DIGEST_FOR}` } }],
+        testReviewer: [{ structured: { verdict: 'fail', claim: `no test runs digestFor in ${file}`, criteria: [{ id: 'AC1', covered: true }] } }],
       }),
     );
-    const { state } = await runTicket(ws.root, 'UNLOADED-1', { gates: { enabled: ['coverage'] } });
+  };
+
+  /** Runs that ticket with the coverage gate alone: the gate fails, digestFor's lines are among those not run, and the run does not pass. */
+  const digestNotRun = async (id: string, file: string) => {
+    withDigestIn(id, file);
+    const { state } = await runTicket(ws.root, id, { gates: { enabled: ['coverage'] } });
     const cov = state.gates.find((g) => g.gate === 'coverage');
     assert.equal(cov?.status, 'failed', cov?.detail);
     assert.ok(cov?.evidence?.kind === 'coverage');
-    const digestLines = cov.evidence.uncovered.find((u) => u.file === 'src/reports/digest.ts')?.lines ?? [];
-    assert.ok(digestLines.length >= 5, JSON.stringify(cov.evidence.uncovered));
-    assert.deepEqual(cov.evidence.unloaded, []);
+    const missed = cov.evidence.uncovered.find((u) => u.file === file)?.lines ?? [];
+    assert.ok(missed.length >= 5, JSON.stringify(cov.evidence.uncovered));
     assert.notEqual(state.status, 'passed');
+    return { ...cov, evidence: cov.evidence };
+  };
+
+  it('a changed file no test loads counts every changed line of it as not run: new logic in a module the tests never import fails the coverage gate', async () => {
+    const cov = await digestNotRun('UNLOADED-1', 'src/reports/digest.ts');
+    assert.deepEqual(cov.evidence.unloaded, []);
+  });
+
+  it("hostile: new logic in a changed file that only a project test imports, and never calls, counts as not run: measured under the project's own tests, the coverage gate fails", async () => {
+    // No ticket test loads src/format/postSummary.ts; test/postSummary.test.ts imports it and calls only summarize.
+    const cov = await digestNotRun('PROJREACH-1', 'src/format/postSummary.ts');
+    assert.deepEqual([cov.evidence.byProjectTests, cov.evidence.unloaded], [['src/format/postSummary.ts'], []]);
+    assert.match(cov.detail, /measured under the project's own tests that reach them: src\/format\/postSummary\.ts/);
   });
 
   it('hostile: code that ends the test process early only while coverage is measured gets no measure: the coverage gate is an error, never a pass', async () => {
@@ -104,6 +122,42 @@ if (process.env['NODE_V8_COVERAGE']) {
     assert.match(cov?.detail ?? '', /the runner said passed under V8 coverage, but \d+ cases? of the test plan did not pass/);
     assert.notEqual(state.status, 'passed');
   });
+
+  /**
+   * The changed file adds a function no test calls, and writes into NODE_V8_COVERAGE a file
+   * named as Node names its own, with ranges inside the script that say every line ran.
+   */
+  const forgingCode = (pid: string) => `${answer('BLOG-9', 'attempt1.ts')}
+${DIGEST_FOR}
+const coverageDir = process.env['NODE_V8_COVERAGE'];
+if (coverageDir) {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const url = require('node:url') as typeof import('node:url');
+  const length = fs.readFileSync(__filename, 'utf8').length;
+  const forged = { result: [{ url: url.pathToFileURL(__filename).href, functions: [{ ranges: [{ startOffset: 0, endOffset: length, count: 1 }] }] }] };
+  fs.writeFileSync(\`\${coverageDir}/coverage-\${${pid}}-\${Date.now()}-0.json\`, JSON.stringify(forged));
+}
+`;
+
+  const forgedRun = async (pid: string, why: RegExp): Promise<void> => {
+    const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string };
+    ticket.id = 'COVFORGE-1';
+    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.ticket.json'), JSON.stringify(ticket, null, 2));
+    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }] }));
+    const { state } = await runTicket(ws.root, 'COVFORGE-1', { gates: { enabled: ['coverage'] } });
+    assert.equal(state.attempts[0]?.tests?.status, 'passed', 'the ticket tests pass');
+    const cov = state.gates.find((g) => g.gate === 'coverage');
+    assert.equal(cov?.status, 'error', cov?.detail);
+    assert.match(cov?.detail ?? '', /the coverage measure was written by something other than Node/);
+    assert.match(cov?.detail ?? '', why);
+    assert.notEqual(state.status, 'passed');
+  };
+
+  it("hostile: code under test that writes a coverage file named as Node's, with its own pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
+    forgedRun('process.pid', /both name process \d+, for which Node writes one file/));
+
+  it("hostile: code under test that writes a coverage file named as Node's, with a made-up pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
+    forgedRun('process.pid + 7919', /names process \d+, which no process of the test command was/));
 
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');

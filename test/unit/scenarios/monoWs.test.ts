@@ -75,10 +75,13 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
     assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:passed', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
-    // The caller in the app the change had to follow: no ticket test loads it, the app's own tests reach it, so it is named and not counted.
+    // The caller in the app the change had to follow: no ticket test loads it, the app's own tests
+    // reach it, so its changed lines are measured under those (the app's vitest, with its coverage), and they run.
     const coverage = state.gates.find((g) => g.gate === 'coverage')!;
-    assert.deepEqual(coverage.evidence?.kind === 'coverage' && coverage.evidence.unloaded, ['packages/invoice/src/invoice.ts']);
-    assert.match(coverage.detail, /not loaded by the ticket's tests, not counted \(types or imports only, or reached by the project's own tests\): packages\/invoice\/src\/invoice\.ts/);
+    assert.ok(coverage.evidence?.kind === 'coverage');
+    assert.deepEqual([coverage.evidence.byProjectTests, coverage.evidence.unloaded, coverage.evidence.uncovered], [['packages/invoice/src/invoice.ts'], [], []]);
+    assert.ok(coverage.evidence.changedLines > 0 && coverage.evidence.coveredLines === coverage.evidence.changedLines, JSON.stringify(coverage.evidence));
+    assert.match(coverage.detail, /measured under the project's own tests that reach them: packages\/invoice\/src\/invoice\.ts/);
     // The library's project and the app's, which depends on it.
     assert.match(state.gates[0]!.detail, /^packages\/money\/tsconfig\.json: .*; packages\/invoice\/tsconfig\.json: .*: clean$/);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);

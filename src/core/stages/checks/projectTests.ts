@@ -1,5 +1,6 @@
 import type { TestRunResult } from '../../schema/checks';
 import type { EventOf } from '../../schema/events';
+import type { TestFramework } from '../../schema/testPlan';
 import { baselineOf } from '../../run/baseline';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
 import { ImportReach } from '../gates/reach';
@@ -59,21 +60,30 @@ function notPassing(r: TestRunResult, files: readonly string[]): string[] {
  * results are joined; elsewhere they run with the ticket's runner.
  */
 export async function runProjectTests(ctx: RunContext, files: readonly string[]): Promise<TestRunResult> {
-  const { deps, manifest, signal } = ctx;
-  const timeoutMs = deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-  const packages = await workspacePackages(deps.workspace);
-  if (!packages.length) return deps.tests.run({ framework: manifest.runner.framework, files: [...files], timeoutMs }, signal);
+  const timeoutMs = ctx.deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+  const results: TestRunResult[] = [];
+  for (const group of await projectTestGroups(ctx, files)) results.push(await ctx.deps.tests.run({ ...group, timeoutMs }, ctx.signal));
+  return joinResults(results);
+}
+
+/**
+ * The project's test files as the runs that run them: in an npm-workspaces monorepo, one per
+ * package, with that package's runner; elsewhere one, with the ticket's runner.
+ */
+export async function projectTestGroups(ctx: Pick<RunContext, 'deps' | 'manifest'>, files: readonly string[]): Promise<{ framework: TestFramework; files: string[] }[]> {
+  const packages = await workspacePackages(ctx.deps.workspace);
+  if (!packages.length) return [{ framework: ctx.manifest.runner.framework, files: [...files] }];
   const groups = new Map<string, string[]>();
   for (const f of files) {
     const dir = packageOf(packages, f)?.dir ?? '';
     groups.set(dir, [...(groups.get(dir) ?? []), f]);
   }
-  const results: TestRunResult[] = [];
+  const out: { framework: TestFramework; files: string[] }[] = [];
   for (const [dir, group] of groups) {
-    const framework = dir ? (await detectRunnerFor(deps.workspace, group[0]!)).runner.framework : manifest.runner.framework;
-    results.push(await deps.tests.run({ framework, files: group, timeoutMs }, signal));
+    const framework = dir ? (await detectRunnerFor(ctx.deps.workspace, group[0]!)).runner.framework : ctx.manifest.runner.framework;
+    out.push({ framework, files: group });
   }
-  return joinResults(results);
+  return out;
 }
 
 /** Several runs as one: the worst status, every case, each run's output in turn. */

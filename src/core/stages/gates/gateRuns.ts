@@ -13,6 +13,7 @@ import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
 import { coveragePlanPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt, type ReviewInputs } from './prompts';
+import { projectTestHits } from './projectCoverage';
 import { ImportReach } from './reach';
 import { askStructured, REVIEW_TOOL, ReviewVerdict, TEST_REVIEW_TOOL, TestReview, verifiedBlockers } from './reviewers';
 import { criteriaWithoutTest } from '../validateTicket';
@@ -262,20 +263,24 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const hits = new Map(r.files.map((f) => [f.file, new Map(f.lines)] as const));
   const absent = new Set(r.absent ?? []);
   // A changed file no ticket test loaded: its lines count as not run, unless the project's own
-  // tests reach it (a caller the change had to follow, checked by those tests): then it is
-  // reported and not counted. New code no test reaches at all always counts.
-  const reachedByProject = new Set<string>();
-  for (const file of r.unloaded ?? []) if ((await testsReaching(ctx, [file])).length) reachedByProject.add(file);
+  // tests reach it (a caller the change had to follow, checked by those tests): then its changed
+  // lines are measured under those tests, and the ones they never ran count as not run. New code
+  // no test reaches at all always counts.
+  const reachedByProject: string[] = [];
+  for (const file of r.unloaded ?? []) if ((await testsReaching(ctx, [file])).length) reachedByProject.push(file);
+  const project = reachedByProject.length ? await projectTestHits(ctx, settings.coverage, reachedByProject) : { hits: new Map<string, Map<number, number>>() };
+  if ('error' in project) return { status: 'error', detail: project.error };
   const uncovered: UncoveredLines[] = [];
   const unloaded: string[] = [];
   const left: string[] = [];
   let total = 0;
   let covered = 0;
   for (const [file, lines] of changed) {
-    const fileHits = reachedByProject.has(file) ? undefined : hits.get(file);
-    if (!fileHits && absent.has(file)) {
-      // Asked for by name and left out of the tool's report (a coverage exclude, a config the
-      // Coder edited): nothing shows these lines ran, so every changed line counts as not run.
+    const byProject = reachedByProject.includes(file);
+    const fileHits = byProject ? project.hits.get(file) : hits.get(file);
+    if (!fileHits && (absent.has(file) || byProject)) {
+      // Asked for by name and left out of the report (a coverage exclude, a config the Coder
+      // edited): nothing shows these lines ran, so every changed line counts as not run.
       const code = nonBlank(texts.get(file) ?? [], lines);
       if (code.length) {
         left.push(file);
@@ -285,8 +290,7 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
       continue;
     }
     if (!fileHits) {
-      // No executable line known to the measure (a types-only module), or a file only the
-      // project's own tests reach: reported, and not counted.
+      // No executable line known to the measure: a types-only module. Reported, and not counted.
       if (lines.length) unloaded.push(file);
       continue;
     }
@@ -297,11 +301,22 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     if (missed.length) uncovered.push({ file, lines: missed });
   }
   const ratio = total ? covered / total : 1;
-  const evidence: GateEvidence = { kind: 'coverage', changedLines: total, coveredLines: covered, threshold, uncovered, unloaded, ...(r.source ? { source: r.source } : {}), ...(left.length ? { absent: left } : {}) };
+  const evidence: GateEvidence = {
+    kind: 'coverage',
+    changedLines: total,
+    coveredLines: covered,
+    threshold,
+    uncovered,
+    unloaded,
+    ...(r.source ? { source: r.source } : {}),
+    ...(left.length ? { absent: left } : {}),
+    ...(reachedByProject.length ? { byProjectTests: reachedByProject } : {}),
+  };
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types or imports only, or reached by the project's own tests): ${unloaded.join(', ')}` : '';
+  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types or imports only): ${unloaded.join(', ')}` : '';
+  const byProject = reachedByProject.length ? `; not loaded by the ticket's tests, measured under the project's own tests that reach them: ${reachedByProject.join(', ')}` : '';
   const notReported = left.length ? `; left out of the ${r.source ?? ''} coverage report, so counted as not run: ${left.join(', ')}` : '';
-  const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${notLoaded}${notReported}`;
+  const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${byProject}${notLoaded}${notReported}`;
   if (ratio >= threshold) return { status: 'passed', detail: summary, evidence };
 
   const shown = uncovered.map((u) => ({ file: u.file, lines: u.lines.map((line) => ({ line, text: texts.get(u.file)?.[line - 1] ?? '' })) }));
