@@ -107,9 +107,10 @@ export const NOT_NODES = 'the coverage measure was written by something other th
 /**
  * The main-thread files of the folder, each checked to be one Node wrote for a process of the
  * test command. Node writes one file per thread of a process, when it ends (no runner we
- * support calls v8.takeCoverage), so a second file for one pid's main thread, or a file for a
- * pid no process of the command recorded (`pids`, from the frozen preload), was written by
- * code under test: the whole measure is refused. A worker thread's file (thread id not 0) is
+ * support calls v8.takeCoverage), so a second file for one pid's main thread was written by
+ * code under test: the whole measure is refused. A file for a pid no process of the command
+ * recorded (`pids`, from the frozen preload) is not read: a forgery, or a node process the
+ * tests started themselves, which has no channel to report on. A worker thread's file (thread id not 0) is
  * not read: no preload records a thread the code under test starts, so nothing tells Node's
  * from a forgery, and code run only in a worker counts as not run.
  */
@@ -122,7 +123,9 @@ function mainThreadFiles(names: readonly string[], pids: ReadonlySet<number> | u
     const pid = m[1]!;
     const first = byPid.get(pid);
     if (first) throw new Error(`${NOT_NODES}: ${first} and ${name} both name process ${pid}, for which Node writes one file`);
-    if (pids && !pids.has(Number(pid))) throw new Error(`${NOT_NODES}: ${name} names process ${pid}, which no process of the test command was`);
+    // Not a process the runner started: a forgery, or a node process the tests started themselves
+    // (which reports no pid). Either way not read: what only it claims counts as not run.
+    if (pids && !pids.has(Number(pid))) continue;
     byPid.set(pid, name);
   }
   return [...byPid.values()];
@@ -133,10 +136,10 @@ function mainThreadFiles(names: readonly string[], pids: ReadonlySet<number> | u
  * per file, hits per line, summed over the processes (node:test runs each test file in its own).
  *
  * The folder is in the environment of the code under test, which can write into it. What Node
- * did not name as its own, a second file for one process, a file for a process the test
- * command did not have (`pids`: the processes the frozen preload recorded; without it, this is
- * not checked), and ranges that run past their script make the whole measure unusable (this
- * throws): coverage the code wrote about itself must never count as run.
+ * did not name as its own, a second file for one process, and ranges that run past their
+ * script make the whole measure unusable (this throws); a file for a process the test command
+ * did not have (`pids`: the processes the frozen preload recorded; without it, this is not
+ * checked) is left unread: coverage the code wrote about itself must never count as run.
  *
  * What this does not reach: a process of the run that outlives another (a detached
  * grandchild, until the runner's sweep kills it) can replace, rewrite or remove that

@@ -139,25 +139,33 @@ if (coverageDir) {
 }
 `;
 
-  const forgedRun = async (pid: string, why: RegExp): Promise<void> => {
+  const forgedRun = async (pid: string, why: RegExp | 'not run'): Promise<void> => {
     const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string };
     ticket.id = 'COVFORGE-1';
     writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.ticket.json'), JSON.stringify(ticket, null, 2));
-    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }] }));
+    // Where the forgery is not read, the gate asks which case would run the lines: none is proposed.
+    const reviewer = { expect: { attempt: 1, promptIncludes: ['Changed lines no test runs', 'digestFor'] }, structured: { verdict: 'fail', claim: 'no case calls digestFor', criteria: [{ id: 'AC1', covered: true }] } };
+    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }], ...(why === 'not run' ? { testReviewer: [reviewer] } : {}) }));
     const { state } = await runTicket(ws.root, 'COVFORGE-1', { gates: { enabled: ['coverage'] } });
     assert.equal(state.attempts[0]?.tests?.status, 'passed', 'the ticket tests pass');
     const cov = state.gates.find((g) => g.gate === 'coverage');
-    assert.equal(cov?.status, 'error', cov?.detail);
-    assert.match(cov?.detail ?? '', /the coverage measure was written by something other than Node/);
-    assert.match(cov?.detail ?? '', why);
+    if (why === 'not run') {
+      // The forgery is not read: the untested logic counts as not run, as without it.
+      assert.equal(cov?.status, 'failed', cov?.detail);
+      assert.ok(cov?.evidence?.kind === 'coverage' && cov.evidence.coveredLines < cov.evidence.changedLines, JSON.stringify(cov?.evidence));
+    } else {
+      assert.equal(cov?.status, 'error', cov?.detail);
+      assert.match(cov?.detail ?? '', /the coverage measure was written by something other than Node/);
+      assert.match(cov?.detail ?? '', why);
+    }
     assert.notEqual(state.status, 'passed');
   };
 
   it("hostile: code under test that writes a coverage file named as Node's, with its own pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
     forgedRun('process.pid', /both name process \d+, for which Node writes one file/));
 
-  it("hostile: code under test that writes a coverage file named as Node's, with a made-up pid and every line run, makes V8's measure unusable: the coverage gate is an error, never a pass", () =>
-    forgedRun('process.pid + 7919', /names process \d+, which no process of the test command was/));
+  it("hostile: code under test that writes a coverage file named as Node's, with a made-up pid and every line run, is not read: no process of the test command had that pid, the untested logic counts as not run and the coverage gate fails", () =>
+    forgedRun('process.pid + 7919', 'not run'));
 
   it('BLOG-6: a cross-file type error only the project-wide check catches; one repair, then every gate passes', async () => {
     const { state } = await run(ws.root, 'BLOG-6');
