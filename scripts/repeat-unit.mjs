@@ -1,10 +1,11 @@
-// Runs the unit suite again and again, to find the tests that fail only sometimes: each run is
-// `mocha` with the project's own config and the JSON reporter, one after another (a flaky test
-// shows up under the same load the suite makes itself). Prints a line per run and, at the end,
-// the tally and every test that failed with how often. Exits 0 only when every run passed.
+// Runs test tiers again and again, to find the tests that fail only sometimes: each run is
+// `mocha` with the tier's own config (the real-tool tiers with their files in parallel, as
+// `npm test` runs them) and the JSON reporter, one after another, so a flaky test shows up
+// under the load the suite makes itself. Prints a line per run and, at the end, the tally and
+// every test that failed with how often. Exits 0 only when every run passed.
 //
-//   node scripts/repeat-unit.mjs                 20 runs
-//   node scripts/repeat-unit.mjs --times 5 --grep rollback
+//   node scripts/repeat-unit.mjs                       10 runs of the real-tool tiers (tools, runs)
+//   node scripts/repeat-unit.mjs --times 5 --tier unit --grep rollback
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,10 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const USAGE = 'Usage: node scripts/repeat-unit.mjs [--times N] [--grep PATTERN]';
+const USAGE = 'Usage: node scripts/repeat-unit.mjs [--times N] [--tier unit|tools|runs]... [--grep PATTERN]';
+/** Each tier's mocha config: the pure tier's is the project's own. */
+const TIERS = { unit: '.mocharc.json', tools: 'test/tools/.mocharc.cjs', runs: 'test/runs/.mocharc.cjs' };
 let options;
 try {
-  options = parseArgs({ options: { times: { type: 'string', default: '20' }, grep: { type: 'string' }, help: { type: 'boolean' } } }).values;
+  options = parseArgs({ options: { times: { type: 'string', default: '10' }, tier: { type: 'string', multiple: true, default: ['tools', 'runs'] }, grep: { type: 'string' }, help: { type: 'boolean' } } }).values;
 } catch (e) {
   process.stderr.write(`repeat-unit: ${e.message}. ${USAGE}\n`);
   process.exit(3);
@@ -31,9 +34,15 @@ if (!Number.isInteger(times) || times < 1) {
   process.exit(3);
 }
 
-/** One run of the suite: its JSON report goes to a file, so the tests' own output cannot garble it. */
-function runOnce(out) {
-  const args = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', 'json', '--reporter-option', `output=${out}`];
+const unknown = options.tier.filter((t) => !(t in TIERS));
+if (unknown.length) {
+  process.stderr.write(`repeat-unit: no tier "${unknown.join('", "')}": the tiers are ${Object.keys(TIERS).join(', ')}. ${USAGE}\n`);
+  process.exit(3);
+}
+
+/** One run of a tier: its JSON report goes to a file, so the tests' own output cannot garble it. */
+function runOnce(tier, out) {
+  const args = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', TIERS[tier], '--reporter', 'json', '--reporter-option', `output=${out}`];
   if (options.grep) args.push('--grep', options.grep);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -46,24 +55,27 @@ const failures = new Map();
 let passedRuns = 0;
 try {
   for (let i = 1; i <= times; i++) {
-    const out = join(dir, `run-${i}.json`);
-    const started = Date.now();
-    const code = await runOnce(out);
-    let report;
-    try {
-      report = JSON.parse(readFileSync(out, 'utf8'));
-    } catch {
-      report = { stats: { passes: 0, failures: 0 }, failures: [] };
+    for (const tier of options.tier) {
+      const out = join(dir, `run-${i}-${tier}.json`);
+      const started = Date.now();
+      const code = await runOnce(tier, out);
+      let report;
+      try {
+        report = JSON.parse(readFileSync(out, 'utf8'));
+      } catch {
+        report = { stats: { passes: 0, failures: 0 }, failures: [] };
+      }
+      for (const f of report.failures) failures.set(`${tier}: ${f.fullTitle}`, (failures.get(`${tier}: ${f.fullTitle}`) ?? 0) + 1);
+      const ok = code === 0 && report.failures.length === 0;
+      if (ok) passedRuns++;
+      const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+      process.stdout.write(`run ${i}/${times}, ${tier}: ${ok ? 'passed' : `FAILED (exit ${code})`}, ${report.stats.passes} passing, ${report.stats.failures} failing, ${minutes} min\n`);
     }
-    for (const f of report.failures) failures.set(f.fullTitle, (failures.get(f.fullTitle) ?? 0) + 1);
-    const ok = code === 0 && report.failures.length === 0;
-    if (ok) passedRuns++;
-    const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-    process.stdout.write(`run ${i}/${times}: ${ok ? 'passed' : `FAILED (exit ${code})`}, ${report.stats.passes} passing, ${report.stats.failures} failing, ${minutes} min\n`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-process.stdout.write(`\n${passedRuns} of ${times} runs passed\n`);
+const runs = times * options.tier.length;
+process.stdout.write(`\n${passedRuns} of ${runs} runs passed\n`);
 for (const [title, n] of [...failures].sort((a, b) => b[1] - a[1])) process.stdout.write(`  failed ${n}×: ${title}\n`);
-process.exit(passedRuns === times ? 0 : 1);
+process.exit(passedRuns === runs ? 0 : 1);

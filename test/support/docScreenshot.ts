@@ -3,14 +3,19 @@ import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
 
 const REPO = path.resolve(__dirname, '..', '..');
-/** Where the README's screenshots live; the tests that take them are their only source. */
-export const DOC_SCREENSHOTS = path.join(REPO, 'docs', 'screenshots');
+/**
+ * Where the README's screenshots are written: `docs/screenshots` when asked for
+ * (`UPDATE_SCREENSHOTS=1`, or `npm run screenshots`), the tests being their only source;
+ * otherwise `test-results/screenshots` (ignored by git), so a test run leaves the tracked tree
+ * as it was and still takes and checks each picture.
+ */
+export const DOC_SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? path.join(REPO, 'docs', 'screenshots') : path.join(REPO, 'test-results', 'screenshots');
 
 /** Above this a PNG is too heavy for git: crop to the part that matters instead. */
 const MAX_BYTES = 400_000;
 
 /**
- * Writes `docs/screenshots/<name>.png` from one element (cut below `bottom`, when given). It
+ * Writes `<name>.png` (into DOC_SCREENSHOTS) from one element (cut below `bottom`, when given). It
  * throws, so the test fails, when the element is missing, hidden or empty, or the PNG comes out
  * too big: a README picture is never silently skipped or left stale.
  */

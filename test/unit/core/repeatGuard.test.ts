@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { changedStatements, REPEAT_SIMILARITY, similarity, textShape } from '../../../src/core/stages/router/repeatGuard';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
-import { repoRoot } from '../node/tempProject';
+import { repoRoot } from '../../support/tempProject';
 
 /**
  * The repeat guard's measure on pairs of answers, with the real Tree-sitter grammar: what a

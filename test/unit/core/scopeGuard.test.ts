@@ -6,7 +6,7 @@ import { route } from '../../../src/core/stages/router/router';
 
 /**
  * The "manifest is wrong" guard against a stack frame. The inputs are the shape of a real run
- * (test/unit/scenarios/frameNotScope.test.ts, attempt 1, its root written as /ws): the Coder's
+ * (test/runs/scenarios/frameNotScope.test.ts, attempt 1, its root written as /ws): the Coder's
  * postLink passes a raw title to assertSlug, an unchanged helper outside the scope that refuses
  * it by design, so the failing case's top workspace frame is the helper's throw.
  */

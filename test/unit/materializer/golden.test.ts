@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GENERATED_HEADER, materialize, renderTestFile, type RenderOptions } from '../../../src/core/stages/materializer';
 import { TEST_FRAMEWORKS, type TestFile } from '../../../src/core/schema/testPlan';
-import { FRAMEWORK_DIR, loadPlan } from './support';
+import { FRAMEWORK_DIR, loadPlan } from '../../support/materializerFixtures';
 
 const GOLDEN = path.join(__dirname, 'golden');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

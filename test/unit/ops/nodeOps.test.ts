@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { edits, failure, OpsWorkspace } from './support';
+import { edits, failure, OpsWorkspace } from '../../support/opsFixture';
 
 /**
  * Each op kind on a copy of the blog-api fixture, with real Tree-sitter and the real language

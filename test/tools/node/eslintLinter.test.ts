@@ -7,7 +7,7 @@ import { EslintLinter } from '../../../src/node/lint/eslintLinter';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { hostileEslintConfig, LINT_CANARY, outsidePaths } from '../../support/hostileCode';
 import { copyFixture } from '../../support/tempWorkspace';
-import { buildLintWorker, eventually, neverAborted, repoRoot, TempProject } from './tempProject';
+import { buildLintWorker, eventually, neverAborted, repoRoot, TempProject } from '../../support/tempProject';
 
 const config = "export default [{ files: ['**/*.js'], rules: { 'no-unused-vars': 'error', 'prefer-const': 'warn' } }];\n";
 

@@ -7,7 +7,7 @@ import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { writesReportFile } from '../../../src/node/testRunners/testCommands';
-import { buildReporter, eventually, isRunning, neverAborted, repoRoot, TempProject } from './tempProject';
+import { buildReporter, eventually, isRunning, neverAborted, repoRoot, TempProject } from '../../support/tempProject';
 
 /** A small suite for the real runners: one pass, one failure, and one skipped case whose count each runner's report must carry. */
 const mathTest = (imports: string, assertion: string): string => `${imports}

@@ -6,7 +6,7 @@ import type { RunResult } from '../../../src/core';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
-import { sourceFiles } from './support';
+import { sourceFiles } from '../../support/opsFixture';
 
 /**
  * The two op tickets end to end through startRun, with the real checks, the real ops

@@ -6,7 +6,7 @@ import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 import { progressLine } from '../../../src/cli/progress';
-import { buildReporter, neverAborted, repoRoot } from './tempProject';
+import { buildReporter, neverAborted, repoRoot } from '../../support/tempProject';
 
 const BIG = 'data/export.bin';
 /** 5 MiB: over what the guard keeps in memory. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { CancelledError } from '../../../src/core/errors';
 import { createLanguageServiceDiagnostics, type LanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
-import { neverAborted, repoRoot, TempProject } from './tempProject';
+import { neverAborted, repoRoot, TempProject } from '../../support/tempProject';
 
 const tsconfig = JSON.stringify({
   compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true },

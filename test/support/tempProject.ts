@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 
 /** The repository: its node_modules stand in for the extension's own folder. */
-export const repoRoot = resolve(__dirname, '../../..');
+export const repoRoot = resolve(__dirname, '../..');
 
 /** A small project in the system temp folder, written from a map of relative path to content. */
 export class TempProject {

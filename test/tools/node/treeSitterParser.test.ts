@@ -4,7 +4,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
-import { repoRoot, TempProject } from './tempProject';
+import { repoRoot, TempProject } from '../../support/tempProject';
 
 const grammars = join(repoRoot, 'node_modules/tree-sitter-typescript');
 const runtime = join(repoRoot, 'node_modules/web-tree-sitter');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as ts from 'typescript';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { StackMapper } from '../../../src/node/testRunners/sourceMappedStack';
-import { buildReporter, neverAborted, TempProject } from './tempProject';
+import { buildReporter, neverAborted, TempProject } from '../../support/tempProject';
 
 /** Line 7 throws; the compiled JavaScript has it elsewhere (the types are gone, a prologue is added). */
 const SOURCE = `export interface Price {

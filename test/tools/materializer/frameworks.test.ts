@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { RenderOptions } from '../../../src/core/stages/materializer';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
-import { binOf, copyFixture, fixturePlan, makeTempDir, REPO_ROOT, runNode, writeRendered, type ProcessResult, type Variant } from './support';
+import { binOf, copyFixture, fixturePlan, makeTempDir, REPO_ROOT, runNode, writeRendered, type ProcessResult, type Variant } from '../../support/materializerFixtures';
 
 const RUN_TIMEOUT_MS = 45_000;
 

@@ -7,7 +7,7 @@ import { PackageWatch } from '../../../src/node/testRunners/packageWrites';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { linkSharedPackages } from '../../../scripts/fixtureLinks.cjs';
 import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
-import { buildReporter, neverAborted, repoRoot } from './tempProject';
+import { buildReporter, neverAborted, repoRoot } from '../../support/tempProject';
 
 /** A dependency installed in the workspace itself, as `npm install` leaves one: a real folder, not a link. */
 const DEP = 'node_modules/slug-helper';

@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { materialize, type RenderOptions } from '../../../src/core/stages/materializer';
-import { TestPlan, type TestFramework } from '../../../src/core/schema/testPlan';
+import { materialize, type RenderOptions } from '../../src/core/stages/materializer';
+import { TestPlan, type TestFramework } from '../../src/core/schema/testPlan';
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/materializer');
 
 /** The folder (and golden file) name of each framework: `node:test` is not a portable file name. */

@@ -8,7 +8,7 @@ import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { MARK_VAR } from '../../../src/node/sandbox/processSweep';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { copyFixture } from '../../support/tempWorkspace';
-import { buildReporter, eventually, isRunning, neverAborted, repoRoot } from './tempProject';
+import { buildReporter, eventually, isRunning, neverAborted, repoRoot } from '../../support/tempProject';
 
 /**
  * Code under test that leaves a process behind on purpose: `spawn(..., { detached: true })`

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { OpEdit, OpResult, OpScope } from '../../../src/core/ports/ops';
-import type { TicketOp } from '../../../src/core/schema/ticket';
-import { OpsLanguage } from '../../../src/node/ops/language';
-import { NodeOps } from '../../../src/node/ops/nodeOps';
-import { copyFixture, FIXTURE, REPO_ROOT } from '../../support/tempWorkspace';
+import type { OpEdit, OpResult, OpScope } from '../../src/core/ports/ops';
+import type { TicketOp } from '../../src/core/schema/ticket';
+import { OpsLanguage } from '../../src/node/ops/language';
+import { NodeOps } from '../../src/node/ops/nodeOps';
+import { copyFixture, FIXTURE, REPO_ROOT } from './tempWorkspace';
 
 /** Every file under `dirs` of `root`, workspace-relative. */
 function filesUnder(root: string, dirs: string[]): string[] {

@@ -6,7 +6,7 @@ import { route } from '../../../src/core/stages/router/router';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
-import { TempProject } from './tempProject';
+import { TempProject } from '../../support/tempProject';
 
 /**
  * The "ticket is wrong" guard over a ticket's `refs`, through the real headless TypeScript
