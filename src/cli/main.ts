@@ -148,13 +148,15 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
 accept applies the proposed change to the ticket (scope addition, corrected test plan
 or ticket edit), re-derives the manifest and resumes the run from its log.
 reject ends the run with the request on record; it needs --reason and no model.
+Without --model the run goes on with the kind of model it was started with.
 The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gate and sandbox options apply.`,
   resume: `Usage: ticket-runner resume <runId> [--model anthropic|scripted] [--workspace DIR] [options]
 
 Continues a run whose process died (list shows it as interrupted) or that was cancelled.
 What ended stands: the rendered tests, the ops, every attempt that reached its verdict.
 The step that was cut short is done again: the files it wrote are put back first, then the
-run goes on as it would have (the next attempt, or the gates). The run options of \`run\` apply.`,
+run goes on as it would have (the next attempt, or the gates). Without --model it goes on with
+the kind of model it was started with. The run options of \`run\` apply.`,
   record: `Usage: ticket-runner record <runId> [--out FILE] [--force] [--workspace DIR]
 
 Writes every model answer of a run, by role and in call order, as a script the scripted model
@@ -272,9 +274,13 @@ function wiredSettings(s: RunSettings) {
   return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
 }
 
-/** A real model unless the command says otherwise: the scripted one replays recordings for tests and the demo. */
-function modelChoice(flags: Flags): ModelChoice {
-  const m = flags.model ?? 'anthropic';
+/**
+ * A real model unless the command says otherwise: the scripted one replays recordings for tests
+ * and the demo. A command that continues a run goes on with the kind of model the run started
+ * with, so a run of the recorded sample resumes as it began, with no key asked for.
+ */
+function modelChoice(flags: Flags, continued?: RunState): ModelChoice {
+  const m = flags.model ?? (continued?.model?.scripted ? 'scripted' : 'anthropic');
   if (m !== 'scripted' && m !== 'anthropic') throw new UserInputError(`--model must be anthropic or scripted, got "${m}"`);
   return m;
 }
@@ -421,7 +427,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
       const settings = runSettingsFrom(flags);
       // A rejection ends the run: it makes no model call, so it needs no key.
-      const model = decision === 'reject' ? 'none' : modelChoice(flags);
+      const model = decision === 'reject' ? 'none' : modelChoice(flags, state);
       const deps = await wireNodeDeps({ workspaceRoot: ws, model, ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
         return printRun(io, flags, await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
@@ -439,7 +445,7 @@ export async function main(argv: string[], io: Io, signal: AbortSignal): Promise
       using _lock = lockWorkspace(ws, argv, io);
       const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
       const settings = runSettingsFrom(flags);
-      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags), ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progress, ...wiredSettings(settings) });
+      const deps = await wireNodeDeps({ workspaceRoot: ws, model: modelChoice(flags, state), ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progress, ...wiredSettings(settings) });
       try {
         return printRun(io, flags, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }));
       } finally {

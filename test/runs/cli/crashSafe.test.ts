@@ -141,7 +141,8 @@ setInterval(() => {}, 1000);
     const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
     assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
 
-    const resumed = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root, '--json']);
+    // No --model: a run started with the scripted model goes on with it, asking for no key.
+    const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json'], { env: { ...process.env, ANTHROPIC_API_KEY: '' } });
     assert.equal(resumed.code, 0, resumed.stderr);
     assert.match(resumed.stderr, /warning: took over a stale lock/);
     const state = (JSON.parse(resumed.stdout) as { state: typeof refState }).state;
