@@ -18,7 +18,7 @@ import { resolveCorrection, startRun, type RunResult } from '../src/core';
 import type { PipelineDeps } from '../src/core/stages/context';
 import type { ModelScript } from '../src/node/models/scripted';
 import { disposeDeps, wireNodeDeps } from '../src/node/wire';
-import { ladderScript, repeatScript } from '../test/fakes/blog1Scripts';
+import { ladderScript, proseScript, repeatScript } from '../test/fakes/blog1Scripts';
 import { candidateKey, candidateOf } from '../test/fakes/candidateKey';
 import { fixtureFiles } from '../test/fakes/memoryWorkspace';
 import { ask, type Question } from '../test/fakes/questions';
@@ -41,7 +41,10 @@ const RUNS: RecordedRun[] = [
   { fixture: 'blog-api', ticket: 'BLOG-2', decide: 'accept' },
   { fixture: 'blog-api', ticket: 'BLOG-3', decide: 'reject' },
   { fixture: 'blog-api', ticket: 'BLOG-4', decide: 'accept' },
+  { fixture: 'blog-api', ticket: 'BLOG-1', script: { name: 'no code on attempt 1', make: proseScript } },
   { fixture: 'blog-api', ticket: 'BLOG-5' },
+  { fixture: 'shop-esm', ticket: 'SHOP-1' },
+  { fixture: 'inventory-jest', ticket: 'INV-1' },
 ];
 
 /** Every string of an answer with the machine's paths replaced by stand-ins. */

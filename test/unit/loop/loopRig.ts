@@ -1,6 +1,7 @@
 import { resolveCorrection, startRun, type RunResult } from '../../../src/core';
 import type { ModelScript } from '../../../src/node/models/scripted';
 import { scriptPosition } from '../../../src/node/models/scripted';
+import type { TestRunRequest } from '../../../src/core/ports/checks';
 import type { RunState } from '../../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../../src/core/schema/events';
 import { fakeDeps, scripted, ticketPathOf, type FakeOptions, type FakeRig } from '../../fakes/fakeDeps';
@@ -40,6 +41,15 @@ export async function decide(run: PureRun, decision: 'accept' | 'reject', o: { r
   const r = await resolveCorrection(deps, run.runId, { decision, reason: o.reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId });
   return { ...run, ...r, events: await eventsOf(run.rig, r.runId) };
 }
+
+/**
+ * `during` for the ticket's own test runs only: the project's tests also run once before the
+ * first write (their baseline), and a test about an attempt's test run means the attempt's.
+ */
+export const duringTicketTests =
+  (fn: (signal: AbortSignal) => Promise<void>) =>
+  (request: TestRunRequest, signal: AbortSignal): Promise<void> =>
+    request.files.some((f) => f.startsWith('test/ticket/')) ? fn(signal) : Promise.resolve();
 
 /** The run's log as the store holds it: what every view reads. */
 export const eventsOf = async (rig: FakeRig, runId: string): Promise<RunEvent[]> => (await rig.store.load(runId)).events;
