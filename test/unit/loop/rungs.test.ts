@@ -74,10 +74,12 @@ describe('pure: the recovery rungs', () => {
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [3, 1]);
   });
 
-  it('rung 1 fires once an attempt: a second answer that never becomes code fails the attempt, and the ladder goes on', async () => {
-    const { state, events } = await pureRun('BLOG-1', { script: proseScript() });
-    assert.deepEqual(ofType(events, 'rung.fired').map((e) => e.rung), [1, 2]);
-    assert.equal(state.attempts[0]?.tests, undefined, 'no code, no test run');
+  it('rung 1 fires once an attempt: a second answer with no code is the attempt, its checks run on the code as it was, and the ladder goes on', async () => {
+    const noCode = { expect: { attempt: 1, promptIncludes: [] }, structured: { kind: 'code', claim: 'The Coder wrote no code: the handler still answers 200.', evidence: [{ source: 'testOutput', quote: '200 !== 400' }], brief: 'Write the guard on the raw query value.', avoid: [] } };
+    const { state, events } = await pureRun('BLOG-1', { script: { ...proseScript(), debugger: [noCode] } });
+    assert.deepEqual(ofType(events, 'rung.fired').map((e) => [e.rung, e.attempt]), [[1, 1], [2, 2]]);
+    assert.deepEqual(state.attempts[0]?.written, [], 'no code written');
+    assert.equal(state.attempts[0]?.tests?.status, 'failed');
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
   });
 });
