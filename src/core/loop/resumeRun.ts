@@ -12,7 +12,7 @@ import { runAttempts } from './innerLoop';
 import { applyOps } from '../stages/ops/applyOps';
 import { recordBaseline } from '../stages/checks/findingsBaseline';
 import { recordProjectTestBaseline } from '../stages/checks/projectTests';
-import { confirmVerdict, drive, emitManifest, loadTicket, materializeTests, openLog, writingDeps, type RunResult } from './runTicket';
+import { confirmVerdict, drive, emitManifest, loadTicket, materializeTests, openLog, runClock, writingDeps, type RunResult } from './runTicket';
 
 export interface ResumeOptions {
   signal: AbortSignal;
@@ -72,8 +72,9 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const brief = [...state.attempts].reverse().find((a) => a.n <= cut.lastDone && a.diagnosis)?.diagnosis?.brief;
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  const now = runClock(deps);
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   return drive({ deps: wdeps, log, signal: watchdog.signal }, async () => {
     const { ticket, manifest, oracle } = await loadTicket(wdeps, state.ticketPath);
     const ctx: RunContext = { deps: wdeps, log, ticket, ticketPath: state.ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };

@@ -129,6 +129,12 @@ export function openLog(deps: PipelineDeps, runId: string, existing: Parameters<
   return log;
 }
 
+/**
+ * The run's time in milliseconds, read from its clock port like its events' stamps, so the
+ * wall-time budget counts the same time the log shows (and a test's clock can spend it).
+ */
+export const runClock = (deps: Pick<PipelineDeps, 'clock'>) => (): number => deps.clock.now().getTime();
+
 /** The dependencies of a run that writes: its workspace records what rollback needs (trackedWorkspace). */
 export function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
   return { ...deps, workspace: trackedWorkspace(deps.workspace, log) };
@@ -158,8 +164,9 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     owner: deps.owner,
     sandbox: deps.sandbox,
   });
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  const now = runClock(deps);
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     if (opts.shown) await untilShownOrAborted(opts.shown, ctx.signal);
@@ -250,8 +257,9 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
   const next = (state.attempts[state.attempts.length - 1]?.n ?? 0) + 1;
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  const now = runClock(deps);
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   return drive({ deps, log, signal: watchdog.signal }, async () => {
     const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
     const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };

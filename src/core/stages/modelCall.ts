@@ -17,7 +17,7 @@ export interface ScoredResponse extends ModelResponse {
  * run's context is one; a draft, which has no run, makes one with a log kept in memory
  * (src/core/stages/draftTicket.ts), so its calls climb the same rungs.
  */
-export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model'> };
+export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model'> & Partial<Pick<PipelineDeps, 'clock'>> };
 
 /**
  * Stops the run when a per-run budget (calls, tokens, dollars, wall time) is spent.
@@ -26,7 +26,9 @@ export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'starte
  */
 export function checkBudget(ctx: CallContext, phase: 'beforeCall' | 'afterCall' = 'afterCall'): void {
   const usage = reduceRun(ctx.log.runId, ctx.log.events).usage;
-  const stop = budgetStop(ctx.budget, usage, Date.now() - ctx.startedAt, phase);
+  // A run's time is its clock's (startedAt was read from it); a draft has no clock and no run.
+  const now = ctx.deps.clock ? ctx.deps.clock.now().getTime() : Date.now();
+  const stop = budgetStop(ctx.budget, usage, now - ctx.startedAt, phase);
   if (stop) throw stop;
 }
 
