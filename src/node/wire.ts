@@ -88,10 +88,6 @@ function protectedPaths(root: string, ticketPath: string | undefined): string[] 
 }
 
 /**
- * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
- * the demo and the tests share. Heavy adapters (TypeScript, Tree-sitter) load lazily.
- */
-/**
  * The extension bundles TypeScript into one file: its lib.*.d.ts files are copied beside it, and
  * without them a language service there would know no global type (its probes would be noise).
  */
@@ -123,6 +119,11 @@ export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; t
   throw new UserInputError('a draft needs a model: --model anthropic or scripted');
 }
 
+/**
+ * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
+ * the demo and the tests share, and the extension's `depsForFolder` (src/vscode/deps.ts) builds
+ * on. Heavy adapters (TypeScript, Tree-sitter) load lazily.
+ */
 export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
   const root = path.resolve(o.workspaceRoot);
   const pkgRoot = packageRoot();

@@ -214,15 +214,19 @@ export interface ResolveOptions {
 }
 
 /**
- * Settles a run's pending correction request. Rejecting ends the run with the request on
- * record. Accepting writes the change into the ticket, re-derives the manifest, renders
- * the tests again, and resumes the run from its log with the Debugger's brief.
+ * A run's events, loaded to append to. The store's load already refuses a damaged log (a bad
+ * line, events out of order: decodeLog); a last line cut short by a crash, which a view reads
+ * around, is refused here too, since the next event would be glued onto it (wholeLog).
  */
-/** A run's log, to append to: refused when it is damaged (see wholeLog). */
 async function loadToAppend(deps: PipelineDeps, runId: string) {
   return wholeLog(await deps.store.load(runId), deps.store.logPath(runId));
 }
 
+/**
+ * Settles a run's pending correction request. Rejecting ends the run with the request on
+ * record. Accepting writes the change into the ticket, re-derives the manifest, renders
+ * the tests again, and resumes the run from its log with the Debugger's brief.
+ */
 export async function resolveCorrection(deps: PipelineDeps, runId: string, opts: ResolveOptions): Promise<RunResult> {
   const loaded = await loadToAppend(deps, runId);
   const state = reduceRun(runId, loaded.events);

@@ -19,9 +19,11 @@ import type { DebuggerInputs } from './prompts';
 import type { RouteDecision, RouterFacts } from './router/router';
 
 /**
- * What a run needs from the world, wired by hand in src/cli/main.ts and
- * src/vscode/extension.ts. Optional checks are simply not in the pipeline when absent,
- * and the log says so.
+ * What a run needs from the world, wired by hand: `wireNodeDeps` (src/node/wire.ts) builds it
+ * for the CLI, the demo and the tests; the extension's run service (src/vscode/runService.ts)
+ * gets it from `depsForFolder` (src/vscode/deps.ts), which calls the same function and swaps in
+ * the editor's pieces. Optional checks are simply not in the pipeline when absent, and the log
+ * says so.
  */
 export interface PipelineDeps {
   workspace: WorkspacePort;
