@@ -72,8 +72,10 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const brief = [...state.attempts].reverse().find((a) => a.n <= cut.lastDone && a.diagnosis)?.diagnosis?.brief;
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  // The wall-time budget on the run's clock, as every duration of the run is.
+  const now = () => deps.clock.now().getTime();
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   return drive({ deps: wdeps, log, signal: watchdog.signal }, async () => {
     const { ticket, manifest, oracle } = await loadTicket(wdeps, state.ticketPath);
     const ctx: RunContext = { deps: wdeps, log, ticket, ticketPath: state.ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };

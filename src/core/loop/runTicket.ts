@@ -158,8 +158,10 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     owner: deps.owner,
     sandbox: deps.sandbox,
   });
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  // The wall-time budget on the run's clock, as every duration of the run is.
+  const now = () => deps.clock.now().getTime();
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   const ctx: RunContext = { deps: writingDeps(deps, log), log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
   return drive(ctx, async () => {
     if (opts.shown) await untilShownOrAborted(opts.shown, ctx.signal);
@@ -250,8 +252,10 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
   const lastDiagnosed = [...state.attempts].reverse().find((a) => a.diagnosis);
   const next = (state.attempts[state.attempts.length - 1]?.n ?? 0) + 1;
-  const startedAt = Date.now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt);
+  // The wall-time budget on the run's clock, as every duration of the run is.
+  const now = () => deps.clock.now().getTime();
+  const startedAt = now();
+  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
   return drive({ deps, log, signal: watchdog.signal }, async () => {
     const { ticket, manifest, oracle } = await loadTicket(deps, ticketPath);
     const ctx: RunContext = { deps, log, ticket, ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
