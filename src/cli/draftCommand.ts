@@ -6,6 +6,7 @@ import type { TicketFormat } from '../core/stages/ticketFormat';
 import { normalizeRelPath } from '../core/stages/paths';
 import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../node/wire';
 import { EXIT } from './exitCodes';
+import { systemClock } from '../node/store/systemClock';
 
 export const DRAFT_HELP = `Usage: ticket-runner draft --from FILE|- --id ID [--format json|yaml] [--out PATH] [--workspace DIR] [--model anthropic|scripted] [--script FILE] [--json]
 
@@ -50,7 +51,7 @@ export async function draftCommand(o: DraftOptions, io: { out: (s: string) => vo
   const model = wireDraftModel({ workspaceRoot: o.ws, model: o.model, ticketPath, scriptPath: o.script, env: process.env });
   const checks = wireTicketChecks(o.ws);
   try {
-    const draft = await draftTicket({ model, ...checks }, { issueText: text, ticketPath, id: o.id }, signal);
+    const draft = await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id: o.id }, signal);
     const ok = !draft.findings.some((f) => f.severity === 'error');
     if (o.json) {
       io.out(JSON.stringify({ ticketPath, ok, text: draft.text, findings: draft.findings, rendered: draft.rendered, rejected: draft.rejected, record: draft.record }, null, 2));

@@ -33,6 +33,15 @@ export class ModelContractError extends TicketRunnerError {
   override readonly name = 'ModelContractError';
 }
 
+/**
+ * What a tool, a worker or a runner wrote does not fit the shape it is read as. Their output
+ * comes from processes that run the code under judgement, so it is checked at the door
+ * (src/core/schema/toolOutput.ts) and a misfit names the tool instead of failing further in.
+ */
+export class ToolOutputError extends TicketRunnerError {
+  override readonly name = 'ToolOutputError';
+}
+
 /** The model could not be reached, after the transport's own retries. */
 export class ModelTransportError extends TicketRunnerError {
   override readonly name = 'ModelTransportError';

@@ -24,6 +24,7 @@ import { Redactor } from './sandbox/redactor';
 import { redactingModel } from './sandbox/redactingModel';
 import { FsWorkspace } from './workspace/fsWorkspace';
 import { NodeEnvironment } from './workspace/environment';
+import { parsePackageJson } from '../core/schema/packageJson';
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
 
@@ -32,7 +33,7 @@ export function packageRoot(): string {
   let dir = __dirname;
   for (;;) {
     const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'ticket-runner') return dir;
+    if (existsSync(pkg) && parsePackageJson(readFileSync(pkg, 'utf8')).name === 'ticket-runner') return dir;
     const up = path.dirname(dir);
     if (up === dir) throw new Error('cannot find the ticket-runner package root');
     dir = up;

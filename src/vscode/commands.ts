@@ -90,7 +90,7 @@ async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, fi
     .list()
     .filter((r) => filter(r.state))
     .map((r) => {
-      const node = runNode(r.state, ctx.runs.statusOf(r.state.runId));
+      const node = runNode(r.state, new Date(), ctx.runs.statusOf(r.state.runId));
       return { label: node.label, description: node.description, detail: `run ${r.state.runId}`, runId: r.state.runId };
     });
   if (!items.length) {

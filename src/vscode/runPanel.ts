@@ -207,7 +207,7 @@ class RunPanel extends Disposable {
     const upTo = this.mode === 'replay' ? Math.min(this.seq ?? 0, total - 1) : total - 1;
     const shown = events.filter((e) => e.seq <= upTo);
     const state = reduceRun(this.runId, shown);
-    this.panel.title = runTitle(state, this.mode === 'live' ? (this.host.runs.statusOf(this.runId) ?? state.status) : state.status, this.mode);
+    this.panel.title = runTitle(state, new Date(), this.mode === 'live' ? (this.host.runs.statusOf(this.runId) ?? state.status) : state.status, this.mode);
     const blobs: Record<string, string> = {};
     const blob = async (hash: string) => {
       try {
@@ -278,7 +278,7 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
       return;
     }
     const known = this.runs.get(runId);
-    this.track(new RunPanel(this.newPanel(known ? runTitle(known.state, this.runs.statusOf(runId), mode) : runId), runId, mode, this));
+    this.track(new RunPanel(this.newPanel(known ? runTitle(known.state, new Date(), this.runs.statusOf(runId), mode) : runId), runId, mode, this));
   }
 
   /** A panel for a run that is about to start (see PreparedPanel). */

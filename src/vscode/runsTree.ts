@@ -17,7 +17,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   getChildren(element?: RunNode): RunNode[] {
     if (element) return element.children;
-    this.roots = new Map(this.runs.list().map((r) => [r.state.runId, runNode(r.state, this.runs.statusOf(r.state.runId))]));
+    this.roots = new Map(this.runs.list().map((r) => [r.state.runId, runNode(r.state, new Date(), this.runs.statusOf(r.state.runId))]));
     return [...this.roots.values()];
   }
 

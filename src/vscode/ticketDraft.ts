@@ -5,6 +5,7 @@ import type { TicketFormat } from '../core/stages/ticketFormat';
 import { showMessage } from './messages';
 import { Command } from './settings';
 import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
+import { systemClock } from '../node/store/systemClock';
 
 /** What the command may be given instead of asking (another command, a test). */
 export interface DraftArgs {
@@ -66,7 +67,7 @@ export async function draftFromText(files: TicketFiles, args: DraftArgs = {}, lo
     const cancel = token.onCancellationRequested(() => controller.abort());
     try {
       const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
-      return await draftTicket({ model, ...checks }, { issueText: text, ticketPath, id }, controller.signal);
+      return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, controller.signal);
     } catch (err) {
       keptText = text;
       throw err;

@@ -50,9 +50,10 @@ export interface RunWatchdog {
  * The run's own signal: the caller's cancel plus the wall-time budget. Checking the clock
  * between steps is not enough, since one test run or one model stream can outlast the
  * budget on its own; aborting stops it where it stands. A run resumed after a correction
- * gets a new watchdog: the time it waited for the operator was not the run's work.
+ * gets a new watchdog: the time it waited for the operator was not the run's work. `now` is
+ * the run's clock (PipelineDeps.clock), so a test can drive the budget with a fake one.
  */
-export function startWatchdog(parent: AbortSignal, budget: Budget, startedAt: number, now: () => number = Date.now): RunWatchdog {
+export function startWatchdog(parent: AbortSignal, budget: Budget, startedAt: number, now: () => number): RunWatchdog {
   const controller = new AbortController();
   const relay = () => controller.abort(parent.reason);
   if (parent.aborted) relay();

@@ -67,7 +67,7 @@ const notExtracted = (detail: string): JsonExtraction => ({ adaptation: { kind: 
 
 function asObject(json: string): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(json) as unknown;
+    const value: unknown = JSON.parse(json);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

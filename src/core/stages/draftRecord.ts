@@ -1,3 +1,4 @@
+import type { ClockPort } from '../ports/clock';
 import { memoryStore } from '../run/memoryStore';
 import { reduceRun } from '../run/reducer';
 import { RunLog } from '../run/runLog';
@@ -8,8 +9,8 @@ import type { ModelAdaptation } from '../schema/events';
  * them), in a log kept in memory, since a draft is no run and leaves nothing in the workspace.
  * What the user is told is read back from it.
  */
-export function draftLog(id: string): RunLog {
-  return new RunLog(`draft-${id}`, memoryStore(), { now: () => new Date(), newRunId: () => `draft-${id}` });
+export function draftLog(id: string, clock: Pick<ClockPort, 'now'>): RunLog {
+  return new RunLog(`draft-${id}`, memoryStore(), { now: () => clock.now(), newRunId: () => `draft-${id}` });
 }
 
 export interface DraftRecord {

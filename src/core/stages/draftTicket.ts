@@ -1,5 +1,6 @@
 import { CancelledError, ModelContractError, TicketValidationError, UserInputError } from '../errors';
 import type { DiagnosticsPort } from '../ports/checks';
+import type { ClockPort } from '../ports/clock';
 import type { ModelPort } from '../ports/model';
 import type { WorkspacePort } from '../ports/workspace';
 import { resolveRecovery } from '../recovery/policy';
@@ -42,6 +43,8 @@ export interface DraftDeps {
   model: ModelPort;
   workspace: WorkspacePort;
   diagnostics?: DiagnosticsPort;
+  /** Times the calls and the budget, as a run's clock does. */
+  clock: ClockPort;
   /** The rungs' settings (the start deadline, say); the run's defaults when absent. */
   recovery?: Partial<RecoveryPolicy>;
 }
@@ -93,13 +96,13 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
   if (issue.length > MAX_ISSUE_CHARS) throw new UserInputError(`the issue text is ${issue.length} characters; a draft is made from at most ${MAX_ISSUE_CHARS}: give the issue, not a log`);
   const prompt = draftPrompt({ ...input, issueText: issue }, await sourceFiles(deps.workspace));
   const ctx: CallContext = {
-    deps: { model: deps.model },
-    log: draftLog(input.id),
+    deps: { model: deps.model, clock: deps.clock },
+    log: draftLog(input.id, deps.clock),
     // A draft makes no Coder attempt; its calls are capped by the asks below.
     budget: { attempts: 1 },
     recovery: resolveRecovery(deps.recovery),
     signal,
-    startedAt: Date.now(),
+    startedAt: deps.clock.now().getTime(),
   };
   const rejected: string[] = [];
   const extracted: string[] = [];

@@ -8,13 +8,8 @@ import type { Ticket } from '../schema/ticket';
 import { GENERATED_HEADER } from './materializer';
 import { normalizeRelPath, testTargetProblem } from './paths';
 import { packageOf, workspacePackages } from './workspacePackages';
+import { parsePackageJson, type PackageJson } from '../schema/packageJson';
 
-interface PackageJson {
-  type?: string;
-  scripts?: Record<string, string>;
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-}
 
 /** The runners' own config files, by framework; the first one found decides. */
 export const RUNNER_CONFIGS: Readonly<Record<Exclude<TestFramework, 'node:test'>, readonly string[]>> = {
@@ -84,7 +79,7 @@ async function readPackageJson(ws: WorkspacePort, dir: string): Promise<PackageJ
   const text = await ws.readFile(file);
   if (text === null) return null;
   try {
-    return JSON.parse(text) as PackageJson;
+    return parsePackageJson(text);
   } catch {
     throw new UserInputError(`${file} in the workspace is not valid JSON: fix it so the test framework can be detected`);
   }

@@ -17,7 +17,7 @@ export interface ScoredResponse extends ModelResponse {
  * run's context is one; a draft, which has no run, makes one with a log kept in memory
  * (src/core/stages/draftTicket.ts), so its calls climb the same rungs.
  */
-export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model'> & Partial<Pick<PipelineDeps, 'clock'>> };
+export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model' | 'clock'> };
 
 /**
  * Stops the run when a per-run budget (calls, tokens, dollars, wall time) is spent.
@@ -26,9 +26,7 @@ export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'starte
  */
 export function checkBudget(ctx: CallContext, phase: 'beforeCall' | 'afterCall' = 'afterCall'): void {
   const usage = reduceRun(ctx.log.runId, ctx.log.events).usage;
-  // A run's time is its clock's (startedAt was read from it); a draft has no clock and no run.
-  const now = ctx.deps.clock ? ctx.deps.clock.now().getTime() : Date.now();
-  const stop = budgetStop(ctx.budget, usage, now - ctx.startedAt, phase);
+  const stop = budgetStop(ctx.budget, usage, ctx.deps.clock.now().getTime() - ctx.startedAt, phase);
   if (stop) throw stop;
 }
 
@@ -86,7 +84,8 @@ export async function callModel(ctx: CallContext, request: RunRequest, signal: A
   if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
   checkBudget(ctx, 'beforeCall');
   const prompt = await ctx.log.putRecord(promptRecord(request));
-  const started = Date.now();
+  const now = () => ctx.deps.clock.now().getTime();
+  const started = now();
   const adaptations: ModelAdaptation[] = [];
   const adapted = () => (adaptations.length ? { adaptations: [...adaptations] } : {});
   let response: ModelResponse;
@@ -108,7 +107,7 @@ export async function callModel(ctx: CallContext, request: RunRequest, signal: A
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       costUsd: 0,
-      latencyMs: Date.now() - started,
+      latencyMs: now() - started,
       retries: err instanceof ModelTransportError ? err.retries : 0,
       prompt,
       ...adapted(),

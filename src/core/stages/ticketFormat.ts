@@ -81,7 +81,8 @@ export function readTicketData(file: string, text: string): unknown {
     return doc.toJS({ maxAliasCount: 0 }) as unknown;
   }
   try {
-    return JSON.parse(text) as unknown;
+    const value: unknown = JSON.parse(text);
+    return value;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     const at = /position (\d+)/.exec(msg);
@@ -185,7 +186,7 @@ function appended(text: string, start: number, end: number, flow: boolean, entri
  */
 export function writeTicketData(file: string, before: string, value: unknown): string {
   // As JSON sees it: a key whose value is undefined is no key.
-  value = JSON.parse(JSON.stringify(value)) as unknown;
+  value = JSON.parse(JSON.stringify(value));
   if (ticketFormatOf(file) === 'json') return JSON.stringify(value, null, 2) + '\n';
   const doc = parseYamlTicket(before);
   if (yamlProblems(doc).length) throw new UserInputError(`${file} is no longer valid YAML; fix it before accepting the correction`);

@@ -39,7 +39,8 @@ async function readJson(ws: WorkspacePort, path: string): Promise<PackageJson | 
   const text = await ws.readFile(path);
   if (text === null) return undefined;
   try {
-    const json = JSON.parse(text) as unknown;
+    const json: unknown = JSON.parse(text);
+    // Every field is `unknown` and checked where it is read: any object fits.
     return typeof json === 'object' && json !== null ? (json as PackageJson) : undefined;
   } catch {
     return undefined;

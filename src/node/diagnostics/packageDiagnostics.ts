@@ -6,6 +6,7 @@ import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } fro
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { HEADLESS } from './judges';
 import { LanguageServiceDiagnostics, type LanguageServiceDiagnosticsOptions } from './languageService';
+import { parsePackageJson } from '../../core/schema/packageJson';
 
 /**
  * The headless DiagnosticsPort for a workspace: one language service over the root's
@@ -20,7 +21,7 @@ export function createWorkspaceDiagnostics(root: string, options: Omit<LanguageS
 
 function declaresWorkspaces(root: string): boolean {
   try {
-    const { workspaces } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces?: unknown };
+    const { workspaces } = parsePackageJson(readFileSync(join(root, 'package.json'), 'utf8'));
     return workspaces !== undefined && workspaces !== null;
   } catch {
     return false;

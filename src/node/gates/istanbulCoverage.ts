@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { FileLineHits } from '../../core/ports/gates';
+import { parseToolJson } from '../../core/schema/toolOutput';
 import { realPathOr, workspacePath } from '../workspacePaths';
 
 const Position = z.object({ line: z.number().int().min(1), column: z.number().int().nullable().optional() }).loose();
@@ -45,18 +46,11 @@ function lineHits(file: z.infer<typeof FileCoverage>): Map<number, number> {
  * a symlinked workspace.
  */
 export async function readIstanbulCoverage(text: string, root: string, measure: readonly string[]): Promise<FileLineHits[]> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error('the coverage report is not JSON');
-  }
-  const parsed = CoverageReport.safeParse(json);
-  if (!parsed.success) throw new Error(`the coverage report is not istanbul's coverage-final.json: ${parsed.error.issues[0]?.message ?? 'unexpected shape'} at ${parsed.error.issues[0]?.path.join('.') ?? ''}`);
+  const report = parseToolJson(CoverageReport, text, "the coverage report is not istanbul's coverage-final.json");
   const realRoot = realPathOr(root);
   const wanted = new Set(measure);
   const out: FileLineHits[] = [];
-  for (const file of Object.values(parsed.data)) {
+  for (const file of Object.values(report)) {
     const rel = [workspacePath(root, file.path), workspacePath(realRoot, realPathOr(file.path))].find((p) => wanted.has(p));
     if (!rel) continue;
     const hits = lineHits(file);

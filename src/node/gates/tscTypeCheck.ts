@@ -9,6 +9,7 @@ import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } fro
 import { ToolResolver } from '../testRunners/toolResolution';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { workspacePath } from '../workspacePaths';
+import { parsePackageJson } from '../../core/schema/packageJson';
 
 export interface TscTypeCheckOptions {
   root: string;
@@ -84,8 +85,8 @@ function findBin(dir: string | undefined, pkgName: string, binName: string): { b
   if (!dir) return undefined;
   const manifest = new ToolResolver(dir).module(`${pkgName}/package.json`);
   if (!manifest) return undefined;
-  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; bin?: Record<string, string> };
-  const bin = pkg.bin?.[binName];
+  const pkg = parsePackageJson(readFileSync(manifest, 'utf8'));
+  const bin = typeof pkg.bin === 'object' ? pkg.bin[binName] : undefined;
   return bin ? { bin: join(dirname(manifest), bin), version: pkg.version ?? 'unknown' } : undefined;
 }
 
@@ -101,7 +102,7 @@ const major = (version: string) => Number(version.split('.')[0]);
 function findNative(root: string): { name: string; bin: string; version: string } | undefined {
   let declared: Record<string, string>;
   try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const pkg = parsePackageJson(readFileSync(join(root, 'package.json'), 'utf8'));
     declared = { ...pkg.dependencies, ...pkg.devDependencies };
   } catch {
     return undefined;

@@ -1,29 +1,30 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SourceMap, type SourceMapPayload, type SourceMapping } from 'node:module';
+import { SourceMap, type SourceMapping } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { z } from 'zod';
 import type { FileLineHits } from '../../core/ports/gates';
+import { parseToolJson } from '../../core/schema/toolOutput';
+import { SourceMapJson } from '../sourceMapJson';
 import { absolutePath, workspacePath } from '../workspacePaths';
 
-/** What Node writes to NODE_V8_COVERAGE: one file per process, V8's block coverage per script. */
-interface V8Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
-interface V8Script {
-  url: string;
-  functions: { ranges: V8Range[] }[];
-}
-interface SourceMapEntry {
-  lineLengths?: number[];
-  data?: (Partial<SourceMapPayload> & { mappings?: string }) | null;
-}
-interface V8CoverageFile {
-  result?: V8Script[];
-  'source-map-cache'?: Record<string, SourceMapEntry>;
-}
+/**
+ * What Node writes to NODE_V8_COVERAGE: one file per process, V8's block coverage per script.
+ * The folder is writable by the code under test: a file is read through this schema, which
+ * requires what is read (ranges are checked further by `checkRanges`) and lets the rest by.
+ */
+const V8Range = z.looseObject({ startOffset: z.number(), endOffset: z.number(), count: z.number() });
+type V8Range = z.infer<typeof V8Range>;
+const V8Script = z.looseObject({ url: z.string(), functions: z.array(z.looseObject({ ranges: z.array(V8Range) })) });
+type V8Script = z.infer<typeof V8Script>;
+/** Node's cache of a script's source map: its raw payload, which need not be a whole map. */
+const SourceMapEntry = z.looseObject({
+  lineLengths: z.array(z.number()).optional(),
+  data: z.looseObject({ mappings: z.string().optional(), sources: z.array(z.string()).optional(), sourceRoot: z.string().optional() }).nullable().optional(),
+});
+type SourceMapEntry = z.infer<typeof SourceMapEntry>;
+const V8CoverageFile = z.looseObject({ result: z.array(V8Script).optional(), 'source-map-cache': z.record(z.string(), SourceMapEntry).optional() });
 
 /**
  * Every mapped position of a generated file, once each, through Node's own source-map reader:
@@ -76,7 +77,7 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
     const starts = [0];
     for (const len of map.lineLengths) starts.push(starts[starts.length - 1]! + len + 1);
     const single = (map.data.sources ?? []).length <= 1;
-    const sourceMap = new SourceMap({ version: 3, names: [], sources: [], sourceRoot: '', file: '', ...map.data, mappings: map.data.mappings } as SourceMapPayload);
+    const sourceMap = new SourceMap({ version: 3, names: [], sources: [], sourceRoot: '', file: '', sourcesContent: [], ...map.data, mappings: map.data.mappings });
     for (const at of mappedPositions(sourceMap, map.lineLengths)) {
       if (!single && resolveSource(map.data.sourceRoot ?? '', at.originalSource, script.url) !== script.url) continue;
       const count = countAt(ranges, (starts[at.generatedLine] ?? 0) + at.generatedColumn);
@@ -156,7 +157,7 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
   const wanted = new Map(measure.map((f) => [pathToFileURL(absolutePath(root, f)).href, f] as const));
   const merged = new Map<string, Map<number, number>>();
   for (const name of mainThreadFiles((await readdir(dir)).sort(), pids)) {
-    const file = JSON.parse(await readFile(join(dir, name), 'utf8')) as V8CoverageFile;
+    const file = parseToolJson(V8CoverageFile, await readFile(join(dir, name), 'utf8'), `${name} in the coverage folder is not V8 coverage as Node writes it`);
     for (const script of file.result ?? []) {
       const rel = wanted.get(script.url);
       if (!rel) continue;
@@ -206,7 +207,7 @@ export function unloadedLineHits(file: string, text: string): Map<number, number
   const wiring = wiringLines(file, text);
   if (/\.[cm]?tsx?$/i.test(file)) {
     const out = ts.transpileModule(text, { fileName: file, compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve } });
-    const payload = JSON.parse(out.sourceMapText ?? '{}') as SourceMapPayload;
+    const payload = parseToolJson(SourceMapJson, out.sourceMapText ?? '{}', `TypeScript's source map of ${file} is not a source map`);
     const emitted = out.outputText.split('\n').map((l) => l.length);
     for (const at of mappedPositions(new SourceMap({ ...payload, sources: [file] }), emitted)) if (!wiring.has(at.originalLine + 1)) hits.set(at.originalLine + 1, 0);
     return hits;

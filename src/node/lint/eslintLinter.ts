@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CancelledError } from '../../core/errors';
+import { z } from 'zod';
+import { CancelledError, errorMessage } from '../../core/errors';
 import type { LintPort } from '../../core/ports/checks';
 import type { LintProblem } from '../../core/schema/checks';
 import { ProcessJail, type JailedProcess } from '../sandbox/processJail';
 import { absolutePath, workspacePath } from '../workspacePaths';
-import type { LintAnswer, LintMessage, LintRequest } from './lintProtocol';
+import { parsePackageJson } from '../../core/schema/packageJson';
+import { checkToolOutput } from '../../core/schema/toolOutput';
+import { LintAnswer, type LintMessage, type LintRequest } from './lintProtocol';
 
 export interface EslintLinterOptions {
   /** The lint worker as the build ships it: `dist/eslintWorker.js`. */
@@ -189,12 +192,27 @@ interface Worker {
   waiting?: { id: number; resolve: (a: LintAnswer) => void };
 }
 
-function parseAnswer(line: string): LintAnswer | undefined {
+/** Any answer carries its request's id; a line without one is not meant for the linter. */
+const AnswerId = z.object({ id: z.number() }).loose();
+
+/**
+ * The worker's line as an answer. A line that is not JSON or has no id is left alone (a
+ * config or plugin may print to stdout); one with an id that is no lint answer is answered
+ * with an error naming ESLint's worker, so the check reports it instead of believing it.
+ */
+export function parseAnswer(line: string): LintAnswer | undefined {
+  let value: unknown;
   try {
-    const a = JSON.parse(line) as LintAnswer;
-    return typeof a === 'object' && a !== null && typeof a.id === 'number' ? a : undefined;
+    value = JSON.parse(line);
   } catch {
     return undefined;
+  }
+  const id = AnswerId.safeParse(value);
+  if (!id.success) return undefined;
+  try {
+    return checkToolOutput(LintAnswer, value, "ESLint's worker answered something that is not a lint answer");
+  } catch (err) {
+    return { id: id.data.id, error: errorMessage(err) };
   }
 }
 
@@ -209,8 +227,7 @@ function isIgnoredNotice(m: LintMessage): boolean {
 
 function hasPackageJsonConfig(root: string): boolean {
   try {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { eslintConfig?: unknown };
-    return pkg.eslintConfig !== undefined;
+    return parsePackageJson(readFileSync(join(root, 'package.json'), 'utf8')).eslintConfig !== undefined;
   } catch {
     return false;
   }

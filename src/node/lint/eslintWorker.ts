@@ -93,12 +93,33 @@ async function lint(r: LintRequest): Promise<LintAnswer> {
   }
 }
 
+/**
+ * A line of stdin as a request. Only the linter writes here, so this is a plain check rather
+ * than the protocol's zod schema: the worker stays a few kilobytes and starts fast (zod is
+ * for what the worker writes back, checked by the linter). A line that is no request is
+ * answered with an error, under its id when it has one.
+ */
+function asRequest(line: string): LintRequest | Extract<LintAnswer, { error: string }> {
+  let r: unknown;
+  try {
+    r = JSON.parse(line);
+  } catch {
+    r = undefined;
+  }
+  const o: Record<string, unknown> = typeof r === 'object' && r !== null ? { ...r } : {};
+  const files = o.files;
+  if (typeof o.id === 'number' && typeof o.eslintPath === 'string' && typeof o.flat === 'boolean' && typeof o.cwd === 'string' && Array.isArray(files) && files.every((f) => typeof f === 'string')) {
+    return { id: o.id, eslintPath: o.eslintPath, flat: o.flat, cwd: o.cwd, files };
+  }
+  return { id: typeof o.id === 'number' ? o.id : 0, error: `the lint worker got something that is not a lint request: ${line.slice(0, 200)}` };
+}
+
 // One request at a time: the linter waits for each answer before it sends the next.
 let queue = Promise.resolve();
 createInterface({ input: process.stdin }).on('line', (line) => {
   queue = queue.then(async () => {
-    const request = JSON.parse(line) as LintRequest;
-    answer(`${JSON.stringify(await lint(request))}\n`);
+    const request = asRequest(line);
+    answer(`${JSON.stringify('error' in request ? request : await lint(request))}\n`);
   });
 });
 process.stdin.on('end', () => process.exit(0));

@@ -1,6 +1,7 @@
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { z } from 'zod';
 import { UserInputError } from '../../core/errors';
 import type { OwnerProbe } from '../../core/run/liveness';
 import { ensureStateDir, STATE_DIR } from './fileRunStore';
@@ -29,10 +30,14 @@ export function describeHolder(h: LockHolder): string {
   return `pid ${h.pid} on ${h.host}, started ${h.startedAt}, running "${h.command}"`;
 }
 
+/** The lock file as read: `command` may be missing or of any type in an old lock. */
+const StoredHolder = z.object({ pid: z.number(), host: z.string(), startedAt: z.string(), command: z.unknown().optional() });
+
 function readHolder(file: string): LockHolder | null {
   try {
-    const h = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
-    return typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.startedAt === 'string' ? { pid: h.pid, host: h.host, startedAt: h.startedAt, command: String(h.command ?? '') } : null;
+    // Written by another ticket-runner process, perhaps an older one: what does not fit is no holder.
+    const h = StoredHolder.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return h.success ? { ...h.data, command: String(h.data.command ?? '') } : null;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
     return null;

@@ -69,7 +69,9 @@ function packageRootOf(file: string, name: string): string | undefined {
     const manifest = path.join(dir, 'package.json');
     if (!existsSync(manifest)) continue;
     try {
-      if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name) return dir;
+      // A plain check, not zod: this preload loads into the test process and keeps to node's own modules.
+      const pkg: unknown = JSON.parse(readFileSync(manifest, 'utf8'));
+      if (typeof pkg === 'object' && pkg !== null && 'name' in pkg && pkg.name === name) return dir;
     } catch {
       // not a manifest we can read: look further up
     }

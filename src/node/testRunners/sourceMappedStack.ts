@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseToolJson } from '../../core/schema/toolOutput';
+import { SourceMapJson } from '../sourceMapJson';
 
 /** A stack frame's position: `/abs/dist/x.js:12:5` or `file:///abs/dist/x.js:12:5`. */
 const FRAME = /((?:file:\/\/)?\/[^\s():]+\.[cm]?js):(\d+):(\d+)/g;
@@ -44,8 +46,9 @@ function readMap(file: string): { map: SourceMap; dir: string } | null {
     const inline = /^data:application\/json(?:;charset=[^;,]+)?;base64,(.*)$/.exec(url);
     const mapFile = inline ? file : resolve(dirname(file), decodeURIComponent(url));
     const text = inline ? Buffer.from(inline[1]!, 'base64').toString('utf8') : readFileSync(mapFile, 'utf8');
-    const payload = JSON.parse(text) as { sourceRoot?: string };
-    return { map: new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]), dir: resolve(dirname(mapFile), payload.sourceRoot ?? '') };
+    // Throws on a map that does not fit, which is then no map (below).
+    const payload = parseToolJson(SourceMapJson, text, `${mapFile} is not a source map`);
+    return { map: new SourceMap(payload), dir: resolve(dirname(mapFile), payload.sourceRoot) };
   } catch {
     // An unreadable map is no map: the compiled position is still true, only less helpful.
     return null;

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { TestCaseResult } from '../../core/schema/checks';
+import { parseToolJson } from '../../core/schema/toolOutput';
 import { workspacePath } from '../workspacePaths';
 import { showValue } from './showValue';
 
@@ -44,10 +46,51 @@ export const parseNodeTestReport: ReportParser = (report, root) => {
   return { cases, complete };
 };
 
+/**
+ * The reports come out of the process that ran the code under test: each is read through a
+ * schema that requires only what is read here, and lets every other field through.
+ */
+const JestReport = z.looseObject({
+  testResults: z.array(
+    z.looseObject({
+      name: z.string().optional(),
+      testFilePath: z.string().optional(),
+      status: z.string().optional(),
+      message: z.string().optional(),
+      assertionResults: z
+        .array(
+          z.looseObject({
+            ancestorTitles: z.array(z.string()).optional(),
+            title: z.string(),
+            status: z.string(),
+            duration: z.number().nullable().optional(),
+            failureMessages: z.array(z.string()).optional(),
+            failureDetails: z.array(z.unknown()).optional(),
+          }),
+        )
+        .optional(),
+    }),
+  ),
+});
+
+const MochaTest = z.looseObject({
+  title: z.string().optional(),
+  fullTitle: z.string().optional(),
+  file: z.string().optional(),
+  duration: z.number().optional(),
+  err: z.looseObject({ message: z.unknown().optional(), stack: z.unknown().optional(), expected: z.unknown().optional(), actual: z.unknown().optional() }).optional(),
+});
+type MochaTest = z.infer<typeof MochaTest>;
+
+const MochaReport = z.looseObject({
+  passes: z.array(MochaTest),
+  failures: z.array(MochaTest),
+  pending: z.array(MochaTest).optional(),
+});
+
 /** Jest's --json report; vitest's json reporter writes the same shape, without failureDetails. */
 export const parseJestReport: ReportParser = (report, root) => {
-  const json = JSON.parse(report) as JestReport;
-  if (!Array.isArray(json.testResults)) throw new Error('not a jest/vitest JSON report: no testResults');
+  const json = parseToolJson(JestReport, report, 'the JSON report of jest or vitest is not one they write');
   const cases: TestCaseResult[] = [];
   for (const suite of json.testResults) {
     const file = workspacePath(root, suite.name ?? suite.testFilePath ?? '');
@@ -74,8 +117,7 @@ export const parseJestReport: ReportParser = (report, root) => {
 
 /** Mocha's json reporter. Hook failures appear only among the failures, so read the three lists. */
 export const parseMochaReport: ReportParser = (report, root) => {
-  const json = JSON.parse(report) as MochaReport;
-  if (!Array.isArray(json.passes) || !Array.isArray(json.failures)) throw new Error('not a mocha JSON report');
+  const json = parseToolJson(MochaReport, report, "mocha's JSON report is not one its json reporter writes");
   const toCase = (t: MochaTest, status: TestCaseResult['status']): TestCaseResult => {
     const err = status === 'failed' ? t.err : undefined;
     return {
@@ -101,37 +143,6 @@ export function jsonObjectIn(stdout: string): string | undefined {
   const start = stdout.indexOf('{\n');
   const end = stdout.lastIndexOf('}');
   return start >= 0 && end > start ? stdout.slice(start, end + 1) : undefined;
-}
-
-interface JestReport {
-  testResults?: {
-    name?: string;
-    testFilePath?: string;
-    status?: string;
-    message?: string;
-    assertionResults?: {
-      ancestorTitles?: string[];
-      title: string;
-      status: string;
-      duration?: number | null;
-      failureMessages?: string[];
-      failureDetails?: unknown[];
-    }[];
-  }[];
-}
-
-interface MochaTest {
-  title?: string;
-  fullTitle?: string;
-  file?: string;
-  duration?: number;
-  err?: { message?: unknown; stack?: unknown; expected?: unknown; actual?: unknown };
-}
-
-interface MochaReport {
-  passes?: MochaTest[];
-  failures?: MochaTest[];
-  pending?: MochaTest[];
 }
 
 /** "Error: message\n    at ..." → the message and the whole text as the stack. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { parsePackageJson } from '../../core/schema/packageJson';
 
 /**
  * Finds tools the way Node would from each of `dirs` in turn (the workspace first, then the
@@ -20,7 +21,7 @@ export class ToolResolver {
    */
   bin(name: string): string | undefined {
     for (const manifest of this.manifests(name)) {
-      const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+      const { bin } = parsePackageJson(readFileSync(manifest, 'utf8'));
       const entry = typeof bin === 'string' ? bin : (bin?.[name] ?? Object.values(bin ?? {})[0]);
       if (entry) return join(dirname(manifest), entry);
     }
@@ -29,7 +30,7 @@ export class ToolResolver {
 
   /** The version of the package `bin(name)` runs. */
   version(name: string): string | undefined {
-    for (const manifest of this.manifests(name)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version;
+    for (const manifest of this.manifests(name)) return parsePackageJson(readFileSync(manifest, 'utf8')).version;
     return undefined;
   }
 

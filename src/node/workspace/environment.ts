@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { EnvironmentPort } from '../../core/ports/environment';
+import { parsePackageJson } from '../../core/schema/packageJson';
 
 const GIT_TIMEOUT_MS = 10_000;
 
@@ -24,7 +25,7 @@ export class NodeEnvironment implements EnvironmentPort {
   dependencyProblem(): Promise<string | null> {
     let declared = 0;
     try {
-      const pkg = JSON.parse(readFileSync(path.join(this.root, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
+      const pkg = parsePackageJson(readFileSync(path.join(this.root, 'package.json'), 'utf8'));
       declared = Object.keys(pkg.dependencies ?? {}).length + Object.keys(pkg.devDependencies ?? {}).length;
     } catch {
       return Promise.resolve(null); // No package.json (or a broken one, which the manifest reports).

@@ -10,6 +10,7 @@ import { ModelScript } from '../../../src/node/models/scripted/scriptSchema';
 import { wireTicketChecks } from '../../../src/node/wire';
 import { FakeAnthropic, rateLimited, reply, stall, text, toolUse } from '../../support/fakeAnthropic';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
+import { systemClock } from '../../../src/node/store/systemClock';
 
 const ISSUE = 'GET /posts caps perPage at 100 silently. It should answer 400 with { error: "perPage max is 100" } instead.';
 
@@ -21,12 +22,12 @@ function model(drafter: unknown[]): ScriptedModel {
 describe('drafting a ticket from an issue\'s text', function () {
   this.timeout(120_000);
   let ws: ReturnType<typeof copyFixture>;
-  let checks: ReturnType<typeof wireTicketChecks>;
+  let checks: ReturnType<typeof wireTicketChecks> & { clock: typeof systemClock };
   let blog1: Record<string, unknown>;
   const signal = new AbortController().signal;
   before(() => {
     ws = copyFixture();
-    checks = wireTicketChecks(ws.root);
+    checks = { ...wireTicketChecks(ws.root), clock: systemClock };
     blog1 = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as Record<string, unknown>;
   });
   after(() => {

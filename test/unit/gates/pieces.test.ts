@@ -202,6 +202,13 @@ describe('gates: V8 coverage', () => {
     });
     afterEach(() => rmSync(root, { recursive: true, force: true }));
 
+    it('a file in the coverage folder that is not V8 coverage (or not JSON) makes the measure unusable, naming the file', async () => {
+      writeFileSync(path.join(dir, 'coverage-123-1700000000000-0.json'), JSON.stringify({ result: [{ url: url(), functions: [{ ranges: [{ startOffset: 0, endOffset: '40', count: 1 }] }] }] }));
+      await assert.rejects(collectV8Coverage(dir, root, ['src/a.js']), /coverage-123-1700000000000-0\.json in the coverage folder is not V8 coverage as Node writes it: \$\.result\.0\.functions\.0\.ranges\.0\.endOffset: /);
+      writeFileSync(path.join(dir, 'coverage-123-1700000000000-0.json'), '{"result": [');
+      await assert.rejects(collectV8Coverage(dir, root, ['src/a.js']), /is not V8 coverage as Node writes it: not JSON/);
+    });
+
     it("reads Node's own files; a file Node would not name, or a range past its script, makes the whole measure unusable", async () => {
       write('coverage-123-1700000000000-0.json', [{ startOffset: 0, endOffset: 40, count: 1 }]);
       assert.deepEqual((await collectV8Coverage(dir, root, ['src/a.js'])).files[0]?.lines.map(([, c]) => c), [1, 1, 1, 1]);

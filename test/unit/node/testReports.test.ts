@@ -28,7 +28,22 @@ describe('test report parsers', () => {
     assert.deepEqual(parseJestReport(JSON.stringify(report), root).cases, [
       { name: 't/broken.test.js', file: 't/broken.test.js', status: 'failed', message: 'Test suite failed to run' },
     ]);
-    assert.throws(() => parseJestReport('{"numTotalTests": 0}', root), /no testResults/);
+    assert.throws(() => parseJestReport('{"numTotalTests": 0}', root), /the JSON report of jest or vitest is not one they write: \$\.testResults: /);
+  });
+
+  it('refuses a jest report that does not fit, naming the runners and where it breaks; extra fields pass', () => {
+    const suite = (title: unknown) => ({ name: inRoot('t/a.test.js'), status: 'passed', assertionResults: [{ title, status: 'passed', ancestorTitles: [], meta: {} }], perfStats: {} });
+    assert.equal(parseJestReport(JSON.stringify({ testResults: [suite('adds')], snapshot: {} }), root).cases[0]?.name, 'adds');
+    assert.throws(
+      () => parseJestReport(JSON.stringify({ testResults: [suite(42)] }), root),
+      (e: Error) => e.name === 'ToolOutputError' && /^the JSON report of jest or vitest is not one they write: \$\.testResults\.0\.assertionResults\.0\.title: .*expected string/.test(e.message),
+    );
+    assert.throws(() => parseJestReport('{"testResults": [', root), /the JSON report of jest or vitest is not one they write: not JSON/);
+  });
+
+  it('refuses a mocha report that does not fit, naming mocha', () => {
+    assert.throws(() => parseMochaReport(JSON.stringify({ passes: [] }), root), /mocha's JSON report is not one its json reporter writes: \$\.failures: /);
+    assert.throws(() => parseMochaReport(JSON.stringify({ passes: [{ title: 'a', duration: 'slow' }], failures: [] }), root), /mocha's JSON report is not one its json reporter writes: \$\.passes\.0\.duration: /);
   });
 
   it('reports a failed mocha hook, which mocha lists only among the failures', () => {

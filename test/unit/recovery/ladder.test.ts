@@ -83,7 +83,7 @@ describe('run budgets', () => {
 
   it('the watchdog aborts in-flight work with the wall-time stop as the reason', async () => {
     const parent = new AbortController();
-    const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 30 }, Date.now());
+    const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 30 }, Date.now(), Date.now);
     const stopped = await new Promise<unknown>((resolve) => dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }));
     dog.dispose();
     assert.ok(stopped instanceof RunStop);
@@ -107,7 +107,7 @@ describe('run budgets', () => {
 
   it("the watchdog passes the operator's cancel through as a cancel", () => {
     const parent = new AbortController();
-    const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 60_000 }, Date.now());
+    const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 60_000 }, Date.now(), Date.now);
     parent.abort();
     assert.equal(dog.signal.aborted, true);
     assert.deepEqual(stopFromSignal(dog.signal).stop, { kind: 'cancelled' });

@@ -9,10 +9,13 @@ import { lineOf, timelineOf } from '../../../src/core/run/views/timeline';
 import { runNode, runTitle, startedLabel } from '../../../src/core/run/views/runTree';
 import { lineDiff, withContext } from '../../../webview-ui/diff';
 
+/** The views read no clock: "today" is the host's, given. */
+const NOW = new Date('2026-11-23T18:00:00.000Z');
+
 describe('run views (pure projections of the log)', () => {
   it('the tree of a run that needs the operator: attempt, checks, diagnosis quotes, route, correction', () => {
     const { state } = recorded('BLOG-3');
-    const root = runNode(state);
+    const root = runNode(state, NOW);
     assert.match(root.label, /^BLOG-3: \S/, 'the ticket id and its title');
     assert.equal(root.contextValue, 'run.needsOperator');
     assert.equal(root.icon, 'question');
@@ -37,7 +40,7 @@ describe('run views (pure projections of the log)', () => {
     const cut = events.slice(0, events.findIndex((e) => e.type === 'router.routed'));
     const state = reduceRun(cut[0]!.runId, cut);
     assert.equal(state.status, 'running');
-    const root = runNode(state, 'interrupted');
+    const root = runNode(state, NOW, 'interrupted');
     assert.equal(root.contextValue, 'run.interrupted');
     assert.equal(root.icon, 'debug-disconnect');
     assert.match(root.description ?? '', /interrupted: its process is gone \(Resume Run continues it\)/);
@@ -48,17 +51,17 @@ describe('run views (pure projections of the log)', () => {
 
   it('a passed run is green, with one node per attempt', () => {
     const { state } = recorded('BLOG-1');
-    const root = runNode(state);
+    const root = runNode(state, NOW);
     assert.equal(root.icon, 'pass');
     assert.equal(root.children.filter((c) => c.contextValue === 'attempt').length, state.attempts.length);
   });
 
   it('the run\'s first node says where its processes ran: "sandbox: on", or "sandbox: off (reason)" as a warning; none for older logs', () => {
     const { state } = recorded('BLOG-1');
-    assert.ok(!runNode(state).children.some((c) => c.contextValue === 'sandbox'), 'a log from before the sandbox says nothing');
-    const on = runNode({ ...state, sandbox: { on: true, detail: 'bubblewrap' } }).children[0]!;
+    assert.ok(!runNode(state, NOW).children.some((c) => c.contextValue === 'sandbox'), 'a log from before the sandbox says nothing');
+    const on = runNode({ ...state, sandbox: { on: true, detail: 'bubblewrap' } }, NOW).children[0]!;
     assert.deepEqual([on.contextValue, on.label, on.icon], ['sandbox', 'sandbox: on (bubblewrap)', 'shield']);
-    const off = runNode({ ...state, sandbox: { on: false, detail: 'bubblewrap (bwrap) not installed' } }).children[0]!;
+    const off = runNode({ ...state, sandbox: { on: false, detail: 'bubblewrap (bwrap) not installed' } }, NOW).children[0]!;
     assert.deepEqual([off.contextValue, off.label, off.icon, off.color], ['sandbox', 'sandbox: off (bubblewrap (bwrap) not installed)', 'warning', 'editorWarning.foreground']);
   });
 
@@ -101,35 +104,35 @@ describe('run views (pure projections of the log)', () => {
   it('the tree speaks in plain words: no internal name in any label or description', () => {
     for (const name of ['BLOG-1', 'BLOG-3']) {
       const { state } = recorded(name);
-      const words = allNodes(runNode(state)).map((n) => `${n.label} ${n.description ?? ''}`);
+      const words = allNodes(runNode(state, NOW)).map((n) => `${n.label} ${n.description ?? ''}`);
       for (const w of words) assert.doesNotMatch(w, /needsOperator|testPlan|notNeeded|testFile|testOutput|correctionRequested|guard (confirmed|abstained|overridden)|by webview/, w);
     }
-    const blog3 = allNodes(runNode(recorded('BLOG-3').state));
+    const blog3 = allNodes(runNode(recorded('BLOG-3').state, NOW));
     assert.ok(blog3.some((n) => n.label === 'correction: the ticket is wrong'), blog3.map((n) => n.label).join('\n'));
     assert.ok(blog3.some((n) => n.label === 'sent to you: change the ticket' && n.description === 'confirmed by a check'));
   });
 
   it('an attempt says why it failed in one line, and a rolled-back run says so first', () => {
     const { events, state } = recorded('BLOG-1');
-    const failed = runNode(state).children.find((c) => c.id.endsWith('attempt:1'))!;
+    const failed = runNode(state, NOW).children.find((c) => c.id.endsWith('attempt:1'))!;
     assert.match(failed.description ?? '', /^failed: 1 test\(s\) failed · /);
     const rolled = reduceRun(events[0]!.runId, [...events, RunEvent.parse({ runId: events[0]!.runId, seq: events.length, ts: events[events.length - 1]!.ts, type: 'run.rolledBack', files: [] })]);
-    assert.match(runNode(rolled).description ?? '', /^rolled back · passed · /);
+    assert.match(runNode(rolled, NOW).description ?? '', /^rolled back · passed · /);
   });
 
   it('tab titles tell two runs of one ticket apart: id, start time and status', () => {
     const { state } = recorded('BLOG-1');
-    const title = runTitle(state);
+    const title = runTitle(state, NOW);
     assert.match(title, /^BLOG-1 (\d{4}-\d{2}-\d{2} )?\d{2}:\d{2} · passed$/);
     const later = { ...state, startedAt: new Date(Date.parse(state.startedAt!) + 60_000).toISOString() };
-    assert.notEqual(runTitle(later), title);
-    assert.match(runTitle(recorded('BLOG-3').state, 'needsOperator', 'replay'), /^Replay BLOG-3 .* · waiting for your decision$/);
-    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', '2026-11-23T18:00:00.000Z'), '09:15', 'today: the time only');
-    assert.equal(startedLabel('2026-11-20T09:15:00.000Z', '2026-11-23T18:00:00.000Z'), '2026-11-20 09:15');
+    assert.notEqual(runTitle(later, NOW), title);
+    assert.match(runTitle(recorded('BLOG-3').state, NOW, 'needsOperator', 'replay'), /^Replay BLOG-3 .* · waiting for your decision$/);
+    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z')), '09:15', 'today: the time only');
+    assert.equal(startedLabel('2026-11-20T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z')), '2026-11-20 09:15');
   });
 
   it('every row has a screen-reader label with its status in words, and never a stack trace', () => {
-    const nodes = allNodes(runNode(recorded('BLOG-1').state));
+    const nodes = allNodes(runNode(recorded('BLOG-1').state, NOW));
     const failedCase = nodes.find((n) => n.contextValue === 'case');
     assert.ok(failedCase, 'BLOG-1 has a failed test case in its first attempt');
     assert.match(failedCase.tooltip ?? '', /\n\s+at /, 'the tooltip keeps the stack for the mouse');

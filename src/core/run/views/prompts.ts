@@ -2,20 +2,8 @@ import type { ModelAdaptation } from '../../schema/events';
 import type { RunState } from '../reducer';
 import type { ModelCallState } from '../runState';
 import { modelInfoLabel } from './report';
+import { parseAnswerRecord, parsePromptRecord } from '../../schema/modelRecord';
 
-interface PromptRecord {
-  system?: string;
-  messages?: { role: string; content: string; toolCalls?: unknown[]; toolCallId?: string }[];
-  tools?: { name: string }[];
-  structured?: { name: string };
-  thinking?: boolean;
-}
-interface AnswerRecord {
-  text?: string;
-  structured?: unknown;
-  toolCalls?: unknown[];
-  stopReason?: string;
-}
 
 /**
  * Every model call of a run with its whole prompt and raw answer, as stored in the run's blobs
@@ -42,7 +30,7 @@ async function modelCallLines(call: ModelCallState, i: number, total: number, bl
     out.push('(this log did not record the prompt)');
     return out;
   }
-  const prompt = JSON.parse(await blob(call.prompt)) as PromptRecord;
+  const prompt = parsePromptRecord(await blob(call.prompt), call.prompt);
   if (prompt.system) out.push('--- system ---', prompt.system);
   for (const m of prompt.messages ?? []) {
     out.push(`--- ${m.role}${m.toolCallId ? ` (result of ${m.toolCallId})` : ''} ---`, m.content);
@@ -52,7 +40,7 @@ async function modelCallLines(call: ModelCallState, i: number, total: number, bl
   if (offered.length) out.push(`--- tools: ${offered.join(', ')}${prompt.thinking ? '; extended thinking on' : ''} ---`);
   if (call.adaptations?.length) out.push('--- how the provider fitted the call to its API ---', ...call.adaptations.map(adaptationLine));
   if (call.answer) {
-    const answer = JSON.parse(await blob(call.answer)) as AnswerRecord;
+    const answer = parseAnswerRecord(await blob(call.answer), call.answer);
     out.push(`--- answer (${answer.stopReason ?? 'end'}) ---`);
     if (answer.text) out.push(answer.text);
     if (answer.structured !== undefined) out.push(JSON.stringify(answer.structured, null, 2));

@@ -140,16 +140,17 @@ function runDescription(state: RunState, status: DisplayStatus): string {
 }
 
 /** A run's start, short: the time today, else the day and the time. */
-export function startedLabel(startedAt: string | undefined, now = new Date().toISOString()): string {
+export function startedLabel(startedAt: string | undefined, now: Date): string {
   if (!startedAt) return '';
-  return startedAt.slice(0, 10) === now.slice(0, 10) ? startedAt.slice(11, 16) : startedAt.slice(0, 16).replace('T', ' ');
+  return startedAt.slice(0, 10) === now.toISOString().slice(0, 10) ? startedAt.slice(11, 16) : startedAt.slice(0, 16).replace('T', ' ');
 }
 
 /**
  * The tree of one run: attempts, each with its checks, diagnosis and route; then gates and corrections.
  * `status` is what the window knows beyond the log: `interrupted` (src/core/run/liveness.ts).
+ * `now` is the host's clock: a view reads none of its own, so it is the same in a test.
  */
-export function runNode(state: RunState, status: DisplayStatus = state.status): RunNode {
+export function runNode(state: RunState, now: Date, status: DisplayStatus = state.status): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
   const scripted = state.model?.scripted ? ' · SCRIPTED' : '';
@@ -158,7 +159,7 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
     id,
     label: `${state.ticketId || '(unknown ticket)'}${title ? `: ${title}` : ''}`,
     // The outcome first: a narrow tree cuts the end of a description.
-    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt)}${scripted}`,
+    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt, now)}${scripted}`,
     tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}${state.finished ? `\n${outcomeLine(state.finished)}` : ''}`,
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     accessibleLabel: '',
@@ -200,10 +201,10 @@ export function runNode(state: RunState, status: DisplayStatus = state.status): 
 
 /**
  * A run's tab title: the ticket, when it started and where it stands, so two runs of one ticket
- * are told apart at a glance.
+ * are told apart at a glance. `now` is the host's clock, as for `runNode`.
  */
-export function runTitle(state: RunState, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live'): string {
-  const when = startedLabel(state.startedAt);
+export function runTitle(state: RunState, now: Date, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live'): string {
+  const when = startedLabel(state.startedAt, now);
   return `${mode === 'replay' ? 'Replay ' : ''}${state.ticketId || state.runId}${when ? ` ${when}` : ''} · ${state.rolledBack ? 'rolled back' : outcomeWords(status)}`;
 }
 

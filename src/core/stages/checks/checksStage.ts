@@ -11,7 +11,6 @@ export interface CheckOutcome {
   evidence: FailureEvidence;
 }
 
-const elapsed = (t: number) => Date.now() - t;
 
 /**
  * The post-write checks, in order: parse, diagnostics (with structural auto-fix first),
@@ -20,12 +19,15 @@ const elapsed = (t: number) => Date.now() - t;
  */
 export async function runChecks(ctx: RunContext, attempt: number, changed: string[]): Promise<CheckOutcome> {
   const { deps, log, manifest, signal } = ctx;
+  // Durations on the run's clock, so a test's fake clock decides them too.
+  const now = () => deps.clock.now().getTime();
+  const elapsed = (t: number) => now() - t;
   const evidence: FailureEvidence = { parse: [], diagnostics: [], lint: [] };
   const baseline = baselineFromLog(ctx);
   const codeFiles = changed.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
 
   if (deps.parser) {
-    const t = Date.now();
+    const t = now();
     for (const file of codeFiles) {
       const content = await deps.workspace.readFile(file);
       if (content !== null) evidence.parse.push(...(await deps.parser.parse(file, content)));
@@ -35,7 +37,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   }
 
   if (deps.diagnostics && codeFiles.length) {
-    const t = Date.now();
+    const t = now();
     const inScope = new Set(manifest.scope.write.map((f) => f.path));
     const before = new Map<string, string | null>();
     for (const f of inScope) before.set(f, await deps.workspace.readFile(f));

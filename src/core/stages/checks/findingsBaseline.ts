@@ -38,7 +38,7 @@ const errors = <T extends { category?: string; severity?: string }>(xs: readonly
  */
 export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline> {
   const { deps, manifest, signal } = ctx;
-  const t = Date.now();
+  const t = deps.clock.now().getTime();
   // The project-wide check runs in a process of its own: the scope's checks go on beside it, so
   // the baseline costs about one full type-check of wall time, not one plus the scope's.
   const projectCheck = projectBaseline(ctx);
@@ -62,7 +62,7 @@ export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline>
   // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
   const rendered = new Set(manifest.testFiles);
   const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
-  const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: Date.now() - t };
+  const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: deps.clock.now().getTime() - t };
   await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
   return baseline;
 }

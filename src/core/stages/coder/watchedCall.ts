@@ -34,7 +34,9 @@ export async function watchedCall(ctx: CallContext, request: RunRequest, expectC
     proseCharLimit: policy.proseCharLimit,
     startDeadlineMs: request.thinking ? policy.thinkingStartDeadlineMs : policy.startDeadlineMs,
   };
-  const started = Date.now();
+  // Rung 1's deadline on the run's clock; only the timer that asks is real (see below).
+  const now = () => ctx.deps.clock.now().getTime();
+  const started = now();
   const watcher = new StreamWatch(watch);
   let soFar = '';
   // Thinking or tool input streaming: the answer has started, though no text shows yet.
@@ -42,7 +44,7 @@ export async function watchedCall(ctx: CallContext, request: RunRequest, expectC
   let stopped: Stopped | undefined;
   const judge = () => {
     if (stopped || own.signal.aborted || (active && soFar === '')) return;
-    const verdict = watcher.verdict(Date.now() - started);
+    const verdict = watcher.verdict(now() - started);
     if (verdict.stop) {
       stopped = verdict;
       own.abort(new StreamStopped(verdict));

@@ -34,7 +34,8 @@ export function raisedByGates(request: CorrectionRequest): boolean {
  * still passes through), and the caller fails the run on it unless the gate is optional.
  */
 async function runGate(env: GateEnv, gate: GateName, afterRepairOf?: GateName): Promise<GateOutcome> {
-  const started = Date.now();
+  const now = () => env.ctx.deps.clock.now().getTime();
+  const started = now();
   let found: Omit<GateOutcome, 'gate' | 'durationMs'>;
   try {
     found = await RUNS[gate](env);
@@ -43,7 +44,7 @@ async function runGate(env: GateEnv, gate: GateName, afterRepairOf?: GateName): 
     const e = errorRecord(err);
     found = { status: 'error', detail: `the gate could not run: ${e.name}: ${e.message}` };
   }
-  const outcome: GateOutcome = { gate, ...found, durationMs: Date.now() - started };
+  const outcome: GateOutcome = { gate, ...found, durationMs: now() - started };
   await env.ctx.log.emit({
     type: 'gate.ran',
     gate,

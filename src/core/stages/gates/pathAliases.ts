@@ -79,7 +79,8 @@ async function readJsonc(ws: WorkspacePort, file: string): Promise<unknown> {
   if (text === null) return undefined;
   const plain = text.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : '')).replace(/,(\s*[}\]])/g, '$1');
   try {
-    return JSON.parse(plain) as unknown;
+    const value: unknown = JSON.parse(plain);
+    return value;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { WorkspacePort } from '../../ports/workspace';
 import { packageBySpecifier, workspacePackages, type WorkspacePackage } from '../workspacePackages';
 import { aliasTargets, joinPath, leafTargets, loadPathAliases, type PathAlias } from './pathAliases';
+import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
@@ -82,9 +83,9 @@ export class ImportReach {
 
   /** Where a package's entry for `subpath` may be: its `exports`, `types` and `main`, with each `dist/` also tried as `src/`. */
   private async packageEntries(pkg: WorkspacePackage, subpath: string): Promise<string[]> {
-    let json: Record<string, unknown> = {};
+    let json: PackageJson = {};
     try {
-      json = JSON.parse((await this.workspace.readFile(`${pkg.dir}/package.json`)) ?? '{}') as Record<string, unknown>;
+      json = parsePackageJson((await this.workspace.readFile(`${pkg.dir}/package.json`)) ?? '{}');
     } catch {
       // An unreadable manifest names no entry; the changed files of the package still count.
     }

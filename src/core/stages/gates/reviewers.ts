@@ -35,7 +35,7 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
     try {
       const response = await callModel(ctx, { role: ask.role, attempt: ask.attempt, system: ask.system, messages: [{ role: 'user', content: ask.prompt + note }], structured });
       raw = response.structured;
-      if (raw === undefined) raw = JSON.parse(response.text) as unknown;
+      if (raw === undefined) raw = JSON.parse(response.text);
     } catch (err) {
       if (!(err instanceof ModelContractError || err instanceof SyntaxError)) throw err;
       rejected.push(err instanceof SyntaxError ? 'the answer is not JSON and used no tool' : err.message);

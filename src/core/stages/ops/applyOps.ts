@@ -117,10 +117,10 @@ const errorsOf = (ds: readonly CodeDiagnostic[]) => ds.filter((d) => d.category 
 
 async function checkOps(ctx: RunContext, touched: string[], before: readonly CodeDiagnostic[], scope: OpScope): Promise<void> {
   const { deps, log, signal } = ctx;
-  const t = Date.now();
+  const t = deps.clock.now().getTime();
   const after = await deps.diagnostics!.check([...new Set([...touched, ...scope.tests])], signal);
   const added = introduced(errorsOf(before), errorsOf(after.diagnostics), sameErrorKey(new Set(touched)));
-  await log.emit({ type: 'ops.checked', checkedFiles: after.checkedFiles, diagnostics: after.diagnostics, introduced: added, durationMs: Date.now() - t });
+  await log.emit({ type: 'ops.checked', checkedFiles: after.checkedFiles, diagnostics: after.diagnostics, introduced: added, durationMs: deps.clock.now().getTime() - t });
   // A rendered test that no longer type-checks is the router's to judge (test is wrong?), after an attempt.
   const outside = added.filter((d) => !scope.write.includes(d.file) && !scope.tests.includes(d.file));
   const first = outside[0];

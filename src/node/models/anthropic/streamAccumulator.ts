@@ -91,7 +91,8 @@ function closeBlock(block: OpenBlock): DraftBlock {
 function parseToolInput(json: string, startInput: unknown): unknown {
   if (json.trim() === '') return startInput;
   try {
-    return JSON.parse(json) as unknown;
+    const input: unknown = JSON.parse(json);
+    return input;
   } catch {
     return json;
   }

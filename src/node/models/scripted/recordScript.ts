@@ -1,15 +1,7 @@
 import type { RunState } from '../../../core/run/reducer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
+import { parseAnswerRecord, parsePromptRecord } from '../../../core/schema/modelRecord';
 
-interface AnswerRecord {
-  text?: string;
-  structured?: unknown;
-  toolCalls?: { name: string; input: unknown }[];
-  stopReason?: string;
-}
-interface PromptRecord {
-  thinking?: boolean;
-}
 
 /**
  * A script for the scripted provider, made from a run's record: every model call's raw answer
@@ -26,13 +18,13 @@ export async function recordScript(state: RunState, blob: (hash: string) => Prom
     testReviewer: [],
   };
   for (const call of state.modelCalls) {
-    const prompt = call.prompt ? (JSON.parse(await blob(call.prompt)) as PromptRecord) : {};
+    const prompt = call.prompt ? parsePromptRecord(await blob(call.prompt), call.prompt) : {};
     const expect = { attempt: call.attempt, promptIncludes: [], ...(prompt.thinking ? { thinking: true } : {}) };
     let answer: ScriptedAnswer;
     if (!call.ok) answer = { expect, fault: call.error?.startsWith('stopped:') ? 'stall' : 'transportError' };
     else if (!call.answer) throw new Error(`the run's call ${call.role} (attempt ${call.attempt}) has no recorded answer: the log predates the record of answers`);
     else {
-      const raw = JSON.parse(await blob(call.answer)) as AnswerRecord;
+      const raw = parseAnswerRecord(await blob(call.answer), call.answer);
       answer = {
         expect,
         ...(raw.text ? { text: raw.text } : {}),
