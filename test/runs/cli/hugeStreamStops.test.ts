@@ -60,8 +60,9 @@ describe('the stops take effect during a huge streamed answer (dist/cli.js, --mo
   }
 
   it('--max-wall-ms ends the run within seconds of the limit, with the wall-time stop in the log', async () => {
-    // Room for the steps before the Coder's call (up to about 5 s here), so that the limit falls mid-stream.
-    const limit = 12_000;
+    // Room for the steps before the Coder's call (about 5 s alone, 20 s with the rest of the tier
+    // running beside it), so that the limit falls mid-stream, well before the stream's minute.
+    const limit = 30_000;
     const t0 = Date.now();
     const run = start(['--max-wall-ms', String(limit)]);
     const request = await streaming(run, 1);

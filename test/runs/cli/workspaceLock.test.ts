@@ -5,7 +5,8 @@ import { runDistCli, startDistCli, until } from '../../support/cliProcess';
 import { copyFixture } from '../../support/tempWorkspace';
 
 describe('one run per workspace (dist/cli.js)', function () {
-  this.timeout(120_000);
+  // Its files share the machine with the rest of the tier, run in parallel: a generous limit.
+  this.timeout(300_000);
   let ws: ReturnType<typeof copyFixture>;
   before(() => {
     ws = copyFixture();

@@ -8,7 +8,7 @@ import { callsOf, decide, duringTicketTests, eventsOf, ofType, pureRun, typesOf 
 /**
  * Each run budget stops the run with its typed reason, through startRun on the fakes. Time is
  * the fake clock's: a test run "takes" what the test says, and the watchdog reads that clock.
- * The same stops with the real tools: test/unit/scenarios/rungs.test.ts ("run budgets").
+ * The same stops with the real tools: test/runs/scenarios/rungs.test.ts ("run budgets").
  */
 
 const MINUTE = 60_000;

@@ -7,7 +7,7 @@ import { callsOf, duringTicketTests, eventsOf, ofType, pureRun, typesOf } from '
 /**
  * A cancel ends the run as cancelled wherever it lands, and the log still ends with
  * run.finished. The real-process versions (a cancelled test process, a real stream) are in
- * test/unit/scenarios/firstShown.test.ts and test/unit/recovery/anthropicRuns.test.ts.
+ * test/runs/scenarios/firstShown.test.ts and test/runs/recovery/anthropicRuns.test.ts.
  */
 
 describe('pure: cancellation', () => {

@@ -3,7 +3,7 @@ import { callsOf, ofType, pureRun } from './loopRig';
 
 /**
  * The other fixtures' runners, replayed: vitest (shop-esm) and jest (inventory-jest) as the real
- * runs reported them. Their real end-to-end scenarios stay in test/unit/scenarios/shopEsm.test.ts
+ * runs reported them. Their real end-to-end scenarios stay in test/runs/scenarios/shopEsm.test.ts
  * and inventoryJest.test.ts (with the gates, which the pure tier does not wire).
  */
 describe('pure: other fixtures', () => {

@@ -5,7 +5,7 @@ import { callsOf, decide, ofType, pureRun, routesOf, typesOf } from './loopRig';
 /**
  * Every route of the router through the core's startRun, on the fakes: the checkers answer as
  * the real ones did (recorded), the model as its script says. The real end-to-end scenario of
- * each route stays in test/unit/scenarios/routes.test.ts (and frameNotScope.test.ts).
+ * each route stays in test/runs/scenarios/routes.test.ts (and frameNotScope.test.ts).
  */
 
 /** BLOG-1's failure diagnosed as another stage's, with quotes that are in the inputs but no machine fact behind the claim. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { FakeClock } from '../../fakes/fakeClock';
 import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { coderWrites, diagnosisFor, ladderScript, PROSE, proseScript, repeatScript, right, wrong, wrongB } from '../../fakes/blog1Scripts';
@@ -7,7 +8,7 @@ import { callsOf, ofType, pureRun } from './loopRig';
 /**
  * The recovery rungs that need no real tool (1, 2, 3) and the repeat guard, through startRun
  * on the fakes. Rung 4 runs the tests in a scratch copy, a real tool: it stays in
- * test/unit/scenarios/rungs.test.ts, as do the real-stream cases of rung 1.
+ * test/runs/scenarios/rungs.test.ts, as do the real-stream cases of rung 1.
  */
 
 const rungsByAttempt = (s: { attempts: { rungs: { rung: number }[] }[] }) => s.attempts.map((a) => a.rungs.map((r) => r.rung));
@@ -66,7 +67,8 @@ describe('pure: the recovery rungs', () => {
   });
 
   it('rung 1 stops a stream that shows nothing by its start deadline; the stopped call is on record', async () => {
-    const { state, events } = await pureRun('BLOG-1', { script: firstAnswer({ fault: 'stall' }), recovery: { startDeadlineMs: 30 } });
+    // Rung 1's deadline is on the run's clock: one that moves a millisecond a read lets it pass.
+    const { state, events } = await pureRun('BLOG-1', { script: firstAnswer({ fault: 'stall' }), recovery: { startDeadlineMs: 30 }, clock: new FakeClock(Date.UTC(2025, 0, 1), 1) });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual(ofType(events, 'rung.fired').map((e) => [e.rung, e.trigger, e.thinking]), [[1, 'noStart', true], [2, 'verifierFailed', false]]);
     const stopped = ofType(events, 'model.called').find((e) => !e.ok);
