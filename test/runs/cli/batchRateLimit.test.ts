@@ -30,6 +30,8 @@ function calls(report: Report): Called[] {
 
 /** The model's time to answer: long enough that the calls of 8 tickets overlap. */
 const LATENCY_MS = 800;
+/** The same, where the test needs the calls of 8 tickets started together to meet at the API. */
+const UNCAPPED_LATENCY_MS = 10_000;
 
 const API = (fake: FakeAnthropic) => ({ env: { ...process.env, ANTHROPIC_API_KEY: 'sk-ant-dummy-batch', ANTHROPIC_BASE_URL: fake.baseURL } });
 
@@ -52,7 +54,9 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
   it('without a cap, the same fake API refuses the calls of 8 tickets started together (the SDK retries them, and may give up)', async () => {
     const project = tinyProject(8);
     try {
-      fake.respondWith(() => textReply(TINY_ANSWER)).limitConcurrency({ max: 2, retryAfterSeconds: '0.05' }, LATENCY_MS);
+      // Answers slow enough that the 8 tickets' calls overlap even when their starts spread over
+      // seconds, as they do with the rest of the tier running beside them.
+      fake.respondWith(() => textReply(TINY_ANSWER)).limitConcurrency({ max: 2, retryAfterSeconds: '0.05' }, UNCAPPED_LATENCY_MS);
       const r = await startDistCli(['batch', '.tickets', '--workspace', project.root, '--parallel', '8', '--model', 'anthropic', '--gates', 'none', '--json'], API(fake)).done;
       console.log(`      ${fake.requests.length} requests, at most ${fake.peakOpen} open, ${fake.rateLimited} refused`);
       assert.ok(fake.rateLimited > 0, 'the fake refuses what goes past its limit');
