@@ -154,8 +154,20 @@ describe('end to end in code-server with Chromium', function () {
 
   /** Accept Correction Request from the palette, for the one run that waits; resolves when its modal is up. */
   async function acceptFromPalette(ticket: string): Promise<void> {
-    await runFromPalette(page, 'Ticket Runner: Accept Correction Request');
-    await pickItem(page, ticket);
+    // The run picker has been seen to close by itself right after it opened, under load (the
+    // cause is not found yet): picking then fails with nothing decided, so the command is asked
+    // for again, and each time it happens is said in the test's output.
+    for (let attempt = 1; ; attempt++) {
+      await runFromPalette(page, 'Ticket Runner: Accept Correction Request');
+      try {
+        await pickItem(page, ticket);
+        break;
+      } catch (err) {
+        if (attempt >= 3 || (await dialog().count())) throw err;
+        console.log(`      the run picker closed before ${ticket} was picked (attempt ${attempt}); asking again`);
+        await page.keyboard.press('Escape');
+      }
+    }
     await dialog().waitFor({ timeout: 30_000 });
   }
 

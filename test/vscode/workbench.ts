@@ -78,7 +78,7 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
 export async function pickItem(page: Page, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 30_000 });
-  await input.fill(label);
+  await input.fill(label, { timeout: 10_000 });
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
 }
