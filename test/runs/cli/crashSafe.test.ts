@@ -34,6 +34,14 @@ const eventsOf = (ws: string): Logged[] => {
     .map((l) => JSON.parse(l) as Logged);
 };
 
+/** Tests whose process detaches a grandchild from its group (setsid) and then never ends. */
+const DETACHING_TESTS = `const { spawn } = require('node:child_process');
+const token = process.argv[2];
+spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '299.' + token], { detached: true, stdio: 'ignore' }).unref();
+require('node:fs').writeFileSync('started', token);
+setInterval(() => {}, 1000);
+`;
+
 describe('crash-safe runs (dist/cli.js)', function () {
   this.timeout(180_000);
   let ws: ReturnType<typeof copyFixture>;
@@ -60,6 +68,10 @@ describe('crash-safe runs (dist/cli.js)', function () {
     });
   }
 
+  /** The CLI on BLOG-1 with hang.js as its test command, on a PATH with no bubblewrap (node by its path). */
+  const startWithoutSandbox = (token: string) =>
+    startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env: { ...process.env, PATH: path.join(ws.root, 'no-such-bin') } });
+
   it('kill -9 of the CLI while a test runs in the sandbox leaves no process of the run working five seconds later', async () => {
     writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
     const token = String(Date.now() % 100000);
@@ -76,16 +88,9 @@ describe('crash-safe runs (dist/cli.js)', function () {
 
   it('SIGTERM without the OS sandbox also kills what the tests detached from their process group', async () => {
     // setsid's way out of the group kill: only the sweep of the run's mark reaches it.
-    writeFileSync(path.join(ws.root, 'hang.js'), `const { spawn } = require('node:child_process');
-const token = process.argv[2];
-spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '299.' + token], { detached: true, stdio: 'ignore' }).unref();
-require('node:fs').writeFileSync('started', token);
-setInterval(() => {}, 1000);
-`);
+    writeFileSync(path.join(ws.root, 'hang.js'), DETACHING_TESTS);
     const token = String(Date.now() % 100000);
-    // No bubblewrap on PATH, as on a machine without it; node by its path.
-    const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
+    const run = startWithoutSandbox(token);
     await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
     const detached = pidsWith(`299.${token}`);
     assert.ok(detached.every(alive));
@@ -98,15 +103,9 @@ setInterval(() => {}, 1000);
 
   it('kill -9 of the CLI while a test runs without the OS sandbox leaves no process of the run working five seconds later, a detached one included', async () => {
     // Nothing watches the run's processes once the CLI is gone: not bwrap's --die-with-parent, not the CLI's own sweep.
-    writeFileSync(path.join(ws.root, 'hang.js'), `const { spawn } = require('node:child_process');
-const token = process.argv[2];
-spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '299.' + token], { detached: true, stdio: 'ignore' }).unref();
-require('node:fs').writeFileSync('started', token);
-setInterval(() => {}, 1000);
-`);
+    writeFileSync(path.join(ws.root, 'hang.js'), DETACHING_TESTS);
     const token = String(Date.now() % 100000);
-    const env = { ...process.env, PATH: path.join(ws.root, 'no-such-bin') };
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env });
+    const run = startWithoutSandbox(token);
     await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
     const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
     assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its detached child run: ${pids.join(', ')}`);
