@@ -13,7 +13,7 @@ export const ms = (n: number): string => `${Math.round(n).toLocaleString('en-US'
 export const count = (n: number): string => n.toLocaleString('en-US');
 export const kib = (bytes: number): string => `${round(bytes / 1024).toLocaleString('en-US')} KiB`;
 
-/** A Markdown table, so the README can take it as printed. */
+/** A Markdown table, so docs/bench.md can take it as printed. */
 export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| figure | measured | ratio (same run) | target |', '| --- | --- | --- | --- |'];
   for (const r of rows) {

