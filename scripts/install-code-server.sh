@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Installs code-server (a real VS Code server build) into a cache folder outside the repo's
-# node_modules, for the extension's integration and end-to-end tests. Offline-safe on these
+# Installs code-server (a real VS Code server build) into the user's cache (scripts/codeServerDir.cjs
+# says where), for the extension's integration and end-to-end tests. Offline-safe on these
 # machines: it seeds the ripgrep download cache with Debian's `rg`, since the install would
 # otherwise fetch ripgrep from the internet. Idempotent: a second call is a no-op.
 # Needs ripgrep and libkrb5-dev, which scripts/setup.ts (npm test's pretest) installs.
 set -euo pipefail
 
-VERSION="${CODE_SERVER_VERSION:-4.100.3}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-DIR="${CODE_SERVER_DIR:-$ROOT/.vscode-test/code-server}"
+VERSION="$(node -p "require('$ROOT/scripts/codeServerDir.cjs').version")"
+DIR="$(node -p "require('$ROOT/scripts/codeServerDir.cjs').dir")"
 BIN="$DIR/node_modules/code-server/out/node/entry.js"
 
 if [[ -f "$BIN" ]] && [[ "$(node -p "require('$DIR/node_modules/code-server/package.json').version" 2>/dev/null)" == "$VERSION" ]] \
@@ -31,17 +31,26 @@ if [[ ! -f "$RG_TAR" ]]; then
   rm -rf "$STAGE"
 fi
 
-mkdir -p "$DIR"
-if [[ ! -f "$DIR/package.json" ]]; then
-  echo '{ "name": "code-server-cache", "private": true }' > "$DIR/package.json"
-fi
+# Installed beside its final place and moved there whole, so two checkouts installing at once, or an
+# install cut short, never leave a half-installed code-server where the tests look for it.
+STAGING="$DIR.installing-$$"
+rm -rf "$STAGING"
+mkdir -p "$STAGING"
+echo '{ "name": "code-server-cache", "private": true }' > "$STAGING/package.json"
 
 echo "installing code-server@$VERSION into $DIR (3 to 4 minutes from cold)"
 start=$(date +%s)
 # unsafe_perm: its install script refuses root otherwise; yes: its native build calls `npx node-gyp`.
 # The cache folder is isolated and the version pinned, so its install scripts (and those of the
 # nested VS Code dependencies it installs) are allowed here.
-(cd "$DIR" && npm_config_unsafe_perm=true npm_config_yes=true npm_config_dangerously_allow_all_scripts=true \
+(cd "$STAGING" && npm_config_unsafe_perm=true npm_config_yes=true npm_config_dangerously_allow_all_scripts=true \
   npm install --no-audit --no-fund --no-save "code-server@$VERSION")
+test -f "$STAGING/node_modules/code-server/out/node/entry.js"
+if [[ -f "$BIN" ]]; then
+  rm -rf "$STAGING"   # another checkout finished first
+else
+  rm -rf "$DIR"
+  mv "$STAGING" "$DIR"
+fi
 echo "code-server installed in $(( $(date +%s) - start ))s"
 test -f "$BIN"

@@ -1,11 +1,2 @@
-// The runs tier: whole runs on the fixture projects, through the pipeline and the CLI. Its files run in
-// parallel (each its own workspace): they wait on child processes most of the time, so more
-// jobs than cores pay. TEST_JOBS sets how many.
-module.exports = {
-  require: ['tsx/cjs', './test/support/needsDist.cjs'],
-  spec: ['test/runs/**/*.test.ts'],
-  timeout: 180000,
-  reporter: 'dot',
-  parallel: true,
-  jobs: Number(process.env.TEST_JOBS || 3),
-};
+// The runs tier: whole runs on the fixture projects, through the pipeline and the CLI.
+module.exports = require('../support/tierConfig.cjs').tierConfig('test/runs');

@@ -7,6 +7,7 @@ import { decodeLog, wholeLog } from '../../src/core/run/logCodec';
 import type { RunState } from '../../src/core/run/reducer';
 import type { RunEvent } from '../../src/core/schema/events';
 import { disposeDeps, wireNodeDeps, type WireOptions } from '../../src/node/wire';
+import { copyFixture, type FixtureName } from './tempWorkspace';
 
 /**
  * The scenario suites' one way to drive a fixture ticket: the headless wiring with the
@@ -61,4 +62,26 @@ export function materializations(events: readonly RunEvent[]): string[] {
   return events
     .filter((e) => e.type === 'tests.materialized' || e.type === 'correction.accepted')
     .map((e) => (e.type === 'tests.materialized' ? `materialized:${e.framework}:${e.files.map((f) => f.path).join(',')}` : e.type));
+}
+
+/** Every gate's run, in order, as `gate:status` (`@gate` when it ran after that gate's repair). */
+export const gateRuns = (s: RunState): string[] => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+/** The same, without the gates the test did not enable. */
+export const gatesRan = (s: RunState): string[] => gateRuns(s).filter((g) => !g.endsWith(':skipped'));
+
+/** A fresh copy of a fixture for each test of the suite, disposed after it, and a reader of its files. */
+export function freshCopyEachTest(fixture?: FixtureName): { readonly root: string; read: (rel: string) => string } {
+  let copy: ReturnType<typeof copyFixture> | undefined;
+  beforeEach(() => {
+    copy = copyFixture(fixture);
+  });
+  afterEach(() => copy?.dispose());
+  const ws = {
+    get root(): string {
+      if (!copy) throw new Error('the fixture copy exists only inside a test');
+      return copy.root;
+    },
+    read: (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8'),
+  };
+  return ws;
 }

@@ -7,9 +7,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { dir as codeServerDir } from '../../scripts/codeServerDir.cjs';
 
 export const ROOT = join(__dirname, '..', '..');
-export const CODE_SERVER_DIR = process.env.CODE_SERVER_DIR ?? join(ROOT, '.vscode-test', 'code-server');
+export const CODE_SERVER_DIR = codeServerDir;
 const ENTRY = join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 
 /** Installs code-server into the cache when it is not there yet (scripts/install-code-server.sh). */

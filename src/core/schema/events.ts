@@ -67,7 +67,7 @@ export const Budget = z
 export type Budget = z.infer<typeof Budget>;
 
 /**
- * The recovery rungs' settings for a run (README, "How routing works"; src/core/recovery/policy.ts), recorded in `run.started` so a
+ * The recovery rungs' settings for a run (docs/how-it-works.md, "The recovery rungs"; src/core/recovery/policy.ts), recorded in `run.started` so a
  * resumed run climbs the same ladder. Defaults live in src/core/recovery/policy.ts.
  */
 export const RecoveryPolicy = z

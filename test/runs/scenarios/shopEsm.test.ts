@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
-import type { RunState } from '../../../src/core/run/reducer';
-import { writeHostileTicket } from '../../support/hostile';
-import { callsOf, logEvents, materializations, resolveRun, runTicket } from '../../support/scenario';
-import { copyFixture, fixturePath } from '../../support/tempWorkspace';
+import { callsOf, freshCopyEachTest, gateRuns, gatesRan, runTicket } from '../../support/scenario';
+import { fixturePath } from '../../support/tempWorkspace';
 
 /**
  * The shop-esm fixture end to end: an ESM project ("type": "module", NodeNext) with its own
@@ -15,19 +13,12 @@ import { copyFixture, fixturePath } from '../../support/tempWorkspace';
  */
 
 const GATES: GateSettings = { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'npm run build' };
-/** Every gate's run, in order; `ran` leaves out the gates the test did not enable. */
-const gateRuns = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
-const ran = (s: RunState) => gateRuns(s).filter((g) => !g.endsWith(':skipped'));
 const answer = (id: string, file: string) => readFileSync(path.join(fixturePath('shop-esm'), '.tickets', 'answers', id, file), 'utf8');
 
 describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc build)', function () {
   this.timeout(180_000);
-  let ws: ReturnType<typeof copyFixture>;
-  beforeEach(() => {
-    ws = copyFixture('shop-esm');
-  });
-  afterEach(() => ws.dispose());
-  const read = (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8');
+  const ws = freshCopyEachTest('shop-esm');
+  const read = ws.read;
 
   it('SHOP-1: a plain change passes first time, with vitest detected from its config and every gate run by the real tools', async () => {
     const { state } = await runTicket(ws.root, 'SHOP-1', { gates: GATES });
@@ -57,7 +48,7 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     assert.deepEqual([a1?.diagnosis?.kind, a1?.route?.route], ['code', 'code']);
     assert.match(a2?.brief ?? '', /counts lines, not items/);
     assert.equal(a2?.tests?.status, 'passed');
-    assert.deepEqual(ran(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+    assert.deepEqual(gatesRan(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
     assert.equal(read('src/cart/cart.ts'), answer('SHOP-2', 'attempt2.ts'));
   });
 
@@ -67,7 +58,7 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     // Attempt 1's own lint check saw it; attempt 2 rewrote only the notifier, so only the gate, over the whole change, sees it again.
     assert.deepEqual(state.attempts[0]?.lint?.problems.map((p) => [p.file, p.rule]), [['src/orders/checkout.ts', '@typescript-eslint/no-floating-promises']]);
     assert.deepEqual(state.attempts[1]?.lint?.problems, []);
-    assert.deepEqual(ran(state), ['lint:failed', 'lint:passed@lint', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
+    assert.deepEqual(gatesRan(state), ['lint:failed', 'lint:passed@lint', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
     const lint = state.gates.find((g) => g.gate === 'lint')!.evidence;
     assert.ok(lint?.kind === 'lint');
     assert.deepEqual(lint.files, ['src/orders/checkout.ts', 'src/orders/notifier.ts']);
@@ -83,7 +74,7 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     const { state } = await runTicket(ws.root, 'SHOP-4', { gates: { enabled: ['typecheck', 'build'], buildCommand: 'npm run build' } });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.equal(state.attempts[0]?.diagnostics?.ok, true);
-    assert.deepEqual(ran(state), ['typecheck:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build']);
+    assert.deepEqual(gatesRan(state), ['typecheck:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build']);
     const build = state.gates.find((g) => g.gate === 'build')!.evidence;
     assert.ok(build?.kind === 'build' && build.exitCode === 1);
     assert.match(build.output, /src\/cart\/summary\.ts\(6,19\): error TS9013/);
@@ -104,124 +95,6 @@ describe('scenarios: shop-esm (ESM, vitest, typescript-eslint, path alias, tsc b
     assert.deepEqual([a1?.status, a1?.diagnosis?.kind, a1?.route?.route], ['failed', 'code', 'code']);
     assert.deepEqual([a2?.status, a2?.projectTests?.newlyFailing], ['passed', []]);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
-    assert.deepEqual(ran(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
-  });
-
-  it('SHOP-6: a rename breaks callers that import it through the path alias, outside the scope: "manifest is wrong", with a scope addition; accepted, it passes', async () => {
-    const gates: GateSettings = { enabled: ['implementationReview', 'testReview'] };
-    const first = await runTicket(ws.root, 'SHOP-6', { gates });
-    assert.equal(first.state.status, 'needsOperator');
-    const a1 = first.state.attempts[0]!;
-    assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind, a1.route?.fact?.file], ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/cart/discounts.ts']);
-    assert.deepEqual(a1.diagnostics?.diagnostics.map((d) => [d.file, d.code]), [['src/cart/discounts.ts', 'TS2305'], ['src/orders/checkout.ts', 'TS2305']]);
-    assert.deepEqual(first.state.corrections[0]!.request.proposal, { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] });
-    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates });
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/lib/money.ts', 'src/cart/discounts.ts', 'src/orders/checkout.ts']);
-    assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
-    assert.equal(read('src/orders/checkout.ts'), answer('SHOP-6', 'checkout.ts'));
-  });
-  /** SHOP-8's rendered test, the judge a test route re-renders. */
-  const SHOP8_TEST = 'test/ticket/SHOP-8.test.ts';
-
-  it('SHOP-8: a test plan that expects a value its subject\'s type cannot hold ("Gold" for a Tier) routes to the test plan on the type probe\'s fact; accepted, the vitest file is rendered again and the same code passes', async () => {
-    const gates: GateSettings = { enabled: ['projectTests', 'implementationReview', 'testReview'] };
-    const first = await runTicket(ws.root, 'SHOP-8', { gates });
-    const s1 = first.state;
-    assert.equal(s1.status, 'needsOperator', JSON.stringify(s1.finished));
-    const a1 = s1.attempts[0]!;
-    // vitest's toBe takes any value: the file type-checks, and only running it shows the mismatch.
-    assert.deepEqual(a1.diagnostics?.diagnostics, []);
-    assert.deepEqual(a1.tests?.cases.map((c) => [c.name, c.status]), [
-      ['SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points', 'failed'],
-      ['SHOP-8 gold from 1,000 points > [AC2] stays silver at 999 points', 'passed'],
-    ]);
-    assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('Gold'\);/);
-    assert.deepEqual([a1.diagnosis?.kind, a1.route?.route, a1.route?.verdict], ['test', 'test', 'confirmed']);
-    const req = s1.corrections[0]!.request;
-    assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testExpectsImpossibleValue', 'TS2345', SHOP8_TEST]);
-    assert.match(req.fact.detail, /expects tierFor\(1000\) to equal 'Gold', which its declared type cannot hold/);
-    assert.equal(req.proposal.kind, 'testPlan');
-    assert.deepEqual([callsOf(s1, 'coder'), callsOf(s1, 'debugger')], [1, 1]);
-
-    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates });
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.equal(state.corrections[0]?.status, 'accepted');
-    // Re-materialized: the same vitest file, rendered again from the accepted plan.
-    assert.match(read(SHOP8_TEST), /^import \{ describe, expect, it \} from 'vitest';$/m);
-    assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
-    assert.match(read('.tickets/SHOP-8.ticket.json'), /"expected": "'gold'"/);
-    assert.deepEqual(materializations(logEvents(ws.root, first.runId)), [`materialized:vitest:${SHOP8_TEST}`, 'correction.accepted', `materialized:vitest:${SHOP8_TEST}`]);
-    const a2 = state.attempts[1]!;
-    assert.deepEqual([a2.status, a2.tests?.status, a2.tests?.cases.length], ['passed', 'passed', 2]);
-    assert.deepEqual(ran(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
-    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
-    assert.equal(read('src/customers/loyalty.ts'), answer('SHOP-8', 'loyalty.ts'));
-  });
-
-  it('SHOP-8\'s twin, hostile: with a right test plan and a wrong threshold, the same "test is wrong" claim has no machine fact; the guard vetoes it, nothing reaches the operator, and the code is fixed', async () => {
-    const right = answer('SHOP-8', 'loyalty.ts');
-    const typo = right.replace("['gold', 1000]", "['gold', 10_000]");
-    assert.notEqual(typo, right);
-    const ticketPath = writeHostileTicket(ws.root, {
-      id: 'SHOP-8T',
-      from: 'SHOP-8',
-      edit: (t) => {
-        const plan = t.testPlan as { files: { cases: { expect: { expected: string }[] }[] }[] };
-        plan.files[0]!.cases[0]!.expect[0]!.expected = "'gold'";
-      },
-      coder: [{ 'src/customers/loyalty.ts': typo }, { 'src/customers/loyalty.ts': right }],
-      debugger: [
-        {
-          kind: 'test',
-          claim: 'The test expects gold at 1,000 points, but the tiers start gold at 10,000; the expectation should be silver.',
-          evidence: [
-            { source: 'testFile', file: SHOP8_TEST, quote: "expect(tierFor(1000)).toBe('gold');" },
-            { source: 'testOutput', quote: "expected 'silver' to be 'gold'" },
-          ],
-          brief: 'Expect silver at 1,000 points.',
-          proposedTestPlan: { files: [{ path: SHOP8_TEST, suite: 'SHOP-8T', imports: [{ from: '@/customers/loyalty.js', names: ['tierFor'] }], cases: [{ name: 'weakened', criterion: 'AC1', expect: [{ kind: 'equal', actual: 'tierFor(1000)', expected: "'silver'" }] }, { name: 'silver', criterion: 'AC2', expect: [{ kind: 'equal', actual: 'tierFor(999)', expected: "'silver'" }] }] }] },
-        },
-      ],
-    });
-    const ticketBefore = read(ticketPath);
-    const { state } = await runTicket(ws.root, 'SHOP-8T', { gates: { enabled: [] } });
-    const a1 = state.attempts[0]!;
-    assert.equal(a1.tests?.cases.find((c) => c.status === 'failed')?.name, 'SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points');
-    assert.deepEqual([a1.diagnosis?.kind, a1.route?.route, a1.route?.verdict, a1.route?.fact], ['test', 'code', 'overridden', undefined]);
-    assert.deepEqual(state.corrections, [], 'no correction is offered to the operator');
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
-    assert.equal(read(ticketPath), ticketBefore, 'the test plan stands as written');
-    assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
-    assert.equal(read('src/customers/loyalty.ts'), right);
-  });
-
-  it('SHOP-8, hostile Coder: code that returns the wrong plan\'s "Gold" passes the ticket\'s own tests, but the project\'s vitest suite fails it, and the run does not pass', async () => {
-    const gamed = answer('SHOP-8', 'loyalty.ts').replace(
-      'export function tierFor(lifetimePoints: number): Tier {\n',
-      "export function tierFor(lifetimePoints: number): Tier {\n  if (lifetimePoints >= 1000) return 'Gold' as unknown as Tier;\n",
-    );
-    assert.match(gamed, /'Gold' as unknown as Tier/);
-    writeHostileTicket(ws.root, {
-      id: 'SHOP-8H',
-      from: 'SHOP-8',
-      coder: [{ 'src/customers/loyalty.ts': gamed }],
-      debugger: [
-        {
-          kind: 'code',
-          claim: 'tierFor returns "Gold", which is not a Tier, so the project\'s own tier test fails.',
-          evidence: [{ source: 'implementation', file: 'src/customers/loyalty.ts', quote: "return 'Gold' as unknown as Tier;" }],
-          brief: 'Return the Tier value gold.',
-        },
-      ],
-    });
-    const { state } = await runTicket(ws.root, 'SHOP-8H', { gates: { enabled: ['projectTests', 'implementationReview', 'testReview'] }, attempts: 1 });
-    const a1 = state.attempts[0]!;
-    assert.equal(a1.tests?.status, 'passed', 'the wrong plan\'s own tests pass');
-    assert.deepEqual(a1.projectTests?.newlyFailing, ['test/loyalty.test.ts › loyalty > ranks customers by lifetime points']);
-    assert.equal(a1.status, 'failed');
-    assert.notEqual(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.gates, []);
+    assert.deepEqual(gatesRan(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
   });
 });

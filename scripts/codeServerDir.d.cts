@@ -1,0 +1,2 @@
+export declare const version: string;
+export declare const dir: string;

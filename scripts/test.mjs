@@ -1,0 +1,134 @@
+// `npm test`: every tier, side by side where one does not need another. Most tiers wait on child
+// processes (runners, sandboxes, code-server, Chromium) far more than they compute, so on two cores
+// running them one after another left the machine idle half the time.
+//
+//   build ─┬─ real tiers (tools + runs, one pool of parallel files) ─┐
+//          └─ webview ── vscode (after code-server's install) ───────┴─ package
+//   typecheck, lint, the pure tier and code-server's install run beside the build.
+//
+// `package` rebuilds dist/ for production, so it runs only when nothing else reads dist/.
+// Each step's output goes to test-results/logs/<step>.log and is printed whole when the step ends,
+// so the steps' lines never interleave. Every step runs even after one fails (but nothing runs on a
+// failed build); the summary lists each with its time, and the exit code is 1 if any failed.
+// Run one step alone with its npm script (`npm run test:runs` ...); `--only a,b` runs these steps
+// (and what they wait for).
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const logs = join(root, 'test-results', 'logs');
+mkdirSync(logs, { recursive: true });
+// Each file of the parallel tiers writes its wall and CPU time here (test/support/fileTimes.cjs).
+const fileTimes = join(logs, 'file-times.jsonl');
+rmSync(fileTimes, { force: true });
+
+/** @type {{ name: string, command: string, after: string[] }[]} */
+const STEPS = [
+  { name: 'build', command: 'npm run -s build', after: [] },
+  { name: 'typecheck', command: 'npm run -s typecheck', after: [] },
+  { name: 'lint', command: 'npm run -s lint', after: [] },
+  { name: 'unit', command: 'npm run -s test:unit', after: [] },
+  { name: 'code-server', command: 'bash scripts/install-code-server.sh', after: [] },
+  { name: 'real', command: 'npx mocha --config test/.mocharc.real.cjs', after: ['build'] },
+  { name: 'webview', command: 'npm run -s test:webview', after: ['build'] },
+  { name: 'vscode', command: 'npm run -s test:vscode', after: ['build', 'code-server', 'webview'] },
+  { name: 'package', command: 'npm run -s test:package', after: ['real', 'vscode', 'webview'] },
+];
+
+function only(argv) {
+  const i = argv.indexOf('--only');
+  if (i < 0) return STEPS;
+  const wanted = new Set(argv[i + 1]?.split(',') ?? []);
+  const unknown = [...wanted].filter((n) => !STEPS.some((s) => s.name === n));
+  if (unknown.length > 0 || wanted.size === 0) {
+    console.error(`test: --only takes step names separated by commas (${STEPS.map((s) => s.name).join(', ')}); got ${argv[i + 1] ?? 'nothing'}`);
+    process.exit(2);
+  }
+  const add = (name) => {
+    for (const dep of STEPS.find((s) => s.name === name).after) {
+      if (!wanted.has(dep)) {
+        wanted.add(dep);
+        add(dep);
+      }
+    }
+  };
+  for (const name of [...wanted]) add(name);
+  return STEPS.filter((s) => wanted.has(s.name)).map((s) => ({ ...s, after: s.after.filter((d) => wanted.has(d)) }));
+}
+
+const steps = only(process.argv.slice(2));
+const started = Date.now();
+const secs = (ms) => `${Math.round(ms / 1000)} s`;
+/** @type {Map<string, { code: number, ms: number }>} */
+const done = new Map();
+/** @type {Map<string, number>} */
+const running = new Map();
+
+function run(step) {
+  return new Promise((resolve) => {
+    const file = join(logs, `${step.name}.log`);
+    const out = createWriteStream(file);
+    const at = Date.now();
+    running.set(step.name, at);
+    console.log(`▶ ${step.name}: ${step.command}`);
+    const child = spawn(step.command, { cwd: root, shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TEST_TIMES: fileTimes } });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on('close', (code, signal) => {
+      out.end(() => {
+        running.delete(step.name);
+        const result = { code: code ?? (signal ? 1 : 0), ms: Date.now() - at };
+        done.set(step.name, result);
+        const verdict = result.code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`;
+        console.log(`\n──── ${step.name}: ${verdict} in ${secs(result.ms)} ────`);
+        process.stdout.write(readFileSync(file, 'utf8'));
+        console.log(`──── end of ${step.name} ────\n`);
+        resolve(result);
+      });
+    });
+  });
+}
+
+/** A step starts when every step it waits for has passed; it is skipped when one of them failed. */
+const promises = new Map();
+function schedule(step) {
+  if (promises.has(step.name)) return promises.get(step.name);
+  const p = Promise.all(step.after.map((name) => schedule(steps.find((s) => s.name === name)))).then((before) => {
+    const failed = step.after.filter((_, i) => before[i].code !== 0);
+    if (failed.length > 0) {
+      const result = { code: 1, ms: 0, skipped: `not run: ${failed.join(', ')} failed` };
+      done.set(step.name, result);
+      return result;
+    }
+    return run(step);
+  });
+  promises.set(step.name, p);
+  return p;
+}
+
+// A line every two minutes, so a long quiet stretch in CI is visibly still working.
+const heartbeat = setInterval(() => {
+  const now = Date.now();
+  const list = [...running].map(([name, at]) => `${name} ${secs(now - at)}`).join(', ');
+  if (list) console.log(`… ${secs(now - started)} in; running: ${list}`);
+}, 120_000);
+
+await Promise.all(steps.map(schedule));
+clearInterval(heartbeat);
+
+console.log(`npm test: ${secs(Date.now() - started)} in all`);
+for (const step of steps) {
+  const r = done.get(step.name);
+  console.log(`  ${r.code === 0 ? 'passed' : r.skipped ? 'skipped' : 'FAILED '}  ${step.name.padEnd(12)} ${r.skipped ?? secs(r.ms)}`);
+}
+if (existsSync(fileTimes)) {
+  const rows = readFileSync(fileTimes, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log('The longest files of the parallel tiers (wall, CPU with their processes; the order in test/support/tierConfig.cjs):');
+  for (const r of rows.slice(0, 8)) console.log(`  ${secs(r.ms).padStart(6)} ${secs(r.cpuMs).padStart(6)}  ${r.files.join(', ')}`);
+}
+const failed = steps.filter((s) => done.get(s.name).code !== 0);
+if (failed.length > 0) console.log(`Failed: ${failed.map((s) => s.name).join(', ')}; each step's whole output is in test-results/logs/.`);
+process.exit(failed.length > 0 ? 1 : 0);
