@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ModelContractError, UserInputError } from '../core/errors';
-import type { PipelineDeps } from '../core/stages/context';
 import type { GateSettings } from '../core/stages/gates/config';
 import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
@@ -10,7 +9,7 @@ import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
 import { createWorkspaceDiagnostics } from './diagnostics/packageDiagnostics';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
-import { createAnthropicProviderFromEnv } from './models/anthropic';
+import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
 import { loadScriptedModel, scriptPosition } from './models/scripted';
 import { NodeOps } from './ops/nodeOps';
 import { TreeSitterParser } from './parse/treeSitterParser';
@@ -24,6 +23,7 @@ import { Redactor } from './sandbox/redactor';
 import { redactingModel } from './sandbox/redactingModel';
 import { FsWorkspace } from './workspace/fsWorkspace';
 import { NodeEnvironment } from './workspace/environment';
+import type { WiredDeps } from './runResources';
 import { parsePackageJson } from '../core/schema/packageJson';
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
@@ -80,9 +80,6 @@ export interface WireOptions {
   withoutSandbox?: string;
 }
 
-/** The jail of each wiring, released by disposeDeps. */
-const jails = new WeakMap<PipelineDeps, ProcessJail>();
-
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
 function protectedPaths(root: string, ticketPath: string | undefined): string[] {
   return [...['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p)), ...installedPackageEntries(root)];
@@ -121,11 +118,19 @@ export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; t
 }
 
 /**
+ * Fails as wiring `o` would for want of something the user must give (the Anthropic key), but
+ * before anything is written: a command checks it before it takes the workspace's lock.
+ */
+export function checkModelChoice(o: Pick<WireOptions, 'model' | 'modelPort' | 'env'>): void {
+  if (!o.modelPort && o.model === 'anthropic') anthropicKeyFrom(o.env);
+}
+
+/**
  * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
  * the demo and the tests share, and the extension's `depsForFolder` (src/vscode/deps.ts) builds
  * on. Heavy adapters (TypeScript, Tree-sitter) load lazily.
  */
-export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
+export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   const root = path.resolve(o.workspaceRoot);
   const pkgRoot = packageRoot();
   const dist = path.join(pkgRoot, 'dist');
@@ -159,7 +164,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     });
   // ESLint's config and plugins are the workspace's code: they run in a worker in the same jail.
   const linter = (dir: string, inJail: ProcessJail) => new EslintLinter(dir, { workerScript: path.join(dist, 'eslintWorker.js'), jail: inJail, nodePath: o.nodePath ?? process.execPath, timeoutMs: o.testTimeoutMs });
-  const deps: PipelineDeps = {
+  return {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
     store,
@@ -188,20 +193,6 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     environment: new NodeEnvironment(root),
     sandbox: jail.status,
     redact: redactor.empty ? undefined : (text) => redactor.text(text),
+    jail,
   };
-  jails.set(deps, jail);
-  return deps;
-}
-
-/**
- * Releases what a run's dependencies hold (language services, the lint worker) once the
- * command is done, and kills every process of the run still alive (a detached grandchild).
- */
-export async function disposeDeps(deps: PipelineDeps): Promise<void> {
-  deps.diagnostics?.dispose?.();
-  deps.ops?.dispose?.();
-  deps.lint?.dispose?.();
-  deps.tests.dispose?.();
-  await deps.candidates?.dispose?.();
-  await jails.get(deps)?.dispose();
 }

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import type { ModelPort } from '../core/ports/model';
 import type { RunEvent } from '../core/schema/events';
-import type { ModelNeeds, OwnedDeps } from './runService';
+import type { WiredDeps } from '../node/runResources';
+import type { ModelNeeds } from './runService';
 import { runSettingsOf } from './runSettings';
 import { readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
 
@@ -18,10 +19,10 @@ export async function depsForFolder(
   secrets: vscode.SecretStorage,
   log: vscode.LogOutputChannel,
   needs: ModelNeeds = {},
-): Promise<OwnedDeps> {
+): Promise<WiredDeps> {
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
   const run = runSettingsOf(settings);
-  const { disposeDeps, wireNodeDeps } = await import('../node/wire.js');
+  const { wireNodeDeps } = await import('../node/wire.js');
   let modelPort: ModelPort | undefined;
   const env: Record<string, string | undefined> = {};
   // A call that makes no model call (a rejection, a rollback) needs no provider and no key.
@@ -53,7 +54,7 @@ export async function depsForFolder(
     deps.diagnostics = new EditorDiagnostics(folder, { fallback: deps.diagnostics, log });
   }
   log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
-  return { deps, release: () => disposeDeps(deps) };
+  return deps;
 }
 
 /** The model Draft Ticket from Text asks: the one the folder's runs use (ticketRunner.model), with no run around it. */

@@ -3,6 +3,7 @@ import { CancelledError } from '../core/errors';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../core/schema/checks';
 import { HEADLESS } from '../node/diagnostics/judges';
+import { tokenFor } from './cancellation';
 import { Disposable, DisposableStore, toDisposable } from './dispose';
 
 export interface EditorDiagnosticsOptions {
@@ -185,9 +186,7 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
   /** One request to the editor's TypeScript server, under the ceiling; undefined when it gives no answer. */
   private async ask(command: string, uri: vscode.Uri, signal: AbortSignal): Promise<ServerDiagnostic[] | undefined> {
     await vscode.extensions.getExtension(TS_EXTENSION)?.activate();
-    const cts = new vscode.CancellationTokenSource();
-    const onAbort = () => cts.cancel();
-    signal.addEventListener('abort', onAbort, { once: true });
+    const cts = tokenFor(signal);
     const timer = setTimeout(() => cts.cancel(), this.ceilingMs);
     try {
       const response = await vscode.commands.executeCommand<{ type?: string; body?: ServerDiagnostic[] } | undefined>(TSSERVER_REQUEST, command, { file: uri }, undefined, cts.token);
@@ -199,7 +198,6 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
       return undefined;
     } finally {
       clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
       cts.dispose();
     }
   }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { RoutingCase } from '../core/schema/routingCase';
 import type { RoutingReport } from '../core/stages/routingEval/report';
+import { withCancelSignal } from './cancellation';
 import { showMessage } from './messages';
 import { Command, readSettings, SECTION } from './settings';
 
@@ -89,22 +90,19 @@ export class EvaluateRouting implements vscode.TextDocumentContentProvider {
     const total = cases.length;
     const results = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: evaluating routing with ${model.info.model}`, cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await evalCases(cases, {
-            modelFor: () => model,
-            signal: controller.signal,
-            onCase: (r, i) => progress.report({ message: `case ${i + 1} of ${total}: ${r.id}`, increment: 100 / total }),
-          });
-        } catch (err) {
-          if (controller.signal.aborted) return undefined;
-          throw err;
-        } finally {
-          cancel.dispose();
-        }
-      },
+      (progress, token) =>
+        withCancelSignal(token, async (signal) => {
+          try {
+            return await evalCases(cases, {
+              modelFor: () => model,
+              signal,
+              onCase: (r, i) => progress.report({ message: `case ${i + 1} of ${total}: ${r.id}`, increment: 100 / total }),
+            });
+          } catch (err) {
+            if (signal.aborted) return undefined;
+            throw err;
+          }
+        }),
     );
     if (!results) return void showMessage('info', 'Evaluate Routing was cancelled: no report.');
     const report = summarize(`${model.info.provider} ${model.info.model}`, results);

@@ -4,6 +4,7 @@ import type { ModelMessage, ModelPort, ModelRequest, ModelResponse, ToolCall } f
 import type { ModelInfo } from '../core/schema/events';
 import { planLmRequest, structuredAnswer } from './lmAdapt';
 import { raceAbort } from '../node/abort';
+import { tokenFor } from './cancellation';
 
 /**
  * A ModelPort over the editor's Language Model API (vscode.lm): a chat model the editor
@@ -38,8 +39,7 @@ export class LmModel implements ModelPort {
           call.abort();
         }, request.timeoutMs)
       : undefined;
-    const cts = new vscode.CancellationTokenSource();
-    call.signal.addEventListener('abort', () => cts.cancel(), { once: true });
+    const cts = tokenFor(call.signal);
     const plan = planLmRequest(request, this.chat);
     for (const adaptation of plan.adaptations) request.onAdapted?.(adaptation);
     const messages = toLmMessages(plan.system, request.messages);

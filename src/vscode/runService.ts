@@ -5,21 +5,17 @@ import type { PipelineDeps } from '../core/stages/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
-import { acquireWorkspaceLock, ownerProbe } from '../node/store/workspaceLock';
+import { ownerProbe } from '../node/store/workspaceLock';
+import { withRunResources, type WiredDeps } from '../node/runResources';
 import { displayStatus, type DisplayStatus } from '../core/run/liveness';
 import { Disposable, DisposableMap, DisposableStore, toDisposable } from './dispose';
 import { showMessage } from './messages';
+import { abortOnCancel } from './cancellation';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
   folder: vscode.WorkspaceFolder;
   state: RunState;
-}
-
-/** A run's dependencies with what releases them (language services, the sandbox), once the call ends. */
-export interface OwnedDeps {
-  deps: PipelineDeps;
-  release(): Promise<void>;
 }
 
 /** What a call needs of its model: which run it goes on with, or none at all (a rejection, a rollback). */
@@ -28,7 +24,7 @@ export interface ModelNeeds {
   noModel?: boolean;
 }
 
-export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds) => Promise<OwnedDeps>;
+export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds) => Promise<WiredDeps>;
 
 export interface DriveOptions extends ModelNeeds {
   /** The progress notification's Cancel: it aborts the run's controller. */
@@ -176,7 +172,7 @@ export class RunService extends Disposable {
   async drive<T>(folder: vscode.WorkspaceFolder, ticketPath: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions = {}): Promise<T> {
     if (this.isDisposed) throw new CancelledError('the window is closing: no run starts');
     const controller = new AbortController();
-    const cancel = o.cancel?.onCancellationRequested(() => controller.abort());
+    const cancel = abortOnCancel(o.cancel, controller);
     const running = this.driveWith(folder, ticketPath, controller, body, o);
     this.live.set(
       controller,
@@ -189,59 +185,54 @@ export class RunService extends Disposable {
       return await running;
     } finally {
       this.live.delete(controller);
-      cancel?.dispose();
+      cancel.dispose();
     }
   }
 
   private async driveWith<T>(folder: vscode.WorkspaceFolder, ticketPath: string, controller: AbortController, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions): Promise<T> {
-    // The same lock as the CLI's: one run per workspace, whichever tool starts it.
-    const lock = acquireWorkspaceLock(folder.uri.fsPath, `the VS Code extension (window pid ${process.pid})`, (m) => {
-      this.log.warn(m);
-      void showMessage('warning', `Ticket Runner ${m}.`);
-    });
     let runId: string | undefined;
-    let owned: OwnedDeps;
-    try {
-      owned = await this.depsFor(
-        folder,
-        ticketPath,
-        (e) => {
-          if (!runId) {
-            runId = e.runId;
-            this.active.add(runId);
-            this.controllers.set(runId, controller);
-          }
-          let known = this.runs.get(e.runId);
-          const isNew = !known;
-          if (!known || e.seq === 0) {
-            known = { folder, state: emptyRunState(e.runId) };
-            this.runs.set(e.runId, known);
-          }
-          // A resumed run's RunLog starts after the events already reduced here.
-          if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
-          this._onDidChangeRun.fire(isNew ? undefined : e.runId);
-          if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
-          o.onEvent?.(e);
-        },
-        { continuesRun: o.continuesRun, noModel: o.noModel },
-      );
-    } catch (err) {
-      lock.release();
-      throw err;
-    }
-    try {
-      // Stopped while its dependencies loaded: nothing started, so there is nothing to record.
-      if (controller.signal.aborted) throw new CancelledError('cancelled before the run started');
-      return await body(owned.deps, controller.signal);
-    } finally {
-      if (runId) {
-        this.active.delete(runId);
-        if (this.controllers.get(runId) === controller) this.controllers.delete(runId);
+    const onEvent = (e: RunEvent) => {
+      if (!runId) {
+        runId = e.runId;
+        this.active.add(runId);
+        this.controllers.set(runId, controller);
       }
+      let known = this.runs.get(e.runId);
+      const isNew = !known;
+      if (!known || e.seq === 0) {
+        known = { folder, state: emptyRunState(e.runId) };
+        this.runs.set(e.runId, known);
+      }
+      // A resumed run's RunLog starts after the events already reduced here.
+      if (e.seq >= known.state.eventCount) applyEvent(known.state, e);
+      this._onDidChangeRun.fire(isNew ? undefined : e.runId);
+      if (e.type === 'run.finished') this.log.info(`run ${e.runId}: ${e.outcome}`);
+      o.onEvent?.(e);
+    };
+    // The same lock, wiring and release as the CLI's: one run per workspace, whichever tool starts it.
+    const resources = {
+      workspaceRoot: folder.uri.fsPath,
+      holder: `the VS Code extension (window pid ${process.pid})`,
+      warn: (m: string) => {
+        this.log.warn(m);
+        void showMessage('warning', `Ticket Runner ${m}.`);
+      },
+      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel }),
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
-      await owned.release().catch((err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`));
-      lock.release();
-    }
+      onReleaseError: (err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`),
+    };
+    return withRunResources(resources, async (deps) => {
+      try {
+        // Stopped while its dependencies loaded: nothing started, so there is nothing to record.
+        if (controller.signal.aborted) throw new CancelledError('cancelled before the run started');
+        return await body(deps, controller.signal);
+      } finally {
+        if (runId) {
+          this.active.delete(runId);
+          if (this.controllers.get(runId) === controller) this.controllers.delete(runId);
+        }
+      }
+    });
   }
 
   /** Aborts one run this window drives (the webview's Cancel); false when this window does not drive it. */

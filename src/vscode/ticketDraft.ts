@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { Draft } from '../core/stages/draftTicket';
 import type { TicketFormat } from '../core/stages/ticketFormat';
+import { withCancelSignal } from './cancellation';
 import { showMessage } from './messages';
 import { Command } from './settings';
 import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
@@ -62,19 +63,17 @@ export async function draftFromText(files: TicketFiles, args: DraftArgs = {}, lo
   const format = args.format ?? (await askFormat(id, 'Draft Ticket from Text (3/3)'));
   if (!format || (await ticketIdTaken(folder, id))) return undefined;
   const ticketPath = `.tickets/${id}.ticket.${format}`;
-  const draft = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true }, async (_progress, token) => {
-    const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    try {
-      const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
-      return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, controller.signal);
-    } catch (err) {
-      keptText = text;
-      throw err;
-    } finally {
-      cancel.dispose();
-    }
-  });
+  const draft = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true }, (_progress, token) =>
+    withCancelSignal(token, async (signal) => {
+      try {
+        const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
+        return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, signal);
+      } catch (err) {
+        keptText = text;
+        throw err;
+      }
+    }),
+  );
   keptText = undefined;
   logRecord(log, id, draft);
   // Unsaved, at the path it would be saved to: Save keeps it, closing drops it.

@@ -7,7 +7,7 @@ import type { RunState } from '../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../src/core/schema/events';
 import type { ModelScript, ScriptedAnswer } from '../../src/node/models/scripted';
 import { FileRunStore } from '../../src/node/store/fileRunStore';
-import { wireNodeDeps } from '../../src/node/wire';
+import { withRun } from './scenario';
 
 /** Helpers for the recovery tests: scripts written into a fixture copy, runs, and what they fired. */
 
@@ -40,17 +40,12 @@ export interface RunOptions {
 }
 
 /** Runs a ticket of the fixture copy with the real checks and the scripted (or given) model. */
-export async function runTicket(root: string, ticket: string, o: RunOptions = {}): Promise<RunResult> {
+export function runTicket(root: string, ticket: string, o: RunOptions = {}): Promise<RunResult> {
   const ticketPath = `.tickets/${ticket}.ticket.json`;
-  const wired = await wireNodeDeps({ workspaceRoot: root, model: o.modelPort ? 'none' : 'scripted', modelPort: o.modelPort, ticketPath, env: {} });
-  const deps = o.adjust ? o.adjust(wired) : wired;
-  try {
-    return await startRun(deps, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
-  } finally {
-    wired.diagnostics?.dispose?.();
-    // Rung 4 keeps its scratch copy for the run: the run is over.
-    await wired.candidates?.dispose?.();
-  }
+  // `adjust` may copy the deps: the wired ones, jail included, are what the release closes.
+  return withRun({ workspaceRoot: root, model: o.modelPort ? 'none' : 'scripted', modelPort: o.modelPort, ticketPath, env: {} }, (wired) =>
+    startRun(o.adjust ? o.adjust(wired) : wired, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal }),
+  );
 }
 
 /** The rung receipts of a run, per attempt, in log order. */

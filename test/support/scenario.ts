@@ -6,13 +6,14 @@ import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../
 import { decodeLog, wholeLog } from '../../src/core/run/logCodec';
 import type { RunState } from '../../src/core/run/reducer';
 import type { RunEvent } from '../../src/core/schema/events';
-import { disposeDeps, wireNodeDeps, type WireOptions } from '../../src/node/wire';
+import { withRunResources, type WiredDeps } from '../../src/node/runResources';
+import { wireNodeDeps, type WireOptions } from '../../src/node/wire';
 import { copyFixture, type FixtureName } from './tempWorkspace';
 
 /**
  * The scenario suites' one way to drive a fixture ticket: the headless wiring with the
  * scripted model on a workspace copy, an optional patch of the dependencies (a throwing
- * port, a fault), and the language services released after each command.
+ * port, a fault), and the run's resources released after each command (`withRun`).
  */
 export interface ScenarioOptions {
   attempts?: number;
@@ -22,14 +23,20 @@ export interface ScenarioOptions {
   wire?: Partial<WireOptions>;
 }
 
-export async function withScriptedDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, o: ScenarioOptions = {}): Promise<T> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}), ...o.wire });
-  o.patch?.(deps);
-  try {
-    return await body(deps);
-  } finally {
-    await disposeDeps(deps);
-  }
+/**
+ * A run's resources as the CLI and the editor open them: the workspace lock, the wiring, and
+ * the release (language services, workers, the jail's processes) however the body ends.
+ */
+export function withRun<T>(wire: WireOptions, body: (deps: WiredDeps) => Promise<T>): Promise<T> {
+  // A fixture copy is the test's own: there is no stale lock in it worth a warning.
+  return withRunResources({ workspaceRoot: wire.workspaceRoot, holder: 'a test', warn: () => undefined, wire: () => wireNodeDeps(wire) }, body);
+}
+
+export function withScriptedDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, o: ScenarioOptions = {}): Promise<T> {
+  return withRun({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}), ...o.wire }, (deps) => {
+    o.patch?.(deps);
+    return body(deps);
+  });
 }
 
 export function runTicket(root: string, id: string, o: ScenarioOptions = {}): Promise<RunResult> {
@@ -43,9 +50,8 @@ export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'rej
   return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId }), { ...o, wire: { continuesRun: r.runId, ...o.wire } });
 }
 
-export async function rollback(root: string, runId: string): Promise<RunResult> {
-  const deps = await wireNodeDeps({ workspaceRoot: root, model: 'none', env: {} });
-  return rollbackRun(deps, runId);
+export function rollback(root: string, runId: string): Promise<RunResult> {
+  return withRun({ workspaceRoot: root, model: 'none', env: {} }, (deps) => rollbackRun(deps, runId));
 }
 
 /** How many calls the run made to a model role. */

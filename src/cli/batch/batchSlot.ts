@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, type ParentMessage, type SlotOrder } from './linkMessages';
+import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, LinkMessageError, readLinkMessage, type ParentMessage, type SlotOrder } from './linkMessages';
 import type { CallPermits } from './callPermits';
 
 /** What the batch holds while it runs: its slots' processes and the permits their model calls share. */
@@ -82,9 +82,20 @@ export class BatchSlot {
     live.children.add(child);
     const held = new Set<number>();
     child.on('message', (raw) => {
-      const m = ChildMessage.safeParse(raw);
-      if (!m.success) return;
-      switch (m.data.type) {
+      let m: ChildMessage;
+      try {
+        m = readLinkMessage(ChildMessage, raw, `the process of ${this.ticket ? `${this.ticket.tag}'s slot` : 'a slot'} (pid ${child.pid})`);
+      } catch (err) {
+        if (!(err instanceof LinkMessageError)) throw err;
+        // A process that speaks past the protocol cannot be trusted with its run: its ticket
+        // ends as an error that says why, and the process goes (the slot's next ticket gets a new one).
+        say(err.message);
+        if (this.child === child) this.child = undefined;
+        this.finish({ code: null, lastLine: err.message });
+        if (child.pid !== undefined) killGroup(child.pid);
+        return;
+      }
+      switch (m.type) {
         case 'slot/ready':
           this.heard = true;
           if (this.interrupted) this.interrupt();
@@ -92,12 +103,12 @@ export class BatchSlot {
           this.queued = undefined;
           return;
         case 'ticket/done':
-          return this.finish({ code: m.data.code, lastLine: this.ticket?.lastLine ?? '' });
+          return this.finish({ code: m.code, lastLine: this.ticket?.lastLine ?? '' });
         case 'call/release':
-          held.delete(m.data.permit);
-          return live.permits.release(m.data.permit, m.data.costUsd);
+          held.delete(m.permit);
+          return live.permits.release(m.permit, m.costUsd);
         case 'call/acquire': {
-          const { id, key, maxCostUsd } = m.data;
+          const { id, key, maxCostUsd } = m;
           return live.permits.acquire(
             key,
             maxCostUsd,
@@ -133,8 +144,11 @@ export class BatchSlot {
       // A process that died mid-call never said what the call cost: its permits come back as free.
       for (const permit of held) live.permits.release(permit, 0);
       if (pending.trim()) say(pending);
-      if (this.child === child) this.child = undefined;
-      this.finish({ code, lastLine: this.ticket?.lastLine ?? '' });
+      // A process let go of already (it broke the protocol) has no ticket of this slot's to end.
+      if (this.child === child) {
+        this.child = undefined;
+        this.finish({ code, lastLine: this.ticket?.lastLine ?? '' });
+      }
       this.onEnd.get(child)?.();
     });
     child.on('error', (err) => {

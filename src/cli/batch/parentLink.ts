@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CancelledError } from '../../core/errors';
 import type { ModelPort, ModelRequest } from '../../core/ports/model';
 import { RunStop } from '../../core/recovery/runStop';
-import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, ParentMessage } from './linkMessages';
+import { BATCH_LINK_VAR, BATCH_SLOT_VAR, LinkMessageError, ParentMessage, readLinkMessage, SlotInbox, type ChildMessage, type SlotOrder } from './linkMessages';
 
 /** A provider that can say the most a call can cost before making it (the batch's dollar cap reserves it). */
 interface CostBounded {
@@ -25,6 +25,8 @@ export interface ParentLink {
   wrap(model: ModelPort, key: string): ModelPort;
   /** The batch is gone (its process died, or closed the channel): the run must stop. */
   onGone(listener: () => void): void;
+  /** A slot's next ticket; or the error of a message from the batch that could not be read, which may have been one. */
+  onOrder(listener: (order: SlotOrder | LinkMessageError) => void): void;
 }
 
 /**
@@ -37,13 +39,15 @@ export function parentLink(): ParentLink | null {
 }
 let linked: ParentLink | null | undefined;
 
-function openLink(proc: NodeJS.Process): ParentLink | null {
+/** `parentLink` over a given process (a test's stand-in): the one listener of the channel's messages. */
+export function openLink(proc: NodeJS.Process): ParentLink | null {
   if (!proc.send || proc.env[BATCH_LINK_VAR] !== '1') return null;
   const send = proc.send.bind(proc);
   // A slot waits on the channel for its next ticket: it stays referenced there, always.
   const slot = proc.env[BATCH_SLOT_VAR] === '1';
   const channel = slot ? undefined : proc.channel;
-  const waiting = new Map<number, (m: ParentMessage) => void>();
+  const waiting = new Map<number, (m: ParentMessage | LinkMessageError) => void>();
+  let onOrder: ((order: SlotOrder | LinkMessageError) => void) | undefined;
   let nextId = 1;
   let gone = false;
   const goneListeners: (() => void)[] = [];
@@ -52,12 +56,22 @@ function openLink(proc: NodeJS.Process): ParentLink | null {
     if (!gone) send(m, undefined, undefined, () => undefined);
   };
   proc.on('message', (raw) => {
-    const m = ParentMessage.safeParse(raw);
-    if (!m.success) return;
-    const waiter = waiting.get(m.data.id);
-    if (waiter) waiter(m.data);
+    let m: SlotInbox;
+    try {
+      m = readLinkMessage(slot ? SlotInbox : ParentMessage, raw, 'the batch');
+    } catch (err) {
+      if (!(err instanceof LinkMessageError)) throw err;
+      // Said where the batch reads this process's lines; whatever waited for an answer ends with it.
+      proc.stderr.write(`ticket-runner: ${err.message}\n`);
+      for (const waiter of [...waiting.values()]) waiter(err);
+      onOrder?.(err);
+      return;
+    }
+    if (m.type === 'ticket/run') return onOrder?.(m);
+    const waiter = waiting.get(m.id);
+    if (waiter) waiter(m);
     // A permit for a call that stopped waiting (cancelled) goes straight back.
-    else if (m.data.type === 'call/granted') post({ type: 'call/release', permit: m.data.permit, costUsd: 0 });
+    else if (m.type === 'call/granted') post({ type: 'call/release', permit: m.permit, costUsd: 0 });
   });
   proc.once('disconnect', () => {
     gone = true;
@@ -82,7 +96,8 @@ function openLink(proc: NodeJS.Process): ParentLink | null {
       };
       waiting.set(id, (m) => {
         done();
-        if (m.type === 'call/refused') reject(new RunStop({ kind: 'budgetExceeded', budget: 'batchDollars', limit: m.limitUsd, used: m.spentUsd }, 'failed'));
+        if (m instanceof LinkMessageError) reject(m);
+        else if (m.type === 'call/refused') reject(new RunStop({ kind: 'budgetExceeded', budget: 'batchDollars', limit: m.limitUsd, used: m.spentUsd }, 'failed'));
         else resolve(m.permit);
       });
       signal.addEventListener('abort', onAbort, { once: true });
@@ -109,6 +124,9 @@ function openLink(proc: NodeJS.Process): ParentLink | null {
     onGone: (listener) => {
       if (gone) listener();
       else goneListeners.push(listener);
+    },
+    onOrder: (listener) => {
+      onOrder = listener;
     },
   };
 }

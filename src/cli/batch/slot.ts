@@ -1,6 +1,6 @@
 import { errorMessage } from '../../core/errors';
 import { EXIT } from '../exitCodes';
-import { SlotOrder, type ChildMessage } from './linkMessages';
+import { LinkMessageError, type ChildMessage } from './linkMessages';
 import { parentLink } from './parentLink';
 
 /** How a slot runs one ticket: the CLI's own `main`, with the ticket's own cancel. */
@@ -38,10 +38,11 @@ export function serveSlot(runTicket: RunTicketArgv, codeFor: (sig: NodeJS.Signal
     say('ticket-runner: the batch that started this run is gone: cancelling (the run records it)…');
     current.abort();
   });
-  process.on('message', (raw) => {
-    const order = SlotOrder.safeParse(raw);
-    if (!order.success) return;
-    // One ticket at a time: the batch never sends a second before the first is done.
+  link.onOrder((order) => {
+    // One ticket at a time: the batch never sends a second before the first is done. A message
+    // that could not be read (the link said why) may have been a ticket: an idle slot answers it
+    // as failed, so the batch does not wait for it.
+    if (order instanceof LinkMessageError) return current ? undefined : tell({ type: 'ticket/done', code: EXIT.error });
     if (current) return tell({ type: 'ticket/done', code: EXIT.error });
     const controller = new AbortController();
     current = controller;
@@ -49,8 +50,8 @@ export function serveSlot(runTicket: RunTicketArgv, codeFor: (sig: NodeJS.Signal
     void (async () => {
       let code: number;
       try {
-        process.chdir(order.data.cwd);
-        code = await runTicket(order.data.argv, controller.signal);
+        process.chdir(order.cwd);
+        code = await runTicket(order.argv, controller.signal);
       } catch (err) {
         say(`ticket-runner: ${errorMessage(err)}`);
         code = EXIT.error;

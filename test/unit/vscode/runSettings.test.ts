@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { runSettingsFrom } from '../../../src/cli/main';
+import { runSettingsFrom } from '../../../src/cli/runOptions';
 import { resolveRecovery } from '../../../src/core/recovery/policy';
 import type { RunSettings } from '../../../src/core/loop/runSettings';
 import { runSettingsOf } from '../../../src/vscode/runSettings';

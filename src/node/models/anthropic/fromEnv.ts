@@ -11,6 +11,13 @@ export function createAnthropicProviderFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   options: AnthropicEnvOptions = {},
 ): AnthropicProvider {
+  const apiKey = anthropicKeyFrom(env);
+  const baseURL = options.baseURL ?? (env['ANTHROPIC_BASE_URL']?.trim() || undefined);
+  return new AnthropicProvider({ ...options, apiKey, ...(baseURL ? { baseURL } : {}) });
+}
+
+/** The key from ANTHROPIC_API_KEY, or the error that says how to set it. */
+export function anthropicKeyFrom(env: Readonly<Record<string, string | undefined>>): string {
   const apiKey = env['ANTHROPIC_API_KEY']?.trim();
   if (!apiKey) {
     throw new UserInputError(
@@ -19,6 +26,5 @@ export function createAnthropicProviderFromEnv(
         'or, for the demo with recorded answers, run with --model scripted (a test and demo tool).',
     );
   }
-  const baseURL = options.baseURL ?? (env['ANTHROPIC_BASE_URL']?.trim() || undefined);
-  return new AnthropicProvider({ ...options, apiKey, ...(baseURL ? { baseURL } : {}) });
+  return apiKey;
 }

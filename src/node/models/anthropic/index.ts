@@ -1,2 +1,2 @@
 export { AnthropicProvider, ANTHROPIC_API_URL, DEFAULT_ANTHROPIC_MODEL, type AnthropicProviderOptions } from './provider';
-export { createAnthropicProviderFromEnv, type AnthropicEnvOptions } from './fromEnv';
+export { anthropicKeyFrom, createAnthropicProviderFromEnv, type AnthropicEnvOptions } from './fromEnv';

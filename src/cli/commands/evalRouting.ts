@@ -1,18 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { UserInputError } from '../core/errors';
-import type { ModelPort } from '../core/ports/model';
-import { compareReports, formatComparison, formatReport } from '../core/stages/routingEval/format';
-import { summarize, type RoutingReport } from '../core/stages/routingEval/report';
-import { evalCases } from '../core/stages/routingEval/runEval';
-import { createAnthropicProviderFromEnv } from '../node/models/anthropic/fromEnv';
-import { scriptedCaseModel } from '../node/routingCorpus/caseModel';
-import { loadCorpus } from '../node/routingCorpus/corpusFiles';
-import { packageRoot } from '../node/wire';
-import { EXIT } from './exitCodes';
+import { UserInputError } from '../../core/errors';
+import type { ModelPort } from '../../core/ports/model';
+import { compareReports, formatComparison, formatReport } from '../../core/stages/routingEval/format';
+import { summarize, type RoutingReport } from '../../core/stages/routingEval/report';
+import { evalCases } from '../../core/stages/routingEval/runEval';
+import { createAnthropicProviderFromEnv } from '../../node/models/anthropic/fromEnv';
+import { scriptedCaseModel } from '../../node/routingCorpus/caseModel';
+import { loadCorpus } from '../../node/routingCorpus/corpusFiles';
+import { packageRoot } from '../../node/wire';
+import { defineCommand, type Io } from '../command';
+import { EXIT } from '../exitCodes';
 
-export const EVAL_ROUTING_HELP = `Usage: ticket-runner eval-routing [--model scripted|anthropic] [--corpus DIR] [--json] [--out FILE]
+const EVAL_ROUTING_HELP = `Usage: ticket-runner eval-routing [--model scripted|anthropic] [--corpus DIR] [--json] [--out FILE]
        ticket-runner eval-routing --compare A.json B.json [--json]
 
 Measures routing: runs the Debugger stage and the router's guards over every case of the routing
@@ -62,8 +63,8 @@ function modelChoice(raw: string | undefined): (env: NodeJS.ProcessEnv) => { lab
 }
 
 /** `eval-routing`: the routing benchmark, or the comparison of two of its reports. */
-export async function evalRoutingCommand(args: string[], io: { out: (s: string) => void; err: (s: string) => void }, signal: AbortSignal): Promise<number> {
-  const { values: flags, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+async function evalRouting(args: readonly string[], io: Io, signal: AbortSignal): Promise<number> {
+  const { values: flags, positionals } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
   if (flags.help) {
     io.out(EVAL_ROUTING_HELP);
     return EXIT.passed;
@@ -91,3 +92,14 @@ export async function evalRoutingCommand(args: string[], io: { out: (s: string) 
   io.out(flags.json ? JSON.stringify(report, null, 2) : formatReport(report) + (flags.out ? `\nReport: ${path.resolve(flags.out)}` : ''));
   return EXIT.passed;
 }
+
+export const evalRoutingCommand = defineCommand({
+  name: 'eval-routing',
+  synopsis: 'eval-routing',
+  summary: 'measure routing over the routing corpus (a confusion matrix)',
+  help: EVAL_ROUTING_HELP,
+  options: {},
+  ownParser: true,
+  // Its own options (--corpus, --compare A B): the arguments after its name.
+  run: ({ argv, io, signal }) => evalRouting(argv.slice(1), io, signal),
+});

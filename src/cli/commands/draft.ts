@@ -1,14 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { UserInputError } from '../core/errors';
-import { draftTicket, MAX_ISSUE_CHARS } from '../core/stages/draftTicket';
-import type { TicketFormat } from '../core/stages/ticketFormat';
-import { normalizeRelPath } from '../core/stages/paths';
-import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../node/wire';
-import { EXIT } from './exitCodes';
-import { systemClock } from '../node/store/systemClock';
+import { UserInputError } from '../../core/errors';
+import { draftTicket, MAX_ISSUE_CHARS } from '../../core/stages/draftTicket';
+import type { TicketFormat } from '../../core/stages/ticketFormat';
+import { normalizeRelPath } from '../../core/stages/paths';
+import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../../node/wire';
+import { defineCommand, type Io } from '../command';
+import { MODEL_OPTION, modelChoice } from '../modelChoice';
+import { workspaceOf } from '../workspaceOf';
+import { EXIT } from '../exitCodes';
+import { systemClock } from '../../node/store/systemClock';
 
-export const DRAFT_HELP = `Usage: ticket-runner draft --from FILE|- --id ID [--format json|yaml] [--out PATH] [--workspace DIR] [--model anthropic|scripted] [--script FILE] [--json]
+const DRAFT_HELP = `Usage: ticket-runner draft --from FILE|- --id ID [--format json|yaml] [--out PATH] [--workspace DIR] [--model anthropic|scripted] [--script FILE] [--json]
 
 Drafts a ticket from an issue's text (a file, or - for standard input) with the model: its
 scope, acceptance criteria and test plan. The draft is checked as \`validate\` checks a ticket
@@ -19,7 +22,7 @@ ticket when you have read it. Exits 0 with a draft that has no error, 3 otherwis
 --model scripted replays the "drafter" answers of --script FILE, by default of the ticket's
 own .tickets/<ID>.script.json (a test and demo tool).`;
 
-export interface DraftOptions {
+interface DraftOptions {
   ws: string;
   from: string | undefined;
   id: string | undefined;
@@ -41,7 +44,7 @@ function issueText(ws: string, from: string | undefined): string {
 }
 
 /** `draft`: the model's ticket for an issue, validated and rendered, shown and not run. */
-export async function draftCommand(o: DraftOptions, io: { out: (s: string) => void; err: (s: string) => void }, signal: AbortSignal): Promise<number> {
+async function draft(o: DraftOptions, io: Io, signal: AbortSignal): Promise<number> {
   if (!o.id || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`);
   const format = (o.format ?? (o.out && /\.ya?ml$/i.test(o.out) ? 'yaml' : 'json')) as TicketFormat;
   if (format !== 'json' && format !== 'yaml') throw new UserInputError(`--format must be json or yaml, got "${String(o.format)}"`);
@@ -73,3 +76,14 @@ export async function draftCommand(o: DraftOptions, io: { out: (s: string) => vo
     checks.diagnostics?.dispose?.();
   }
 }
+
+export const draftCommand = defineCommand({
+  name: 'draft',
+  synopsis: 'draft --from FILE|- --id ID',
+  summary: "draft a ticket from an issue's text with the model; shown, never run",
+  help: DRAFT_HELP,
+  options: { ...MODEL_OPTION, out: { type: 'string' } },
+  ownOptions: { from: { type: 'string' }, id: { type: 'string' }, format: { type: 'string' }, script: { type: 'string' } },
+  run: ({ flags, io, signal }) =>
+    draft({ ws: workspaceOf(flags), from: flags.from, id: flags.id, format: flags.format, out: flags.out, model: modelChoice(flags), script: flags.script, json: flags.json === true }, io, signal),
+});

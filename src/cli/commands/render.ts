@@ -1,0 +1,35 @@
+import { UserInputError } from '../../core/errors';
+import { validateTicket } from '../../core/stages/validateTicket';
+import { wireTicketChecks } from '../../node/wire';
+import { defineCommand } from '../command';
+import { EXIT } from '../exitCodes';
+import { readTicketFile } from '../ticketFile';
+import { workspaceOf } from '../workspaceOf';
+import { findingLine } from './validate';
+
+/** `render`: the rendered test files of one ticket, or its errors (exit 3). */
+export const renderCommand = defineCommand({
+  name: 'render',
+  synopsis: 'render <ticket>',
+  summary: 'print the tests a run of the ticket would render',
+  help: `Usage: ticket-runner render <ticket> [--workspace DIR]
+
+Prints the test files a run of the ticket would render from its test plan, each under a
+line naming its path. Nothing is written.`,
+  options: {},
+  async run({ flags, positionals, io, signal }) {
+    if (positionals.length !== 1) throw new UserInputError('render needs one ticket path, such as .tickets/BLOG-1.ticket.json');
+    const ws = workspaceOf(flags);
+    // Rendering needs no type information: the language service is not started.
+    const { workspace } = wireTicketChecks(ws);
+    const { rel, text } = readTicketFile(ws, positionals[0]!);
+    const { findings, rendered } = await validateTicket({ workspace }, rel, text, signal);
+    const errors = findings.filter((f) => f.severity === 'error');
+    if (errors.length || !rendered.length) {
+      for (const f of errors) io.err(findingLine(rel, f));
+      return EXIT.error;
+    }
+    io.out(rendered.map((f) => `// ==> ${f.path} <==\n${f.content}`).join('\n'));
+    return EXIT.passed;
+  },
+});

@@ -1,0 +1,46 @@
+import { UserInputError } from '../../core/errors';
+import type { TicketFinding } from '../../core/stages/validateTicket';
+import { validateTicket } from '../../core/stages/validateTicket';
+import { wireTicketChecks } from '../../node/wire';
+import { defineCommand } from '../command';
+import { EXIT } from '../exitCodes';
+import { readTicketFile } from '../ticketFile';
+import { workspaceOf } from '../workspaceOf';
+
+/** One finding as `validate` and `render` print it. */
+export const findingLine = (ticket: string, f: TicketFinding) => `${ticket}: ${f.severity} at ${f.path}: ${f.message}`;
+
+/** `validate`: every ticket's findings; exit 3 if any ticket has an error. */
+export const validateCommand = defineCommand({
+  name: 'validate',
+  synopsis: 'validate <ticket>...',
+  summary: 'check tickets as a run would, with no run and no model',
+  help: `Usage: ticket-runner validate <ticket>... [--workspace DIR] [--json]
+
+Checks tickets the way a run would, without running anything or calling a model: the
+schema, every scope and test path, the refs (each must resolve), the acceptance criteria
+no test names, and the rendered tests against the code as it is now. Prints one line per
+finding (the ticket, the JSON path, what is wrong) and exits 0 when no ticket has an error,
+3 when one has. Warnings (a rendered test that names code the ticket asks for) do not fail,
+nor does information: a symbol or field the ticket names that its scope's code declares and
+refs does not list, with the exact refs entry to add.`,
+  options: {},
+  async run({ flags, positionals, io, signal }) {
+    if (!positionals.length) throw new UserInputError('validate needs one or more ticket paths, such as .tickets/BLOG-1.ticket.json');
+    const ws = workspaceOf(flags);
+    const deps = wireTicketChecks(ws);
+    try {
+      const results = [];
+      for (const ticket of positionals) {
+        const { rel, text } = readTicketFile(ws, ticket);
+        const { findings } = await validateTicket(deps, rel, text, signal);
+        results.push({ ticket: rel, ok: !findings.some((f) => f.severity === 'error'), findings });
+      }
+      if (flags.json) io.out(JSON.stringify(results, null, 2));
+      else for (const r of results) io.out(r.findings.length ? r.findings.map((f) => findingLine(r.ticket, f)).join('\n') : `${r.ticket}: ok`);
+      return results.every((r) => r.ok) ? EXIT.passed : EXIT.error;
+    } finally {
+      deps.diagnostics?.dispose?.();
+    }
+  },
+});
