@@ -80,13 +80,13 @@ export async function measureFirstEvent(repoRoot: string, repeats: number): Prom
         const { page } = await openWebview(browser, origin);
         await ready(page);
         // The page's clock starts at its navigation: the browser's own start-up is not the panel's.
-        const pageReady = (await page.evaluate(() => (window as unknown as { __postedAt: number[] }).__postedAt[0]!)) as number;
+        const pageReady = await page.evaluate<number>(() => (window as unknown as { __postedAt: number[] }).__postedAt[0]!);
         await gotFirst;
         const event = first!.event;
         const state = reduceRun(event.runId, [event]);
         const message: HostMessage = { type: 'run/state', state, timeline: timelineOf([event]), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: 1 }, canDecide: false, stage: runStage(state, event), canCancel: true };
         await page.evaluate((m) => ((window as unknown as { __message: unknown }).__message = m), message);
-        const render = (await page.evaluate(SHOW)) as number;
+        const render = await page.evaluate<number>(SHOW);
         await page.close();
         await running;
         await disposeDeps(deps);

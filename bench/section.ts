@@ -34,7 +34,8 @@ export interface SectionArgs {
   attempts?: number;
 }
 
-export const SECTIONS: Record<string, (a: SectionArgs) => Promise<unknown> | unknown> = {
+/** Each section's result, or a promise of it (the runner awaits either). */
+export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   checkLatency: (a) => measureCheckLatency(a.repo!, { edits: a.edits!, tscRuns: a.runs! }),
   debuggerPrompt: (a) => measureDebuggerPrompt(a.repo!.root),
   /** Check latency whose full checks are the type-check gate's rounds, own and native compiler. */

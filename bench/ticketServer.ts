@@ -58,7 +58,7 @@ export async function measureTicketServer(edits: number): Promise<TicketServerLa
     const completionMs: number[] = [];
     for (let i = 0; i < edits + 2; i++) {
       t = performance.now();
-      const items = (await lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position })) as unknown[];
+      const items = await lsp.connection.sendRequest<unknown[]>('textDocument/completion', { textDocument: { uri }, position });
       if (!items.length) throw new Error('the scope completion offered nothing');
       if (i >= 2) completionMs.push(performance.now() - t);
     }

@@ -48,7 +48,7 @@ export async function measureWebviewRender(repoRoot: string, attempts: number, r
         if (Date.now() > deadline) throw new Error(`the webview never posted ready${problems.length ? `: ${problems.join('; ')}` : ''}`);
       }
       await page.evaluate((m) => ((window as unknown as { __message: unknown }).__message = m), message);
-      const r = (await page.evaluate(RENDER)) as { dom: number; frame: number; rendered: number };
+      const r = await page.evaluate<{ dom: number; frame: number; rendered: number }>(RENDER);
       await page.close();
       if (problems.length || r.rendered !== attempts) throw new Error(`the webview rendered ${r.rendered} of ${attempts} attempts${problems.length ? `: ${problems.join('; ')}` : ''}`);
       domMs.push(r.dom);

@@ -61,7 +61,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 function request(message: WithoutId<Request>, label: string): void {
   const id = `r${nextId++}`;
   pending.set(id, label);
-  post({ ...message, id } as WebviewMessage);
+  post({ ...message, id });
   render();
 }
 
@@ -130,7 +130,7 @@ function header(m: RunMessage): HTMLElement {
 
 function errorBanner(): HTMLElement | null {
   if (!errors.length) return null;
-  return h('div', { class: 'error-banner', id: 'error', role: 'alert' }, icon('error'), ' ', errors[errors.length - 1]!);
+  return h('div', { class: 'error-banner', id: 'error', role: 'alert' }, icon('error'), ' ', errors[errors.length - 1]);
 }
 
 function replayBar(m: RunMessage): HTMLElement | null {
@@ -142,7 +142,7 @@ function replayBar(m: RunMessage): HTMLElement | null {
     listen(b, { click: () => seek(to) });
     return b;
   };
-  const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' }) as HTMLInputElement;
+  const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' });
   listen(range, { change: () => seek(Number(range.value)) });
   return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
 }
@@ -244,7 +244,7 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
  * that leaves the keyboard on the page's body.
  */
 function focusWhenReady(id: string): void {
-  const el = document.getElementById(id) as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+  const el: (HTMLElement & { updateComplete?: Promise<unknown> }) | null = document.getElementById(id);
   if (!el) return;
   void (el.updateComplete ?? Promise.resolve()).then(() => el.focus());
 }

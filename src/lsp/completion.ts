@@ -38,13 +38,13 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Tick
   }
   if (!cursor.atKey && matches(path, ['refs', isIndex, 'symbol'])) {
     const ref = list(raw.refs)[path[1] as number] as { file?: unknown } | undefined;
-    const symbols = ws.checks.diagnostics?.symbolsOf;
-    if (typeof ref?.file !== 'string' || !symbols) return [];
+    const diagnostics = ws.checks.diagnostics;
+    if (typeof ref?.file !== 'string' || !diagnostics?.symbolsOf) return [];
     // What is typed before the cursor, past an opening quote (a plain YAML scalar has none).
     const s = cursor.string;
     const typed = s ? s.value.slice(0, offset - s.offset - (/["']/.test(source.text[s.offset] ?? '') ? 1 : 0)) : '';
     const owner = typed.includes('.') ? typed.slice(0, typed.lastIndexOf('.')) : undefined;
-    const entries = await symbols.call(ws.checks.diagnostics, ref.file, owner);
+    const entries = await diagnostics.symbolsOf(ref.file, owner);
     return values(entries.map((e) => ({ label: owner ? `${owner}.${e.name}` : e.name, detail: e.type, kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable })));
   }
   if (!cursor.atKey && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'criterion'])) {

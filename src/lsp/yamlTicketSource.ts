@@ -20,7 +20,7 @@ export function yamlTicketSource(text: string): TicketSource {
       const node = (path.length ? doc.getIn(path, true) : doc.contents) as Node | null | undefined;
       return node?.range ? { offset: node.range[0], length: node.range[1] - node.range[0] } : undefined;
     },
-    locate: (offset) => locate(doc.contents as Node | null, offset, []),
+    locate: (offset) => locate(doc.contents, offset, []),
     set(path, next, insert = false) {
       if (value === undefined || !path.length) return [];
       const copy = structuredClone(value) as Record<string | number, unknown>;

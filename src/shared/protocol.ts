@@ -80,7 +80,7 @@ export type WebviewMessage = z.infer<typeof WebviewMessage>;
 export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: string };
 
 function describe(error: z.ZodError, raw: unknown): string {
-  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : '(no type)';
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String(raw.type) : '(no type)';
   const issues = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '$'}: ${i.message}`).join('; ');
   return `invalid message "${type}": ${issues}`;
 }

@@ -61,7 +61,8 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
       const folder = vscode.workspace.getWorkspaceFolder(uri)!;
       let title = '';
       try {
-        title = String((readTicketData(uri.path, Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown } | null)?.title ?? '');
+        const t = (readTicketData(uri.path, Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown } | null)?.title;
+        title = typeof t === 'string' ? t : t === undefined || t === null ? '' : JSON.stringify(t);
       } catch {
         title = `(not valid ${ticketFormatOf(uri.path) === 'yaml' ? 'YAML' : 'JSON'})`;
       }

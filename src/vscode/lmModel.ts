@@ -65,7 +65,7 @@ export class LmModel implements ModelPort {
       );
       let text = '';
       const calls: ToolCall[] = [];
-      iterator = (response.stream as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+      iterator = response.stream[Symbol.asyncIterator]();
       for (;;) {
         const next = await untilAborted(iterator.next());
         if (next.done) break;
@@ -123,7 +123,7 @@ export function toLmMessages(system: string, messages: ModelMessage[]): vscode.L
     else if (m.role === 'assistant') {
       const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
       if (m.content) parts.push(new vscode.LanguageModelTextPart(m.content));
-      for (const c of m.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, (c.input ?? {}) as object));
+      for (const c of m.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, c.input ?? {}));
       out.push(vscode.LanguageModelChatMessage.Assistant(parts));
     } else {
       out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)])]));

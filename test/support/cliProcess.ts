@@ -30,8 +30,8 @@ export function startDistCli(args: string[], o: { cwd?: string; env?: NodeJS.Pro
   const child = spawn(process.execPath, [DIST_CLI, ...args], { cwd: o.cwd ?? REPO_ROOT, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { child, done, stderr: () => stderr };
 }

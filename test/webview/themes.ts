@@ -106,6 +106,6 @@ export async function applyTheme(page: Page, theme: keyof typeof THEMES): Promis
       document.body.classList.add(kind);
       document.body.dataset.vscodeThemeKind = kind;
     },
-    { vars: t.vars as Record<string, string>, kind: t.kind },
+    { vars: t.vars, kind: t.kind },
   );
 }

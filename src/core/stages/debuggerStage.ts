@@ -65,7 +65,7 @@ export function evidenceProblems(diagnosis: Diagnosis, inputs: DebuggerInputs): 
   return problems;
 }
 
-export const diagnosisJsonSchema = (): Record<string, unknown> => z.toJSONSchema(Diagnosis, { io: 'input' }) as Record<string, unknown>;
+export const diagnosisJsonSchema = (): Record<string, unknown> => z.toJSONSchema(Diagnosis, { io: 'input' });
 
 /** The Debugger's call, the same in a run and in the routing benchmark: the prompt, and a retry's note after it. */
 /** The Debugger's prompt: what every diagnosis of the run shares (cached), and this attempt's findings. */

@@ -41,7 +41,7 @@ async function readJson(ws: WorkspacePort, path: string): Promise<PackageJson | 
   try {
     const json: unknown = JSON.parse(text);
     // Every field is `unknown` and checked where it is read: any object fits.
-    return typeof json === 'object' && json !== null ? (json as PackageJson) : undefined;
+    return typeof json === 'object' && json !== null ? json : undefined;
   } catch {
     return undefined;
   }

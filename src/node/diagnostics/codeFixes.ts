@@ -27,7 +27,7 @@ export function isWantedFix(fix: ts.CodeFixAction, wanted: ReadonlySet<string>):
   if (SILENCING_FIXES.has(fix.fixName)) return false;
   // A command (install @types, say) is work outside the text edits, which are all we apply.
   if (fix.commands?.length) return false;
-  return wanted.has(fix.fixName) || (fix.fixId !== undefined && wanted.has(String(fix.fixId)));
+  return wanted.has(fix.fixName) || (typeof fix.fixId === 'string' && wanted.has(fix.fixId));
 }
 
 /** The module an "Add import from ..." fix imports from, when the fix is an import. */

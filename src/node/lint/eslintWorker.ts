@@ -16,7 +16,7 @@ import type { LintAnswer, LintRequest } from './lintProtocol';
 
 const answer = process.stdout.write.bind(process.stdout);
 // What a config or plugin prints goes to stderr, never among the answers.
-process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+process.stdout.write = process.stderr.write.bind<typeof process.stdout.write>(process.stderr);
 console.log = console.info = console.debug = console.error;
 
 /** Files loaded from outside any node_modules, with their stamp (mtime and size) when first seen. */

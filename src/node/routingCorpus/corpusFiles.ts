@@ -22,8 +22,8 @@ const BLOB_ID = /^[0-9a-f]{16}$/;
 function mapFiles(c: Record<string, unknown>, f: (file: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> {
   const inputs = c.inputs as Record<string, unknown> | undefined;
   if (!inputs || typeof inputs !== 'object') return c;
-  const list = (v: unknown) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? f(x as Record<string, unknown>) : x)) : v);
-  const history = Array.isArray(inputs.history) ? inputs.history.map((h) => (h && typeof h === 'object' ? { ...(h as Record<string, unknown>), files: list((h as Record<string, unknown>).files) } : h)) : inputs.history;
+  const list = (v: unknown) => (Array.isArray(v) ? v.map((x: unknown) => (x && typeof x === 'object' ? f(x as Record<string, unknown>) : x)) : v);
+  const history = Array.isArray(inputs.history) ? inputs.history.map((h: unknown) => (h && typeof h === 'object' ? { ...(h as Record<string, unknown>), files: list((h as Record<string, unknown>).files) } : h)) : inputs.history;
   return { ...c, inputs: { ...inputs, testFiles: list(inputs.testFiles), pristine: list(inputs.pristine), implementation: list(inputs.implementation), history } };
 }
 
@@ -59,7 +59,7 @@ export function writeCase(dir: string, c: RoutingCase): void {
   const checked = RoutingCase.parse(c);
   mkdirSync(path.join(dir, 'cases'), { recursive: true });
   mkdirSync(path.join(dir, 'blobs'), { recursive: true });
-  const stored = mapFiles(checked as unknown as Record<string, unknown>, (f) => {
+  const stored = mapFiles(checked, (f) => {
     const { path: p, content } = f as unknown as Content;
     const blob = sha256(content).slice(0, 16);
     const file = path.join(dir, 'blobs', `${blob}.txt`);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import type { SandboxManager } from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import { errorMessage } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
 import { workspaceDenies } from './workspaceDenies';
 
-type SandboxModule = typeof import('@anthropic-ai/sandbox-runtime', { with: { 'resolution-mode': 'import' } });
-type Manager = SandboxModule['SandboxManager'];
+type Manager = typeof SandboxManager;
 
 /**
  * Read by nothing a run executes: where people keep keys and tokens. `~` is the real home of

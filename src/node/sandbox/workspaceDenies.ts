@@ -59,11 +59,13 @@ async function placesBelow(root: string, signal: AbortSignal): Promise<string[]>
  * and the process's real working directory never changes (the extension host shares it).
  */
 function atCwd<T>(dir: string, f: () => T): T {
-  const cwd = process.cwd;
+  // Put back as it was: the same function, never a bound copy, and no own property where there was none.
+  const own = Object.getOwnPropertyDescriptor(process, 'cwd');
   process.cwd = () => dir;
   try {
     return f();
   } finally {
-    process.cwd = cwd;
+    if (own) Object.defineProperty(process, 'cwd', own);
+    else Reflect.deleteProperty(process, 'cwd');
   }
 }

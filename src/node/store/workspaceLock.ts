@@ -37,7 +37,9 @@ function readHolder(file: string): LockHolder | null {
   try {
     // Written by another ticket-runner process, perhaps an older one: what does not fit is no holder.
     const h = StoredHolder.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-    return h.success ? { ...h.data, command: String(h.data.command ?? '') } : null;
+    if (!h.success) return null;
+    const { command } = h.data;
+    return { ...h.data, command: typeof command === 'string' ? command : command === undefined || command === null ? '' : JSON.stringify(command) };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
     return null;

@@ -80,7 +80,7 @@ function packageRootOf(file: string, name: string): string | undefined {
 }
 
 interface VitestRunnerClass {
-  prototype: { importFile(this: unknown, file: string, source: string): unknown };
+  prototype: { importFile: (this: unknown, file: string, source: string) => unknown };
 }
 
 /**
@@ -104,7 +104,7 @@ async function guardVitest(root: string): Promise<void> {
         Object.freeze(vitest.chai.Assertion);
         Object.freeze(vitest.chai.config);
         freezeWithMembers(vitest.expect);
-        freezeExpectState(globalThis as unknown as Loose, ['matchers-object', '$$jest-matchers-object']);
+        freezeExpectState(globalThis, ['matchers-object', '$$jest-matchers-object']);
       }
       return importFile.call(this, file, source);
     },

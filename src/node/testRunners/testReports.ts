@@ -125,7 +125,7 @@ export const parseMochaReport: ReportParser = (report, root) => {
       ...(t.file ? { file: workspacePath(root, t.file) } : {}),
       status,
       ...(typeof t.duration === 'number' ? { durationMs: t.duration } : {}),
-      ...(err?.message !== undefined ? { message: String(err.message) } : {}),
+      ...(err?.message !== undefined ? { message: showRendered(err.message) } : {}),
       ...(err && 'expected' in err ? { expected: showRendered(err.expected), actual: showRendered(err.actual) } : {}),
       ...(typeof err?.stack === 'string' ? { stack: err.stack } : {}),
     };

@@ -82,7 +82,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.equal(t.run?.code, 2, t.run?.stderr);
     assert.equal(t.resolve?.code, 2, t.resolve?.stderr);
     assert.equal(t.resolveAgain?.code, 0, t.resolveAgain?.stderr);
-    assert.doesNotMatch(t.run!.stderr + t.resolve!.stderr + t.resolveAgain!.stderr, STACK_LINE);
+    assert.doesNotMatch(t.run.stderr + t.resolve.stderr + t.resolveAgain.stderr, STACK_LINE);
     const s = stateOf(t.ws.root, t.runId!);
     // Attempt 3 is the accepted plan's tests, run again on the same code.
     assert.deepEqual([s.status, routes(s)], ['passed', ['manifest', '-', '-']]);
@@ -103,7 +103,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     const t = tickets['SHOP-8']!;
     assert.equal(t.run?.code, 2, t.run?.stderr);
     assert.equal(t.resolve?.code, 0, t.resolve?.stderr);
-    assert.doesNotMatch(t.run!.stderr + t.resolve!.stderr, STACK_LINE);
+    assert.doesNotMatch(t.run.stderr + t.resolve.stderr, STACK_LINE);
     const s = stateOf(t.ws.root, t.runId!);
     assert.deepEqual([s.status, routes(s)], ['passed', ['test', '-']]);
     assert.deepEqual([s.attempts[0]?.route?.verdict, s.attempts[0]?.route?.fact?.kind], ['confirmed', 'testExpectsImpossibleValue']);

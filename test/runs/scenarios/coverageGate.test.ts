@@ -143,11 +143,12 @@ if (coverageDir) {
   it('coverage: changed lines no test runs get a corrected plan from the Test Reviewer; accepted, the run resumes and passes', async () => {
     // BLOG-9's change, with a plan that never sends a malformed id: the 400 branch is not run.
     const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string; testPlan: { files: { cases: unknown[] }[] } };
+    const firstCase = (JSON.parse(read('.tickets/BLOG-9.ticket.json')) as typeof ticket).testPlan.files[0]!.cases[0];
     ticket.id = 'COV-1';
     const plan = ticket.testPlan;
     plan.files[0]!.cases = [plan.files[0]!.cases[1]];
     const corrected = JSON.parse(JSON.stringify(plan)) as typeof plan;
-    corrected.files[0]!.cases.unshift(JSON.parse(read('.tickets/BLOG-9.ticket.json')).testPlan.files[0].cases[0]);
+    corrected.files[0]!.cases.unshift(firstCase);
     writeFileSync(path.join(ws.root, '.tickets/COV-1.ticket.json'), JSON.stringify(ticket, null, 2));
     const script = {
       coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': { from: 'answers/BLOG-9/attempt1.ts' } } }],

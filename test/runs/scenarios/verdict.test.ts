@@ -117,7 +117,7 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.equal(r.code, 2, JSON.stringify(state.finished));
     assert.equal(state.gates.find((g) => g.gate === 'testReview')?.status, 'failed');
     assert.equal(state.corrections[0]?.request.fact.kind, 'criterionNotCovered');
-    assert.match(state.corrections[0]!.request.fact.detail, /the Test Reviewer shows, quoting the rendered tests, that no test checks AC2/);
+    assert.match(state.corrections[0].request.fact.detail, /the Test Reviewer shows, quoting the rendered tests, that no test checks AC2/);
 
     const fresh = copyFixture();
     try {

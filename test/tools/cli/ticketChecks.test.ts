@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import type { Ticket } from '../../../src/core/schema/ticket';
 import { materialize } from '../../../src/core/stages/materializer';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
 import { cli } from '../../support/cli';
@@ -25,10 +26,10 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
   });
 
   it('lists every problem of a broken ticket, not just the first, each with its path and what to do', async () => {
-    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8'));
+    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as Ticket;
     ticket.scope.read = ['src/nowhere.ts'];
     ticket.scope.write = [...ticket.scope.write, '../outside.ts'];
-    ticket.testPlan.files[0].path = 'src/index.ts';
+    ticket.testPlan.files[0]!.path = 'src/index.ts';
     writeFileSync(path.join(ws.root, '.tickets/BROKEN.ticket.json'), JSON.stringify(ticket));
     const r = await cli(['validate', '.tickets/BROKEN.ticket.json', '--workspace', ws.root, '--json']);
     assert.equal(r.code, 3);
@@ -59,7 +60,7 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
   });
 
   it('suggests the refs entry for a symbol or field the ticket names that its scope declares (information: exit 0), and nothing for what is not there', async () => {
-    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-2.ticket.json'), 'utf8'));
+    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-2.ticket.json'), 'utf8')) as Ticket;
     assert.deepEqual(ticket.refs, [{ symbol: 'Tag', file: 'src/types.ts' }]);
     ticket.refs = [];
     // Named too: listPosts, declared in a file outside the scope, and publishedAt, declared nowhere.

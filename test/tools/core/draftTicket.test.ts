@@ -70,7 +70,7 @@ describe('drafting a ticket from an issue\'s text', function () {
     const wrong = { ...blog1, scope: { write: ['src/handlers/posts.ts'], read: ['src/nowhere.ts'] } };
     const draft = await draftTicket({ model: model([{ structured: wrong }]), ...checks }, { issueText: ISSUE, ticketPath: '.tickets/D-2.ticket.json', id: 'D-2' }, signal);
     assert.ok(draft.findings.some((f) => f.severity === 'error' && f.path.startsWith('$.scope')), JSON.stringify(draft.findings));
-    assert.equal(JSON.parse(draft.text).id, 'D-2');
+    assert.equal((JSON.parse(draft.text) as { id?: unknown }).id, 'D-2');
   });
 
   describe('through the run\'s recovery rungs, as every model call', () => {

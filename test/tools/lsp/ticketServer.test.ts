@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-protocol';
+import type { Ticket } from '../../../src/core/schema/ticket';
 import { validateTicket } from '../../../src/core/stages/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
 import { cli } from '../../support/cli';
@@ -11,21 +12,21 @@ const TICKET = '.tickets/LSP-1.ticket.json';
 
 /** BLOG-1 with a mistyped scope.read path and a third criterion no case names. */
 function brokenTicket(root: string): string {
-  const t = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.ticket.json'), 'utf8'));
+  const t = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as Ticket;
   t.id = 'LSP-1';
   t.scope.read = ['src/utils/pagnation.ts', 'src/store/postStore.ts'];
   t.acceptance.push({ id: 'AC3', text: 'Post.title is kept as written' });
-  t.testPlan.files[0].path = 'test/ticket/LSP-1.test.ts';
+  t.testPlan.files[0]!.path = 'test/ticket/LSP-1.test.ts';
   return `${JSON.stringify(t, null, 2)}\n`;
 }
 
 /** BLOG-1 as `id`, with nothing wrong: every scope path there, every criterion tested. */
-function soundTicket(root: string, id: string) {
-  const t = JSON.parse(brokenTicket(root));
+function soundTicket(root: string, id: string): Ticket {
+  const t = JSON.parse(brokenTicket(root)) as Ticket;
   t.id = id;
   t.scope.read = ['src/utils/pagination.ts'];
   t.acceptance.pop();
-  t.testPlan.files[0].path = `test/ticket/${id}.test.ts`;
+  t.testPlan.files[0]!.path = `test/ticket/${id}.test.ts`;
   return t;
 }
 
@@ -70,7 +71,7 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   it('answers the editor\'s validate request right after didOpen, with the findings and the rendered tests, not cancelled by the check typing scheduled', async () => {
     const text = brokenTicket(served.root).replace('"src/utils/pagnation.ts"', '"src/utils/pagination.ts"');
     const uri = await served.lsp.open('.tickets/LSP-9.ticket.json', text);
-    const answer = (await served.lsp.connection.sendRequest('ticketRunner/validate', { uri, types: true })) as { findings: { path: string; message: string }[]; rendered: { path: string }[] } | null;
+    const answer = await served.lsp.connection.sendRequest<{ findings: { path: string; message: string }[]; rendered: { path: string }[] } | null>('ticketRunner/validate', { uri, types: true });
     assert.ok(answer, 'an answer, not null');
     assert.deepEqual(answer.rendered.map((r) => r.path), ['test/ticket/LSP-1.test.ts']);
     assert.ok(answer.findings.some((f) => f.path === '$.testPlan' && f.message.includes('AC3')), JSON.stringify(answer.findings));
@@ -83,23 +84,25 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const uri = await served.lsp.open('.tickets/LSP-2.ticket.json', text.replace('LSP-1', 'LSP-2'));
     const opened = text.replace('LSP-1', 'LSP-2');
     const missing = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('pagnation'))!;
-    const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } });
     const fix = actions.find((a) => a.title === 'Change to "src/utils/pagination.ts"');
     assert.ok(fix?.edit?.changes?.[uri], JSON.stringify(actions));
-    const fixed = applyEdits(opened, fix.edit.changes[uri]!);
-    assert.deepEqual(JSON.parse(fixed).scope.read, ['src/utils/pagination.ts', 'src/store/postStore.ts']);
+    const fixed = applyEdits(opened, fix.edit.changes[uri]);
+    assert.deepEqual((JSON.parse(fixed) as Ticket).scope.read, ['src/utils/pagination.ts', 'src/store/postStore.ts']);
     await served.lsp.change(uri, fixed, 2);
     const after = await served.lsp.diagnostics(uri, 2);
     assert.equal(after.filter((d) => d.message.includes('pagnation') || d.message.includes('scope.read')).length, 0, JSON.stringify(after));
   });
 
   it('reports a ref that does not resolve and an expectation that does not type-check, as you type', async () => {
-    const t = JSON.parse(brokenTicket(served.root));
+    const t = JSON.parse(brokenTicket(served.root)) as Ticket;
     t.id = 'LSP-3';
     t.scope.read = ['src/utils/pagination.ts'];
     t.acceptance.pop();
     t.refs = [{ symbol: 'Post.publishedAt', file: 'src/types.ts' }];
-    t.testPlan.files[0].cases[0].expect[0].actual = 'res.statusCode';
+    const first = t.testPlan.files[0]!.cases[0]!.expect[0];
+    assert.ok(first?.kind === 'equal', "BLOG-1's first expectation is an equal");
+    first.actual = 'res.statusCode';
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-3.ticket.json', text);
     const diagnostics = await served.lsp.diagnostics(uri, 1);
@@ -152,7 +155,7 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('reports a ref that does not resolve even while a path error keeps validate from resolving refs', async () => {
-    const t = JSON.parse(brokenTicket(served.root));
+    const t = JSON.parse(brokenTicket(served.root)) as Ticket;
     t.refs = [{ symbol: 'Post.title', file: 'src/types.ts' }, { symbol: 'Post.publishedAt', file: 'src/types.ts' }];
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-10.ticket.json', text);
@@ -164,11 +167,11 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('warns on a test-plan target that is not a test file, and on a duplicate criterion id while the schema fails elsewhere', async () => {
-    const t = JSON.parse(brokenTicket(served.root));
-    t.testPlan.files[0].path = 'src/handlers/postsCheck.ts';
-    t.acceptance[2].id = 'AC1';
-    delete t.title;
-    const text = `${JSON.stringify(t, null, 2)}\n`;
+    const t = JSON.parse(brokenTicket(served.root)) as Ticket;
+    t.testPlan.files[0]!.path = 'src/handlers/postsCheck.ts';
+    t.acceptance[2]!.id = 'AC1';
+    const { title: _title, ...untitled } = t;
+    const text = `${JSON.stringify(untitled, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-4.ticket.json', text);
     const diagnostics = await served.lsp.diagnostics(uri, 1);
     assert.ok(diagnostics.some((d) => d.message === 'missing; expected string' && d.severity === 1), JSON.stringify(diagnostics));
@@ -183,12 +186,12 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
 
   it('completes workspace files in scope, members in refs, criterion ids and expectation kinds', async () => {
     const text = brokenTicket(served.root).replace('"src/handlers/posts.ts"', '"src/han"');
-    const t = JSON.parse(text);
+    const t = JSON.parse(text) as Ticket;
     t.refs = [{ symbol: 'Post.', file: 'src/types.ts' }];
-    t.testPlan.files[0].cases[1].criterion = '';
+    t.testPlan.files[0]!.cases[1]!.criterion = '';
     const withRefs = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-5.ticket.json', withRefs);
-    const at = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: positionOf(withRefs, needle, delta) })) as CompletionItem[];
+    const at = async (needle: string, delta: number) => await served.lsp.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: positionOf(withRefs, needle, delta) });
 
     const files = (await at('"src/han"', 8)).map((i) => i.label);
     assert.ok(files.includes('src/handlers/posts.ts'), files.join(', '));
@@ -213,12 +216,12 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   });
 
   it('hovers a test-plan entry with its rendered test, a ref with its type, a scope path with its exports', async () => {
-    const t = JSON.parse(brokenTicket(served.root));
+    const t = JSON.parse(brokenTicket(served.root)) as Ticket;
     t.scope.read = ['src/utils/pagination.ts'];
     t.refs = [{ symbol: 'Post.tags', file: 'src/types.ts' }];
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-6.ticket.json', text);
-    const hoverAt = async (needle: string, delta: number) => ((await served.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, delta) })) as Hover | null)?.contents as { value: string } | undefined;
+    const hoverAt = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, delta) }))?.contents as { value: string } | undefined;
 
     const test = await hoverAt('"rejects perPage above 100"', 3);
     assert.ok(test, 'a hover on the case');
@@ -238,19 +241,21 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const uri = await served.lsp.open('.tickets/LSP-7.ticket.json', text);
     const untested = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('AC3'))!;
     assert.ok(untested);
-    const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } })) as CodeAction[];
+    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } });
     const skeleton = actions.find((a) => a.title === 'Add a test case for AC3');
     assert.ok(skeleton, JSON.stringify(actions.map((a) => a.title)));
-    const withCase = JSON.parse(applyEdits(text, skeleton.edit!.changes![uri]!));
-    const added = withCase.testPlan.files[0].cases[2];
+    const withCase = JSON.parse(applyEdits(text, skeleton.edit!.changes![uri]!)) as Ticket;
+    const added = withCase.testPlan.files[0]!.cases[2]!;
     assert.equal(added.criterion, 'AC3');
     // A skeleton run as it is fails, and validate refuses it until it is written.
-    assert.notEqual(added.expect[0].actual, added.expect[0].expected);
+    const expectation = added.expect[0];
+    assert.ok(expectation?.kind === 'equal', JSON.stringify(added.expect));
+    assert.notEqual(expectation.actual, expectation.expected);
     assert.match(added.name, /<<fill in>>/);
 
     const addRef = actions.find((a) => a.title === 'Add refs entry Post.title (src/types.ts)');
     assert.ok(addRef, JSON.stringify(actions.map((a) => a.title)));
-    const withRef = JSON.parse(applyEdits(text, addRef.edit!.changes![uri]!));
+    const withRef = JSON.parse(applyEdits(text, addRef.edit!.changes![uri]!)) as Ticket;
     assert.deepEqual(withRef.refs, [{ symbol: 'Post.title', file: 'src/types.ts' }]);
   });
 });

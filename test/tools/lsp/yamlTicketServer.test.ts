@@ -3,17 +3,23 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-protocol';
 import { parse, stringify } from 'yaml';
+import type { z } from 'zod';
+import type { Ticket } from '../../../src/core/schema/ticket';
 import { applyEdits, positionOf, serveFixture, textAt } from '../../support/lspClient';
+
+/** A ticket file as written (its defaults may be left out), as the tests read and change it. */
+type TicketFile = z.input<typeof Ticket>;
+const parseTicket = (text: string) => parse(text) as TicketFile;
 
 /** BLOG-1 as YAML, with a mistyped scope.read path, a third criterion no case names, and a ref. */
 function brokenYaml(root: string, id: string): string {
-  const t = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.ticket.json'), 'utf8'));
+  const t = JSON.parse(readFileSync(path.join(root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as TicketFile;
   delete t.$schema;
   t.id = id;
   t.scope.read = ['src/utils/pagnation.ts', 'src/store/postStore.ts'];
   t.acceptance.push({ id: 'AC3', text: 'Post.title is kept as written' });
   t.refs = [{ symbol: 'Post.tags', file: 'src/types.ts' }];
-  t.testPlan.files[0].path = `test/ticket/${id}.test.ts`;
+  t.testPlan.files[0]!.path = `test/ticket/${id}.test.ts`;
   return stringify(t, { lineWidth: 0 });
 }
 
@@ -35,19 +41,19 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     assert.equal(textAt(text, untested), 'AC3');
     assert.equal(untested.range.start.line, positionOf(text, 'id: AC3').line);
 
-    const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } })) as CodeAction[];
+    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } });
     const fix = actions.find((a) => a.title === 'Change to "src/utils/pagination.ts"');
     assert.ok(fix?.edit?.changes?.[uri], JSON.stringify(actions));
-    const fixed = applyEdits(text, fix.edit.changes[uri]!);
-    assert.deepEqual(parse(fixed).scope.read, ['src/utils/pagination.ts', 'src/store/postStore.ts']);
-    assert.deepEqual({ ...parse(fixed), scope: undefined }, { ...parse(text), scope: undefined }, 'nothing else changes');
+    const fixed = applyEdits(text, fix.edit.changes[uri]);
+    assert.deepEqual(parseTicket(fixed).scope.read, ['src/utils/pagination.ts', 'src/store/postStore.ts']);
+    assert.deepEqual({ ...parseTicket(fixed), scope: undefined }, { ...parseTicket(text), scope: undefined }, 'nothing else changes');
 
-    const caseActions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } })) as CodeAction[];
+    const caseActions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } });
     const skeleton = caseActions.find((a) => a.title === 'Add a test case for AC3');
     assert.ok(skeleton?.edit?.changes?.[uri], JSON.stringify(caseActions.map((a) => a.title)));
-    const withCase = parse(applyEdits(text, skeleton.edit.changes[uri]!));
-    assert.equal(withCase.testPlan.files[0].cases.length, 3);
-    assert.equal(withCase.testPlan.files[0].cases[2].criterion, 'AC3');
+    const withCase = parseTicket(applyEdits(text, skeleton.edit.changes[uri]));
+    assert.equal(withCase.testPlan.files[0]!.cases.length, 3);
+    assert.equal(withCase.testPlan.files[0]!.cases[2]!.criterion, 'AC3');
     const addRef = caseActions.find((a) => a.title === 'Add refs entry Post.title (src/types.ts)');
     assert.equal(addRef, undefined, 'src/types.ts is not in scope, so no refs entry is offered from it');
 
@@ -58,26 +64,26 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
 
   it('adds the refs entry a criterion names, as YAML, to a refs list and to a ticket without one', async () => {
     for (const [id, withRefs] of [['YL-4', true], ['YL-5', false]] as const) {
-      const t = parse(brokenYaml(served.root, id).replace('src/utils/pagnation.ts', 'src/types.ts'));
+      const t = parseTicket(brokenYaml(served.root, id).replace('src/utils/pagnation.ts', 'src/types.ts'));
       if (!withRefs) delete t.refs;
       const text = stringify(t, { lineWidth: 0 });
       const uri = await served.lsp.open(`.tickets/${id}.ticket.yaml`, text);
-      const actions = (await served.lsp.connection.sendRequest('textDocument/codeAction', { textDocument: { uri }, range: { start: positionOf(text, 'Post.title is kept', 2), end: positionOf(text, 'Post.title is kept', 2) }, context: { diagnostics: [] } })) as CodeAction[];
+      const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: positionOf(text, 'Post.title is kept', 2), end: positionOf(text, 'Post.title is kept', 2) }, context: { diagnostics: [] } });
       const addRef = actions.find((a) => a.title === 'Add refs entry Post.title (src/types.ts)');
       assert.ok(addRef?.edit?.changes?.[uri], JSON.stringify(actions.map((a) => a.title)));
-      const edited = parse(applyEdits(text, addRef.edit.changes[uri]!));
+      const edited = parseTicket(applyEdits(text, addRef.edit.changes[uri]));
       assert.deepEqual(edited.refs, [...(withRefs ? [{ symbol: 'Post.tags', file: 'src/types.ts' }] : []), { symbol: 'Post.title', file: 'src/types.ts' }]);
       assert.deepEqual({ ...edited, refs: undefined }, { ...t, refs: undefined }, 'nothing else changes');
     }
   });
 
   it('completes files in scope, members in refs, criterion ids and expectation kinds in YAML; hovers a ref, a scope path and a case', async () => {
-    const t = parse(brokenYaml(served.root, 'YL-2'));
+    const t = parseTicket(brokenYaml(served.root, 'YL-2'));
     t.scope.write = ['src/han'];
     t.refs = [{ symbol: 'Post.', file: 'src/types.ts' }];
     const text = stringify(t, { lineWidth: 0 }).replace('criterion: AC2', 'criterion: ').replace(/(- kind: )equal(\n\s+actual: res.status)/, '$1eq$2');
     const uri = await served.lsp.open('.tickets/YL-2.ticket.yaml', text);
-    const at = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: positionOf(text, needle, delta) })) as CompletionItem[];
+    const at = async (needle: string, delta: number) => await served.lsp.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: positionOf(text, needle, delta) });
 
     const files = await at('- src/han', 9);
     const posts = files.find((i) => i.label === 'src/handlers/posts.ts');
@@ -96,7 +102,7 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     const withItem = text.replace(bare[0], `${head}- \n${head.slice(head.lastIndexOf('\n') + 1)}- kind:`);
     const itemAt = withItem.indexOf('- \n', bare.index) + 2;
     const iUri = await served.lsp.open('.tickets/YL-4.ticket.yaml', withItem);
-    const pos = (await served.lsp.connection.sendRequest('textDocument/completion', { textDocument: { uri: iUri }, position: positionOf(withItem, '- \n', 2) })) as CompletionItem[];
+    const pos = await served.lsp.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri: iUri }, position: positionOf(withItem, '- \n', 2) });
     const snippet = pos.find((i) => i.label === 'equal expectation');
     assert.ok(snippet, pos.map((i) => i.label).join(', '));
     assert.equal(snippet.insertTextMode, 1, 'inserted as is: its lines carry their own indentation');
@@ -107,7 +113,7 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
 
     const hoverText = brokenYaml(served.root, 'YL-3').replace('pagnation', 'pagination');
     const hUri = await served.lsp.open('.tickets/YL-3.ticket.yaml', hoverText);
-    const hoverAt = async (needle: string, delta: number) => ((await served.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: hUri }, position: positionOf(hoverText, needle, delta) })) as Hover | null)?.contents as { value: string } | undefined;
+    const hoverAt = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri: hUri }, position: positionOf(hoverText, needle, delta) }))?.contents as { value: string } | undefined;
     assert.match((await hoverAt('symbol: Post.tags', 12))?.value ?? '', /Post\.tags: string\[\]/);
     assert.match((await hoverAt('- src/store/postStore.ts', 4))?.value ?? '', /src\/store\/postStore\.ts` exports/);
     assert.match((await hoverAt('rejects perPage above 100', 3))?.value ?? '', /test\/ticket\/YL-3\.test\.ts[\s\S]*listPosts\(\{ query: \{ perPage: '500' \} \}\)/);

@@ -46,7 +46,7 @@ describe('run log', () => {
     const state = reduceRun('r1', events);
     assert.equal(state.status, 'failed');
     assert.equal(state.attempts[0]?.files[0]?.path, 'a.ts');
-    assert.equal(await store.getBlob('r1', state.attempts[0]!.files[0]!.hash), 'export const a = 1;\n');
+    assert.equal(await store.getBlob('r1', state.attempts[0].files[0].hash), 'export const a = 1;\n');
   });
 
   it('refuses to write an invalid event', async () => {

@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { runInThisContext } from 'node:vm';
 import { renderTestFile } from '../../../src/core/stages/materializer';
 import { indent, negation, quote, statement, substringPattern, thunk } from '../../../src/core/stages/materializer/source';
 import type { TestFile } from '../../../src/core/schema/testPlan';
 
 /** Evaluates a literal the materializer wrote, as the test runner would. */
 function evaluate(literal: string): unknown {
-  return new Function(`return ${literal};`)();
+  return runInThisContext(`(${literal})`);
 }
 
 const AWKWARD = [

@@ -10,7 +10,7 @@ export const folder = () => vscode.workspace.workspaceFolders![0]!;
 export const abs = (rel: string) => path.join(folder().uri.fsPath, rel);
 
 export async function api(): Promise<TicketRunnerApi> {
-  const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'ticket-runner');
+  const ext = vscode.extensions.all.find((e) => (e.packageJSON as { name?: unknown }).name === 'ticket-runner');
   assert.ok(ext, 'the extension is loaded');
   return (await ext.activate()) as TicketRunnerApi;
 }

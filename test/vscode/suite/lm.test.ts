@@ -196,14 +196,14 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
 
   it('Evaluate Routing runs the routing benchmark with the editor\'s model: a right claim confirmed, a wrong one vetoed, the report in a read-only tab', async () => {
     const f = await fake();
-    const ext = vscode.extensions.all.find((e) => e.packageJSON?.name === 'ticket-runner');
+    const ext = vscode.extensions.all.find((e) => (e.packageJSON as { name?: unknown } | undefined)?.name === 'ticket-runner');
     assert.ok(ext, 'Ticket Runner is loaded');
     const corpus = path.join(ext.extensionPath, 'test', 'routing-corpus');
     const ids = ['blog-api-BLOG-1-a1', 'variant-code-looks-like-test-blog-api-BLOG-1-a1'];
     // Each case's recorded Debugger answer, now given by the editor's model through the diagnosis tool.
     const answers = ids.map((id) => (JSON.parse(readFileSync(path.join(corpus, 'cases', `${id}.json`), 'utf8')) as { answers: { structured: object }[] }).answers[0]!.structured);
     f.script({ debugger: answers.map((input): FakeAnswer => ({ kind: 'tool', name: 'diagnosis', input })) });
-    const report = (await withSettings({ lmFamily: 'fake-plain' }, () => vscode.commands.executeCommand('ticketRunner.evaluateRouting', { corpus, cases: ids }))) as RoutingReport | undefined;
+    const report = await withSettings({ lmFamily: 'fake-plain' }, () => vscode.commands.executeCommand<RoutingReport | undefined>('ticketRunner.evaluateRouting', { corpus, cases: ids }));
     assert.ok(report, 'the command returns its report');
     assert.match(report.model, /^vscode-lm fake-lm\/fake-plain/);
     assert.deepEqual(report.results.map((r) => [r.id, r.gold, r.claimed, r.routed]), [

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
 
-const runBlog1 = () => vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'))) as Thenable<RunResult | undefined>;
+const runBlog1 = () => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
 
 /**
  * In an extension host whose PATH has no bwrap, as on a machine without bubblewrap: the

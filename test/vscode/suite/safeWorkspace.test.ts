@@ -13,7 +13,7 @@ import { CANARIES } from '../canaries';
 import { whyAttemptFailed } from '../../../src/core/run/views/words';
 import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
 
-const runTicket = (ticket: string) => vscode.commands.executeCommand('ticketRunner.runTicket', vscode.Uri.file(abs(ticket))) as Thenable<RunResult | undefined>;
+const runTicket = (ticket: string) => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs(ticket)));
 const holderLock = (pid: number): LockHolder => ({ pid, host: thisHost(), startedAt: new Date().toISOString(), command: 'ticket-runner run .tickets/BLOG-3.ticket.json' });
 const writeLock = (h: LockHolder) => writeFileSync(abs(LOCK_FILE), JSON.stringify(h) + '\n');
 

@@ -44,20 +44,22 @@ export function toCallError(err: unknown, call: FailedCall): TicketRunnerError {
   }
   if (err instanceof APIError) {
     const detail = err.apiMessage ? `: ${err.apiMessage}` : '';
-    if (err.status === 401) {
+    // `instanceof` gives the SDK's generic APIError<any>: the status is read as what it is, a number or nothing.
+    const status: unknown = err.status;
+    if (status === 401) {
       return new UserInputError('the Anthropic API rejected the API key (401): check ANTHROPIC_API_KEY or the key stored in Ticket Runner');
     }
-    if (err.status === 403) {
+    if (status === 403) {
       return new UserInputError(redact(`the Anthropic API key may not use this model or endpoint (403)${detail}`, call.apiKey));
     }
-    if (err.status === undefined) {
+    if (typeof status !== 'number') {
       // An `event: error` inside a stream has no HTTP status, only the error type.
       return transport(`Anthropic API stream failed mid-answer (${err.type ?? 'unknown error'})${detail}`);
     }
-    const words = STATUS_WORDS[err.status] ?? (err.status >= 500 ? 'server error' : undefined);
+    const words = STATUS_WORDS[status] ?? (status >= 500 ? 'server error' : undefined);
     return words
-      ? transport(`Anthropic API ${words} (${err.status}) ${after}${detail}`, err.status)
-      : transport(`Anthropic API refused the request (${err.status}${err.type ? ` ${err.type}` : ''})${detail}`, err.status);
+      ? transport(`Anthropic API ${words} (${status}) ${after}${detail}`, status)
+      : transport(`Anthropic API refused the request (${status}${err.type ? ` ${err.type}` : ''})${detail}`, status);
   }
   // Typically undici's "terminated" when the connection drops mid-stream: not retried by the SDK.
   return transport(`Anthropic API call failed: ${err instanceof Error ? reasons(err).join(': ') : errorMessage(err)}`);
