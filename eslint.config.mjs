@@ -25,14 +25,5 @@ export default tseslint.config(
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
   },
-  {
-    // Temporary: src/cli is being rewritten, and this block goes with the rewrite. It lists only
-    // the rules the current src/cli still breaks.
-    files: ['src/cli/**'],
-    rules: {
-      '@typescript-eslint/no-base-to-string': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-    },
-  },
+
 );

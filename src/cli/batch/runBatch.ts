@@ -90,7 +90,7 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   const maker = treeMaker(o.ws, path.join(o.batchDir, 'trees'), o.tickets.map(ticketIdOf));
   mkdirSync(o.batchDir, { recursive: true });
   o.progress(`batch: ${o.tickets.length} ticket(s), ${o.parallel} at a time, each in its own ${maker.mode === 'worktree' ? `git worktree of ${maker.commit!.slice(0, 12)}` : 'copy of the workspace'} under ${path.join(o.batchDir, 'trees')}`);
-  const entries: (BatchEntry | undefined)[] = new Array(o.tickets.length);
+  const entries: (BatchEntry | undefined)[] = Array.from({ length: o.tickets.length }, () => undefined);
   const live: Live = { children: new Set(), permits: new CallPermits({ maxConcurrent: o.maxConcurrentCalls, maxDollars: o.maxDollars }) };
   // A second Ctrl-C makes this process exit at once (see main): its tickets' processes go with it.
   const killChildren = () => {
@@ -112,13 +112,14 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
       const i = next++;
       const ticket = o.tickets[i]!;
       o.progress(`batch: ${ticket} started`);
+      let e: BatchEntry;
       try {
-        entries[i] = await runOne(o, maker, ticket, slot);
+        e = await runOne(o, maker, ticket, slot);
       } catch (err) {
-        entries[i] = entryWithoutRun(ticket, ticketIdOf(ticket), 'error', `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, null);
+        e = entryWithoutRun(ticket, ticketIdOf(ticket), 'error', `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, null);
       }
+      entries[i] = e;
       done++;
-      const e = entries[i]!;
       o.progress(`batch: ${done}/${o.tickets.length} ${e.ticketId} ${e.outcome}: ${e.stop}`);
     }
   };

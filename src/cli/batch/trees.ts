@@ -20,7 +20,8 @@ function git(cwd: string, args: string[]): string {
     return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim();
   } catch (err) {
     // git's own words say what went wrong; the command line alone does not.
-    const said = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n')[0];
+    const stderr = (err as { stderr?: unknown }).stderr;
+    const said = (typeof stderr === 'string' ? stderr : Buffer.isBuffer(stderr) ? stderr.toString('utf8') : '').trim().split('\n')[0];
     throw new Error(`git ${args[0]} failed${said ? `: ${said}` : ''}`, { cause: err });
   }
 }
