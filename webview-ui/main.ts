@@ -6,14 +6,19 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
 import {
   deciderWords,
+  gateWords,
   guardWords,
+  localClock,
   modelLabel,
   outcomeLine,
-  outcomeWords,
   parseHostMessage,
   routeWords,
+  rungWords,
+  runStatusWords,
   sandboxLabel,
   sourceWords,
+  verdictLines,
+  verdictText,
   whatIsWrong,
   whyAttemptFailed, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
@@ -50,6 +55,8 @@ let current: RunMessage | undefined;
 const errors: string[] = [];
 const pending = new Map<string, string>();
 let nextId = 1;
+/** The replay position last asked of the host. */
+let lastSeek: number | undefined;
 
 function post(message: WebviewMessage): void {
   vscode.postMessage(message);
@@ -95,6 +102,11 @@ const STATUS_ICON: Record<string, [string, string]> = {
   skipped: ['circle-slash', 'muted'],
   accepted: ['pass', 'ok'],
   rejected: ['close', 'bad'],
+  // Its changes are gone, whatever it once reached: never a green check.
+  rolledBack: ['discard', 'muted'],
+  // A replay part way through: where it is, not a spinner.
+  replaying: ['history', 'muted'],
+  notChecked: ['circle-slash', 'muted'],
 };
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -114,14 +126,23 @@ function fileLink(path: string, line?: number, label?: string): HTMLElement {
   return a;
 }
 
+/** Where the run stands as the page shows it: a replay part way through says where it is, never "running". */
+function shownStatus(m: RunMessage): { key: string; words: string } {
+  const s = m.state;
+  if (s.rolledBack) return { key: 'rolledBack', words: runStatusWords(s, s.status) };
+  if (m.mode === 'replay' && !s.finished) return { key: 'replaying', words: `replay: event ${m.position.seq + 1} of ${m.position.total}` };
+  return { key: s.status, words: runStatusWords(s, s.status) };
+}
+
 function header(m: RunMessage): HTMLElement {
   const s = m.state;
   const model = modelLabel(s);
+  const shown = shownStatus(m);
   return h(
     'header',
     { class: 'header', id: 'header' },
-    h('h1', {}, statusIcon(s.status), ` ${s.ticketId || s.runId}`),
-    h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': s.status }, outcomeWords(s.status)),
+    h('h1', {}, statusIcon(shown.key), ` ${s.ticketId || s.runId}`),
+    h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': shown.key }, shown.words),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
     s.sandbox ? h('span', { class: s.sandbox.on ? 'chip' : 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
     h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
@@ -136,14 +157,28 @@ function errorBanner(): HTMLElement | null {
 function replayBar(m: RunMessage): HTMLElement | null {
   if (m.mode !== 'replay') return null;
   const { seq, total } = m.position;
-  const seek = (to: number) => post({ type: 'run/seek', seq: Math.max(0, Math.min(total - 1, to)) });
+  const seek = (to: number) => {
+    lastSeek = Math.max(0, Math.min(total - 1, to));
+    post({ type: 'run/seek', seq: lastSeek });
+  };
   const btn = (label: string, iconName: string, to: number, id: string) => {
     const b = h('vscode-button', { secondary: true, id, title: label }, icon(iconName));
     listen(b, { click: () => seek(to) });
     return b;
   };
-  const range = h('input', { type: 'range', min: '0', max: String(Math.max(0, total - 1)), value: String(seq), id: 'replay-range', 'aria-label': 'Replay position' });
-  listen(range, { change: () => seek(Number(range.value)) });
+  const at = m.timeline.filter((t) => t.seq <= seq).pop();
+  const range = h('input', {
+    type: 'range',
+    min: '0',
+    max: String(Math.max(0, total - 1)),
+    step: '1',
+    value: String(seq),
+    id: 'replay-range',
+    'aria-label': 'Replay position',
+    'aria-valuetext': `event ${seq + 1} of ${total}${at ? `: ${at.label}` : ''}`,
+  });
+  // Arrow keys, Page Up and Down, Home and End move a native slider and fire `input` at each step.
+  listen(range, { input: () => seek(Number(range.value)) });
   return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
 }
 
@@ -151,7 +186,7 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   const p = c.request.proposal;
   switch (p.kind) {
     case 'scopeAddition':
-      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add to the scope '), ...p.paths.map((x) => h('code', {}, x)));
+      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add files to the scope: '), ...p.paths.map((x) => h('code', {}, x)));
     case 'testPlan':
       // The expectations are shown as the test code they render to (renderedTestsView), not as JSON.
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: a corrected test plan'), ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`);
@@ -330,7 +365,7 @@ function promptControl(m: RunMessage, call: number): HTMLElement | null {
 
 function timeline(m: RunMessage): HTMLElement {
   const row = (t: TimelineEntry) =>
-    h('li', { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted' }, ` ${t.ts.slice(11, 19)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
+    h('li', { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted', title: t.ts }, ` ${localClock(t.ts)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
   return h('section', { class: 'timeline', id: 'timeline' }, h('h2', {}, icon('history'), ' Timeline'), h('ol', {}, ...m.timeline.map(row)));
 }
 
@@ -379,7 +414,7 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   if (a.brief) body.append(h('p', {}, h('strong', {}, 'The Debugger\'s brief: '), a.brief));
   // The recovery receipts: which rungs fired on this attempt, and why.
   if (a.rungs.length) {
-    body.append(h('ul', { class: 'rungs' }, ...a.rungs.map((r) => h('li', { class: 'rung', 'data-rung': String(r.rung) }, icon('debug-restart'), h('strong', {}, ` Rung ${r.rung}: `), r.reason))));
+    body.append(h('ul', { class: 'rungs' }, ...a.rungs.map((r) => h('li', { class: 'rung', 'data-rung': String(r.rung) }, icon('debug-restart'), h('strong', {}, ` ${capitalized(rungWords(r.rung))}: `), r.reason))));
   }
   const urgent = a.anomalies.filter((x) => x.score > 0);
   if (urgent.length) {
@@ -461,7 +496,7 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
 
 function gates(m: RunMessage): HTMLElement | null {
   if (!m.state.gates.length) return null;
-  return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', {}, statusIcon(g.status), ` ${g.gate}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
+  return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', { 'data-gate': g.gate }, statusIcon(g.status), ` ${gateWords(g.gate)}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
 }
 
 /** What a live run is doing now, with a progress ring, and its Cancel when this window drives it. */
@@ -483,6 +518,35 @@ function stageBar(m: RunMessage): HTMLElement | null {
   return bar;
 }
 
+/** How the run ended, in one line; a rolled-back run says first that its files were put back. */
+function outcome(m: RunMessage): HTMLElement | null {
+  const f = m.state.finished;
+  if (!f) return null;
+  const how = outcomeLine(f, { requestIds: false, gateNames: false });
+  if (m.state.rolledBack) return h('p', { class: 'outcome', id: 'outcome', 'data-outcome': 'rolledBack' }, statusIcon('rolledBack'), ` Rolled back: the files it wrote were put back. Before that: ${how}.`);
+  return h('p', { class: 'outcome', id: 'outcome', 'data-outcome': f.outcome }, statusIcon(f.outcome), ` ${capitalized(how)}`);
+}
+
+/** What a finished run checked, each check's result in words, before the attempts that got there. */
+function verdict(m: RunMessage): HTMLElement | null {
+  const lines = verdictLines(m.state);
+  if (!lines.length) return null;
+  return h(
+    'section',
+    { class: 'verdict', id: 'verdict', 'aria-label': 'What was checked' },
+    h('h2', {}, icon('checklist'), ' What was checked'),
+    h('ul', {}, ...lines.map((l) => h('li', { 'data-key': `verdict-${l.key}`, 'data-status': l.status }, statusIcon(l.status), ` ${verdictText(l)}`))),
+  );
+}
+
+/** The slider follows the replay (a step button, the host's answer) unless the keyboard is on it mid-move. */
+function syncReplayRange(m: RunMessage): void {
+  const range = document.getElementById('replay-range') as HTMLInputElement | null;
+  if (!range || m.mode !== 'replay') return;
+  const want = String(m.position.seq);
+  if (range.value !== want && (document.activeElement !== range || lastSeek === m.position.seq)) range.value = want;
+}
+
 function render(): void {
   const app = document.getElementById('app')!;
   const m = current;
@@ -499,7 +563,8 @@ function render(): void {
     replayBar(m),
     stageBar(m),
     correctionPanel(m),
-    m.state.finished ? h('p', { class: 'outcome', id: 'outcome', 'data-outcome': m.state.finished.outcome }, statusIcon(m.state.finished.outcome), ` ${capitalized(outcomeLine(m.state.finished))}`) : null,
+    outcome(m),
+    verdict(m),
     h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
     gates(m),
     timeline(m),
@@ -507,6 +572,7 @@ function render(): void {
   next.append(...parts.filter((x): x is Node => x instanceof Node));
   // In place: what the user focused, typed or scrolled stays as it was.
   patchChildren(app, next);
+  syncReplayRange(m);
 }
 
 function refuse(error: string): void {

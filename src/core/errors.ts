@@ -6,9 +6,19 @@ export class TicketRunnerError extends Error {
   override readonly name: string = 'TicketRunnerError';
 }
 
-/** Bad input from the user: the message says what is wrong and how to fix it. */
+/**
+ * Bad input from the user: the message says what is wrong and how to fix it. The message is the
+ * command line's (its flags and commands); `inEditor`, when the fix reads differently in an editor,
+ * says the same with the editor's settings and commands.
+ */
 export class UserInputError extends TicketRunnerError {
   override readonly name: string = 'UserInputError';
+  constructor(
+    message: string,
+    readonly inEditor?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A ticket file that does not parse or validate. */
@@ -61,4 +71,9 @@ export function isAbort(err: unknown): boolean {
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** An error's message as an editor shows it: a user error's editor wording when it has one. */
+export function editorErrorMessage(err: unknown): string {
+  return err instanceof UserInputError && err.inEditor ? err.inEditor : errorMessage(err);
 }

@@ -5,7 +5,9 @@ import { RunStage } from '../core/run/views/stage';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
 export { describeStop, modelLabel, outcomeLine, sandboxLabel } from '../core/run/views/report';
-export { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
+export { deciderWords, gateWords, guardWords, outcomeWords, proposalWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
+export { verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
+export { localClock } from '../core/run/views/time';
 
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage, UserInputError } from '../core/errors';
+import { editorErrorMessage, errorMessage, UserInputError } from '../core/errors';
 import type { PipelineDeps, RunResult } from '../core';
 import { describeUncommitted } from '../core/run/views/report';
 import { readTicketData, ticketBaseName, ticketFormatOf } from '../core/stages/ticketFormat';
@@ -9,7 +9,7 @@ import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { KnownRun, RunService } from './runService';
-import { showMessage } from './messages';
+import { showMessage, showNoticeUntil } from './messages';
 import { progressMessage, runNode } from '../core/run/views/runTree';
 import type { RunState } from '../core/run/runState';
 import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
@@ -18,6 +18,7 @@ import { defaultScriptPath, unsavable } from './runScript';
 import { recordScriptText } from '../node/models/scripted/recordScript';
 import { confirmAccept } from './acceptQuestion';
 import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
+import { openFirst, ticketChoice } from './ticketChoice';
 
 export const UNTRUSTED_MESSAGE =
   'Ticket Runner starts no run in an untrusted workspace: a run executes the workspace\'s tests and writes code. Past runs stay viewable. Trust the workspace (Workspaces: Manage Workspace Trust) to run tickets.';
@@ -54,7 +55,15 @@ function requireTrust(): boolean {
   return false;
 }
 
-async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
+/** The file of the active editor, and those of the other open editors (the visible ones first). */
+function editorFiles(): { active?: vscode.Uri; open: vscode.Uri[] } {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined));
+  const open = [...vscode.window.visibleTextEditors.map((e) => e.document.uri), ...tabs].filter((u): u is vscode.Uri => u?.scheme === 'file' && u.toString() !== active?.toString());
+  return { active: active?.scheme === 'file' ? active : undefined, open };
+}
+
+async function pickTicket(first?: string): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
   const found = await vscode.workspace.findFiles('.tickets/*.ticket.{json,yaml,yml}', '**/node_modules/**', 500);
   const items = await Promise.all(
     found.map(async (uri) => {
@@ -66,7 +75,8 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
       } catch {
         title = `(not valid ${ticketFormatOf(uri.path) === 'yaml' ? 'YAML' : 'JSON'})`;
       }
-      return { label: ticketBaseName(uri.path), description: title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder };
+      const isOpen = uri.path === first;
+      return { label: ticketBaseName(uri.path), description: isOpen ? `${title} · open in the editor` : title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder, path: uri.path };
     }),
   );
   if (!items.length) {
@@ -74,10 +84,12 @@ async function pickTicket(): Promise<{ folder: vscode.WorkspaceFolder; rel: stri
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
+  // An open ticket comes first, so Enter takes it.
+  const ordered = openFirst(items, first);
   // The run's modules load while the user reads the list: on a window's first run they take
   // most of a second, which would otherwise come between the choice and the first event.
   const warm = setTimeout(() => void warmRunModules(), 300);
-  const picked = await vscode.window.showQuickPick(items, { title: 'Ticket Runner: Run Ticket', placeHolder: 'Pick a ticket to run', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(ordered, { title: 'Ticket Runner: Run Ticket', placeHolder: 'Pick a ticket to run', matchOnDescription: true });
   clearTimeout(warm);
   return picked ? { folder: picked.folder, rel: relTo(picked.folder, picked.uri) } : undefined;
 }
@@ -105,6 +117,20 @@ async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, fi
 async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunResult | undefined> {
   if (!requireTrust()) return undefined;
   let picked: { folder: vscode.WorkspaceFolder; rel: string } | undefined;
+  // With no ticket given (the palette, a key), the ticket in the active editor runs, saved first:
+  // the run reads the file. Else the list comes, with an open ticket first.
+  let first: string | undefined;
+  if (!(target instanceof vscode.Uri)) {
+    const files = editorFiles();
+    const choice = ticketChoice(files.active?.path, files.open.map((u) => u.path));
+    // A ticket deleted under its editor is not one to run: the list comes instead.
+    const onDisk = async (uri: vscode.Uri) => Promise.resolve(vscode.workspace.fs.stat(uri)).then(() => true, () => false);
+    if ('run' in choice && files.active && (await onDisk(files.active))) {
+      target = files.active;
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === target!.toString());
+      if (doc?.isDirty) await doc.save();
+    } else if ('first' in choice) first = choice.first;
+  }
   if (target instanceof vscode.Uri) {
     const folder = vscode.workspace.getWorkspaceFolder(target);
     if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
@@ -115,7 +141,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   const view = ctx.panels.prepare(picked ? `Run: ${ticketBaseName(picked.rel)}` : 'Run Ticket');
   let goOn = false;
   try {
-    picked ??= await pickTicket();
+    picked ??= await pickTicket(first);
     goOn = !!picked && (await settleLeftovers(ctx, picked.folder));
   } finally {
     if (!goOn) view.release();
@@ -188,15 +214,32 @@ async function announce(ctx: CommandContext, result: RunResult): Promise<void> {
       () => 0,
     );
   }
-  const { level, text, actions } = announcement(result.state, written);
+  const { level, text, actions, untilDecided } = announcement(result.state, written);
+  if (untilDecided) return void showNoticeUntil(level, text, decided(ctx, result.runId));
   const choice = await showMessage(level, text, ...actions);
   if (choice === OPEN_RUN) ctx.panels.open(result.runId);
   if (choice === ROLL_BACK) await vscode.commands.executeCommand(Command.rollbackRun, result.runId);
 }
 
+/** Settles once the run no longer waits for a decision: decided (anywhere), rolled back, or deleted. */
+function decided(ctx: CommandContext, runId: string): Promise<void> {
+  const waits = () => {
+    const state = ctx.runs.get(runId)?.state;
+    return state?.status === 'needsOperator' && !state.rolledBack && state.corrections.some((c) => c.status === 'pending');
+  };
+  return new Promise((resolve) => {
+    if (!waits()) return resolve();
+    const sub = ctx.runs.onDidChangeRun(() => {
+      if (waits()) return;
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
 function showError(ctx: CommandContext, what: string, err: unknown): void {
   ctx.log.error(`${what}: ${errorMessage(err)}`);
-  void showMessage('error', err instanceof UserInputError ? errorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+  void showMessage('error', err instanceof UserInputError ? editorErrorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
 }
 
 /** Continues an interrupted or cancelled run from its log, with a cancellable progress notification. */

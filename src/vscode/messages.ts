@@ -29,3 +29,12 @@ export function showMessage(level: MessageLevel, text: string, ...actions: strin
       return vscode.window.showErrorMessage(text, ...actions);
   }
 }
+
+/**
+ * A notification that closes by itself when `until` settles (a notification of showMessage stays
+ * until the user closes it): for what stops being true on its own, as a decision made elsewhere.
+ */
+export function showNoticeUntil(level: MessageLevel, text: string, until: Promise<unknown>): Thenable<void> {
+  shown.fire({ level, text });
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text, cancellable: false }, () => until.then(() => undefined, () => undefined));
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
+import { editorErrorMessage, errorMessage } from '../core/errors';
 import { reduceRun } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { isInside } from '../node/workspacePaths';
@@ -129,7 +129,7 @@ class RunPanel extends Disposable {
         await this.host.proposals.show(m.runId, m.requestId, m.test);
         this.post({ type: 'request/done', id: m.id, ok: true });
       } catch (err) {
-        this.post({ type: 'request/done', id: m.id, ok: false, error: errorMessage(err) });
+        this.post({ type: 'request/done', id: m.id, ok: false, error: editorErrorMessage(err) });
       }
     },
     'run/cancel': (m) => {
@@ -184,7 +184,7 @@ class RunPanel extends Disposable {
       await this.host.decide(runId, decision, reason);
       this.post({ type: 'request/done', id, ok: true });
     } catch (err) {
-      this.post({ type: 'request/done', id, ok: false, error: errorMessage(err) });
+      this.post({ type: 'request/done', id, ok: false, error: editorErrorMessage(err) });
     }
     void this.postState();
   }

@@ -12,8 +12,8 @@ import { Disposable, DisposableMap, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { Command } from './settings';
 import type { TicketLanguageClient } from './ticketLanguageClient';
+import { TICKET_PATH } from './ticketChoice';
 
-const TICKET = /(^|\/)\.tickets\/[^/]+\.ticket\.(json|ya?ml)$/;
 /** The scheme of the read-only documents that show what a ticket renders. */
 export const RENDERED_SCHEME = 'ticket-runner-rendered';
 
@@ -165,7 +165,7 @@ export async function ticketIdTaken(folder: vscode.WorkspaceFolder, id: string):
   return false;
 }
 
-export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET.test(uri.path);
+export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET_PATH.test(uri.path);
 
 const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, information: vscode.DiagnosticSeverity.Information } satisfies Record<TicketFinding['severity'], vscode.DiagnosticSeverity>;
 

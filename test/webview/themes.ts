@@ -82,7 +82,8 @@ export const THEMES = {
       'editorWidget-background': '#f8f8f8',
       'panel-border': '#e5e5e5',
       'widget-border': '#e5e5e5',
-      'editorWarning-foreground': '#895503',
+      // Light Modern's (the default light theme's) own: #895503 is the high-contrast light theme's.
+      'editorWarning-foreground': '#bf8803',
       'testing-iconPassed': '#388a34',
       'testing-iconFailed': '#c72e0f',
       'diffEditor-insertedLineBackground': '#9bb95533',

@@ -136,7 +136,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.locator('.attempt[data-attempt="2"] .rung').waitFor();
     assert.equal(await page.locator('.attempt[data-attempt="1"] .rung').count(), 0);
     assert.equal(await page.locator('.attempt[data-attempt="2"] .rung').getAttribute('data-rung'), '2');
-    assert.match((await page.locator('.attempt[data-attempt="2"] .rung').textContent()) ?? '', /Rung 2: attempt 1 failed \(tests failed/);
+    assert.match((await page.locator('.attempt[data-attempt="2"] .rung').textContent()) ?? '', /Asked the Coder again, with the failure: attempt 1 failed \(tests failed/);
     assert.deepEqual(problems, []);
     await page.close();
   });

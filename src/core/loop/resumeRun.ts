@@ -56,11 +56,14 @@ export function cutOf(runId: string, events: readonly RunEvent[]): Cut {
 export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeOptions): Promise<RunResult> {
   const events = wholeLog(await deps.store.load(runId), deps.store.logPath(runId)).events;
   const state = reduceRun(runId, events);
-  if (state.status === 'needsOperator') throw new UserInputError(`run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`);
+  if (state.status === 'needsOperator') {
+    throw new UserInputError(`run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`, `run ${runId} waits for your decision: accept or reject its correction in the run view (or Ticket Runner: Accept Correction Request)`);
+  }
   if (state.status !== 'running' && state.status !== 'cancelled') throw new UserInputError(`run ${runId} ended (${state.status}); only an interrupted or cancelled run can be resumed`);
   const cut = cutOf(runId, events);
   if (events.slice(cut.index).some((e) => e.type === 'correction.accepted' || (e.type === 'run.resumed' && e.attempt === undefined))) {
-    throw new UserInputError(`run ${runId} was interrupted after an accepted correction, before an attempt ended: it cannot be resumed; roll it back (ticket-runner rollback ${runId}) and run the ticket again`);
+    const why = `run ${runId} was interrupted after an accepted correction, before an attempt ended: it cannot be resumed`;
+    throw new UserInputError(`${why}; roll it back (ticket-runner rollback ${runId}) and run the ticket again`, `${why}; roll it back (Ticket Runner: Roll Back Run) and run the ticket again`);
   }
   const log = openLog(deps, runId, events);
   const wdeps = writingDeps(deps, log);

@@ -49,7 +49,10 @@ export async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
   const unwritten = placeholderPaths(ticket);
-  if (unwritten.length) throw new UserInputError(`${ticketPath} still holds the new ticket's placeholders (${TEMPLATE_MARK}) at ${unwritten.join(', ')}: write them first (ticket-runner validate lists them)`);
+  if (unwritten.length) {
+    const what = `${ticketPath} still holds the new ticket's placeholders (${TEMPLATE_MARK}) at ${unwritten.join(', ')}: write them first`;
+    throw new UserInputError(`${what} (ticket-runner validate lists them)`, `${what} (the Problems panel lists them)`);
+  }
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   const oracle = new Oracle(deps.hash);
   oracle.pin(ticketPath, text);

@@ -80,7 +80,7 @@ export class RecoveryLadder {
       plan = {
         ...base,
         thinking: true,
-        rung: { rung: 3, reason: `rung 2 spent (${this.policy.retries} retr${this.policy.retries === 1 ? 'y' : 'ies'} with thinking off) and attempt ${failed.attempt} failed (${failed.summary}); one more attempt with extended thinking` },
+        rung: { rung: 3, reason: `the retries are spent (${this.policy.retries} retr${this.policy.retries === 1 ? 'y' : 'ies'} with thinking off) and attempt ${failed.attempt} failed (${failed.summary}); one more attempt with extended thinking` },
       };
     } else {
       return { kind: 'stop', stop: { kind: 'retryBudgetSpent', attempts: this.made }, outcome: 'failed' };

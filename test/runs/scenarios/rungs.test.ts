@@ -72,7 +72,7 @@ describe('scenarios: recovery', function () {
       );
       assert.match(fired[0]!.reason, /no text after \d+ ms; retrying once with thinking on and a code-only instruction/);
       assert.match(fired[1]!.reason, /attempt 1 failed \(tests failed: 1 passed, 1 failed\); retry 1 of 2/);
-      assert.match(fired[3]!.reason, /rung 2 spent \(2 retries with thinking off\)/);
+      assert.match(fired[3]!.reason, /the retries are spent \(2 retries with thinking off\)/);
       assert.match(fired[4]!.reason, /run_tests call 1 of 3 on src\/handlers\/posts\.ts: passed: tests passed: 2 passed, 0 failed/);
       // The stopped call is on record with why it stopped; its successor's receipt comes before the next call.
       const stopped = events.find((e) => e.type === 'model.called' && !e.ok);

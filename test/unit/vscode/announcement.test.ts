@@ -25,7 +25,17 @@ describe('what the editor says when a run ends', () => {
     assert.deepEqual(announcement(passed, 3), { level: 'info', text: announcement(passed, 0).text, actions: [OPEN_RUN] });
     const waiting = recorded('BLOG-3').state;
     assert.equal(waiting.status, 'needsOperator');
-    assert.deepEqual(announcement(waiting, 3).actions, [OPEN_RUN]);
+    assert.deepEqual(announcement(waiting, 3).actions, []);
     assert.match(announcement(passed, 0).text, /\(SCRIPTED model\)$/);
+  });
+
+  it('a run waiting for a decision is said until the decision, without the request id, and closes by itself then', () => {
+    const waiting = recorded('BLOG-3').state;
+    const said = announcement(waiting, 0);
+    assert.equal(said.untilDecided, true, 'shown as a notice that settles when the decision is made');
+    assert.deepEqual(said.actions, [], 'a notice that closes by itself has no buttons');
+    assert.match(said.text, /^BLOG-3: waiting for your decision: correction proposed: the ticket is wrong \(SCRIPTED model\)\. Accept or reject it in the run view\.$/);
+    assert.ok(!said.text.includes(waiting.corrections[0]!.request.id));
+    assert.equal(announcement(recorded('BLOG-1').state, 0).untilDecided, undefined);
   });
 });

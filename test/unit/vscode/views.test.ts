@@ -20,11 +20,11 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(root.contextValue, 'run.needsOperator');
     assert.equal(root.icon, 'question');
     assert.match(root.description ?? '', /^waiting for your decision: .* · SCRIPTED$/, 'the outcome first, in words');
-    // The correction's id (a row of its own) would crowd the words out of a narrow tree; the tooltip keeps it.
+    // The correction's id (a row of its own, decided with a click) helps no one in the tree: not even its tooltip.
     assert.match(root.description ?? '', /^waiting for your decision: correction proposed: .+ is wrong · /);
     const requestId = state.corrections[0]!.request.id;
-    assert.ok(!(root.description ?? '').includes(requestId));
-    assert.ok((root.tooltip ?? '').includes(`correction ${requestId} proposed`));
+    for (const n of allNodes(root)) assert.ok(![n.label, n.description, n.tooltip].join(' ').includes(requestId), n.id);
+    assert.match(root.tooltip ?? '', /correction proposed: the ticket is wrong/);
     const attempt = root.children.find((c) => c.contextValue === 'attempt')!;
     const kinds = attempt.children.map((c) => c.contextValue);
     for (const k of ['parse', 'diagnostics', 'tests', 'diagnosis', 'route']) assert.ok(kinds.includes(k), k);
@@ -112,12 +112,27 @@ describe('run views (pure projections of the log)', () => {
     assert.ok(blog3.some((n) => n.label === 'sent to you: change the ticket' && n.description === 'confirmed by a check'));
   });
 
-  it('an attempt says why it failed in one line, and a rolled-back run says so first', () => {
-    const { events, state } = recorded('BLOG-1');
+  it('an attempt says why it failed in one line', () => {
+    const { state } = recorded('BLOG-1');
     const failed = runNode(state, NOW).children.find((c) => c.id.endsWith('attempt:1'))!;
     assert.match(failed.description ?? '', /^failed: 1 test\(s\) failed · /);
+  });
+
+  it('a rolled-back run says so everywhere: its icon, its label, its description, its tooltip (in local time) and its tab', () => {
+    const { events, state } = recorded('BLOG-1');
     const rolled = reduceRun(events[0]!.runId, [...events, RunEvent.parse({ runId: events[0]!.runId, seq: events.length, ts: events[events.length - 1]!.ts, type: 'run.rolledBack', files: [] })]);
-    assert.match(runNode(rolled, NOW).description ?? '', /^rolled back · passed · /);
+    const root = runNode(rolled, NOW, rolled.status, { timeZone: 'Europe/Berlin' });
+    assert.equal(runNode(state, NOW).icon, 'pass');
+    assert.deepEqual([root.icon, root.color], ['discard', 'disabledForeground'], 'never the green check of the pass it once was');
+    // A long title leaves no room for the description in a sidebar of default width: the label says it.
+    assert.match(root.label, /^BLOG-1 \(rolled back\): \S/);
+    assert.match(root.description ?? '', /^files put back · before that: passed · 11:00 · SCRIPTED$/);
+    assert.match(root.accessibleLabel, /^BLOG-1 \(rolled back\): .*, rolled back, files put back/);
+    // The log's UTC (10:00:06Z) in the user's zone, and no ISO stamp.
+    assert.match(root.tooltip ?? '', /^Run \S+, started 2026-11-23 11:00:06, last event 2026-11-23 11:00:10\n/);
+    assert.doesNotMatch(root.tooltip ?? '', /\d{4}-\d\d-\d\dT\d\d:/);
+    assert.match(root.tooltip ?? '', /\nRolled back: the files it wrote were put back/);
+    assert.match(runTitle(rolled, NOW), / · rolled back$/);
   });
 
   it('tab titles tell two runs of one ticket apart: id, start time and status', () => {
@@ -127,8 +142,14 @@ describe('run views (pure projections of the log)', () => {
     const later = { ...state, startedAt: new Date(Date.parse(state.startedAt!) + 60_000).toISOString() };
     assert.notEqual(runTitle(later, NOW), title);
     assert.match(runTitle(recorded('BLOG-3').state, NOW, 'needsOperator', 'replay'), /^Replay BLOG-3 .* · waiting for your decision$/);
-    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z')), '09:15', 'today: the time only');
-    assert.equal(startedLabel('2026-11-20T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z')), '2026-11-20 09:15');
+    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z'), 'UTC'), '09:15', 'today: the time only');
+    assert.equal(startedLabel('2026-11-20T09:15:00.000Z', new Date('2026-11-23T18:00:00.000Z'), 'UTC'), '2026-11-20 09:15');
+    // In the user's zone, the day too: 23:30 UTC is already the next day in Tokyo.
+    assert.equal(startedLabel('2026-11-23T09:15:00.000Z', NOW, 'Europe/Berlin'), '10:15');
+    assert.equal(startedLabel('2026-11-22T23:30:00.000Z', new Date('2026-11-23T01:00:00.000Z'), 'Asia/Tokyo'), '08:30');
+    // A replay part way through is not "running".
+    const partWay = reduceRun(recorded('BLOG-1').events[0]!.runId, recorded('BLOG-1').events.slice(0, 5));
+    assert.match(runTitle(partWay, NOW, partWay.status, 'replay'), /^Replay BLOG-1 (\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}$/);
   });
 
   it('every row has a screen-reader label with its status in words, and never a stack trace', () => {

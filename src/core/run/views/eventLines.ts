@@ -1,6 +1,6 @@
 import type { RunEvent } from '../../schema/events';
-import { describeSideEffects, describeUncommitted, modelInfoLabel, outcomeLine } from './report';
-import { deciderWords, guardWords, routeWords, whatIsWrong } from './words';
+import { describeSideEffects, describeUncommitted, modelInfoLabel, outcomeLine, type StopWords } from './report';
+import { deciderWords, gateWords, guardWords, routeWords, rungWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -21,9 +21,12 @@ const line = (text: string, status: LineStatus, glance: boolean, attempt?: numbe
 /**
  * The one formatter of run events. A view adds only its own framing (the CLI indents and
  * prefixes the attempt, the timeline shows the attempt in its own column); the words live here.
- * null: an event no view shows on its own (its facts show through the state).
+ * null: an event no view shows on its own (its facts show through the state). `o`: the editor's
+ * views leave out correction ids (decided with a click there) and name gates by what they check.
  */
-export function describeEvent(e: RunEvent): EventLine | null {
+export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null {
+  const correction = (id: string) => (o.requestIds === false ? 'correction' : `correction ${id}`);
+  const gate = (name: string) => (o.gateNames === false ? gateWords(name) : `gate ${name}`);
   switch (e.type) {
     case 'run.started':
       return line(`run ${e.runId}: ticket ${e.ticketId}, model: ${modelInfoLabel(e.model)}`, 'info', true);
@@ -86,26 +89,26 @@ export function describeEvent(e: RunEvent): EventLine | null {
     case 'router.routed':
       return line(`sent ${routeWords(e.route)} (${guardWords(e.guard.verdict)})`, 'info', true, e.attempt);
     case 'correction.requested':
-      return line(`correction ${e.request.id}: ${whatIsWrong(e.request.target)} is wrong (${e.request.fact.detail})`, 'needsOperator', true);
+      return line(`${correction(e.request.id)}: ${whatIsWrong(e.request.target)} is wrong (${e.request.fact.detail})`, 'needsOperator', true);
     case 'correction.accepted':
-      return line(`correction ${e.requestId} accepted by ${deciderWords(e.by)}`, 'ok', true);
+      return line(`${correction(e.requestId)} accepted by ${deciderWords(e.by)}`, 'ok', true);
     case 'correction.rejected':
-      return line(`correction ${e.requestId} rejected by ${deciderWords(e.by)}: ${e.reason}`, 'failed', true);
+      return line(`${correction(e.requestId)} rejected by ${deciderWords(e.by)}: ${e.reason}`, 'failed', true);
     case 'rung.fired':
-      return line(`recovery rung ${e.rung} fired: ${e.reason}`, 'warning', true, e.attempt);
+      return line(`${rungWords(e.rung)}: ${e.reason}`, 'warning', true, e.attempt);
     case 'anomaly.detected':
       return line(`anomaly in the ${e.role}'s answer (score ${e.score.toFixed(2)})`, e.urgent ? 'failed' : 'warning', false, e.attempt);
     case 'gate.ran': {
       const verdict = e.status === 'error' ? (e.optional ? 'not judged (optional; it could not run)' : 'could not judge the change') : e.status;
       const status: LineStatus = e.status === 'passed' ? 'ok' : e.status === 'skipped' ? 'info' : e.status === 'error' && e.optional ? 'warning' : 'failed';
-      return line(`gate ${e.gate}: ${verdict}${e.afterRepairOf ? ` (after the ${e.afterRepairOf} repair)` : ''}: ${e.detail}`, status, true);
+      return line(`${gate(e.gate)}: ${verdict}${e.afterRepairOf ? ` (after the repair for ${o.gateNames === false ? gateWords(e.afterRepairOf) : e.afterRepairOf})` : ''}: ${e.detail}`, status, true);
     }
     case 'repair.attempted':
-      return line(`repair of ${e.gate}: ${e.ok ? 'ok' : `FAILED at ${e.stage ?? 'an unknown step'}`}: ${e.detail}`, e.ok ? 'ok' : 'failed', true);
+      return line(`${o.gateNames === false ? `the repair for ${gateWords(e.gate)}` : `repair of ${e.gate}`}: ${e.ok ? 'ok' : `FAILED at ${e.stage ?? 'an unknown step'}`}: ${e.detail}`, e.ok ? 'ok' : 'failed', true);
     case 'run.rolledBack':
       return line(`rolled back ${e.files.length} file(s)`, 'info', true);
     case 'run.finished':
-      return line(`run ${e.runId}: ${outcomeLine(e)}`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
+      return line(`run ${e.runId}: ${outcomeLine(e, o)}`, e.outcome === 'passed' ? 'ok' : e.outcome === 'needsOperator' ? 'needsOperator' : 'failed', true);
     default:
       return null;
   }

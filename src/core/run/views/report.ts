@@ -2,7 +2,7 @@ import type { ModelInfo, RunOutcome, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
-import { outcomeWords, whatIsWrong } from './words';
+import { gateWords, outcomeWords, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
@@ -43,10 +43,13 @@ export interface StopWords {
    * correction is a row of its own): the CLI keeps it, since `resolve` takes it.
    */
   requestIds?: boolean;
+  /** False where people read it (the editor's views): a gate by what it checks, not by its setting's value. */
+  gateNames?: boolean;
 }
 
 export function describeStop(reason: StopReason, o: StopWords = {}): string {
   const request = (id: string) => (o.requestIds === false ? 'correction' : `correction ${id}`);
+  const gate = (name: string) => (o.gateNames === false ? `the gate "${gateWords(name)}"` : `gate ${name}`);
   switch (reason.kind) {
     case 'testsPassed':
       return 'tests passed';
@@ -60,9 +63,9 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
     case 'correctionRejected':
       return `${request(reason.requestId)} rejected: ${reason.reason}`;
     case 'gateFailed':
-      return `gate ${reason.gate} failed`;
+      return `${gate(reason.gate)} failed`;
     case 'gateError':
-      return `gate ${reason.gate} could not judge the change: ${reason.message}`;
+      return `${gate(reason.gate)} could not judge the change: ${reason.message}`;
     case 'oracleTampered':
       return `the oracle changed before the verdict (${reason.files.join(', ')}): the run cannot pass on it`;
     case 'cancelled':

@@ -1,5 +1,6 @@
 import { describeEvent } from './eventLines';
-import { deciderWords, guardWords, outcomeWords, routeWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
+import { deciderWords, gateWords, guardWords, outcomeWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
+import { localTime, startedLabel } from './time';
 import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
@@ -31,7 +32,7 @@ export interface RunNode {
   children: RunNode[];
 }
 
-type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error' | 'interrupted';
+type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error' | 'interrupted' | 'rolledBack';
 
 const ICONS: Record<Status, { icon: string; color?: string }> = {
   passed: { icon: 'pass', color: 'testing.iconPassed' },
@@ -44,6 +45,8 @@ const ICONS: Record<Status, { icon: string; color?: string }> = {
   needsOperator: { icon: 'question', color: 'editorWarning.foreground' },
   cancelled: { icon: 'debug-stop', color: 'disabledForeground' },
   interrupted: { icon: 'debug-disconnect', color: 'editorWarning.foreground' },
+  // Whatever it once reached, its changes are gone: never a green check.
+  rolledBack: { icon: 'discard', color: 'disabledForeground' },
 };
 
 /** A status as a screen reader says it. */
@@ -58,6 +61,7 @@ const STATUS_WORDS: Record<Status, string> = {
   needsOperator: 'waiting for your decision',
   cancelled: 'cancelled',
   interrupted: 'interrupted',
+  rolledBack: 'rolled back',
 };
 
 const spoken = (label: string, status: Status, description: string | undefined) => [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
@@ -126,23 +130,25 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
       }),
     );
   }
-  for (const r of a.rungs) out.push(node(id, `rung:${r.rung}`, runId, `rung ${r.rung} fired`, 'warning', { icon: 'debug-restart', description: r.reason }));
+  for (const r of a.rungs) out.push(node(id, `rung:${r.rung}`, runId, rungWords(r.rung), 'warning', { icon: 'debug-restart', description: r.reason }));
   return out;
 }
 
-/** What the run's line says after the model: how it ended, or that it goes on, or that its process died. */
+/** What the run's line says: how it ended, or that it goes on, or that its process died. */
 function runDescription(state: RunState, status: DisplayStatus): string {
-  // A rolled-back run's changes are gone: what it once reached is history, said after.
-  const rolledBack = state.rolledBack ? 'rolled back · ' : '';
   // The correction is a row of its own (its id in the run's tooltip): a narrow tree keeps the words.
-  if (state.finished) return `${rolledBack}${outcomeLine(state.finished, { requestIds: false })}`;
+  const how = state.finished ? outcomeLine(state.finished, { requestIds: false, gateNames: false }) : undefined;
+  // A rolled-back run's changes are gone: what it once reached is history, said after.
+  if (state.rolledBack) return how ? `files put back · before that: ${how}` : 'files put back';
+  if (how) return how;
   return status === 'interrupted' ? 'interrupted: its process is gone (Resume Run continues it)' : outcomeWords('running');
 }
 
-/** A run's start, short: the time today, else the day and the time. */
-export function startedLabel(startedAt: string | undefined, now: Date): string {
-  if (!startedAt) return '';
-  return startedAt.slice(0, 10) === now.toISOString().slice(0, 10) ? startedAt.slice(11, 16) : startedAt.slice(0, 16).replace('T', ' ');
+export { startedLabel } from './time';
+
+/** How the host shows times: its time zone (undefined: the system's). */
+export interface ViewClock {
+  timeZone?: string;
 }
 
 /**
@@ -150,24 +156,33 @@ export function startedLabel(startedAt: string | undefined, now: Date): string {
  * `status` is what the window knows beyond the log: `interrupted` (src/core/run/liveness.ts).
  * `now` is the host's clock: a view reads none of its own, so it is the same in a test.
  */
-export function runNode(state: RunState, now: Date, status: DisplayStatus = state.status): RunNode {
+export function runNode(state: RunState, now: Date, status: DisplayStatus = state.status, clock: ViewClock = {}): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
   const scripted = state.model?.scripted ? ' · SCRIPTED' : '';
   const title = state.manifest?.title;
+  const shown: Status = state.rolledBack ? 'rolledBack' : status;
   const root: RunNode = {
     id,
-    label: `${state.ticketId || '(unknown ticket)'}${title ? `: ${title}` : ''}`,
+    // A rolled-back run says so in its label: a long title leaves no room for the description in a narrow tree.
+    label: `${state.ticketId || '(unknown ticket)'}${state.rolledBack ? ' (rolled back)' : ''}${title ? `: ${title}` : ''}`,
     // The outcome first: a narrow tree cuts the end of a description.
-    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt, now)}${scripted}`,
-    tooltip: `Run ${runId}, started ${state.startedAt ?? 'at an unknown time'}\nTicket ${state.ticketPath}\nModel: ${modelLabel(state)}\n${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}${state.finished ? `\n${outcomeLine(state.finished)}` : ''}`,
+    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt, now, clock.timeZone)}${scripted}`,
+    tooltip: [
+      `Run ${runId}, started ${state.startedAt ? localTime(state.startedAt, clock.timeZone) : 'at an unknown time'}${state.finished && state.updatedAt ? `, last event ${localTime(state.updatedAt, clock.timeZone)}` : ''}`,
+      `Ticket ${state.ticketPath}`,
+      `Model: ${modelLabel(state)}`,
+      `${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
+      ...(state.finished ? [outcomeLine(state.finished, { requestIds: false, gateNames: false })] : []),
+      ...(state.rolledBack ? ['Rolled back: the files it wrote were put back as they were before the run.'] : []),
+    ].join('\n'),
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     accessibleLabel: '',
     runId,
-    ...ICONS[status],
+    ...ICONS[shown],
     children: [],
   };
-  root.accessibleLabel = spoken(root.label, status, root.description);
+  root.accessibleLabel = spoken(root.label, shown, root.description);
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
   if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
   for (const a of state.attempts) {
@@ -181,7 +196,7 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
   if (state.gates.length) {
     const g = node(id, 'gates', runId, 'gates', state.gates.every((x) => x.status !== 'failed' && x.status !== 'error') ? 'passed' : 'failed');
     g.children = state.gates.map((x, i) =>
-      node(g.id, `gate:${i}`, runId, x.gate, x.status === 'passed' ? 'passed' : x.status === 'skipped' ? 'skipped' : 'failed', { description: `${x.detail}${x.repaired ? ' (repaired)' : ''}` }),
+      node(g.id, `gate:${i}`, runId, gateWords(x.gate), x.status === 'passed' ? 'passed' : x.status === 'skipped' ? 'skipped' : 'failed', { description: `${x.detail}${x.repaired ? ' (repaired)' : ''}` }),
     );
     root.children.push(g);
   }
@@ -203,14 +218,17 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
  * A run's tab title: the ticket, when it started and where it stands, so two runs of one ticket
  * are told apart at a glance. `now` is the host's clock, as for `runNode`.
  */
-export function runTitle(state: RunState, now: Date, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live'): string {
-  const when = startedLabel(state.startedAt, now);
-  return `${mode === 'replay' ? 'Replay ' : ''}${state.ticketId || state.runId}${when ? ` ${when}` : ''} · ${state.rolledBack ? 'rolled back' : outcomeWords(status)}`;
+export function runTitle(state: RunState, now: Date, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live', clock: ViewClock = {}): string {
+  const when = startedLabel(state.startedAt, now, clock.timeZone);
+  // A replay part way through is not a running run: it says nothing of a status until its end.
+  const where = mode === 'replay' && status === 'running' ? '' : ` · ${runStatusWords(state, status)}`;
+  return `${mode === 'replay' ? 'Replay ' : ''}${state.ticketId || state.runId}${when ? ` ${when}` : ''}${where}`;
 }
 
 /** One short line for the progress notification; null for events not worth a glance. */
 export function progressMessage(e: RunEvent): string | null {
-  const line = describeEvent(e);
+  // The editor's notification: corrections are decided in the run view, so their ids say nothing there.
+  const line = describeEvent(e, { requestIds: false, gateNames: false });
   if (!line?.glance) return null;
   return `${line.attempt ? `attempt ${line.attempt}: ` : ''}${line.text}`;
 }

@@ -24,7 +24,8 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
 /** A timeline row: the event's words (./eventLines.ts), its status and attempt. */
 export function timelineEntry(e: RunEvent): TimelineEntry | null {
-  const line = describeEvent(e);
+  // The run view decides corrections with a click: their ids and the gates' setting names say nothing there.
+  const line = describeEvent(e, { requestIds: false, gateNames: false });
   if (!line) return null;
   return { seq: e.seq, ts: e.ts, type: e.type, status: line.status, label: line.text.charAt(0).toUpperCase() + line.text.slice(1), ...(line.attempt ? { attempt: line.attempt } : {}) };
 }

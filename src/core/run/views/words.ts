@@ -136,3 +136,67 @@ export function whyAttemptFailed(a: AttemptState): string | undefined {
   if (a.refused.length) return `${a.refused.length} write(s) refused`;
   return 'a check failed';
 }
+
+/**
+ * Where a run stands, as its views say it: a rolled-back run's changes are gone, so that comes
+ * before how it once ended. `status` is what the host knows beyond the log (an interrupted run).
+ */
+export function runStatusWords(state: { rolledBack: boolean }, status: RunOutcome | 'running' | 'interrupted'): string {
+  return state.rolledBack ? 'rolled back' : outcomeWords(status);
+}
+
+/** What a recovery rung did, in words: the rung numbers are the ladder's, not the user's. */
+export function rungWords(rung: number): string {
+  switch (rung) {
+    case 1:
+      return 'asked the Coder again: its answer never became code';
+    case 2:
+      return 'asked the Coder again, with the failure';
+    case 3:
+      return 'asked the Coder once more, thinking longer';
+    case 4:
+      return 'the Coder ran the checks on its draft';
+    default:
+      return 'asked the Coder again';
+  }
+}
+
+/** A gate by what it checks, for people: the names are the settings' values. */
+export function gateWords(gate: string): string {
+  switch (gate) {
+    case 'typecheck':
+      return 'Type check of the whole project';
+    case 'lint':
+      return 'Lint of the change';
+    case 'build':
+      return 'Build';
+    case 'projectTests':
+      return "The project's tests";
+    case 'implementationReview':
+      return 'Review of the code';
+    case 'testReview':
+      return 'Review of the tests';
+    case 'coverage':
+      return 'Coverage of the changed lines';
+    default:
+      return gate;
+  }
+}
+
+/** What a correction proposes, as the change it makes. */
+export function proposalWords(kind: 'scopeAddition' | 'testPlan' | 'ticketEdit' | 'ticketUnclear' | 'none' | (string & {})): string {
+  switch (kind) {
+    case 'scopeAddition':
+      return 'add files to the scope';
+    case 'testPlan':
+      return 'a corrected test plan';
+    case 'ticketEdit':
+      return 'an edit of the ticket';
+    case 'ticketUnclear':
+      return 'a clearer ticket';
+    case 'none':
+      return 'no change';
+    default:
+      return kind;
+  }
+}

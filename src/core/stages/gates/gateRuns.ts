@@ -104,7 +104,7 @@ export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' |
 
 export async function buildGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const command = env.settings.buildCommand?.trim();
-  if (!command) return { status: 'skipped', detail: 'no build command (the ticketRunner.buildCommand setting, or --build-command)' };
+  if (!command) return { status: 'skipped', detail: 'no build command was given' };
   if (!env.settings.build) return { status: 'skipped', detail: 'no build runner is wired here' };
   const r = await env.settings.build.run(command, env.settings.buildTimeoutMs ?? DEFAULT_BUILD_TIMEOUT_MS, env.ctx.signal);
   const evidence: GateEvidence = { kind: 'build', command, exitCode: r.exitCode, output: r.output };

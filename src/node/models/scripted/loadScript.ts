@@ -17,7 +17,8 @@ export function loadScriptedModel(workspaceRoot: string, ticketPath: string, sta
   const rel = scriptPathFor(ticketPath);
   const file = path.join(workspaceRoot, rel);
   if (!existsSync(file)) {
-    throw new UserInputError(`the scripted model needs recorded answers in ${rel}, and there is none. Record one, or run with --model anthropic.`);
+    const missing = `the scripted model needs recorded answers in ${rel}, and there is none.`;
+    throw new UserInputError(`${missing} Record one, or run with --model anthropic.`, `${missing} Save a past run's answers there (Ticket Runner: Save Run as Script), or pick another provider in the ticketRunner.model setting.`);
   }
   let raw: unknown;
   try {

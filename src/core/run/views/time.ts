@@ -1,0 +1,28 @@
+/**
+ * Times as the user reads them: in their own time zone, never the log's UTC. The host passes its
+ * zone (undefined: the system's), so a test fixes it.
+ */
+
+const parts = (iso: string, timeZone: string | undefined) => {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+  return { day: `${p.year}-${p.month}-${p.day}`, minute: `${p.hour}:${p.minute}`, second: `${p.hour}:${p.minute}:${p.second}` };
+};
+
+/** A run's start, short: the time today, else the day and the time. */
+export function startedLabel(startedAt: string | undefined, now: Date, timeZone?: string): string {
+  if (!startedAt) return '';
+  const at = parts(startedAt, timeZone);
+  return at.day === parts(now.toISOString(), timeZone).day ? at.minute : `${at.day} ${at.minute}`;
+}
+
+/** A moment in full, to the second: `2026-11-23 10:00:06`. */
+export function localTime(iso: string, timeZone?: string): string {
+  const at = parts(iso, timeZone);
+  return `${at.day} ${at.second}`;
+}
+
+/** The time of day only, to the second (the timeline's column). */
+export function localClock(iso: string, timeZone?: string): string {
+  return parts(iso, timeZone).second;
+}
