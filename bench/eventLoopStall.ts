@@ -3,7 +3,7 @@
  * ticket, in process (the scripted model, the default gates, the sandbox as the machine allows),
  * with a drift probe on the event loop. The longest stall is what an editor window would freeze
  * for when the same work runs in its extension host. BLOG-1 of blog-api, and BLOG-12, a ticket on
- * the fixture's 2,275-line module. `tsx bench/eventLoopStall.ts` prints it alone.
+ * the fixture's 2,275-line module. `tsx bench/eventLoopStall.ts [ticket...]` prints it alone.
  */
 import { performance } from 'node:perf_hooks';
 import { startRun } from '../src/core';
@@ -72,9 +72,9 @@ async function runOne(ticket: string): Promise<TicketStall> {
   }
 }
 
-export async function measureEventLoopStall(): Promise<EventLoopStall> {
+export async function measureEventLoopStall(only: readonly string[] = TICKETS): Promise<EventLoopStall> {
   const tickets: TicketStall[] = [];
-  for (const ticket of TICKETS) tickets.push(await runOne(ticket));
+  for (const ticket of only) tickets.push(await runOne(ticket));
   return { tickets, worstMs: Math.max(0, ...tickets.flatMap((t) => t.longest.map((s) => s.ms))) };
 }
 
@@ -89,7 +89,9 @@ export function eventLoopStallRow(o: EventLoopStall): Row {
 }
 
 if (require.main === module) {
-  measureEventLoopStall().then(
+  // `tsx bench/eventLoopStall.ts BLOG-12` runs the tickets named.
+  const named = process.argv.slice(2);
+  measureEventLoopStall(named.length ? named : TICKETS).then(
     (o) => {
       process.stdout.write(`${JSON.stringify(o, null, 2)}\n${JSON.stringify(eventLoopStallRow(o))}\n`);
       // A section leaves nothing running; what it left must not keep the process.

@@ -7,12 +7,11 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { workerOps, workerWorkspaceDiagnostics } from './diagnostics/workerPorts';
+import { workerOps, workerParser, workerWorkspaceDiagnostics, type WorkerParser } from './diagnostics/workerPorts';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { createAnthropicProviderFromEnv } from './models/anthropic';
 import { loadScriptedModel, scriptPosition } from './models/scripted';
-import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
@@ -81,6 +80,8 @@ export interface WireOptions {
 
 /** The jail of each wiring, released by disposeDeps. */
 const jails = new WeakMap<PipelineDeps, ProcessJail>();
+/** The parser of each wiring (ParserPort has no dispose), its worker ended by disposeDeps. */
+const parsers = new WeakMap<PipelineDeps, WorkerParser>();
 
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
 function protectedPaths(root: string, ticketPath: string | undefined): string[] {
@@ -150,7 +151,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
-  const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
+  const parser = workerParser({ script: languageWorker(dist), wasmDir, runtimeWasmDir });
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
@@ -197,6 +198,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
     redact: redactor.empty ? undefined : (text) => redactor.text(text),
   };
   jails.set(deps, jail);
+  parsers.set(deps, parser);
   return deps;
 }
 
@@ -206,6 +208,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<PipelineDeps> {
  */
 export async function disposeDeps(deps: PipelineDeps): Promise<void> {
   deps.diagnostics?.dispose?.();
+  parsers.get(deps)?.dispose();
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
   deps.tests.dispose?.();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
+import { AppliedFix, CodeDiagnostic, ParseProblem } from '../../core/schema/checks';
 import { TicketOp } from '../../core/schema/ticket';
 
 /**
@@ -31,6 +31,13 @@ export const LanguageWorkerData = z.discriminatedUnion('service', [
     runtimeWasmDir: z.string().optional(),
     cancelled: z.instanceof(SharedArrayBuffer),
   }),
+  z.object({
+    /** The ParserPort: Tree-sitter alone (a large file's parse and shape take long enough to be felt). */
+    service: z.literal('syntax'),
+    wasmDir: z.string(),
+    runtimeWasmDir: z.string().optional(),
+    cancelled: z.instanceof(SharedArrayBuffer),
+  }),
 ]);
 export type LanguageWorkerData = z.infer<typeof LanguageWorkerData>;
 
@@ -58,6 +65,8 @@ export const METHODS = {
   resolveSymbol: { params: z.object({ file: z.string(), symbol: z.string() }), result: z.string().nullable() },
   symbolsOf: { params: z.object({ file: z.string(), owner: z.string().optional() }), result: z.array(z.object({ name: z.string(), type: z.string() })) },
   apply: { params: z.object({ op: TicketOp, scope: OpScope }), result: OpResult },
+  parse: { params: z.object({ path: z.string(), content: z.string() }), result: z.array(ParseProblem) },
+  shape: { params: z.object({ path: z.string(), content: z.string() }), result: z.array(z.string()) },
 } satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 export type Method = keyof typeof METHODS;
 export type ParamsOf<M extends Method> = z.infer<(typeof METHODS)[M]['params']>;

@@ -10,9 +10,7 @@ import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CancelledError, errorMessage, isAbort } from '../../core/errors';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
-import { NodeOps } from '../ops/nodeOps';
 import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type ParamsOf, type ResultOf } from './languageProtocol';
-import { projectDiagnostics } from './packageDiagnostics';
 
 const port = parentPort;
 if (!port) throw new Error('the language worker runs as a worker thread (node:worker_threads)');
@@ -23,7 +21,7 @@ const cancelled = new Int32Array(data.cancelled);
 let current = 0;
 const interrupted = () => current !== 0 && Atomics.load(cancelled, 0) === current;
 /** Beside dist/typescript.js, which this bundle loads: its lib files, when the caller named none. */
-const libDir = data.libDir ?? (existsSync(join(__dirname, 'typescript-lib', 'lib.d.ts')) ? join(__dirname, 'typescript-lib') : undefined);
+const libDir = ('libDir' in data ? data.libDir : undefined) ?? (existsSync(join(__dirname, 'typescript-lib', 'lib.d.ts')) ? join(__dirname, 'typescript-lib') : undefined);
 
 const post = (message: FromWorker) => port.postMessage(message);
 
@@ -37,9 +35,12 @@ const allowOf = (id: number) => (path: string) =>
     post({ type: 'allow', id, ask, paths: [path] });
   });
 
-type Handlers = { [M in Method]: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
+/** What one service answers; a worker is started for one service, and any other call is an error. */
+type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
 
-function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'diagnostics' }>): Handlers {
+// Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
+async function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'diagnostics' }>): Promise<Handlers> {
+  const { projectDiagnostics } = await import('./packageDiagnostics.js');
   const options = { libDir, keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted };
   // The caller found a tsconfig.json (or a monorepo) before it started this worker.
   const own = projectDiagnostics(d.root, options);
@@ -49,17 +50,24 @@ function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'diagnost
     probe: (p, _id, signal) => own.probe(p.path, p.content, signal, p.overlays),
     resolveSymbol: (p) => own.resolveSymbol(p.file, p.symbol),
     symbolsOf: (p) => own.symbolsOf(p.file, p.owner),
-    apply: () => Promise.reject(new Error('the diagnostics worker applies no ops')),
   };
 }
 
-function opsHandlers(d: Extract<LanguageWorkerData, { service: 'ops' }>): Handlers {
+async function opsHandlers(d: Extract<LanguageWorkerData, { service: 'ops' }>): Promise<Handlers> {
+  const { NodeOps } = await import('../ops/nodeOps.js');
   const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted });
-  const none = () => Promise.reject(new Error('the ops worker answers no diagnostics'));
-  return { check: none, autofix: none, probe: none, resolveSymbol: none, symbolsOf: none, apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal) };
+  return { apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal) };
 }
 
-const handlers = data.service === 'diagnostics' ? diagnosticsHandlers(data) : opsHandlers(data);
+async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax' }>): Promise<Handlers> {
+  const { TreeSitterParser } = await import('../parse/treeSitterParser.js');
+  const parser = new TreeSitterParser({ wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir });
+  return { parse: (p) => parser.parse(p.path, p.content), shape: (p) => parser.shape(p.path, p.content) };
+}
+
+const handlers = data.service === 'diagnostics' ? diagnosticsHandlers(data) : data.service === 'ops' ? opsHandlers(data) : syntaxHandlers(data);
+// A service that cannot load fails every call with its reason, rather than the worker with none.
+handlers.catch(() => undefined);
 
 /** The calls not yet answered, by id, each with the abort its `cancel` message pulls. */
 const open = new Map<number, AbortController>();
@@ -71,7 +79,8 @@ async function serve(id: number, method: Method, raw: unknown): Promise<void> {
     if (controller.signal.aborted) throw new CancelledError(`${method} cancelled`);
     const params = checkToolOutput(paramsOf(method), raw, `the language worker got a ${method} call it cannot read`);
     current = id;
-    const handler = handlers[method] as (p: typeof params, id: number, signal: AbortSignal) => Promise<unknown>;
+    const handler = (await handlers)[method] as ((p: typeof params, id: number, signal: AbortSignal) => Promise<unknown>) | undefined;
+    if (!handler) throw new Error(`the ${data.service} worker answers no ${method} call`);
     post({ type: 'done', id, result: await handler(params, id, controller.signal) });
   } catch (err) {
     post({ type: 'failed', id, cancelled: err instanceof CancelledError || isAbort(err), message: errorMessage(err) });

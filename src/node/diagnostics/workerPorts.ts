@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError, errorMessage, ToolOutputError } from '../../core/errors';
-import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
+import type { DiagnosticsPort, ParserPort, SymbolEntry } from '../../core/ports/checks';
 import type { OpResult, OpScope, OpsPort } from '../../core/ports/ops';
-import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
+import type { AppliedFix, CodeDiagnostic, ParseProblem } from '../../core/schema/checks';
 import type { TicketOp } from '../../core/schema/ticket';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
 import { FromWorker, resultOf, type LanguageWorkerData, type Method, type ParamsOf, type ResultOf, type ToWorker } from './languageProtocol';
@@ -185,6 +185,23 @@ export class WorkerOps implements OpsPort {
   }
 }
 
+/** The ParserPort over Tree-sitter in a worker thread: a large file's parse and shape, off the caller's thread. */
+export class WorkerParser implements ParserPort {
+  constructor(private readonly worker: LanguageWorker) {}
+
+  parse(path: string, content: string): Promise<ParseProblem[]> {
+    return this.worker.call('parse', { path, content });
+  }
+
+  shape(path: string, content: string): Promise<string[]> {
+    return this.worker.call('shape', { path, content });
+  }
+
+  dispose(): void {
+    this.worker.dispose();
+  }
+}
+
 export interface WorkerDiagnosticsOptions {
   /** The worker as the build ships it: `dist/languageWorker.js`. */
   script: string;
@@ -202,4 +219,9 @@ export function workerWorkspaceDiagnostics(root: string, o: WorkerDiagnosticsOpt
 /** NodeOps, in a worker thread. */
 export function workerOps(o: { script: string; root: string; libDir?: string; wasmDir: string; runtimeWasmDir?: string }): OpsPort {
   return new WorkerOps(new LanguageWorker(o.script, { service: 'ops', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, 'ops'));
+}
+
+/** TreeSitterParser, in a worker thread. */
+export function workerParser(o: { script: string; wasmDir: string; runtimeWasmDir?: string }): WorkerParser {
+  return new WorkerParser(new LanguageWorker(o.script, { service: 'syntax', wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, 'parse'));
 }

@@ -5,8 +5,9 @@ import { CancelledError } from '../../../src/core/errors';
 import type { OpScope } from '../../../src/core/ports/ops';
 import type { TicketOp } from '../../../src/core/schema/ticket';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
-import { LanguageWorker, WorkerDiagnostics, workerOps, workerWorkspaceDiagnostics } from '../../../src/node/diagnostics/workerPorts';
+import { LanguageWorker, WorkerDiagnostics, workerOps, workerParser, workerWorkspaceDiagnostics } from '../../../src/node/diagnostics/workerPorts';
 import { NodeOps } from '../../../src/node/ops/nodeOps';
+import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { stallProbe } from '../../support/stallProbe';
 import { copyFixture } from '../../support/tempWorkspace';
 import { neverAborted, repoRoot, TempProject } from '../../support/tempProject';
@@ -82,6 +83,22 @@ describe('the language service in a worker thread', function () {
       opsThere.dispose?.();
       here.remove();
       there.remove();
+    }
+  });
+
+  it('parses as Tree-sitter in this thread does: the problems of a broken file, the shape of a large one', async () => {
+    const fixture = copyFixture();
+    const here = new TreeSitterParser({ wasmDir: dist, runtimeWasmDir: dist });
+    const there = workerParser({ script, wasmDir: dist, runtimeWasmDir: dist });
+    try {
+      const markup = readFileSync(join(fixture.root, 'src/content/markup.ts'), 'utf8');
+      const broken = 'export function f(: number {\n  return [1, 2;\n}\n';
+      const expected = { problems: await here.parse('src/broken.ts', broken), shape: await here.shape('src/content/markup.ts', markup) };
+      assert.ok(expected.problems.length > 0 && expected.shape.length > 1000);
+      assert.deepEqual({ problems: await there.parse('src/broken.ts', broken), shape: await there.shape('src/content/markup.ts', markup) }, expected);
+    } finally {
+      there.dispose();
+      fixture.dispose();
     }
   });
 
