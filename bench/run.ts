@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the Debugger prompt size, the Coder's answer tokens (an edit against a whole file) and its prompt-cache reads, the type-check gate's compilers, check latency,
- * the editor's diagnostics settle, pipeline overhead, a batch's wall time against its tickets
+ * the editor's diagnostics settle, pipeline overhead, the longest event-loop stall of a run, a batch's wall time against its tickets
  * one after another, the ticket language server's latency, and the extension's figures, each as a ratio measured in this same run
  * (these machines are noisy). Every section runs in its own
  * process under a time limit (bench/isolate.ts): one that cannot run says why on one line,
@@ -17,6 +17,7 @@ import type { BaselineCost } from './baselineCost';
 import { batchWallTimeRow, type BatchWallTime } from './batchWallTime';
 import { candidateCopyRow, type CandidateCopyCost } from './candidateCopy';
 import { editTokensRows, type EditTokens } from './editTokens';
+import { eventLoopStallRow, type EventLoopStall } from './eventLoopStall';
 import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
       { key: 'streamLinearity', section: 'streamLinearity', limitS: 45, args: { repoRoot: REPO, runs: 5 } },
       // BLOG-12 on the 2,275-line module, answered as one edit and as the whole file, against the fake API's token count and cache.
       { key: 'editTokens', section: 'editTokens', limitS: 180, args: { repoRoot: REPO } },
+      // BLOG-1 and BLOG-12 run as the CLI runs them, with a probe on the run's own event loop.
+      { key: 'eventLoopStall', section: 'eventLoopStall', limitS: 240, args: { repoRoot: REPO } },
       { key: 'webviewRender', section: 'webviewRender', limitS: 45, args: { repoRoot: REPO, attempts: 500, runs: 3 } },
       { key: 'firstEvent', section: 'firstEvent', limitS: 90, args: { repoRoot: REPO, runs: 3 } },
       { key: 'extension', section: 'extension', limitS: 45, args: { repoRoot: REPO } },
@@ -217,6 +220,9 @@ async function main(): Promise<void> {
     failed('Coder answer tokens: edit ÷ whole file', 'editTokens');
     failed('Second Coder call: input read from the prompt cache', 'editTokens');
   } else rows.push(...editTokensRows(edits));
+  const stall = value<EventLoopStall>('eventLoopStall');
+  if (!stall) failed('Longest event-loop stall of a run in process', 'eventLoopStall');
+  else rows.push(eventLoopStallRow(stall));
   const stream = value<StreamLinearity>('streamLinearity');
   if (!stream) failed('Stream watch, 2 MB vs 200 KB answer', 'streamLinearity');
   else rows.push(streamLinearityRow(stream));
@@ -286,9 +292,11 @@ async function main(): Promise<void> {
       sandboxedOverPlainTestRun: sandbox?.ratio ?? null,
       stream2MbOver200Kb: stream?.ratio ?? null,
       coderEditOverWholeFileTokens: edits?.ratio ?? null,
+      longestEventLoopStallMs: stall?.worstMs ?? null,
       secondCoderCallCacheReadShare: edits?.secondCall.readShare ?? null,
     },
     editTokens: edits ?? null,
+    eventLoopStall: stall ?? null,
     debuggerPrompt: {
       ticket: 'GEN-1 (bench/promptSize.ts): one write file and its imports, the same in both repos',
       sameButTimingsAndRepoFolder: promptsMatch ?? null,

@@ -8,6 +8,7 @@ import { measureActivation } from './activation';
 import { measureBaselineCost } from './baselineCost';
 import { measureCandidateCopy } from './candidateCopy';
 import { measureEditTokens } from './editTokens';
+import { measureEventLoopStall } from './eventLoopStall';
 import { measureBatchWallTime } from './batchWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
@@ -58,6 +59,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
   editTokens: () => measureEditTokens(),
+  eventLoopStall: () => measureEventLoopStall(),
 };
 
 async function main(): Promise<void> {

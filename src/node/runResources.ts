@@ -9,14 +9,17 @@ import { acquireWorkspaceLock } from './store/workspaceLock';
  */
 export interface WiredDeps extends PipelineDeps {
   readonly jail: ProcessJail;
+  /** The worker thread behind `parser` (the parser port has no dispose of its own). */
+  readonly parserWorker?: { dispose(): void };
 }
 
 /**
- * Releases what a run's dependencies hold (language services, the lint worker) once the
+ * Releases what a run's dependencies hold (the language services' worker threads, the lint worker) once the
  * command is done, and kills every process of the run still alive (a detached grandchild).
  */
 export async function disposeDeps(deps: WiredDeps): Promise<void> {
   deps.diagnostics?.dispose?.();
+  deps.parserWorker?.dispose();
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
   deps.tests.dispose?.();

@@ -6,13 +6,11 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { createWorkspaceDiagnostics } from './diagnostics/packageDiagnostics';
+import { workerOps, workerParser, workerWorkspaceDiagnostics} from './diagnostics/workerPorts';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
 import { loadScriptedModel, scriptPosition } from './models/scripted';
-import { NodeOps } from './ops/nodeOps';
-import { TreeSitterParser } from './parse/treeSitterParser';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
@@ -94,16 +92,23 @@ function typescriptLibDir(dist: string): string | undefined {
 }
 
 /**
+ * The language service's worker thread, as the build ships it. TypeScript builds a program
+ * synchronously, for seconds on a real project: in the caller's thread that would freeze the
+ * CLI's progress, the ticket server's answers and, in the editor, every extension of the window.
+ */
+const languageWorker = (dist: string): string => path.join(dist, 'languageWorker.js');
+
+/**
  * What checking a ticket needs, and no more (validate, render): the workspace, read through
- * the same port as a run, and the headless language service (one per package in a monorepo)
- * when the workspace has a tsconfig.
+ * the same port as a run, and the headless language service (one per package in a monorepo,
+ * in a worker thread) when the workspace has a tsconfig.
  * Nothing runs the workspace's code.
  */
 export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspace; diagnostics?: DiagnosticsPort } {
   const root = path.resolve(workspaceRoot);
-  const libDir = typescriptLibDir(path.join(packageRoot(), 'dist'));
+  const dist = path.join(packageRoot(), 'dist');
   // A ticket's checks only: its rendered tests stay in the program between keystrokes.
-  return { workspace: new FsWorkspace(root), diagnostics: createWorkspaceDiagnostics(root, { libDir, keepProbes: true }) };
+  return { workspace: new FsWorkspace(root), diagnostics: workerWorkspaceDiagnostics(root, { script: languageWorker(dist), libDir: typescriptLibDir(dist), keepProbes: true }) };
 }
 
 /**
@@ -128,7 +133,8 @@ export function checkModelChoice(o: Pick<WireOptions, 'model' | 'modelPort' | 'e
 /**
  * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
  * the demo and the tests share, and the extension's `depsForFolder` (src/vscode/deps.ts) builds
- * on. Heavy adapters (TypeScript, Tree-sitter) load lazily.
+ * on. Heavy adapters (TypeScript, Tree-sitter) load lazily; the language services (the
+ * diagnostics' and the ops') run in worker threads.
  */
 export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   const root = path.resolve(o.workspaceRoot);
@@ -148,7 +154,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     model = loadScriptedModel(root, o.ticketPath, start);
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
-  const parser = new TreeSitterParser({ wasmDir, runtimeWasmDir });
+  const parser = workerParser({ script: languageWorker(dist), wasmDir, runtimeWasmDir });
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
@@ -173,16 +179,16 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     model: redactingModel(model, redactor),
     tests: testRunner(root, jail),
     parser,
-    diagnostics: createWorkspaceDiagnostics(root, { libDir }),
+    diagnostics: workerWorkspaceDiagnostics(root, { script: languageWorker(dist), libDir }),
     lint: linter(root, jail),
-    ops: new NodeOps({ root, wasmDir, runtimeWasmDir, libDir }),
+    ops: workerOps({ script: languageWorker(dist), root, wasmDir, runtimeWasmDir, libDir }),
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace kept for the run.
     candidates: new OverlayCandidateChecks({
       root,
       makeChecks: (dir, scratchJail = jail.at(dir, protectedPaths(dir, o.ticketPath))) => ({
         tests: testRunner(dir, scratchJail),
         parser,
-        diagnostics: createWorkspaceDiagnostics(dir, { libDir }),
+        diagnostics: workerWorkspaceDiagnostics(dir, { script: languageWorker(dist), libDir }),
         lint: linter(dir, scratchJail),
       }),
     }),
@@ -194,5 +200,6 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     sandbox: jail.status,
     redact: redactor.empty ? undefined : (text) => redactor.text(text),
     jail,
+    parserWorker: parser,
   };
 }

@@ -20,7 +20,7 @@ export interface ParserPort {
 }
 
 /**
- * A TypeScript language service: the headless one in process, or the editor's own.
+ * A TypeScript language service: the headless one (in a worker thread), or the editor's own.
  * `check` reports errors in the changed files and the files that import them.
  */
 export interface DiagnosticsPort {

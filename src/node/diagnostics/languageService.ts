@@ -32,7 +32,12 @@ export interface LanguageServiceDiagnosticsOptions {
    * that only answers a ticket's checks (`validate`, the ticket language server), never a run's.
    */
   keepProbes?: boolean;
+  /** True when the call in progress was cancelled from another thread (the service in a worker). */
+  interrupted?: () => boolean;
 }
+
+/** Whether a fix may touch a file; the worker's caller answers from its own thread, so it may take a turn. */
+export type AllowFix = (path: string) => boolean | Promise<boolean>;
 
 /** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
 export function createLanguageServiceDiagnostics(root: string, options: LanguageServiceDiagnosticsOptions = {}): LanguageServiceDiagnostics {
@@ -40,7 +45,8 @@ export function createLanguageServiceDiagnostics(root: string, options: Language
 }
 
 /**
- * DiagnosticsPort over the TypeScript LanguageService, in process. `check` reports the changed
+ * DiagnosticsPort over the TypeScript LanguageService, in the caller's thread (the wiring runs it
+ * in a worker thread, `languageWorker.ts`, with the same answers). `check` reports the changed
  * files and their direct importers (one level); unchanged files keep their versions, so the
  * service re-checks only what the change can affect.
  */
@@ -60,7 +66,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     private readonly options: LanguageServiceDiagnosticsOptions = {},
   ) {
     this.configFile = absolutePath(root, options.tsconfig ?? 'tsconfig.json');
-    this.host = new WorkspaceHost(absolutePath(root, '.'), this.configFile, options.libDir);
+    this.host = new WorkspaceHost(absolutePath(root, '.'), this.configFile, options.libDir, options.interrupted);
     this.service = ts.createLanguageService(this.host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.root));
     this.wantedFixes = new Set(options.fixNames ?? STRUCTURAL_FIXES);
   }
@@ -148,7 +154,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     });
   }
 
-  async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
+  async autofix(files: string[], allow: AllowFix, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
     return this.cancellable(signal, async () => {
       this.dropKept();
       const targets = files.map((f) => absolutePath(this.root, f));
@@ -156,7 +162,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
       const applied: AppliedFix[] = [];
       const refused = new Map<string, AppliedFix>();
       for (let n = 0; n < (this.options.maxFixes ?? 20); n++) {
-        const next = this.nextFix(targets, allow, refused);
+        const next = await this.nextFix(targets, allow, refused);
         if (!next) break;
         await this.apply(next.action);
         applied.push(next.fix);
@@ -187,7 +193,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   }
 
   /** The first wanted fix, over the errors of `targets` in order, that touches only allowed files. */
-  private nextFix(targets: string[], allow: (path: string) => boolean, refused: Map<string, AppliedFix>): { action: ts.CodeFixAction; fix: AppliedFix } | undefined {
+  private async nextFix(targets: string[], allow: AllowFix, refused: Map<string, AppliedFix>): Promise<{ action: ts.CodeFixAction; fix: AppliedFix } | undefined> {
     for (const file of targets) {
       for (const d of this.diagnosticsOf(file)) {
         if (d.category !== ts.DiagnosticCategory.Error || d.start === undefined || !this.fixable.has(d.code)) continue;
@@ -201,7 +207,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
             description: action.description,
             files: [...new Set(action.changes.map((c) => workspacePath(this.root, c.fileName)))],
           };
-          if (fix.files.every(allow)) return { action, fix };
+          if (await allowsAll(fix.files, allow)) return { action, fix };
           refused.set(JSON.stringify(fix), fix);
         }
       }
@@ -275,3 +281,8 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   }
 }
 
+/** `allow` for every file, in order, up to the first it refuses. */
+async function allowsAll(files: readonly string[], allow: AllowFix): Promise<boolean> {
+  for (const f of files) if (!(await allow(f))) return false;
+  return true;
+}

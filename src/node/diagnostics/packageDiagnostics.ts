@@ -1,12 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { HEADLESS } from './judges';
-import { LanguageServiceDiagnostics, type LanguageServiceDiagnosticsOptions } from './languageService';
-import { parsePackageJson } from '../../core/schema/packageJson';
+import { declaresWorkspaces, hasTypeScriptProject } from './tsProject';
+import { LanguageServiceDiagnostics, type AllowFix, type LanguageServiceDiagnosticsOptions } from './languageService';
 
 /**
  * The headless DiagnosticsPort for a workspace: one language service over the root's
@@ -15,17 +15,12 @@ import { parsePackageJson } from '../../core/schema/packageJson';
  * there is nothing to type-check.
  */
 export function createWorkspaceDiagnostics(root: string, options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {}): DiagnosticsPort | undefined {
-  if (declaresWorkspaces(root)) return new PackageDiagnostics(root, options);
-  return existsSync(join(root, 'tsconfig.json')) ? new LanguageServiceDiagnostics(root, options) : undefined;
+  return hasTypeScriptProject(root) ? projectDiagnostics(root, options) : undefined;
 }
 
-function declaresWorkspaces(root: string): boolean {
-  try {
-    const { workspaces } = parsePackageJson(readFileSync(join(root, 'package.json'), 'utf8'));
-    return workspaces !== undefined && workspaces !== null;
-  } catch {
-    return false;
-  }
+/** The language service of createWorkspaceDiagnostics, for a workspace that has a project. */
+export function projectDiagnostics(root: string, options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {}): LanguageServiceDiagnostics | PackageDiagnostics {
+  return declaresWorkspaces(root) ? new PackageDiagnostics(root, options) : new LanguageServiceDiagnostics(root, options);
 }
 
 type Checked = { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy?: string };
@@ -65,7 +60,7 @@ export class PackageDiagnostics implements DiagnosticsPort {
     };
   }
 
-  async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
+  async autofix(files: string[], allow: AllowFix, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
     const applied: AppliedFix[] = [];
     const refused: AppliedFix[] = [];
     for (const [dir, group] of this.group(await this.loadPackages(), files)) {

@@ -34,6 +34,11 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     private readonly root: string,
     readonly configFile: string | undefined,
     private readonly libDir?: string,
+    /**
+     * Asked with the signal while the service works: a worker thread's caller cancels through
+     * shared memory, since an abort cannot reach a thread busy in synchronous work.
+     */
+    private readonly interrupted?: () => boolean,
   ) {
     this.loadConfig();
   }
@@ -132,7 +137,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     return this.libDir ? join(this.libDir, ts.getDefaultLibFileName(options)) : ts.getDefaultLibFilePath(options);
   }
   getCancellationToken(): ts.HostCancellationToken {
-    return { isCancellationRequested: () => this.signal?.aborted === true };
+    return { isCancellationRequested: () => this.signal?.aborted === true || this.interrupted?.() === true };
   }
   fileExists(file: string): boolean {
     return this.texts.has(file) ? this.texts.get(file) !== undefined : ts.sys.fileExists(file);

@@ -47,9 +47,9 @@ export class OpsLanguage {
 
   constructor(
     readonly root: string,
-    options: { tsconfig?: string; libDir?: string } = {},
+    options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean } = {},
   ) {
-    this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir);
+    this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir, options.interrupted);
     this.service = ts.createLanguageService(this.host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root));
   }
 

@@ -17,6 +17,8 @@ export interface NodeOpsOptions extends TreeSitterOptions {
   tsconfig?: string;
   /** The folder of TypeScript's lib.*.d.ts files, when TypeScript is bundled away from them. */
   libDir?: string;
+  /** True when the op in progress was cancelled from another thread (the ops in a worker). */
+  interrupted?: () => boolean;
 }
 
 /**

@@ -1,0 +1,113 @@
+/**
+ * The language service's worker thread: the headless DiagnosticsPort (or the OpsPort) runs here,
+ * built to `dist/languageWorker.js` and started by `LanguageWorker` (`workerPorts.ts`), so that
+ * TypeScript's synchronous work (building a program takes seconds on a real project) never holds
+ * the thread of the CLI, the ticket server or the editor's extension host. It serves one call at a
+ * time, in the order they came, and gives the same answers as the service in the caller's thread.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { CancelledError, errorMessage, isAbort } from '../../core/errors';
+import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
+import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type ParamsOf, type ResultOf } from './languageProtocol';
+
+const port = parentPort;
+if (!port) throw new Error('the language worker runs as a worker thread (node:worker_threads)');
+
+const data = checkToolOutput(LanguageWorkerData, workerData, 'the language worker was started with something that is not its start data');
+const cancelled = new Int32Array(data.cancelled);
+/** The call running now: TypeScript's cancellation token reads the shared flag against it. */
+let current = 0;
+const interrupted = () => current !== 0 && Atomics.load(cancelled, 0) === current;
+/** Beside dist/typescript.js, which this bundle loads: its lib files, when the caller named none. */
+const libDir = ('libDir' in data ? data.libDir : undefined) ?? (existsSync(join(__dirname, 'typescript-lib', 'lib.d.ts')) ? join(__dirname, 'typescript-lib') : undefined);
+
+const post = (message: FromWorker) => port.postMessage(message);
+
+let asks = 0;
+const answers = new Map<number, (allowed: boolean) => void>();
+/** The caller's `allow` for one file of a fix, asked across the threads. */
+const allowOf = (id: number) => (path: string) =>
+  new Promise<boolean>((resolve) => {
+    const ask = ++asks;
+    answers.set(ask, resolve);
+    post({ type: 'allow', id, ask, paths: [path] });
+  });
+
+/** What one service answers; a worker is started for one service, and any other call is an error. */
+type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
+
+// Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
+async function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'diagnostics' }>): Promise<Handlers> {
+  const { projectDiagnostics } = await import('./packageDiagnostics.js');
+  const options = { libDir, keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted };
+  // The caller found a tsconfig.json (or a monorepo) before it started this worker.
+  const own = projectDiagnostics(d.root, options);
+  return {
+    check: (p, _id, signal) => own.check(p.changed, signal),
+    autofix: (p, id, signal) => own.autofix(p.files, allowOf(id), signal),
+    probe: (p, _id, signal) => own.probe(p.path, p.content, signal, p.overlays),
+    resolveSymbol: (p) => own.resolveSymbol(p.file, p.symbol),
+    symbolsOf: (p) => own.symbolsOf(p.file, p.owner),
+  };
+}
+
+async function opsHandlers(d: Extract<LanguageWorkerData, { service: 'ops' }>): Promise<Handlers> {
+  const { NodeOps } = await import('../ops/nodeOps.js');
+  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted });
+  return { apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal) };
+}
+
+async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax' }>): Promise<Handlers> {
+  const { TreeSitterParser } = await import('../parse/treeSitterParser.js');
+  const parser = new TreeSitterParser({ wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir });
+  return { parse: (p) => parser.parse(p.path, p.content), shape: (p) => parser.shape(p.path, p.content) };
+}
+
+const handlers = data.service === 'diagnostics' ? diagnosticsHandlers(data) : data.service === 'ops' ? opsHandlers(data) : syntaxHandlers(data);
+// A service that cannot load fails every call with its reason, rather than the worker with none.
+handlers.catch(() => undefined);
+
+/** The calls not yet answered, by id, each with the abort its `cancel` message pulls. */
+const open = new Map<number, AbortController>();
+
+async function serve(id: number, method: Method, raw: unknown): Promise<void> {
+  const controller = open.get(id);
+  if (!controller) return;
+  try {
+    if (controller.signal.aborted) throw new CancelledError(`${method} cancelled`);
+    const params = checkToolOutput(paramsOf(method), raw, `the language worker got a ${method} call it cannot read`);
+    current = id;
+    const handler = (await handlers)[method] as ((p: typeof params, id: number, signal: AbortSignal) => Promise<unknown>) | undefined;
+    if (!handler) throw new Error(`the ${data.service} worker answers no ${method} call`);
+    post({ type: 'done', id, result: await handler(params, id, controller.signal) });
+  } catch (err) {
+    post({ type: 'failed', id, cancelled: err instanceof CancelledError || isAbort(err), message: errorMessage(err) });
+  } finally {
+    current = 0;
+    open.delete(id);
+  }
+}
+
+// One call at a time: a check yields between files, and another call must not run in its gaps.
+let queue = Promise.resolve();
+port.on('message', (raw: unknown) => {
+  const parsed = ToWorker.safeParse(raw);
+  if (!parsed.success) {
+    // Only the caller posts here: a message it cannot have meant fails its call, if it names one.
+    const id = (raw as { id?: unknown } | null)?.id;
+    if (typeof id === 'number') post({ type: 'failed', id, cancelled: false, message: `the language worker got a message it cannot read: ${issuesLine(parsed.error)}` });
+    return;
+  }
+  const message = parsed.data;
+  if (message.type === 'allowed') {
+    answers.get(message.ask)?.(message.allowed);
+    answers.delete(message.ask);
+  } else if (message.type === 'cancel') {
+    open.get(message.id)?.abort();
+  } else {
+    open.set(message.id, new AbortController());
+    queue = queue.then(() => serve(message.id, message.method, message.params));
+  }
+});
