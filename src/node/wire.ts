@@ -6,7 +6,7 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { workerOps, workerParser, workerWorkspaceDiagnostics} from './diagnostics/workerPorts';
+import { workerOps, workerParser, workerWorkspaceDiagnostics } from './diagnostics/workerPorts';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
