@@ -37,6 +37,14 @@ describe('the Markdown pages', () => {
     assert.ok(words <= README_MAX_WORDS, `README.md has ${words} words: move reference material to a page under docs/`);
   });
 
+  it('ARCHITECTURE.md stays one page (200 lines at most) and names every layer', () => {
+    const text = readFileSync(path.join(REPO_ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const lines = text.trimEnd().split('\n').length;
+    assert.ok(lines <= 200, `ARCHITECTURE.md has ${lines} lines: move a recipe to CONTRIBUTING.md`);
+    const layers = ['src/core', 'src/node', 'src/cli', 'src/vscode', 'src/lsp', 'src/shared', 'webview-ui'];
+    assert.deepEqual(layers.filter((l) => !text.includes(`\`${l}`)), [], 'each layer is named');
+  });
+
   it('every relative link and picture points at a file that exists, and every anchor at a heading of its page', () => {
     const broken: string[] = [];
     for (const page of PAGES) {
