@@ -178,7 +178,9 @@ function replayBar(m: RunMessage): HTMLElement | null {
     'aria-valuetext': `event ${seq + 1} of ${total}${at ? `: ${at.label}` : ''}`,
   });
   // Arrow keys, Page Up and Down, Home and End move a native slider and fire `input` at each step.
-  listen(range, { input: () => seek(Number(range.value)) });
+  // The live slider is the one the event names: the page keeps its first element and patches it, so
+  // `range` here may be a copy that was never shown.
+  listen(range, { input: (e) => seek(Number((e.currentTarget as HTMLInputElement).value)) });
   return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
 }
 

@@ -89,8 +89,16 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     assert.doesNotMatch((await page.locator('#header').textContent()) ?? '', /running/);
     await page.locator('#replay').screenshot({ path: path.join(shots, 'webview-replay.png') });
     // The host answers each seek with the state there, as the run panel does.
+    // Each key or click below asks for one seek. On a loaded machine the page may post it after the
+    // press returns, so the host waits for it (at most 10 s) rather than reading once.
+    let answered = (await seeks(page)).length;
     const answer = async () => {
-      const asked = (await seeks(page)).pop();
+      let all = await seeks(page);
+      for (const deadline = Date.now() + 10_000; all.length === answered && Date.now() < deadline; all = await seeks(page)) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      answered = all.length;
+      const asked = all.at(-1);
       if (asked === undefined || asked === seq) return;
       seq = asked;
       await send(page, await recordedRunState('BLOG-3', { mode: 'replay', upTo: seq }));
