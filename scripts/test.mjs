@@ -8,10 +8,10 @@
 //
 // `package` rebuilds dist/ for production, so it runs only when nothing else reads dist/.
 // Each step's output goes to test-results/logs/<step>.log and is printed whole when the step ends,
-// so the steps' lines never interleave. Every step runs even after one fails (but nothing runs on a
+// so the steps' lines never interleave. A step runs unless a step it needs failed (nothing runs on a
 // failed build); the summary lists each with its time, and the exit code is 1 if any failed.
 // Run one step alone with its npm script (`npm run test:runs` ...); `--only a,b` runs these steps
-// (and what they wait for).
+// and the steps they need.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,17 +24,22 @@ mkdirSync(logs, { recursive: true });
 const fileTimes = join(logs, 'file-times.jsonl');
 rmSync(fileTimes, { force: true });
 
-/** @type {{ name: string, command: string, after: string[] }[]} */
+/**
+ * `needs`: steps that must pass first (a failed one skips this step; `--only` adds them).
+ * `after`: steps this one only waits for, passed or failed, when they run at all.
+ * @type {{ name: string, command: string, needs: string[], after?: string[] }[]}
+ */
 const STEPS = [
-  { name: 'build', command: 'npm run -s build', after: [] },
-  { name: 'typecheck', command: 'npm run -s typecheck', after: [] },
-  { name: 'lint', command: 'npm run -s lint', after: [] },
-  { name: 'unit', command: 'npm run -s test:unit', after: [] },
-  { name: 'code-server', command: 'bash scripts/install-code-server.sh', after: [] },
-  { name: 'real', command: 'npx mocha --config test/.mocharc.real.cjs', after: ['build'] },
-  { name: 'webview', command: 'npm run -s test:webview', after: ['build'] },
-  { name: 'vscode', command: 'npm run -s test:vscode', after: ['build', 'code-server', 'webview'] },
-  { name: 'package', command: 'npm run -s test:package', after: ['real', 'vscode', 'webview'] },
+  { name: 'build', command: 'npm run -s build', needs: [] },
+  { name: 'typecheck', command: 'npm run -s typecheck', needs: [] },
+  { name: 'lint', command: 'npm run -s lint', needs: [] },
+  { name: 'unit', command: 'npm run -s test:unit', needs: [] },
+  { name: 'code-server', command: 'bash scripts/install-code-server.sh', needs: [] },
+  { name: 'real', command: 'npx mocha --config test/.mocharc.real.cjs', needs: ['build'] },
+  { name: 'webview', command: 'npm run -s test:webview', needs: ['build'] },
+  // After the webview tier, so that two Chromiums do not share the two cores.
+  { name: 'vscode', command: 'npm run -s test:vscode', needs: ['build', 'code-server'], after: ['webview'] },
+  { name: 'package', command: 'npm run -s test:package', needs: [], after: ['real', 'vscode', 'webview'] },
 ];
 
 function only(argv) {
@@ -47,7 +52,7 @@ function only(argv) {
     process.exit(2);
   }
   const add = (name) => {
-    for (const dep of STEPS.find((s) => s.name === name).after) {
+    for (const dep of STEPS.find((s) => s.name === name).needs) {
       if (!wanted.has(dep)) {
         wanted.add(dep);
         add(dep);
@@ -55,7 +60,7 @@ function only(argv) {
     }
   };
   for (const name of [...wanted]) add(name);
-  return STEPS.filter((s) => wanted.has(s.name)).map((s) => ({ ...s, after: s.after.filter((d) => wanted.has(d)) }));
+  return STEPS.filter((s) => wanted.has(s.name));
 }
 
 const steps = only(process.argv.slice(2));
@@ -91,12 +96,13 @@ function run(step) {
   });
 }
 
-/** A step starts when every step it waits for has passed; it is skipped when one of them failed. */
+/** A step starts when every step it needs has passed and every step it comes after has ended. */
 const promises = new Map();
 function schedule(step) {
   if (promises.has(step.name)) return promises.get(step.name);
-  const p = Promise.all(step.after.map((name) => schedule(steps.find((s) => s.name === name)))).then((before) => {
-    const failed = step.after.filter((_, i) => before[i].code !== 0);
+  const waited = (names) => names.filter((n) => steps.some((s) => s.name === n)).map((n) => schedule(steps.find((s) => s.name === n)));
+  const p = Promise.all([Promise.all(waited(step.needs)), Promise.all(waited(step.after ?? []))]).then(([needed]) => {
+    const failed = step.needs.filter((_, i) => needed[i] && needed[i].code !== 0);
     if (failed.length > 0) {
       const result = { code: 1, ms: 0, skipped: `not run: ${failed.join(', ')} failed` };
       done.set(step.name, result);
