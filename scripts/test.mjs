@@ -1,12 +1,12 @@
-// `npm test`: every tier, side by side where one does not need another. Most tiers wait on child
-// processes (runners, sandboxes, code-server, Chromium) far more than they compute, so on two cores
-// running them one after another left the machine idle half the time.
+// `npm test`: every tier, in the order that keeps a two-core machine busy without overloading it.
 //
-//   build ─┬─ real tiers (tools + runs, one pool of parallel files) ─┐
-//          └─ webview ── vscode (after code-server's install) ───────┴─ package
-//   typecheck, lint, the pure tier and code-server's install run beside the build.
+//   build, typecheck, lint, the pure tier, code-server's install ── side by side
+//   then: real tiers (tools + runs, one pool of parallel files) ── webview ── vscode ── package
 //
-// `package` rebuilds dist/ for production, so it runs only when nothing else reads dist/.
+// The first group is short and each part mostly computes, so it overlaps well. The later tiers
+// start processes that time themselves (stalled streams, wall-time budgets, code-server's UI), so
+// they run one after another, each with the machine to itself, as their timeouts assume; the
+// parallel pool fills the cores on its own. `package` rebuilds dist/ for production, so it is last.
 // Each step's output goes to test-results/logs/<step>.log and is printed whole when the step ends,
 // so the steps' lines never interleave. A step runs unless a step it needs failed (nothing runs on a
 // failed build); the summary lists each with its time, and the exit code is 1 if any failed.
@@ -35,9 +35,8 @@ const STEPS = [
   { name: 'lint', command: 'npm run -s lint', needs: [] },
   { name: 'unit', command: 'npm run -s test:unit', needs: [] },
   { name: 'code-server', command: 'bash scripts/install-code-server.sh', needs: [] },
-  { name: 'real', command: 'npx mocha --config test/.mocharc.real.cjs', needs: ['build'] },
-  { name: 'webview', command: 'npm run -s test:webview', needs: ['build'] },
-  // After the webview tier, so that two Chromiums do not share the two cores.
+  { name: 'real', command: 'npx mocha --config test/.mocharc.real.cjs', needs: ['build'], after: ['typecheck', 'lint', 'unit'] },
+  { name: 'webview', command: 'npm run -s test:webview', needs: ['build'], after: ['real'] },
   { name: 'vscode', command: 'npm run -s test:vscode', needs: ['build', 'code-server'], after: ['webview'] },
   { name: 'package', command: 'npm run -s test:package', needs: [], after: ['real', 'vscode', 'webview'] },
 ];
