@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RunContext } from '../src/core/stages/context';
-import { recordBaseline } from '../src/core/stages/checks/findingsBaseline';
+import { measureBaseline } from '../src/core/stages/checks/findingsBaseline';
 import type { Manifest } from '../src/core/schema/manifest';
 import { createLanguageServiceDiagnostics } from '../src/node/diagnostics/languageService';
 import { TscTypeCheck } from '../src/node/gates/tscTypeCheck';
@@ -24,7 +24,7 @@ export interface BaselineCost {
 }
 
 /**
- * What the diagnostics baseline adds to a run on a large repo: `recordBaseline` exactly as a
+ * What the diagnostics baseline adds to a run on a large repo: `measureBaseline` exactly as a
  * run calls it (the type-check gate enabled, one file in scope), against one run of that gate
  * alone. The language service part is the first check a run makes anyway, so it is counted
  * here as cost although every later check reuses it warm.
@@ -52,7 +52,7 @@ export async function measureBaselineCost(repo: GeneratedRepo): Promise<Baseline
     await diagnostics.resolveSymbol(scope, 'NotASymbol');
     const languageServiceStartMs = performance.now() - t1;
     const t2 = performance.now();
-    await recordBaseline(ctx);
+    await measureBaseline(ctx);
     const baselineMs = performance.now() - t2;
     return { lines: repo.lines, typecheckMs, languageServiceStartMs, baselineMs, ratio: baselineMs / typecheckMs };
   } finally {

@@ -24,6 +24,7 @@ import { measureDebuggerPrompt } from './promptSize';
 import { typeCheckRounds } from './typeCheckGate';
 import { measureWebviewRender } from './webviewRender';
 import { measureFirstEvent } from './firstEvent';
+import { measureTimeToVerdict } from './timeToVerdict';
 
 export interface SectionArgs {
   repoRoot: string;
@@ -56,6 +57,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
   batchWallTime: () => measureBatchWallTime(),
+  timeToVerdict: () => measureTimeToVerdict(['BLOG-10', 'BLOG-1']),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
   editTokens: () => measureEditTokens(),

@@ -23,6 +23,7 @@ export async function disposeDeps(deps: WiredDeps): Promise<void> {
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
   deps.tests.dispose?.();
+  deps.gates?.typecheck?.dispose?.();
   await deps.candidates?.dispose?.();
   await deps.jail.dispose();
 }

@@ -10,8 +10,7 @@ import { runGates } from '../stages/gates';
 import { resumeFromTests } from './resumeFromTests';
 import { runAttempts } from './innerLoop';
 import { applyOps } from '../stages/ops/applyOps';
-import { recordBaseline } from '../stages/checks/findingsBaseline';
-import { recordProjectTestBaseline } from '../stages/checks/projectTests';
+import { recordBaselines } from '../stages/checks/baselines';
 import { confirmVerdict, drive, emitManifest, loadTicket, materializeTests, openLog, runClock, writingDeps, type RunResult } from './runTicket';
 
 export interface ResumeOptions {
@@ -84,8 +83,7 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
     await emitManifest(ctx);
     // Cut short before the first write: the workspace is as it was, so the baselines the run lacks are still true.
     if (!events.slice(0, cut.index).some((e) => e.type === 'tests.materialized')) {
-      if (!events.some((e) => e.type === 'baseline.recorded')) await recordBaseline(ctx);
-      if (!events.some((e) => e.type === 'projectTests.baseline')) await recordProjectTestBaseline(ctx);
+      await recordBaselines(ctx, { findings: !events.some((e) => e.type === 'baseline.recorded'), projectTests: !events.some((e) => e.type === 'projectTests.baseline') });
     }
     await materializeTests(ctx);
     await applyOps(ctx);

@@ -12,6 +12,8 @@ import type { TestRunRequest } from './checks';
  */
 export interface TypeCheckPort {
   check(signal: AbortSignal, scope?: readonly string[]): Promise<TypeCheckResult>;
+  /** Releases what the checker keeps between checks (its incremental state). */
+  dispose?(): void;
 }
 
 export interface TypeCheckResult {

@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CancelledError } from '../../core/errors';
 import type { TypeCheckPort, TypeCheckResult } from '../../core/ports/gates';
@@ -130,7 +132,31 @@ const configOnly = (diagnostics: CodeDiagnostic[], configFile: string, root: str
  * on timeout or cancel.
  */
 export class TscTypeCheck implements TypeCheckPort {
+  /** Where this checker's incremental build state lives; made at the first check. */
+  private buildInfoDir: string | undefined;
+
   constructor(private readonly options: TscTypeCheckOptions) {}
+
+  /** Removes the incremental build state. */
+  dispose(): void {
+    if (this.buildInfoDir) rmSync(this.buildInfoDir, { recursive: true, force: true });
+    this.buildInfoDir = undefined;
+  }
+
+  /**
+   * The flags that make a second check of the same project (the gate after the baseline) re-check
+   * only what changed since the first: TypeScript's own incremental build, its state in a folder
+   * of this checker's outside the workspace, which only tsc may write (the sandbox lets the code
+   * under test write the workspace and its private folder, never this one). A forged state could
+   * otherwise say a changed file has no errors. The workspace's own `tsBuildInfoFile`, if any, is
+   * never read nor written. TypeScript 7's native compiler runs without it: a full check each time.
+   */
+  private incremental(tool: TypeCheckTool, configFile: string): { args: string[]; writable: string[] } {
+    if (tool.name !== 'tsc' || major(tool.version) >= 7) return { args: [], writable: [] };
+    this.buildInfoDir ??= mkdtempSync(join(tmpdir(), 'ticket-runner-tsc-'));
+    const name = `${createHash('sha256').update(configFile).digest('hex').slice(0, 16)}.tsbuildinfo`;
+    return { args: ['--incremental', '--tsBuildInfoFile', join(this.buildInfoDir, name)], writable: [this.buildInfoDir] };
+  }
 
   /** Which tsc a check would run, or undefined when there is none at all. */
   tool(): (TypeCheckTool & { bin: string }) | undefined {
@@ -173,11 +199,13 @@ export class TscTypeCheck implements TypeCheckPort {
     const label = `${tool.name} ${tool.version} (${whose}${tool.name !== 'tsc' || major(tool.version) >= 7 ? ', native' : ''})`;
     const timeoutMs = this.options.timeoutMs ?? 300_000;
     const jail = this.options.jail ?? ProcessJail.plain(root);
-    const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false'], {
+    const incremental = this.incremental(tool, configFile);
+    const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false', ...incremental.args], {
       cwd: root,
       timeoutMs,
       signal,
       tailChars: 200_000,
+      writable: incremental.writable,
     });
     const base = { tool, durationMs: run.durationMs };
     if (run.stopped === 'abort') throw new CancelledError('type-check cancelled');

@@ -32,11 +32,12 @@ export const splitLint = (base: readonly LintProblem[], now: readonly LintProble
 const errors = <T extends { category?: string; severity?: string }>(xs: readonly T[]): T[] => xs.filter((x) => (x.category ?? x.severity) === 'error');
 
 /**
- * Records the baseline before the run's first write: the diagnostics and lint findings of the
- * files in scope and of the files that import them (what the per-attempt checks will look at),
- * and, when the type-check gate will run, the whole project's type errors (one full check).
+ * The baseline before the run's first write: the diagnostics and lint findings of the files in
+ * scope and of the files that import them (what the per-attempt checks will look at), and, when
+ * the type-check gate will run, the whole project's type errors (one full check). Measured, not
+ * recorded: `recordBaselines` writes it.
  */
-export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline> {
+export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline> {
   const { deps, manifest, signal } = ctx;
   const t = deps.clock.now().getTime();
   // The project-wide check runs in a process of its own: the scope's checks go on beside it, so
@@ -62,9 +63,7 @@ export async function recordBaseline(ctx: RunContext): Promise<FindingsBaseline>
   // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
   const rendered = new Set(manifest.testFiles);
   const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
-  const baseline: FindingsBaseline = { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: deps.clock.now().getTime() - t };
-  await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
-  return baseline;
+  return { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: deps.clock.now().getTime() - t };
 }
 
 /**

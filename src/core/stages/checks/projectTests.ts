@@ -108,18 +108,22 @@ function joinResults(results: TestRunResult[]): TestRunResult {
 
 type Baseline = EventOf<'projectTests.baseline'>;
 
+/** What the project's tests did before the run's first write, as the `projectTests.baseline` event records it. */
+export type ProjectTestBaseline = Omit<Baseline, 'runId' | 'seq' | 'ts' | 'type'>;
+
 /**
  * Before the run's first write: runs the project tests that the run could affect (those that
- * reach the files in scope, or all of them when the projectTests gate will run) and records
- * which cases did not pass. Nothing to run, nothing recorded.
+ * reach the files in scope, or all of them when the projectTests gate will run) and finds which
+ * cases did not pass. Nothing to run, no baseline. `touched`: the run changed files of the
+ * workspace (put back since), so what was read beside it may have read them mid-change.
  */
-export async function recordProjectTestBaseline(ctx: RunContext): Promise<void> {
+export async function measureProjectTestBaseline(ctx: RunContext): Promise<{ baseline: ProjectTestBaseline; touched: boolean } | undefined> {
   const whole = ctx.deps.gates?.enabled.includes('projectTests') ?? false;
   const files = whole ? await projectTestFiles(ctx) : await testsReaching(ctx, ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path));
-  if (!files.length) return;
+  if (!files.length) return undefined;
   const r = await runProjectTests(ctx, files);
   const passing = r.cases.filter((c) => c.status === 'passed').map(caseKey);
-  await ctx.log.emit({ type: 'projectTests.baseline', files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs });
+  return { baseline: { files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs }, touched: (r.sideEffects ?? []).length > 0 };
 }
 
 function baselineOfTests(ctx: Pick<RunContext, 'log'>): Baseline | undefined {
