@@ -22,6 +22,7 @@ import { lintWorkerRow, type LintWorkerCost } from './lintWorker';
 import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
 import { ticketServerRows, type TicketServerLatency } from './ticketServer';
+import { timeToVerdictRows, type TimeToVerdict } from './timeToVerdict';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -93,6 +94,8 @@ async function main(): Promise<void> {
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
       // Four fixture tickets alone, one after another, then as one batch, 2 at a time.
       { key: 'batchWallTime', section: 'batchWallTime', limitS: 600, args: { repoRoot: REPO } },
+      // BLOG-10 and BLOG-1 (two attempts) by the CLI, then the bare tools on the code they left.
+      { key: 'timeToVerdict', section: 'timeToVerdict', limitS: 300, args: { repoRoot: REPO } },
       // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
       { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
@@ -212,6 +215,9 @@ async function main(): Promise<void> {
   const batch = value<BatchWallTime>('batchWallTime');
   if (!batch) failed('Batch wall time: batch --parallel 2 ÷ one after another', 'batchWallTime');
   else rows.push(batchWallTimeRow(batch));
+  const verdict = value<TimeToVerdict>('timeToVerdict');
+  if (!verdict) failed('Time to verdict ÷ the bare tools', 'timeToVerdict');
+  else rows.push(...timeToVerdictRows(verdict));
   const ticketServer = value<TicketServerLatency>('ticketServer');
   if (!ticketServer) failed('Ticket language server: a keystroke to its diagnostics, a completion', 'ticketServer');
   else rows.push(...ticketServerRows(ticketServer));

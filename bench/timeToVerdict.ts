@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { copyFixture } from '../test/support/tempWorkspace';
 import { round } from './measure';
+import type { Row } from './report';
 
 const REPO = path.resolve(__dirname, '..');
 
@@ -97,4 +98,16 @@ export async function measureTimeToVerdict(tickets: readonly string[], cli = pat
     }
   }
   return { runs };
+}
+
+/** One row per ticket: the run ÷ the bare tools, with where the run's time went. */
+export function timeToVerdictRows(t: TimeToVerdict): Row[] {
+  const s = (ms: number) => `${round(ms / 1000, 1)} s`;
+  return t.runs.map((r) => ({
+    figure: `Time to verdict, ${r.ticket} (default gates, sandbox ${r.sandbox}): the run ÷ the bare tools`,
+    measured: `run ${s(r.runMs)} (${r.outcome}; before the first write ${s(r.phasesMs.baseline)}, attempts ${s(r.phasesMs.attempts)}, gates ${s(r.phasesMs.gates)}) vs tsc ${s(r.bare.typecheckMs)} + the project's tests ${s(r.bare.projectTestsMs)} + the ticket's test ${s(r.bare.ticketTestsMs)}`,
+    ratio: r.ratio,
+    target: '≤ 1.5',
+    met: r.ratio <= 1.5,
+  }));
 }

@@ -79,4 +79,9 @@ export interface CoverageResult {
 /** The workspace's test runner, run once with its own coverage. */
 export interface CoveragePort {
   run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult>;
+  /**
+   * Whether measuring costs this runner's test run next to nothing (V8's own counters), so the
+   * run that judges an attempt can measure as it judges and the gate need not run the tests again.
+   */
+  measuresAsItRuns?(framework: TestRunRequest['framework']): boolean;
 }

@@ -25,6 +25,11 @@ const OWN_TOOL = new Set(['vitest', 'jest']);
 export class ProjectCoverageRunner implements CoveragePort {
   constructor(private readonly options: ProcessTestRunnerOptions) {}
 
+  /** V8's counters run whether read or not; the runners' own tools instrument the code, which costs a run. */
+  measuresAsItRuns(framework: TestRunRequest['framework']): boolean {
+    return IN_NODE.has(framework);
+  }
+
   async run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
     if (OWN_TOOL.has(request.framework)) return this.ownTool(request, signal);
     if (IN_NODE.has(request.framework)) return this.v8(request, signal);

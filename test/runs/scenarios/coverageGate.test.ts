@@ -76,7 +76,8 @@ describe('scenarios: the coverage gate, and code that forges or dodges its measu
     assert.match(cov.detail, /measured under the project's own tests that reach them: src\/format\/postSummary\.ts/);
   });
 
-  it('hostile: code that ends the test process early only while coverage is measured gets no measure: the coverage gate is an error, never a pass', async () => {
+  /** COVEXIT-1: BLOG-9's answer, with code that runs two calls and ends the process while V8 coverage is measured. */
+  const exitsUnderCoverage = (): void => {
     const ticket = JSON.parse(read('.tickets/BLOG-9.ticket.json')) as { id: string };
     ticket.id = 'COVEXIT-1';
     writeFileSync(path.join(ws.root, '.tickets/COVEXIT-1.ticket.json'), JSON.stringify(ticket, null, 2));
@@ -88,12 +89,50 @@ if (process.env['NODE_V8_COVERAGE']) {
 }
 `;
     writeFileSync(path.join(ws.root, '.tickets/COVEXIT-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': code } }] }));
-    const { state } = await runTicket(ws.root, 'COVEXIT-1', { gates: { enabled: ['coverage'] } });
+  };
+
+  it("hostile: code that ends the test process early only while coverage is measured gets no measure: the coverage gate is an error, never a pass (the gate's own run)", async () => {
+    exitsUnderCoverage();
+    // The judging runs measure nothing here, as with a runner whose coverage instruments the code: the gate runs the tests itself.
+    const { state } = await runTicket(ws.root, 'COVEXIT-1', { gates: { enabled: ['coverage'] }, patch: (deps) => void (deps.gates!.coverage!.measuresAsItRuns = () => false) });
     assert.equal(state.attempts[0]?.tests?.status, 'passed', 'without coverage the code runs its tests');
     const cov = state.gates.find((g) => g.gate === 'coverage');
     assert.equal(cov?.status, 'error', cov?.detail);
     assert.match(cov?.detail ?? '', /the runner said passed under V8 coverage, but \d+ cases? of the test plan did not pass/);
     assert.notEqual(state.status, 'passed');
+  });
+
+  it('hostile: the same code where the run that judges the tests measures them: its early end fails the attempt, and the run never passes', async () => {
+    exitsUnderCoverage();
+    const { state } = await runTicket(ws.root, 'COVEXIT-1', { gates: { enabled: ['coverage'] } });
+    const tests = state.attempts[0]?.tests;
+    assert.equal(tests?.status, 'failed', 'measured as it is judged, the code ends its tests early');
+    assert.match(tests?.output ?? '', /cases of the test plan did not pass|did not pass/);
+    assert.equal(state.gates.length, 0, 'no gate runs after a failed attempt');
+    assert.notEqual(state.status, 'passed');
+  });
+
+  it('a passing run on node:test: the coverage gate reads the measure of the run that judged the tests, and starts no test run of its own', async () => {
+    let testRuns = 0;
+    let measuredRuns = 0;
+    const { state } = await runTicket(ws.root, 'BLOG-9', {
+      gates: { enabled: ['coverage'] },
+      patch: (deps) => {
+        const tests = deps.tests;
+        const run = tests.run.bind(tests);
+        tests.run = (request, signal) => (testRuns++, run(request, signal));
+        const coverage = deps.gates!.coverage!;
+        const measure = coverage.run.bind(coverage);
+        coverage.run = (request, signal) => (measuredRuns++, measure(request, signal));
+      },
+    });
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    const cov = state.gates.find((g) => g.gate === 'coverage');
+    assert.equal(cov?.status, 'passed', cov?.detail);
+    assert.match(cov?.detail ?? '', /V8 coverage of the run that judged the tests/);
+    assert.equal(measuredRuns, state.attempts.length, "one measured run per attempt's judging run, none for the gate");
+    assert.equal(state.attempts.every((a) => a.tests?.status !== undefined), true);
+    assert.ok(testRuns >= 1, "the project's own tests still run through the test runner");
   });
 
   /**

@@ -118,13 +118,15 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
       deps.onEvent = (e) => {
         if (e.type === 'gate.ran') gatesStarted = true;
       };
-      // The repair's mini regression is the first test run once the gates have started.
+      // The repair's mini regression is the first test run once the gates have started: through the
+      // test runner, or through the coverage runner where the run that judges the tests measures them.
+      const fallsOver = () => gatesStarted && ++testRuns === 1;
       deps.tests = {
-        run: (request, signal) => {
-          if (gatesStarted && ++testRuns === 1) return Promise.reject(new TypeError('the test runner fell over'));
-          return tests.run(request, signal);
-        },
+        run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : tests.run(request, signal)),
       };
+      const coverage = deps.gates!.coverage!;
+      const measure = coverage.run.bind(coverage);
+      deps.gates = { ...deps.gates!, coverage: { run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : measure(request, signal)), measuresAsItRuns: (f) => coverage.measuresAsItRuns?.(f) ?? false } };
     });
     assert.equal(state.status, 'failed');
     assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'typecheck' });

@@ -4,6 +4,7 @@ import { RunStop } from '../../recovery/runStop';
 import { describeTampering, type OracleCheckpoint, type TamperedFile } from './oraclePins';
 import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
+import { judgingTestRun } from '../gates/judgedCoverage';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -49,9 +50,9 @@ async function guardRunLog(ctx: RunContext): Promise<void> {
  * change named in the output the Coder and the Debugger read. `tampered` lists what changed.
  */
 export async function runOracleTests(ctx: RunContext, attempt: number): Promise<{ result: TestRunResult; tampered: TamperedFile[] }> {
-  const { deps, manifest, signal } = ctx;
+  const { deps, manifest } = ctx;
   const before = await guardOracle(ctx, attempt, 'beforeTests');
-  const ran = await deps.tests.run({ framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, signal);
+  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
   const after = await guardOracle(ctx, attempt, 'afterTests');
   // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
   const pinned = new Set(ctx.oracle?.paths ?? []);

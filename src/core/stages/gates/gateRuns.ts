@@ -5,7 +5,6 @@ import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, 
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
-import { isTestPath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
@@ -14,6 +13,7 @@ import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } f
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
 import { coveragePlanPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt, type ReviewInputs } from './prompts';
 import { projectTestHits } from './projectCoverage';
+import { judgedCoverage, measuredFiles } from './judgedCoverage';
 import { ImportReach } from './reach';
 import { askStructured, REVIEW_TOOL, ReviewVerdict, TEST_REVIEW_TOOL, TestReview, verifiedBlockers } from './reviewers';
 import { criteriaWithoutTest } from '../validateTicket';
@@ -240,7 +240,7 @@ function nonBlank(text: readonly string[], lines: readonly number[]): number[] {
 export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const { ctx, settings } = env;
   if (!settings.coverage) return { status: 'skipped', detail: 'no coverage runner is wired here' };
-  const code = codeChanges(env, await cumulativeChanges(ctx)).filter((c) => !isTestPath(c.path));
+  const code = await measuredFiles(ctx);
   const changed = new Map(code.map((c) => [c.path, changedLines(c.before, c.after)] as const));
   const texts = new Map(code.map((c) => [c.path, (c.after ?? '').split('\n')] as const));
   if (![...changed.values()].some((l) => l.length)) return { status: 'skipped', detail: 'the run changed no code line' };
@@ -250,12 +250,12 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     return { status: 'failed', detail: `the change adds comments that hide lines from the coverage measure (${where}): no measure of it can count` };
   }
   const threshold = settings.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
-  const r = await settings.coverage.run(
-    { framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure: [...changed.keys()] },
-    ctx.signal,
-  );
+  const measure = [...changed.keys()];
+  // The run that judged the last attempt measured this very code already, when its runner measures as it runs.
+  const judged = judgedCoverage(ctx, measure);
+  const r = judged ?? (await settings.coverage.run({ framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure }, ctx.signal));
   if (r.status === 'unavailable') return { status: 'skipped', detail: r.detail ?? 'the runner cannot measure coverage here' };
-  const by = r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage';
+  const by = `${r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage'}${judged ? ' of the run that judged the tests' : ''}`;
   if (r.tests && r.tests.status !== 'passed') return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
   const notPassed = r.tests ? casesNotPassed(ctx.manifest.testPlan, r.tests) : [];
   if (notPassed.length) return { status: 'error', detail: `the runner said passed under ${by}, but ${plural(notPassed.length, 'case')} of the test plan did not pass (${notPassed.join('; ')}): no measure` };
