@@ -10,7 +10,9 @@ import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { KnownRun, RunService } from './runService';
 import { showMessage, showNoticeUntil } from './messages';
-import { progressMessage, runNode } from '../core/run/views/runTree';
+import { runNode } from '../core/run/views/runTree';
+import { runStage, withinAStep } from '../core/run/views/stage';
+import type { RunEvent } from '../core/schema/events';
 import type { RunState } from '../core/run/runState';
 import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
@@ -156,11 +158,11 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
       async (progress, token) => {
         const { startRun } = await core();
+        const report = stageReporter(ctx, progress);
         return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }), {
           cancel: token,
           onEvent: (e) => {
-            const m = progressMessage(e);
-            if (m) progress.report({ message: m });
+            report(e);
             if (e.type === 'run.started') view.bind(e.runId);
             if (e.type === 'uncommitted.detected') {
               void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
@@ -252,6 +254,21 @@ async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolde
   return goOn(ctx, { folder, state: known.state }, `resuming ${known.state.ticketId}`, (deps, signal) => resumeRun(deps, runId, { reason, signal, recovery: runSettingsOf(settings).recovery }));
 }
 
+/**
+ * The progress notification's line: the step the run is in now, in the run view's words, so the
+ * two never name different steps. The run service has reduced the event before this sees it.
+ */
+function stageReporter(ctx: CommandContext, progress: vscode.Progress<{ message?: string }>): (e: RunEvent) => void {
+  let step: RunEvent | undefined;
+  let said: string | undefined;
+  return (e) => {
+    if (!withinAStep(e)) step = e;
+    const state = ctx.runs.get(e.runId)?.state;
+    const label = state && step ? runStage(state, [step])?.label : undefined;
+    if (label && label !== said) progress.report({ message: (said = label) });
+  };
+}
+
 /** Drives a run on from its log (resume, a decision) under a cancellable progress notification, and says how it ended. */
 async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<RunResult>, noModel = false): Promise<RunResult> {
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${title}`, cancellable: true }, (progress, token) =>
@@ -259,10 +276,7 @@ async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (
       cancel: token,
       continuesRun: known.state.runId,
       noModel,
-      onEvent: (e) => {
-        const m = progressMessage(e);
-        if (m) progress.report({ message: m });
-      },
+      onEvent: stageReporter(ctx, progress),
     }),
   );
   void announce(ctx, result);
