@@ -4,6 +4,7 @@ import { editorErrorMessage, errorMessage, UserInputError } from '../core/errors
 import type { PipelineDeps, RunResult } from '../core';
 import { describeUncommitted } from '../core/run/views/report';
 import { readTicketData, ticketBaseName, ticketFormatOf } from '../core/stages/ticketFormat';
+import { parseTicket } from '../core/stages/ticketLoader';
 import { announcement, OPEN_RUN, ROLL_BACK } from './announcement';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
@@ -14,7 +15,7 @@ import { runNode } from '../core/run/views/runTree';
 import { runStage, withinAStep } from '../core/run/views/stage';
 import type { RunEvent } from '../core/schema/events';
 import type { RunState } from '../core/run/runState';
-import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
+import { leftoverDecision, leftoverQuestion, rollbackQuestion } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
 import { defaultScriptPath, unsavable } from './runScript';
 import { recordScriptText } from '../node/models/scripted/recordScript';
@@ -144,7 +145,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   let goOn = false;
   try {
     picked ??= await pickTicket(first);
-    goOn = !!picked && (await settleLeftovers(ctx, picked.folder));
+    goOn = !!picked && (await ticketParses(ctx, picked)) && (await settleLeftovers(ctx, picked.folder));
   } finally {
     if (!goOn) view.release();
   }
@@ -182,8 +183,29 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
 }
 
 /**
- * Before a new run: earlier runs that did not pass and left files as they wrote them are named,
- * with the choice to build on them or roll them back first. False when the user backed out.
+ * Whether the picked ticket reads as one: a broken ticket is said now, in the words the run would
+ * use, before any question about earlier runs, since there is no run to prepare for. A ticket
+ * that cannot be read is left to the run, which says where it looked.
+ */
+async function ticketParses(ctx: CommandContext, picked: { folder: vscode.WorkspaceFolder; rel: string }): Promise<boolean> {
+  const text = await Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(picked.folder.uri, picked.rel))).then(
+    (bytes) => Buffer.from(bytes).toString('utf8'),
+    () => undefined,
+  );
+  if (text === undefined) return true;
+  try {
+    parseTicket(picked.rel, text);
+    return true;
+  } catch (err) {
+    showError(ctx, `Run of ${picked.rel} did not start`, err);
+    return false;
+  }
+}
+
+/**
+ * Before a new run: earlier runs that left files as they wrote them are named, with the choice
+ * to roll them back first or build on them. Runs that did not pass, always; passed ones too when
+ * the run replays recorded answers (see LeftoverOptions). False when the user backed out.
  */
 async function settleLeftovers(ctx: CommandContext, folder: vscode.WorkspaceFolder): Promise<boolean> {
   const { leftoverRuns, rollbackRun } = await core();
@@ -192,12 +214,13 @@ async function settleLeftovers(ctx: CommandContext, folder: vscode.WorkspaceFold
     .list()
     .filter((r) => r.folder.uri.toString() === folder.uri.toString() && !ctx.runs.isActive(r.state.runId))
     .map((r) => r.state);
-  const leftovers = await leftoverRuns(io, states);
+  const scripted = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri)).model === 'scripted';
+  const leftovers = await leftoverRuns(io, states, { passed: scripted });
   if (!leftovers.length) return true;
-  const { message, detail, actions } = leftoverQuestion(leftovers);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
-  if (choice === RUN_ANYWAY) return true;
-  if (choice !== ROLL_THEM_BACK) return false;
+  const question = leftoverQuestion(leftovers, scripted);
+  const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.actions);
+  const decision = leftoverDecision(question, choice);
+  if (decision !== 'rollBackFirst') return decision === 'runAnyway';
   for (const l of leftovers) {
     // Only files that still hold the run's bytes were listed: nothing of the user's is overwritten.
     await ctx.runs.drive(folder, ctx.runs.get(l.runId)!.state.ticketPath, (deps) => rollbackRun(deps, l.runId), { noModel: true });

@@ -62,7 +62,7 @@ describe('end to end in code-server with Chromium', function () {
     const question = page.locator('.monaco-dialog-box');
     for (const end = Date.now() + 60_000; !runEvents(ws.folder)[before]; await page.waitForTimeout(250)) {
       if (await question.isVisible()) {
-        await question.locator('.monaco-button', { hasText: 'Roll Them Back First' }).click();
+        await question.locator('.monaco-button', { hasText: /^Roll (Back \S+|Them Back) and Run$/ }).click();
         return;
       }
       if (Date.now() > end) throw new Error('timed out waiting for a new run or the question about an earlier run');
@@ -83,7 +83,7 @@ describe('end to end in code-server with Chromium', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 60_000 });
       const text = await dialog.innerText();
-      assert.match(text, /An earlier run that did not pass left \d+ changed files? in the workspace\. This run would build on them\./);
+      assert.match(text, /is still in the workspace \(its run: failed\), and this run would build on it\./);
       assert.ok(text.includes(leftover.runId), `the dialog names run ${leftover.runId}: ${text}`);
       await dialog.locator('.monaco-button', { hasText: leftover.button }).click();
     }
@@ -130,7 +130,7 @@ describe('end to end in code-server with Chromium', function () {
   it('Accept, on another run, is recorded as correction.accepted and the run resumes', async () => {
     // The rejected run left its files: the new run names it first, and rolls it back when asked.
     assert.ok(rejected, 'the Reject test ran first');
-    const runId = await runTicketToCorrection({ button: 'Roll Them Back First', runId: rejected });
+    const runId = await runTicketToCorrection({ button: `Roll Back ${TICKET} and Run`, runId: rejected });
     assert.ok(runEvents(ws.folder).find((r) => r.runId === rejected)?.types.includes('run.rolledBack'), 'the rejected run was rolled back before the new one started');
     const webview = runWebview(page);
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
