@@ -270,6 +270,42 @@ describe('end to end in code-server with Chromium', function () {
     await runFromPalette(page, 'View: Close All Editors');
   });
 
+  it("BLOG-1 then BLOG-4 in one window: Run Ticket names BLOG-1's change before BLOG-4, and rolls it back first when asked", async () => {
+    await runFromPalette(page, 'View: Close All Editors');
+    // BLOG-1 to its pass, on the sample as it ships: what the tests before left is rolled back when asked.
+    const before = runEvents(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, 'BLOG-1');
+    await rollBackLeftovers(before);
+    const blog1 = await until(page, 'BLOG-1 to end', () => (runEvents(ws.folder)[before]?.types.includes('run.finished') ? runEvents(ws.folder)[before] : undefined), 180_000);
+    assert.match(logOf(blog1.runId), /"type":"run\.started".*"ticketId":"BLOG-1"/);
+    assert.match(logOf(blog1.runId).trim().split('\n').pop()!, /"outcome":"passed"/);
+    // Its announcement has come: a quick pick opened while notifications change hands can close by itself.
+    await page.locator('.notification-toast', { hasText: 'BLOG-1: ' }).first().waitFor({ timeout: 30_000 });
+
+    const next = runEvents(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, 'BLOG-4');
+    await dialog().waitFor({ timeout: 60_000 });
+    const text = await dialog().innerText();
+    assert.match(text, /BLOG-1's change is still in the workspace \(its run: passed\), and this run would build on it\. The recorded answers were made without it, so the run may not go as recorded\./, text);
+    assert.ok(text.includes(`BLOG-1 (passed, run ${blog1.runId})`), text);
+    assert.deepEqual((await dialogButtons()).sort(), ['Cancel', 'Roll Back BLOG-1 and Run', 'Run Anyway']);
+    const primary = dialog().locator('.dialog-buttons .monaco-button:not(.secondary)');
+    assert.deepEqual((await primary.allInnerTexts()).map((t) => t.trim()), ['Roll Back BLOG-1 and Run'], 'rolling back first is the primary choice');
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: path.join(ROOT, 'test-results', 'e2e-earlier-run-question.png') });
+    assert.equal(runEvents(ws.folder).length, next, 'no run starts while the question waits');
+
+    await dialog().locator('.monaco-button', { hasText: 'Roll Back BLOG-1 and Run' }).click();
+    const blog4 = await until(page, 'BLOG-4 to start', () => runEvents(ws.folder)[next], 60_000);
+    assert.ok(runEvents(ws.folder).find((r) => r.runId === blog1.runId)?.types.includes('run.rolledBack'), 'BLOG-1 was rolled back before BLOG-4 started');
+    // On the sample as recorded, BLOG-4 goes as recorded: to its scope correction.
+    await until(page, 'BLOG-4 to wait for its correction', () => (runEvents(ws.folder).find((r) => r.runId === blog4.runId)?.types.includes('correction.requested') ? true : undefined), 180_000);
+    await runWebview(page).locator('.correction-box[data-status="pending"]').waitFor({ timeout: 60_000 });
+    await runFromPalette(page, 'View: Close All Editors');
+  });
+
   it('a window reload mid-run cancels the run: its tests are killed and its log ends with run.finished cancelled', async () => {
     // Tests that never end, so the reload lands while the run waits on a child process.
     const token = String(Date.now() % 100000);
