@@ -84,7 +84,7 @@ export async function measureFirstEvent(repoRoot: string, repeats: number): Prom
         await gotFirst;
         const event = first!.event;
         const state = reduceRun(event.runId, [event]);
-        const message: HostMessage = { type: 'run/state', state, timeline: timelineOf([event]), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: 1 }, canDecide: false, stage: runStage(state, event), canCancel: true };
+        const message: HostMessage = { type: 'run/state', state, timeline: timelineOf([event]), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: 1 }, canDecide: false, stage: runStage(state, [event]), canCancel: true };
         await page.evaluate((m) => ((window as unknown as { __message: unknown }).__message = m), message);
         const render = await page.evaluate<number>(SHOW);
         await page.close();

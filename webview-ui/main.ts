@@ -401,7 +401,8 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   const a = attempts[index]!;
   const open = persisted.open?.includes(a.n) ?? false;
   const why = whyAttemptFailed(a);
-  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'checking' : a.status}`, open, class: 'attempt', 'data-key': `attempt-${a.n}`, 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  // A pending attempt's step is named once, on the stage line: its header says only that it goes on.
+  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'in progress' : a.status}`, open, class: 'attempt', 'data-key': `attempt-${a.n}`, 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
   listen(c, {
     'vsc-collapsible-toggle': (e) => {
       const set = new Set(persisted.open ?? []);

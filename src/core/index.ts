@@ -15,5 +15,5 @@
  */
 export { startRun, resolveCorrection, type RunOptions, type RunResult, type ResolveOptions } from './loop/runTicket';
 export { resumeRun, type ResumeOptions } from './loop/resumeRun';
-export { leftoverRuns, planRollback, rollbackRun, RollbackConflictError, type LeftoverRun, type RollbackPlan } from './loop/rollback';
+export { earlierChanges, leftoverRuns, leftoverWords, planRollback, rollbackRun, RollbackConflictError, rollbackCommands, stillInWorkspace, storedRuns, type LeftoverOptions, type LeftoverRun, type RollbackPlan } from './loop/rollback';
 export type { PipelineDeps } from './stages/context';

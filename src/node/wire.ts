@@ -11,6 +11,7 @@ import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
 import { loadScriptedModel, scriptPosition } from './models/scripted';
+import { earlierChangeCause } from './models/scripted/likelyCause';
 import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
@@ -151,7 +152,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   else if (o.model === 'scripted') {
     if (!o.ticketPath) throw new UserInputError('the scripted model needs the ticket path to find its script');
     const start = o.continuesRun === undefined ? undefined : scriptPosition(o.continuesRun, (await store.load(o.continuesRun)).events);
-    model = loadScriptedModel(root, o.ticketPath, start);
+    model = loadScriptedModel(root, o.ticketPath, start, () => earlierChangeCause(root, store));
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
   const parser = workerParser({ script: languageWorker(dist), wasmDir, runtimeWasmDir });

@@ -4,15 +4,18 @@ import { editorErrorMessage, errorMessage, UserInputError } from '../core/errors
 import type { PipelineDeps, RunResult } from '../core';
 import { describeUncommitted } from '../core/run/views/report';
 import { readTicketData, ticketBaseName, ticketFormatOf } from '../core/stages/ticketFormat';
+import { parseTicket } from '../core/stages/ticketLoader';
 import { announcement, OPEN_RUN, ROLL_BACK } from './announcement';
 import { sha256 } from '../node/store/fileRunStore';
 import { FsWorkspace } from '../node/workspace/fsWorkspace';
 import type { RunPanels } from './runPanel';
 import type { KnownRun, RunService } from './runService';
 import { showMessage, showNoticeUntil } from './messages';
-import { progressMessage, runNode } from '../core/run/views/runTree';
+import { runNode } from '../core/run/views/runTree';
+import { runStage, withinAStep } from '../core/run/views/stage';
+import type { RunEvent } from '../core/schema/events';
 import type { RunState } from '../core/run/runState';
-import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from './rollbackQuestion';
+import { leftoverDecision, leftoverQuestion, rollbackQuestion } from './rollbackQuestion';
 import { runSettingsOf } from './runSettings';
 import { defaultScriptPath, unsavable } from './runScript';
 import { recordScriptText } from '../node/models/scripted/recordScript';
@@ -142,7 +145,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   let goOn = false;
   try {
     picked ??= await pickTicket(first);
-    goOn = !!picked && (await settleLeftovers(ctx, picked.folder));
+    goOn = !!picked && (await ticketParses(ctx, picked)) && (await settleLeftovers(ctx, picked.folder));
   } finally {
     if (!goOn) view.release();
   }
@@ -156,11 +159,11 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
       async (progress, token) => {
         const { startRun } = await core();
+        const report = stageReporter(ctx, progress);
         return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }), {
           cancel: token,
           onEvent: (e) => {
-            const m = progressMessage(e);
-            if (m) progress.report({ message: m });
+            report(e);
             if (e.type === 'run.started') view.bind(e.runId);
             if (e.type === 'uncommitted.detected') {
               void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
@@ -180,8 +183,29 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
 }
 
 /**
- * Before a new run: earlier runs that did not pass and left files as they wrote them are named,
- * with the choice to build on them or roll them back first. False when the user backed out.
+ * Whether the picked ticket reads as one: a broken ticket is said now, in the words the run would
+ * use, before any question about earlier runs, since there is no run to prepare for. A ticket
+ * that cannot be read is left to the run, which says where it looked.
+ */
+async function ticketParses(ctx: CommandContext, picked: { folder: vscode.WorkspaceFolder; rel: string }): Promise<boolean> {
+  const text = await Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(picked.folder.uri, picked.rel))).then(
+    (bytes) => Buffer.from(bytes).toString('utf8'),
+    () => undefined,
+  );
+  if (text === undefined) return true;
+  try {
+    parseTicket(picked.rel, text);
+    return true;
+  } catch (err) {
+    showError(ctx, `Run of ${picked.rel} did not start`, err);
+    return false;
+  }
+}
+
+/**
+ * Before a new run: earlier runs that left files as they wrote them are named, with the choice
+ * to roll them back first or build on them. Runs that did not pass, always; passed ones too when
+ * the run replays recorded answers (see LeftoverOptions). False when the user backed out.
  */
 async function settleLeftovers(ctx: CommandContext, folder: vscode.WorkspaceFolder): Promise<boolean> {
   const { leftoverRuns, rollbackRun } = await core();
@@ -190,12 +214,13 @@ async function settleLeftovers(ctx: CommandContext, folder: vscode.WorkspaceFold
     .list()
     .filter((r) => r.folder.uri.toString() === folder.uri.toString() && !ctx.runs.isActive(r.state.runId))
     .map((r) => r.state);
-  const leftovers = await leftoverRuns(io, states);
+  const scripted = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri)).model === 'scripted';
+  const leftovers = await leftoverRuns(io, states, { passed: scripted });
   if (!leftovers.length) return true;
-  const { message, detail, actions } = leftoverQuestion(leftovers);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
-  if (choice === RUN_ANYWAY) return true;
-  if (choice !== ROLL_THEM_BACK) return false;
+  const question = leftoverQuestion(leftovers, scripted);
+  const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...question.actions);
+  const decision = leftoverDecision(question, choice);
+  if (decision !== 'rollBackFirst') return decision === 'runAnyway';
   for (const l of leftovers) {
     // Only files that still hold the run's bytes were listed: nothing of the user's is overwritten.
     await ctx.runs.drive(folder, ctx.runs.get(l.runId)!.state.ticketPath, (deps) => rollbackRun(deps, l.runId), { noModel: true });
@@ -252,6 +277,21 @@ async function resumeInWindow(ctx: CommandContext, folder: vscode.WorkspaceFolde
   return goOn(ctx, { folder, state: known.state }, `resuming ${known.state.ticketId}`, (deps, signal) => resumeRun(deps, runId, { reason, signal, recovery: runSettingsOf(settings).recovery }));
 }
 
+/**
+ * The progress notification's line: the step the run is in now, in the run view's words, so the
+ * two never name different steps. The run service has reduced the event before this sees it.
+ */
+function stageReporter(ctx: CommandContext, progress: vscode.Progress<{ message?: string }>): (e: RunEvent) => void {
+  let step: RunEvent | undefined;
+  let said: string | undefined;
+  return (e) => {
+    if (!withinAStep(e)) step = e;
+    const state = ctx.runs.get(e.runId)?.state;
+    const label = state && step ? runStage(state, [step])?.label : undefined;
+    if (label && label !== said) progress.report({ message: (said = label) });
+  };
+}
+
 /** Drives a run on from its log (resume, a decision) under a cancellable progress notification, and says how it ended. */
 async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<RunResult>, noModel = false): Promise<RunResult> {
   const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${title}`, cancellable: true }, (progress, token) =>
@@ -259,10 +299,7 @@ async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (
       cancel: token,
       continuesRun: known.state.runId,
       noModel,
-      onEvent: (e) => {
-        const m = progressMessage(e);
-        if (m) progress.report({ message: m });
-      },
+      onEvent: stageReporter(ctx, progress),
     }),
   );
   void announce(ctx, result);

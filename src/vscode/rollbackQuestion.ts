@@ -18,17 +18,36 @@ export function rollbackQuestion(plan: RollbackPlan): { message: string; detail:
 }
 
 export const RUN_ANYWAY = 'Run Anyway';
-export const ROLL_THEM_BACK = 'Roll Them Back First';
+
+export interface LeftoverQuestion {
+  message: string;
+  detail: string;
+  /** The button that rolls the earlier runs back, then runs: it names the ticket when there is one. */
+  rollBack: string;
+  /** Rolling back first is the first button: the run then starts from the project as the ticket expects it. */
+  actions: [string, typeof RUN_ANYWAY];
+}
 
 /**
- * What Run Ticket asks when earlier runs that did not pass left changes in place: which runs,
- * which files, and the choice to build on them or roll them back first.
+ * What Run Ticket asks when earlier runs left their changes in place: which runs, which files,
+ * and the choice to roll them back first or build on them. `scripted`: the run replays recorded
+ * answers, which were made on the project without those changes.
  */
-export function leftoverQuestion(leftovers: readonly LeftoverRun[]): { message: string; detail: string; actions: [typeof RUN_ANYWAY, typeof ROLL_THEM_BACK] } {
-  const files = leftovers.reduce((n, l) => n + l.files.length, 0);
+export function leftoverQuestion(leftovers: readonly LeftoverRun[], scripted = false): LeftoverQuestion {
+  const one = leftovers.length === 1 ? leftovers[0] : undefined;
+  const them = one ? 'it' : 'them';
+  const whose = one ? `${one.ticketId}'s change is still in the workspace (its run: ${outcomeWords(one.status)})` : `The changes of ${leftovers.length} earlier runs (${leftovers.map((l) => l.ticketId).join(', ')}) are still in the workspace`;
+  const rollBack = one ? `Roll Back ${one.ticketId} and Run` : 'Roll Them Back and Run';
   return {
-    message: `${leftovers.length === 1 ? 'An earlier run' : `${leftovers.length} earlier runs`} that did not pass left ${files} changed file${files === 1 ? '' : 's'} in the workspace. This run would build on them.`,
+    message: `${whose}, and this run would build on ${them}.${scripted ? ` The recorded answers were made without ${them}, so the run may not go as recorded.` : ''}`,
     detail: leftovers.map((l) => `${l.ticketId} (${outcomeWords(l.status)}, run ${l.runId}):\n${l.files.map((f) => `  ${f}`).join('\n')}`).join('\n'),
-    actions: [RUN_ANYWAY, ROLL_THEM_BACK],
+    rollBack,
+    actions: [rollBack, RUN_ANYWAY],
   };
+}
+
+/** What the user's answer to the question means; no answer (Escape, Cancel) starts nothing. */
+export function leftoverDecision(q: Pick<LeftoverQuestion, 'rollBack'>, choice: string | undefined): 'rollBackFirst' | 'runAnyway' | 'cancel' {
+  if (choice === q.rollBack) return 'rollBackFirst';
+  return choice === RUN_ANYWAY ? 'runAnyway' : 'cancel';
 }

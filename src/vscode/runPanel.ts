@@ -237,7 +237,7 @@ class RunPanel extends Disposable {
       position: { seq: Math.max(upTo, 0), total },
       canDecide: vscode.workspace.isTrusted && !this.host.runs.isActive(this.runId),
       proposalTests: proposalTestsOf(state),
-      ...(this.mode === 'live' ? { stage: runStage(state, shown[shown.length - 1]), canCancel: this.host.runs.isActive(this.runId) } : {}),
+      ...(this.mode === 'live' ? { stage: runStage(state, shown), canCancel: this.host.runs.isActive(this.runId) } : {}),
     });
     this.markShown();
   }

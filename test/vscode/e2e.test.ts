@@ -62,7 +62,7 @@ describe('end to end in code-server with Chromium', function () {
     const question = page.locator('.monaco-dialog-box');
     for (const end = Date.now() + 60_000; !runEvents(ws.folder)[before]; await page.waitForTimeout(250)) {
       if (await question.isVisible()) {
-        await question.locator('.monaco-button', { hasText: 'Roll Them Back First' }).click();
+        await question.locator('.monaco-button', { hasText: /^Roll (Back \S+|Them Back) and Run$/ }).click();
         return;
       }
       if (Date.now() > end) throw new Error('timed out waiting for a new run or the question about an earlier run');
@@ -83,7 +83,7 @@ describe('end to end in code-server with Chromium', function () {
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 60_000 });
       const text = await dialog.innerText();
-      assert.match(text, /An earlier run that did not pass left \d+ changed files? in the workspace\. This run would build on them\./);
+      assert.match(text, /is still in the workspace \(its run: failed\), and this run would build on it\./);
       assert.ok(text.includes(leftover.runId), `the dialog names run ${leftover.runId}: ${text}`);
       await dialog.locator('.monaco-button', { hasText: leftover.button }).click();
     }
@@ -130,7 +130,7 @@ describe('end to end in code-server with Chromium', function () {
   it('Accept, on another run, is recorded as correction.accepted and the run resumes', async () => {
     // The rejected run left its files: the new run names it first, and rolls it back when asked.
     assert.ok(rejected, 'the Reject test ran first');
-    const runId = await runTicketToCorrection({ button: 'Roll Them Back First', runId: rejected });
+    const runId = await runTicketToCorrection({ button: `Roll Back ${TICKET} and Run`, runId: rejected });
     assert.ok(runEvents(ws.folder).find((r) => r.runId === rejected)?.types.includes('run.rolledBack'), 'the rejected run was rolled back before the new one started');
     const webview = runWebview(page);
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
@@ -267,6 +267,42 @@ describe('end to end in code-server with Chromium', function () {
     assert.equal(decisions(runId).length, 1, `one decision: ${decisions(runId).join('\n')}`);
     const types = runEvents(ws.folder).find((x) => x.runId === runId)!.types;
     assert.equal(types.filter((t) => t === 'run.resumed').length, 1, 'the run resumed once');
+    await runFromPalette(page, 'View: Close All Editors');
+  });
+
+  it("BLOG-1 then BLOG-4 in one window: Run Ticket names BLOG-1's change before BLOG-4, and rolls it back first when asked", async () => {
+    await runFromPalette(page, 'View: Close All Editors');
+    // BLOG-1 to its pass, on the sample as it ships: what the tests before left is rolled back when asked.
+    const before = runEvents(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, 'BLOG-1');
+    await rollBackLeftovers(before);
+    const blog1 = await until(page, 'BLOG-1 to end', () => (runEvents(ws.folder)[before]?.types.includes('run.finished') ? runEvents(ws.folder)[before] : undefined), 180_000);
+    assert.match(logOf(blog1.runId), /"type":"run\.started".*"ticketId":"BLOG-1"/);
+    assert.match(logOf(blog1.runId).trim().split('\n').pop()!, /"outcome":"passed"/);
+    // Its announcement has come: a quick pick opened while notifications change hands can close by itself.
+    await page.locator('.notification-toast', { hasText: 'BLOG-1: ' }).first().waitFor({ timeout: 30_000 });
+
+    const next = runEvents(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, 'BLOG-4');
+    await dialog().waitFor({ timeout: 60_000 });
+    const text = await dialog().innerText();
+    assert.match(text, /BLOG-1's change is still in the workspace \(its run: passed\), and this run would build on it\. The recorded answers were made without it, so the run may not go as recorded\./, text);
+    assert.ok(text.includes(`BLOG-1 (passed, run ${blog1.runId})`), text);
+    assert.deepEqual((await dialogButtons()).sort(), ['Cancel', 'Roll Back BLOG-1 and Run', 'Run Anyway']);
+    const primary = dialog().locator('.dialog-buttons .monaco-button:not(.secondary)');
+    assert.deepEqual((await primary.allInnerTexts()).map((t) => t.trim()), ['Roll Back BLOG-1 and Run'], 'rolling back first is the primary choice');
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: path.join(ROOT, 'test-results', 'e2e-earlier-run-question.png') });
+    assert.equal(runEvents(ws.folder).length, next, 'no run starts while the question waits');
+
+    await dialog().locator('.monaco-button', { hasText: 'Roll Back BLOG-1 and Run' }).click();
+    const blog4 = await until(page, 'BLOG-4 to start', () => runEvents(ws.folder)[next], 60_000);
+    assert.ok(runEvents(ws.folder).find((r) => r.runId === blog1.runId)?.types.includes('run.rolledBack'), 'BLOG-1 was rolled back before BLOG-4 started');
+    // On the sample as recorded, BLOG-4 goes as recorded: to its scope correction.
+    await until(page, 'BLOG-4 to wait for its correction', () => (runEvents(ws.folder).find((r) => r.runId === blog4.runId)?.types.includes('correction.requested') ? true : undefined), 180_000);
+    await runWebview(page).locator('.correction-box[data-status="pending"]').waitFor({ timeout: 60_000 });
     await runFromPalette(page, 'View: Close All Editors');
   });
 

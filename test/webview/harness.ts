@@ -112,7 +112,7 @@ export async function recordedRunState(name: string, opts: { mode?: 'live' | 're
     position: { seq: upTo, total: all.length },
     canDecide: opts.canDecide ?? true,
     proposalTests: proposalTestsOf(state),
-    ...((opts.mode ?? 'live') === 'live' ? { stage: runStage(state, events[events.length - 1]), canCancel: opts.canCancel ?? false } : {}),
+    ...((opts.mode ?? 'live') === 'live' ? { stage: runStage(state, events), canCancel: opts.canCancel ?? false } : {}),
   };
 }
 

@@ -32,8 +32,17 @@ describe('webview app: live progress', function () {
         seen.add(msg.stage.label);
       }
     }
-    // The steps a user watches go by: the Coder's attempts, the checks, the tests, the Debugger.
-    for (const label of ['Attempt 1: checking (parse, types, lint)', 'Attempt 1: testing', 'Attempt 1: the Debugger is diagnosing', 'Attempt 2: the Coder is writing', 'Attempt 2: testing']) {
+    // The steps a user watches go by: the checks before the run, the Coder's attempts, the checks, the tests, the Debugger, the gates.
+    for (const label of [
+      'Checking the project before the run (types and its own tests)',
+      'Rendering the tests',
+      'Attempt 1: checking the change (syntax, types, lint)',
+      "Attempt 1: running the ticket's tests",
+      'Attempt 1: the Debugger is diagnosing',
+      'Attempt 2: the Coder is writing',
+      "Attempt 2: running the ticket's tests",
+      'Gates: Type check of the whole project',
+    ]) {
       assert.ok(seen.has(label), `saw "${label}" among ${[...seen].join(' | ')}`);
     }
     // Finished: no stage, no Cancel; the outcome says how it ended.

@@ -8,6 +8,7 @@ import { wholeLog } from '../run/logCodec';
 import { reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
 import type { PipelineDeps } from '../stages/context';
+import { outcomeWords } from '../run/views/words';
 
 /** What rollback will do to one path. */
 export interface RollbackStep {
@@ -71,7 +72,7 @@ export async function planRollback(deps: RollbackDeps, runId: string): Promise<R
   return planFrom(runId, await loadRun(deps.store, runId), deps.workspace, deps.hash);
 }
 
-/** A run that did not pass, whose writes are still in the workspace as it left them. */
+/** An earlier run whose writes are still in the workspace as it left them. */
 export interface LeftoverRun {
   runId: string;
   ticketId: string;
@@ -80,20 +81,66 @@ export interface LeftoverRun {
   files: string[];
 }
 
+export interface LeftoverOptions {
+  /**
+   * Name the runs that passed too. A passed run's change is what it was run for, and the next
+   * ticket builds on it; only a run that replays recorded answers needs the project as it was
+   * recorded, which a passed run's change no longer is.
+   */
+  passed?: boolean;
+  /** At most this many runs are read, newest first. */
+  limit?: number;
+}
+
 /**
- * The runs among `states` that did not pass and were not rolled back, and whose files still hold
- * what they wrote: a new run builds on their partial changes and rendered tests, so the user is
- * told before it starts. Newest first; at most `limit` runs are read.
+ * The runs among `states` that ended, did not pass (or passed, when asked), were not rolled back,
+ * and whose files still hold what they wrote: a new run builds on their changes and rendered
+ * tests, so the user is told before it starts. Newest first; at most `limit` runs are read.
  */
-export async function leftoverRuns(deps: RollbackDeps, states: readonly RunState[], limit = 20): Promise<LeftoverRun[]> {
+export async function leftoverRuns(deps: RollbackDeps, states: readonly RunState[], opts: LeftoverOptions = {}): Promise<LeftoverRun[]> {
   const out: LeftoverRun[] = [];
-  const candidates = states.filter((s) => s.finished && s.status !== 'passed' && !s.rolledBack).sort((a, b) => b.runId.localeCompare(a.runId));
-  for (const state of candidates.slice(0, limit)) {
+  const candidates = states.filter((s) => s.finished && (opts.passed || s.status !== 'passed') && !s.rolledBack).sort((a, b) => b.runId.localeCompare(a.runId));
+  for (const state of candidates.slice(0, opts.limit ?? 20)) {
     const plan = await planRollback(deps, state.runId).catch(() => undefined);
     const files = plan?.steps.filter((st) => !st.changedSinceRun).map((st) => st.path) ?? [];
     if (files.length) out.push({ runId: state.runId, ticketId: state.ticketId, status: state.status, files });
   }
   return out;
+}
+
+/**
+ * `leftoverRuns` over every run of the store, for a host that holds no states of its own (the
+ * CLI, the scripted model). A log that cannot be read is left out: naming it is `list`'s job.
+ */
+export async function earlierChanges(deps: RollbackDeps, opts: LeftoverOptions = {}): Promise<LeftoverRun[]> {
+  return leftoverRuns(deps, await storedRuns(deps.store), opts);
+}
+
+/** Every run of the store, reduced; a log that cannot be read is left out (`list` names it). */
+export async function storedRuns(store: RunStorePort): Promise<RunState[]> {
+  const states: RunState[] = [];
+  for (const id of await store.listRuns()) {
+    const loaded = await store.load(id).catch(() => undefined);
+    if (loaded) states.push(reduceRun(id, loaded.events));
+  }
+  return states;
+}
+
+/** "BLOG-1's change (run …, passed) is still in the workspace", for one earlier run or several. */
+export function stillInWorkspace(left: readonly LeftoverRun[]): string {
+  const names = left.map(leftoverWords);
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]!}` : (names[0] ?? '');
+  return `${list} ${names.length > 1 ? 'are' : 'is'} still in the workspace`;
+}
+
+/** The commands that roll back `left`, newest first: "ticket-runner rollback <id>, then ticket-runner rollback <id>". */
+export function rollbackCommands(left: readonly Pick<LeftoverRun, 'runId'>[]): string {
+  return left.map((l) => `ticket-runner rollback ${l.runId}`).join(', then ');
+}
+
+/** An earlier run's change, named for the user: "BLOG-1's change (run 20261127-083051-afbc27, passed)". */
+export function leftoverWords(l: Pick<LeftoverRun, 'runId' | 'ticketId' | 'status'>): string {
+  return `${l.ticketId}'s change (run ${l.runId}, ${outcomeWords(l.status)})`;
 }
 
 /**

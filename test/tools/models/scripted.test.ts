@@ -20,12 +20,12 @@ describe('scripted model (a test and demo adapter)', () => {
     const m = new ScriptedModel(script, () => '', 'x.script.json');
     assert.equal((await m.complete(req(1), signal())).text, 'one');
     assert.equal((await m.complete(req(2), signal())).text, 'two');
-    await assert.rejects(m.complete(req(3), signal()), (err: unknown) => err instanceof ScriptExhaustedError && /x\.script\.json has no coder answer #3 \(attempt 3\); it recorded 2/.test(err.message));
+    await assert.rejects(m.complete(req(3), signal()), (err: unknown) => err instanceof ScriptExhaustedError && /recorded answers in x\.script\.json do not cover this run: it asked the Coder for answer 3 \(attempt 3\), and the recording holds 2/.test(err.message));
   });
 
   it('fails clearly when a call does not match its recording', async () => {
     const m = new ScriptedModel(script, () => '', 'x.script.json');
-    await assert.rejects(m.complete(req(2), signal()), /recorded for attempt 1, but the call is for attempt 2/);
+    await assert.rejects(m.complete(req(2), signal()), /recorded for attempt 1, and this call is for attempt 2/);
   });
 
   it('built at a position, reads on from there', async () => {

@@ -6,7 +6,7 @@ import { reduceRun } from '../../../src/core/run/reducer';
 import { systemClock } from '../../../src/node/store/systemClock';
 import { FileRunStore, sha256 } from '../../../src/node/store/fileRunStore';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
-import { leftoverQuestion, rollbackQuestion, ROLL_THEM_BACK, RUN_ANYWAY } from '../../../src/vscode/rollbackQuestion';
+import { leftoverQuestion, rollbackQuestion, RUN_ANYWAY } from '../../../src/vscode/rollbackQuestion';
 import { runTicket } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -42,9 +42,14 @@ describe('"Roll Back Run" asks with the list of files', function () {
     assert.equal(left[0]!.ticketId, 'BLOG-3');
     assert.deepEqual(left[0]!.files, ['test/ticket/BLOG-3.test.ts'], 'a file changed since the run (the first test appended to it) belongs to the user now: not listed');
     const q = leftoverQuestion(left);
-    assert.equal(q.message, 'An earlier run that did not pass left 1 changed file in the workspace. This run would build on them.');
+    assert.equal(q.message, "BLOG-3's change is still in the workspace (its run: waiting for your decision), and this run would build on it.");
     assert.equal(q.detail, `BLOG-3 (waiting for your decision, run ${left[0]!.runId}):\n  test/ticket/BLOG-3.test.ts`);
-    assert.deepEqual(q.actions, [RUN_ANYWAY, ROLL_THEM_BACK]);
+    assert.deepEqual(q.actions, ['Roll Back BLOG-3 and Run', RUN_ANYWAY]);
+    assert.deepEqual(
+      (await leftoverRuns(io, await states(), { passed: true })).map((l) => l.ticketId),
+      ['BLOG-1', 'BLOG-3'],
+      'with recorded answers, the passed run is named too, newest first',
+    );
     await rollbackRun({ ...io, store: io.store, clock: systemClock } as unknown as PipelineDeps, left[0]!.runId, { force: true });
     assert.deepEqual(await leftoverRuns(io, await states()), [], 'a rolled-back run is not named again');
   });

@@ -425,35 +425,6 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('what deactivate() does stops a run this window drives: its test processes killed, the log ends cancelled, in time', async function () {
-    this.timeout(180_000);
-    const a = await api();
-    const token = String(Date.now() % 100000);
-    writeFileSync(abs('hang.js'), HANGING_TESTS);
-    let runId: string | undefined;
-    try {
-      await withSettings({ testCommand: `node hang.js ${token}` }, async () => {
-        const run = vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
-        await until('the hanging tests to start', () => existsSync(abs('started')) && pidsWith(`299.${token}`).length > 0, 120_000);
-        const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
-        runId = a.runs.list().find((r) => a.runs.isActive(r.state.runId))?.state.runId;
-        assert.ok(runId, 'the run is one this window drives');
-        const t = Date.now();
-        assert.equal(await a.runs.stopAll(DEACTIVATE_WAIT_MS), true, 'every run recorded its end within the deactivate window');
-        console.log(`    the run recorded its cancel ${Date.now() - t} ms after the abort`);
-        const result = await run;
-        assert.equal(result?.state.status, 'cancelled', JSON.stringify(result?.state.finished));
-        const last = readFileSync(abs(`.ticket-runner/runs/${runId}/events.jsonl`), 'utf8').trim().split('\n').pop()!;
-        assert.match(last, /"type":"run\.finished".*"outcome":"cancelled"/);
-        await until('the test processes to be gone', () => !pids.some(alive), 5_000);
-        assert.equal(existsSync(abs('.ticket-runner/lock')), false, 'the workspace lock is released');
-      });
-    } finally {
-      for (const f of ['hang.js', 'started']) rmSync(abs(f), { force: true });
-    }
-    await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
-  });
-
   it('opens a file a run view names only inside the run\'s folder: a sibling that shares its prefix is refused', () => {
     const base = folder().uri;
     const sibling = `../${path.basename(base.fsPath)}-other/secret.ts`;
@@ -482,6 +453,36 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     await vscode.commands.executeCommand('ticketRunner.deleteRun', runId, true);
     assert.equal(a.runs.get(runId), undefined);
     assert.ok(!a.tree.getChildren().some((r) => r.runId === runId));
+  });
+
+  // After the passed run above is rolled back: a scripted run would first be asked about its change.
+  it('what deactivate() does stops a run this window drives: its test processes killed, the log ends cancelled, in time', async function () {
+    this.timeout(180_000);
+    const a = await api();
+    const token = String(Date.now() % 100000);
+    writeFileSync(abs('hang.js'), HANGING_TESTS);
+    let runId: string | undefined;
+    try {
+      await withSettings({ testCommand: `node hang.js ${token}` }, async () => {
+        const run = vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
+        await until('the hanging tests to start', () => existsSync(abs('started')) && pidsWith(`299.${token}`).length > 0, 120_000);
+        const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
+        runId = a.runs.list().find((r) => a.runs.isActive(r.state.runId))?.state.runId;
+        assert.ok(runId, 'the run is one this window drives');
+        const t = Date.now();
+        assert.equal(await a.runs.stopAll(DEACTIVATE_WAIT_MS), true, 'every run recorded its end within the deactivate window');
+        console.log(`    the run recorded its cancel ${Date.now() - t} ms after the abort`);
+        const result = await run;
+        assert.equal(result?.state.status, 'cancelled', JSON.stringify(result?.state.finished));
+        const last = readFileSync(abs(`.ticket-runner/runs/${runId}/events.jsonl`), 'utf8').trim().split('\n').pop()!;
+        assert.match(last, /"type":"run\.finished".*"outcome":"cancelled"/);
+        await until('the test processes to be gone', () => !pids.some(alive), 5_000);
+        assert.equal(existsSync(abs('.ticket-runner/lock')), false, 'the workspace lock is released');
+      });
+    } finally {
+      for (const f of ['hang.js', 'started']) rmSync(abs(f), { force: true });
+    }
+    await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
   });
 
   it('shows a run whose process was killed (kill -9) as interrupted, and Resume Run takes it to the end', async function () {

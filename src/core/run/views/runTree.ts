@@ -1,10 +1,8 @@
-import { describeEvent } from './eventLines';
 import { deciderWords, gateWords, guardWords, outcomeWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
 import { localTime, startedLabel } from './time';
 import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
-import type { RunEvent } from '../../schema/events';
 
 /**
  * The run inspector's tree as plain data, a pure function of RunState, so it is tested
@@ -223,12 +221,4 @@ export function runTitle(state: RunState, now: Date, status: DisplayStatus = sta
   // A replay part way through is not a running run: it says nothing of a status until its end.
   const where = mode === 'replay' && status === 'running' ? '' : ` · ${runStatusWords(state, status)}`;
   return `${mode === 'replay' ? 'Replay ' : ''}${state.ticketId || state.runId}${when ? ` ${when}` : ''}${where}`;
-}
-
-/** One short line for the progress notification; null for events not worth a glance. */
-export function progressMessage(e: RunEvent): string | null {
-  // The editor's notification: corrections are decided in the run view, so their ids say nothing there.
-  const line = describeEvent(e, { requestIds: false, gateNames: false });
-  if (!line?.glance) return null;
-  return `${line.attempt ? `attempt ${line.attempt}: ` : ''}${line.text}`;
 }

@@ -11,9 +11,10 @@ export function scriptPathFor(ticketPath: string): string {
 
 /**
  * Loads a ticket's script, with errors that say which file and what is wrong. `start`: the
- * calls a continued run already made (scriptPosition), so that it reads on from there.
+ * calls a continued run already made (scriptPosition), so that it reads on from there;
+ * `likelyCause`: asked once the recording falls short, for why the run went another way.
  */
-export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: Partial<ScriptPosition>): ScriptedModel {
+export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: Partial<ScriptPosition>, likelyCause?: () => Promise<string | undefined>): ScriptedModel {
   const rel = scriptPathFor(ticketPath);
   const file = path.join(workspaceRoot, rel);
   if (!existsSync(file)) {
@@ -29,5 +30,5 @@ export function loadScriptedModel(workspaceRoot: string, ticketPath: string, sta
   const parsed = ModelScript.safeParse(raw);
   if (!parsed.success) throw new UserInputError(`${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const dir = path.dirname(file);
-  return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel, start);
+  return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel, start, likelyCause);
 }

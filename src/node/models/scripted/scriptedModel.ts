@@ -3,6 +3,7 @@ import type { ModelPort, ModelRequest, ModelResponse } from '../../../core/ports
 import type { ModelInfo, ModelRole } from '../../../core/schema/events';
 import { renderCoderFile } from '../../../core/stages/coder/coderAnswer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
+import { roleWords } from '../../../core/run/views/words';
 
 /** A run's roles: the drafter's calls belong to no run, so no run's position counts them. */
 type RunRole = Exclude<ModelRole, 'drafter'>;
@@ -11,9 +12,10 @@ type RunRole = Exclude<ModelRole, 'drafter'>;
 export type ScriptPosition = Record<RunRole, number>;
 
 /**
- * The script has no recorded answer for a call, or the call is not the one recorded. Not a
- * contract error of a model (which the stages reject and ask again): a broken test or demo,
- * so no stage retries it and the run ends with its message.
+ * The script has no recorded answer for a call, or the call is not the one recorded: the
+ * recording does not cover this run. Not a contract error of a model (which the stages reject
+ * and ask again), so no stage retries it and the run ends with its message, which the user
+ * reads: it says what happened in plain words, and what likely made the run go another way.
  */
 export class ScriptExhaustedError extends TicketRunnerError {
   override readonly name = 'ScriptExhaustedError';
@@ -42,6 +44,11 @@ export class ScriptedModel implements ModelPort {
     readonly source: string,
     /** The calls already answered per role; none for a new run. */
     start: Partial<ScriptPosition> = {},
+    /**
+     * Why the run may have gone another way than the recorded one, asked only once the
+     * recording falls short (an earlier run's change still in the workspace, say).
+     */
+    private readonly likelyCause: () => Promise<string | undefined> = async () => undefined,
   ) {
     this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
     this.cursor = { coder: start.coder ?? 0, debugger: start.debugger ?? 0, reviewer: start.reviewer ?? 0, testReviewer: start.testReviewer ?? 0 };
@@ -65,14 +72,12 @@ export class ScriptedModel implements ModelPort {
     const index = request.role === 'drafter' ? this.drafted : this.cursor[request.role];
     const answer = queue[index];
     if (!answer) {
-      throw new ScriptExhaustedError(
-        `scripted model: the script ${this.source} has no ${request.role} answer #${index + 1} (attempt ${request.attempt}); ` +
-          `it recorded ${queue.length}. Add an answer to "${request.role}" or check why the run made another call.`,
-      );
+      throw await this.notCovered(`it asked the ${roleWords(request.role)} for answer ${index + 1} (attempt ${request.attempt}), and the recording holds ${queue.length}`);
     }
     if (request.role === 'drafter') this.drafted++;
     else this.cursor[request.role]++;
-    this.check(answer, request, index);
+    const mismatch = this.mismatch(answer, request, index);
+    if (mismatch) throw await this.notCovered(mismatch);
     if (signal.aborted) throw new CancelledError('cancelled');
     if (answer.fault === 'transportError') throw new ModelTransportError(`scripted model: recorded transport failure (${request.role} #${index + 1})`, 0);
     const text = this.textOf(answer);
@@ -90,20 +95,27 @@ export class ScriptedModel implements ModelPort {
     };
   }
 
-  private check(answer: ScriptedAnswer, request: ModelRequest, index: number): void {
+  /** How a recorded answer does not fit the call it would answer; undefined when it fits. */
+  private mismatch(answer: ScriptedAnswer, request: ModelRequest, index: number): string | undefined {
     const e = answer.expect;
-    if (!e) return;
-    const where = `scripted model: ${request.role} answer #${index + 1} in ${this.source}`;
-    if (e.attempt !== undefined && e.attempt !== request.attempt) {
-      throw new ScriptExhaustedError(`${where} was recorded for attempt ${e.attempt}, but the call is for attempt ${request.attempt}`);
-    }
+    if (!e) return undefined;
+    const which = `the ${roleWords(request.role)}'s answer ${index + 1}`;
+    if (e.attempt !== undefined && e.attempt !== request.attempt) return `${which} was recorded for attempt ${e.attempt}, and this call is for attempt ${request.attempt}`;
     if (e.thinking !== undefined && e.thinking !== Boolean(request.thinking)) {
-      throw new ScriptExhaustedError(`${where} was recorded with thinking ${e.thinking ? 'on' : 'off'}, but the call has it ${request.thinking ? 'on' : 'off'}`);
+      return `${which} was recorded with extended thinking ${e.thinking ? 'on' : 'off'}, and this call has it ${request.thinking ? 'on' : 'off'}`;
     }
     const prompt = [request.system, ...request.messages.map((m) => m.content)].join('\n');
-    for (const needle of e.promptIncludes) {
-      if (!prompt.includes(needle)) throw new ScriptExhaustedError(`${where} expects the prompt to include ${JSON.stringify(needle)}, and it does not`);
-    }
+    const missing = e.promptIncludes.find((needle) => !prompt.includes(needle));
+    return missing === undefined ? undefined : `${which} was recorded for a prompt that says ${JSON.stringify(missing)}, and this one does not`;
+  }
+
+  /** The run went another way than the recording: said as that, with its likely cause when one is known. */
+  private async notCovered(how: string): Promise<ScriptExhaustedError> {
+    const cause = await this.likelyCause().catch(() => undefined);
+    return new ScriptExhaustedError(
+      `the recorded answers in ${this.source} do not cover this run: ${how}. Recorded answers replay the run they were recorded from, ` +
+        `on the project as it was then; this run went another way.${cause ? ` ${cause}` : ''}`,
+    );
   }
 
   private textOf(answer: ScriptedAnswer): string {
