@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM } from '../webview/harness';
-import { ROOT } from './codeServer';
+import { ROOT, startCodeServer, workbenchUrl } from './codeServer';
 
 export { ROOT };
 
@@ -86,4 +86,26 @@ export async function pickItem(page: Page, label: string): Promise<void> {
 /** The run webview's document (the editor nests it in two iframes). */
 export function runWebview(page: Page) {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
+
+/**
+ * A window on a temp workspace with the extension loaded as the development extension: its page,
+ * and `close`, which ends the browser, the server and the workspace. `server` takes startCodeServer's
+ * options (an untrusted folder, the environment).
+ */
+export async function openWindow(ws: { folder: string; dispose: () => void }, server: { untrusted?: boolean; env?: Record<string, string> } = {}): Promise<{ page: Page; close: () => Promise<void> }> {
+  const started = await startCodeServer({ folder: ws.folder, ...server });
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await started.stop();
+    ws.dispose();
+  };
+  try {
+    browser = await launchChromium();
+    return { page: await openWorkbench(browser, workbenchUrl({ origin: started.origin, port: started.port, folder: ws.folder, extensionPath: ROOT })), close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
 }
