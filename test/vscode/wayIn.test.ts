@@ -53,6 +53,13 @@ describe('a way in, in code-server with no key and no chat model', function () {
     // The step's media: the markdown page of the three ways, shipped in the extension.
     await page.frameLocator('.gettingStartedContainer iframe.webview.ready').frameLocator('iframe#active-frame').locator('text=An Anthropic API key.').waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, 'way-in-walkthrough.png') });
+    // A step's picture is a file of the extension, and it loads.
+    await walkthrough.locator('.getting-started-step', { hasText: 'Run it' }).first().click();
+    const picture = walkthrough.locator('img[alt^="A run in the run view"]');
+    await picture.waitFor({ timeout: 30_000 });
+    await page.waitForFunction((img) => img && (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await picture.elementHandle(), { timeout: 30_000 });
+    // The focus back on the page's title, where F1 reaches the palette.
+    await walkthrough.locator('text=Get Started with Ticket Runner').first().click();
     await runFromPalette(page, 'View: Close All Editors');
   });
 
