@@ -90,10 +90,10 @@ export class ModelSetup extends Disposable {
       if (way === 'sample') return 'sample';
       if (way === 'key') {
         if (!(await this.setApiKey())) return undefined;
-        await this.setModel(folder, 'anthropic');
+        await this.setModel('anthropic');
       }
       if (way === 'editor') {
-        const used = await this.useEditorModel(folder);
+        const used = await this.useEditorModel();
         if (used === undefined) return undefined;
         noChatModel = !used;
       }
@@ -117,26 +117,27 @@ export class ModelSetup extends Disposable {
    * Switches the model setting to the editor's chat models, the one the user picks when there are
    * several. True when switched; false when the editor offers none; undefined when the pick was closed.
    */
-  async useEditorModel(folder: vscode.WorkspaceFolder | undefined): Promise<boolean | undefined> {
+  async useEditorModel(): Promise<boolean | undefined> {
     const models = await vscode.lm.selectChatModels({});
     if (!models.length) return false;
     const items = models.map((m) => ({ label: m.name, description: `${m.vendor} · ${m.family}`, family: m.family }));
     const chosen = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Ticket Runner: which chat model runs tickets?', placeHolder: 'The editor offers these chat models' });
     if (!chosen) return undefined;
-    await this.setModel(folder, 'vscode-lm', items.length === 1 ? DEFAULTS.lmFamily : chosen.family);
+    await this.setModel('vscode-lm', items.length === 1 ? DEFAULTS.lmFamily : chosen.family);
     void showMessage('info', `Ticket Runner now runs tickets with the editor's chat model ${chosen.label} (the "Model" setting of Ticket Runner is vscode-lm).`);
     return true;
   }
 
-  /** Sets the model setting (and the chat model's family) where the user set it before, else in the user's settings. */
-  private async setModel(folder: vscode.WorkspaceFolder | undefined, model: ModelProviderSetting, lmFamily?: string): Promise<void> {
-    const config = vscode.workspace.getConfiguration(SECTION, folder?.uri);
-    const put = async (key: string, value: unknown, fallback: unknown) => {
-      const target = { workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder, workspace: vscode.ConfigurationTarget.Workspace, global: vscode.ConfigurationTarget.Global }[settingTarget(config.inspect(key))];
-      if (config.get(key, fallback) !== value) await config.update(key, value, target);
-    };
-    await put(SettingKey.model, model, DEFAULTS.model);
-    if (lmFamily !== undefined) await put(SettingKey.lmFamily, lmFamily, DEFAULTS.lmFamily);
+  /**
+   * Sets the model setting, and the chat model's family beside it, where the user set the model
+   * before, else in the user's settings. They are window settings: read and written with no folder
+   * (a folder's target is refused).
+   */
+  private async setModel(model: ModelProviderSetting, lmFamily?: string): Promise<void> {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const target = settingTarget(config.inspect(SettingKey.model)) === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    if (config.get(SettingKey.model, DEFAULTS.model) !== model) await config.update(SettingKey.model, model, target);
+    if (lmFamily !== undefined) await config.update(SettingKey.lmFamily, lmFamily, target);
     this.log.info(`model setting: ${model}${lmFamily ? ` (family ${lmFamily})` : ''}`);
   }
 
@@ -145,7 +146,7 @@ export class ModelSetup extends Disposable {
     return [
       vscode.commands.registerCommand(Command.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(Command.useEditorModel, async () => {
-        const used = await this.useEditorModel(vscode.workspace.workspaceFolders?.[0]);
+        const used = await this.useEditorModel();
         if (used === false) void showMessage('warning', 'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.');
         return used;
       }),

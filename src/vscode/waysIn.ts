@@ -59,11 +59,12 @@ export function wayOf(button: string | undefined): WayIn | undefined {
   return (Object.keys(BUTTONS) as WayIn[]).find((w) => BUTTONS[w] === button);
 }
 
-/** Where a changed model setting goes: where the user set it already (so the change takes effect), else the user's settings. */
-export function settingTarget(inspected: { workspaceFolderValue?: unknown; workspaceValue?: unknown } | undefined): 'workspaceFolder' | 'workspace' | 'global' {
-  if (inspected?.workspaceFolderValue !== undefined) return 'workspaceFolder';
-  if (inspected?.workspaceValue !== undefined) return 'workspace';
-  return 'global';
+/**
+ * Where a changed model setting goes: the workspace's settings when the user set it there (so the
+ * change takes effect), else the user's. Never a folder's: the model settings are the window's.
+ */
+export function settingTarget(inspected: { workspaceValue?: unknown } | undefined): 'workspace' | 'global' {
+  return inspected?.workspaceValue !== undefined ? 'workspace' : 'global';
 }
 
 /** The tickets the recorded sample can replay: those with a script of recorded answers beside them. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { openWindow, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
+import { buildFakeLm, openWindow, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-results');
 
@@ -115,5 +115,38 @@ describe('a way in, in code-server with no key and no chat model', function () {
     await page.locator('.notification-toast', { hasText: 'BLOG-1' }).first().waitFor({ timeout: 60_000 });
     await runWebview(page).locator('#status[data-status="passed"]').waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, 'way-in-sample-passed.png') });
+  });
+});
+
+/**
+ * The same window with chat models the editor offers (the fake provider of lm.test.ts): Use the
+ * Editor's Model lists them, and the one picked becomes the model setting, where the user had set it.
+ */
+describe("a way in, in code-server with no key and the editor's chat models", function () {
+  this.timeout(300_000);
+  let close: (() => Promise<void>) | undefined;
+  const ws = tempWorkspace({ 'ticketRunner.model': 'anthropic' });
+
+  before(async () => {
+    const fakeLm = await buildFakeLm(path.join(ws.base, 'ticket-runner-tests.fake-lm-0.0.1'));
+    ({ page, close } = await openWindow(ws, { env: { ANTHROPIC_API_KEY: '' }, extensions: [fakeLm], proposedApi: true }));
+  });
+  after(async () => close?.());
+
+  it("Use the Editor's Model offers the chat models and sets the one picked, then the run goes on to its ticket", async () => {
+    const settings = path.join(ws.folder, '.vscode', 'settings.json');
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await dialog().waitFor({ timeout: 60_000 });
+    await dialog().locator('.monaco-button', { hasText: "Use the Editor's Model" }).click();
+    await pickItem(page, 'Fake plain');
+    const end = Date.now() + 30_000;
+    // Both settings, written one after the other.
+    while (!/"ticketRunner.model": "vscode-lm"[\s\S]*"ticketRunner.lmFamily": "fake-plain"|"ticketRunner.lmFamily": "fake-plain"[\s\S]*"ticketRunner.model": "vscode-lm"/.test(readFileSync(settings, 'utf8'))) {
+      if (Date.now() > end) throw new Error(`the setting did not change: ${readFileSync(settings, 'utf8')}\nthe notifications: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ')}`);
+      await page.waitForTimeout(250);
+    }
+    // The model can run now: the ticket list comes, as it would have with a model set from the start.
+    await page.locator('.quick-input-widget', { hasText: 'Ticket Runner: Run Ticket' }).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Escape');
   });
 });

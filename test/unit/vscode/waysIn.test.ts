@@ -47,8 +47,9 @@ describe('the ways to a model, for a window that has none', () => {
     assert.equal(wayOf(undefined), undefined);
   });
 
-  it('a changed model setting goes where the user set it, so that it takes effect; else into the user settings', () => {
-    assert.equal(settingTarget({ workspaceFolderValue: 'anthropic', workspaceValue: 'scripted' }), 'workspaceFolder');
+  it("a changed model setting goes where the user set it, so that it takes effect; else into the user settings; never a folder's", () => {
+    // A single folder's settings are its workspace's too: the window setting is written there, never as the folder's.
+    assert.equal(settingTarget({ workspaceFolderValue: 'anthropic', workspaceValue: 'anthropic' } as { workspaceValue?: unknown }), 'workspace');
     assert.equal(settingTarget({ workspaceValue: 'anthropic' }), 'workspace');
     assert.equal(settingTarget({}), 'global');
     assert.equal(settingTarget(undefined), 'global');
