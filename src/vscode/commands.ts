@@ -20,7 +20,10 @@ import { runSettingsOf } from './runSettings';
 import { defaultScriptPath, unsavable } from './runScript';
 import { recordScriptText } from '../node/models/scripted/recordScript';
 import { confirmAccept } from './acceptQuestion';
-import { Command, readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
+import { Command, readSettings, SECTION } from './settings';
+import type { ModelSetup } from './modelSetup';
+import { NO_RECORDED_SAMPLE, recordedTickets } from './waysIn';
+import { scriptPathFor } from '../node/models/scripted/loadScript';
 import { openFirst, ticketChoice } from './ticketChoice';
 
 export const UNTRUSTED_MESSAGE =
@@ -32,7 +35,7 @@ type RunArg = { runId: string } | string | undefined;
 export interface CommandContext {
   runs: RunService;
   panels: RunPanels;
-  secrets: vscode.SecretStorage;
+  models: ModelSetup;
   log: vscode.LogOutputChannel;
 }
 
@@ -66,8 +69,15 @@ function editorFiles(): { active?: vscode.Uri; open: vscode.Uri[] } {
   return { active: active?.scheme === 'file' ? active : undefined, open };
 }
 
-async function pickTicket(first?: string): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
-  const found = await vscode.workspace.findFiles('.tickets/*.ticket.{json,yaml,yml}', '**/node_modules/**', 500);
+/** The paths of the workspace's scripts of recorded answers (`.tickets/<ID>.script.json`). */
+async function scriptPaths(): Promise<Set<string>> {
+  return new Set((await vscode.workspace.findFiles('.tickets/*.script.json', '**/node_modules/**', 500)).map((u) => u.path));
+}
+
+/** `recorded`: only the tickets the recorded sample can replay. */
+async function pickTicket(first?: string, recorded = false): Promise<{ folder: vscode.WorkspaceFolder; rel: string } | undefined> {
+  const all = await vscode.workspace.findFiles('.tickets/*.ticket.{json,yaml,yml}', '**/node_modules/**', 500);
+  const found = recorded ? recordedTickets(all, await scriptPaths(), scriptPathFor) : all;
   const items = await Promise.all(
     found.map(async (uri) => {
       const folder = vscode.workspace.getWorkspaceFolder(uri)!;
@@ -83,7 +93,7 @@ async function pickTicket(first?: string): Promise<{ folder: vscode.WorkspaceFol
     }),
   );
   if (!items.length) {
-    void showMessage('info', 'No tickets in this workspace: add one with Ticket Runner: New Ticket, as .tickets/<ID>.ticket.json or .ticket.yaml.');
+    void showMessage('info', recorded && all.length ? NO_RECORDED_SAMPLE : 'No tickets in this workspace: add one with Ticket Runner: New Ticket, as .tickets/<ID>.ticket.json or .ticket.yaml.');
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
@@ -92,7 +102,11 @@ async function pickTicket(first?: string): Promise<{ folder: vscode.WorkspaceFol
   // The run's modules load while the user reads the list: on a window's first run they take
   // most of a second, which would otherwise come between the choice and the first event.
   const warm = setTimeout(() => void warmRunModules(), 300);
-  const picked = await vscode.window.showQuickPick(ordered, { title: 'Ticket Runner: Run Ticket', placeHolder: 'Pick a ticket to run', matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(ordered, {
+    title: recorded ? 'Ticket Runner: Try the Recorded Sample' : 'Ticket Runner: Run Ticket',
+    placeHolder: recorded ? 'Pick a ticket to replay with its recorded answers (no model is called)' : 'Pick a ticket to run',
+    matchOnDescription: true,
+  });
   clearTimeout(warm);
   return picked ? { folder: picked.folder, rel: relTo(picked.folder, picked.uri) } : undefined;
 }
@@ -116,9 +130,20 @@ async function pickRun(ctx: CommandContext, arg: RunArg, placeHolder: string, fi
   return (await vscode.window.showQuickPick(items, { placeHolder }))?.runId;
 }
 
-/** Runs a ticket with a cancellable progress notification; resolves with the run's result. */
-async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunResult | undefined> {
+/**
+ * Runs a ticket with a cancellable progress notification; resolves with the run's result.
+ * `recorded`: the recorded sample, a ticket replayed with the scripted model from its saved answers.
+ */
+async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded?: boolean } = {}): Promise<RunResult | undefined> {
   if (!requireTrust()) return undefined;
+  // The model first: without one the run would stop before its first step, after the ticket was picked.
+  let recorded = o.recorded === true;
+  if (!recorded) {
+    const editorUri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
+    const way = await ctx.models.ensure((editorUri && vscode.workspace.getWorkspaceFolder(editorUri)) ?? vscode.workspace.workspaceFolders?.[0], 'run');
+    if (!way) return undefined;
+    recorded = way === 'sample';
+  }
   let picked: { folder: vscode.WorkspaceFolder; rel: string } | undefined;
   // With no ticket given (the palette, a key), the ticket in the active editor runs, saved first:
   // the run reads the file. Else the list comes, with an open ticket first.
@@ -134,6 +159,8 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
       if (doc?.isDirty) await doc.save();
     } else if ('first' in choice) first = choice.first;
   }
+  // The sample replays only a ticket with recorded answers: another one given is offered among them instead.
+  if (recorded && target instanceof vscode.Uri && !(await scriptPaths()).has(scriptPathFor(target.path))) target = undefined;
   if (target instanceof vscode.Uri) {
     const folder = vscode.workspace.getWorkspaceFolder(target);
     if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
@@ -144,7 +171,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   const view = ctx.panels.prepare(picked ? `Run: ${ticketBaseName(picked.rel)}` : 'Run Ticket');
   let goOn = false;
   try {
-    picked ??= await pickTicket(first);
+    picked ??= await pickTicket(first, recorded);
     goOn = !!picked && (await ticketParses(ctx, picked)) && (await settleLeftovers(ctx, picked.folder));
   } finally {
     if (!goOn) view.release();
@@ -153,15 +180,16 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri): Promise<RunR
   const { folder, rel } = picked;
   view.retitle(`Run: ${ticketBaseName(rel)}`);
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
-  ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${settings.model})`);
+  ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${recorded ? 'scripted: the recorded sample' : settings.model})`);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}${recorded ? ' (recorded answers)' : ''}`, cancellable: true },
       async (progress, token) => {
         const { startRun } = await core();
         const report = stageReporter(ctx, progress);
         return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget: runSettingsOf(settings).budget, recovery: runSettingsOf(settings).recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }), {
           cancel: token,
+          ...(recorded ? { model: 'scripted' as const } : {}),
           onEvent: (e) => {
             report(e);
             if (e.type === 'run.started') view.bind(e.runId);
@@ -299,6 +327,8 @@ async function goOn(ctx: CommandContext, known: KnownRun, title: string, body: (
       cancel: token,
       continuesRun: known.state.runId,
       noModel,
+      // A scripted run (the recorded sample) goes on with its recorded answers, whatever the setting says now.
+      ...(known.state.model?.scripted ? { model: 'scripted' as const } : {}),
       onEvent: stageReporter(ctx, progress),
     }),
   );
@@ -352,14 +382,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
     reg(Command.runTicket, (uri?: vscode.Uri) => runTicket(ctx, uri)),
-    reg(Command.setApiKey, async () => {
-      const key = await vscode.window.showInputBox({ title: 'Ticket Runner: Anthropic API key', password: true, ignoreFocusOut: true, placeHolder: 'sk-ant-…', prompt: 'Stored in the editor\'s SecretStorage; never written to a log or shown in a view. Empty: remove it.' });
-      if (key === undefined) return;
-      if (key.trim()) await ctx.secrets.store(SECRET_ANTHROPIC_KEY, key.trim());
-      else await ctx.secrets.delete(SECRET_ANTHROPIC_KEY);
-      ctx.log.info(key.trim() ? 'Anthropic API key stored in SecretStorage' : 'Anthropic API key removed');
-      void showMessage('info', key.trim() ? 'Anthropic API key stored.' : 'Anthropic API key removed.');
-    }),
+    reg(Command.tryRecordedSample, (uri?: vscode.Uri) => runTicket(ctx, uri instanceof vscode.Uri ? uri : undefined, { recorded: true })),
     reg(Command.openRun, async (arg?: RunArg) => {
       const id = await pickRun(ctx, arg, 'Open which run?');
       if (id) ctx.panels.open(id, 'live');

@@ -5,7 +5,8 @@ import type { RunEvent } from '../core/schema/events';
 import type { WiredDeps } from '../node/runResources';
 import type { ModelNeeds } from './runService';
 import { runSettingsOf } from './runSettings';
-import { readSettings, SECRET_ANTHROPIC_KEY, SECTION } from './settings';
+import { anthropicKey } from './modelSetup';
+import { readSettings, SECTION } from './settings';
 
 /**
  * Builds the pipeline's dependencies for one run in one workspace folder. Everything heavy
@@ -26,14 +27,12 @@ export async function depsForFolder(
   let modelPort: ModelPort | undefined;
   const env: Record<string, string | undefined> = {};
   // A call that makes no model call (a rejection, a rollback) needs no provider and no key.
-  const model = needs.noModel ? 'none' : settings.model;
+  const model = needs.noModel ? 'none' : (needs.model ?? settings.model);
   if (model === 'vscode-lm') {
     const { selectLmModel } = await import('./lmModel.js');
     modelPort = await selectLmModel(settings.lmFamily);
   } else if (model === 'anthropic') {
-    const key = (await secrets.get(SECRET_ANTHROPIC_KEY)) ?? process.env.ANTHROPIC_API_KEY;
-    if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or pick another provider in the ticketRunner.model setting.');
-    env.ANTHROPIC_API_KEY = key;
+    env.ANTHROPIC_API_KEY = await keyOrStop(secrets);
   }
   const deps = await wireNodeDeps({
     workspaceRoot: folder.uri.fsPath,
@@ -57,6 +56,13 @@ export async function depsForFolder(
   return deps;
 }
 
+/** The Anthropic key, or the error that says how to set one (Run Ticket and Draft ask for a way in before they get here). */
+async function keyOrStop(secrets: vscode.SecretStorage): Promise<string> {
+  const key = await anthropicKey(secrets);
+  if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or choose another model in the "Model" setting of Ticket Runner.');
+  return key;
+}
+
 /** The model Draft Ticket from Text asks: the one the folder's runs use (ticketRunner.model), with no run around it. */
 export async function draftModelFor(folder: vscode.WorkspaceFolder, ticketPath: string, secrets: vscode.SecretStorage): Promise<ModelPort> {
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
@@ -66,9 +72,7 @@ export async function draftModelFor(folder: vscode.WorkspaceFolder, ticketPath: 
   }
   const env: Record<string, string | undefined> = {};
   if (settings.model === 'anthropic') {
-    const key = (await secrets.get(SECRET_ANTHROPIC_KEY)) ?? process.env.ANTHROPIC_API_KEY;
-    if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or pick another provider in the ticketRunner.model setting.');
-    env.ANTHROPIC_API_KEY = key;
+    env.ANTHROPIC_API_KEY = await keyOrStop(secrets);
   }
   const { wireDraftModel } = await import('../node/wire.js');
   return wireDraftModel({ workspaceRoot: folder.uri.fsPath, model: settings.model, ticketPath, env });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { decide, registerCommands, type CommandContext } from './commands';
 import { depsForFolder, draftModelFor } from './deps';
+import { ModelSetup } from './modelSetup';
 import { Disposable } from './dispose';
 import { onDidShowMessage, type ShownMessage } from './messages';
 import { RunPanels } from './runPanel';
@@ -39,15 +40,18 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
   readonly runs: RunService;
   readonly panels: RunPanels;
   readonly tree: RunsTreeProvider;
+  readonly models: ModelSetup;
   readonly onDidShowMessage = onDidShowMessage;
 
   constructor(context: vscode.ExtensionContext) {
     super();
     const log = (this.log = this._register(vscode.window.createOutputChannel('Ticket Runner', { log: true })));
     this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, needs)));
+    const models = (this.models = this._register(new ModelSetup(context, log)));
+    for (const command of models.register()) this._register(command);
     const ctx = {} as CommandContext;
     this.panels = this._register(new RunPanels(context.extensionUri, this.runs, async (runId, decision, reason) => void (await decide(ctx, runId, decision, reason, 'webview')), log));
-    Object.assign(ctx, { runs: this.runs, panels: this.panels, secrets: context.secrets, log } satisfies CommandContext);
+    Object.assign(ctx, { runs: this.runs, panels: this.panels, models, log } satisfies CommandContext);
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     for (const command of registerCommands(ctx)) this._register(command);
@@ -55,7 +59,7 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
     const tickets = this._register(new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
     for (const command of registerTicketCommands(tickets)) this._register(command);
-    this._register(registerDraftCommand(tickets, log));
+    this._register(registerDraftCommand(tickets, (folder) => models.ensure(folder, 'draft').then((way) => way === 'setting'), log));
     this._register(new EvaluateRouting().register());
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {
@@ -85,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): TicketRunnerApi {
   root = new TicketRunner(context);
   if (!vscode.workspace.isTrusted) root.log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
   void root.runs.refresh();
+  void root.models.offerWalkthrough();
   root.log.info(`activated (${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), trusted: ${vscode.workspace.isTrusted})`);
   return root;
 }

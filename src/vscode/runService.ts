@@ -11,6 +11,7 @@ import { displayStatus, type DisplayStatus } from '../core/run/liveness';
 import { Disposable, DisposableMap, DisposableStore, toDisposable } from './dispose';
 import { showMessage } from './messages';
 import { abortOnCancel } from './cancellation';
+import type { ModelProviderSetting } from './settings';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
@@ -22,6 +23,8 @@ export interface KnownRun {
 export interface ModelNeeds {
   continuesRun?: string;
   noModel?: boolean;
+  /** The provider this call uses instead of the model setting: the recorded sample's, or a scripted run's own when it goes on. */
+  model?: ModelProviderSetting;
 }
 
 export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds) => Promise<WiredDeps>;
@@ -217,7 +220,7 @@ export class RunService extends Disposable {
         this.log.warn(m);
         void showMessage('warning', `Ticket Runner ${m}.`);
       },
-      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel }),
+      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel, model: o.model }),
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
       onReleaseError: (err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`),
     };

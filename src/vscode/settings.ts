@@ -126,6 +126,9 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
 export const Command = {
   runTicket: 'ticketRunner.runTicket',
   setApiKey: 'ticketRunner.setApiKey',
+  useEditorModel: 'ticketRunner.useEditorModel',
+  tryRecordedSample: 'ticketRunner.tryRecordedSample',
+  getStarted: 'ticketRunner.getStarted',
   openRun: 'ticketRunner.openRun',
   replayRun: 'ticketRunner.replayRun',
   revealLog: 'ticketRunner.revealLog',
@@ -145,6 +148,10 @@ export const Command = {
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';
+/** The context key the runs view's welcome and the walkthrough read: the model setting can run a ticket now. */
+export const MODEL_READY_CONTEXT = 'ticketRunner.modelReady';
+/** The walkthrough's id, as package.json contributes it. */
+export const WALKTHROUGH_ID = 'gettingStarted';
 export const WEBVIEW_TYPE = 'ticketRunner.run';
 /** The SecretStorage key of the Anthropic API key. */
 export const SECRET_ANTHROPIC_KEY = 'ticketRunner.anthropicApiKey';

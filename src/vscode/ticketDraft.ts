@@ -8,6 +8,9 @@ import { Command } from './settings';
 import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
 import { systemClock } from '../node/store/systemClock';
 
+/** Whether the folder's model can draft, after asking the user for a way in when it cannot (ModelSetup.ensure). */
+export type ModelReady = (folder: vscode.WorkspaceFolder) => Promise<boolean>;
+
 /** What the command may be given instead of asking (another command, a test). */
 export interface DraftArgs {
   text?: string;
@@ -46,9 +49,11 @@ function logRecord(log: vscode.LogOutputChannel | undefined, id: string, draft: 
  * its findings, the rendered tests beside it. Nothing is written and nothing runs: the user saves
  * the draft, and runs it when they choose to.
  */
-export async function draftFromText(files: TicketFiles, args: DraftArgs = {}, log?: vscode.LogOutputChannel): Promise<{ uri: vscode.Uri; draft: Draft } | undefined> {
+export async function draftFromText(files: TicketFiles, modelReady: ModelReady, args: DraftArgs = {}, log?: vscode.LogOutputChannel): Promise<{ uri: vscode.Uri; draft: Draft } | undefined> {
   const folder = (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
   if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
+  // The model before the questions: a draft with no model to ask would be lost after them.
+  if (!(await modelReady(folder))) return undefined;
   const text = await issueText(args.text);
   if (!text?.trim()) return undefined;
   const id =
@@ -97,10 +102,10 @@ function recordWords(draft: Draft): string {
 }
 
 /** Draft Ticket from Text, as a command: its errors (no usable draft, no key, no script) are one line, never a stack. */
-export function registerDraftCommand(files: TicketFiles, log?: vscode.LogOutputChannel): vscode.Disposable {
+export function registerDraftCommand(files: TicketFiles, modelReady: ModelReady, log?: vscode.LogOutputChannel): vscode.Disposable {
   return vscode.commands.registerCommand(Command.draftTicket, async (args?: DraftArgs) => {
     try {
-      return await draftFromText(files, args && typeof args === 'object' ? args : {}, log);
+      return await draftFromText(files, modelReady, args && typeof args === 'object' ? args : {}, log);
     } catch (err) {
       log?.warn(`draft: ${errorMessage(err)}`);
       void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}${keptText ? ' Your text is kept: run Draft Ticket from Text again to retry it.' : ''}`);

@@ -6,8 +6,11 @@ import { REPO_ROOT } from '../support/tempWorkspace';
 /** The README is the guide a new user reads first; reference material goes to docs/. */
 const README_MAX_WORDS = 5000;
 
-/** The project's own Markdown pages: the README, the two maps for contributors, and docs/. */
-const PAGES = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+/**
+ * The project's own Markdown pages: the README, the two maps for contributors, the Marketplace page
+ * (packed as the .vsix's README, at the package's root as it is at the repository's) and docs/.
+ */
+const PAGES = ['README.md', 'ARCHITECTURE.md', 'CONTRIBUTING.md', 'MARKETPLACE.md', ...readdirSync(path.join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** A page's text without its fenced code blocks, where a `#` or a `](` is code, not Markdown. */
 const prose = (text: string): string => text.replace(/^```[\s\S]*?^```/gm, '');

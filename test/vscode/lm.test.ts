@@ -1,10 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
-import { buildSuite, launchChromium, openWorkbench, ROOT, tempWorkspace } from './workbench';
+import { buildFakeLm, buildSuite, launchChromium, openWorkbench, ROOT, tempWorkspace } from './workbench';
 
 /**
  * The vscode.lm provider in code-server, against scripted chat models that a test extension
@@ -64,24 +63,4 @@ async function clickFirstPromptControl(page: Page): Promise<boolean> {
     }
   }
   return false;
-}
-
-/**
- * The test extension, bundled beside its manifest, installed into the server's extensions folder:
- * code-server loads one development extension only (of two given, only the last is loaded).
- */
-async function buildFakeLm(dir: string): Promise<string> {
-  mkdirSync(dir, { recursive: true });
-  copyFileSync(path.join(ROOT, 'test', 'vscode', 'fakeLm', 'package.json'), path.join(dir, 'package.json'));
-  await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test', 'vscode', 'fakeLm', 'extension.ts')],
-    outfile: path.join(dir, 'extension.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    logLevel: 'warning',
-  });
-  return dir;
 }

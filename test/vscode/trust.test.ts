@@ -1,9 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
-import { launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
+import type { Page } from 'playwright-core';
+import { openWindow, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 /**
  * Workspace trust, in a real VS Code: the folder opens in Restricted Mode (trust on, no
@@ -11,9 +10,8 @@ import { launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebvi
  */
 describe('an untrusted workspace in code-server', function () {
   this.timeout(300_000);
-  let server: CodeServer | undefined;
-  let browser: Browser | undefined;
   let page: Page;
+  let close: (() => Promise<void>) | undefined;
   const ws = tempWorkspace();
   const runsDir = path.join(ws.folder, '.ticket-runner', 'runs');
   before(async () => {
@@ -21,15 +19,9 @@ describe('an untrusted workspace in code-server', function () {
     const fixture = path.join(ROOT, 'test', 'webview', 'fixtures', 'BLOG-1');
     const runId = (JSON.parse(readFileSync(path.join(fixture, 'events.jsonl'), 'utf8').split('\n')[0]!) as { runId: string }).runId;
     cpSync(fixture, path.join(runsDir, runId), { recursive: true });
-    server = await startCodeServer({ folder: ws.folder, untrusted: true });
-    browser = await launchChromium();
-    page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT }));
+    ({ page, close } = await openWindow(ws, { untrusted: true }));
   });
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-    ws.dispose();
-  });
+  after(async () => close?.());
 
   it('starts no run, with a message that says why and how to trust the workspace', async () => {
     const before = readdirSync(runsDir).length;

@@ -1,10 +1,10 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM } from '../webview/harness';
-import { ROOT } from './codeServer';
+import { ROOT, startCodeServer, workbenchUrl } from './codeServer';
 
 export { ROOT };
 
@@ -86,4 +86,47 @@ export async function pickItem(page: Page, label: string): Promise<void> {
 /** The run webview's document (the editor nests it in two iframes). */
 export function runWebview(page: Page) {
   return page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+}
+
+/**
+ * A window on a temp workspace with the extension loaded as the development extension: its page,
+ * and `close`, which ends the browser, the server and the workspace. `server` takes startCodeServer's
+ * options (an untrusted folder, the environment, extensions to install), and `proposedApi` workbenchUrl's.
+ */
+export async function openWindow(ws: { folder: string; dispose: () => void }, server: { untrusted?: boolean; env?: Record<string, string>; extensions?: string[]; proposedApi?: boolean } = {}): Promise<{ page: Page; close: () => Promise<void> }> {
+  const { proposedApi, ...options } = server;
+  const started = await startCodeServer({ folder: ws.folder, ...options });
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close();
+    await started.stop();
+    ws.dispose();
+  };
+  try {
+    browser = await launchChromium();
+    return { page: await openWorkbench(browser, workbenchUrl({ origin: started.origin, port: started.port, folder: ws.folder, extensionPath: ROOT, proposedApi })), close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * The test extension, bundled beside its manifest, installed into the server's extensions folder:
+ * code-server loads one development extension only (of two given, only the last is loaded).
+ */
+export async function buildFakeLm(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(path.join(ROOT, 'test', 'vscode', 'fakeLm', 'package.json'), path.join(dir, 'package.json'));
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test', 'vscode', 'fakeLm', 'extension.ts')],
+    outfile: path.join(dir, 'extension.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  return dir;
 }
