@@ -24,6 +24,8 @@ export interface TscTypeCheckOptions {
   timeoutMs?: number;
   /** Where tsc runs; src/node/wire.ts passes the run's sandbox. */
   jail?: ProcessJail;
+  /** Where the incremental state's folder is made: the system's temporary folder unless said. */
+  stateParent?: string;
 }
 
 /** `file(line,col): error TS1234: message`, as tsc writes it with --pretty false (5.x and 7.x alike). */
@@ -153,7 +155,7 @@ export class TscTypeCheck implements TypeCheckPort {
    */
   private incremental(tool: TypeCheckTool, configFile: string): { args: string[]; writable: string[] } {
     if (tool.name !== 'tsc' || major(tool.version) >= 7) return { args: [], writable: [] };
-    this.buildInfoDir ??= mkdtempSync(join(tmpdir(), 'ticket-runner-tsc-'));
+    this.buildInfoDir ??= mkdtempSync(join(this.options.stateParent ?? tmpdir(), 'ticket-runner-tsc-'));
     const name = `${createHash('sha256').update(configFile).digest('hex').slice(0, 16)}.tsbuildinfo`;
     return { args: ['--incremental', '--tsBuildInfoFile', join(this.buildInfoDir, name)], writable: [this.buildInfoDir] };
   }

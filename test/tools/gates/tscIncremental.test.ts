@@ -23,8 +23,9 @@ function project(): { root: string; dispose: () => void } {
 }
 
 const stateFiles = (root: string): string[] => readdirSync(root).filter((f) => f.endsWith('.tsbuildinfo'));
-/** The type-checkers' state folders in the system's temporary folder (other checkers' too: compare before and after). */
-const stateFolders = (): string[] => readdirSync(tmpdir()).filter((d) => d.startsWith('ticket-runner-tsc-')).map((d) => path.join(tmpdir(), d));
+/** A folder of the test's own for the checker's state: files running beside this one make theirs in the system's. */
+const stateParent = (): string => mkdtempSync(path.join(tmpdir(), 'tr-tsc-state-'));
+const stateFolders = (parent: string): string[] => readdirSync(parent).filter((d) => d.startsWith('ticket-runner-tsc-')).map((d) => path.join(parent, d));
 
 describe('gates: the type-check keeps incremental state between the baseline and the gate', function () {
   this.timeout(120_000);
@@ -54,11 +55,11 @@ describe('gates: the type-check keeps incremental state between the baseline and
 
   it('the state lives outside the workspace, in one folder per checker, and goes with dispose', async () => {
     const p = project();
-    const tsc = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath });
-    const before = new Set(stateFolders());
+    const parent = stateParent();
+    const tsc = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, stateParent: parent });
     try {
       await tsc.check(signal);
-      const mine = stateFolders().filter((d) => !before.has(d));
+      const mine = stateFolders(parent);
       assert.equal(mine.length, 1, 'one state folder for this checker');
       const dir = mine[0]!;
       assert.equal(readdirSync(dir).filter((f) => f.endsWith('.tsbuildinfo')).length, 1);
@@ -67,17 +68,18 @@ describe('gates: the type-check keeps incremental state between the baseline and
     } finally {
       tsc.dispose();
       p.dispose();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 
   it("in the sandbox, a process of the run other than tsc cannot write the checker's state", async () => {
     const p = project();
     const jail = await ProcessJail.open({ root: p.root, protect: [], parentEnv: process.env, requireSandbox: true });
-    const tsc = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, jail });
-    const before = new Set(stateFolders());
+    const parent = stateParent();
+    const tsc = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, jail, stateParent: parent });
     try {
       assert.equal((await tsc.check(signal)).status, 'passed', 'tsc itself may write it');
-      const [dir] = stateFolders().filter((d) => !before.has(d));
+      const [dir] = stateFolders(parent);
       assert.ok(dir, 'the state folder exists');
       const state = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tsbuildinfo'))!);
       const forge = await jail.run(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(state)}, '{}')`], { cwd: p.root, timeoutMs: 30_000, signal, tailChars: 4000 });
@@ -87,6 +89,7 @@ describe('gates: the type-check keeps incremental state between the baseline and
       tsc.dispose();
       await jail.dispose();
       p.dispose();
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
