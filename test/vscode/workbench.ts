@@ -61,7 +61,15 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
+    try {
+      await input.waitFor({ timeout: 10_000 });
+    } catch (err) {
+      // Focus inside a webview's frame (a walkthrough step, a run view) keeps F1 from the
+      // workbench: the frame loses focus to the page, and the palette is asked again.
+      if (attempt >= 6) throw err;
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      continue;
+    }
     await input.fill(`>${title}`);
     try {
       await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
