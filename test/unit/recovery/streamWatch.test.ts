@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { median } from '../../../bench/measure';
 import { hugeAnswer, timeStreamWatch } from '../../support/streamAnswer';
 
 /**
@@ -14,8 +13,10 @@ describe('the stream watch is linear in the answer size', function () {
     const small = hugeAnswer(200_000);
     const large = hugeAnswer(2_000_000);
     timeStreamWatch(small);
-    const ratios = [0, 1, 2].map(() => timeStreamWatch(large) / timeStreamWatch(small));
-    assert.ok(median(ratios) <= 30, `2 MB / 200 KB = ${median(ratios).toFixed(1)}×`);
+    // The fastest of five each: a busy machine only ever adds time, and a short measure suffers most from it.
+    const fastest = (answer: string) => Math.min(...[0, 1, 2, 3, 4].map(() => timeStreamWatch(answer)));
+    const ratio = fastest(large) / fastest(small);
+    assert.ok(ratio <= 30, `2 MB / 200 KB = ${ratio.toFixed(1)}×`);
   });
 
   it('still stops prose with no code and a loop, delta by delta', () => {
