@@ -57,27 +57,22 @@ export async function openWorkbench(browser: Browser, url: string, hooks?: { exi
 
 /** F1, a command by its palette title, Enter. */
 export async function runFromPalette(page: Page, title: string): Promise<void> {
-  // Right after the workbench loads, the extension may not have activated yet: try again.
+  // Right after the workbench loads, the extension may not have activated yet; and focus inside a
+  // webview's frame (a walkthrough step, a run view) keeps F1 from the workbench, or takes the
+  // palette away as the frame finishes loading. Either way: the frame loses focus, and again.
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
     try {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
       await input.waitFor({ timeout: 10_000 });
-    } catch (err) {
-      // Focus inside a webview's frame (a walkthrough step, a run view) keeps F1 from the
-      // workbench: the frame loses focus to the page, and the palette is asked again.
-      if (attempt >= 6) throw err;
-      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      continue;
-    }
-    await input.fill(`>${title}`);
-    try {
+      await input.fill(`>${title}`, { timeout: 10_000 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
       return;
     } catch (err) {
-      await page.keyboard.press('Escape');
       if (attempt >= 6) throw err;
+      await page.keyboard.press('Escape');
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     }
   }
 }

@@ -45,8 +45,8 @@ function watch(rig: FakeRig, o: { duringCheck?: () => Promise<void>; duringBasel
   return seen;
 }
 
-async function run(rig: FakeRig) {
-  const r = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-1'), signal: new AbortController().signal });
+async function run(rig: FakeRig, signal = new AbortController().signal) {
+  const r = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-1'), signal });
   return { ...r, events: await eventsOf(rig, r.runId) };
 }
 
@@ -99,6 +99,22 @@ describe('pure: the baselines before the first write', () => {
     const seen = watch(rig, {});
     const { events } = await run(rig);
     assert.equal(seen.checks - ofType(events, 'check.diagnosed').length, 1);
+  });
+
+  it('a cancel during the baselines ends the run cancelled, even when the checker stopped mid-question fails in its own words', async () => {
+    const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
+    const cancel = new AbortController();
+    const testsStarted = gate();
+    watch(rig, {
+      duringCheck: async () => {
+        await testsStarted.opened;
+        cancel.abort();
+        throw new Error('the language service worker is gone');
+      },
+      duringBaselineTests: () => Promise.resolve(testsStarted.open()),
+    });
+    const { state } = await run(rig, cancel.signal);
+    assert.equal(state.status, 'cancelled', JSON.stringify(state.finished));
   });
 
   it('a baseline that fails stops the run after the other settled, and nothing of either is recorded', async () => {

@@ -1,3 +1,4 @@
+import { CancelledError, isAbort } from '../../errors';
 import type { RunContext } from '../context';
 import { measureBaseline } from './findingsBaseline';
 import { measureProjectTestBaseline } from './projectTests';
@@ -24,8 +25,12 @@ export async function recordBaselines(ctx: RunContext, needed: BaselinesNeeded =
   const tests = needed.projectTests ? measureProjectTestBaseline(ctx) : undefined;
   // Both settle before either outcome counts: a failure of one never leaves the other running unwatched.
   const [f, t] = await Promise.allSettled([findings, tests]);
-  if (f.status === 'rejected') throw f.reason;
-  if (t.status === 'rejected') throw t.reason;
+  if (f.status === 'rejected' || t.status === 'rejected') {
+    const failures = [f, t].flatMap((r): unknown[] => (r.status === 'rejected' ? [r.reason] : []));
+    // A cancel ends both, and one of them may fail in its own words as it is stopped (a checker torn
+    // down mid-question): the run was cancelled, and it says so, as it did when one ran after the other.
+    throw failures.find(isAbort) ?? (ctx.signal.aborted ? new CancelledError('cancelled before the first write') : failures[0]);
+  }
   const baseline = f.value && t.value?.touched ? await measureBaseline(ctx) : f.value;
   if (baseline) await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
   if (t.value) await ctx.log.emit({ type: 'projectTests.baseline', ...t.value.baseline });
