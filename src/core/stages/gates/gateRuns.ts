@@ -5,6 +5,7 @@ import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, 
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
+import { isCodePath } from '../paths';
 import { caseKey, projectRegression, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
@@ -37,7 +38,6 @@ export interface GateEnv {
   attempt: number;
 }
 
-const CODE_FILE = /\.[cm]?[jt]sx?$/;
 
 export async function readFiles(workspace: WorkspacePort, paths: readonly string[]): Promise<SourceFile[]> {
   const out: SourceFile[] = [];
@@ -56,7 +56,7 @@ const diagLine = (d: CodeDiagnostic): string => `${d.file}:${d.line}:${d.column}
 /** The changed files that are the ticket's code: not its rendered tests, not deleted. */
 function codeChanges(env: GateEnv, changes: ChangedFile[]): ChangedFile[] {
   const tests = new Set(env.ctx.manifest.testFiles);
-  return changes.filter((c) => c.after !== null && CODE_FILE.test(c.path) && !tests.has(c.path));
+  return changes.filter((c) => c.after !== null && isCodePath(c.path) && !tests.has(c.path));
 }
 
 export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {

@@ -3,7 +3,7 @@ import type { CoverageResult } from '../../ports/gates';
 import type { RunLog } from '../../run/runLog';
 import type { TestRunResult } from '../../schema/checks';
 import type { RunContext } from '../context';
-import { isTestPath } from '../paths';
+import { isCodePath, isTestPath } from '../paths';
 import { cumulativeChanges } from './diff';
 
 /**
@@ -13,12 +13,10 @@ import { cumulativeChanges } from './diff';
  * code: a write after that run (a gate's repair, a put-back) makes the gate measure afresh.
  */
 
-const CODE_FILE = /\.[cm]?[jt]sx?$/;
-
 /** The files the coverage gate measures: the ticket's changed code, not its tests, not deleted. */
 export async function measuredFiles(ctx: Pick<RunContext, 'deps' | 'log' | 'manifest'>): Promise<{ path: string; before: string | null; after: string | null }[]> {
   const tests = new Set(ctx.manifest.testFiles);
-  return (await cumulativeChanges(ctx)).filter((c) => c.after !== null && CODE_FILE.test(c.path) && !tests.has(c.path) && !isTestPath(c.path));
+  return (await cumulativeChanges(ctx)).filter((c) => c.after !== null && isCodePath(c.path) && !tests.has(c.path) && !isTestPath(c.path));
 }
 
 interface Judged {
