@@ -43,6 +43,16 @@ export const TicketOp = z.discriminatedUnion('op', [
       type: z.string().min(1),
     })
     .strict(),
+  z
+    .object({
+      op: z.literal('declare'),
+      file: RelPath.describe('The TypeScript file that will hold the new exports; created when it does not exist'),
+      exports: z
+        .array(z.string().min(1).describe('One declaration without a body, as TypeScript source: "function slugify(title: string): string", "interface Tag { name: string }", "const LIMIT: number"'))
+        .min(1)
+        .describe('What the ticket creates: each new export with its signature, laid over the code as a declaration before the Coder runs'),
+    })
+    .strict(),
 ]);
 export type TicketOp = z.infer<typeof TicketOp>;
 

@@ -1,4 +1,5 @@
 import type { Manifest } from '../schema/manifest';
+import { declaredForCoder } from './ops/declared';
 import { describeTampering, type TamperedFile } from './checks/oraclePins';
 import type { AppliedFix, TestRunResult, CodeDiagnostic, ParseProblem, LintProblem } from '../schema/checks';
 
@@ -79,6 +80,7 @@ export function manifestSummary(m: Manifest): string {
     `You may write: ${m.scope.write.map((f) => f.path + (f.exists ? '' : ' (new)')).join(', ')}`,
     m.scope.read.length ? `You may read: ${m.scope.read.map((f) => f.path).join(', ')}` : '',
     `Tests (read-only): ${m.testFiles.join(', ')}`,
+    declaredForCoder(m.ops),
     m.facts.length ? `Facts from the language service:\n${m.facts.map((f) => `- ${f.file} ${f.symbol}: ${f.signature ?? 'does not resolve'}`).join('\n')}` : '',
   ]
     .filter(Boolean)

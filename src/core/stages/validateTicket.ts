@@ -4,6 +4,8 @@ import type { WorkspacePort } from '../ports/workspace';
 import type { AcceptanceCriterion, SymbolRef, Ticket } from '../schema/ticket';
 import type { TestPlan } from '../schema/testPlan';
 import { buildManifest, ticketPathProblems } from './manifestBuilder';
+import { impossibleExpectations, renderTypeProbe } from './checks/typeProbe';
+import { declaredOverlays } from './ops/declared';
 import { materialize, type MaterializedFile } from './materializer';
 import { suggestRefs } from './refSuggestions';
 import { parseTicket } from './ticketLoader';
@@ -79,12 +81,26 @@ export async function validateTicket(
   }
   const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   if (deps.diagnostics?.probe) {
+    // Against the code as the ticket declares it: a declared export is there for the tests to name.
+    const overlays = await declaredOverlays(manifest.ops, (p) => deps.workspace.readFile(p));
     for (const [i, file] of rendered.entries()) {
-      const errors = (await deps.diagnostics.probe(file.path, file.content, signal)).filter((d) => d.file === file.path && d.category === 'error');
+      const errors = (await deps.diagnostics.probe(file.path, file.content, signal, overlays)).filter((d) => d.file === file.path && d.category === 'error');
       for (const d of errors) {
         findings.push({
           path: `$.testPlan.files[${i}]`,
           message: `the rendered ${file.path}, line ${d.line}:${d.column}: ${d.code} ${d.message} (against the code as it is now; expected if the ticket asks for it)`,
+          severity: 'warning',
+        });
+      }
+      // The wrong-test guard's type fact, as you type: an equality its subject's type cannot hold.
+      const plan = manifest.testPlan.files[i];
+      const probe = plan && manifest.testLanguage === 'ts' ? renderTypeProbe(plan) : null;
+      if (!probe) continue;
+      for (const x of impossibleExpectations(probe, await deps.diagnostics.probe(probe.path, probe.content, signal, overlays))) {
+        const c = plan!.cases.findIndex((k) => k.name === x.caseName);
+        findings.push({
+          path: c >= 0 ? `$.testPlan.files[${i}].cases[${c}]` : `$.testPlan.files[${i}]`,
+          message: `"${x.caseName}" expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message}): a run would find this test wrong`,
           severity: 'warning',
         });
       }

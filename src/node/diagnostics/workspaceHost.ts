@@ -72,6 +72,12 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     else if (this.isSource(file)) this.roots.add(file);
   }
 
+  /** Makes `file` a root of the program, though it is not (yet) on disk. */
+  addRoot(file: string): void {
+    this.roots.add(file);
+    this.projectVersion++;
+  }
+
   /**
    * Puts a file that exists only in memory into the program (a type probe), or takes it out
    * again with `undefined`. Nothing is written to disk.

@@ -14,10 +14,16 @@ class TrialHost extends WorkspaceHost {
     return this.overlay.get(file) ?? super.text(file);
   }
 
+  override fileExists(file: string): boolean {
+    return this.overlay.has(file) || super.fileExists(file);
+  }
+
   setOverlay(files: ReadonlyMap<string, string>): void {
     for (const [file, text] of files) {
       this.overlay.set(file, text);
       this.touch(file);
+      // A file the op creates is not on disk yet: it is in the program while the trial lasts.
+      if (this.isSource(file)) this.addRoot(file);
     }
   }
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Ticket } from '../../../src/core/schema/ticket';
 import { materialize } from '../../../src/core/stages/materializer';
@@ -23,6 +23,50 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     assert.equal(wrong.code, 3);
     assert.match(wrong.out, /^\.tickets\/BLOG-3\.ticket\.json: error at \$\.refs\[0\]: refs\[0\]: Post\.publishedAt does not resolve in src\/types\.ts/m);
     assert.equal(treeHash(ws.root), before, 'validate writes nothing');
+  });
+
+  it('a plan for a function the ticket declares type-checks against the declaration: no warning over it, and nothing written', async () => {
+    const ticket = {
+      id: 'DECL-2',
+      title: 'Slug words',
+      description: 'A title becomes its slug words.',
+      scope: { write: ['src/utils/slug.ts'], read: [] },
+      acceptance: [{ id: 'AC1', text: 'a title splits into lower-case words' }],
+      testPlan: {
+        files: [
+          {
+            path: 'test/ticket/DECL-2.test.ts',
+            suite: 'DECL-2',
+            imports: [{ from: '../../src/utils/slug', names: ['slugWords'] }],
+            cases: [{ name: 'splits', criterion: 'AC1', expect: [{ kind: 'equal', mode: 'deep', actual: "slugWords('A b')", expected: "['a', 'b']" }] }],
+          },
+        ],
+      },
+      ops: [] as unknown[],
+    };
+    const findings = async () => {
+      writeFileSync(path.join(ws.root, '.tickets/DECL-2.ticket.json'), JSON.stringify(ticket));
+      const r = await cli(['validate', '.tickets/DECL-2.ticket.json', '--workspace', ws.root, '--json']);
+      return (JSON.parse(r.out) as { findings: { path: string; severity: string; message: string }[] }[])[0]!.findings;
+    };
+    const before = treeHash(ws.root);
+    // Without the op, the module does not exist yet: the whole plan is a warning.
+    assert.match((await findings()).find((f) => f.path === '$.testPlan.files[0]')?.message ?? '', /Cannot find module '\.\.\/\.\.\/src\/utils\/slug'/);
+    ticket.ops = [{ op: 'declare', file: 'src/utils/slug.ts', exports: ['function slugWords(title: string): string[]'] }];
+    assert.deepEqual((await findings()).filter((f) => f.path.startsWith('$.testPlan')), []);
+    assert.equal(existsSync(path.join(ws.root, 'src/utils/slug.ts')), false, 'validate lays the declaration in memory only');
+    // The declared type is what the plan is held to: a string where it returns string[] is a warning at once.
+    ticket.testPlan.files[0]!.cases[0]!.expect[0]!.expected = "'a-b'";
+    ticket.testPlan.files[0]!.cases[0]!.expect[0]!.mode = 'strict';
+    const impossible = (await findings()).filter((f) => f.path.startsWith('$.testPlan'));
+    assert.deepEqual(
+      impossible.map((f) => `${f.severity} ${f.path}: ${f.message}`),
+      [
+        "warning $.testPlan.files[0].cases[0]: \"splits\" expects slugWords('A b') to equal 'a-b', which its declared type cannot hold (TS2345: Argument of type 'string' is not assignable to parameter of type 'string[]'.): a run would find this test wrong",
+      ],
+    );
+    rmSync(path.join(ws.root, '.tickets/DECL-2.ticket.json'));
+    assert.equal(treeHash(ws.root), before);
   });
 
   it('lists every problem of a broken ticket, not just the first, each with its path and what to do', async () => {

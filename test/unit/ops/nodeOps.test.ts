@@ -214,4 +214,43 @@ describe('ops: NodeOps over Tree-sitter and the language service', function () {
     assert.equal(failure(await w.apply({ ...op, file: 'src/nope.ts' }, ['src/nope.ts'])).reason, 'src/nope.ts does not exist');
     assert.equal(failure(await w.apply({ ...op, file: 'README.md' }, ['README.md'])).reason, 'README.md is not a TypeScript file');
   });
+  describe('declare', () => {
+    it('creates a new module of ambient declarations that the project type-checks, and writes nothing the second time', async () => {
+      const op = { op: 'declare' as const, file: 'src/utils/slug.ts', exports: ['function slugify(title: string): string[]', 'export const MAX_SLUG: number;', 'interface SlugOptions { lower: boolean }'] };
+      const [edit] = edits(await w.apply(op, ['src/utils/slug.ts']));
+      assert.equal(edit?.before, '');
+      assert.equal(w.read('src/utils/slug.ts'), 'export declare function slugify(title: string): string[];\nexport declare const MAX_SLUG: number;\nexport declare interface SlugOptions { lower: boolean }\n');
+      w.write('src/useSlug.ts', "import { slugify } from './utils/slug';\nexport const parts: string[] = slugify('A b');\n");
+      assert.deepEqual(w.errors(), []);
+      assert.deepEqual(edits(await w.apply(op, ['src/utils/slug.ts'])), []);
+    });
+
+    it('adds to the end of an existing file, naming the types it imports', async () => {
+      const before = w.read('src/utils/pagination.ts');
+      w.write('src/utils/pagination.ts', "import type { Post } from '../types';\n" + before);
+      edits(await w.apply({ op: 'declare', file: 'src/utils/pagination.ts', exports: ['function firstPage(posts: Post[]): Post[]'] }, ['src/utils/pagination.ts']));
+      assert.ok(w.read('src/utils/pagination.ts').endsWith('\n\nexport declare function firstPage(posts: Post[]): Post[];\n'));
+      assert.deepEqual(w.errors(), []);
+    });
+
+    it('refuses a name the file already declares: the ticket changes that export, it does not create it', async () => {
+      const before = w.read('src/utils/pagination.ts');
+      const f = failure(await w.apply({ op: 'declare', file: 'src/utils/pagination.ts', exports: ['const DEFAULT_PAGE: string'] }, ['src/utils/pagination.ts']));
+      assert.equal(f.reason, 'src/utils/pagination.ts already declares DEFAULT_PAGE, so the ticket changes it rather than creating it');
+      assert.match(f.suggestion, /changeTypeAnnotation/);
+      assert.equal(w.read('src/utils/pagination.ts'), before);
+    });
+
+    it('refuses a type that does not resolve in the file, a body, a missing type and two statements, each with what to write', async () => {
+      const unknown = failure(await w.apply({ op: 'declare', file: 'src/utils/slug.ts', exports: ['function tagsOf(post: Post): string[]'] }, ['src/utils/slug.ts']));
+      assert.match(unknown.reason, /^the declarations do not type-check: src\/utils\/slug\.ts:1 TS2304: Cannot find name 'Post'/);
+      assert.match(unknown.suggestion, /addImport op before this one/);
+      const body = failure(await w.apply({ op: 'declare', file: 'src/utils/slug.ts', exports: ['function f(): number { return 1; }'] }, ['src/utils/slug.ts']));
+      assert.match(body.reason, /has a body: declare the signature only/);
+      assert.match(failure(await w.apply({ op: 'declare', file: 'src/utils/slug.ts', exports: ['function f(a: number)'] }, ['src/utils/slug.ts'])).reason, /has no return type/);
+      assert.match(failure(await w.apply({ op: 'declare', file: 'src/utils/slug.ts', exports: ['const a: number; const b: number'] }, ['src/utils/slug.ts'])).reason, /holds 2 statements/);
+      assert.match(failure(await w.apply({ op: 'declare', file: 'src/utils/slug.ts', exports: ['const n = 1'] }, ['src/utils/slug.ts'])).reason, /has a value: declare its type only/);
+      assert.equal(failure(await w.apply({ op: 'declare', file: 'src/slug.js', exports: ['const n: number'] }, ['src/slug.js'])).reason, 'src/slug.js is not a TypeScript file');
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline';
 import { runOracleTests } from './oracle';
+import { unimplementedDeclarations } from '../ops/declared';
 import { preCoderOverlays } from './preCoderCode';
 import { caseKey, changedByRun, projectRegression, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
@@ -25,6 +26,8 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   const evidence: FailureEvidence = { parse: [], diagnostics: [], lint: [] };
   const baseline = baselineFromLog(ctx);
   const codeFiles = changed.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
+  // A value the ticket declared that is still only its declaration: the code is not written yet.
+  const unwritten = await unimplementedDeclarations(manifest.ops, (p) => deps.workspace.readFile(p));
 
   if (deps.parser) {
     const t = now();
@@ -59,19 +62,19 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     const result = await deps.diagnostics.check([...new Set([...codeFiles, ...manifest.testFiles])], signal);
     // Only what the run introduced counts; the baseline's errors are shown apart.
     const { introduced, preExisting } = splitDiagnostics(baseline?.diagnostics ?? [], result.diagnostics.filter((d) => d.category === 'error'));
-    evidence.diagnostics = introduced;
+    evidence.diagnostics = [...introduced, ...unwritten];
     evidence.preExisting = preExisting;
     await log.emit({
       type: 'check.diagnosed',
       attempt,
-      ok: introduced.length === 0,
+      ok: evidence.diagnostics.length === 0,
       checkedFiles: result.checkedFiles,
-      diagnostics: result.diagnostics.filter((d) => !preExisting.includes(d)),
+      diagnostics: [...result.diagnostics.filter((d) => !preExisting.includes(d)), ...unwritten],
       preExisting,
       durationMs: elapsed(t),
       checkedBy: result.checkedBy,
     });
-  }
+  } else evidence.diagnostics.push(...unwritten);
 
   if (deps.lint) {
     const r = await deps.lint.lint(codeFiles, signal);

@@ -44,7 +44,12 @@ export async function applyOps(ctx: RunContext): Promise<void> {
   if (!pending.length) return;
   const { deps, manifest, signal } = ctx;
   const scope: OpScope = { write: manifest.scope.write.map((f) => f.path), read: manifest.scope.read.map((f) => f.path), tests: manifest.testFiles };
-  const targets = pending.flatMap((p) => workspacePath(p.op.file) ?? []);
+  const targets = [];
+  // Only files that exist have errors to compare: a declared new file has none before.
+  for (const p of pending) {
+    const file = workspacePath(p.op.file);
+    if (file !== undefined && (await deps.workspace.exists(file))) targets.push(file);
+  }
   const baseline = deps.diagnostics && (await deps.diagnostics.check([...new Set([...targets, ...scope.tests])], signal));
   const touched = new Set<string>();
   for (const { index, op } of pending) {
@@ -89,15 +94,17 @@ async function writeEdits(ctx: RunContext, edits: readonly OpEdit[]): Promise<Fi
   const written = [];
   const files: FileRef[] = [];
   for (const e of edits) {
-    const current = (await deps.workspace.readFile(e.path)) ?? '';
+    // A file an op creates (the `declare` op's new module) did not exist: a rollback deletes it.
+    const existing = await deps.workspace.readFile(e.path);
+    const current = existing ?? '';
     // A language service reads files without their byte-order mark; the file keeps it.
     const bom = current.startsWith('\uFEFF') ? '\uFEFF' : '';
     // The adapter read the file a moment ago; anything else means someone else is writing it.
     if (current.slice(bom.length) !== e.before) throw new Error(`${e.path} changed while an op was computing its edit; run the ticket again`);
     const after = await log.putBlob(bom + e.after);
-    if (e.after !== e.before) {
+    if (e.after !== e.before || existing === null) {
       await deps.workspace.writeFile(e.path, bom + e.after);
-      written.push({ path: e.path, before: await log.putBlob(current), after });
+      written.push({ path: e.path, before: existing === null ? null : await log.putBlob(current), after });
     }
     files.push({ path: e.path, hash: after });
   }
