@@ -38,6 +38,9 @@ describe('ops: declared exports', () => {
     const written = 'export const MAX = 3;\nexport function slugWords(title: string): string[] {\n  return [title];\n}\nexport declare interface Opts { lower: boolean }\n';
     assert.deepEqual(await unimplementedDeclarations(ops, files({ 'src/slug.ts': written })), []);
     assert.deepEqual(await unimplementedDeclarations(ops, files({})), []);
+    // Declared again without export and exported by a list: still no code behind the name.
+    const relisted = 'declare function slugWords(title: string): string[];\nexport const MAX = 3;\nexport { slugWords };\n';
+    assert.deepEqual((await unimplementedDeclarations(ops, files({ 'src/slug.ts': relisted }))).map((d) => d.line), [1]);
   });
 
   it('tells the Coder each signature to write, and nothing when the ticket declares nothing', () => {

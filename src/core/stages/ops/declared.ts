@@ -55,8 +55,11 @@ export async function declaredOverlays(ops: readonly TicketOp[], read: (path: st
   return out;
 }
 
-/** A declaration of a value (not a type) that the ticket laid and nobody has written since. */
-const VALUE_STUB = /^[ \t]*export[ \t]+declare[ \t]+(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function[ \t]*\*?|const|let|var|class|enum)[ \t]+([A-Za-z_$][\w$]*)/gm;
+/**
+ * A declaration of a value (not a type) without its code: the one the ticket laid, or the same
+ * name declared again without `export` and exported by a list (which compiles to nothing too).
+ */
+const VALUE_STUB = /^[ \t]*(?:export[ \t]+)?declare[ \t]+(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function[ \t]*\*?|const|let|var|class|enum)[ \t]+([A-Za-z_$][\w$]*)/gm;
 
 /**
  * The ticket's declared values that are still only declarations: the Coder has not written
