@@ -1,25 +1,25 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isCodePath } from '../core/stages/paths';
-import { placeholderCase } from '../core/stages/ticketTemplate';
+import { placeholderCase, placeholderDeclare } from '../core/stages/ticketTemplate';
 import { closestPath } from './closestPath';
 import { list, type Fix } from './ticketFindings';
 import type { TextChange, TicketSource } from './ticketSource';
-import type { TicketWorkspace } from './ticketWorkspace';
+import type { WorkspaceFacts } from './ticketWorkspace';
 
 /** A name in a criterion's text that could be a symbol: `Post.publishedAt`, listPosts. */
 const NAME = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
 const MAX_NAMES = 40;
 
 /**
- * Quick fixes for the server's findings (a scope path to the closest existing file, a test-case
- * skeleton for a criterion with none), and, on an acceptance criterion, a `refs` entry for each
+ * Quick fixes for the server's findings (a scope path to the closest existing file, a declare op
+ * for a scope.write file the ticket creates, a test-case skeleton for a criterion with none), and, on an acceptance criterion, a `refs` entry for each
  * symbol its text names that a scope file declares and `refs` does not list yet.
  */
-export async function codeActions(doc: TextDocument, source: TicketSource, ws: TicketWorkspace, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
+export async function codeActions(doc: TextDocument, source: TicketSource, ws: WorkspaceFacts, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
   const uri = doc.uri;
   const edit = (changes: TextChange[]) => ({ changes: { [uri]: changes.map((c): TextEdit => ({ range: { start: doc.positionAt(c.offset), end: doc.positionAt(c.offset + c.length) }, newText: c.content })) } });
-  const raw = (source.value ?? {}) as { acceptance?: unknown; scope?: { write?: unknown; read?: unknown }; refs?: unknown; testPlan?: { files?: unknown } };
+  const raw = (source.value ?? {}) as { acceptance?: unknown; scope?: { write?: unknown; read?: unknown }; refs?: unknown; ops?: unknown; testPlan?: { files?: unknown } };
   const actions: CodeAction[] = [];
 
   for (const d of diagnostics) {
@@ -27,6 +27,11 @@ export async function codeActions(doc: TextDocument, source: TicketSource, ws: T
     if (fix?.kind === 'scopePath') {
       const to = closestPath(fix.value, await ws.listFiles());
       if (to) actions.push({ title: `Change to "${to}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(source.set(fix.path, to)) });
+      if (fix.declare) {
+        const op = placeholderDeclare(fix.declare);
+        const changes = Array.isArray(raw.ops) ? source.set(['ops', raw.ops.length], op, true) : source.set(['ops'], [op]);
+        actions.push({ title: `Declare ${fix.declare} as a file the ticket creates`, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: edit(changes) });
+      }
     } else if (fix?.kind === 'testCase') {
       const files = list(raw.testPlan?.files);
       if (!files.length) continue;
@@ -51,7 +56,7 @@ export async function codeActions(doc: TextDocument, source: TicketSource, ws: T
 }
 
 /** The symbols a criterion's text names that a scope file declares and `refs` lacks. */
-async function namedRefs(text: string, raw: { scope?: { write?: unknown; read?: unknown }; refs?: unknown }, ws: TicketWorkspace): Promise<{ symbol: string; file: string }[]> {
+async function namedRefs(text: string, raw: { scope?: { write?: unknown; read?: unknown }; refs?: unknown }, ws: WorkspaceFacts): Promise<{ symbol: string; file: string }[]> {
   const port = ws.checks.diagnostics;
   if (!port?.symbolsOf) return [];
   const listed = new Set(list(raw.refs).map((r) => (r as { symbol?: unknown })?.symbol));

@@ -1,10 +1,11 @@
 import { CompletionItemKind, InsertTextFormat, InsertTextMode, type CompletionItem } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { relativeModuleFile } from '../core/stages/gates/reach';
 import { isCodePath } from '../core/stages/paths';
 import { Expectation } from '../core/schema/testPlan';
 import { list } from './ticketFindings';
 import type { Cursor, TicketSource } from './ticketSource';
-import type { TicketWorkspace } from './ticketWorkspace';
+import type { WorkspaceFacts } from './ticketWorkspace';
 
 /** The expectation kinds, from the schema itself, with a snippet of each one's required fields. */
 export const EXPECTATION_KINDS = Expectation.options.map((o) => o.shape.kind.value);
@@ -20,14 +21,15 @@ const matches = (path: Cursor['path'], pattern: (string | typeof isIndex)[]) => 
 
 /**
  * Completion in a ticket: workspace files in `scope` and `refs[].file`, the exported names (and
- * members after a dot) of the ref's file in `refs[].symbol`, acceptance ids in a case's
- * `criterion`, and the expectation kinds (a whole expectation, as a snippet, in `expect`).
+ * members after a dot) of the ref's file in `refs[].symbol`, the exports of the module a test
+ * import names in its `names` and `default`, acceptance ids in a case's `criterion`, and the
+ * expectation kinds (a whole expectation, as a snippet, in `expect`).
  */
-export async function complete(doc: TextDocument, source: TicketSource, ws: TicketWorkspace, offset: number): Promise<CompletionItem[]> {
+export async function complete(doc: TextDocument, source: TicketSource, ws: WorkspaceFacts, offset: number): Promise<CompletionItem[]> {
   const cursor = source.locate(offset);
   if (!cursor) return [];
   const { path } = cursor;
-  const raw = (source.value ?? {}) as { acceptance?: unknown; refs?: unknown };
+  const raw = (source.value ?? {}) as { acceptance?: unknown; refs?: unknown; testPlan?: { files?: unknown } };
   const values = (names: { label: string; detail?: string; kind: CompletionItemKind }[]) => names.map((n) => valueItem(doc, source, cursor, offset, n));
 
   if (!cursor.atKey && (matches(path, ['scope', 'write', isIndex]) || matches(path, ['scope', 'read', isIndex]))) {
@@ -46,6 +48,16 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Tick
     const owner = typed.includes('.') ? typed.slice(0, typed.lastIndexOf('.')) : undefined;
     const entries = await diagnostics.symbolsOf(ref.file, owner);
     return values(entries.map((e) => ({ label: owner ? `${owner}.${e.name}` : e.name, detail: e.type, kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable })));
+  }
+  if (!cursor.atKey && (matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'names', isIndex]) || matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'default']))) {
+    const file = list(raw.testPlan?.files)[path[2] as number] as { path?: unknown; imports?: unknown } | undefined;
+    const from = (list(file?.imports)[path[4] as number] as { from?: unknown } | undefined)?.from;
+    const diagnostics = ws.checks.diagnostics;
+    if (typeof file?.path !== 'string' || typeof from !== 'string' || !diagnostics?.symbolsOf) return [];
+    // Relative to the test file, as the rendered test imports it; a package's names are not the workspace's to list.
+    const module = await relativeModuleFile(ws.checks.workspace, file.path, from);
+    if (!module) return [];
+    return values((await diagnostics.symbolsOf(module)).map((e) => ({ label: e.name, detail: e.type, kind: CompletionItemKind.Variable })));
   }
   if (!cursor.atKey && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'criterion'])) {
     const ids = list(raw.acceptance).flatMap((a) => {

@@ -72,7 +72,7 @@ export function startTicketServer(connection: Connection): void {
     if (!ticket) return undefined;
     try {
       const checks = withTypes ? ticket.ws.checks : { workspace: ticket.ws.checks.workspace };
-      const { findings, validation } = await ticketFindings(checks, ticket.rel, ticket.source, signal);
+      const { findings, validation } = await ticketFindings(checks, ticket.rel, ticket.source, signal, () => ticket.ws.listFiles());
       if (signal.aborted) return undefined;
       // A check that took longer than the next keystroke's does not put back older findings.
       const live = documents.get(doc.uri);

@@ -1,11 +1,15 @@
 import { isTestPath, normalizeRelPath } from '../core/stages/paths';
+import { closestPath } from './closestPath';
 import { unresolvedRef, validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/validateTicket';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
 import type { Segment, Span, TicketSource } from './ticketSource';
 
-/** What a code action can do about a finding. */
-export type Fix = { kind: 'scopePath'; path: Segment[]; value: string } | { kind: 'testCase'; criterion: string };
+/**
+ * What a code action can do about a finding: change a scope path to the closest existing file
+ * (and, with `declare`, add a declare op for the file the ticket creates), or add a test case.
+ */
+export type Fix = { kind: 'scopePath'; path: Segment[]; value: string; declare?: string } | { kind: 'testCase'; criterion: string };
 
 /** A finding placed in the ticket's text. */
 export interface PlacedFinding extends Omit<TicketFinding, 'severity'> {
@@ -22,6 +26,7 @@ interface RawTicket {
   refs?: unknown;
   acceptance?: { id?: unknown; text?: unknown }[];
   scope?: { write?: unknown[]; read?: unknown[] };
+  ops?: unknown;
   testPlan?: { files?: { path?: unknown; cases?: { criterion?: unknown }[] }[] };
 }
 
@@ -29,14 +34,16 @@ interface RawTicket {
  * Everything `ticket-runner validate` finds (the same function, the same messages), each at its
  * place in the text, plus what helps while typing: a criterion without a test on the criterion
  * itself, a duplicate id even while the schema fails elsewhere, a test-plan target that is not
- * named like a test file, a scope.write file that does not exist yet, and a `refs` entry that does
- * not resolve while another error keeps validate from resolving them.
+ * named like a test file, a scope.write file that does not exist and that no "declare" op says the
+ * ticket creates (with the closest existing file, from `files`, when one is close), and a `refs`
+ * entry that does not resolve while another error keeps validate from resolving them.
  */
 export async function ticketFindings(
   checks: { workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
   ticketPath: string,
   source: TicketSource,
   signal: AbortSignal,
+  files?: () => Promise<readonly string[]>,
 ): Promise<{ findings: PlacedFinding[]; validation: TicketValidation }> {
   const validation = await validateTicket(checks, ticketPath, source.text, signal);
   const raw = (source.value && typeof source.value === 'object' ? source.value : {}) as RawTicket;
@@ -89,13 +96,28 @@ export async function ticketFindings(
     }
   }
 
+  // A file the ticket creates is declared, so a mistyped path is not taken for a new file. Read
+  // raw: the op's place in the schema is not what decides this.
+  const declared = new Set(
+    list(raw.ops).flatMap((o) => {
+      const op = o as { op?: unknown; file?: unknown } | undefined;
+      const file = op?.op === 'declare' && typeof op.file === 'string' ? relPath(op.file) : undefined;
+      return file ? [file] : [];
+    }),
+  );
   for (const [i, w] of list(raw.scope?.write).entries()) {
     const where = `$.scope.write[${i}]`;
     if (typeof w !== 'string' || out.some((x) => x.path === where)) continue;
     const p = relPath(w);
-    if (p && !(await checks.workspace.exists(p))) {
-      out.push({ path: where, severity: 'information', message: `scope.write[${i}] "${p}" does not exist yet: a run creates it (fix the path if you meant an existing file)`, span: at(where), fix: { kind: 'scopePath', path: ['scope', 'write', i], value: w } });
-    }
+    if (!p || declared.has(p) || (await checks.workspace.exists(p))) continue;
+    const near = files && closestPath(p, await files());
+    out.push({
+      path: where,
+      severity: 'error',
+      message: `scope.write[${i}] "${p}" does not exist: fix the path${near ? ` (did you mean ${near}?)` : ''}, or declare what the ticket creates in it with a "declare" op`,
+      span: at(where),
+      fix: { kind: 'scopePath', path: ['scope', 'write', i], value: w, declare: p },
+    });
   }
   // validate resolves refs only once every other error is fixed; as you type, they are checked anyway.
   const port = checks.diagnostics;

@@ -67,6 +67,9 @@ async function listFiles(root: string): Promise<string[]> {
   return out.sort();
 }
 
+/** What completion and quick fixes read of a ticket's workspace (a test gives its own). */
+export type WorkspaceFacts = Pick<TicketWorkspace, 'checks' | 'listFiles'>;
+
 /** The workspace of a ticket file: the folder its `.tickets/` sits in. */
 export function workspaceRootOf(ticketFile: string): string {
   return path.dirname(path.dirname(ticketFile));

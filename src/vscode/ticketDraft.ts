@@ -5,7 +5,7 @@ import type { TicketFormat } from '../core/stages/ticketFormat';
 import { withCancelSignal } from './cancellation';
 import { showMessage } from './messages';
 import { Command } from './settings';
-import { askFormat, ticketIdTaken, type TicketFiles } from './ticketFiles';
+import { askFormat, askTicketId, ticketIdTaken, type TicketFiles } from './ticketFiles';
 import { systemClock } from '../node/store/systemClock';
 
 /** Whether the folder's model can draft, after asking the user for a way in when it cannot (ModelSetup.ensure). */
@@ -56,14 +56,7 @@ export async function draftFromText(files: TicketFiles, modelReady: ModelReady, 
   if (!(await modelReady(folder))) return undefined;
   const text = await issueText(args.text);
   if (!text?.trim()) return undefined;
-  const id =
-    args.id ??
-    (await vscode.window.showInputBox({
-      title: 'Draft Ticket from Text (2/3)',
-      prompt: 'The ticket id: letters, digits, dot, dash or underscore',
-      placeHolder: 'BLOG-14',
-      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-14)'),
-    }));
+  const id = args.id ?? (await askTicketId(folder, 'Draft Ticket from Text (2/3)'));
   if (!id) return undefined;
   const format = args.format ?? (await askFormat(id, 'Draft Ticket from Text (3/3)'));
   if (!format || (await ticketIdTaken(folder, id))) return undefined;

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newTicketText } from '../core/stages/ticketTemplate';
-import { TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
+import { isTicketFileName, ticketBaseName, TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
+import { nextTicketId, ticketIdProblem } from '../core/stages/ticketIds';
 import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
 import { findingRange } from '../node/tickets/findingRanges';
 import type { DiagnosticsPort } from '../core/ports/checks';
@@ -97,12 +98,7 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const folder = (active && vscode.workspace.getWorkspaceFolder(active)) ?? vscode.workspace.workspaceFolders?.[0];
     if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
     const interactive = id === undefined || title === undefined;
-    id ??= await vscode.window.showInputBox({
-      title: 'New Ticket (1/3)',
-      prompt: 'The ticket id: letters, digits, dot, dash or underscore',
-      placeHolder: 'BLOG-14',
-      validateInput: (v) => (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v) ? undefined : 'Letters, digits, dot, dash or underscore, starting with a letter or digit (for example BLOG-14)'),
-    });
+    id ??= await askTicketId(folder, 'New Ticket (1/3)');
     if (!id) return undefined;
     title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
     if (!title) return undefined;
@@ -139,6 +135,32 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     this.renderedChanged.fire(shown);
     await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     return shown;
+  }
+}
+
+/**
+ * A new ticket's id, asked with the next free one proposed (BLOG-13 exists: BLOG-14); an id a
+ * ticket of the folder has is refused as it is typed, before any other question.
+ */
+export async function askTicketId(folder: vscode.WorkspaceFolder, title: string): Promise<string | undefined> {
+  const existing = await ticketIdsIn(folder);
+  const proposed = nextTicketId(existing);
+  return vscode.window.showInputBox({
+    title,
+    prompt: 'The ticket id: letters, digits, dot, dash or underscore',
+    value: proposed,
+    placeHolder: proposed ?? 'PROJ-1',
+    validateInput: (v) => ticketIdProblem(v, existing),
+  });
+}
+
+/** The ids of the folder's tickets, in any format. */
+async function ticketIdsIn(folder: vscode.WorkspaceFolder): Promise<string[]> {
+  try {
+    const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(folder.uri, '.tickets'));
+    return entries.filter(([name, type]) => type === vscode.FileType.File && isTicketFileName(name)).map(([name]) => ticketBaseName(name));
+  } catch {
+    return [];
   }
 }
 

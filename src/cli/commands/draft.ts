@@ -4,6 +4,7 @@ import { UserInputError } from '../../core/errors';
 import { draftTicket, MAX_ISSUE_CHARS } from '../../core/stages/draftTicket';
 import type { TicketFormat } from '../../core/stages/ticketFormat';
 import { normalizeRelPath } from '../../core/stages/paths';
+import { TICKET_ID } from '../../core/stages/ticketIds';
 import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../../node/wire';
 import { defineCommand, type Io } from '../command';
 import { MODEL_OPTION, modelChoice } from '../modelChoice';
@@ -45,7 +46,7 @@ function issueText(ws: string, from: string | undefined): string {
 
 /** `draft`: the model's ticket for an issue, validated and rendered, shown and not run. */
 async function draft(o: DraftOptions, io: Io, signal: AbortSignal): Promise<number> {
-  if (!o.id || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`);
+  if (!o.id || !TICKET_ID.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`);
   const format = (o.format ?? (o.out && /\.ya?ml$/i.test(o.out) ? 'yaml' : 'json')) as TicketFormat;
   if (format !== 'json' && format !== 'yaml') throw new UserInputError(`--format must be json or yaml, got "${String(o.format)}"`);
   const ticketPath = o.out ? normalizeRelPath(path.relative(o.ws, path.resolve(o.ws, o.out)).split(path.sep).join('/')) : `.tickets/${o.id}.ticket.${format}`;

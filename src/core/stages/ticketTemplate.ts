@@ -101,6 +101,14 @@ export function placeholderCase(criterion: string) {
   };
 }
 
+/**
+ * A "declare" op for a file the ticket creates, for the author to write: what the file will
+ * export, one signature each; `validate` refuses it while the mark is there.
+ */
+export function placeholderDeclare(file: string) {
+  return { op: 'declare', file, exports: [`${TEMPLATE_MARK} function name(arg: Type): ReturnType`] };
+}
+
 /** `to` relative to the folder `from`, as an import specifier (always starting with ./ or ../). */
 function relativeSpecifier(from: string, to: string): string {
   const a = from ? from.split('/') : [];

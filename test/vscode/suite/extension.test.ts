@@ -261,6 +261,46 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
+  it("the ticket language server completes a test import's names from its module's exports, and a scope.write path that does not exist is an error with its two fixes", async () => {
+    const ticket = abs('.tickets/LSP-3.ticket.json');
+    const t = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8')) as Ticket;
+    t.id = 'LSP-3';
+    t.scope.write = ['src/handlers/psts.ts'];
+    t.testPlan.files[0]!.path = 'test/ticket/LSP-3.test.ts';
+    t.testPlan.files[0]!.imports = [{ from: '../../src/handlers/posts', names: ['getP'] }];
+    writeFileSync(ticket, `${JSON.stringify(t, null, 2)}\n`);
+    const uri = vscode.Uri.file(ticket);
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const wrong = () => vscode.languages.getDiagnostics(uri).find((d) => d.message.includes('"src/handlers/psts.ts" does not exist'));
+      await until('the language server to publish the scope.write path that does not exist', () => wrong() !== undefined, 90_000);
+      const problem = wrong()!;
+      assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
+      assert.equal(problem.message, 'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or declare what the ticket creates in it with a "declare" op');
+      assert.equal(doc.getText(problem.range), '"src/handlers/psts.ts"');
+
+      const at = doc.positionAt(doc.getText().indexOf('"getP"') + 5);
+      const completion = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, at);
+      const items = new Map(completion.items.map((i) => [typeof i.label === 'string' ? i.label : i.label.label, i]));
+      assert.ok(items.has('listPosts') && items.has('getPostHandler'), [...items.keys()].join(', '));
+      assert.match(String(items.get('listPosts')!.detail), /^\(req: \{ query: Record<string, string \| undefined>; \}\) =>/);
+
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, problem.range);
+      const titles = actions.map((a) => a.title);
+      assert.ok(titles.includes('Change to "src/handlers/posts.ts"'), titles.join(', '));
+      const declare = actions.find((a) => a.title === 'Declare src/handlers/psts.ts as a file the ticket creates');
+      assert.ok(declare?.edit, titles.join(', '));
+      assert.ok(await vscode.workspace.applyEdit(declare.edit));
+      const ops = (JSON.parse(doc.getText()) as { ops: { op: string; file: string }[] }).ops;
+      assert.deepEqual(ops.map((o) => [o.op, o.file]), [['declare', 'src/handlers/psts.ts']]);
+      await until('the declared file to be no scope.write problem', () => wrong() === undefined, 30_000);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      rmSync(ticket, { force: true });
+    }
+  });
+
   it('"Run Ticket" runs a scripted ticket to the end', async () => {
     const a = await api();
     const ticket = vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'));

@@ -2,6 +2,7 @@ import type { ModelInfo, RunOutcome, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
+import { verdictLines, verdictText } from './verdict';
 import { gateWords, outcomeWords, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
@@ -165,7 +166,13 @@ export function previewLines(c: RunState['corrections'][number]): string[] {
 
 /** The report's outcome line: `status` is what the caller knows beyond the log (an interrupted run, see liveness.ts). */
 function reportOutcome(state: RunState, status: DisplayStatus): string {
-  if (state.finished) return `Outcome: ${state.finished.outcome}: ${describeStop(state.finished.reason)}`;
+  if (state.finished) {
+    // Why, without saying the outcome twice ("error: error: …", "cancelled: cancelled").
+    const { outcome, reason } = state.finished;
+    const why = describeStop(reason);
+    if (why === outcome) return `Outcome: ${outcome}`;
+    return `Outcome: ${outcome}: ${why.startsWith(`${outcome}: `) ? why.slice(outcome.length + 2) : why}`;
+  }
   if (status === 'interrupted') return `Outcome: interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone; continue it with: ticket-runner resume ${state.runId}`;
   return 'Outcome: running';
 }
@@ -180,6 +187,9 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     ...(state.sandbox ? [sandboxLabel(state.sandbox)!] : []),
     reportOutcome(state, status),
   ];
+  // What the verdict rests on, first: the run view's summary, in its words.
+  const checked = verdictLines(state);
+  if (checked.length) lines.push('What was checked:', ...checked.map((l) => `  ${verdictText(l)}`));
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);

@@ -2,6 +2,7 @@ import type { WorkspacePort } from '../../ports/workspace';
 import { packageBySpecifier, workspacePackages, type WorkspacePackage } from '../workspacePackages';
 import { aliasTargets, joinPath, leafTargets, loadPathAliases, type PathAlias } from './pathAliases';
 import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
+import { dirOf, isCodePath } from '../paths';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
@@ -68,10 +69,8 @@ export class ImportReach {
           bases.push(...(await this.packageEntries(named.pkg, named.subpath)));
         }
       }
-      // Node16 and bundler-style imports name the emitted .js of a .ts source.
-      const stems = bases.flatMap((base) => (/\.[cm]?jsx?$/.test(base) ? [base.replace(/\.([cm]?)js(x?)$/, '.$1ts$2'), base] : [base]));
-      for (const stem of stems) {
-        const hit = await this.firstExisting(stem);
+      for (const stem of bases.flatMap(importStems)) {
+        const hit = await firstModuleFile(stem, (c) => this.changed.has(c) || this.workspace.exists(c));
         if (hit) {
           out.push(hit);
           break;
@@ -101,15 +100,31 @@ export class ImportReach {
     const paths = targets.map((t) => joinPath(pkg.dir, t));
     return [...new Set(paths.flatMap((p) => (/(^|\/)dist\//.test(p) ? [p, p.replace(/(^|\/)dist\//, '$1src/').replace(/\.d\.([cm]?)ts$/, '.$1ts')] : [p])))];
   }
+}
 
-  private async firstExisting(stem: string): Promise<string | undefined> {
-    for (const ext of EXTENSIONS) {
-      const candidate = stem + ext;
-      if (this.changed.has(candidate) || (await this.workspace.exists(candidate))) {
-        // A folder "exists" too: only a file with a source extension is an import target.
-        if (ext !== '' || /\.[cm]?[jt]sx?$/.test(candidate)) return candidate;
-      }
-    }
-    return undefined;
+/** Node16 and bundler-style imports name the emitted .js of a .ts source: the stems to try, the source first. */
+const importStems = (base: string): string[] => (/\.[cm]?jsx?$/.test(base) ? [base.replace(/\.([cm]?)js(x?)$/, '.$1ts$2'), base] : [base]);
+
+/** The file an import of `stem` loads: the stem itself or with a source extension, or its folder's index. */
+async function firstModuleFile(stem: string, exists: (path: string) => boolean | Promise<boolean>): Promise<string | undefined> {
+  for (const ext of EXTENSIONS) {
+    const candidate = stem + ext;
+    // A folder "exists" too: only a file with a source extension is an import target.
+    if ((await exists(candidate)) && (ext !== '' || isCodePath(candidate))) return candidate;
   }
+  return undefined;
+}
+
+/**
+ * The workspace file a relative import names from `importer` (`../src/slug` from
+ * `test/slug.test.ts` is `src/slug.ts`), or undefined when there is none or the specifier names a
+ * package.
+ */
+export async function relativeModuleFile(workspace: WorkspacePort, importer: string, spec: string): Promise<string | undefined> {
+  if (!/^\.{1,2}\//.test(spec)) return undefined;
+  for (const stem of importStems(joinPath(dirOf(importer), spec))) {
+    const hit = await firstModuleFile(stem, (c) => workspace.exists(c));
+    if (hit) return hit;
+  }
+  return undefined;
 }
