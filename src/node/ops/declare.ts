@@ -63,9 +63,11 @@ export async function declareExports(input: Omit<OpInput<OpOf<'declare'>>, 'text
   const own = newErrors(before, lang.trial(new Map([[abs, after]]), () => lang.errors([abs]))).filter((e) => e.start >= text.length);
   if (own.length) {
     const first = own[0]!;
-    const suggestion = UNKNOWN_NAME.has(first.code)
-      ? `make the name resolve in ${file}: put an addImport op before this one, or write the type out`
-      : 'correct the declarations so that they type-check';
+    const suggestion = !UNKNOWN_NAME.has(first.code)
+      ? 'correct the declarations so that they type-check'
+      : input.text === undefined
+        ? `name the type through its module, as in import('./types.js').Post: ${file} does not exist yet, so no addImport op can come before this one`
+        : `make the name resolve in ${file}: put an addImport op before this one, or write the type out`;
     return fail(`the declarations do not type-check: ${own.map(describeError).join('; ')}`, suggestion, { at: { file, line: first.line } });
   }
   return { ok: true, edits: [{ path: file, before: text, after }] };
