@@ -5,6 +5,12 @@ import { z } from 'zod';
  * (`collectV8CoverageOffThread`, `coverageThread.ts`). Each side parses what the other posts:
  * the two are separate builds, and a mismatch is an error, never a measure believed.
  */
+/**
+ * Said of every coverage file refused: the measure is not Node's, and nothing of it counts. Here,
+ * not beside the reader, so that the run's thread never loads TypeScript (the reader's, in the worker).
+ */
+export const NOT_NODES = 'the coverage measure was written by something other than Node';
+
 export const ToCoverage = z.object({
   dir: z.string(),
   root: z.string(),

@@ -9,7 +9,7 @@ import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
 import { collectV8CoverageOffThread } from './coverageThread';
-import { NOT_NODES } from './v8Coverage';
+import { NOT_NODES } from './coverageProtocol';
 import { packageRoot } from '../packageRoot';
 
 /** V8 coverage's worker thread, as the build ships it. */
