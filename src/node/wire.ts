@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { ModelContractError, UserInputError } from '../core/errors';
 import type { GateSettings } from '../core/stages/gates/config';
@@ -23,21 +23,11 @@ import { redactingModel } from './sandbox/redactingModel';
 import { FsWorkspace } from './workspace/fsWorkspace';
 import { NodeEnvironment } from './workspace/environment';
 import type { WiredDeps } from './runResources';
-import { parsePackageJson } from '../core/schema/packageJson';
+import { packageRoot } from './packageRoot';
+
+export { packageRoot };
 
 export type ModelChoice = 'scripted' | 'anthropic' | 'none';
-
-/** The installed package's root: dist/ holds the wasm files and the test reporter. */
-export function packageRoot(): string {
-  let dir = __dirname;
-  for (;;) {
-    const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && parsePackageJson(readFileSync(pkg, 'utf8')).name === 'ticket-runner') return dir;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('cannot find the ticket-runner package root');
-    dir = up;
-  }
-}
 
 /** A model for commands that need none (rollback): any call is a bug, said clearly. */
 const noModel: ModelPort = {

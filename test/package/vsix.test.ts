@@ -61,6 +61,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/expectFrozen.mjs',
       'extension/dist/eslintWorker.js',
       'extension/dist/languageWorker.js',
+      'extension/dist/sandboxWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',
       'extension/schemas/ticket.schema.json',

@@ -16,6 +16,7 @@ const LONGEST_FIRST = [
   'test/runs/scenarios/monoWs.test.ts',
   'test/runs/scenarios/gates.test.ts',
   'test/runs/scenarios/coverageGate.test.ts',
+  'test/runs/scenarios/eventLoopStall.test.ts',
   'test/runs/scenarios/shopEsm.test.ts',
   'test/runs/scenarios/shopEsmRoutes.test.ts',
   'test/runs/scenarios/routes.test.ts',

@@ -118,11 +118,16 @@ export async function openWindow(ws: { folder: string; dispose: () => void }, se
  * The test extension, bundled beside its manifest, installed into the server's extensions folder:
  * code-server loads one development extension only (of two given, only the last is loaded).
  */
-export async function buildFakeLm(dir: string): Promise<string> {
+export function buildFakeLm(dir: string): Promise<string> {
+  return buildTestExtension('fakeLm', dir);
+}
+
+/** A test extension of test/vscode/<name> (its package.json and extension.ts), bundled into `dir` as buildFakeLm does. */
+export async function buildTestExtension(name: string, dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  copyFileSync(path.join(ROOT, 'test', 'vscode', 'fakeLm', 'package.json'), path.join(dir, 'package.json'));
+  copyFileSync(path.join(ROOT, 'test', 'vscode', name, 'package.json'), path.join(dir, 'package.json'));
   await esbuild.build({
-    entryPoints: [path.join(ROOT, 'test', 'vscode', 'fakeLm', 'extension.ts')],
+    entryPoints: [path.join(ROOT, 'test', 'vscode', name, 'extension.ts')],
     outfile: path.join(dir, 'extension.js'),
     bundle: true,
     platform: 'node',

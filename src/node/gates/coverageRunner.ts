@@ -8,7 +8,12 @@ import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../
 import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
-import { collectV8Coverage, NOT_NODES } from './v8Coverage';
+import { collectV8CoverageOffThread } from './coverageThread';
+import { NOT_NODES } from './coverageProtocol';
+import { packageRoot } from '../packageRoot';
+
+/** V8 coverage's worker thread, as the build ships it. */
+const coverageWorker = (): string => join(packageRoot(), 'dist', 'coverageWorker.js');
 
 /** Runners that execute the test files in node's own module system, where V8 sees the real scripts. */
 const IN_NODE = new Set(['node:test', 'mocha']);
@@ -89,7 +94,7 @@ export class ProjectCoverageRunner implements CoveragePort {
         try {
           // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
           if ((await stat(dir)).mode !== mode) throw new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`);
-          return { status: 'measured', source: 'v8', tests, ...(await collectV8Coverage(dir, this.options.root, request.measure, pids)) };
+          return { status: 'measured', source: 'v8', tests, ...(await collectV8CoverageOffThread(coverageWorker(), dir, this.options.root, request.measure, pids)) };
         } catch (err) {
           return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
         }

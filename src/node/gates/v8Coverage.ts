@@ -8,6 +8,9 @@ import type { FileLineHits } from '../../core/ports/gates';
 import { parseToolJson } from '../../core/schema/toolOutput';
 import { SourceMapJson } from '../sourceMapJson';
 import { absolutePath, workspacePath } from '../workspacePaths';
+import { NOT_NODES } from './coverageProtocol';
+
+export { NOT_NODES };
 
 /**
  * What Node writes to NODE_V8_COVERAGE: one file per process, V8's block coverage per script.
@@ -102,8 +105,6 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
 /** How Node names the files it writes to NODE_V8_COVERAGE: coverage-<pid>-<ms time>-<thread id>.json. */
 const NODE_COVERAGE_FILE = /^coverage-(\d+)-\d+-(\d+)\.json$/;
 
-/** Said of every file refused below: the measure is not Node's, and nothing of it counts. */
-export const NOT_NODES = 'the coverage measure was written by something other than Node';
 
 /**
  * The main-thread files of the folder, each checked to be one Node wrote for a process of the

@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import type { SandboxManager } from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import { errorMessage } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
+import { packageRoot } from '../packageRoot';
+import type { SandboxWrapper } from './sandboxProtocol';
+import { WorkerManager } from './sandboxThread';
 import { workspaceDenies } from './workspaceDenies';
 
 type Manager = typeof SandboxManager;
@@ -53,13 +57,14 @@ const SHELL_LOOKUPS = 4;
 /**
  * The OS sandbox of @anthropic-ai/sandbox-runtime (bubblewrap on Linux, sandbox-exec on
  * macOS). Each command is wrapped with its own write policy. `start` never throws: a sandbox
- * that cannot start says why, and the run goes on with the other protections.
+ * that cannot start says why, and the run goes on with the other protections. The runtime runs
+ * in a worker thread (`sandboxThread.ts`): its start and each wrap wait on child processes.
  */
 export class OsSandbox {
-  constructor(private readonly manager: Manager) {}
+  constructor(private readonly manager: SandboxWrapper) {}
 
   static start(): Promise<OsSandbox | { off: string }> {
-    started ??= boot();
+    started ??= startInWorker();
     return started;
   }
 
@@ -95,8 +100,27 @@ export class OsSandbox {
 
 let started: Promise<OsSandbox | { off: string }> | undefined;
 
-async function boot(): Promise<OsSandbox | { off: string }> {
-  if (process.platform === 'win32') return { off: 'Windows needs the sandbox runtime set-up (srt-win), which Ticket Runner does not install' };
+const WINDOWS = 'Windows needs the sandbox runtime set-up (srt-win), which Ticket Runner does not install';
+
+/** The runtime in its worker thread, as the build ships it (`dist/sandboxWorker.js`). */
+async function startInWorker(): Promise<OsSandbox | { off: string }> {
+  if (process.platform === 'win32') return { off: WINDOWS };
+  let script: string;
+  try {
+    script = path.join(packageRoot(), 'dist', 'sandboxWorker.js');
+  } catch (err) {
+    return { off: `the sandbox's worker was not found: ${errorMessage(err)}` };
+  }
+  const manager = await WorkerManager.start(script);
+  return 'off' in manager ? manager : new OsSandbox(manager);
+}
+
+/**
+ * The runtime's manager once it loaded, found its tools and ran one command, or why it cannot:
+ * what the worker thread (`sandboxWorker.ts`) does before it serves any wrap.
+ */
+export async function bootRuntime(): Promise<Manager | { off: string }> {
+  if (process.platform === 'win32') return { off: WINDOWS };
   let manager: Manager;
   try {
     manager = (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
@@ -114,7 +138,7 @@ async function boot(): Promise<OsSandbox | { off: string }> {
   const ran = spawnSync(probe[0]!, probe.slice(1), { encoding: 'utf8', timeout: 20_000 });
   sandbox.afterCommand();
   if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
-  return sandbox;
+  return manager;
 }
 
 /**
