@@ -15,6 +15,7 @@ import ts from 'typescript';
 import { PICK_READ_MS, type Activation } from './activation';
 import type { BaselineCost } from './baselineCost';
 import { batchWallTimeRow, type BatchWallTime } from './batchWallTime';
+import { demoWallTimeRow, type DemoWallTime } from './demoWallTime';
 import { candidateCopyRow, type CandidateCopyCost } from './candidateCopy';
 import { editTokensRows, type EditTokens } from './editTokens';
 import { eventLoopStallRow, type EventLoopStall } from './eventLoopStall';
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
       { key: 'editorSettle', section: 'editorSettle', limitS: 75, args: { repoRoot: REPO, edits: 6 } },
       // Four fixture tickets alone, one after another, then as one batch, 2 at a time.
       { key: 'batchWallTime', section: 'batchWallTime', limitS: 600, args: { repoRoot: REPO } },
+      // `npm run demo`: every fixture's tickets, with its default parallelism.
+      { key: 'demoWallTime', section: 'demoWallTime', limitS: 900, args: { repoRoot: REPO } },
       // BLOG-10 and BLOG-1 (two attempts) by the CLI, then the bare tools on the code they left.
       { key: 'timeToVerdict', section: 'timeToVerdict', limitS: 300, args: { repoRoot: REPO } },
       // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
@@ -215,6 +218,9 @@ async function main(): Promise<void> {
   const batch = value<BatchWallTime>('batchWallTime');
   if (!batch) failed('Batch wall time: batch --parallel 2 ÷ one after another', 'batchWallTime');
   else rows.push(batchWallTimeRow(batch));
+  const demo = value<DemoWallTime>('demoWallTime');
+  if (!demo) failed('Demo wall time: every fixture\'s tickets (`npm run demo`, its default parallelism)', 'demoWallTime');
+  else rows.push(demoWallTimeRow(demo));
   const verdict = value<TimeToVerdict>('timeToVerdict');
   if (!verdict) failed('Time to verdict ÷ the bare tools', 'timeToVerdict');
   else rows.push(...timeToVerdictRows(verdict));

@@ -10,6 +10,7 @@ import { measureCandidateCopy } from './candidateCopy';
 import { measureEditTokens } from './editTokens';
 import { measureEventLoopStall } from './eventLoopStall';
 import { measureBatchWallTime } from './batchWallTime';
+import { measureDemoWallTime } from './demoWallTime';
 import { measureLintWorker } from './lintWorker';
 import { measureSandboxOverhead } from './sandboxOverhead';
 import { measureStreamLinearity } from './streamLinearity';
@@ -57,6 +58,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   activation: (a) => measureActivation(a.repoRoot, a.runs!),
   editorSettle: (a) => measureEditorSettle(a.repoRoot, a.edits!),
   batchWallTime: () => measureBatchWallTime(),
+  demoWallTime: () => measureDemoWallTime(),
   timeToVerdict: () => measureTimeToVerdict(['BLOG-10', 'BLOG-1']),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
