@@ -62,6 +62,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/eslintWorker.js',
       'extension/dist/languageWorker.js',
       'extension/dist/sandboxWorker.js',
+      'extension/dist/coverageWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',
       'extension/schemas/ticket.schema.json',
