@@ -1,8 +1,10 @@
 // Opt-in timing of a tier's files: with TEST_TIMES=<file>, each test file appends one JSON line to
-// that file: its path, the wall time from its first hook to its last, and the CPU time it used, its
-// child processes included. Mocha's parallel mode replays a file's events only when the file ends,
-// so the reporter cannot time files; root hooks run inside each file's worker and can. CPU time
-// says what a file costs on a loaded machine, where wall time says mostly how loaded it was.
+// that file: its path, the wall time from its first hook to its last, and the CPU time it used, with
+// the child processes it waited for. A floor, not the whole: tools that end unwaited (a worker's
+// processes, sandboxed test processes) are missed, a half or more of a run's CPU. Mocha's parallel
+// mode replays a file's events only when the file ends, so the reporter cannot time files; root
+// hooks run inside each file's worker and can. CPU time says what a file costs on a loaded
+// machine, where wall time says mostly how loaded it was.
 const { appendFileSync, readFileSync } = require('node:fs');
 
 const out = process.env.TEST_TIMES;

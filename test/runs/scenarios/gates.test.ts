@@ -69,6 +69,8 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
       assert.deepEqual(failed.tool, { name: 'tsc', version: '5.9.3', source: 'workspace' });
       assert.deepEqual(failed.diagnostics.map((d) => [d.file, d.code]), [['src/reports/digest.ts', 'TS2345']]);
     }
+    // The repair wrote after the attempt's run of the project tests: the gate ran them all again.
+    assert.doesNotMatch(state.gates.find((g) => g.gate === 'projectTests')!.detail, /checks ran them/);
     assert.equal(state.repairs.length, 1);
     const [repair] = state.repairs;
     assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['typecheck', true, 'done', false]);

@@ -3,7 +3,8 @@ import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline
 import { runOracleTests } from './oracle';
 import { unimplementedDeclarations } from '../ops/declared';
 import { preCoderOverlays } from './preCoderCode';
-import { caseKey, changedByRun, projectRegression, testsReaching } from './projectTests';
+import { attemptRegression } from './attemptRegression';
+import { caseKey, changedByRun, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
 
@@ -104,7 +105,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
 async function projectRegressionPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence): Promise<boolean> {
   const files = await testsReaching(ctx, changedByRun(ctx));
   if (!files.length) return true;
-  const r = await projectRegression(ctx, files);
+  const r = await attemptRegression(ctx, attempt, files);
   await ctx.log.emit({ type: 'projectTests.ran', attempt, files: r.files, result: r.result!, newlyFailing: r.newlyFailing, preExisting: r.preExisting });
   if (!r.newlyFailing.length) return true;
   evidence.regressions = r.newlyFailing.map((k) => {

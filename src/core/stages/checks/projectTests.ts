@@ -87,7 +87,7 @@ export async function projectTestGroups(ctx: Pick<RunContext, 'deps' | 'manifest
 }
 
 /** Several runs as one: the worst status, every case, each run's output in turn. */
-function joinResults(results: TestRunResult[]): TestRunResult {
+export function joinResults(results: TestRunResult[]): TestRunResult {
   if (results.length === 1) return results[0]!;
   const rank = ['passed', 'failed', 'timeout', 'error'] as const;
   const status = rank[Math.max(...results.map((r) => rank.indexOf(r.status)))]!;

@@ -6,7 +6,8 @@ import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
 import { MIN_QUOTE_CHARS } from '../debuggerStage';
 import { isCodePath } from '../paths';
-import { caseKey, projectRegression, projectTestFiles, testsReaching } from '../checks/projectTests';
+import { gateRegression } from '../checks/attemptRegression';
+import { caseKey, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import type { SourceFile } from '../prompts';
@@ -341,10 +342,12 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
 export async function projectTestsGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
   const files = await projectTestFiles(env.ctx);
   if (!files.length) return { status: 'skipped', detail: 'the project has no tests of its own' };
-  const r = await projectRegression(env.ctx, files);
+  const r = await gateRegression(env.ctx, files);
   const evidence: GateEvidence = { kind: 'projectTests', files, newlyFailing: r.newlyFailing, preExisting: r.preExisting };
   const before = r.preExisting.length ? `; ${plural(r.preExisting.length, 'case')} that already failed before the run, not counted` : '';
-  if (!r.newlyFailing.length) return { status: 'passed', detail: `${plural(files.length, 'test file')}: no test that passed before the run fails now${before}`, evidence };
+  // Results taken from the attempt's own run on this same code say so: the gate did not run them again.
+  const reused = r.reused ? ` (${r.reused.files.length === files.length ? 'all' : `${r.reused.files.length} of them`} as attempt ${r.reused.attempt}'s checks ran them, on this same code)` : '';
+  if (!r.newlyFailing.length) return { status: 'passed', detail: `${plural(files.length, 'test file')}${reused}: no test that passed before the run fails now${before}`, evidence };
   const messages = new Map((r.result?.cases ?? []).map((c) => [caseKey(c), c.message?.split('\n')[0] ?? ''] as const));
   return {
     status: 'failed',
