@@ -5,6 +5,7 @@ import { errorMessage } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
 import { packageRoot } from '../packageRoot';
 import type { SandboxWrapper } from './sandboxProtocol';
+import { withQuietCwd } from './quietCwd';
 import { WorkerManager } from './sandboxThread';
 import { workspaceDenies } from './workspaceDenies';
 
@@ -119,7 +120,7 @@ async function startInWorker(): Promise<OsSandbox | { off: string }> {
  * The runtime's manager once it loaded, found its tools and ran one command, or why it cannot:
  * what the worker thread (`sandboxWorker.ts`) does before it serves any wrap.
  */
-export async function bootRuntime(): Promise<Manager | { off: string }> {
+export async function bootRuntime(): Promise<SandboxWrapper | { off: string }> {
   if (process.platform === 'win32') return { off: WINDOWS };
   let manager: Manager;
   try {
@@ -130,7 +131,15 @@ export async function bootRuntime(): Promise<Manager | { off: string }> {
   if (!manager.isSupportedPlatform()) return { off: `${process.platform} is not supported by the sandbox runtime` };
   const deps = manager.checkDependencies();
   if (deps.errors.length) return { off: deps.errors.join('; ') };
-  const sandbox = new OsSandbox(manager);
+  // Its scan of the process's folder, not the workspace's, runs where it protects something (`quietCwd.ts`).
+  let quiet: string;
+  try {
+    quiet = path.join(packageRoot(), 'dist');
+  } catch (err) {
+    return { off: `the sandbox's package folder was not found: ${errorMessage(err)}` };
+  }
+  const wrapper = withQuietCwd(manager, quiet);
+  const sandbox = new OsSandbox(wrapper);
   // bwrap can be installed and still unable to make namespaces (a container without user
   // namespaces): try one command before promising anything.
   const probe = await sandbox.wrap('true', [], process.cwd(), { allowWrite: [], denyWrite: [] }, new AbortController().signal).catch((err: unknown) => errorMessage(err));
@@ -138,7 +147,7 @@ export async function bootRuntime(): Promise<Manager | { off: string }> {
   const ran = spawnSync(probe[0]!, probe.slice(1), { encoding: 'utf8', timeout: 20_000 });
   sandbox.afterCommand();
   if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
-  return manager;
+  return wrapper;
 }
 
 /**
