@@ -3,7 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { packageRoot } from '../../../src/node/packageRoot';
 import { OsSandbox } from '../../../src/node/sandbox/osSandbox';
+import { WorkerManager } from '../../../src/node/sandbox/sandboxThread';
 
 /**
  * The sandbox runtime scans the process's working folder for dangerous names on every wrap.
@@ -31,11 +33,12 @@ describe('the sandbox scans the folder the process was started in only when a co
     // The folder a scan walks is its last argument.
     writeFileSync(path.join(bin, 'rg'), `#!/bin/sh\nfor last; do :; done\nprintf '%s\\n' "$last" >> '${scans}'\nexec '${rg}' "$@"\n`);
     chmodSync(path.join(bin, 'rg'), 0o755);
-    // The worker takes the environment it is started with.
+    // The worker takes the environment it is started with: a worker of this file's own, since
+    // OsSandbox.start() keeps the process's first, which another file may have started before.
     process.env.PATH = `${bin}${path.delimiter}${pathWas ?? ''}`;
-    const started = await OsSandbox.start();
-    assert.ok(started instanceof OsSandbox, `the sandbox started: ${JSON.stringify(started)}`);
-    sandbox = started;
+    const started = await WorkerManager.start(path.join(packageRoot(), 'dist', 'sandboxWorker.js'));
+    assert.ok(!('off' in started), `the sandbox started: ${JSON.stringify(started)}`);
+    sandbox = new OsSandbox(started);
   });
   after(() => {
     process.chdir(was);
