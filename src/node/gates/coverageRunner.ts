@@ -8,7 +8,7 @@ import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../
 import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
-import { collectV8CoverageOffThread } from './coverageThread';
+import { startCoverageReader } from './coverageThread';
 import { NOT_NODES } from './coverageProtocol';
 import { packageRoot } from '../packageRoot';
 
@@ -89,16 +89,19 @@ export class ProjectCoverageRunner implements CoveragePort {
       const pids = new Set<number>();
       const onProcesses = (recorded: number[]) => recorded.forEach((p) => pids.add(p));
       const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir], onProcesses });
+      // Its reader starts now and loads while the tests run.
+      const reader = startCoverageReader(coverageWorker());
       try {
         const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
         try {
           // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
           if ((await stat(dir)).mode !== mode) throw new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`);
-          return { status: 'measured', source: 'v8', tests, ...(await collectV8CoverageOffThread(coverageWorker(), dir, this.options.root, request.measure, pids)) };
+          return { status: 'measured', source: 'v8', tests, ...(await reader.collect(dir, this.options.root, request.measure, pids)) };
         } catch (err) {
           return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
         }
       } finally {
+        reader.dispose();
         runner.dispose();
       }
     } finally {

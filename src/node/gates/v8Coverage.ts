@@ -1,14 +1,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SourceMap, type SourceMapping } from 'node:module';
+import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
 import { z } from 'zod';
 import type { FileLineHits } from '../../core/ports/gates';
 import { parseToolJson } from '../../core/schema/toolOutput';
-import { SourceMapJson } from '../sourceMapJson';
 import { absolutePath, workspacePath } from '../workspacePaths';
 import { NOT_NODES } from './coverageProtocol';
+import { mappedPositions } from './mappedPositions';
+import { unloadedLineHits } from './unloadedLines';
 
 export { NOT_NODES };
 
@@ -28,23 +28,6 @@ const SourceMapEntry = z.looseObject({
 });
 type SourceMapEntry = z.infer<typeof SourceMapEntry>;
 const V8CoverageFile = z.looseObject({ result: z.array(V8Script).optional(), 'source-map-cache': z.record(z.string(), SourceMapEntry).optional() });
-
-/**
- * Every mapped position of a generated file, once each, through Node's own source-map reader:
- * `findEntry` answers the mapping at or before a position, so a walk over each line's columns
- * meets every mapping of that line exactly at its column.
- */
-function* mappedPositions(map: SourceMap, lineLengths: readonly number[]): Generator<SourceMapping & { originalSource: string }> {
-  for (let line = 0; line < lineLengths.length; line++) {
-    let lastColumn = -1;
-    for (let column = 0; column <= lineLengths[line]!; column++) {
-      const entry = map.findEntry(line, column) as Partial<SourceMapping>;
-      if (entry.generatedLine !== line || entry.generatedColumn === lastColumn || entry.originalSource === undefined) continue;
-      lastColumn = entry.generatedColumn!;
-      yield entry as SourceMapping;
-    }
-  }
-}
 
 /** The count V8 gives an offset: that of the innermost range around it (ranges nest). */
 function countAt(ranges: V8Range[], offset: number): number | undefined {
@@ -174,7 +157,7 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
   for (const [url, rel] of wanted) {
     if (merged.has(rel)) continue;
     const text = await readFile(fileURLToPath(url), 'utf8').catch(() => undefined);
-    const lines = text === undefined ? new Map<number, number>() : unloadedLineHits(rel, text);
+    const lines = text === undefined ? new Map<number, number>() : await unloadedLineHits(rel, text);
     if (!lines.size) continue;
     merged.set(rel, lines);
     unloaded.push(rel);
@@ -195,41 +178,4 @@ function checkRanges(script: V8Script, map: SourceMapEntry | undefined, source: 
       }
     }
   }
-}
-
-/**
- * The executable lines of a file no test loaded, each at 0 hits. TypeScript is transpiled with
- * a source map, and a line is executable when emitted code maps to it, as for a loaded file;
- * JavaScript counts each line with code on it. Imports and re-exports are wiring, not code a
- * test could run: a barrel's new `export { x } from './x'` is not counted.
- */
-export function unloadedLineHits(file: string, text: string): Map<number, number> {
-  const hits = new Map<number, number>();
-  const wiring = wiringLines(file, text);
-  if (/\.[cm]?tsx?$/i.test(file)) {
-    const out = ts.transpileModule(text, { fileName: file, compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve } });
-    const payload = parseToolJson(SourceMapJson, out.sourceMapText ?? '{}', `TypeScript's source map of ${file} is not a source map`);
-    const emitted = out.outputText.split('\n').map((l) => l.length);
-    for (const at of mappedPositions(new SourceMap({ ...payload, sources: [file] }), emitted)) if (!wiring.has(at.originalLine + 1)) hits.set(at.originalLine + 1, 0);
-    return hits;
-  }
-  text.split('\n').forEach((line, i) => {
-    const code = line.trim();
-    if (code && !/^(\/\/|\/\*|\*)/.test(code) && !wiring.has(i + 1)) hits.set(i + 1, 0);
-  });
-  return hits;
-}
-
-/** The 1-based lines of a module's top-level imports and `export … from` declarations. */
-function wiringLines(file: string, text: string): Set<number> {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
-  const lines = new Set<number>();
-  for (const s of source.statements) {
-    const wiring = ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier !== undefined);
-    if (!wiring) continue;
-    const first = source.getLineAndCharacterOfPosition(s.getStart(source)).line + 1;
-    const last = source.getLineAndCharacterOfPosition(s.getEnd()).line + 1;
-    for (let l = first; l <= last; l++) lines.add(l);
-  }
-  return lines;
 }

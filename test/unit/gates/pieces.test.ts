@@ -17,7 +17,8 @@ import type { TestRunResult } from '../../../src/core/schema/checks';
 import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
 import type { Manifest } from '../../../src/core/schema/manifest';
 import { parseTscOutput } from '../../../src/node/gates/tscTypeCheck';
-import { collectV8Coverage, scriptLineHits, unloadedLineHits } from '../../../src/node/gates/v8Coverage';
+import { unloadedLineHits } from '../../../src/node/gates/unloadedLines';
+import { collectV8Coverage, scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { REPO_ROOT } from '../../support/tempWorkspace';
 
@@ -238,9 +239,9 @@ describe('gates: V8 coverage', () => {
       const b = files.find((f) => f.file === 'src/b.ts')!;
       assert.ok(b.lines.length >= 3 && b.lines.every(([, c]) => c === 0), JSON.stringify(b.lines));
       assert.ok(!b.lines.some(([l]) => l === 1), 'the type-only import is no code');
-      assert.deepEqual(unloadedLineHits('src/types.ts', readFileSync(path.join(root, 'src', 'types.ts'), 'utf8')).size, 0);
+      assert.deepEqual((await unloadedLineHits('src/types.ts', readFileSync(path.join(root, 'src', 'types.ts'), 'utf8'))).size, 0);
       // A barrel's imports and re-exports are wiring, not code a test could run.
-      assert.deepEqual([...unloadedLineHits('src/index.ts', "import { f } from './a';\nexport { g } from './b';\nexport * from './c';\nexport const h = f;\n").keys()], [4]);
+      assert.deepEqual([...(await unloadedLineHits('src/index.ts', "import { f } from './a';\nexport { g } from './b';\nexport * from './c';\nexport const h = f;\n")).keys()], [4]);
     });
   });
 });
