@@ -9,30 +9,36 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** The longest files of the real-tool tiers, longest first. */
+/** The longest files of the real-tool tiers, longest first (wall times of a fresh-clone `npm test`, 2026-11-27). */
 const LONGEST_FIRST = [
-  'test/runs/cli/runRecord.test.ts',
-  'test/runs/cli/shopEsmCli.test.ts',
-  'test/runs/scenarios/monoWs.test.ts',
   'test/runs/scenarios/gates.test.ts',
-  'test/runs/scenarios/coverageGate.test.ts',
-  'test/runs/scenarios/eventLoopStall.test.ts',
+  'test/runs/scenarios/monoWs.test.ts',
   'test/runs/scenarios/shopEsm.test.ts',
-  'test/runs/scenarios/shopEsmRoutes.test.ts',
+  'test/runs/cli/runRecord.test.ts',
   'test/runs/scenarios/routes.test.ts',
-  'test/runs/scenarios/hostileExpect.test.ts',
-  'test/runs/cli/safeWorkspace.test.ts',
+  'test/runs/cli/shopEsmCli.test.ts',
   'test/runs/scenarios/verdict.test.ts',
-  'test/runs/scenarios/inventoryJest.test.ts',
-  'test/runs/scenarios/rungs.test.ts',
-  'test/runs/cli/crashSafe.test.ts',
-  'test/runs/cli/batch.test.ts',
-  'test/runs/scenarios/hostileCoder.test.ts',
+  'test/runs/scenarios/coverageGate.test.ts',
   'test/runs/ops/scenarios.test.ts',
-  'test/runs/cli/yamlTickets.test.ts',
-  'test/runs/cli/rollback.test.ts',
-  'test/runs/cli/statsCli.test.ts',
+  'test/runs/cli/batch.test.ts',
+  'test/runs/scenarios/shopEsmRoutes.test.ts',
+  'test/runs/scenarios/rungs.test.ts',
+  'test/runs/scenarios/hostileCoder.test.ts',
+  'test/runs/scenarios/hostileExpect.test.ts',
   'test/runs/scenarios/shopEsmCoverage.test.ts',
+  'test/runs/cli/yamlTickets.test.ts',
+  'test/runs/cli/sampleInOrder.test.ts',
+  'test/runs/cli/crashSafe.test.ts',
+  'test/runs/cli/batchWorkflow.test.ts',
+  'test/runs/cli/batchRateLimit.test.ts',
+  'test/runs/scenarios/inventoryJest.test.ts',
+  'test/runs/cli/rollback.test.ts',
+  'test/runs/cli/cli.test.ts',
+  'test/runs/cli/statsCli.test.ts',
+  'test/runs/cli/damagedLog.test.ts',
+  'test/runs/scenarios/projectTestsOnce.test.ts',
+  'test/runs/scenarios/eventLoopStall.test.ts',
+  'test/runs/cli/safeWorkspace.test.ts',
 ];
 
 function testFiles(dir) {
