@@ -83,7 +83,9 @@ function run(step) {
     child.on('close', (code, signal) => {
       out.end(() => {
         running.delete(step.name);
-        const result = { code: code ?? (signal ? 1 : 0), ms: Date.now() - at };
+        // A mocha run that was interrupted can exit 0 with failures on screen: its count decides too.
+        const failing = failingCount(readFileSync(file, 'utf8'));
+        const result = { code: (code ?? (signal ? 1 : 0)) || (failing > 0 ? 1 : 0), ms: Date.now() - at };
         done.set(step.name, result);
         const verdict = result.code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`;
         console.log(`\n──── ${step.name}: ${verdict} in ${secs(result.ms)} ────`);
@@ -93,6 +95,37 @@ function run(step) {
       });
     });
   });
+}
+
+/** A log without its colour codes (the escape character is written as a string: no control character in a regex literal). */
+const plain = (log) => log.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+
+/**
+ * The "N failing" of the last mocha summary in a step's log (0 when there is none). Only the last
+ * summary counts, so a test that prints a fixture's own mocha report cannot fail the step.
+ */
+function failingCount(log) {
+  const text = plain(log);
+  const summaries = [...text.matchAll(/^\s*\d+ passing \(/gm)];
+  if (summaries.length === 0) return 0;
+  const tail = text.slice(summaries.at(-1).index);
+  return Number(/^\s*(\d+) failing\b/m.exec(tail)?.[1] ?? 0);
+}
+
+/**
+ * What a failed step said about its failure, for the summary: from mocha's "N failing" to its end
+ * (each failed test's title and error), or the log's last lines for a step that is not mocha. CI
+ * may show only the end of the output, so the summary repeats what failed instead of only naming
+ * the step.
+ */
+function failureExcerpt(log, maxLines = 120) {
+  const lines = plain(log).split('\n');
+  let from = -1;
+  lines.forEach((line, i) => {
+    if (/^\s*\d+ failing\b/.test(line)) from = i;
+  });
+  const part = from >= 0 ? lines.slice(from) : lines.slice(-30);
+  return part.length > maxLines ? [...part.slice(0, maxLines), `  … ${part.length - maxLines} more lines in the step's log`] : part;
 }
 
 /** A step starts when every step it needs has passed and every step it comes after has ended. */
@@ -135,5 +168,12 @@ if (existsSync(fileTimes)) {
   for (const r of rows.slice(0, 8)) console.log(`  ${secs(r.ms).padStart(6)} ${secs(r.cpuMs).padStart(6)}  ${r.files.join(', ')}`);
 }
 const failed = steps.filter((s) => done.get(s.name).code !== 0);
+for (const step of failed) {
+  const r = done.get(step.name);
+  const file = join(logs, `${step.name}.log`);
+  if (r.skipped || !existsSync(file)) continue;
+  console.log(`\nWhat failed in ${step.name}:`);
+  for (const line of failureExcerpt(readFileSync(file, 'utf8'))) console.log(`  ${line}`);
+}
 if (failed.length > 0) console.log(`Failed: ${failed.map((s) => s.name).join(', ')}; each step's whole output is in test-results/logs/.`);
 process.exit(failed.length > 0 ? 1 : 0);

@@ -235,6 +235,9 @@ describe('end to end in code-server with Chromium', function () {
     await until(page, 'correction.accepted in the log', () => (decisions(runId).length ? true : undefined), 60_000);
     assert.equal(decisions(runId).length, 1);
     assert.match(decisions(runId)[0]!, /"type":"correction\.accepted".*"by":"vscode"/);
+    // The decision is logged before the ticket is written, and the write is logged once it is
+    // done: under load the editor's write can land seconds after the decision.
+    await until(page, "the ticket's rewrite in the log", () => (/"type":"files\.written".*"by":"operator"/.test(logOf(runId)) ? true : undefined), 60_000);
     assert.notEqual(readFileSync(ticketFile, 'utf8'), ticketBefore, 'Accept rewrote the ticket');
     await until(page, 'the resumed run to finish', () => {
       const r = runEvents(ws.folder).find((x) => x.runId === runId);
