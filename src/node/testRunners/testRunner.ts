@@ -10,6 +10,7 @@ import type { GroupRunResult } from './processGroup';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
 import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
+import { commonJsOnly } from './commonJsLoader';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -155,9 +156,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal, reportFile);
     const node = this.options.nodePath ?? 'node';
     const unit = await this.unitOf(request.files);
+    const commonJs = request.framework === 'node:test' && (await commonJsOnly(this.options.root, request.files, signal));
     const command = testCommand(request.framework, {
       root: unit.cwd,
       files: unit.files,
+      commonJs,
       reportFile,
       nodeTestReporter: this.options.nodeTestReporter,
       tools: unit.cwd === this.options.root ? this.tools : new ToolResolver(unit.cwd, this.options.fallbackDir),
