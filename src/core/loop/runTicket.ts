@@ -13,7 +13,7 @@ import { resumeFromTests } from './resumeFromTests';
 import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash } from '../stages/manifestBuilder';
 import { materialize } from '../stages/materializer';
-import { applyOps } from '../stages/ops/applyOps';
+import { applyOps, warmOps } from '../stages/ops/applyOps';
 import { recordBaselines } from '../stages/checks/baselines';
 import { guardOracle } from '../stages/checks/oracle';
 import { Oracle } from '../stages/checks/oraclePins';
@@ -175,6 +175,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     await emitManifest(ctx);
     const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles], ctx.signal);
     if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
+    warmOps(ctx);
     await recordBaselines(ctx);
     await materializeTests(ctx);
     await applyOps(ctx);

@@ -44,5 +44,11 @@ export type OpResult =
  */
 export interface OpsPort {
   apply(op: TicketOp, scope: OpScope, signal: AbortSignal): Promise<OpResult>;
+  /**
+   * Builds what the first op needs (the language service's program) ahead of it, while the run
+   * does other work. Optional: an op is the same with or without it, since each op catches up
+   * with the disk first.
+   */
+  warm?(signal: AbortSignal): Promise<void>;
   dispose?(): void;
 }

@@ -56,7 +56,13 @@ async function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'di
 async function opsHandlers(d: Extract<LanguageWorkerData, { service: 'ops' }>): Promise<Handlers> {
   const { NodeOps } = await import('../ops/nodeOps.js');
   const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted });
-  return { apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal) };
+  return {
+    apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal),
+    warm: async (_p, _id, signal) => {
+      await ops.warm(signal);
+      return null;
+    },
+  };
 }
 
 async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax' }>): Promise<Handlers> {

@@ -180,6 +180,10 @@ export class WorkerOps implements OpsPort {
     return this.worker.call('apply', { op, scope: { write: [...scope.write], read: [...scope.read], tests: [...scope.tests] } }, signal);
   }
 
+  async warm(signal: AbortSignal): Promise<void> {
+    await this.worker.call('warm', {}, signal);
+  }
+
   dispose(): void {
     this.worker.dispose();
   }

@@ -24,7 +24,7 @@ export interface NodeOpsOptions extends TreeSitterOptions {
 
 /**
  * OpsPort over Tree-sitter and an in-process TypeScript LanguageService. The service is built
- * on the first op, so a ticket without ops costs nothing; call dispose() when done.
+ * by warm() or the first op, so a ticket without ops costs nothing; call dispose() when done.
  */
 export class NodeOps implements OpsPort {
   private language: OpsLanguage | undefined;
@@ -59,6 +59,21 @@ export class NodeOps implements OpsPort {
       }
     } catch (err) {
       if (err instanceof ts.OperationCanceledException) throw new CancelledError('ops cancelled');
+      throw err;
+    } finally {
+      lang.host.signal = undefined;
+    }
+  }
+
+  /** The service and its program, built now (parsed and bound); the first op then only checks. */
+  async warm(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    const lang = (this.language ??= new OpsLanguage(this.options.root, this.options));
+    lang.host.signal = signal;
+    try {
+      lang.service.getProgram()?.getTypeChecker();
+    } catch (err) {
+      if (err instanceof ts.OperationCanceledException) return;
       throw err;
     } finally {
       lang.host.signal = undefined;

@@ -86,6 +86,41 @@ describe('the language service in a worker thread', function () {
     }
   });
 
+  it('an ops worker warmed before the files change answers each op as a cold service does on the files as they are then', async () => {
+    // A run warms the ops' service while its baseline runs: the rendered tests, and whatever else
+    // is written before the first op, land after the program was built.
+    const warmed = new TempProject(files);
+    const cold = new TempProject(files);
+    const wasm = { wasmDir: dist, runtimeWasmDir: dist, libDir };
+    const opsWarm = workerOps({ script, root: warmed.root, ...wasm });
+    const opsCold = new NodeOps({ root: cold.root, ...wasm });
+    const op: TicketOp = { op: 'setInterfaceField', file: 'src/types.ts', interface: 'Comment', field: 'score', type: 'Rank', optional: true };
+    const scope: OpScope = { write: ['src/types.ts'], read: [], tests: [] };
+    try {
+      const warm = opsWarm.warm?.bind(opsWarm);
+      assert.ok(warm, 'the worker offers warm()');
+      await warm(signal);
+      // Written after the warm-up: the interface the op changes, and a new module its type comes from.
+      for (const p of [warmed, cold]) {
+        p.write('src/types.ts', `import type { Rank } from './rank';\nexport interface Comment { body: string }\nexport type Scored = Comment & { rank?: Rank };\n${files['src/types.ts']}`);
+        p.write('src/rank.ts', "export type Rank = 'low' | 'high';\n");
+      }
+      const expected = await opsCold.apply(op, scope, signal);
+      assert.equal(expected.ok, true, JSON.stringify(expected));
+      assert.deepEqual(await opsWarm.apply(op, scope, signal), expected);
+      // A warm-up cancelled before it starts is no error, and the next op still answers.
+      const stop = new AbortController();
+      stop.abort();
+      await warm(stop.signal).catch((err: unknown) => assert.ok(err instanceof CancelledError, String(err)));
+      assert.deepEqual(await opsWarm.apply(op, scope, signal), await opsCold.apply(op, scope, signal));
+    } finally {
+      opsWarm.dispose?.();
+      opsCold.dispose();
+      warmed.remove();
+      cold.remove();
+    }
+  });
+
   it('parses as Tree-sitter in this thread does: the problems of a broken file, the shape of a large one', async () => {
     const fixture = copyFixture();
     const here = new TreeSitterParser({ wasmDir: dist, runtimeWasmDir: dist });
