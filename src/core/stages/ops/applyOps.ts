@@ -28,6 +28,17 @@ export function pendingOps(ops: readonly TicketOp[], events: readonly RunEvent[]
 }
 
 /**
+ * Starts the ops' language service on its program while the baseline runs, for a ticket with ops
+ * still to apply: its cold start (about two seconds on the blog fixture) otherwise comes after the
+ * baseline, with a core idle for part of it. Nothing waits on it, and a failure here is the first
+ * op's to meet and report.
+ */
+export function warmOps(ctx: RunContext): void {
+  if (!ctx.deps.ops?.warm || !pendingOps(ctx.manifest.ops, ctx.log.events).length) return;
+  void ctx.deps.ops.warm(ctx.signal).catch(() => undefined);
+}
+
+/**
  * The pre-Coder ops stage, between the rendered tests and the first Coder attempt. Each op
  * that applies is written and recorded (`files.written` by 'op', then `op.applied`). The
  * first op that fails stops the run with an op correction request: ops are never dropped.
@@ -39,17 +50,6 @@ export function pendingOps(ops: readonly TicketOp[], events: readonly RunEvent[]
  * into a file outside the scope is one the Coder cannot fix, so it stops the run now with a
  * scope addition instead of spending attempts on it.
  */
-/**
- * Starts the ops' language service on its program while the baseline runs, for a ticket with ops
- * still to apply: its cold start (about two seconds on the blog fixture) otherwise comes after the
- * baseline, with a core idle for part of it. Nothing waits on it, and a failure here is the first
- * op's to meet and report.
- */
-export function warmOps(ctx: RunContext): void {
-  if (!ctx.deps.ops?.warm || !pendingOps(ctx.manifest.ops, ctx.log.events).length) return;
-  void ctx.deps.ops.warm(ctx.signal).catch(() => undefined);
-}
-
 export async function applyOps(ctx: RunContext): Promise<void> {
   const pending = pendingOps(ctx.manifest.ops, ctx.log.events);
   if (!pending.length) return;
