@@ -1,5 +1,6 @@
 import { access, readdir, readFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
+import { parsePackageJson } from '../../core/schema/packageJson';
 
 /**
  * Whether node:test may load a workspace's TypeScript with tsx's CommonJS hook alone
@@ -63,8 +64,7 @@ async function readDir(dir: string, budget: { files: number }, signal?: AbortSig
 /** A package.json that cannot be read as JSON counts as one that might say "module". */
 function declaresModule(text: string): boolean {
   try {
-    const json: unknown = JSON.parse(text);
-    return typeof json !== 'object' || json === null || (json as { type?: unknown }).type === 'module';
+    return parsePackageJson(text).type === 'module';
   } catch {
     return true;
   }
