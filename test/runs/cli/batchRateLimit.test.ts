@@ -15,17 +15,30 @@ interface Called {
   costUsd?: number;
 }
 
-/** Every model.called event of every run of the batch, from the copies of the logs in its folder. */
+/** One ticket's events, from the copy of its log in the batch's folder. */
+function events(report: Report, runId: string | undefined): Called[] {
+  if (!runId) return [];
+  return readFileSync(path.join(report.batchDir, 'runs', runId, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Called);
+}
+
+/** Every model.called event of every run of the batch. */
 function calls(report: Report): Called[] {
-  return report.tickets.flatMap((t) =>
-    t.runId
-      ? readFileSync(path.join(report.batchDir, 'runs', t.runId, 'events.jsonl'), 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l) as Called)
-          .filter((e) => e.type === 'model.called')
-      : [],
-  );
+  return report.tickets.flatMap((t) => events(report, t.runId).filter((e) => e.type === 'model.called'));
+}
+
+/**
+ * For a failed count: each ticket that called the model other than once, with its run's events
+ * (blob hashes left out), so that the failure says which stage made the extra calls and why.
+ */
+function unexpectedCalls(report: Report): string {
+  return report.tickets
+    .map((t) => ({ t, log: events(report, t.runId) }))
+    .filter(({ log }) => log.filter((e) => e.type === 'model.called').length !== 1)
+    .map(({ t, log }) => [`${t.ticketId} (${t.outcome}):`, ...log.map((e) => `  ${JSON.stringify({ ...e, prompt: undefined, answer: undefined }).slice(0, 400)}`)].join('\n'))
+    .join('\n');
 }
 
 /** The model's time to answer: long enough that the calls of 8 tickets overlap. */
@@ -83,7 +96,7 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
       assert.ok(fake.peakOpen <= 2, `at most 2 requests open at once, saw ${fake.peakOpen}`);
       assert.deepEqual(report.calls, { maxConcurrent: 2, peakConcurrent: 2 });
       const made = calls(report);
-      assert.equal(made.length, 50);
+      assert.equal(made.length, 50, unexpectedCalls(report));
       assert.ok(made.every((c) => c.ok === true && c.retries === 0), 'every call answered at the first try');
     } finally {
       project.dispose();
