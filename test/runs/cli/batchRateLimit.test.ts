@@ -16,7 +16,7 @@ interface Called {
 }
 
 /** One ticket's events, from the copy of its log in the batch's folder. */
-function events(report: Report, runId: string | undefined): Called[] {
+function events(report: Report, runId: string | null | undefined): Called[] {
   if (!runId) return [];
   return readFileSync(path.join(report.batchDir, 'runs', runId, 'events.jsonl'), 'utf8')
     .trim()
