@@ -12,6 +12,14 @@ import type { TestRunRequest } from './checks';
  */
 export interface TypeCheckPort {
   check(signal: AbortSignal, scope?: readonly string[]): Promise<TypeCheckResult>;
+  /**
+   * Starts the check of `scope` now, beside other work (an attempt's tests), for the next
+   * `check` of the same scope to take, but only if no file of the workspace changed from the
+   * moment this resolves to the end of that check; otherwise `check` checks again. Resolves once
+   * the workspace's state is taken, before anything started after it could write. `drop` stops
+   * the check early (the attempt failed: no gate will ask).
+   */
+  prefetch?(signal: AbortSignal, scope?: readonly string[]): Promise<{ drop(): void }>;
   /** Releases what the checker keeps between checks (its incremental state). */
   dispose?(): void;
 }

@@ -11,6 +11,7 @@ import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } fro
 import { ToolResolver } from '../testRunners/toolResolution';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { workspacePath } from '../workspacePaths';
+import { workspaceStamp } from '../workspace/workspaceStamp';
 import { parsePackageJson } from '../../core/schema/packageJson';
 
 export interface TscTypeCheckOptions {
@@ -119,6 +120,16 @@ function findNative(root: string): { name: string; bin: string; version: string 
   return undefined;
 }
 
+interface Ahead {
+  key: string;
+  stamp: string;
+  controller: AbortController;
+  /** undefined: it failed to run or was stopped. */
+  result: Promise<TypeCheckResult | undefined>;
+}
+
+const scopeKey = (scope: readonly string[]) => JSON.stringify([...scope].sort());
+
 /** Compiler-option errors (TS5xxx) with no file of the project: the compiler could not take the tsconfig. */
 const configOnly = (diagnostics: CodeDiagnostic[], configFile: string, root: string) =>
   diagnostics.length > 0 && diagnostics.every((d) => /^TS5\d{3}$/.test(d.code) && d.file === workspacePath(root, configFile));
@@ -136,13 +147,63 @@ const configOnly = (diagnostics: CodeDiagnostic[], configFile: string, root: str
 export class TscTypeCheck implements TypeCheckPort {
   /** Where this checker's incremental build state lives; made at the first check. */
   private buildInfoDir: string | undefined;
+  /** The check started ahead of its gate, and the workspace's stamp from before it started. */
+  private ahead: Ahead | undefined;
 
   constructor(private readonly options: TscTypeCheckOptions) {}
 
-  /** Removes the incremental build state. */
+  /** Stops a check started ahead and removes the incremental build state. */
   dispose(): void {
+    this.ahead?.controller.abort();
+    this.ahead = undefined;
     if (this.buildInfoDir) rmSync(this.buildInfoDir, { recursive: true, force: true });
     this.buildInfoDir = undefined;
+  }
+
+  /**
+   * Starts the check while the attempt's tests run: on two cores the tests use one and tsc the
+   * other. Those tests may write the workspace, and the side-effect guard puts the writes back
+   * only once they end, so a tsc beside them could read a file the code under test changed for a
+   * moment (fixed its own type error, say) and pass code that is wrong. Its result is taken only
+   * when the workspace's stamp is the same after it as before it started, so that no file can
+   * have changed while tsc read; any write at all, even one put back, sends the gate to check
+   * again. Installed packages are left out of the stamp: a test run that writes one cannot pass.
+   */
+  async prefetch(signal: AbortSignal, scope: readonly string[] = []): Promise<{ drop(): void }> {
+    this.dropAhead();
+    const stamp = await workspaceStamp(this.options.root).catch(() => undefined);
+    if (!stamp || signal.aborted) return { drop: () => undefined };
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const result = this.checkNow(controller.signal, scope)
+      .catch(() => undefined)
+      .finally(() => signal.removeEventListener('abort', stop));
+    const ahead: Ahead = { key: scopeKey(scope), stamp, controller, result };
+    this.ahead = ahead;
+    return { drop: () => (this.ahead === ahead ? this.dropAhead() : undefined) };
+  }
+
+  private dropAhead(): void {
+    this.ahead?.controller.abort();
+    this.ahead = undefined;
+  }
+
+  /** The check started ahead, when it ran to the end over the workspace as it is now. */
+  private async takeAhead(scope: readonly string[]): Promise<TypeCheckResult | undefined> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    if (!ahead || ahead.key !== scopeKey(scope) || ahead.controller.signal.aborted) {
+      ahead?.controller.abort();
+      await ahead?.result;
+      return undefined;
+    }
+    const unchanged = async () => (await workspaceStamp(this.options.root).catch(() => undefined)) === ahead.stamp;
+    // Changed already: stop it, and wait for its tsc to end before another uses the build state.
+    if (!(await unchanged())) ahead.controller.abort();
+    const r = await ahead.result;
+    if (ahead.controller.signal.aborted || !r || (r.status !== 'passed' && r.status !== 'failed') || !(await unchanged())) return undefined;
+    return { ...r, detail: `${r.detail}, started beside the attempt's tests, no file changed since` };
   }
 
   /**
@@ -171,6 +232,10 @@ export class TscTypeCheck implements TypeCheckPort {
   }
 
   async check(signal: AbortSignal, scope: readonly string[] = []): Promise<TypeCheckResult> {
+    return (await this.takeAhead(scope)) ?? this.checkNow(signal, scope);
+  }
+
+  private async checkNow(signal: AbortSignal, scope: readonly string[]): Promise<TypeCheckResult> {
     const projects = this.options.tsconfig ? undefined : await packageProjects(this.options.root, scope);
     if (!projects) return this.checkProject(this.options.tsconfig ?? 'tsconfig.json', signal);
     const results: { tsconfig: string; r: TypeCheckResult }[] = [];

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { PackageWatch } from './packageWrites';
 
 /** Not looked at: dependencies (watched for writes instead, by PackageWatch), version control, the run store (read-only to tests in the sandbox). */
-const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
+export const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
 /** What of the workspace's `.git` is watched all the same: git runs what they name, outside any sandbox. */
 const GIT_WATCHED = ['hooks', 'config'];
 

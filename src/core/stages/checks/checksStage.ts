@@ -7,6 +7,7 @@ import { attemptRegression } from './attemptRegression';
 import { caseKey, changedByRun, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
+import { typecheckAhead } from '../gates/typecheckAhead';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -85,16 +86,25 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     await log.emit({ type: 'check.linted', attempt, status, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting, detail: r.detail });
   }
 
-  // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
-  const { result: tests, tampered } = await runOracleTests(ctx, attempt);
-  evidence.tests = tests;
-  if (tampered.length) evidence.tampered = tampered;
-  await log.emit({ type: 'tests.ran', attempt, result: tests });
+  const ahead = evidence.diagnostics.length === 0 && evidence.lint.length === 0 ? await typecheckAhead(ctx) : undefined;
+  try {
+    // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
+    const { result: tests, tampered } = await runOracleTests(ctx, attempt);
+    evidence.tests = tests;
+    if (tampered.length) evidence.tampered = tampered;
+    await log.emit({ type: 'tests.ran', attempt, result: tests });
 
-  let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
-  if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
-  if (!passed) await probeTests(ctx, evidence);
-  return { passed, evidence };
+    let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
+    if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
+    if (!passed) {
+      ahead?.drop();
+      await probeTests(ctx, evidence);
+    }
+    return { passed, evidence };
+  } catch (err) {
+    ahead?.drop();
+    throw err;
+  }
 }
 
 /**
