@@ -32,7 +32,7 @@ describe('scenarios: shop-esm coverage from vitest\'s own tool', function () {
     assert.deepEqual([gate.evidence.source, gate.evidence.changedLines, gate.evidence.coveredLines], ['vitest', 3, 2]);
     const branch = read('src/cart/tax.ts').split('\n').indexOf('    return money(0, gross.currency);') + 1;
     assert.deepEqual(gate.evidence.uncovered, [{ file: 'src/cart/tax.ts', lines: [branch] }]);
-    assert.match(gate.detail ?? '', /2 of 3 changed executable lines ran \(66\.7%, threshold 80%, vitest's own coverage\)/);
+    assert.match(gate.detail ?? '', /2 of 3 changed executable lines ran \(66\.7%, threshold 80%, vitest's own coverage of the run that judged the tests\)/);
     const req = first.state.corrections[0]!.request;
     assert.deepEqual([req.fact.kind, req.fact.file, req.fact.line, req.proposal.kind], ['changedLinesUncovered', 'src/cart/tax.ts', branch, 'testPlan']);
 
