@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { CoverageResult } from '../../../src/core/ports/gates';
@@ -83,6 +83,26 @@ describe('gates: coverage from the project\'s own tool', function () {
   });
   const signal = new AbortController().signal;
   const vitest = (measure: string[], timeoutMs = 60_000) => ({ framework: 'vitest' as const, files: ['test/money.test.ts'], timeoutMs, measure });
+
+  it("which runs measure as they judge: node:test and vitest with its v8 provider; vitest with istanbul's provider alone, and jest (babel), measure in the gate's own run", async () => {
+    const runner = await open('shop-esm');
+    assert.deepEqual(
+      (['node:test', 'mocha', 'vitest', 'jest'] as const).map((f) => runner.measuresAsItRuns(f)),
+      [true, true, true, false],
+    );
+    // A project whose only coverage package is istanbul's, with no Ticket Runner install to fall back on.
+    const root = mkdtempSync(path.join(tmpdir(), 'tr-istanbul-only-'));
+    try {
+      const pkg = path.join(root, 'node_modules', '@vitest', 'coverage-istanbul');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@vitest/coverage-istanbul', version: '4.1.12' }));
+      writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'istanbul-only', private: true }));
+      const istanbul = new ProjectCoverageRunner({ root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: path.join(root, 'none'), nodePath: process.execPath });
+      assert.equal(istanbul.measuresAsItRuns('vitest'), false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 
   it('vitest: the changed files\' line hits from its v8 coverage, in a folder outside the workspace, a file the tests never load included at 0', async () => {
     const runner = await open('shop-esm');
