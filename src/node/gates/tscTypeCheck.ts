@@ -170,7 +170,10 @@ export class TscTypeCheck implements TypeCheckPort {
    * again. Installed packages are left out of the stamp: a test run that writes one cannot pass.
    */
   async prefetch(signal: AbortSignal, scope: readonly string[] = []): Promise<{ drop(): void }> {
+    // One tsc at a time on the build state: an earlier one, stopped, ends before this one starts.
+    const earlier = this.ahead;
     this.dropAhead();
+    await earlier?.result;
     const stamp = await workspaceStamp(this.options.root).catch(() => undefined);
     if (!stamp || signal.aborted) return { drop: () => undefined };
     const controller = new AbortController();
