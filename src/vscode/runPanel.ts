@@ -353,4 +353,9 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
   panelOf(runId: string): vscode.WebviewPanel | undefined {
     return this.panels.get(runId)?.panel;
   }
+
+  /** For the tests: resolves once the run's page was sent its first state (or the panel closed). */
+  shownOf(runId: string): Promise<void> | undefined {
+    return this.panels.get(runId)?.shown;
+  }
 }

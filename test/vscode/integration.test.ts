@@ -58,6 +58,12 @@ describe('integration suite in code-server\'s extension host', function () {
       await page.waitForTimeout(250);
     }
     assert.ok(existsSync(resultsFile), `the suite wrote no results (exit ${exitCode}).\n${logs.join('\n')}\n${server.log().slice(-4000)}`);
+    // A page sent its state just before the suite ended may render a moment after: keep looking a little while.
+    const grace = Date.now() + 20_000;
+    while (chips.size === 0 && Date.now() < grace) {
+      if (await sandboxLines(page, chips)) await page.screenshot({ path: path.join(ROOT, 'test-results', o.screenshot) });
+      await page.waitForTimeout(250);
+    }
     const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
     console.log(logs.join('\n'));
     for (const r of results.results) console.log(`      ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ''}${r.error ? `\n${r.error}` : ''}`);

@@ -43,3 +43,19 @@ export async function messagesDuring<T>(body: () => Thenable<T> | Promise<T>): P
     sub.dispose();
   }
 }
+
+/**
+ * Waits (a minute at most) until a run's page was sent its state: on a loaded machine the page
+ * can load after a short run ends, and the driver reads its sandbox line only while it shows.
+ */
+export async function pageShown(runId: string): Promise<boolean> {
+  const shown = (await api()).panels.shownOf(runId);
+  if (!shown) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 60_000)));
+  try {
+    return await Promise.race([shown.then(() => true), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
-import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
+import { abs, api, folder, messagesDuring, pageShown, runIds, withSettings } from './host';
 
 const runBlog1 = () => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
 
@@ -49,5 +49,6 @@ describe('where the OS sandbox cannot start', () => {
     assert.deepEqual([first.contextValue, first.label], ['sandbox', `sandbox: off (${started.sandbox.detail})`]);
     assert.equal(a.tree.getTreeItem(first).iconPath && (a.tree.getTreeItem(first).iconPath as vscode.ThemeIcon).id, 'warning');
     assert.ok(a.panels.panelOf(result.runId), 'the run opened in its webview (the driver reads its sandbox line)');
+    assert.ok(await pageShown(result.runId), 'the run\'s page was sent its state within a minute');
   });
 });

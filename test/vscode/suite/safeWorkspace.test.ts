@@ -11,7 +11,7 @@ import { gitState } from '../../support/gitFixture';
 import { filesUnder, gitPrelude, hostilePrelude, listener, makeAnswerHostile } from '../../support/hostileCode';
 import { CANARIES } from '../canaries';
 import { whyAttemptFailed } from '../../../src/core/run/views/words';
-import { abs, api, folder, messagesDuring, runIds, withSettings } from './host';
+import { abs, api, folder, messagesDuring, pageShown, runIds, withSettings } from './host';
 
 const runTicket = (ticket: string) => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs(ticket)));
 const holderLock = (pid: number): LockHolder => ({ pid, host: thisHost(), startedAt: new Date().toISOString(), command: 'ticket-runner run .tickets/BLOG-3.ticket.json' });
@@ -96,6 +96,7 @@ describe('a safe workspace, from the editor', () => {
     const first = a.tree.getChildren(run)[0]!;
     assert.deepEqual([first.contextValue, first.label], ['sandbox', 'sandbox: on (bubblewrap)']);
     assert.ok(a.panels.panelOf(result.runId), 'the run opened in its webview (the driver reads its sandbox line)');
+    assert.ok(await pageShown(result.runId), 'the run\'s page was sent its state within a minute');
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
   });
 
