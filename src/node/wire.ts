@@ -6,7 +6,7 @@ import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';
 import { OverlayCandidateChecks } from './candidates/overlayCandidateChecks';
-import { workerOps, workerParser, workerWorkspaceDiagnostics } from './diagnostics/workerPorts';
+import { workerParser, workerWorkspaceDiagnostics, workerWorkspaceLanguage } from './diagnostics/workerPorts';
 import { nodeGates } from './gates/wireGates';
 import { EslintLinter } from './lint/eslintLinter';
 import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
@@ -125,7 +125,7 @@ export function checkModelChoice(o: Pick<WireOptions, 'model' | 'modelPort' | 'e
  * Builds the pipeline's dependencies for a workspace on disk: the headless wiring the CLI,
  * the demo and the tests share, and the extension's `depsForFolder` (src/vscode/deps.ts) builds
  * on. Heavy adapters (TypeScript, Tree-sitter) load lazily; the language services (the
- * diagnostics' and the ops') run in worker threads.
+ * diagnostics' and the ops', sharing one worker thread and what it parsed) run off this thread.
  */
 export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   const root = path.resolve(o.workspaceRoot);
@@ -146,6 +146,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
   const parser = workerParser({ script: languageWorker(dist), wasmDir, runtimeWasmDir });
+  const language = workerWorkspaceLanguage({ script: languageWorker(dist), root, wasmDir, runtimeWasmDir, libDir });
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
@@ -170,9 +171,9 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     model: redactingModel(model, redactor),
     tests: testRunner(root, jail),
     parser,
-    diagnostics: workerWorkspaceDiagnostics(root, { script: languageWorker(dist), libDir }),
+    diagnostics: language.diagnostics,
     lint: linter(root, jail),
-    ops: workerOps({ script: languageWorker(dist), root, wasmDir, runtimeWasmDir, libDir }),
+    ops: language.ops,
     // Rung 4's run_tests: the same checks, bound to a scratch copy of the workspace kept for the run.
     candidates: new OverlayCandidateChecks({
       root,

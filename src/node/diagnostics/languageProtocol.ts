@@ -32,6 +32,18 @@ export const LanguageWorkerData = z.discriminatedUnion('service', [
     cancelled: z.instanceof(SharedArrayBuffer),
   }),
   z.object({
+    /**
+     * Both of a workspace's services, diagnostics and ops, in one thread: they share the files
+     * TypeScript parsed (lib.d.ts, the packages' types, the project), which a second thread parses again.
+     */
+    service: z.literal('workspace'),
+    root: z.string(),
+    libDir: z.string().optional(),
+    wasmDir: z.string(),
+    runtimeWasmDir: z.string().optional(),
+    cancelled: z.instanceof(SharedArrayBuffer),
+  }),
+  z.object({
     /** The ParserPort: Tree-sitter alone (a large file's parse and shape take long enough to be felt). */
     service: z.literal('syntax'),
     wasmDir: z.string(),

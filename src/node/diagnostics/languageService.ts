@@ -34,6 +34,11 @@ export interface LanguageServiceDiagnosticsOptions {
   keepProbes?: boolean;
   /** True when the call in progress was cancelled from another thread (the service in a worker). */
   interrupted?: () => boolean;
+  /**
+   * Parsed files shared with other services of this thread (the ops', the other packages'): each
+   * file is parsed once for all the services that see the same text (see WorkspaceHost's versions).
+   */
+  registry?: ts.DocumentRegistry;
 }
 
 /** Whether a fix may touch a file; the worker's caller answers from its own thread, so it may take a turn. */
@@ -67,7 +72,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   ) {
     this.configFile = absolutePath(root, options.tsconfig ?? 'tsconfig.json');
     this.host = new WorkspaceHost(absolutePath(root, '.'), this.configFile, options.libDir, options.interrupted);
-    this.service = ts.createLanguageService(this.host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.root));
+    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.root));
     this.wantedFixes = new Set(options.fixNames ?? STRUCTURAL_FIXES);
   }
 

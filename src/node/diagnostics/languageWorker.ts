@@ -38,10 +38,13 @@ const allowOf = (id: number) => (path: string) =>
 /** What one service answers; a worker is started for one service, and any other call is an error. */
 type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
 
+/** The registry the services of a `workspace` worker share (see WorkspaceHost's versions). */
+type Registry = import('typescript').DocumentRegistry;
+
 // Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
-async function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'diagnostics' }>): Promise<Handlers> {
+async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes'>, registry?: Registry): Promise<Handlers> {
   const { projectDiagnostics } = await import('./packageDiagnostics.js');
-  const options = { libDir, keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted };
+  const options = { libDir, keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted, registry };
   // The caller found a tsconfig.json (or a monorepo) before it started this worker.
   const own = projectDiagnostics(d.root, options);
   return {
@@ -53,9 +56,9 @@ async function diagnosticsHandlers(d: Extract<LanguageWorkerData, { service: 'di
   };
 }
 
-async function opsHandlers(d: Extract<LanguageWorkerData, { service: 'ops' }>): Promise<Handlers> {
+async function opsHandlers(d: Omit<Extract<LanguageWorkerData, { service: 'ops' }>, 'service' | 'cancelled'>, registry?: Registry): Promise<Handlers> {
   const { NodeOps } = await import('../ops/nodeOps.js');
-  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted });
+  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted, registry });
   return {
     apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal),
     warm: async (_p, _id, signal) => {
@@ -71,7 +74,27 @@ async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax'
   return { parse: (p) => parser.parse(p.path, p.content), shape: (p) => parser.shape(p.path, p.content) };
 }
 
-const handlers = data.service === 'diagnostics' ? diagnosticsHandlers(data) : data.service === 'ops' ? opsHandlers(data) : syntaxHandlers(data);
+async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>): Promise<Handlers> {
+  const { default: ts } = await import('typescript');
+  const registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+  const [diagnostics, ops] = await Promise.all([diagnosticsHandlers(d, registry), opsHandlers(d, registry)]);
+  return { ...diagnostics, ...ops };
+}
+
+function handlersOf(d: LanguageWorkerData): Promise<Handlers> {
+  switch (d.service) {
+    case 'diagnostics':
+      return diagnosticsHandlers(d);
+    case 'ops':
+      return opsHandlers(d);
+    case 'workspace':
+      return workspaceHandlers(d);
+    case 'syntax':
+      return syntaxHandlers(d);
+  }
+}
+
+const handlers = handlersOf(data);
 // A service that cannot load fails every call with its reason, rather than the worker with none.
 handlers.catch(() => undefined);
 

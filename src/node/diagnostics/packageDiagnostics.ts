@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
@@ -34,6 +35,7 @@ type Checked = { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedB
 export class PackageDiagnostics implements DiagnosticsPort {
   private readonly services = new Map<string, LanguageServiceDiagnostics>();
   private packages: Promise<WorkspacePackage[]> | undefined;
+  private registry: ts.DocumentRegistry | undefined;
 
   constructor(
     private readonly root: string,
@@ -115,7 +117,9 @@ export class PackageDiagnostics implements DiagnosticsPort {
   private service(dir: string): LanguageServiceDiagnostics {
     let s = this.services.get(dir);
     if (!s) {
-      s = new LanguageServiceDiagnostics(this.root, { ...this.options, tsconfig: dir ? `${dir}/tsconfig.json` : 'tsconfig.json' });
+      // The packages' services parse lib.d.ts and the shared types once, for all of them.
+      this.registry ??= this.options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+      s = new LanguageServiceDiagnostics(this.root, { ...this.options, registry: this.registry, tsconfig: dir ? `${dir}/tsconfig.json` : 'tsconfig.json' });
       this.services.set(dir, s);
     }
     return s;

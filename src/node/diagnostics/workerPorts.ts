@@ -36,11 +36,12 @@ export class LanguageWorker {
     private readonly script: string,
     private readonly start: WorkerStart,
     /** What a cancellation says was cancelled, as the in-thread service says it: `diagnostics`, `ops`. */
-    private readonly what: string,
+    private readonly what: string | ((method: Method) => string),
   ) {}
 
   call<M extends Method>(method: M, params: ParamsOf<M>, signal?: AbortSignal, allow?: AllowFix): Promise<ResultOf<M>> {
-    if (signal?.aborted) return Promise.reject(new CancelledError(`${this.what} cancelled`));
+    const what = this.whatOf(method);
+    if (signal?.aborted) return Promise.reject(new CancelledError(`${what} cancelled`));
     const worker = this.started();
     const id = ++this.calls;
     return new Promise<ResultOf<M>>((resolve, reject) => {
@@ -48,7 +49,7 @@ export class LanguageWorker {
         // Read by TypeScript's cancellation token in the worker, however busy its thread is.
         Atomics.store(new Int32Array(this.cancelled), 0, id);
         this.post(worker, { type: 'cancel', id });
-        this.pending.get(id)?.settle({ error: new CancelledError(`${this.what} cancelled`) });
+        this.pending.get(id)?.settle({ error: new CancelledError(`${what} cancelled`) });
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
@@ -73,7 +74,7 @@ export class LanguageWorker {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
-    this.failAll(new CancelledError(`${this.what} cancelled: the language service was disposed`));
+    this.failAll((method) => new CancelledError(`${this.whatOf(method)} cancelled: the language service was disposed`));
     void worker.terminate();
   }
 
@@ -134,8 +135,12 @@ export class LanguageWorker {
     this.post(worker, { type: 'allowed', ask: message.ask, allowed });
   }
 
-  private failAll(error: Error): void {
-    for (const call of [...this.pending.values()]) call.settle({ error });
+  private failAll(error: Error | ((method: Method) => Error)): void {
+    for (const call of [...this.pending.values()]) call.settle({ error: typeof error === 'function' ? error(call.method) : error });
+  }
+
+  private whatOf(method: Method): string {
+    return typeof this.what === 'string' ? this.what : this.what(method);
   }
 
   private post(worker: Worker, message: ToWorker): void {
@@ -218,6 +223,18 @@ export interface WorkerDiagnosticsOptions {
 export function workerWorkspaceDiagnostics(root: string, o: WorkerDiagnosticsOptions): DiagnosticsPort | undefined {
   if (!hasTypeScriptProject(root)) return undefined;
   return new WorkerDiagnostics(new LanguageWorker(o.script, { service: 'diagnostics', root, libDir: o.libDir, keepProbes: o.keepProbes }, 'diagnostics'));
+}
+
+/**
+ * A workspace's diagnostics and ops in one worker thread, sharing the files TypeScript parsed: the
+ * ops' program then costs little more than its checks. Their calls take turns. Without a
+ * TypeScript project there are no diagnostics, and the ops run alone.
+ */
+export function workerWorkspaceLanguage(o: { script: string; root: string; libDir?: string; wasmDir: string; runtimeWasmDir?: string }): { diagnostics?: DiagnosticsPort; ops: OpsPort } {
+  if (!hasTypeScriptProject(o.root)) return { ops: workerOps(o) };
+  const what = (method: Method) => (method === 'apply' || method === 'warm' ? 'ops' : 'diagnostics');
+  const worker = new LanguageWorker(o.script, { service: 'workspace', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, what);
+  return { diagnostics: new WorkerDiagnostics(worker), ops: new WorkerOps(worker) };
 }
 
 /** NodeOps, in a worker thread. */

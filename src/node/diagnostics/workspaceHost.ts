@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { absolutePath } from '../workspacePaths';
@@ -14,11 +15,15 @@ const IMPLICIT_OPTIONS: ts.CompilerOptions = {
 };
 
 /**
- * A LanguageServiceHost over the files on disk. Every file has a version; `touch` bumps it and
- * drops the cached text, so the language service re-reads only what changed.
+ * A LanguageServiceHost over the files on disk. `touch` drops a file's cached text, so the
+ * language service re-reads only what changed. A file's version is a hash of the text the
+ * service sees: two services that share a DocumentRegistry (the ops' and the diagnostics', in
+ * one worker) then share a parsed file exactly when they see the same text, and never a file
+ * one of them sees otherwise (an op's trial edit, a change the other was not told of yet).
  */
 export class WorkspaceHost implements ts.LanguageServiceHost {
-  private readonly versions = new Map<string, number>();
+  /** The version of each text read, by file; dropped with the text. */
+  private readonly versions = new Map<string, string>();
   private readonly texts = new Map<string, string | undefined>();
   private projectVersion = 0;
   private roots = new Set<string>();
@@ -65,7 +70,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
 
   /** The file changed on disk (or is new, or is gone): the next program re-reads it. */
   touch(file: string): void {
-    this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    this.versions.delete(file);
     this.texts.delete(file);
     this.projectVersion++;
     if (!ts.sys.fileExists(file)) this.roots.delete(file);
@@ -83,7 +88,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
    * again with `undefined`. Nothing is written to disk.
    */
   setVirtual(file: string, text: string | undefined): void {
-    this.versions.set(file, (this.versions.get(file) ?? 0) + 1);
+    this.versions.delete(file);
     this.projectVersion++;
     if (text === undefined) {
       this.texts.delete(file);
@@ -127,7 +132,14 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
     return [...this.roots];
   }
   getScriptVersion(file: string): string {
-    return String(this.versions.get(file) ?? 0);
+    let version = this.versions.get(file);
+    if (version === undefined) {
+      const text = this.text(file);
+      // sha1 is no defence here, only a name for a text: the texts are the service's own reads.
+      version = text === undefined ? 'none' : createHash('sha1').update(text).digest('base64');
+      this.versions.set(file, version);
+    }
+    return version;
   }
   getScriptSnapshot(file: string): ts.IScriptSnapshot | undefined {
     const text = this.text(file);

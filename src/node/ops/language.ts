@@ -45,7 +45,9 @@ export interface TsError {
 
 /**
  * The ops' own in-process LanguageService. It is separate from the diagnostics adapter's:
- * the ops try edits in memory, which must never leak into what the checks report.
+ * the ops try edits in memory, which must never leak into what the checks report. The two may
+ * share a DocumentRegistry: a file's version is its text's hash, so a trial edit is a file of its
+ * own in the registry, which the diagnostics' program never takes.
  */
 export class OpsLanguage {
   readonly host: TrialHost;
@@ -53,10 +55,10 @@ export class OpsLanguage {
 
   constructor(
     readonly root: string,
-    options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean } = {},
+    options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean; registry?: ts.DocumentRegistry } = {},
   ) {
     this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir, options.interrupted);
-    this.service = ts.createLanguageService(this.host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root));
+    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root));
   }
 
   abs(path: string): string {

@@ -20,6 +20,8 @@ export interface NodeOpsOptions extends TreeSitterOptions {
   libDir?: string;
   /** True when the op in progress was cancelled from another thread (the ops in a worker). */
   interrupted?: () => boolean;
+  /** Parsed files shared with the diagnostics' service of the same thread (see WorkspaceHost's versions). */
+  registry?: ts.DocumentRegistry;
 }
 
 /**

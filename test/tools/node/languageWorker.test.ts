@@ -5,7 +5,7 @@ import { CancelledError } from '../../../src/core/errors';
 import type { OpScope } from '../../../src/core/ports/ops';
 import type { TicketOp } from '../../../src/core/schema/ticket';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
-import { LanguageWorker, WorkerDiagnostics, workerOps, workerParser, workerWorkspaceDiagnostics } from '../../../src/node/diagnostics/workerPorts';
+import { LanguageWorker, WorkerDiagnostics, workerOps, workerParser, workerWorkspaceDiagnostics, workerWorkspaceLanguage } from '../../../src/node/diagnostics/workerPorts';
 import { NodeOps } from '../../../src/node/ops/nodeOps';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { stallProbe } from '../../support/stallProbe';
@@ -118,6 +118,44 @@ describe('the language service in a worker thread', function () {
       opsCold.dispose();
       warmed.remove();
       cold.remove();
+    }
+  });
+
+  it("a workspace's diagnostics and ops share one worker, and an op's trial edit never reaches what the diagnostics see", async () => {
+    const clean = {
+      'tsconfig.json': tsconfig,
+      'src/types.ts': 'export interface Post { id: number; title: string }\n',
+      'src/page.ts': "import type { Post } from './types';\nexport const title = (p: Post): string => p.title;\n",
+    };
+    const shared = new TempProject(clean);
+    const alone = new TempProject(clean);
+    const wasm = { wasmDir: dist, runtimeWasmDir: dist, libDir };
+    const { diagnostics, ops } = workerWorkspaceLanguage({ script, root: shared.root, ...wasm });
+    const inThread = createLanguageServiceDiagnostics(alone.root, { libDir });
+    const both = ['src/types.ts', 'src/page.ts'];
+    try {
+      assert.ok(diagnostics);
+      assert.deepEqual((await diagnostics.check(both, signal)).diagnostics, []);
+      await inThread.check(both, signal);
+      // The op tries Post with a `rank` in memory (and in the registry the two services share), and writes nothing.
+      const op: TicketOp = { op: 'setInterfaceField', file: 'src/types.ts', interface: 'Post', field: 'rank', type: 'number', optional: false };
+      const tried = await ops.apply(op, { write: ['src/types.ts'], read: [], tests: [] }, signal);
+      assert.equal(tried.ok, true, JSON.stringify(tried));
+      assert.equal(readFileSync(shared.path('src/types.ts'), 'utf8'), clean['src/types.ts'], 'an op returns its edits; it writes nothing');
+      // On disk, Post has no `rank`: code that reads it is an error, whatever the op tried.
+      for (const p of [shared, alone]) p.write('src/page.ts', "import type { Post } from './types';\nexport const rank = (p: Post): number => p.rank;\n");
+      // Only page.ts changed: the diagnostics keep their own types.ts, the one the op's trial had in memory.
+      const after = await diagnostics.check(['src/page.ts'], signal);
+      assert.deepEqual(after, await inThread.check(['src/page.ts'], signal), 'the same answer as a service of its own');
+      assert.deepEqual(after.diagnostics.map((d) => `${d.file} ${d.code}`), ['src/page.ts TS2339']);
+      // And the ops still see the disk: the op applies to Post as it is.
+      assert.deepEqual(await ops.apply(op, { write: ['src/types.ts'], read: [], tests: [] }, signal), tried);
+    } finally {
+      diagnostics?.dispose?.();
+      ops.dispose?.();
+      inThread.dispose();
+      shared.remove();
+      alone.remove();
     }
   });
 
