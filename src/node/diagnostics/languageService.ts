@@ -44,6 +44,9 @@ export interface LanguageServiceDiagnosticsOptions {
 /** Whether a fix may touch a file; the worker's caller answers from its own thread, so it may take a turn. */
 export type AllowFix = (path: string) => boolean | Promise<boolean>;
 
+/** A registry for services of one thread that share parsed files (see LanguageServiceDiagnosticsOptions.registry). */
+export const newDocumentRegistry = (): ts.DocumentRegistry => ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+
 /** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
 export function createLanguageServiceDiagnostics(root: string, options: LanguageServiceDiagnosticsOptions = {}): LanguageServiceDiagnostics {
   return new LanguageServiceDiagnostics(root, options);

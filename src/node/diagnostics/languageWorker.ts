@@ -39,7 +39,7 @@ const allowOf = (id: number) => (path: string) =>
 type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
 
 /** The registry the services of a `workspace` worker share (see WorkspaceHost's versions). */
-type Registry = import('typescript').DocumentRegistry;
+type Registry = ReturnType<(typeof import('./languageService.js'))['newDocumentRegistry']>;
 
 // Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
 async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes'>, registry?: Registry): Promise<Handlers> {
@@ -75,8 +75,10 @@ async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax'
 }
 
 async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>): Promise<Handlers> {
-  const { default: ts } = await import('typescript');
-  const registry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+  // Through a module of this bundle: an import() of TypeScript itself would go through Node's ES
+  // module loader, which scans all of typescript.js for its exports (about half a second of CPU).
+  const { newDocumentRegistry } = await import('./languageService.js');
+  const registry = newDocumentRegistry();
   const [diagnostics, ops] = await Promise.all([diagnosticsHandlers(d, registry), opsHandlers(d, registry)]);
   return { ...diagnostics, ...ops };
 }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { HEADLESS } from './judges';
 import { declaresWorkspaces, hasTypeScriptProject } from './tsProject';
-import { LanguageServiceDiagnostics, type AllowFix, type LanguageServiceDiagnosticsOptions } from './languageService';
+import { LanguageServiceDiagnostics, newDocumentRegistry, type AllowFix, type LanguageServiceDiagnosticsOptions } from './languageService';
 
 /**
  * The headless DiagnosticsPort for a workspace: one language service over the root's
@@ -35,7 +34,7 @@ type Checked = { checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedB
 export class PackageDiagnostics implements DiagnosticsPort {
   private readonly services = new Map<string, LanguageServiceDiagnostics>();
   private packages: Promise<WorkspacePackage[]> | undefined;
-  private registry: ts.DocumentRegistry | undefined;
+  private registry: ReturnType<typeof newDocumentRegistry> | undefined;
 
   constructor(
     private readonly root: string,
@@ -118,7 +117,7 @@ export class PackageDiagnostics implements DiagnosticsPort {
     let s = this.services.get(dir);
     if (!s) {
       // The packages' services parse lib.d.ts and the shared types once, for all of them.
-      this.registry ??= this.options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+      this.registry ??= this.options.registry ?? newDocumentRegistry();
       s = new LanguageServiceDiagnostics(this.root, { ...this.options, registry: this.registry, tsconfig: dir ? `${dir}/tsconfig.json` : 'tsconfig.json' });
       this.services.set(dir, s);
     }

@@ -159,6 +159,11 @@ describe('the language service in a worker thread', function () {
     }
   });
 
+  it('loads TypeScript only as a module of its bundle does: no import() of it goes through the ES module loader', () => {
+    // That loader scans all of typescript.js for its exports first: about half a second of CPU per worker.
+    assert.doesNotMatch(readFileSync(script, 'utf8'), /\bimport\(\s*["'](\.\/typescript\.js|typescript)["']\s*\)/);
+  });
+
   it('parses as Tree-sitter in this thread does: the problems of a broken file, the shape of a large one', async () => {
     const fixture = copyFixture();
     const here = new TreeSitterParser({ wasmDir: dist, runtimeWasmDir: dist });
