@@ -35,7 +35,7 @@ const allowOf = (id: number) => (path: string) =>
     post({ type: 'allow', id, ask, paths: [path] });
   });
 
-/** What one service answers; a worker is started for one service, and any other call is an error. */
+/** What a worker answers: one service, or a workspace's two (diagnostics and ops); any other call is an error. */
 type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
 
 /** The registry the services of a `workspace` worker share (see WorkspaceHost's versions). */
