@@ -154,8 +154,7 @@ export class TscTypeCheck implements TypeCheckPort {
 
   /** Stops a check started ahead and removes the incremental build state. */
   dispose(): void {
-    this.ahead?.controller.abort();
-    this.ahead = undefined;
+    this.dropAhead();
     if (this.buildInfoDir) rmSync(this.buildInfoDir, { recursive: true, force: true });
     this.buildInfoDir = undefined;
   }

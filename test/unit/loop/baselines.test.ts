@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startRun } from '../../../src/core';
 import type { TestRunRequest } from '../../../src/core/ports/checks';
-import type { TestRunResult } from '../../../src/core/schema/checks';
+import type { LintProblem, TestRunResult } from '../../../src/core/schema/checks';
 import { fakeDeps, scripted, ticketPathOf, type FakeRig } from '../../fakes/fakeDeps';
 import { eventsOf, ofType, typesOf } from './loopRig';
 
@@ -140,6 +140,52 @@ describe('pure: the baselines before the first write', () => {
     assert.ok(found.length > 0, 'the check found importers');
     assert.deepEqual(importers, { files: found, checkEnded: true }, 'the importers, once the check found them');
     assert.deepEqual(ofType(events, 'baseline.recorded')[0]!.checkedFiles, baselineChecked);
+  });
+
+  it("an importer's lint error from before the run is in the baseline; the same rule and message planted in the changed file is a new finding", async () => {
+    // The linter stands in for one that found a problem in an importer before the run (blog-api has no ESLint config).
+    const problem = (file: string): LintProblem => ({ file, line: 3, column: 1, rule: 'no-unused-vars', severity: 'error', message: "'unused' is defined but never used." });
+    const play = async (planted: boolean) => {
+      const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
+      let importer: string | undefined;
+      const diagnostics = rig.deps.diagnostics!;
+      const check = diagnostics.check.bind(diagnostics);
+      diagnostics.check = async (files, signal) => {
+        const r = await check(files, signal);
+        importer ??= r.checkedFiles.find((f) => f !== 'src/handlers/posts.ts');
+        return r;
+      };
+      let written = false;
+      const write = rig.deps.workspace.writeFile.bind(rig.deps.workspace);
+      rig.deps.workspace.writeFile = (path, content) => {
+        if (path === 'src/handlers/posts.ts') written = true;
+        return write(path, content);
+      };
+      rig.deps.lint = {
+        lint: (files) => {
+          const problems = [
+            ...files.filter((f) => f === importer).map(problem),
+            // The Coder's answer brings the importer's finding, word for word, into the file it changed.
+            ...(planted && written ? files.filter((f) => f === 'src/handlers/posts.ts').map(problem) : []),
+          ];
+          return Promise.resolve({ status: problems.length ? 'failed' : 'passed', problems });
+        },
+      };
+      const r = await run(rig);
+      return { ...r, importer: importer! };
+    };
+    const clean = await play(false);
+    assert.equal(clean.state.status, 'passed', JSON.stringify(clean.state.finished));
+    assert.deepEqual(ofType(clean.events, 'baseline.recorded')[0]!.lint, [problem(clean.importer)]);
+    for (const e of ofType(clean.events, 'check.linted')) assert.deepEqual([e.status, e.problems], ['passed', []]);
+    const planted = await play(true);
+    assert.notEqual(planted.state.status, 'passed', 'a planted copy of an old finding is a new finding');
+    const linted = ofType(planted.events, 'check.linted');
+    assert.ok(linted.length > 0);
+    for (const e of linted) {
+      assert.deepEqual([e.status, e.problems], ['failed', [problem('src/handlers/posts.ts')]]);
+      assert.ok(!e.preExisting.some((p) => p.file === 'src/handlers/posts.ts'), 'never counted as there before');
+    }
   });
 
   it('a cancel during the baselines ends the run cancelled, even when the checker stopped mid-question fails in its own words', async () => {
