@@ -101,47 +101,6 @@ describe('pure: the baselines before the first write', () => {
     assert.equal(seen.checks - ofType(events, 'check.diagnosed').length, 1);
   });
 
-  it("the scope's lint runs beside its type-check, and the importers the check found are linted after it", async () => {
-    const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
-    const checkStarted = gate();
-    const lintStarted = gate();
-    const lintCalls: { files: string[]; checkEnded: boolean }[] = [];
-    let checkEnded = false;
-    let baselineChecked: string[] | undefined;
-    watch(rig, {
-      duringCheck: async () => {
-        checkStarted.open();
-        if (!baselineChecked) await within(lintStarted.opened, "the scope's lint starting during its type-check");
-      },
-    });
-    const diagnostics = rig.deps.diagnostics!;
-    const check = diagnostics.check.bind(diagnostics);
-    diagnostics.check = async (files, signal) => {
-      const r = await check(files, signal);
-      baselineChecked ??= r.checkedFiles;
-      checkEnded = true;
-      return r;
-    };
-    const lint = rig.deps.lint!;
-    const lintOnce = lint.lint.bind(lint);
-    lint.lint = async (files, signal) => {
-      lintCalls.push({ files, checkEnded });
-      if (lintCalls.length === 1) {
-        lintStarted.open();
-        await within(checkStarted.opened, "the type-check starting during the scope's lint");
-      }
-      return lintOnce(files, signal);
-    };
-    const { state, events } = await run(rig);
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    const [scope, importers] = lintCalls;
-    assert.deepEqual(scope, { files: ['src/handlers/posts.ts'], checkEnded: false }, 'the scope, before its check ended');
-    const found = baselineChecked!.filter((f) => f !== 'src/handlers/posts.ts');
-    assert.ok(found.length > 0, 'the check found importers');
-    assert.deepEqual(importers, { files: found, checkEnded: true }, 'the importers, once the check found them');
-    assert.deepEqual(ofType(events, 'baseline.recorded')[0]!.checkedFiles, baselineChecked);
-  });
-
   it("an importer's lint error from before the run is in the baseline; the same rule and message planted in the changed file is a new finding", async () => {
     // The linter stands in for one that found a problem in an importer before the run (blog-api has no ESLint config).
     const problem = (file: string): LintProblem => ({ file, line: 3, column: 1, rule: 'no-unused-vars', severity: 'error', message: "'unused' is defined but never used." });

@@ -46,18 +46,7 @@ export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline
   // Settled below; an early throw must not leave it unhandled.
   projectCheck.catch(() => undefined);
   const existing = manifest.scope.write.filter((f) => f.exists).map((f) => f.path);
-  const isCode = (f: string) => /\.[cm]?[jt]sx?$/.test(f);
-  const code = existing.filter(isCode);
-  const lintOf = async (files: string[]): Promise<LintProblem[]> => {
-    if (!deps.lint || !files.length) return [];
-    const r = await deps.lint.lint(files, signal);
-    return r.status === 'failed' || r.status === 'passed' ? errors(r.problems) : [];
-  };
-  // The scope's own files are linted beside their type-check (a typed linter builds a program of
-  // its own, seconds on a real project); the importers the type-check finds, after it. A file's
-  // problems do not depend on which other files one call lints.
-  const scopeLint = lintOf(code);
-  scopeLint.catch(() => undefined);
+  const code = existing.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
   let diagnostics: CodeDiagnostic[] = [];
   let checkedFiles: string[] = [];
   if (deps.diagnostics && code.length) {
@@ -65,7 +54,11 @@ export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline
     diagnostics = errors(r.diagnostics);
     checkedFiles = r.checkedFiles;
   }
-  const lint = [...(await scopeLint), ...(await lintOf([...new Set(checkedFiles.filter((f) => isCode(f) && !code.includes(f)))]))];
+  let lint: LintProblem[] = [];
+  if (deps.lint && code.length) {
+    const r = await deps.lint.lint([...new Set([...code, ...checkedFiles.filter((f) => /\.[cm]?[jt]sx?$/.test(f))])], signal);
+    lint = r.status === 'failed' || r.status === 'passed' ? errors(r.problems) : [];
+  }
   const project = await projectCheck;
   // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
   const rendered = new Set(manifest.testFiles);
