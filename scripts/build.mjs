@@ -87,6 +87,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
+  // The type-check worker TscTypeCheck starts in the run's sandbox: the workspace's TypeScript loads there.
+  { ...common, entryPoints: ['src/node/gates/tscServer.ts'], outfile: 'dist/tscServer.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The language service's worker thread (the CLI's, the ticket server's and the extension's): TypeScript's
   // synchronous work runs there, off their event loops. It loads the one dist/typescript.js; Tree-sitter for the ops.
   { ...common, ...esmInCjs, entryPoints: ['src/node/diagnostics/languageWorker.ts'], outfile: 'dist/languageWorker.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },

@@ -60,6 +60,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/testApisFrozen.cjs',
       'extension/dist/expectFrozen.mjs',
       'extension/dist/eslintWorker.js',
+      'extension/dist/tscServer.js',
       'extension/dist/languageWorker.js',
       'extension/dist/sandboxWorker.js',
       'extension/dist/coverageWorker.js',

@@ -66,3 +66,9 @@ export async function buildLintWorker(file: string): Promise<string> {
   await build({ entryPoints: [`${repoRoot}/src/node/lint/eslintWorker.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
   return file;
 }
+
+/** The type-check worker as the build ships it (bundled on its own to CommonJS), written to `file`. */
+export async function buildTscWorker(file: string): Promise<string> {
+  await build({ entryPoints: [`${repoRoot}/src/node/gates/tscServer.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  return file;
+}

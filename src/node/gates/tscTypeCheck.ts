@@ -6,7 +6,9 @@ import { CancelledError } from '../../core/errors';
 import type { TypeCheckPort, TypeCheckResult } from '../../core/ports/gates';
 import type { CodeDiagnostic } from '../../core/schema/checks';
 import type { TypeCheckTool } from '../../core/schema/gates';
+import { answerLine, JsonLineWorker } from '../sandbox/jsonLineWorker';
 import { ProcessJail } from '../sandbox/processJail';
+import { TscAnswer } from './tscProtocol';
 import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
 import { ToolResolver } from '../testRunners/toolResolution';
 import { FsWorkspace } from '../workspace/fsWorkspace';
@@ -27,6 +29,12 @@ export interface TscTypeCheckOptions {
   jail?: ProcessJail;
   /** Where the incremental state's folder is made: the system's temporary folder unless said. */
   stateParent?: string;
+  /**
+   * The type-check worker as the build ships it (`dist/tscServer.js`): with it, the checks of a
+   * TypeScript 5 or 6 run in one process of the run's, which keeps what it parsed between them;
+   * without it, or when that worker cannot check, each check starts tsc.
+   */
+  serverScript?: string;
 }
 
 /** `file(line,col): error TS1234: message`, as tsc writes it with --pretty false (5.x and 7.x alike). */
@@ -85,14 +93,14 @@ function mergeResults(results: { tsconfig: string; r: TypeCheckResult }[]): Type
   };
 }
 
-/** A package's bin entry and version, found the way Node would from `dir`. */
-function findBin(dir: string | undefined, pkgName: string, binName: string): { bin: string; version: string } | undefined {
+/** A package's bin entry, version and folder, found the way Node would from `dir`. */
+function findBin(dir: string | undefined, pkgName: string, binName: string): { bin: string; version: string; dir: string } | undefined {
   if (!dir) return undefined;
   const manifest = new ToolResolver(dir).module(`${pkgName}/package.json`);
   if (!manifest) return undefined;
   const pkg = parsePackageJson(readFileSync(manifest, 'utf8'));
   const bin = typeof pkg.bin === 'object' ? pkg.bin[binName] : undefined;
-  return bin ? { bin: join(dirname(manifest), bin), version: pkg.version ?? 'unknown' } : undefined;
+  return bin ? { bin: join(dirname(manifest), bin), version: pkg.version ?? 'unknown', dir: dirname(manifest) } : undefined;
 }
 
 const findTsc = (dir: string | undefined) => findBin(dir, 'typescript', 'tsc');
@@ -104,7 +112,7 @@ const major = (version: string) => Number(version.split('.')[0]);
  * (`"typescript-7": "npm:typescript@7"`). Declared, not merely resolvable: a compiler hoisted
  * into a shared node_modules is not the project's choice.
  */
-function findNative(root: string): { name: string; bin: string; version: string } | undefined {
+function findNative(root: string): { name: string; bin: string; version: string; dir: string } | undefined {
   let declared: Record<string, string>;
   try {
     const pkg = parsePackageJson(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -118,6 +126,32 @@ function findNative(root: string): { name: string; bin: string; version: string 
     if (binName && found && major(found.version) >= 7) return { name: binName, ...found };
   }
   return undefined;
+}
+
+/** A compiler to run: what the result names, its bin, and its package's folder. */
+type Found = TypeCheckTool & { bin: string; dir: string };
+
+/** What a check in the type-check worker needs to know. */
+interface Served {
+  tool: TypeCheckTool;
+  dir: string;
+  label: string;
+  configFile: string;
+  timeoutMs: number;
+  jail: ProcessJail;
+  tsBuildInfoFile: string | undefined;
+}
+
+const parseTscAnswer = answerLine(TscAnswer, 'the type-check worker answered something that is not a type-check answer');
+
+/** The promise's value, or undefined once the signal aborts first. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const stop = () => resolve(undefined);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 interface Ahead {
@@ -149,12 +183,20 @@ export class TscTypeCheck implements TypeCheckPort {
   private buildInfoDir: string | undefined;
   /** The check started ahead of its gate, and the workspace's stamp from before it started. */
   private ahead: Ahead | undefined;
+  /** The type-check worker, started at the first check it can make. */
+  private server: JsonLineWorker<TscAnswer | { id: number; error: string }> | undefined;
+  /** Why the worker cannot check, once it could not: every later check starts tsc. */
+  private serverOff: string | undefined;
+  /** One check at a time in the worker: a dropped one ends before the next starts. */
+  private serverTurn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: TscTypeCheckOptions) {}
 
   /** Stops a check started ahead and removes the incremental build state. */
   dispose(): void {
     this.dropAhead();
+    void this.server?.stop();
+    this.server = undefined;
     if (this.buildInfoDir) rmSync(this.buildInfoDir, { recursive: true, force: true });
     this.buildInfoDir = undefined;
   }
@@ -178,7 +220,7 @@ export class TscTypeCheck implements TypeCheckPort {
     const controller = new AbortController();
     const stop = () => controller.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const result = this.checkNow(controller.signal, scope)
+    const result = this.checkNow(controller.signal, scope, signal)
       .catch(() => undefined)
       .finally(() => signal.removeEventListener('abort', stop));
     const ahead: Ahead = { key: scopeKey(scope), stamp, controller, result };
@@ -224,51 +266,96 @@ export class TscTypeCheck implements TypeCheckPort {
   }
 
   /** Which tsc a check would run, or undefined when there is none at all. */
-  tool(): (TypeCheckTool & { bin: string }) | undefined {
+  tool(): Found | undefined {
     const own = findTsc(this.options.root);
     const native = !own || major(own.version) < 7 ? findNative(this.options.root) : undefined;
-    if (native) return { name: native.name, version: native.version, source: 'workspace', bin: native.bin };
-    if (own) return { name: 'tsc', version: own.version, source: 'workspace', bin: own.bin };
+    if (native) return { name: native.name, version: native.version, source: 'workspace', bin: native.bin, dir: native.dir };
+    if (own) return { name: 'tsc', version: own.version, source: 'workspace', bin: own.bin, dir: own.dir };
     const bundled = findTsc(this.options.fallbackDir);
-    return bundled && { name: 'tsc', version: bundled.version, source: 'bundled', bin: bundled.bin };
+    return bundled && { name: 'tsc', version: bundled.version, source: 'bundled', bin: bundled.bin, dir: bundled.dir };
   }
 
   async check(signal: AbortSignal, scope: readonly string[] = []): Promise<TypeCheckResult> {
     return (await this.takeAhead(scope)) ?? this.checkNow(signal, scope);
   }
 
-  private async checkNow(signal: AbortSignal, scope: readonly string[]): Promise<TypeCheckResult> {
+  /**
+   * `signal` stops the check; `killSignal` also ends the type-check worker, which a dropped check
+   * started ahead leaves running, so that the worker keeps its state for the next.
+   */
+  private async checkNow(signal: AbortSignal, scope: readonly string[], killSignal = signal): Promise<TypeCheckResult> {
     const projects = this.options.tsconfig ? undefined : await packageProjects(this.options.root, scope);
-    if (!projects) return this.checkProject(this.options.tsconfig ?? 'tsconfig.json', signal);
+    if (!projects) return this.checkProject(this.options.tsconfig ?? 'tsconfig.json', signal, killSignal);
     const results: { tsconfig: string; r: TypeCheckResult }[] = [];
-    for (const tsconfig of projects) results.push({ tsconfig, r: await this.checkProject(tsconfig, signal) });
+    for (const tsconfig of projects) results.push({ tsconfig, r: await this.checkProject(tsconfig, signal, killSignal) });
     return mergeResults(results);
   }
 
-  private async checkProject(tsconfig: string, signal: AbortSignal): Promise<TypeCheckResult> {
+  private async checkProject(tsconfig: string, signal: AbortSignal, killSignal: AbortSignal): Promise<TypeCheckResult> {
     const { root } = this.options;
     const configFile = join(root, tsconfig);
     if (!existsSync(configFile)) return { status: 'skipped', diagnostics: [], tool: null, detail: `no ${tsconfig}: nothing project-wide to check`, durationMs: 0 };
     const found = this.tool();
     if (!found) return { status: 'error', diagnostics: [], tool: null, detail: 'no TypeScript in the workspace nor beside Ticket Runner', durationMs: 0 };
-    const first = await this.run(found, configFile, signal);
+    const first = await this.run(found, configFile, signal, killSignal);
     const own = found.name !== 'tsc' || major(found.version) >= 7 ? findTsc(root) : undefined;
     if (own && major(own.version) < 7 && first.status === 'failed' && configOnly(first.diagnostics, configFile, root)) {
-      const again = await this.run({ name: 'tsc', version: own.version, source: 'workspace', bin: own.bin }, configFile, signal);
+      const again = await this.run({ name: 'tsc', version: own.version, source: 'workspace', bin: own.bin, dir: own.dir }, configFile, signal, killSignal);
       const refused = first.diagnostics.map((d) => `${d.code} ${d.message.split('\n')[0]}`).join('; ');
       return { ...again, detail: `${again.detail}; ${found.name} ${found.version} (native) refused the tsconfig: ${refused}` };
     }
     return first;
   }
 
-  private async run(found: TypeCheckTool & { bin: string }, configFile: string, signal: AbortSignal): Promise<TypeCheckResult> {
+  /**
+   * The check in the type-check worker, for TypeScript 5 and 6 when the build ships the worker;
+   * undefined when it cannot make it (the caller then starts tsc), which later checks remember.
+   * A check dropped by `signal` goes on in the worker, so that it keeps its state; `killSignal`
+   * (the run's) ends the worker.
+   */
+  private async serve(c: Served, signal: AbortSignal, killSignal: AbortSignal): Promise<TypeCheckResult | undefined> {
+    const script = this.options.serverScript;
+    const version = major(c.tool.version);
+    if (!script || this.serverOff || !c.tsBuildInfoFile || c.tool.name !== 'tsc' || !(version >= 5 && version < 7)) return undefined;
+    const server = (this.server ??= new JsonLineWorker({ jail: c.jail, nodePath: this.options.nodePath ?? 'node', script, cwd: this.options.root, parse: parseTscAnswer, name: 'the type-check worker' }));
+    const request = { typescript: c.dir, configFile: c.configFile, tsBuildInfoFile: c.tsBuildInfoFile };
+    const started = Date.now();
+    const turn = this.serverTurn.then(() => (signal.aborted ? undefined : server.ask(request, killSignal, c.timeoutMs)));
+    this.serverTurn = turn.catch(() => undefined);
+    const outcome = await untilAborted(turn, signal);
+    if (!outcome || ('stopped' in outcome && outcome.stopped === 'aborted')) throw new CancelledError('type-check cancelled');
+    const base = { tool: c.tool, durationMs: Date.now() - started };
+    if ('stopped' in outcome && outcome.stopped === 'timeout') return { ...base, status: 'error', diagnostics: [], detail: `${c.label}: ${outcome.detail}` };
+    const a = 'answer' in outcome ? outcome.answer : undefined;
+    if (!a || !('output' in a)) {
+      this.serverOff = a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer';
+      void server.stop();
+      this.server = undefined;
+      return undefined;
+    }
     const { root } = this.options;
-    const { bin, ...tool } = found;
+    const diagnostics = parseTscOutput(a.output, root, c.configFile);
+    const errors = diagnostics.filter((d) => d.category === 'error');
+    const kept = a.reused ? `kept running for the run: ${a.reused} of ${a.files} files unchanged since its last check` : `kept running for the run's later checks: ${a.files} files parsed`;
+    if (errors.length) return { ...base, status: 'failed', diagnostics, detail: `${c.label}, ${kept}` };
+    if (a.errors > 0) return { ...base, status: 'error', diagnostics, detail: `${c.label} counted ${a.errors} errors, but its output holds none: ${a.output.trim().slice(-300)}` };
+    return { ...base, status: 'passed', diagnostics, detail: `${c.label}, ${kept}` };
+  }
+
+  private async run(found: Found, configFile: string, signal: AbortSignal, killSignal: AbortSignal): Promise<TypeCheckResult> {
+    const { root } = this.options;
+    const { bin, dir, ...tool } = found;
     const whose = tool.source === 'workspace' ? "the workspace's own" : 'bundled: the workspace has no typescript';
-    const label = `${tool.name} ${tool.version} (${whose}${tool.name !== 'tsc' || major(tool.version) >= 7 ? ', native' : ''})`;
+    let label = `${tool.name} ${tool.version} (${whose}${tool.name !== 'tsc' || major(tool.version) >= 7 ? ', native' : ''})`;
     const timeoutMs = this.options.timeoutMs ?? 300_000;
     const jail = this.options.jail ?? ProcessJail.plain(root);
     const incremental = this.incremental(tool, configFile);
+    const served = await this.serve({ tool, dir, label, configFile, timeoutMs, jail, tsBuildInfoFile: incremental.args[2] }, signal, killSignal);
+    if (served) return served;
+    // The worker could not check (an older TypeScript, a crash): tsc judges, and the result says why.
+    if (this.options.serverScript && this.serverOff && tool.name === 'tsc' && major(tool.version) >= 5 && major(tool.version) < 7) {
+      label += `; tsc ran on its own: the process kept for the run's checks could not check (${this.serverOff.split('\n')[0]!.slice(0, 200)})`;
+    }
     const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false', ...incremental.args], {
       cwd: root,
       timeoutMs,

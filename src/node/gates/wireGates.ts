@@ -20,7 +20,7 @@ export interface GateWiring {
 export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
   return {
     ...settings,
-    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
+    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail, serverScript: path.join(w.dist, 'tscServer.js') }),
     build: new ShellBuild(w.root, w.jail),
     coverage: new ProjectCoverageRunner({ root: w.root, nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail }),
   };

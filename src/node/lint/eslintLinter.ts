@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { CancelledError, errorMessage } from '../../core/errors';
+import { CancelledError } from '../../core/errors';
 import type { LintPort } from '../../core/ports/checks';
 import type { LintProblem } from '../../core/schema/checks';
-import { ProcessJail, type JailedProcess } from '../sandbox/processJail';
+import { answerLine, JsonLineWorker } from '../sandbox/jsonLineWorker';
+import { ProcessJail } from '../sandbox/processJail';
 import { absolutePath, workspacePath } from '../workspacePaths';
 import { parsePackageJson } from '../../core/schema/packageJson';
-import { checkToolOutput } from '../../core/schema/toolOutput';
 import { LintAnswer, type LintMessage, type LintRequest } from './lintProtocol';
 
 export interface EslintLinterOptions {
@@ -27,8 +26,6 @@ export interface EslintLinterOptions {
 type LintResult = Awaited<ReturnType<LintPort['lint']>>;
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-/** How much of the worker's stderr is kept for an error's detail. */
-const STDERR_TAIL = 2000;
 
 const FLAT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts'];
 const LEGACY_CONFIGS = ['.eslintrc.js', '.eslintrc.cjs', '.eslintrc.yaml', '.eslintrc.yml', '.eslintrc.json', '.eslintrc'];
@@ -45,14 +42,14 @@ const LEGACY_CONFIGS = ['.eslintrc.js', '.eslintrc.cjs', '.eslintrc.yaml', '.esl
  */
 export class EslintLinter implements LintPort {
   private readonly jail: ProcessJail;
-  private worker: Worker | undefined;
-  private requests = 0;
+  private readonly worker: JsonLineWorker<LintAnswer>;
 
   constructor(
     private readonly root: string,
     private readonly options: EslintLinterOptions,
   ) {
     this.jail = options.jail ?? ProcessJail.plain(root);
+    this.worker = new JsonLineWorker({ jail: this.jail, nodePath: options.nodePath ?? 'node', script: options.workerScript, cwd: root, parse: parseAnswer, name: 'the lint process' });
   }
 
   async lint(files: string[], signal: AbortSignal): Promise<LintResult> {
@@ -67,7 +64,7 @@ export class EslintLinter implements LintPort {
     let answer = await this.ask(request, signal);
     // A file the worker loaded (the config, a local rule) changed: a fresh worker loads it anew.
     if ('restart' in answer) {
-      await this.stopWorker();
+      await this.worker.stop();
       answer = await this.ask(request, signal);
     }
     if ('restart' in answer) return { status: 'error', problems: [], detail: `ESLint could not run: ${answer.restart} keeps changing while it loads` };
@@ -88,80 +85,15 @@ export class EslintLinter implements LintPort {
 
   /** Kills the worker and what it started. */
   dispose(): void {
-    void this.stopWorker();
+    void this.worker.stop();
   }
 
   /** One request to the worker, started or thawed for it and frozen again after it. */
   private async ask(request: Omit<LintRequest, 'id'>, signal: AbortSignal): Promise<LintAnswer | { id: number; error: string }> {
-    // A worker that ended between calls (killed from outside) is replaced.
-    if (this.worker && !this.worker.process.alive) this.worker = undefined;
-    const worker = (this.worker ??= await this.startWorker(signal));
-    const id = ++this.requests;
-    worker.process.thaw();
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    try {
-      const outcome = await new Promise<LintAnswer | 'aborted' | 'timeout' | 'exited'>((resolve) => {
-        worker.waiting = { id, resolve };
-        onAbort = () => resolve('aborted');
-        signal.addEventListener('abort', onAbort, { once: true });
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-        void worker.process.exited.then(() => resolve('exited'));
-        worker.process.child.stdin.write(`${JSON.stringify({ ...request, id } satisfies LintRequest)}\n`);
-      });
-      if (outcome === 'aborted') {
-        await this.stopWorker();
-        throw new CancelledError('lint cancelled');
-      }
-      if (outcome === 'timeout') {
-        await this.stopWorker();
-        return { id, error: `no answer within ${timeoutMs} ms; the lint process was killed` };
-      }
-      if (outcome === 'exited') {
-        const why = worker.stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
-        await this.stopWorker();
-        return { id, error: `the lint process ended (${String(worker.process.child.exitCode ?? worker.process.child.signalCode)})${why ? `: ${why}` : ''}` };
-      }
-      return outcome;
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      worker.waiting = undefined;
-      if (this.worker === worker) await worker.process.freeze();
-    }
-  }
-
-  private async startWorker(signal: AbortSignal): Promise<Worker> {
-    const proc = await this.jail.start(this.options.nodePath ?? 'node', [this.options.workerScript], { cwd: this.root, signal });
-    const worker: Worker = { process: proc, stderr: '' };
-    let pending = '';
-    proc.child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      pending += chunk;
-      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        const answer = parseAnswer(line);
-        if (answer && worker.waiting?.id === answer.id) worker.waiting.resolve(answer);
-      }
-    });
-    proc.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
-    });
-    // A worker that could not start (no node) ends at once; its error is the answer's.
-    proc.child.on('error', (err) => {
-      worker.stderr += err.message;
-    });
-    proc.child.stdin.on('error', () => {
-      // EPIPE: the worker died; its exit answers the call.
-    });
-    return worker;
-  }
-
-  private async stopWorker(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.process.stop();
+    const outcome = await this.worker.ask(request, signal, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    if ('answer' in outcome) return outcome.answer;
+    if (outcome.stopped === 'aborted') throw new CancelledError('lint cancelled');
+    return { id: 0, error: outcome.detail };
   }
 
   private findConfig(): { file: string; flat: boolean } | undefined {
@@ -185,36 +117,12 @@ export class EslintLinter implements LintPort {
   }
 }
 
-/** The worker of one linter, and the call waiting for its answer. */
-interface Worker {
-  process: JailedProcess;
-  stderr: string;
-  waiting?: { id: number; resolve: (a: LintAnswer) => void };
-}
-
-/** Any answer carries its request's id; a line without one is not meant for the linter. */
-const AnswerId = z.object({ id: z.number() }).loose();
-
 /**
  * The worker's line as an answer. A line that is not JSON or has no id is left alone (a
  * config or plugin may print to stdout); one with an id that is no lint answer is answered
  * with an error naming ESLint's worker, so the check reports it instead of believing it.
  */
-export function parseAnswer(line: string): LintAnswer | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  const id = AnswerId.safeParse(value);
-  if (!id.success) return undefined;
-  try {
-    return checkToolOutput(LintAnswer, value, "ESLint's worker answered something that is not a lint answer");
-  } catch (err) {
-    return { id: id.data.id, error: errorMessage(err) };
-  }
-}
+export const parseAnswer: (line: string) => LintAnswer | undefined = answerLine(LintAnswer, "ESLint's worker answered something that is not a lint answer");
 
 function skipped(detail: string): LintResult {
   return { status: 'skipped', problems: [], detail };

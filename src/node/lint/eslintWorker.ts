@@ -12,6 +12,7 @@ import * as nodeModule from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
+import { requestFields } from '../sandbox/requestLine';
 import type { LintAnswer, LintRequest } from './lintProtocol';
 
 const answer = process.stdout.write.bind(process.stdout);
@@ -100,13 +101,7 @@ async function lint(r: LintRequest): Promise<LintAnswer> {
  * answered with an error, under its id when it has one.
  */
 function asRequest(line: string): LintRequest | Extract<LintAnswer, { error: string }> {
-  let r: unknown;
-  try {
-    r = JSON.parse(line);
-  } catch {
-    r = undefined;
-  }
-  const o: Record<string, unknown> = typeof r === 'object' && r !== null ? { ...r } : {};
+  const o = requestFields(line);
   const files = o.files;
   if (typeof o.id === 'number' && typeof o.eslintPath === 'string' && typeof o.flat === 'boolean' && typeof o.cwd === 'string' && Array.isArray(files) && files.every((f) => typeof f === 'string')) {
     return { id: o.id, eslintPath: o.eslintPath, flat: o.flat, cwd: o.cwd, files };

@@ -89,7 +89,7 @@ describe('scenarios: end-of-ticket gates, fail-safe repair, test re-materializat
     assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'implementationReview' });
     assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:failed']);
     // The type-check ran beside the attempt's tests, which wrote nothing: the gate took its result.
-    assert.match(state.gates[0]!.detail, /^tsc 5\.9\.3 \(the workspace's own\), started beside the attempt's tests, no file changed since: clean$/);
+    assert.match(state.gates[0]!.detail, /^tsc 5\.9\.3 \(the workspace's own\), kept running for the run: \d+ of \d+ files unchanged since its last check, started beside the attempt's tests, no file changed since: clean$/);
     const review = state.gates[4]!.evidence;
     assert.ok(review?.kind === 'implementationReview' && review.blockers[0]?.file === 'src/handlers/posts.ts');
     const [repair] = state.repairs;
