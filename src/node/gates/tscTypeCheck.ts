@@ -189,11 +189,14 @@ export class TscTypeCheck implements TypeCheckPort {
   private serverOff: string | undefined;
   /** One check at a time in the worker: a dropped one ends before the next starts. */
   private serverTurn: Promise<unknown> = Promise.resolve();
+  /** Once the run is over, a check still under way starts nothing more (no tsc in its place). */
+  private disposed = false;
 
   constructor(private readonly options: TscTypeCheckOptions) {}
 
   /** Stops a check started ahead and removes the incremental build state. */
   dispose(): void {
+    this.disposed = true;
     this.dropAhead();
     void this.server?.stop();
     this.server = undefined;
@@ -327,6 +330,7 @@ export class TscTypeCheck implements TypeCheckPort {
     const base = { tool: c.tool, durationMs: Date.now() - started };
     if ('stopped' in outcome && outcome.stopped === 'timeout') return { ...base, status: 'error', diagnostics: [], detail: `${c.label}: ${outcome.detail}` };
     const a = 'answer' in outcome ? outcome.answer : undefined;
+    if (this.disposed) throw new CancelledError('type-check cancelled: the run is over');
     if (!a || !('output' in a)) {
       this.serverOff = a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer';
       void server.stop();
@@ -356,6 +360,7 @@ export class TscTypeCheck implements TypeCheckPort {
     if (this.options.serverScript && this.serverOff && tool.name === 'tsc' && major(tool.version) >= 5 && major(tool.version) < 7) {
       label += `; tsc ran on its own: the process kept for the run's checks could not check (${this.serverOff.split('\n')[0]!.slice(0, 200)})`;
     }
+    if (this.disposed) throw new CancelledError('type-check cancelled: the run is over');
     const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false', ...incremental.args], {
       cwd: root,
       timeoutMs,

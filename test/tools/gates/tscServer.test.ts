@@ -176,6 +176,28 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     }
   });
 
+  it('a check under way when the run ends starts no tsc in its place', async () => {
+    const p = project();
+    const silent = path.join(p.root, '..', `${path.basename(p.root)}-silent.js`);
+    writeFileSync(silent, 'process.stdin.resume();\n');
+    const jail = ProcessJail.plain(p.root);
+    let started = 0;
+    const run = jail.run.bind(jail);
+    jail.run = (...args) => (started++, run(...args));
+    const served = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript: silent, jail });
+    try {
+      const checking = served.check(signal);
+      await new Promise((r) => setTimeout(r, 500));
+      served.dispose();
+      await assert.rejects(checking, /cancelled: the run is over/);
+      assert.equal(started, 0, 'no tsc started after the run ended');
+    } finally {
+      served.dispose();
+      rmSync(silent, { force: true });
+      p.dispose();
+    }
+  });
+
   it('in the OS sandbox, the worker finds the importer it broke, and is frozen between checks', async () => {
     const p = project();
     const jail = await ProcessJail.open({ root: p.root, protect: [], parentEnv: process.env, requireSandbox: true });
