@@ -261,11 +261,11 @@ export class TscTypeCheck implements TypeCheckPort {
    * otherwise say a changed file has no errors. The workspace's own `tsBuildInfoFile`, if any, is
    * never read nor written. TypeScript 7's native compiler runs without it: a full check each time.
    */
-  private incremental(tool: TypeCheckTool, configFile: string): { args: string[]; writable: string[] } {
+  private incremental(tool: TypeCheckTool, configFile: string): { args: string[]; writable: string[]; file?: string } {
     if (tool.name !== 'tsc' || major(tool.version) >= 7) return { args: [], writable: [] };
     this.buildInfoDir ??= mkdtempSync(join(this.options.stateParent ?? tmpdir(), 'ticket-runner-tsc-'));
-    const name = `${createHash('sha256').update(configFile).digest('hex').slice(0, 16)}.tsbuildinfo`;
-    return { args: ['--incremental', '--tsBuildInfoFile', join(this.buildInfoDir, name)], writable: [this.buildInfoDir] };
+    const file = join(this.buildInfoDir, `${createHash('sha256').update(configFile).digest('hex').slice(0, 16)}.tsbuildinfo`);
+    return { args: ['--incremental', '--tsBuildInfoFile', file], writable: [this.buildInfoDir], file };
   }
 
   /** Which tsc a check would run, or undefined when there is none at all. */
@@ -329,20 +329,22 @@ export class TscTypeCheck implements TypeCheckPort {
     if (!outcome || ('stopped' in outcome && outcome.stopped === 'aborted')) throw new CancelledError('type-check cancelled');
     const base = { tool: c.tool, durationMs: Date.now() - started };
     if ('stopped' in outcome && outcome.stopped === 'timeout') return { ...base, status: 'error', diagnostics: [], detail: `${c.label}: ${outcome.detail}` };
-    const a = 'answer' in outcome ? outcome.answer : undefined;
+    // The run ended while it checked: nothing more starts, no tsc in its place.
     if (this.disposed) throw new CancelledError('type-check cancelled: the run is over');
+    const a = 'answer' in outcome ? outcome.answer : undefined;
     if (!a || !('output' in a)) {
-      this.serverOff = a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer';
+      this.serverOff = c.jail.redactor.text(a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer');
       void server.stop();
       this.server = undefined;
       return undefined;
     }
-    const { root } = this.options;
-    const diagnostics = parseTscOutput(a.output, root, c.configFile);
+    // Redacted as tsc's own output is by the jail: a message may quote a literal of the code.
+    const output = c.jail.redactor.text(a.output);
+    const diagnostics = parseTscOutput(output, this.options.root, c.configFile);
     const errors = diagnostics.filter((d) => d.category === 'error');
     const kept = a.reused ? `kept running for the run: ${a.reused} of ${a.files} files unchanged since its last check` : `kept running for the run's later checks: ${a.files} files parsed`;
     if (errors.length) return { ...base, status: 'failed', diagnostics, detail: `${c.label}, ${kept}` };
-    if (a.errors > 0) return { ...base, status: 'error', diagnostics, detail: `${c.label} counted ${a.errors} errors, but its output holds none: ${a.output.trim().slice(-300)}` };
+    if (a.errors > 0) return { ...base, status: 'error', diagnostics, detail: `${c.label} counted ${a.errors} errors, but its output holds none: ${output.trim().slice(-300)}` };
     return { ...base, status: 'passed', diagnostics, detail: `${c.label}, ${kept}` };
   }
 
@@ -354,7 +356,7 @@ export class TscTypeCheck implements TypeCheckPort {
     const timeoutMs = this.options.timeoutMs ?? 300_000;
     const jail = this.options.jail ?? ProcessJail.plain(root);
     const incremental = this.incremental(tool, configFile);
-    const served = await this.serve({ tool, dir, label, configFile, timeoutMs, jail, tsBuildInfoFile: incremental.args[2] }, signal, killSignal);
+    const served = await this.serve({ tool, dir, label, configFile, timeoutMs, jail, tsBuildInfoFile: incremental.file }, signal, killSignal);
     if (served) return served;
     // The worker could not check (an older TypeScript, a crash): tsc judges, and the result says why.
     if (this.options.serverScript && this.serverOff && tool.name === 'tsc' && major(tool.version) >= 5 && major(tool.version) < 7) {

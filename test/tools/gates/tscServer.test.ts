@@ -198,6 +198,25 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     }
   });
 
+  it("a secret of the run's environment that a type error quotes is redacted, as in tsc's own output", async () => {
+    const p = project();
+    const secret = 'sk-canary-tsc-worker-0123456789';
+    writeFileSync(path.join(p.root, 'key.ts'), `export const key: 1 = '${secret}';\n`);
+    const env = { ...process.env, CANARY_API_KEY: secret };
+    const jail = await ProcessJail.open({ root: p.root, protect: [], parentEnv: env, withoutSandbox: 'the redaction is what this test checks' });
+    const served = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript, jail });
+    try {
+      const r = await served.check(signal);
+      assert.match(r.detail, KEPT);
+      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['key.ts', 'TS2322']]);
+      assert.ok(!JSON.stringify(r).includes(secret), `the secret is in the result: ${JSON.stringify(r.diagnostics)}`);
+    } finally {
+      served.dispose();
+      await jail.dispose();
+      p.dispose();
+    }
+  });
+
   it('in the OS sandbox, the worker finds the importer it broke, and is frozen between checks', async () => {
     const p = project();
     const jail = await ProcessJail.open({ root: p.root, protect: [], parentEnv: process.env, requireSandbox: true });
