@@ -176,6 +176,35 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     }
   });
 
+  it('a worker whose answer counts errors its output does not hold, or does not fit, never passes the check', async () => {
+    const p = project();
+    const fake = (name: string, reply: string) => {
+      const file = path.join(p.root, '..', `${path.basename(p.root)}-${name}.js`);
+      // Answers every request at once, with the request's id.
+      writeFileSync(file, `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const { id } = JSON.parse(l); process.stdout.write(JSON.stringify({ id, ...${reply} }) + '\\n'); });\n`);
+      return file;
+    };
+    const counted = fake('counted', JSON.stringify({ output: '', errors: 2, files: 3, reused: 0 }));
+    const misfit = fake('misfit', JSON.stringify({ output: '', errors: 'none' }));
+    writeFileSync(path.join(p.root, 'price.ts'), BROKEN);
+    const lying = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript: counted });
+    const odd = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript: misfit });
+    try {
+      const r = await lying.check(signal);
+      assert.equal(r.status, 'error', r.detail);
+      assert.match(r.detail, /counted 2 errors, but its output holds none/);
+      // An answer that does not fit: tsc judges, and finds the importer's error.
+      const t = await odd.check(signal);
+      assert.deepEqual([t.status, t.diagnostics.map((d) => [d.file, d.code])], ['failed', [['cart.ts', 'TS2362']]], t.detail);
+      assert.match(t.detail, /tsc ran on its own: the process kept for the run's checks could not check \(the type-check worker answered something that is not a type-check answer/);
+    } finally {
+      lying.dispose();
+      odd.dispose();
+      [counted, misfit].forEach((f) => rmSync(f, { force: true }));
+      p.dispose();
+    }
+  });
+
   it('a check under way when the run ends starts no tsc in its place', async () => {
     const p = project();
     const silent = path.join(p.root, '..', `${path.basename(p.root)}-silent.js`);
