@@ -88,9 +88,9 @@ export class OsSandbox {
     }
   }
 
-  /** Drops what the library keeps about the last command (its bind-mount stubs). */
-  afterCommand(): void {
-    this.manager.cleanupAfterCommand();
+  /** Drops what the library keeps about the last command (its bind-mount stubs); settles once done. */
+  async afterCommand(): Promise<void> {
+    await this.manager.cleanupAfterCommand();
   }
 
   /** What the status line says when it is on. */
@@ -145,7 +145,7 @@ export async function bootRuntime(): Promise<SandboxWrapper | { off: string }> {
   const probe = await sandbox.wrap('true', [], process.cwd(), { allowWrite: [], denyWrite: [] }, new AbortController().signal).catch((err: unknown) => errorMessage(err));
   if (typeof probe === 'string') return { off: `the sandbox did not start: ${probe}` };
   const ran = spawnSync(probe[0]!, probe.slice(1), { encoding: 'utf8', timeout: 20_000 });
-  sandbox.afterCommand();
+  await sandbox.afterCommand();
   if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
   return wrapper;
 }

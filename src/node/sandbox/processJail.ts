@@ -123,9 +123,10 @@ export class ProcessJail {
       const run = await runInProcessGroup(argv[0]!, argv.slice(1), { ...options, env });
       return { ...run, output: this.redactor.text(run.output), stdout: this.redactor.text(run.stdout) };
     } finally {
-      this.sandbox?.afterCommand();
       // What left the process group (a detached grandchild) still carries the command's mark.
       await sweepMarked((m) => m === mark);
+      // Then the runtime's mount points go (unless another sandbox is live), before anyone looks at the workspace.
+      await this.sandbox?.afterCommand();
     }
   }
 
@@ -139,12 +140,15 @@ export class ProcessJail {
     try {
       child = spawnGroupLeader(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdin: 'pipe' });
     } catch (err) {
-      this.sandbox?.afterCommand();
+      await this.sandbox?.afterCommand();
       throw err;
     }
     const proc = new JailedProcess(child, mark, () => {
       this.shared.live.delete(proc);
-      this.sandbox?.afterCommand();
+      const cleaned = this.sandbox?.afterCommand();
+      if (!cleaned) return;
+      this.shared.cleanups.add(cleaned);
+      void cleaned.finally(() => this.shared.cleanups.delete(cleaned));
     });
     this.shared.live.add(proc);
     return proc;
@@ -156,10 +160,15 @@ export class ProcessJail {
     await sweepMarked((m) => m.startsWith(`${this.shared.token}.`));
   }
 
-  /** Kills what is left of the run's processes and removes the private folder. */
+  /**
+   * Kills what is left of the run's processes and removes the private folder. Settles once the
+   * sandbox runtime has dropped the mount points of all of them: what looks at the workspace next
+   * (a batch committing the ticket's change) finds none of its own files there.
+   */
   async dispose(): Promise<void> {
     if (!this.owner) return;
     await this.sweep();
+    await Promise.all([...this.shared.cleanups]);
     this.shared.guardian?.stop();
     this.shared.guardian = undefined;
     if (!this.shared.path) return;
@@ -173,12 +182,14 @@ interface Shared {
   token: string;
   commands: number;
   live: Set<JailedProcess>;
+  /** The sandbox runtime's cleanups after a long-lived process ended, not yet done. */
+  cleanups: Set<Promise<void>>;
   /** The run's guardian (runGuardian), once a command ran without the sandbox; null where none can run. */
   guardian?: { stop(): void } | null;
 }
 
 function newShared(): Shared {
-  return { token: newRunToken(), commands: 0, live: new Set() };
+  return { token: newRunToken(), commands: 0, live: new Set(), cleanups: new Set() };
 }
 
 /**

@@ -18,8 +18,8 @@ export const ToSandbox = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wrap'), id: z.number().int(), line: z.string(), shell: z.string(), config: WrapConfig, cwd: z.string() }),
   /** The caller's signal aborted the wrap `id`. */
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
-  /** The runtime drops what it keeps about the last command (`cleanupAfterCommand`). */
-  z.object({ type: z.literal('afterCommand') }),
+  /** The runtime drops what it keeps about the last command (`cleanupAfterCommand`), then says `cleaned`. */
+  z.object({ type: z.literal('afterCommand'), id: z.number().int() }),
 ]);
 export type ToSandbox = z.infer<typeof ToSandbox>;
 
@@ -28,11 +28,14 @@ export const FromSandbox = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started'), off: z.string().optional() }),
   z.object({ type: z.literal('wrapped'), id: z.number().int(), argv: z.array(z.string()).min(1) }),
   z.object({ type: z.literal('failed'), id: z.number().int(), message: z.string() }),
+  /** The runtime dropped what it kept for `afterCommand` `id`: its mount points are gone unless another sandbox is live. */
+  z.object({ type: z.literal('cleaned'), id: z.number().int() }),
 ]);
 export type FromSandbox = z.infer<typeof FromSandbox>;
 
 /** What `OsSandbox` asks of the runtime's manager: the runtime's own, or its worker thread's stand-in. */
 export interface SandboxWrapper {
   wrapWithSandboxArgv(command: string, binShell: string, config: WrapConfig, signal: AbortSignal, cwd: string): Promise<{ argv: string[] }>;
-  cleanupAfterCommand(): void;
+  /** Settles once the runtime has done it (its mount points are gone unless another sandbox is live). */
+  cleanupAfterCommand(): void | Promise<void>;
 }

@@ -9,6 +9,13 @@ interface Pending {
 }
 
 /**
+ * How long a command's end waits for the runtime to drop its mount points. The removal is a few
+ * unlinks; past this the run goes on (the side-effect guard knows the runtime's mount points, and
+ * the runtime removes them when the process exits).
+ */
+const CLEANUP_WAIT_MS = 5_000;
+
+/**
  * The sandbox runtime in a worker thread (`sandboxWorker.ts`, built to `dist/sandboxWorker.js`).
  * The runtime works synchronously: its start looks each tool up with `which` and runs bubblewrap
  * to ask its version, and each wrap looks the shell up again and walks the policy's paths, each a
@@ -20,6 +27,8 @@ interface Pending {
 export class WorkerManager implements SandboxWrapper {
   private worker: Promise<Worker> | undefined;
   private readonly pending = new Map<number, Pending>();
+  /** Cleanups posted and not yet answered, by id. */
+  private readonly cleanups = new Map<number, () => void>();
   private calls = 0;
 
   private constructor(private readonly script: string) {}
@@ -45,7 +54,7 @@ export class WorkerManager implements SandboxWrapper {
       const done = () => {
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
-        if (this.pending.size === 0) worker.unref();
+        this.unrefWhenIdle(worker);
       };
       this.pending.set(id, {
         resolve: (a) => {
@@ -63,9 +72,31 @@ export class WorkerManager implements SandboxWrapper {
     return { argv };
   }
 
-  cleanupAfterCommand(): void {
-    // Posted in order after the wrap it follows; a stopped worker keeps nothing to drop.
-    void this.worker?.then((w) => this.post(w, { type: 'afterCommand' }), () => undefined);
+  /**
+   * Posted in order after the wrap it follows; settles once the runtime has dropped its mount
+   * points (a side-effect guard or a commit looking at the workspace next finds them gone), when
+   * the worker stops, or after CLEANUP_WAIT_MS. A stopped worker keeps nothing to drop.
+   */
+  async cleanupAfterCommand(): Promise<void> {
+    const worker = await this.worker?.catch(() => undefined);
+    if (!worker) return;
+    const id = ++this.calls;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.cleanups.get(id)?.(), CLEANUP_WAIT_MS);
+      this.cleanups.set(id, () => {
+        clearTimeout(timer);
+        this.cleanups.delete(id);
+        this.unrefWhenIdle(worker);
+        resolve();
+      });
+      worker.ref();
+      this.post(worker, { type: 'afterCommand', id });
+    });
+  }
+
+  /** The worker holds the process open only while it is asked something. */
+  private unrefWhenIdle(worker: Worker): void {
+    if (this.pending.size === 0 && this.cleanups.size === 0) worker.unref();
   }
 
   /** A worker that loaded the runtime, checked its tools and ran one command, or why not. */
@@ -100,7 +131,8 @@ export class WorkerManager implements SandboxWrapper {
             this.worker = Promise.resolve(worker);
             resolve({ worker });
           }
-        } else if (message.type === 'wrapped') this.pending.get(message.id)?.resolve(message.argv);
+        } else if (message.type === 'cleaned') this.cleanups.get(message.id)?.();
+        else if (message.type === 'wrapped') this.pending.get(message.id)?.resolve(message.argv);
         else this.pending.get(message.id)?.reject(new Error(message.message));
       });
       worker.on('error', (err) => {
@@ -122,5 +154,7 @@ export class WorkerManager implements SandboxWrapper {
 
   private failAll(error: Error): void {
     for (const call of [...this.pending.values()]) call.reject(error);
+    // Nothing is left to drop: the runtime went with the worker.
+    for (const cleaned of [...this.cleanups.values()]) cleaned();
   }
 }

@@ -26,7 +26,13 @@ void bootRuntime().then((manager) => {
     const parsed = ToSandbox.safeParse(raw);
     if (!parsed.success) throw new Error(`the sandbox worker was sent something that is not its protocol: ${issuesLine(parsed.error)}`);
     const message = parsed.data;
-    if (message.type === 'afterCommand') manager.cleanupAfterCommand();
+    if (message.type === 'afterCommand') {
+      // Answered even when the runtime threw: the caller only waits to look at the workspace.
+      void Promise.resolve()
+        .then(() => manager.cleanupAfterCommand())
+        .catch(() => undefined)
+        .then(() => post({ type: 'cleaned', id: message.id }));
+    }
     else if (message.type === 'cancel') aborts.get(message.id)?.abort();
     else {
       const abort = new AbortController();

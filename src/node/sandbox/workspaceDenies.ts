@@ -26,6 +26,26 @@ export async function workspaceDenies(root: string, signal: AbortSignal): Promis
 }
 
 /**
+ * Where the sandbox runtime may have put mount points of its own inside `root`, relative to it:
+ * its mandatory denies at the process's working folder, and the folders above them there. For a
+ * process started in the workspace (a batch's slot, the CLI run from the project), the runtime
+ * makes an empty file or folder at each one that is absent (`.vscode`, `.bashrc`, `.claude/`,
+ * ...) for every wrap, and removes them only once no sandbox of the process is live. What is
+ * found there while a sandbox runs was made by the runtime: a sandboxed command cannot write
+ * those paths. Linux only; sandbox-exec makes none.
+ */
+export async function runtimeMountPoints(root: string): Promise<string[]> {
+  if (process.platform !== 'linux') return [];
+  const linux = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/linux-sandbox-utils.js');
+  const cwd = process.cwd();
+  const at = new Set<string>();
+  for (let p of linux.linuxGetCwdMandatoryDenyPaths(false)) {
+    for (; p !== cwd && p.startsWith(cwd + path.sep); p = path.dirname(p)) at.add(p);
+  }
+  return [...at].map((p) => path.relative(root, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)).map((rel) => rel.split(path.sep).join('/'));
+}
+
+/**
  * The folders below `root` (node_modules aside) that hold a dangerous name or a repository of
  * their own, found as the runtime finds them: ripgrep over the tree with the runtime's names.
  * What ripgrep listed before it failed counts; without ripgrep (macOS) the root's own denies stay.

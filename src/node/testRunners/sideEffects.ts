@@ -39,6 +39,13 @@ export function inInstalledPackages(rel: string): boolean {
 export interface SideEffectGuardOptions {
   /** Bytes of large files the snapshot folder may hold; 1 GiB by default. */
   snapshotBudget?: number;
+  /**
+   * With the OS sandbox on: where its runtime may have left its own empty mount points in the
+   * workspace (`runtimeMountPoints`), relative to it. One still empty is not looked at: the
+   * runtime makes and removes them as other sandboxes of the process come and go, and no
+   * sandboxed command can write there. Anything in one is looked at as ever.
+   */
+  runtimeMountPoints?: () => Promise<string[]>;
 }
 
 interface Seen {
@@ -158,10 +165,12 @@ export class SideEffectGuard {
   private async look(reuse: Map<string, Seen>, compare: Map<string, Seen> | undefined, keep: boolean): Promise<Tree> {
     const tree: Tree = { files: new Map(), dirs: new Map() };
     const packageDirs: string[] = [];
+    const mountPoints = new Set(await this.options.runtimeMountPoints?.());
     const see = async (abs: string, isDirectory: boolean): Promise<void> => {
       const rel = path.relative(this.root, abs).split(path.sep).join('/');
       const st = await fs.lstat(abs).catch(() => undefined);
       if (!st) return;
+      if (mountPoints.has(rel) && (await stillEmpty(abs, st))) return;
       if (isDirectory) {
         tree.dirs.set(rel, st.mode);
         return walk(abs);
@@ -246,6 +255,12 @@ function same(a: Seen, b: Seen): boolean {
   if (a.content && b.content) return a.content.equals(b.content);
   // A large file: its digest, when both looks could take one.
   return a.digest !== undefined && a.digest === b.digest;
+}
+
+/** An empty file, or a folder with nothing in it: what the sandbox runtime mounts over. */
+async function stillEmpty(abs: string, st: Stats): Promise<boolean> {
+  if (st.isFile()) return st.size === 0;
+  return st.isDirectory() && (await fs.readdir(abs).catch(() => ['?'])).length === 0;
 }
 
 async function removed(abs: string, recursive: boolean): Promise<boolean> {

@@ -6,6 +6,8 @@ import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import { ProcessJail } from '../sandbox/processJail';
+import { runtimeMountPoints } from '../sandbox/workspaceDenies';
+import { realPathOr } from '../workspacePaths';
 import type { GroupRunResult } from './processGroup';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
@@ -92,7 +94,10 @@ export class ProcessTestRunner implements TestRunnerPort {
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
     this.jail = options.jail ?? ProcessJail.plain(options.root);
-    this.sideEffects = new SideEffectGuard(options.root, options.sideEffects);
+    const root = realPathOr(options.root);
+    // Only with the sandbox on: without it, nothing makes those files but the code under test.
+    const mountPoints = this.jail.status.on ? { runtimeMountPoints: () => runtimeMountPoints(root) } : {};
+    this.sideEffects = new SideEffectGuard(options.root, { ...options.sideEffects, ...mountPoints });
   }
 
   /**

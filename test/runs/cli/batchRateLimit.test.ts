@@ -106,15 +106,11 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
       assert.ok(fake.peakOpen <= 2, `at most 2 requests open at once, saw ${fake.peakOpen}`);
       assert.deepEqual(report.calls, { maxConcurrent: 2, peakConcurrent: 2 });
       const made = calls(report);
+      // One Coder call a ticket: a ticket whose first test run failed would make more. One did,
+      // under load, when the sandbox runtime's own mount points in the workspace (the batch's slot
+      // runs there) were taken for the test run's changes; what failed is printed whole.
+      assert.equal(made.length, 50, unexpectedCalls(report));
       assert.ok(made.every((c) => c.ok === true && c.retries === 0), 'every call answered at the first try');
-      // One Coder call a ticket. A ticket whose first attempt's tests failed (seen once under a
-      // loaded CI, the cause printed here) makes its Debugger's and a second Coder's calls: never
-      // a retry of a refused call, which the line above rules out.
-      const extra = unexpectedCalls(report);
-      if (extra) console.log(`      tickets with more than one call:\n${extra.replace(/^/gm, '        ')}`);
-      const twice = report.tickets.filter((t) => events(report, t.runId).filter((e) => e.type === 'model.called').length !== 1);
-      assert.ok(twice.every((t) => events(report, t.runId).some((e) => e.type === 'tests.ran' && (e as { attempt?: number }).attempt === 1 && (e as { result?: { status?: string } }).result?.status !== 'passed')), extra);
-      assert.ok(made.length >= 50 && twice.length <= 5, extra);
     } finally {
       project.dispose();
     }

@@ -66,7 +66,7 @@ describe('the sandbox scans the folder the process was started in only when a co
       assert.equal(ran.status, 0, ran.stderr);
       return { argv, scannedFrom: readFileSync(scans, 'utf8').split('\n').filter(Boolean) };
     } finally {
-      sandbox.afterCommand();
+      await sandbox.afterCommand();
       process.chdir(was);
     }
   }

@@ -69,6 +69,55 @@ describe('side effects of a test run are rolled back completely', function () {
     });
   }
 
+  /**
+   * Where a batch's slot runs a ticket, and where a user starts the CLI: in the workspace. The
+   * sandbox runtime then makes its own mount points there (an empty `.vscode`, `.bashrc`,
+   * `.claude/` ...) for each command, and removes them only once no other sandbox of the process
+   * is live. A test run beside a live one (the lint worker, another ticket's command) found them
+   * as files it had created, in `.vscode` too: "this run cannot pass", on a test that passed.
+   */
+  it("a test run started from the workspace, beside a live sandboxed process, takes none of the runtime's own mount points for its changes, and they are gone when the run's jail has ended", async () => {
+    writeFileSync(path.join(ws.root, 'test', 'ok.test.ts'), "import { test } from 'node:test';\ntest('ok', () => {});\n");
+    const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const before = treeHash(ws.root, { modes: true });
+    const was = process.cwd();
+    // Started while the process is elsewhere: its mount points are not in the workspace.
+    const live = await jail.start('sleep', ['120'], { cwd: ws.root, signal: neverAborted() });
+    try {
+      process.chdir(ws.root);
+      const result = await runner.run({ framework: 'node:test', files: ['test/ok.test.ts'], timeoutMs: 30_000 }, neverAborted());
+      assert.deepEqual(result.sideEffects ?? [], [], result.output);
+      assert.equal(result.status, 'passed', result.output);
+    } finally {
+      process.chdir(was);
+      await live.stop();
+      runner.dispose();
+      await jail.dispose();
+    }
+    // The jail's end waits for the runtime (in its worker thread) to have removed them.
+    assert.equal(treeHash(ws.root, { modes: true }), before, 'the runtime removed its mount points; nothing else changed');
+  });
+
+  it('without the sandbox, an empty .vscode a test run creates in the folder the process runs in is still a change that fails the run', async () => {
+    writeFileSync(path.join(ws.root, 'test', 'plant.test.ts'), "import { test } from 'node:test';\nimport { writeFileSync } from 'node:fs';\ntest('plants', () => { writeFileSync('.vscode', ''); });\n");
+    const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, withoutSandbox: 'the test of what holds without bubblewrap' });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const was = process.cwd();
+    try {
+      process.chdir(ws.root);
+      const result = await runner.run({ framework: 'node:test', files: ['test/plant.test.ts'], timeoutMs: 30_000 }, neverAborted());
+      assert.deepEqual(result.sideEffects, [{ path: '.vscode', change: 'created', restored: true }]);
+      assert.equal(result.status, 'failed');
+      assert.match(result.output, /changed what git or the editor runs outside any sandbox, so this run cannot pass: created \.vscode/);
+    } finally {
+      process.chdir(was);
+      runner.dispose();
+      await jail.dispose();
+    }
+    assert.ok(!existsSync(path.join(ws.root, '.vscode')));
+  });
+
   it('a change it cannot put back is reported as such in every view, and the run cannot pass', async () => {
     // No room for snapshots: the large file is watched but not kept.
     const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail: ProcessJail.plain(ws.root), sideEffects: { snapshotBudget: 0 } });
