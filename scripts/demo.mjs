@@ -110,7 +110,11 @@ function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) 
 say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, ${jobs} at a time, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const started = Date.now();
-const queue = chosen.flatMap((f) => ticketsOf(f.name).filter((id) => !f.skip?.includes(id)).map((id) => ({ f, id })));
+const listed = chosen.flatMap((f) => ticketsOf(f.name).filter((id) => !f.skip?.includes(id)).map((id) => ({ f, id })));
+// Tickets the operator decides on first: each runs twice (the run, then its resume), and one of
+// them started last would finish alone while the other cores wait. The summary keeps the list's order.
+const resumes = ({ f, id }) => (f.decisions[id] ? 1 : 0);
+const queue = listed.map((t, at) => ({ ...t, at })).sort((a, b) => resumes(b) - resumes(a) || a.at - b.at);
 
 async function runOne({ f, id }) {
   let block = '';
@@ -129,21 +133,23 @@ async function runOne({ f, id }) {
       code = (await tr(ws, ['resolve', runId, ...decision, '--model', 'scripted', ...f.flags], { json: true, progress })).code;
     }
     note('');
-    return { fixture: f.name, ws, runId };
+    // The summary is a view of the logs, like every other view; read here, beside the other tickets' runs.
+    const summary = (await tr(ws, ['show', runId], { json: true, progress })).out;
+    return { fixture: f.name, ws, runId, s: summary };
   } finally {
     if (progress) process.stderr.write(block);
   }
 }
 
 // A small pool: each worker takes the next ticket; the summary keeps the list's order.
-const runs = new Array(queue.length);
+const rows = new Array(queue.length);
 let next = 0;
 try {
   await Promise.all(
     Array.from({ length: Math.min(jobs, queue.length) }, async () => {
       while (next < queue.length) {
-        const i = next++;
-        runs[i] = await runOne(queue[i]);
+        const t = queue[next++];
+        rows[t.at] = await runOne(t);
       }
     }),
   );
@@ -152,9 +158,6 @@ try {
   process.exit(1);
 }
 
-// The summary is a view of the logs, like every other view.
-const rows = [];
-for (const r of runs) rows.push({ ...r, s: (await tr(r.ws, ['show', r.runId], { json: true })).out });
 const COLUMNS = [
   ['fixture', Math.max(...FIXTURES.map((f) => f.name.length)) + 2],
   ['ticket', 9],
@@ -182,7 +185,7 @@ for (const { fixture, s } of rows) {
   const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : r.stage ?? 'failed'}`).join(', ') || '-';
   lines.push(line([fixture, s.ticketId, s.status, s.attempts.length, calls('coder'), calls('debugger'), fixes, routes, gates, repairs, corr]));
 }
-const first = runs[0];
+const first = rows[0];
 process.stdout.write(
   `\nSummary (from the run logs; model: SCRIPTED replay)\n${lines.join('\n')}\n\n` +
     `${rows.length} tickets in ${Math.round((Date.now() - started) / 1000)} s\n` +
