@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
+import { isInside, workspacePath } from '../workspacePaths';
 
 /** How deep below the workspace the scan looks for nested repositories and dangerous names: the runtime's own depth. */
 const SCAN_DEPTH = 3;
@@ -42,7 +43,7 @@ export async function runtimeMountPoints(root: string): Promise<string[]> {
   for (let p of linux.linuxGetCwdMandatoryDenyPaths(false)) {
     for (; p !== cwd && p.startsWith(cwd + path.sep); p = path.dirname(p)) at.add(p);
   }
-  return [...at].map((p) => path.relative(root, p)).filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)).map((rel) => rel.split(path.sep).join('/'));
+  return [...at].filter((p) => p !== root && isInside(root, p)).map((p) => workspacePath(root, p));
 }
 
 /**
