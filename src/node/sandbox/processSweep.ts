@@ -80,7 +80,24 @@ export async function freezeMarked(match: (mark: string) => boolean): Promise<nu
       stopped.add(pid);
     }
   }
+  await untilStopped([...stopped]);
   return [...stopped];
+}
+
+/** How long `freezeMarked` waits for the kernel to stop what it signalled. */
+const STOP_WAIT_MS = 2_000;
+
+/**
+ * SIGSTOP is delivered when the kernel next schedules the process: on a busy machine a process
+ * running on another core goes on for a moment after kill() returned. Frozen means stopped, so
+ * this waits until /proc says so (stopped, traced, a zombie, or gone), at most STOP_WAIT_MS.
+ */
+async function untilStopped(pids: number[]): Promise<void> {
+  const end = Date.now() + STOP_WAIT_MS;
+  for (let left = pids; left.length && Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
+    const states = await Promise.all(left.map((pid) => readFile(`/proc/${pid}/stat`, 'latin1').then((st) => st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3), () => 'X')));
+    left = left.filter((_, i) => !'TtZX'.includes(states[i]!));
+  }
 }
 
 export function thaw(pids: readonly number[]): void {
