@@ -58,7 +58,7 @@ export class OpsLanguage {
     options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean; registry?: ts.DocumentRegistry } = {},
   ) {
     this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir, options.interrupted);
-    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root));
+    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root, this.host.jsDocParsingMode));
   }
 
   abs(path: string): string {

@@ -119,6 +119,24 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       }
     });
 
+    it('parses doc comments as tsc does: a JavaScript file\'s types, and an import used only by {@link}', async () => {
+      // The service skips the doc comments that cannot change an error (a third of a parse); these two can.
+      const docs = new TempProject({
+        'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', strict: true, noEmit: true, allowJs: true, checkJs: true, noUnusedLocals: true }, include: ['src'] }),
+        'src/half.js': '/** @param {number} n */\nexport function half(n) {\n  return n / 2;\n}\nexport const wrong = half("two");\n',
+        'src/slug.ts': 'export function slugify(text: string): string {\n  return text.toLowerCase();\n}\n',
+        'src/doc.ts': "import { slugify } from './slug';\n/** Titles become links with {@link slugify}. */\nexport const linked = true;\n",
+      });
+      const service = createLanguageServiceDiagnostics(docs.root);
+      try {
+        const { diagnostics } = await service.check(['src/half.js', 'src/doc.ts'], signal);
+        assert.deepEqual(diagnostics.map((d) => [d.file, d.line, d.code]), [['src/half.js', 5, 'TS2345']]);
+      } finally {
+        service.dispose();
+        docs.remove();
+      }
+    });
+
     it('finds the lib files through libDir when TypeScript is bundled into another file', async () => {
       const dist = new TempProject({
         'entry.ts': [

@@ -48,6 +48,15 @@ describe('ops: NodeOps over Tree-sitter and the language service', function () {
       assert.deepEqual(w.errors(), []);
     });
 
+    it('renames the name in doc comments too ({@link}), as the editor\'s rename does', async () => {
+      w.write('src/fmt.ts', '/** Formats a number; {@link fmt} rounds to one place. */\nexport function fmt(n: number): string {\n  return n.toFixed(1);\n}\n');
+      w.write('src/api.ts', "import { fmt } from './fmt';\n/** The API. Numbers go through {@link fmt}. */\nexport const api = { fmt };\n");
+      edits(await w.apply({ op: 'renameSymbol', file: 'src/fmt.ts', symbol: 'fmt', to: 'formatNumber' }, ['src/fmt.ts', 'src/api.ts']));
+      assert.match(w.read('src/fmt.ts'), /\{@link formatNumber\} rounds/);
+      assert.match(w.read('src/api.ts'), /go through \{@link formatNumber\}/);
+      assert.deepEqual(w.errors(), []);
+    });
+
     it('fails with a scope addition when a reference lies outside scope.write, and writes nothing', async () => {
       const before = w.read('src/handlers/posts.ts');
       const f = failure(await w.apply(op, ['src/store/postStore.ts']));
