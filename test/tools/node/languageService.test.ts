@@ -137,6 +137,41 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       }
     });
 
+    it('gives tsc\'s own errors for a change that hides them behind directives in comments', async () => {
+      // A Coder's way to silence a check: a directive in a doc comment or a block comment. Only
+      // what tsc honours may silence ours (a one-line block comment; not a doc comment of many lines).
+      const hiding = [
+        '/** @ts-ignore */',
+        'export const a: string = 1;',
+        '/* @ts-ignore */',
+        'export const b: string = 2;',
+        '/**',
+        ' * @ts-expect-error',
+        ' */',
+        'export const c: string = 3;',
+        '/** @type {string} */',
+        "export const d: number = 'x';",
+        '',
+      ].join('\n');
+      const docs = new TempProject({ 'tsconfig.json': tsconfig, 'src/hide.ts': hiding });
+      const service = createLanguageServiceDiagnostics(docs.root);
+      try {
+        const ours = (await service.check(['src/hide.ts'], signal)).diagnostics.map((d) => `${d.file}(${d.line}): ${d.code}`);
+        let tscOut = '';
+        try {
+          execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/lib/tsc.js'), '-p', '.'], { cwd: docs.root, encoding: 'utf8' });
+        } catch (e) {
+          tscOut = String((e as { stdout?: string }).stdout);
+        }
+        const tscs = [...tscOut.matchAll(/^(\S+)\((\d+),\d+\): error (TS\d+)/gm)].map((m) => `${m[1]}(${m[2]}): ${m[3]}`);
+        assert.deepEqual(tscs, ['src/hide.ts(8): TS2322', 'src/hide.ts(10): TS2322']);
+        assert.deepEqual(ours, tscs);
+      } finally {
+        service.dispose();
+        docs.remove();
+      }
+    });
+
     it('finds the lib files through libDir when TypeScript is bundled into another file', async () => {
       const dist = new TempProject({
         'entry.ts': [
