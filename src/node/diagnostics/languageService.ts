@@ -10,7 +10,7 @@ import { applyTextChanges, isWantedFix, STRUCTURAL_FIXES, rankFixes } from './co
 import { directImporters } from './importers';
 import { HEADLESS } from './judges';
 import { listSymbols, resolveSymbolType } from './resolveSymbol';
-import { JSDOC_PARSING, WorkspaceHost } from './workspaceHost';
+import { newDocumentRegistry, WorkspaceHost } from './workspaceHost';
 
 export interface LanguageServiceDiagnosticsOptions {
   /** The tsconfig.json to read, relative to the root; the default is `tsconfig.json`. */
@@ -45,7 +45,7 @@ export interface LanguageServiceDiagnosticsOptions {
 export type AllowFix = (path: string) => boolean | Promise<boolean>;
 
 /** A registry for services of one thread that share parsed files (see LanguageServiceDiagnosticsOptions.registry). */
-export const newDocumentRegistry = (): ts.DocumentRegistry => ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, undefined, JSDOC_PARSING);
+export { newDocumentRegistry };
 
 /** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
 export function createLanguageServiceDiagnostics(root: string, options: LanguageServiceDiagnosticsOptions = {}): LanguageServiceDiagnostics {
@@ -75,7 +75,7 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   ) {
     this.configFile = absolutePath(root, options.tsconfig ?? 'tsconfig.json');
     this.host = new WorkspaceHost(absolutePath(root, '.'), this.configFile, options.libDir, options.interrupted);
-    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, this.root, this.host.jsDocParsingMode));
+    this.service = ts.createLanguageService(this.host, options.registry ?? newDocumentRegistry(this.root));
     this.wantedFixes = new Set(options.fixNames ?? STRUCTURAL_FIXES);
   }
 

@@ -15,7 +15,10 @@ const IMPLICIT_OPTIONS: ts.CompilerOptions = {
 };
 
 /** See WorkspaceHost.jsDocParsingMode. */
-export const JSDOC_PARSING = ts.JSDocParsingMode.ParseForTypeErrors;
+const JSDOC_PARSING = ts.JSDocParsingMode.ParseForTypeErrors;
+
+/** A DocumentRegistry for WorkspaceHosts: it parses files as they do (a registry holds files parsed one way only). */
+export const newDocumentRegistry = (root?: string): ts.DocumentRegistry => ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root, JSDOC_PARSING);
 
 /**
  * A LanguageServiceHost over the files on disk. `touch` drops a file's cached text, so the
@@ -41,8 +44,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
    * The doc comments TypeScript parses, as `tsc` does: all of a JavaScript file's, which hold its
    * types, and of a TypeScript file's only those with `{@link}` or `@see`, which can use an import.
    * The rest cannot change an error, and were a third of the parse of a project with `@types/node`.
-   * A rename still reaches `{@link old}`. Every service sharing a registry must parse alike:
-   * `newDocumentRegistry` says the same.
+   * A rename still reaches `{@link old}`. Its services take their registry from `newDocumentRegistry`.
    */
   readonly jsDocParsingMode = JSDOC_PARSING;
 

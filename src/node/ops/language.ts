@@ -1,6 +1,6 @@
 import ts from 'typescript';
 import { introduced } from '../../core/stages/ops/introduced';
-import { WorkspaceHost } from '../diagnostics/workspaceHost';
+import { newDocumentRegistry, WorkspaceHost } from '../diagnostics/workspaceHost';
 import { absolutePath, workspacePath } from '../workspacePaths';
 
 /**
@@ -58,7 +58,7 @@ export class OpsLanguage {
     options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean; registry?: ts.DocumentRegistry } = {},
   ) {
     this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir, options.interrupted);
-    this.service = ts.createLanguageService(this.host, options.registry ?? ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root, this.host.jsDocParsingMode));
+    this.service = ts.createLanguageService(this.host, options.registry ?? newDocumentRegistry(root));
   }
 
   abs(path: string): string {

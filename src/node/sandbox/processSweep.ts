@@ -79,8 +79,9 @@ export async function freezeMarked(match: (mark: string) => boolean): Promise<nu
       signal(pid, 'SIGSTOP');
       stopped.add(pid);
     }
+    // Looking again is sound only once they are stopped: until then they can still fork.
+    await untilStopped(fresh);
   }
-  await untilStopped([...stopped]);
   return [...stopped];
 }
 
@@ -95,9 +96,17 @@ const STOP_WAIT_MS = 2_000;
 async function untilStopped(pids: number[]): Promise<void> {
   const end = Date.now() + STOP_WAIT_MS;
   for (let left = pids; left.length && Date.now() < end; await new Promise((r) => setTimeout(r, 5))) {
-    const states = await Promise.all(left.map((pid) => readFile(`/proc/${pid}/stat`, 'latin1').then((st) => st.slice(st.lastIndexOf(')') + 2, st.lastIndexOf(')') + 3), () => 'X')));
+    const states = await Promise.all(left.map(processState));
     left = left.filter((_, i) => !'TtZX'.includes(states[i]!));
   }
+}
+
+/** The one-letter state of proc(5)'s stat (R running, S sleeping, T stopped…); X once the process is gone. */
+async function processState(pid: number): Promise<string> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => '');
+  // The name in parentheses may hold spaces and parentheses: the state follows the last ')'.
+  const close = stat.lastIndexOf(')');
+  return close < 0 ? 'X' : stat.charAt(close + 2) || 'X';
 }
 
 export function thaw(pids: readonly number[]): void {
