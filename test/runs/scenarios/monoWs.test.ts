@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
-import type { RunState } from '../../../src/core/run/reducer';
+import { reduceRun, type RunState } from '../../../src/core/run/reducer';
 import { runDistCli } from '../../support/cliProcess';
-import { callsOf, resolveRun, runTicket } from '../../support/scenario';
+import { callsOf, logEvents, runTicket } from '../../support/scenario';
 import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
 /**
@@ -57,9 +57,12 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     assert.equal(read('packages/invoice/src/invoice.ts'), answer('MONO-1', 'invoice.ts'));
   });
 
-  it('MONO-2: a library change that breaks the app\'s type-check (another package, outside the scope) routes as "manifest is wrong", quoting the app\'s error; accepted, it passes', async () => {
-    const first = await runTicket(ws.root, 'MONO-2', { gates: GATES });
+  it('MONO-2, through dist/cli.js: a library change that breaks the app\'s type-check (another package, outside the scope) stops the run for the operator as "manifest is wrong", quoting the app\'s error; `resolve accept` in another process passes', () => {
+    const run = runDistCli(['run', '.tickets/MONO-2.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json'], { timeoutMs: 240_000 });
+    assert.equal(run.code, 2, run.stderr);
+    const first = JSON.parse(run.stdout) as { runId: string; state: RunState };
     assert.equal(first.state.status, 'needsOperator', JSON.stringify(first.state.finished));
+    assert.match(run.stderr, /packages\/invoice\/src\/invoice\.ts:15 TS2554/);
     assert.deepEqual(first.state.manifest?.runner, { framework: 'node:test', detectedFrom: 'packages/money: package.json scripts.test (node --test)' });
     const a1 = first.state.attempts[0]!;
     // The hostile shape: every test is green (vitest does not type-check); only the app's type-check tells.
@@ -71,7 +74,9 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     assert.match(a1.route?.fact?.detail ?? '', /packages\/invoice\/src\/invoice\.ts:15 TS2554: Expected 1 arguments, but got 2\./);
     assert.deepEqual(first.state.corrections[0]!.request.proposal, { kind: 'scopeAddition', paths: ['packages/invoice/src/invoice.ts'] });
 
-    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates: GATES });
+    const resolved = runDistCli(['resolve', first.runId, 'accept', '--model', 'scripted', '--workspace', ws.root], { timeoutMs: 240_000 });
+    assert.equal(resolved.code, 0, resolved.stderr + resolved.stdout);
+    const state = reduceRun(first.runId, logEvents(ws.root, first.runId));
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
     assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:passed', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
@@ -107,16 +112,5 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
     const [repair] = state.repairs;
     assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.complaints], ['typecheck', false, 'write', ['packages/invoice/src/invoice.ts:15:36 TS2554: Expected 1 arguments, but got 2.']]);
     assert.equal(callsOf(state, 'coder'), 2);
-  });
-
-  it('MONO-2 through dist/cli.js: run stops for the operator with the app\'s error, resolve accept passes', () => {
-    const run = runDistCli(['run', '.tickets/MONO-2.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json'], { timeoutMs: 240_000 });
-    assert.equal(run.code, 2, run.stderr);
-    const { runId, state } = JSON.parse(run.stdout) as { runId: string; state: RunState };
-    assert.deepEqual(state.corrections[0]?.request.proposal, { kind: 'scopeAddition', paths: ['packages/invoice/src/invoice.ts'] });
-    assert.match(run.stderr, /packages\/invoice\/src\/invoice\.ts:15 TS2554/);
-    const resolved = runDistCli(['resolve', runId, 'accept', '--model', 'scripted', '--workspace', ws.root], { timeoutMs: 240_000 });
-    assert.equal(resolved.code, 0, resolved.stderr + resolved.stdout);
-    assert.equal(read('packages/invoice/src/invoice.ts'), answer('MONO-2', 'invoice.ts'));
   });
 });

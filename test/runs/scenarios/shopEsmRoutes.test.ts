@@ -1,78 +1,28 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { GateSettings } from '../../../src/core/stages/gates/config';
 import { writeHostileTicket } from '../../support/hostile';
-import { callsOf, freshCopyEachTest, gatesRan, logEvents, materializations, resolveRun, runTicket } from '../../support/scenario';
+import { freshCopyEachTest, runTicket } from '../../support/scenario';
 import { fixturePath } from '../../support/tempWorkspace';
 
 /**
- * The shop-esm fixture's routing stories (SHOP-6 and SHOP-8: a wrong manifest, a wrong test plan,
- * and their hostile twins); its plain runs and gates are in shopEsm.test.ts, which runs beside
- * this file in the tier. The fixture end to end: an ESM project ("type": "module", NodeNext) with its own
- * vitest suite, a typescript-eslint flat config with typed rules, a path alias and a tsc build.
+ * The hostile twins of the shop-esm fixture's routing stories. SHOP-6 and SHOP-8 themselves (a
+ * wrong manifest, a wrong test plan, each accepted in another process) run once, through the built
+ * command, in test/runs/cli/shopEsmCli.test.ts; the plain runs are in shopEsm.test.ts. The
+ * fixture end to end: an ESM project ("type": "module", NodeNext) with its own vitest suite, a typescript-eslint flat config with typed rules, a path alias and a tsc build.
  * Every check runs the real tool with the project's own config: vitest through its JSON
  * reporter, ESLint in the lint worker, the TypeScript language service, tsc for the gates.
  */
 
 const answer = (id: string, file: string) => readFileSync(path.join(fixturePath('shop-esm'), '.tickets', 'answers', id, file), 'utf8');
 
-describe('scenarios: shop-esm routing (a wrong manifest, a wrong test plan, and their hostile twins)', function () {
+describe('scenarios: shop-esm routing, the hostile twins (a claim with no fact, a Coder that games the plan)', function () {
   this.timeout(180_000);
   const ws = freshCopyEachTest('shop-esm');
   const read = ws.read;
 
-  it('SHOP-6: a rename breaks callers that import it through the path alias, outside the scope: "manifest is wrong", with a scope addition; accepted, it passes', async () => {
-    const gates: GateSettings = { enabled: ['implementationReview', 'testReview'] };
-    const first = await runTicket(ws.root, 'SHOP-6', { gates });
-    assert.equal(first.state.status, 'needsOperator');
-    const a1 = first.state.attempts[0]!;
-    assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind, a1.route?.fact?.file], ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/cart/discounts.ts']);
-    assert.deepEqual(a1.diagnostics?.diagnostics.map((d) => [d.file, d.code]), [['src/cart/discounts.ts', 'TS2305'], ['src/orders/checkout.ts', 'TS2305']]);
-    assert.deepEqual(first.state.corrections[0]!.request.proposal, { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] });
-    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates });
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/lib/money.ts', 'src/cart/discounts.ts', 'src/orders/checkout.ts']);
-    assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
-    assert.equal(read('src/orders/checkout.ts'), answer('SHOP-6', 'checkout.ts'));
-  });
   /** SHOP-8's rendered test, the judge a test route re-renders. */
   const SHOP8_TEST = 'test/ticket/SHOP-8.test.ts';
-
-  it('SHOP-8: a test plan that expects a value its subject\'s type cannot hold ("Gold" for a Tier) routes to the test plan on the type probe\'s fact; accepted, the vitest file is rendered again and the same code passes', async () => {
-    const gates: GateSettings = { enabled: ['projectTests', 'implementationReview', 'testReview'] };
-    const first = await runTicket(ws.root, 'SHOP-8', { gates });
-    const s1 = first.state;
-    assert.equal(s1.status, 'needsOperator', JSON.stringify(s1.finished));
-    const a1 = s1.attempts[0]!;
-    // vitest's toBe takes any value: the file type-checks, and only running it shows the mismatch.
-    assert.deepEqual(a1.diagnostics?.diagnostics, []);
-    assert.deepEqual(a1.tests?.cases.map((c) => [c.name, c.status]), [
-      ['SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points', 'failed'],
-      ['SHOP-8 gold from 1,000 points > [AC2] stays silver at 999 points', 'passed'],
-    ]);
-    assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('Gold'\);/);
-    assert.deepEqual([a1.diagnosis?.kind, a1.route?.route, a1.route?.verdict], ['test', 'test', 'confirmed']);
-    const req = s1.corrections[0]!.request;
-    assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testExpectsImpossibleValue', 'TS2345', SHOP8_TEST]);
-    assert.match(req.fact.detail, /expects tierFor\(1000\) to equal 'Gold', which its declared type cannot hold/);
-    assert.equal(req.proposal.kind, 'testPlan');
-    assert.deepEqual([callsOf(s1, 'coder'), callsOf(s1, 'debugger')], [1, 1]);
-
-    const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates });
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.equal(state.corrections[0]?.status, 'accepted');
-    // Re-materialized: the same vitest file, rendered again from the accepted plan.
-    assert.match(read(SHOP8_TEST), /^import \{ describe, expect, it \} from 'vitest';$/m);
-    assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
-    assert.match(read('.tickets/SHOP-8.ticket.json'), /"expected": "'gold'"/);
-    assert.deepEqual(materializations(logEvents(ws.root, first.runId)), [`materialized:vitest:${SHOP8_TEST}`, 'correction.accepted', `materialized:vitest:${SHOP8_TEST}`]);
-    const a2 = state.attempts[1]!;
-    assert.deepEqual([a2.status, a2.tests?.status, a2.tests?.cases.length], ['passed', 'passed', 2]);
-    assert.deepEqual(gatesRan(state), ['projectTests:passed', 'implementationReview:passed', 'testReview:passed']);
-    assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);
-    assert.equal(read('src/customers/loyalty.ts'), answer('SHOP-8', 'loyalty.ts'));
-  });
 
   it('SHOP-8\'s twin, hostile: with a right test plan and a wrong threshold, the same "test is wrong" claim has no machine fact; the guard vetoes it, nothing reaches the operator, and the code is fixed', async () => {
     const right = answer('SHOP-8', 'loyalty.ts');
