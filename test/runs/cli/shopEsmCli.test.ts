@@ -153,7 +153,7 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.deepEqual([s.status, routes(s)], ['passed', ['test', '-']]);
     assert.deepEqual([s.attempts[0]?.route?.verdict, s.attempts[0]?.route?.fact?.kind], ['confirmed', 'testExpectsImpossibleValue']);
     const c = s.corrections[0]!;
-    assert.deepEqual([c.status, c.request.target, c.request.fact.kind, c.request.fact.code], ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345']);
+    assert.deepEqual([c.status, c.request.target, c.request.fact.kind, c.request.fact.code, c.request.fact.file, c.request.proposal.kind], ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345', 'test/ticket/SHOP-8.test.ts', 'testPlan']);
     assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
     // Re-materialized after the acceptance, for vitest, and the file on disk is that rendering.
     assert.deepEqual(materializations(logEvents(t.ws.root, t.runId!)), ['materialized:vitest:test/ticket/SHOP-8.test.ts', 'correction.accepted', 'materialized:vitest:test/ticket/SHOP-8.test.ts']);
