@@ -48,30 +48,36 @@ describe('ticket-runner CLI', function () {
     assert.equal(r.err, 'ticket-runner: .tickets/BAD-1.ticket.json: invalid ticket: at $.acceptance[0].text: missing; expected string');
   });
 
-  it('exits 2 when a run needs the operator, 0 when it passes, and lists both', async () => {
-    const needs = await cli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json']);
-    assert.equal(needs.code, EXIT.needsOperator);
-    const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { status: string } };
-    assert.equal(state.status, 'needsOperator');
-    assert.match(needs.err, /sent to you: change the ticket \(confirmed by a check\)/, 'progress goes to stderr');
-    const rejected = await cli(['resolve', runId, 'reject', '--workspace', ws.root]);
-    assert.equal(rejected.code, EXIT.error);
-    assert.match(rejected.err, /a rejection needs a reason/);
-    const list = JSON.parse((await cli(['list', '--workspace', ws.root, '--json'])).out) as { runId: string; status: string }[];
-    assert.deepEqual(list.map((r) => [r.runId, r.status]), [[runId, 'needsOperator']]);
-    const done = await cli(['resolve', runId, 'reject', '--reason', 'not now', '--workspace', ws.root]);
-    assert.equal(done.code, EXIT.failed);
-    assert.match(done.out, /Correction .* \[rejected: not now\]/);
-  });
+  describe('one BLOG-3 run that stops for the operator, read by each test', () => {
+    // A copy of its own: the run must be the fixture's own BLOG-3, not one over an earlier run's writes.
+    let own: ReturnType<typeof copyFixture>;
+    let needs: { code: number; out: string; err: string };
+    before(async () => {
+      own = copyFixture();
+      needs = await cli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', own.root, '--json']);
+    });
+    after(() => own.dispose());
 
-  it('show --prompts prints every model call\'s whole prompt and raw answer from the run\'s record', async () => {
-    // A fresh copy: the run must be the fixture's own BLOG-3, not one over an earlier run's writes.
-    const fresh = copyFixture();
-    try {
-      const run = await cli(['run', '.tickets/BLOG-3.ticket.json', '--workspace', fresh.root, '--model', 'scripted', '--json']);
-      const { runId, state } = JSON.parse(run.out) as { runId: string; state: { modelCalls: { role: string; prompt?: string; answer?: string }[] } };
+    it('exits 2 when a run needs the operator, 1 once it is rejected, and lists it', async () => {
+      assert.equal(needs.code, EXIT.needsOperator);
+      const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { status: string } };
+      assert.equal(state.status, 'needsOperator');
+      assert.match(needs.err, /sent to you: change the ticket \(confirmed by a check\)/, 'progress goes to stderr');
+      const rejected = await cli(['resolve', runId, 'reject', '--workspace', own.root]);
+      assert.equal(rejected.code, EXIT.error);
+      assert.match(rejected.err, /a rejection needs a reason/);
+      const list = JSON.parse((await cli(['list', '--workspace', own.root, '--json'])).out) as { runId: string; status: string }[];
+      assert.deepEqual(list.map((r) => [r.runId, r.status]), [[runId, 'needsOperator']]);
+      const done = await cli(['resolve', runId, 'reject', '--reason', 'not now', '--workspace', own.root]);
+      assert.equal(done.code, EXIT.failed);
+      assert.match(done.out, /Correction .* \[rejected: not now\]/);
+    });
+
+    it('show --prompts prints every model call\'s whole prompt and raw answer from the run\'s record', async () => {
+      // A rejection makes no model call: this holds before the other test's reject and after it.
+      const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { modelCalls: { role: string; prompt?: string; answer?: string }[] } };
       assert.ok(state.modelCalls.length >= 2 && state.modelCalls.every((c) => c.prompt && c.answer), 'every call keeps its prompt and answer');
-      const shown = await cli(['show', runId, '--prompts', '--workspace', fresh.root]);
+      const shown = await cli(['show', runId, '--prompts', '--workspace', own.root]);
       assert.equal(shown.code, EXIT.passed);
       const calls = shown.out.split(/^=== /m).slice(1);
       assert.equal(calls.length, state.modelCalls.length);
@@ -81,34 +87,7 @@ describe('ticket-runner CLI', function () {
       const debuggerCall = calls.find((c) => /^call \d+ of \d+: debugger/.test(c));
       assert.ok(debuggerCall, 'the Debugger\'s call is on record');
       assert.match(debuggerCall, /--- answer \(end\) ---\n[\s\S]*"kind": "ticket"/, 'its raw structured answer, before parsing');
-    } finally {
-      fresh.dispose();
-    }
-  });
-
-  it('record turns a run\'s answers into a script that replays it: the same outcome, routes and code', async () => {
-    const first = copyFixture();
-    const second = copyFixture();
-    try {
-      type Ran = { runId: string; state: { status: string; attempts: { route?: { route: string } }[]; modelCalls: { role: string }[] } };
-      const original = JSON.parse((await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', first.root, '--model', 'scripted', '--gates', 'none', '--json'])).out) as Ran;
-      const kept = await cli(['record', original.runId, '--workspace', first.root]);
-      assert.equal(kept.code, EXIT.error);
-      assert.match(kept.err, /\.tickets\/BLOG-1\.script\.json exists: pass --force/);
-      assert.match((await cli(['record', original.runId, '--workspace', first.root, '--out', '../elsewhere.json'])).err, /outside the workspace/);
-      const recorded = await cli(['record', original.runId, '--workspace', first.root, '--out', 'recorded.script.json']);
-      assert.equal(recorded.code, EXIT.passed, recorded.err);
-      const script = readFileSync(path.join(first.root, 'recorded.script.json'), 'utf8');
-      assert.doesNotMatch(script, /"from":/, 'the answers themselves, not the fixture\'s files');
-      writeFileSync(path.join(second.root, '.tickets', 'BLOG-1.script.json'), script);
-      const replayed = JSON.parse((await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', second.root, '--model', 'scripted', '--gates', 'none', '--json'])).out) as Ran;
-      const shape = (r: Ran) => [r.state.status, r.state.attempts.map((a) => a.route?.route ?? null), r.state.modelCalls.map((c) => c.role)];
-      assert.deepEqual(shape(replayed), shape(original));
-      assert.equal(readFileSync(path.join(second.root, 'src/handlers/posts.ts'), 'utf8'), readFileSync(path.join(first.root, 'src/handlers/posts.ts'), 'utf8'));
-    } finally {
-      first.dispose();
-      second.dispose();
-    }
+    });
   });
 
   it('refuses a ticket path that escapes the workspace', async () => {

@@ -84,6 +84,15 @@ describe('ticket-runner run --record FILE', function () {
       assert.doesNotMatch(script, /"from":/, 'the answers themselves, not the fixture\'s files');
       assert.match(script, new RegExp(`Recorded from run ${original.runId}`));
 
+      // `record` after the run writes the same script from the log, refusing what it must.
+      const kept = await cli(['record', original.runId, '--workspace', first.root]);
+      assert.equal(kept.code, EXIT.error);
+      assert.match(kept.err, /\.tickets\/BLOG-1\.script\.json exists: pass --force/);
+      assert.match((await cli(['record', original.runId, '--workspace', first.root, '--out', '../elsewhere.json'])).err, /outside the workspace/);
+      const recorded = await cli(['record', original.runId, '--workspace', first.root, '--out', 'recorded.script.json']);
+      assert.equal(recorded.code, EXIT.passed, recorded.err);
+      assert.equal(readFileSync(path.join(first.root, 'recorded.script.json'), 'utf8'), script, 'record and run --record write the same script');
+
       // A file made at the target between the check and the end of the run is kept, and said so.
       const target = recordTarget(first.root, 'late.script.json', false, '--record');
       writeFileSync(target, 'mine');
@@ -92,14 +101,13 @@ describe('ticket-runner run --record FILE', function () {
 
       // The replay reads the record as the ticket's script, in a fresh copy of the fixture.
       writeFileSync(path.join(second.root, '.tickets/BLOG-1.script.json'), script);
-      const replayed = ran(await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', second.root, '--model', 'scripted', '--json']));
+      // --force replaces an existing record: the replay records over the script it replays.
+      const replay = await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', second.root, '--model', 'scripted', '--json', '--record', '.tickets/BLOG-1.script.json', '--force']);
+      const replayed = ran(replay);
       assert.deepEqual(shape(replayed.state), shape(original.state));
       assert.deepEqual(changedFiles(second.root, replayed.state), changedFiles(first.root, original.state));
       assert.ok(Object.keys(changedFiles(first.root, original.state)).includes(POSTS));
-
-      // --force replaces an existing record; the record of a replay is the same script.
-      const again = await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', second.root, '--model', 'scripted', '--gates', 'none', '--record', '.tickets/BLOG-1.script.json', '--force']);
-      assert.match(again.err, /Recorded \d+ model answer\(s\) of run .* into \.tickets\/BLOG-1\.script\.json/);
+      assert.match(replay.err, /Recorded \d+ model answer\(s\) of run .* into \.tickets\/BLOG-1\.script\.json/);
     } finally {
       first.dispose();
       second.dispose();
