@@ -25,6 +25,18 @@ export function copyFixture(name: FixtureName = 'blog-api'): { root: string; dis
 }
 
 /**
+ * A copy of a workspace as it stands, its run store and modes included, for a run that several
+ * tests take on from the same point (each decides, resumes or rolls back its own copy). Links stay
+ * links: node_modules points where the original's does.
+ */
+export function copyWorkspace(root: string): { root: string; dispose: () => void } {
+  const base = mkdtempSync(path.join(tmpdir(), 'tr-test-'));
+  const copy = path.join(base, path.basename(root));
+  cpSync(root, copy, { recursive: true, verbatimSymlinks: true });
+  return { root: copy, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/**
  * A hash of every file of a tree (paths and bytes), skipping the run store and node_modules.
  * With `modes`, every folder and each file's permission bits count too: an exact rollback
  * leaves no empty folder behind and no mode changed.

@@ -13,17 +13,7 @@ describe('git hygiene (dist/cli.js)', function () {
   });
   afterEach(() => ws.dispose());
 
-  it('the first run writes .ticket-runner/.gitignore with *, so git sees none of its files', () => {
-    git(ws.root, 'init', '-q');
-    git(ws.root, 'add', '-A');
-    git(ws.root, 'commit', '-qm', 'fixture');
-    const r = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.equal(readFileSync(path.join(ws.root, '.ticket-runner', '.gitignore'), 'utf8'), '*\n');
-    assert.doesNotMatch(git(ws.root, 'status', '--porcelain', '--untracked-files=all'), /\.ticket-runner/);
-  });
-
-  it('warns about uncommitted changes in scope, records them in the log, and goes on', () => {
+  it('warns about uncommitted changes in scope, records them in the log, and goes on; its first run writes .ticket-runner/.gitignore with *, so git sees none of its files', () => {
     git(ws.root, 'init', '-q');
     git(ws.root, 'add', '-A');
     git(ws.root, 'commit', '-qm', 'fixture');
@@ -35,6 +25,10 @@ describe('git hygiene (dist/cli.js)', function () {
     const { state } = JSON.parse(r.stdout) as { state: { uncommitted: string[]; attempts: unknown[] } };
     assert.deepEqual(state.uncommitted, ['src/format/postSummary.ts']);
     assert.ok(state.attempts.length > 0, 'the run went on');
+    assert.equal(readFileSync(path.join(ws.root, '.ticket-runner', '.gitignore'), 'utf8'), '*\n');
+    const status = git(ws.root, 'status', '--porcelain', '--untracked-files=all');
+    assert.match(status, /README\.md/, 'git sees the user\'s changes');
+    assert.doesNotMatch(status, /\.ticket-runner/);
   });
 
   it('says once, before any attempt, that dependencies are not installed', () => {

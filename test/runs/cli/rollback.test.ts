@@ -2,29 +2,35 @@ import assert from 'node:assert/strict';
 import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { runDistCli } from '../../support/cliProcess';
-import { copyFixture, treeHash } from '../../support/tempWorkspace';
+import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspace';
 
 const modeOf = (file: string) => statSync(file).mode & 0o7777;
 
 describe('rollback that never destroys work (dist/cli.js)', function () {
   this.timeout(180_000);
-  let ws: ReturnType<typeof copyFixture>;
-  beforeEach(() => {
-    ws = copyFixture();
+  // One BLOG-1 run, done once; each test takes a copy of the workspace as the run left it.
+  let original: ReturnType<typeof copyFixture>;
+  let untouched: string;
+  let runId: string;
+  before(() => {
+    original = copyFixture();
     // A mode the run's write-and-rename would reset, on the file the Coder rewrites.
-    chmodSync(path.join(ws.root, 'src', 'handlers', 'posts.ts'), 0o755);
+    chmodSync(path.join(original.root, 'src', 'handlers', 'posts.ts'), 0o755);
+    untouched = treeHash(original.root, { modes: true });
+    const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--json', '--workspace', original.root]);
+    assert.equal(r.code, 0, r.stderr);
+    runId = (JSON.parse(r.stdout) as { runId: string }).runId;
+  });
+  after(() => original.dispose());
+  let ws: ReturnType<typeof copyWorkspace>;
+  beforeEach(() => {
+    ws = copyWorkspace(original.root);
   });
   afterEach(() => ws.dispose());
   const cli = (...args: string[]) => runDistCli([...args, '--workspace', ws.root]);
-  const runOf = (ticket: string, code: number) => {
-    const r = cli('run', `.tickets/${ticket}.ticket.json`, '--model', 'scripted', '--json');
-    assert.equal(r.code, code, r.stderr);
-    return (JSON.parse(r.stdout) as { runId: string }).runId;
-  };
 
   it('puts back the whole tree exactly: contents, modes, created files and folders', () => {
-    const before = treeHash(ws.root, { modes: true });
-    const runId = runOf('BLOG-1', 0);
+    const before = untouched;
     assert.notEqual(treeHash(ws.root, { modes: true }), before, 'the run changed the tree');
     assert.equal(modeOf(path.join(ws.root, 'src', 'handlers', 'posts.ts')), 0o755, 'the run kept the mode of the file it rewrote');
     assert.ok(existsSync(path.join(ws.root, 'test', 'ticket')), 'the rendered tests created a folder');
@@ -43,8 +49,7 @@ describe('rollback that never destroys work (dist/cli.js)', function () {
   });
 
   it('refuses, naming each file the user changed since the run (a deleted file the run created is no conflict), and changes nothing; --force proceeds', () => {
-    const before = treeHash(ws.root, { modes: true });
-    const runId = runOf('BLOG-1', 0);
+    const before = untouched;
     const posts = path.join(ws.root, 'src', 'handlers', 'posts.ts');
     appendFileSync(posts, '\n// my edit after the run\n');
     rmSync(path.join(ws.root, 'test', 'ticket', 'BLOG-1.test.ts'));

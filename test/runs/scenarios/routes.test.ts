@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunResult } from '../../../src/core';
 import type { RunState } from '../../../src/core/run/reducer';
 import { runCli } from '../../../src/cli/main';
 import { callsOf, logEvents, resolveRun, rollback, runTicket } from '../../support/scenario';
-import { copyFixture, treeHash } from '../../support/tempWorkspace';
+import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspace';
 
 /**
  * Each fixture ticket, end to end, with the real checks (Tree-sitter, the TypeScript
@@ -31,11 +30,9 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
   };
   /** Another copy of a workspace as it stands, with its run store: the same waiting run, decided apart. */
   const copyOf = (root: string): string => {
-    const base = mkdtempSync(path.join(tmpdir(), 'tr-test-'));
-    shared.push({ dispose: () => rmSync(base, { recursive: true, force: true }) });
-    const other = path.join(base, path.basename(root));
-    cpSync(root, other, { recursive: true });
-    return other;
+    const ws = copyWorkspace(root);
+    shared.push(ws);
+    return ws.root;
   };
   after(() => shared.forEach((ws) => ws.dispose()));
 
