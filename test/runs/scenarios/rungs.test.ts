@@ -199,39 +199,9 @@ describe('scenarios: recovery', function () {
     });
   });
 
-  describe('run budgets stop the run with their typed reason', () => {
-
-    it('attempts: a budget smaller than the ladder stops it with budgetExceeded, not retryBudgetSpent', async () => {
-      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, budget: { attempts: 1 } });
-      assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'attempts', limit: 1, used: 1 });
-      assert.equal(state.status, 'failed');
-      assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [1, 1], 'the last failed attempt was still diagnosed');
-    });
-
-    it('the ladder spent: retryBudgetSpent', async () => {
-      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, recovery: { retries: 0, thinkingRung: false } });
-      assert.deepEqual(state.finished?.reason, { kind: 'retryBudgetSpent', attempts: 1 });
-    });
-
-    it('model calls: the call past the budget is never made', async () => {
-      const { state } = await runTicket(ws.root, 'BLOG-1', { ...light, budget: { attempts: 4, modelCalls: 2 } });
-      assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'modelCalls', limit: 2, used: 2 });
-      assert.equal(state.modelCalls.length, 2);
-      assert.deepEqual(rungsByAttempt(state), [[]], 'no receipt for a retry the budget did not allow');
-    });
-
-    it('tokens and dollars: the call that spends them past the budget stops the run', async () => {
-      const tokens = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, tokens: 10 } });
-      assert.equal(tokens.state.finished?.reason.kind, 'budgetExceeded');
-      assert.equal(tokens.state.finished?.reason.kind === 'budgetExceeded' && tokens.state.finished.reason.budget, 'tokens');
-
-      const scripted = loadScriptedModel(ws.root, '.tickets/BLOG-5.ticket.json');
-      // The scripted provider costs nothing; this one says each call cost a cent.
-      const priced = { info: scripted.info, complete: async (...args: Parameters<typeof scripted.complete>) => ({ ...(await scripted.complete(...args)), costUsd: 0.01 }) };
-      const dollars = await runTicket(ws.root, 'BLOG-5', { ...light, modelPort: priced, budget: { attempts: 4, dollars: 0.005 } });
-      assert.deepEqual(dollars.state.finished?.reason, { kind: 'budgetExceeded', budget: 'dollars', limit: 0.005, used: 0.01 });
-    });
-
+  // Every budget's stop is driven through startRun on the fakes (test/unit/loop/budgets.test.ts);
+  // the wall-time budget is here too because only real processes show it stops what is running.
+  describe('the wall-time budget stops what is running, with its typed reason', () => {
     it('wall time: the watchdog aborts the call in flight, and the log ends with the reason', async () => {
       writeScript(ws.root, 'BLOG-5', { coder: [{ fault: 'stall' }] });
       const started = Date.now();

@@ -8,7 +8,8 @@ import { callsOf, decide, duringTicketTests, eventsOf, ofType, pureRun, typesOf 
 /**
  * Each run budget stops the run with its typed reason, through startRun on the fakes. Time is
  * the fake clock's: a test run "takes" what the test says, and the watchdog reads that clock.
- * The same stops with the real tools: test/runs/scenarios/rungs.test.ts ("run budgets").
+ * The wall-time stops again with real processes (a stalled stream, a hung test run):
+ * test/runs/scenarios/rungs.test.ts.
  */
 
 const MINUTE = 60_000;
@@ -39,6 +40,7 @@ describe('pure: run budgets stop the run with their typed reason', () => {
       const { state, events } = await pureRun('BLOG-1', { budget: { attempts: 4, modelCalls: 2 } });
       assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'modelCalls', limit: 2, used: 2 });
       assert.equal(state.modelCalls.length, 2);
+      assert.equal(state.attempts.length, 1, 'no attempt for a retry the budget did not allow');
       assert.equal(ofType(events, 'rung.fired').length, 0);
     });
 
