@@ -27,7 +27,6 @@ const LONGEST_FIRST = [
   'test/runs/scenarios/hostileExpect.test.ts',
   'test/runs/scenarios/shopEsmCoverage.test.ts',
   'test/runs/cli/yamlTickets.test.ts',
-  'test/runs/cli/sampleInOrder.test.ts',
   'test/runs/cli/crashSafe.test.ts',
   'test/runs/cli/batchWorkflow.test.ts',
   'test/runs/cli/batchRateLimit.test.ts',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { EXIT } from '../../../src/cli/exitCodes';
 import { runDistCli, startDistCli, until } from '../../support/cliProcess';
 import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
-import { copyFixture, treeHash } from '../../support/tempWorkspace';
+import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspace';
 
 /** Ended, and only waiting for its new parent to reap it. */
 const zombie = (pid: number): boolean => {
@@ -116,42 +117,109 @@ describe('crash-safe runs (dist/cli.js)', function () {
     assert.deepEqual(left, [], 'no process of the run outlives it');
   });
 
-  it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
-    // The uninterrupted run, on its own copy.
-    const ref = copyFixture();
-    let refState: { status: string; attempts: unknown[]; gates: { gate: string; status: string }[] };
-    let refTree: string;
-    try {
-      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ref.root, '--json']);
-      assert.equal(r.code, 0, r.stderr);
-      refState = (JSON.parse(r.stdout) as { state: typeof refState }).state;
-      refTree = treeHash(ref.root, { modes: true });
-    } finally {
-      ref.dispose();
+  /**
+   * One BLOG-1 run that went to its end, uninterrupted: the reference a resumed run must reach,
+   * and the first of the sample's tickets run one after another in one folder. Each test takes
+   * it on from a copy of its workspace.
+   */
+  describe('after a BLOG-1 run that went to its end', () => {
+    interface Ran {
+      runId: string;
+      state: { status: string; attempts: unknown[]; gates: { gate: string; status: string }[] };
     }
+    let reference: Ran & { tree: string; stderr: string; ws: ReturnType<typeof copyFixture> };
+    before(() => {
+      const own = copyFixture();
+      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', own.root, '--json'], { timeoutMs: 300_000 });
+      assert.equal(r.code, EXIT.passed, r.stderr);
+      reference = { ...(JSON.parse(r.stdout) as Ran), tree: treeHash(own.root, { modes: true }), stderr: r.stderr, ws: own };
+    });
+    after(() => reference.ws.dispose());
 
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
-    // Killed inside the second attempt, after the first one ended: what ended must stand, the rest is redone.
-    await until('the second attempt', () => eventsOf(ws.root).some((e) => e.type === 'coder.attempted' && e.attempt === 2));
-    run.child.kill('SIGKILL');
-    await run.done;
-    const runId = (JSON.parse(runDistCli(['list', '--json', '--workspace', ws.root]).stdout) as { runId: string; status: string }[])[0]!;
-    assert.equal(runId.status, 'interrupted');
-    const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
-    assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
+    it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
+      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
+      // Killed inside the second attempt, after the first one ended: what ended must stand, the rest is redone.
+      await until('the second attempt', () => eventsOf(ws.root).some((e) => e.type === 'coder.attempted' && e.attempt === 2));
+      run.child.kill('SIGKILL');
+      await run.done;
+      const runId = (JSON.parse(runDistCli(['list', '--json', '--workspace', ws.root]).stdout) as { runId: string; status: string }[])[0]!;
+      assert.equal(runId.status, 'interrupted');
+      const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
+      assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
 
-    // No --model: a run started with the scripted model goes on with it, asking for no key.
-    const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json'], { env: { ...process.env, ANTHROPIC_API_KEY: '' } });
-    assert.equal(resumed.code, 0, resumed.stderr);
-    assert.match(resumed.stderr, /warning: took over a stale lock/);
-    const state = (JSON.parse(resumed.stdout) as { state: typeof refState }).state;
-    assert.equal(state.status, refState.status);
-    assert.equal(state.attempts.length, refState.attempts.length);
-    assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
-    assert.equal(treeHash(ws.root, { modes: true }), refTree, 'the same files, contents and modes as the uninterrupted run');
+      // No --model: a run started with the scripted model goes on with it, asking for no key.
+      const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json'], { env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+      assert.equal(resumed.code, 0, resumed.stderr);
+      assert.match(resumed.stderr, /warning: took over a stale lock/);
+      const state = (JSON.parse(resumed.stdout) as { state: Ran['state'] }).state;
+      const { state: refState } = reference;
+      assert.equal(state.status, refState.status);
+      assert.equal(state.attempts.length, refState.attempts.length);
+      assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
+      assert.equal(treeHash(ws.root, { modes: true }), reference.tree, 'the same files, contents and modes as the uninterrupted run');
 
-    const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
-    assert.equal(again.code, 3);
-    assert.match(again.stderr, /ended \(passed\); only an interrupted or cancelled run can be resumed/);
+      const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
+      assert.equal(again.code, 3);
+      assert.match(again.stderr, /ended \(passed\); only an interrupted or cancelled run can be resumed/);
+    });
+
+    /**
+     * The sample's tickets one after another in one folder (dist/cli.js, started outside it): BLOG-1
+     * passes and its change stays; BLOG-4 is told so before it runs, and when its recorded answers
+     * then fall short, the run ends saying that in plain words, with BLOG-1's change as the likely
+     * cause and the rollbacks to do. Done in that order, BLOG-4 goes as recorded.
+     */
+    describe('sample tickets one after another', () => {
+      let ws: ReturnType<typeof copyWorkspace>;
+      before(() => {
+        ws = copyWorkspace(reference.ws.root);
+      });
+      after(() => ws.dispose());
+      const cli = (...args: string[]) => runDistCli([...args, '--workspace', ws.root], { timeoutMs: 300_000 });
+      const run = (ticket: string, code: number) => {
+        const r = cli('run', `.tickets/${ticket}.ticket.json`, '--model', 'scripted', '--json');
+        assert.equal(r.code, code, r.stderr);
+        return { runId: (JSON.parse(r.stdout) as { runId: string }).runId, stderr: r.stderr };
+      };
+
+      it("says before BLOG-4 that BLOG-1's change is still there, ends BLOG-4 with what happened and its likely cause, and the rollbacks it names let BLOG-4 go as recorded", () => {
+        // The reference run is BLOG-1's, in a copy of its workspace that this test goes on in.
+        const blog1 = { runId: reference.runId, stderr: reference.stderr };
+        assert.doesNotMatch(blog1.stderr, /^note:/m, 'nothing earlier to name');
+
+        const blog4 = run('BLOG-4', EXIT.needsOperator);
+        const note = blog4.stderr.split('\n')[0]!;
+        assert.equal(
+          note,
+          `note: BLOG-1's change (run ${blog1.runId}, passed) is still in the workspace, and this run builds on it; the recorded answers were made without it, so this run may not go as recorded. ` +
+            `To run on the project without it: ticket-runner rollback ${blog1.runId}`,
+        );
+
+        // Accepting BLOG-4's scope correction: its Coder's recorded answer undoes BLOG-1's change, BLOG-1's test fails, and the recording has no answer for that.
+        const decided = cli('resolve', blog4.runId, 'accept', '--json');
+        assert.equal(decided.code, EXIT.error, decided.stderr);
+        const finished = (JSON.parse(decided.stdout) as { state: { finished: { reason: { kind: string; message: string } } } }).state.finished.reason;
+        assert.equal(finished.kind, 'error');
+        assert.match(finished.message, /^the recorded answers in \.tickets\/BLOG-4\.script\.json do not cover this run: it asked the Debugger for answer 2 \(attempt 2\), and the recording holds 1\. /);
+        assert.ok(
+          finished.message.endsWith(
+            `Likely cause: BLOG-1's change (run ${blog1.runId}, passed) is still in the workspace, and the recording was made without it. ` +
+              `Roll back this run, then it (Roll Back Run in the editor, or ticket-runner rollback ${blog4.runId}, then ticket-runner rollback ${blog1.runId}) and run this ticket again.`,
+          ),
+          finished.message,
+        );
+        assert.doesNotMatch(`${decided.stdout}${decided.stderr}`, /add an answer/i);
+
+        // What the message says to do, in its order, and BLOG-4 again: as recorded, to its pass.
+        for (const id of [blog4.runId, blog1.runId]) {
+          const r = cli('rollback', id);
+          assert.equal(r.code, EXIT.passed, r.stderr);
+        }
+        const again = run('BLOG-4', EXIT.needsOperator);
+        assert.doesNotMatch(again.stderr, /^note:/m, 'both earlier runs are rolled back');
+        const accepted = cli('resolve', again.runId, 'accept');
+        assert.equal(accepted.code, EXIT.passed, `${accepted.stdout}\n${accepted.stderr}`);
+      });
+    });
   });
 });
