@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { resolveCorrection, startRun, type RunResult } from '../src/core';
 import type { PipelineDeps } from '../src/core/stages/context';
+import { DEFAULT_GATES, type GateDeps, type GateSettings } from '../src/core/stages/gates/config';
 import type { ModelScript } from '../src/node/models/scripted';
 import { wireNodeDeps } from '../src/node/wire';
 import { disposeDeps } from '../src/node/runResources';
@@ -33,6 +34,8 @@ interface RecordedRun {
   script?: { name: string; make: () => Partial<ModelScript> };
   /** The operator's decision on the correction the run asks for. */
   decide?: 'accept' | 'reject';
+  /** The end-of-ticket gates the run has (none by default), their own ports recorded too. */
+  gates?: GateSettings;
 }
 
 const RUNS: RecordedRun[] = [
@@ -44,6 +47,13 @@ const RUNS: RecordedRun[] = [
   { fixture: 'blog-api', ticket: 'BLOG-4', decide: 'accept' },
   { fixture: 'blog-api', ticket: 'BLOG-1', script: { name: 'no code on attempt 1', make: proseScript } },
   { fixture: 'blog-api', ticket: 'BLOG-5' },
+  // The gates' stories (test/unit/loop/gates.test.ts): a repair kept, a repair put back, a
+  // repair whose model fails, a tool that throws, a corrected plan from the Test Reviewer.
+  { fixture: 'blog-api', ticket: 'BLOG-5', gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'exit 0' } },
+  { fixture: 'blog-api', ticket: 'BLOG-6', gates: { enabled: DEFAULT_GATES } },
+  { fixture: 'blog-api', ticket: 'BLOG-7', gates: { enabled: DEFAULT_GATES } },
+  { fixture: 'blog-api', ticket: 'BLOG-8', gates: { enabled: DEFAULT_GATES } },
+  { fixture: 'blog-api', ticket: 'BLOG-9', gates: { enabled: DEFAULT_GATES }, decide: 'accept' },
   { fixture: 'shop-esm', ticket: 'SHOP-1' },
   { fixture: 'inventory-jest', ticket: 'INV-1' },
 ];
@@ -94,7 +104,7 @@ function recording(deps: PipelineDeps, touched: Touched, root: string, entries: 
       throw err;
     }
   };
-  const { workspace, tests, diagnostics: d, lint, parser, ops } = deps;
+  const { workspace, tests, diagnostics: d, lint, parser, ops, gates } = deps;
   return {
     ...deps,
     // The fakes have no rung 4 scratch copies and no environment checks: neither answers here.
@@ -133,11 +143,35 @@ function recording(deps: PipelineDeps, touched: Touched, root: string, entries: 
       shape: parser.shape && ((p, c) => keep(ask.shape(p, c), () => parser.shape!(p, c))),
     },
     ops: ops && { apply: (op, scope, s) => keep(ask.opsApply(op, scope), () => ops.apply(op, scope, s)) },
+    gates: gates && recordingGates(gates, keep, entries),
   };
 }
 
-async function withRecordedDeps<T>(root: string, ticketPath: string, continuesRun: string | undefined, touched: Touched, entries: RecordedEntry[], body: (deps: PipelineDeps) => Promise<T>): Promise<T> {
-  const wired = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, continuesRun });
+/** The gates' own ports, each answer kept with its question; the type-check's prefetch stays the real one's. */
+function recordingGates(gates: GateDeps, keep: <T>(q: Question, call: () => Promise<T>) => Promise<T>, entries: RecordedEntry[]): GateDeps {
+  const { typecheck, coverage, build } = gates;
+  return {
+    ...gates,
+    typecheck: typecheck && {
+      check: (s, scope) => keep(ask.typecheck(scope), () => typecheck.check(s, scope)),
+      ...(typecheck.prefetch ? { prefetch: typecheck.prefetch.bind(typecheck) } : {}),
+      ...(typecheck.dispose ? { dispose: typecheck.dispose.bind(typecheck) } : {}),
+    },
+    coverage: coverage && {
+      run: (r, s) => keep(ask.coverage(r), () => coverage.run(r, s)),
+      measuresAsItRuns: (framework) => {
+        const q = ask.measuresAsItRuns(framework);
+        const answer = coverage.measuresAsItRuns?.(framework) ?? false;
+        entries.push({ op: q.op, key: candidateKey(q.op, q.args, new Map()), asked: q.asked, answer });
+        return answer;
+      },
+    },
+    build: build && { run: (command, timeoutMs, s) => keep(ask.build(command), () => build.run(command, timeoutMs, s)) },
+  };
+}
+
+async function withRecordedDeps<T>(root: string, ticketPath: string, continuesRun: string | undefined, gates: GateSettings | undefined, touched: Touched, entries: RecordedEntry[], body: (deps: PipelineDeps) => Promise<T>): Promise<T> {
+  const wired = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, continuesRun, ...(gates ? { gates } : {}) });
   try {
     return await body(recording(wired, touched, root, entries));
   } finally {
@@ -152,10 +186,11 @@ async function record(run: RecordedRun, entries: RecordedEntry[]): Promise<strin
     if (run.script) writeFileSync(path.join(ws.root, '.tickets', `${run.ticket}.script.json`), JSON.stringify({ coder: [], debugger: [], ...run.script.make() }, null, 2));
     const touched = new Touched(ws.root, fixtureFiles(run.fixture));
     const signal = new AbortController().signal;
-    const first: RunResult = await withRecordedDeps(ws.root, ticketPath, undefined, touched, entries, (deps) => startRun(deps, { ticketPath, signal }));
-    let said = `${run.ticket} (${run.script?.name ?? 'the fixture script'}): ${first.state.status}`;
+    const first: RunResult = await withRecordedDeps(ws.root, ticketPath, undefined, run.gates, touched, entries, (deps) => startRun(deps, { ticketPath, signal }));
+    const gates = run.gates ? `, gates ${run.gates.enabled.join(',')}${run.gates.buildCommand ? ` with the build "${run.gates.buildCommand}"` : ''}` : '';
+    let said = `${run.ticket} (${run.script?.name ?? 'the fixture script'}${gates}): ${first.state.status}`;
     if (run.decide && first.state.status === 'needsOperator') {
-      const decided = await withRecordedDeps(ws.root, ticketPath, first.runId, touched, entries, (deps) =>
+      const decided = await withRecordedDeps(ws.root, ticketPath, first.runId, run.gates, touched, entries, (deps) =>
         resolveCorrection(deps, first.runId, { decision: run.decide!, reason: 'recorded rejection', by: 'recorder', signal }),
       );
       said += `, ${run.decide}ed: ${decided.state.status}`;

@@ -3,12 +3,14 @@ import * as path from 'node:path';
 import type { TestRunRequest } from '../../src/core/ports/checks';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { PipelineDeps } from '../../src/core/stages/context';
+import type { GateSettings } from '../../src/core/stages/gates/config';
 import { ModelScript, ScriptedModel, scriptPathFor, type ScriptPosition } from '../../src/node/models/scripted';
 import { sha256 } from './candidateKey';
 import { FakeClock } from './fakeClock';
 import { memoryRunStore } from './memoryRunStore';
 import { FIXTURES } from './memoryWorkspace';
 import { RecordedDiagnostics } from './recordedDiagnostics';
+import { recordedGates } from './recordedGates';
 import { RecordedLint } from './recordedLint';
 import { RecordedOps } from './recordedOps';
 import { RecordedParser } from './recordedParser';
@@ -27,6 +29,8 @@ export interface FakeOptions {
   without?: Checker[];
   clock?: FakeClock;
   during?: (request: TestRunRequest, signal: AbortSignal) => Promise<void>;
+  /** The end-of-ticket gates, their own ports recorded like the checkers (none by default). */
+  gates?: GateSettings;
 }
 
 export interface FakeRig {
@@ -57,6 +61,7 @@ export function fakeDeps(fixture: string, model: ModelPort, o: FakeOptions = {})
     diagnostics: without.has('diagnostics') ? undefined : new RecordedDiagnostics(world),
     lint: without.has('lint') ? undefined : new RecordedLint(world),
     ops: without.has('ops') ? undefined : new RecordedOps(world),
+    ...(o.gates ? { gates: recordedGates(world, o.gates) } : {}),
   };
   return { deps, world, clock, store, tests, withModel: (m) => ({ ...deps, model: m }) };
 }

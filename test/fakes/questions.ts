@@ -29,4 +29,10 @@ export const ask = {
   parse: (path: string, content: string) => question('parser.parse', { path, content }, path, true),
   shape: (path: string, content: string) => question('parser.shape', { path, content }, path, true),
   opsApply: (op: TicketOp, scope: OpScope) => question('ops.apply', { op, scope }, `${op.op} in ${op.file}`),
+  // The end-of-ticket gates' own ports (the lint, test and model ports are the pipeline's).
+  typecheck: (scope: readonly string[] | undefined) => question('gates.typecheck', { scope: scope ?? null }, `the project-wide type-check of ${scope?.join(' ') ?? 'the workspace'}`),
+  coverage: (r: TestRunRequest & { measure: string[] }) =>
+    question('gates.coverage', { framework: r.framework, files: r.files, measure: r.measure }, `${r.framework} ${r.files.join(' ')}, measuring ${r.measure.join(' ')}`),
+  measuresAsItRuns: (framework: TestRunRequest['framework']) => question('gates.measuresAsItRuns', { framework }, `whether ${framework} measures coverage as it runs`, true),
+  build: (command: string) => question('gates.build', { command }, `the build: ${command}`),
 };

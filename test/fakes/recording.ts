@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../../src/core/schema/checks';
+import { TypeCheckTool } from '../../src/core/schema/gates';
 import { TicketOp } from '../../src/core/schema/ticket';
 import { candidateKey, type Candidate } from './candidateKey';
 
@@ -26,6 +27,23 @@ const OpResult = z.union([
     .strict(),
 ]);
 
+/** The gates' ports' answers (src/core/ports/gates.ts), as zod reads them back. */
+const TypeCheckResult = z
+  .object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), diagnostics: z.array(CodeDiagnostic), tool: TypeCheckTool.nullable(), detail: z.string(), durationMs: z.number() })
+  .strict();
+const CoverageResult = z
+  .object({
+    status: z.enum(['measured', 'unavailable', 'error']),
+    source: z.enum(['v8', 'vitest', 'jest']).optional(),
+    tests: TestRunResult.optional(),
+    files: z.array(z.object({ file: z.string(), lines: z.array(z.tuple([z.number(), z.number()])) }).strict()),
+    absent: z.array(z.string()).optional(),
+    unloaded: z.array(z.string()).optional(),
+    detail: z.string().optional(),
+  })
+  .strict();
+const BuildResult = z.object({ status: z.enum(['passed', 'failed', 'timeout', 'error']), exitCode: z.number().nullable(), output: z.string(), durationMs: z.number() }).strict();
+
 /** Each port operation and what it answers; `autofix` also carries the files its fixes rewrote. */
 const ANSWERS = {
   'tests.run': TestRunResult,
@@ -37,6 +55,10 @@ const ANSWERS = {
   'parser.parse': z.array(ParseProblem),
   'parser.shape': z.array(z.string()),
   'ops.apply': OpResult,
+  'gates.typecheck': TypeCheckResult,
+  'gates.coverage': CoverageResult,
+  'gates.measuresAsItRuns': z.boolean(),
+  'gates.build': BuildResult,
 } as const;
 
 export type RecordedOp = keyof typeof ANSWERS;

@@ -68,39 +68,33 @@ describe('the Coder edits a real-size file through Claude\'s text editor tool (r
     ({ fake, ws } = suite);
   });
 
-  it('one str_replace on a 2,400-line file passes, and the file is exactly the original with that change', async () => {
+  it('one str_replace on a 2,400-line file passes, and the file is exactly the original with that change; the second turn reads the first one\'s prefix from the prompt cache, and the run\'s cost counts the reads at their price', async () => {
     const original = writeBigTicket(ws.root);
-    fake.enqueue(reply([text("I'll change helper7."), toolUse(EDITOR_TOOL, ONE_EDIT)]), textReply('helper7 now triples its input.'));
-    const { state } = await runTicket(ws.root, 'BIG-1', { modelPort: provider(), ...light });
-    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.equal(readFileSync(path.join(ws.root, BIG), 'utf8'), original.replace(ONE_EDIT.old_str, ONE_EDIT.new_str));
-    const [first, second] = fake.requests;
-    assert.deepEqual(
-      (first?.body['tools'] as { type?: string; name: string }[]).find((t) => t.name === EDITOR_TOOL),
-      { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
-      "Claude's own tool, by its type",
-    );
-    assert.ok(messagesOf(first).some((m) => m.content.some((b) => b.cache_control)), 'a cache breakpoint in the messages, beyond the system prompt');
-    assert.match(String(toolResults(second)[0]?.content), /^Edited src\/lib\/helpers\.ts/);
-    assert.equal(state.attempts.length, 1);
-    assert.deepEqual(state.modelCalls.map((c) => c.role), ['coder', 'coder']);
-  });
-
-  it('the second turn reads the first one\'s prefix from the prompt cache, and the run\'s cost counts the reads at their price', async () => {
-    writeBigTicket(ws.root);
     fake.measureUsage();
     try {
-      fake.enqueue(reply([toolUse(EDITOR_TOOL, ONE_EDIT)]), textReply('Done.'));
+      fake.enqueue(reply([text("I'll change helper7."), toolUse(EDITOR_TOOL, ONE_EDIT)]), textReply('helper7 now triples its input.'));
       const { state, runId } = await runTicket(ws.root, 'BIG-1', { modelPort: provider(), ...light });
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-      const [first, second] = (await loadEvents(ws.root, runId)).filter((e) => e.type === 'model.called');
-      assert.ok(first?.type === 'model.called' && second?.type === 'model.called');
-      assert.deepEqual([first.cacheReadTokens > 0, first.cacheWriteTokens > 0], [false, true], 'the first call writes the shared context');
-      const input = second.inputTokens + second.cacheReadTokens + second.cacheWriteTokens;
-      assert.ok(second.cacheReadTokens / input > 0.9, `${second.cacheReadTokens} of ${input} read from the cache`);
+      assert.equal(readFileSync(path.join(ws.root, BIG), 'utf8'), original.replace(ONE_EDIT.old_str, ONE_EDIT.new_str));
+      const [first, second] = fake.requests;
+      assert.deepEqual(
+        (first?.body['tools'] as { type?: string; name: string }[]).find((t) => t.name === EDITOR_TOOL),
+        { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
+        "Claude's own tool, by its type",
+      );
+      assert.ok(messagesOf(first).some((m) => m.content.some((b) => b.cache_control)), 'a cache breakpoint in the messages, beyond the system prompt');
+      assert.match(String(toolResults(second)[0]?.content), /^Edited src\/lib\/helpers\.ts/);
+      assert.equal(state.attempts.length, 1);
+      assert.deepEqual(state.modelCalls.map((c) => c.role), ['coder', 'coder']);
+
+      const [firstCall, secondCall] = (await loadEvents(ws.root, runId)).filter((e) => e.type === 'model.called');
+      assert.ok(firstCall?.type === 'model.called' && secondCall?.type === 'model.called');
+      assert.deepEqual([firstCall.cacheReadTokens > 0, firstCall.cacheWriteTokens > 0], [false, true], 'the first call writes the shared context');
+      const input = secondCall.inputTokens + secondCall.cacheReadTokens + secondCall.cacheWriteTokens;
+      assert.ok(secondCall.cacheReadTokens / input > 0.9, `${secondCall.cacheReadTokens} of ${input} read from the cache`);
       // Sonnet's prices per token: input $3/M, a cache read a tenth of it, a write a quarter more, output $15/M.
-      const expected = (second.inputTokens * 3 + second.cacheReadTokens * 0.3 + second.cacheWriteTokens * 3.75 + second.outputTokens * 15) / 1e6;
-      assert.ok(Math.abs(second.costUsd - expected) < 1e-9, `${second.costUsd} vs ${expected}`);
+      const expected = (secondCall.inputTokens * 3 + secondCall.cacheReadTokens * 0.3 + secondCall.cacheWriteTokens * 3.75 + secondCall.outputTokens * 15) / 1e6;
+      assert.ok(Math.abs(secondCall.costUsd - expected) < 1e-9, `${secondCall.costUsd} vs ${expected}`);
     } finally {
       fake.measureUsage(false);
     }

@@ -2,6 +2,7 @@ import { resolveCorrection, startRun, type RunResult } from '../../../src/core';
 import type { ModelScript } from '../../../src/node/models/scripted';
 import { scriptPosition } from '../../../src/node/models/scripted';
 import type { TestRunRequest } from '../../../src/core/ports/checks';
+import type { PipelineDeps } from '../../../src/core/stages/context';
 import type { RunState } from '../../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../../src/core/schema/events';
 import { fakeDeps, scripted, ticketPathOf, type FakeOptions, type FakeRig } from '../../fakes/fakeDeps';
@@ -18,6 +19,8 @@ export interface PureRunOptions extends FakeOptions {
   budget?: Budget;
   recovery?: Partial<RecoveryPolicy>;
   signal?: AbortSignal;
+  /** Changes the wired ports before the run: a port that throws, a fault. */
+  patch?: (deps: PipelineDeps) => void;
 }
 
 export interface PureRun extends RunResult {
@@ -30,6 +33,7 @@ export interface PureRun extends RunResult {
 export async function pureRun(ticket: string, o: PureRunOptions = {}): Promise<PureRun> {
   const fixture = o.fixture ?? 'blog-api';
   const rig = fakeDeps(fixture, scripted(fixture, ticket, o.script), o);
+  o.patch?.(rig.deps);
   const r = await startRun(rig.deps, { ticketPath: ticketPathOf(ticket), budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
   return { ...r, rig, ticket, fixture, events: await eventsOf(rig, r.runId) };
 }
