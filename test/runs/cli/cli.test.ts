@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EXIT, runCli } from '../../../src/cli/main';
+import type { RunState } from '../../../src/core/run/reducer';
 import { copyFixture } from '../../support/tempWorkspace';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -71,6 +72,16 @@ describe('ticket-runner CLI', function () {
       const done = await cli(['resolve', runId, 'reject', '--reason', 'not now', '--workspace', own.root]);
       assert.equal(done.code, EXIT.failed);
       assert.match(done.out, /Correction .* \[rejected: not now\]/);
+    });
+
+    it('BLOG-3 nonexistent field: "ticket is wrong", from the unresolved symbol, with a ticket edit', () => {
+      const { state } = JSON.parse(needs.out) as { state: RunState };
+      assert.equal(state.status, 'needsOperator');
+      assert.deepEqual(state.attempts.map((a) => a.route?.route), ['ticket']);
+      const req = state.corrections[0]!.request;
+      assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['ticket', 'unresolvedTicketSymbol', 'ticketEdit']);
+      assert.equal(state.manifest?.facts.find((f) => f.symbol === 'Post.publishedAt')?.signature, null);
+      assert.deepEqual(['coder', 'debugger'].map((role) => state.modelCalls.filter((c) => c.role === role).length), [1, 1]);
     });
 
     it('show --prompts prints every model call\'s whole prompt and raw answer from the run\'s record', async () => {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunResult } from '../../../src/core';
-import type { RunState } from '../../../src/core/run/reducer';
 import { runCli } from '../../../src/cli/main';
 import { callsOf, logEvents, resolveRun, rollback, runTicket } from '../../support/scenario';
 import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspace';
@@ -15,7 +14,6 @@ import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspac
  * two ways is copied once it waits, and each copy is decided in its own test.
  */
 
-const routes = (s: RunState) => s.attempts.map((a) => a.route?.route).filter(Boolean);
 const run = (root: string, id: string) => runTicket(root, id);
 const resolve = (root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string) => resolveRun(root, r, decision, reason);
 
@@ -155,6 +153,7 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
     });
   });
 
+  // BLOG-3's ticket route runs through the CLI, once, in test/runs/cli/cli.test.ts.
   describe('one run each', () => {
     let ws: ReturnType<typeof copyFixture>;
     beforeEach(() => {
@@ -169,17 +168,6 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       const fix = state.attempts[0]?.autofix?.applied[0];
       assert.equal(fix?.code, 'TS2304');
       assert.match(readFileSync(path.join(ws.root, 'src/format/postSummary.ts'), 'utf8'), /^import \{ getPosts \} from '\.\.\/store\/postStore';/m);
-    });
-
-    it('BLOG-3 nonexistent field: "ticket is wrong", from the unresolved symbol, with a ticket edit', async () => {
-      const { state } = await run(ws.root, 'BLOG-3');
-      assert.equal(state.status, 'needsOperator');
-      assert.deepEqual(routes(state), ['ticket']);
-      const req = state.corrections[0]!.request;
-      assert.deepEqual([req.target, req.fact.kind], ['ticket', 'unresolvedTicketSymbol']);
-      assert.equal(state.manifest?.facts.find((f) => f.symbol === 'Post.publishedAt')?.signature, null);
-      assert.equal(req.proposal.kind, 'ticketEdit');
-      assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 1]);
     });
 
     it('a write outside the scope, to a test, or out of the workspace is refused and recorded', async () => {
