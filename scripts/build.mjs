@@ -83,6 +83,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // Preloaded into the workspace's node:test and mocha runs: freezes the assertion library and node:test's API.
   { ...common, entryPoints: ['src/node/testRunners/testApisFrozen.ts'], outfile: 'dist/testApisFrozen.cjs', platform: 'node', format: 'cjs', target: 'node18' },
+  // Fills tsx's cache for a run's node:test and mocha processes, in the run's sandbox, running none of the files it compiles.
+  { ...common, entryPoints: ['src/node/testRunners/tsxWarm.ts'], outfile: 'dist/tsxWarm.cjs', platform: 'node', format: 'cjs', target: 'node18' },
   // Preloaded (NODE_OPTIONS) into the workspace's vitest and jest runs: freezes expect and chai before each test file.
   { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.

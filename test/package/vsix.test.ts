@@ -58,6 +58,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/tree-sitter-typescript.wasm',
       'extension/dist/nodeTestReporter.mjs',
       'extension/dist/testApisFrozen.cjs',
+      'extension/dist/tsxWarm.cjs',
       'extension/dist/expectFrozen.mjs',
       'extension/dist/eslintWorker.js',
       'extension/dist/tscServer.js',

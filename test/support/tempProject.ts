@@ -58,7 +58,26 @@ export async function buildReporter(file: string): Promise<string> {
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/testApisFrozen.ts`], outfile: join(dirname(file), 'testApisFrozen.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
   await build({ entryPoints: [`${repoRoot}/src/node/testRunners/expectFrozen.mts`], outfile: join(dirname(file), 'expectFrozen.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
+  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/tsxWarm.ts`], outfile: join(dirname(file), 'tsxWarm.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
   return file;
+}
+
+/**
+ * The reporter and its preloads built once for the enclosing describe block, into a temporary
+ * folder its hooks make and remove: call it in the block; the returned function gives the path.
+ */
+export function suiteReporter(): () => string {
+  let file: string | undefined;
+  before(async () => {
+    file = await buildReporter(join(mkdtempSync(join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs'));
+  });
+  after(() => {
+    if (file) rmSync(dirname(file), { recursive: true, force: true });
+  });
+  return () => {
+    if (!file) throw new Error('the reporter is built in a before() hook: call suiteReporter() inside describe');
+    return file;
+  };
 }
 
 /** The lint worker as the build ships it (bundled on its own to CommonJS), written to `file`. */

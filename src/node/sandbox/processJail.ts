@@ -1,5 +1,5 @@
 import type { ChildProcessByStdio } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -38,14 +38,25 @@ export interface JailRunOptions extends Omit<GroupRunOptions, 'env'> {
   writable?: string[];
   /** More files this command may not write (the rendered tests it runs). */
   readOnly?: string[];
+  /**
+   * A folder whose entries appear in the command's temp folder as links, read-only (a cache
+   * that a step running no code under test filled: trustedTransforms.ts). Only in the sandbox,
+   * which alone keeps the links' targets from being written; without it they are left out.
+   */
+  tempSeed?: string;
 }
 
 /**
  * Every process a run starts goes through here: tests, rung 4's scratch runs, the gates'
- * tsc, build and coverage. Each gets an allowlisted environment with a private HOME and
- * temp folder, runs in the OS sandbox when it can start (writes only in the root and the
- * private folder, protected paths read-only, no network, secret locations unreadable), and
- * its output is scrubbed of secret values before anyone sees it.
+ * tsc, build and coverage. Each gets an allowlisted environment with a HOME and a temp folder
+ * of its own, runs in the OS sandbox when it can start (writes only in the root and its own
+ * folder, protected paths read-only, no network, secret locations unreadable), and its output
+ * is scrubbed of secret values before anyone sees it.
+ *
+ * A command's folder is made for it and removed when it ends, never handed to the next one:
+ * tools cache compiled code there (tsx, jest) under a key of the source's text, and code under
+ * test that rewrote an entry would otherwise decide what a later run of an unchanged test file
+ * executes, a pass whatever the code does.
  */
 export class ProcessJail {
   private constructor(
@@ -54,9 +65,10 @@ export class ProcessJail {
     readonly status: SandboxStatus,
     readonly redactor: Redactor,
     /**
-     * What the jail and its copies over other roots share: the private folder (`home/` and
-     * `tmp/`, made at the first command, removed by `dispose`), the run's random token every
-     * process is marked with, and the number of the last command.
+     * What the jail and its copies over other roots share: the private folder (made at the
+     * first command, removed by `dispose`) that holds each live command's own `home/` and
+     * `tmp/`, the run's random token every process is marked with, and the number of the last
+     * command.
      */
     private readonly shared: Shared,
     private readonly owner: boolean,
@@ -98,33 +110,43 @@ export class ProcessJail {
    * The allowlisted environment with this command's mark, and the argv that runs it in the
    * sandbox when there is one. A wrapped command must be followed by `sandbox.afterCommand()`.
    */
-  private async prepare(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>): Promise<{ argv: string[]; env: Record<string, string>; mark: string }> {
-    const home = path.join(this.privateDir, 'home');
-    const tmp = path.join(this.privateDir, 'tmp');
-    const mark = `${this.shared.token}.${++this.shared.commands}`;
+  private async prepare(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal' | 'tempSeed'>): Promise<{ argv: string[]; env: Record<string, string>; mark: string; own: string }> {
+    const n = ++this.shared.commands;
+    const mark = `${this.shared.token}.${n}`;
+    const own = commandFolder(this.privateDir, n);
+    const home = path.join(own, 'home');
+    const tmp = path.join(own, 'tmp');
     // Without the sandbox, what outlives a kill -9 of this process is the guardian's to end.
     if (!this.sandbox) this.shared.guardian ??= startGuardian(this.shared.token) ?? null;
     const env = { ...childEnvironment(this.o.parentEnv, { pass: this.o.pass, home, tmp }), ...options.env, [MARK_VAR]: mark };
     let argv = [command, ...args];
     if (this.sandbox) {
+      if (options.tempSeed) seedTemp(options.tempSeed, tmp);
       const policy = {
-        allowWrite: [this.o.root, this.privateDir, ...(options.writable ?? [])].map(real),
+        allowWrite: [this.o.root, own, ...(options.writable ?? [])].map(real),
         denyWrite: [...this.o.protect, ...(options.readOnly ?? []).map((f) => path.resolve(this.o.root, f))].map(real),
         workspace: real(this.o.root),
       };
-      argv = await this.sandbox.wrap(command, args, options.cwd, policy, options.signal, { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+      try {
+        argv = await this.sandbox.wrap(command, args, options.cwd, policy, options.signal, { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+      } catch (err) {
+        removeFolder(own);
+        throw err;
+      }
     }
-    return { argv, env, mark };
+    return { argv, env, mark, own };
   }
 
   async run(command: string, args: string[], options: JailRunOptions): Promise<GroupRunResult> {
-    const { argv, env, mark } = await this.prepare(command, args, options);
+    const { argv, env, mark, own } = await this.prepare(command, args, options);
     try {
       const run = await runInProcessGroup(argv[0]!, argv.slice(1), { ...options, env });
       return { ...run, output: this.redactor.text(run.output), stdout: this.redactor.text(run.stdout) };
     } finally {
       // What left the process group (a detached grandchild) still carries the command's mark.
       await sweepMarked((m) => m === mark);
+      // Nothing of the command is left to write in its folder.
+      removeFolder(own);
       // Then the runtime's mount points go (unless another sandbox is live), before anyone looks at the workspace.
       await this.sandbox?.afterCommand();
     }
@@ -135,16 +157,19 @@ export class ProcessJail {
    * policy as `run`, its stdin and stdout piped. It lives until `stop`, its own exit, or `dispose`.
    */
   async start(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>): Promise<JailedProcess> {
-    const { argv, env, mark } = await this.prepare(command, args, options);
+    const { argv, env, mark, own } = await this.prepare(command, args, options);
     let child;
     try {
       child = spawnGroupLeader(argv[0]!, argv.slice(1), { cwd: options.cwd, env, stdin: 'pipe' });
     } catch (err) {
+      removeFolder(own);
       await this.sandbox?.afterCommand();
       throw err;
     }
     const proc = new JailedProcess(child, mark, () => {
       this.shared.live.delete(proc);
+      // What is still running of it, the run's sweep ends; `dispose` removes the rest.
+      removeFolder(own);
       const cleaned = this.sandbox?.afterCommand();
       if (!cleaned) return;
       this.shared.cleanups.add(cleaned);
@@ -152,6 +177,16 @@ export class ProcessJail {
     });
     this.shared.live.add(proc);
     return proc;
+  }
+
+  /**
+   * A folder of the jail's own, made once: its commands may read it but not write it (a command
+   * may write only its own folder, and the folders its options name), and `dispose` removes it.
+   */
+  folderOfItsOwn(name: string): string {
+    const dir = path.join(this.privateDir, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
   }
 
   /** Kills what the run started and is still alive, and every process that carries the run's mark. */
@@ -248,10 +283,30 @@ export class JailedProcess {
 }
 
 function privateFolder(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'ticket-runner-child-'));
-  mkdirSync(path.join(dir, 'home'));
-  mkdirSync(path.join(dir, 'tmp'));
-  return dir;
+  return mkdtempSync(path.join(tmpdir(), 'ticket-runner-child-'));
+}
+
+/** Command `n`'s own folder in the run's private folder, with its `home/` and `tmp/`. */
+function commandFolder(privateDir: string, n: number): string {
+  const own = path.join(privateDir, String(n));
+  mkdirSync(path.join(own, 'home'), { recursive: true });
+  mkdirSync(path.join(own, 'tmp'));
+  return own;
+}
+
+/** Links each entry of `seed` into `tmp`; a seed that cannot be read leaves the folder empty. */
+function seedTemp(seed: string, tmp: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(seed);
+  } catch {
+    return;
+  }
+  for (const name of names) symlinkSync(path.join(seed, name), path.join(tmp, name));
+}
+
+function removeFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
 }
 
 /** The sandbox binds real paths: a symlinked temp folder (macOS's /tmp) would not match. */

@@ -146,6 +146,13 @@ export class SideEffectGuard {
     return effects.sort((a, b) => a.path.localeCompare(b.path));
   }
 
+  /** The bytes of each file of the last look that were kept in memory (the small ones), by path from the root. */
+  keptFiles(): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
+    for (const [rel, f] of this.known.files) if (f.content) out.set(rel, f.content);
+    return out;
+  }
+
   /** Removes the snapshot folder. */
   dispose(): void {
     this.packages.dispose();

@@ -14,6 +14,8 @@ export interface TestCommand {
   reportOnStdout?: boolean;
   /** Variables the command needs beside the run's own (the preload of vitest's and jest's workers). */
   env?: Record<string, string>;
+  /** tsx's CommonJS hook, when the command preloads it: its cache can be filled beforehand (trustedTransforms.ts). */
+  tsxCjs?: string;
 }
 
 export interface CommandContext {
@@ -105,7 +107,7 @@ function nodeTestCommand(ctx: CommandContext): TestCommand | { unavailable: stri
   const loader: string[] = [...frozen];
   if (ctx.files.some(isTypeScript)) {
     const cjs = ctx.commonJs === true ? ctx.tools.module('tsx/cjs') : undefined;
-    if (cjs) return nodeTestArgs(ctx, [...loader, '--require', cjs]);
+    if (cjs) return { ...nodeTestArgs(ctx, [...loader, '--require', cjs]), tsxCjs: cjs };
     const tsx = ctx.tools.module('tsx');
     if (!tsx) return { unavailable: 'the test files are TypeScript and tsx is installed neither in the workspace nor beside the extension' };
     loader.push('--import', pathToFileURL(tsx).href);
@@ -132,13 +134,15 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
   const frozen = frozenApis(ctx);
   if (!Array.isArray(frozen)) return frozen;
   const loader: string[] = [...frozen];
+  let tsxCjs: string | undefined;
   // A workspace with a mocharc registers its own loader; one without it gets tsx for TS files.
   if (ctx.files.some(isTypeScript) && !hasMochaConfig(ctx.root)) {
-    const tsx = ctx.tools.module('tsx/cjs');
-    if (!tsx) return { unavailable: 'the test files are TypeScript, the workspace has no .mocharc, and tsx is not installed' };
-    loader.push('--require', tsx);
+    tsxCjs = ctx.tools.module('tsx/cjs');
+    if (!tsxCjs) return { unavailable: 'the test files are TypeScript, the workspace has no .mocharc, and tsx is not installed' };
+    loader.push('--require', tsxCjs);
   }
   return {
+    ...(tsxCjs ? { tsxCjs } : {}),
     args: [bin, ...loader, '--reporter', 'json', '--reporter-option', `output=${ctx.reportFile}`, ...ctx.files],
     parse: parseMochaReport,
     // The code under test shares the runner's stdout and could print a report of its own there

@@ -16,6 +16,10 @@ import { commonJsOnly } from './commonJsLoader';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
+import { TrustedTransforms } from './trustedTransforms';
+
+/** What tsx compiles: TypeScript sources, not declarations. */
+const COMPILED_BY_TSX = /(?<!\.d)\.[mc]?tsx?$/;
 import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 
@@ -90,6 +94,8 @@ export class ProcessTestRunner implements TestRunnerPort {
   private readonly tools: ToolResolver;
   private readonly jail: ProcessJail;
   private readonly sideEffects: SideEffectGuard;
+  /** tsx's cache, compiled ahead of the test processes and read-only to them (sandbox only). */
+  private readonly transforms: TrustedTransforms | undefined;
 
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
@@ -98,6 +104,8 @@ export class ProcessTestRunner implements TestRunnerPort {
     // Only with the sandbox on: without it, nothing makes those files but the code under test.
     const mountPoints = this.jail.status.on ? { runtimeMountPoints: () => runtimeMountPoints(root) } : {};
     this.sideEffects = new SideEffectGuard(options.root, { ...options.sideEffects, ...mountPoints });
+    const warmer = join(dirname(options.nodeTestReporter), 'tsxWarm.cjs');
+    this.transforms = TrustedTransforms.of(this.jail, warmer, options.nodePath ?? 'node');
   }
 
   /**
@@ -133,6 +141,20 @@ export class ProcessTestRunner implements TestRunnerPort {
     this.sideEffects.dispose();
   }
 
+  /**
+   * The workspace's TypeScript sources as the side-effect guard last read them, the run's test
+   * files first: what tsx may compile for this run.
+   */
+  private *sourcesOf(files: readonly string[]): Iterable<readonly [string, Buffer]> {
+    const kept = this.sideEffects.keptFiles();
+    const first = new Set(files);
+    for (const f of files) {
+      const bytes = kept.get(f);
+      if (bytes && COMPILED_BY_TSX.test(f)) yield [join(this.options.root, f), bytes];
+    }
+    for (const [f, bytes] of kept) if (!first.has(f) && COMPILED_BY_TSX.test(f)) yield [join(this.options.root, f), bytes];
+  }
+
   /** The override: the user's command, run by the shell, judged by its exit code. */
   private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
     // The files go in as positional parameters, so no path is ever parsed by the shell.
@@ -157,9 +179,8 @@ export class ProcessTestRunner implements TestRunnerPort {
     return result(request, argv, { ...base, status: run.exitCode === 0 ? 'passed' : 'failed', output: run.output + note });
   }
 
-  private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
-    if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal, reportFile);
-    const node = this.options.nodePath ?? 'node';
+  /** The command that runs `request`'s files, and the folder it runs in. */
+  private async commandFor(request: Pick<TestRunRequest, 'framework' | 'files'>, reportFile: string, signal: AbortSignal): Promise<{ unit: { cwd: string; files: string[] }; command: TestCommand | { unavailable: string } }> {
     const unit = await this.unitOf(request.files);
     const commonJs = request.framework === 'node:test' && (await commonJsOnly(this.options.root, request.files, signal));
     const command = testCommand(request.framework, {
@@ -171,15 +192,52 @@ export class ProcessTestRunner implements TestRunnerPort {
       tools: unit.cwd === this.options.root ? this.tools : new ToolResolver(unit.cwd, this.options.fallbackDir),
       coverage: this.options.coverage,
     });
+    return { unit, command };
+  }
+
+  /**
+   * Compiles ahead, while the attempt's other checks go on, the TypeScript these tests will
+   * load: their files and the ones the attempt wrote. The run waits for it, and then compiles
+   * only what changed since.
+   */
+  prepare(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void {
+    if (!this.transforms || this.options.commandOverride?.trim()) return;
+    const transforms = this.transforms;
+    const signal = new AbortController().signal;
+    const ready = (async () => {
+      const { unit, command } = await this.commandFor(request, join(tmpdir(), 'report'), signal);
+      if ('unavailable' in command || !command.tsxCjs) return;
+      const sources: [string, Buffer][] = [];
+      for (const f of new Set([...request.files, ...loads].filter((f) => COMPILED_BY_TSX.test(f)))) {
+        const bytes = await readFile(join(this.options.root, f)).catch(() => undefined);
+        if (bytes) sources.push([join(this.options.root, f), bytes]);
+      }
+      await transforms.warm(command.tsxCjs, unit.cwd, sources, signal);
+    })();
+    ready.catch(() => undefined);
+  }
+
+  private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
+    if (this.options.commandOverride?.trim()) return this.runOverride(this.options.commandOverride.trim(), request, signal, reportFile);
+    const node = this.options.nodePath ?? 'node';
+    const { unit, command } = await this.commandFor(request, reportFile, signal);
     if ('unavailable' in command) {
       return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
     }
     const argv = [node, ...command.args];
+    if (this.transforms && command.tsxCjs) {
+      await this.transforms.warm(command.tsxCjs, unit.cwd, this.sourcesOf(request.files), signal);
+      // The warm-up writes nothing in the workspace, but its sandbox may have left the runtime's
+      // own mount points where this process runs (kept while another sandbox is live): they are
+      // the runtime's, as an earlier command's are, so the tests are judged from a look after it.
+      await this.sideEffects.before();
+    }
     // The command's preload joins whatever node options the run already gives (V8's coverage).
     const nodeOptions = [this.options.env?.['NODE_OPTIONS'], command.env?.['NODE_OPTIONS']].filter(Boolean).join(' ');
     const channel = this.options.onProcesses !== undefined;
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
+      ...(command.tsxCjs && this.transforms?.seed ? { tempSeed: this.transforms.seed } : {}),
       env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), ...(channel ? { [PID_CHANNEL_VAR]: String(PID_CHANNEL_FD) } : {}) },
       channel,
       // The report is written outside the workspace; the tests it runs stay read-only.

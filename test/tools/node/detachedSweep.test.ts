@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CancelledError } from '../../../src/core/errors';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { MARK_VAR } from '../../../src/node/sandbox/processSweep';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { copyFixture } from '../../support/tempWorkspace';
-import { buildReporter, eventually, isRunning, neverAborted, repoRoot } from '../../support/tempProject';
+import { suiteReporter, eventually, isRunning, neverAborted, repoRoot } from '../../support/tempProject';
 
 /**
  * Code under test that leaves a process behind on purpose: `spawn(..., { detached: true })`
@@ -29,15 +28,11 @@ test('leaves a sleeper behind', async () => {
 describe('the sweep of detached descendants, without the OS sandbox', function () {
   this.timeout(60_000);
   let ws: ReturnType<typeof copyFixture>;
-  let reporter: string;
   let jail: ProcessJail;
   let outside: string;
   const bystanders: ChildProcess[] = [];
 
-  before(async () => {
-    reporter = await buildReporter(path.join(mkdtempSync(path.join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs'));
-  });
-  after(() => rmSync(path.dirname(reporter), { recursive: true, force: true }));
+  const reporter = suiteReporter();
   beforeEach(async () => {
     ws = copyFixture();
     // The pid file goes outside the workspace: what a test leaves in the workspace is put back (removed).
@@ -63,7 +58,7 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
     writeFileSync(path.join(ws.root, 'test', 'detach.test.ts'), detachingTest(pidFile, false));
     const unrelated = bystander();
     const otherRun = bystander('0123456789abcdef0123456789abcdef.1');
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
     const result = await runner.run({ framework: 'node:test', files: ['test/detach.test.ts'], timeoutMs: 30_000 }, neverAborted());
     assert.equal(result.status, 'passed', result.output);
     const sleeper = Number(readFileSync(pidFile, 'utf8'));
@@ -77,7 +72,7 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
   it('kills it when the run is cancelled mid-test', async () => {
     const pidFile = path.join(outside, 'hanging-sleeper.pid');
     writeFileSync(path.join(ws.root, 'test', 'detach.test.ts'), detachingTest(pidFile, true));
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
     const controller = new AbortController();
     const run = runner.run({ framework: 'node:test', files: ['test/detach.test.ts'], timeoutMs: 30_000 }, controller.signal);
     assert.ok(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 20_000), 'the test never started');

@@ -7,7 +7,7 @@ import { PackageWatch } from '../../../src/node/testRunners/packageWrites';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { linkSharedPackages } from '../../../scripts/fixtureLinks.cjs';
 import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
-import { buildReporter, neverAborted, repoRoot } from '../../support/tempProject';
+import { suiteReporter, neverAborted, repoRoot } from '../../support/tempProject';
 
 /** A dependency installed in the workspace itself, as `npm install` leaves one: a real folder, not a link. */
 const DEP = 'node_modules/slug-helper';
@@ -33,12 +33,8 @@ test('passes, and patches the dependencies', () => {
 describe('writes into the installed packages', function () {
   this.timeout(60_000);
   let ws: ReturnType<typeof copyFixture>;
-  let reporter: string;
 
-  before(async () => {
-    reporter = await buildReporter(path.join(mkdtempSync(path.join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs'));
-  });
-  after(() => rmSync(path.dirname(reporter), { recursive: true, force: true }));
+  const reporter = suiteReporter();
   beforeEach(() => {
     ws = copyFixture();
     // node_modules of the workspace's own, as an install leaves it (the copy links the repo's whole folder).
@@ -54,7 +50,7 @@ describe('writes into the installed packages', function () {
     it(`a test run that patches a dependency or plants a package cannot pass, and says what it changed (sandbox ${sandbox ? 'on' : 'off'})`, async () => {
       const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
       assert.equal(jail.status.on, sandbox);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
       try {
         const result = await runner.run({ framework: 'node:test', files: ['test/patch.test.ts'], timeoutMs: 30_000 }, neverAborted());
         assert.equal(result.passed, 1, `every test passed: ${result.output}`);

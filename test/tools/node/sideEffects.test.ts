@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 import { progressLine } from '../../../src/cli/progress';
-import { buildReporter, neverAborted, repoRoot } from '../../support/tempProject';
+import { suiteReporter, neverAborted, repoRoot } from '../../support/tempProject';
 
 const BIG = 'data/export.bin';
 /** 5 MiB: over what the guard keeps in memory. */
@@ -30,12 +29,8 @@ test('leaves a mess', () => {
 describe('side effects of a test run are rolled back completely', function () {
   this.timeout(60_000);
   let ws: ReturnType<typeof copyFixture>;
-  let reporter: string;
 
-  before(async () => {
-    reporter = await buildReporter(path.join(mkdtempSync(path.join(tmpdir(), 'tr-reporter-')), 'nodeTestReporter.mjs'));
-  });
-  after(() => rmSync(path.dirname(reporter), { recursive: true, force: true }));
+  const reporter = suiteReporter();
   beforeEach(() => {
     ws = copyFixture();
     mkdirSync(path.join(ws.root, 'data'));
@@ -49,7 +44,7 @@ describe('side effects of a test run are rolled back completely', function () {
     it(`puts back a created folder tree, a grown 5 MB file and a folder's mode (sandbox ${sandbox ? 'on' : 'off'})`, async () => {
       const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
       assert.equal(jail.status.on, sandbox);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
       const before = treeHash(ws.root, { modes: true });
       try {
         const result = await runner.run({ framework: 'node:test', files: ['test/mess.test.ts'], timeoutMs: 30_000 }, neverAborted());
@@ -90,7 +85,7 @@ test('cannot write where the mount points are', () => {
 `,
     );
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
     const before = treeHash(ws.root, { modes: true });
     const was = process.cwd();
     // Started while the process is elsewhere: its mount points are not in the workspace.
@@ -113,7 +108,7 @@ test('cannot write where the mount points are', () => {
   it('without the sandbox, an empty .vscode a test run creates in the folder the process runs in is still a change that fails the run', async () => {
     writeFileSync(path.join(ws.root, 'test', 'plant.test.ts'), "import { test } from 'node:test';\nimport { writeFileSync } from 'node:fs';\ntest('plants', () => { writeFileSync('.vscode', ''); });\n");
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, withoutSandbox: 'the test of what holds without bubblewrap' });
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
     const was = process.cwd();
     try {
       process.chdir(ws.root);
@@ -131,7 +126,7 @@ test('cannot write where the mount points are', () => {
 
   it('a change it cannot put back is reported as such in every view, and the run cannot pass', async () => {
     // No room for snapshots: the large file is watched but not kept.
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter, fallbackDir: repoRoot, nodePath: process.execPath, jail: ProcessJail.plain(ws.root), sideEffects: { snapshotBudget: 0 } });
+    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail: ProcessJail.plain(ws.root), sideEffects: { snapshotBudget: 0 } });
     const result = await runner.run({ framework: 'node:test', files: ['test/mess.test.ts'], timeoutMs: 30_000 }, neverAborted());
     runner.dispose();
     assert.equal(result.passed, 1, 'every test passed');

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { ProcessJail } from '../sandbox/processJail';
+
+/** More files than this in one warm-up, and only the first ones (the test files) are compiled ahead. */
+const MAX_FILES = 500;
+const WARM_TIMEOUT_MS = 60_000;
+
+export interface TrustedTransformsOptions {
+  /** dist/tsxWarm.cjs. */
+  script: string;
+  nodePath: string;
+  /** The run's jail; its sandbox must be on (see below). */
+  jail: ProcessJail;
+}
+
+/**
+ * tsx's cache of compiled TypeScript, filled by a process that runs none of the code it compiles
+ * (tsxWarm.cjs), and seen read-only by the test commands.
+ *
+ * Each test file runs in a process of its own, and a process that finds a file uncached starts
+ * esbuild to compile it: a few tenths of a second, again in every process. A cache the test
+ * processes shared would be theirs to write, and code under test could then put code of its own
+ * in place of a test file's (processJail.ts says why each command's temp folder is its own).
+ * This cache is written only by the warm-up, in the run's sandbox, with its own folder the only
+ * one it may write; each test command finds it linked into its temp folder, where the sandbox
+ * keeps it read-only. Without the sandbox nothing would keep it so, and nothing is shared.
+ */
+export class TrustedTransforms {
+  private static readonly ofJail = new WeakMap<ProcessJail, TrustedTransforms>();
+
+  /**
+   * The jail's cache, shared by every test runner in it (the checks' and the coverage gate's,
+   * which starts a runner for each measure); undefined where the jail cannot have one.
+   */
+  static of(jail: ProcessJail, script: string, nodePath: string): TrustedTransforms | undefined {
+    if (!jail.status.on || !existsSync(script)) return undefined;
+    let found = TrustedTransforms.ofJail.get(jail);
+    if (!found) {
+      found = new TrustedTransforms({ script, nodePath, jail });
+      TrustedTransforms.ofJail.set(jail, found);
+    }
+    return found;
+  }
+
+  private dir: string | undefined;
+  /** Each file compiled into the cache (for the folder its tests start in), with the digest of the bytes it was compiled from. */
+  private readonly compiled = new Map<string, string>();
+  private queue: Promise<void> = Promise.resolve();
+  /** A warm-up that failed (this tsx cannot be loaded so): the tests compile their own from then on. */
+  private failed = false;
+
+  constructor(private readonly o: TrustedTransformsOptions) {}
+
+  /** The folder whose entries each test command sees in its temp folder, once something was compiled. */
+  get seed(): string | undefined {
+    return this.dir && path.join(this.dir, 'tmp');
+  }
+
+  /**
+   * Compiles into the cache the files not compiled yet from these bytes, the first ones first
+   * (the run's test files), as tsx would compile them for a test process started in `cwd`. A
+   * warm-up that fails costs the test processes only their own compiling.
+   */
+  warm(tsxCjs: string, cwd: string, sources: Iterable<readonly [string, Buffer]>, signal: AbortSignal): Promise<void> {
+    const next = this.queue.then(() => this.warmNow(tsxCjs, cwd, sources, signal));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async warmNow(tsxCjs: string, cwd: string, sources: Iterable<readonly [string, Buffer]>, signal: AbortSignal): Promise<void> {
+    // tsx's key holds the tsconfig it found from where the tests start: a file is compiled per folder.
+    const fresh = new Map<string, string>();
+    for (const [file, bytes] of sources) {
+      const key = `${cwd}\0${file}`;
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      if (this.compiled.get(key) !== digest && !fresh.has(file)) fresh.set(file, digest);
+      if (fresh.size >= MAX_FILES) break;
+    }
+    if (!fresh.size || signal.aborted || this.failed) return;
+    // In the jail's private folder: no command may write there, and it goes with the jail.
+    this.dir ??= this.o.jail.folderOfItsOwn('transforms');
+    mkdirSync(path.join(this.dir, 'tmp'), { recursive: true });
+    const run = await this.o.jail.run(this.o.nodePath, [this.o.script, tsxCjs, path.join(this.dir, 'tmp'), ...fresh.keys()], {
+      cwd,
+      writable: [this.dir],
+      // It compiles the workspace's files and writes only its cache.
+      readOnly: [this.o.jail.root],
+      timeoutMs: WARM_TIMEOUT_MS,
+      signal,
+      tailChars: 2000,
+    });
+    if (run.exitCode === 0 && !run.stopped) for (const [file, digest] of fresh) this.compiled.set(`${cwd}\0${file}`, digest);
+    else if (run.stopped !== 'abort') this.failed = true;
+  }
+}
