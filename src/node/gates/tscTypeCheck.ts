@@ -257,7 +257,7 @@ export class TscTypeCheck implements TypeCheckPort {
    * The flags that make a second check of the same project (the gate after the baseline) re-check
    * only what changed since the first: TypeScript's own incremental build, its state in a folder
    * of this checker's outside the workspace, which only tsc may write (the sandbox lets the code
-   * under test write the workspace and its private folder, never this one). A forged state could
+   * under test write the workspace and its own folder, never this one). A forged state could
    * otherwise say a changed file has no errors. The workspace's own `tsBuildInfoFile`, if any, is
    * never read nor written. TypeScript 7's native compiler runs without it: a full check each time.
    */
