@@ -17,11 +17,11 @@ import { testCommand, type CoverageRequest, type TestCommand } from './testComma
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
 import { TrustedTransforms } from './trustedTransforms';
+import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
+import { FsWorkspace } from '../workspace/fsWorkspace';
 
 /** What tsx compiles: TypeScript sources, not declarations. */
 const COMPILED_BY_TSX = /(?<!\.d)\.[mc]?tsx?$/;
-import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
-import { FsWorkspace } from '../workspace/fsWorkspace';
 
 /**
  * What vitest prints when the project's own coverage thresholds are not met (jest's are turned
@@ -205,6 +205,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     const transforms = this.transforms;
     const signal = new AbortController().signal;
     const ready = (async () => {
+      // Nothing runs here: the report's path only shapes the command's arguments, which are not used.
       const { unit, command } = await this.commandFor(request, join(tmpdir(), 'report'), signal);
       if ('unavailable' in command || !command.tsxCjs) return;
       const sources: [string, Buffer][] = [];
