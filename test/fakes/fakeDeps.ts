@@ -4,7 +4,7 @@ import type { TestRunRequest } from '../../src/core/ports/checks';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { PipelineDeps } from '../../src/core/stages/context';
 import type { GateSettings } from '../../src/core/stages/gates/config';
-import { ModelScript, ScriptedModel, scriptPathFor, type ScriptPosition } from '../../src/node/models/scripted';
+import { ModelScript, ScriptedModel, scriptPathFor, type ScriptStart } from '../../src/node/models/scripted';
 import { sha256 } from './candidateKey';
 import { FakeClock } from './fakeClock';
 import { memoryRunStore } from './memoryRunStore';
@@ -75,7 +75,7 @@ export function fixtureScript(fixture: string, ticket: string): ModelScript {
 export const ticketPathOf = (ticket: string): string => `.tickets/${ticket}.ticket.json`;
 
 /** The scripted provider over a script (the fixture's own by default), its `{ from }` files read beside the fixture's tickets. */
-export function scripted(fixture: string, ticket: string, script: Partial<ModelScript> = fixtureScript(fixture, ticket), start?: Partial<ScriptPosition>): ScriptedModel {
+export function scripted(fixture: string, ticket: string, script: Partial<ModelScript> = fixtureScript(fixture, ticket), start?: ScriptStart): ScriptedModel {
   const full = ModelScript.parse({ coder: [], debugger: [], ...script });
   const dir = path.join(FIXTURES, fixture, '.tickets');
   return new ScriptedModel(full, (from) => readFileSync(path.resolve(dir, from), 'utf8'), `${ticket} (in memory)`, start);

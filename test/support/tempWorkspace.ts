@@ -56,3 +56,38 @@ export function treeHash(root: string, o: { modes?: boolean } = {}): string {
   walk(root);
   return h.digest('hex');
 }
+
+/** Each path of a tree (as `treeHash` walks it) with its mode and a hash of its bytes. */
+function treeListing(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === '.ticket-runner') continue;
+      const p = path.join(dir, name);
+      const st = statSync(p);
+      const mode = (st.mode & 0o7777).toString(8);
+      if (st.isDirectory()) {
+        out.set(`${path.relative(root, p)}/`, mode);
+        walk(p);
+      } else out.set(path.relative(root, p), `${mode} ${createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 12)}`);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * How tree `actual` differs from tree `expected` (modes and contents), one line per path, for the
+ * message of a failed `treeHash` comparison: a hash alone says that they differ, not where.
+ */
+export function treeDifferences(actual: string, expected: string): string {
+  const a = treeListing(actual);
+  const e = treeListing(expected);
+  const lines: string[] = [];
+  for (const [p, v] of e) if (!a.has(p)) lines.push(`missing ${p} (${v})`);
+  for (const [p, v] of a) {
+    if (!e.has(p)) lines.push(`extra ${p} (${v})`);
+    else if (e.get(p) !== v) lines.push(`differs ${p}: ${v}, expected ${e.get(p)}`);
+  }
+  return lines.join('\n') || 'no difference now';
+}

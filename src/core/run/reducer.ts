@@ -62,9 +62,19 @@ const handlers = {
     s.finished = undefined;
     s.resumes.push({ from: e.from, reason: e.reason });
     if (e.owner) s.owner = e.owner;
-    // The attempt starts again: the interrupted try of it is in the log, not in the view.
+    // The step cut short starts again: the interrupted try of it is in the log, not in the view.
+    // From 'tests', that step is the gates of attempt `e.attempt`, which passed and stands.
     const from = e.attempt;
-    if (from !== undefined) s.attempts = s.attempts.filter((a) => a.n < from);
+    if (from === undefined) return;
+    if (e.from !== 'tests') s.attempts = s.attempts.filter((a) => a.n < from);
+    else {
+      s.attempts = s.attempts.filter((a) => a.n <= from);
+      const step = s.gateStepFrom;
+      if (step) {
+        s.gates = s.gates.slice(0, step.gates);
+        s.repairs = s.repairs.slice(0, step.repairs);
+      }
+    }
   },
   'uncommitted.detected': (s, e) => {
     s.uncommitted = e.files;
@@ -145,6 +155,7 @@ const handlers = {
     a.tests = e.result;
     if (e.recheck) a.recheck = e.recheck;
     a.status = e.result.status === 'passed' && a.status !== 'failed' ? 'passed' : 'failed';
+    if (a.status === 'passed') s.gateStepFrom = { gates: s.gates.length, repairs: s.repairs.length };
   },
   'debugger.diagnosed': (s, e) => {
     const a = attempt(s, e.attempt);

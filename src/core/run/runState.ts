@@ -112,6 +112,11 @@ export const RunStateSchema = z.object({
       optional: z.boolean().optional(),
     }),
   ),
+  /**
+   * How many gate runs and repairs were on record when the last attempt passed: what comes after
+   * is its gate step, which a resume after that attempt runs again (and drops from the view).
+   */
+  gateStepFrom: z.object({ gates: z.number().int(), repairs: z.number().int() }).optional(),
   /** Optional gates whose last run could not judge the change: a pass says so first. */
   notJudged: z.array(z.object({ gate: z.string(), detail: z.string() })),
   repairs: z.array(

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/exitCodes';
 import { runDistCli, startDistCli, until } from '../../support/cliProcess';
 import { alive, HANGING_TESTS, pidsWith } from '../../support/processes';
-import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspace';
+import { copyFixture, copyWorkspace, treeDifferences, treeHash } from '../../support/tempWorkspace';
 
 /** Ended, and only waiting for its new parent to reap it. */
 const zombie = (pid: number): boolean => {
@@ -156,7 +156,8 @@ describe('crash-safe runs (dist/cli.js)', function () {
       assert.equal(state.status, refState.status);
       assert.equal(state.attempts.length, refState.attempts.length);
       assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
-      assert.equal(treeHash(ws.root, { modes: true }), reference.tree, 'the same files, contents and modes as the uninterrupted run');
+      const tree = treeHash(ws.root, { modes: true });
+      if (tree !== reference.tree) assert.fail(`not the same files, contents and modes as the uninterrupted run:\n${treeDifferences(ws.root, reference.ws.root)}`);
 
       const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
       assert.equal(again.code, 3);

@@ -53,9 +53,11 @@ describe('scriptPosition: where a run that goes on from its log reads its script
     assert.ok(cut > 0);
     const interrupted = events.slice(0, cut + 1);
     assert.equal(interrupted.filter((e) => e.type === 'model.called' && e.role === 'coder').length, 2, 'the second Coder call is in the log');
-    assert.deepEqual(scriptPosition(runId, interrupted), { coder: 1, debugger: 1, reviewer: 0, testReviewer: 0 });
-    // The whole log: attempt 2 ended with its tests passing, so its call stands.
-    assert.deepEqual(scriptPosition(runId, events), { coder: 2, debugger: 1, reviewer: 0, testReviewer: 0 });
+    assert.deepEqual(scriptPosition(runId, interrupted), { coder: 1, debugger: 1, reviewer: 0, testReviewer: 0, attemptShift: 0 });
+    // Cut after attempt 2's tests passed: its call stands, and a resume from there runs the tests
+    // again as attempt 3, so the gates' recorded answers for attempt 2 are asked at attempt 3.
+    const atGates = events.slice(0, events.findIndex((e) => e.type === 'tests.ran' && e.attempt === 2) + 1);
+    assert.deepEqual(scriptPosition(runId, atGates), { coder: 2, debugger: 1, reviewer: 0, testReviewer: 0, attemptShift: 1 });
   });
 
   it('a run waiting for the operator: every call it made, since an accepted correction goes on after them', async () => {
@@ -65,6 +67,6 @@ describe('scriptPosition: where a run that goes on from its log reads its script
     const made = { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 };
     for (const c of state.modelCalls) if (c.role !== 'drafter') made[c.role]++;
     assert.ok(made.coder > 0 && made.debugger > 0);
-    assert.deepEqual(scriptPosition(runId, events), made);
+    assert.deepEqual(scriptPosition(runId, events), { ...made, attemptShift: 0 });
   });
 });

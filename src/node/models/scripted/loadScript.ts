@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../../core/errors';
-import { ScriptedModel, type ScriptPosition } from './scriptedModel';
+import { ScriptedModel, type ScriptStart } from './scriptedModel';
 import { ModelScript } from './scriptSchema';
 
 /** Where the scripted provider looks for a ticket's recorded answers: one script for a ticket's JSON and YAML forms. */
@@ -14,7 +14,7 @@ export function scriptPathFor(ticketPath: string): string {
  * calls a continued run already made (scriptPosition), so that it reads on from there;
  * `likelyCause`: asked once the recording falls short, for why the run went another way.
  */
-export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: Partial<ScriptPosition>, likelyCause?: () => Promise<string | undefined>): ScriptedModel {
+export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: ScriptStart, likelyCause?: () => Promise<string | undefined>): ScriptedModel {
   const rel = scriptPathFor(ticketPath);
   const file = path.join(workspaceRoot, rel);
   if (!existsSync(file)) {

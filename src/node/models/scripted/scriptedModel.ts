@@ -12,6 +12,14 @@ type RunRole = Exclude<ModelRole, 'drafter'>;
 export type ScriptPosition = Record<RunRole, number>;
 
 /**
+ * Where a run that goes on from its log reads its script: the calls per role it keeps, and the
+ * attempts its resumes added. A run resumed after an attempt passed runs the tests again as an
+ * attempt of its own, which the uninterrupted recording never made: each later call comes one
+ * attempt number later than recorded.
+ */
+export type ScriptStart = Partial<ScriptPosition> & { attemptShift?: number };
+
+/**
  * The script has no recorded answer for a call, or the call is not the one recorded: the
  * recording does not cover this run. Not a contract error of a model (which the stages reject
  * and ask again), so no stage retries it and the run ends with its message, which the user
@@ -34,6 +42,7 @@ const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
 export class ScriptedModel implements ModelPort {
   readonly info: ModelInfo;
   private readonly cursor: ScriptPosition;
+  private readonly attemptShift: number;
   /** The drafter's answers read so far: a draft is no run, so no run's position holds it. */
   private drafted = 0;
 
@@ -42,8 +51,8 @@ export class ScriptedModel implements ModelPort {
     /** Reads a `{ from }` file beside the script. */
     private readonly readBeside: (path: string) => string,
     readonly source: string,
-    /** The calls already answered per role; none for a new run. */
-    start: Partial<ScriptPosition> = {},
+    /** The calls already answered per role, and the attempts resumes added; none for a new run. */
+    start: ScriptStart = {},
     /**
      * Why the run may have gone another way than the recorded one, asked only once the
      * recording falls short (an earlier run's change still in the workspace, say).
@@ -52,6 +61,7 @@ export class ScriptedModel implements ModelPort {
   ) {
     this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
     this.cursor = { coder: start.coder ?? 0, debugger: start.debugger ?? 0, reviewer: start.reviewer ?? 0, testReviewer: start.testReviewer ?? 0 };
+    this.attemptShift = start.attemptShift ?? 0;
   }
 
   /** How many recorded answers are left per role, for "the script was not used up" checks. */
@@ -100,7 +110,10 @@ export class ScriptedModel implements ModelPort {
     const e = answer.expect;
     if (!e) return undefined;
     const which = `the ${roleWords(request.role)}'s answer ${index + 1}`;
-    if (e.attempt !== undefined && e.attempt !== request.attempt) return `${which} was recorded for attempt ${e.attempt}, and this call is for attempt ${request.attempt}`;
+    if (e.attempt !== undefined && e.attempt + this.attemptShift !== request.attempt) {
+      const here = this.attemptShift > 0 ? ` (attempt ${e.attempt + this.attemptShift} in this run, whose resumes ran the tests again as attempts of their own)` : '';
+      return `${which} was recorded for attempt ${e.attempt}${here}, and this call is for attempt ${request.attempt}`;
+    }
     if (e.thinking !== undefined && e.thinking !== Boolean(request.thinking)) {
       return `${which} was recorded with extended thinking ${e.thinking ? 'on' : 'off'}, and this call has it ${request.thinking ? 'on' : 'off'}`;
     }
