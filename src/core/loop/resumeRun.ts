@@ -8,6 +8,7 @@ import { startWatchdog } from '../recovery/budgets';
 import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/context';
 import { runGates } from '../stages/gates';
 import { resumeFromTests } from './resumeFromTests';
+import { clearInterruptedWrites } from './interruptedWrites';
 import { runAttempts } from './innerLoop';
 import { applyOps } from '../stages/ops/applyOps';
 import { recordBaselines } from '../stages/checks/baselines';
@@ -69,6 +70,7 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
 
   const from = cut.passed ? 'tests' : cut.lastDone > 0 ? 'coder' : 'manifest';
   await log.emit({ type: 'run.resumed', from, reason: opts.reason, attempt: cut.passed ? cut.lastDone : cut.lastDone + 1, owner: deps.owner });
+  await clearInterruptedWrites(deps.workspace, events);
   await putBack(wdeps, log, events.slice(cut.index));
 
   const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;

@@ -7,6 +7,7 @@ import { baselineOf, lastWrittenOf, workspaceBaselineOf } from '../run/baseline'
 import { wholeLog } from '../run/logCodec';
 import { reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
+import { clearInterruptedWrites } from './interruptedWrites';
 import type { PipelineDeps } from '../stages/context';
 import { outcomeWords } from '../run/views/words';
 
@@ -166,6 +167,7 @@ export async function rollbackRun(deps: PipelineDeps, runId: string, opts: { for
       files.push({ path: step.path, restored: 'content' });
     }
   }
+  await clearInterruptedWrites(deps.workspace, events);
   const folders = [];
   for (const f of plan.folders) if (await deps.workspace.removeEmptyFolder(f)) folders.push(f);
   const rolledBack = (await log.emit({ type: 'run.rolledBack', files, folders, forced: plan.conflicts.length ? plan.conflicts : undefined })) as EventOf<'run.rolledBack'>;

@@ -28,6 +28,7 @@ export function trackedWorkspace(ws: WorkspacePort, log: RunLog): WorkspacePort 
     fileMode: (p) => ws.fileMode(p),
     setFileMode: (p, m) => ws.setFileMode(p, m),
     removeEmptyFolder: (p) => ws.removeEmptyFolder(p),
+    ...(ws.removeInterruptedWrite ? { removeInterruptedWrite: (p: string) => ws.removeInterruptedWrite!(p) } : {}),
     async writeFile(path, content) {
       const mode = await baseline(path);
       await ws.writeFile(path, content);

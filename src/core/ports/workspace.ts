@@ -15,4 +15,10 @@ export interface WorkspacePort {
   setFileMode(path: string, mode: number): Promise<void>;
   /** Removes a folder if it is empty; false when it is not empty or not there. */
   removeEmptyFolder(path: string): Promise<boolean>;
+  /**
+   * Removes what a write of `path` that a crash cut short may have left beside it (an adapter
+   * that writes through a temporary file leaves that file), never `path` itself. Resume and
+   * rollback call it for every path the run wrote; an adapter that leaves nothing omits it.
+   */
+  removeInterruptedWrite?(path: string): Promise<void>;
 }

@@ -6,6 +6,18 @@ import { normalizeRelPath } from '../../core/stages/paths';
 import type { WorkspacePort } from '../../core/ports/workspace';
 import { isInside } from '../workspacePaths';
 
+const TEMP_SUFFIX = '.ticket-runner.tmp';
+
+/** The temp file a write of `base` goes through: hidden, beside it, with 24 random hex digits. */
+const tempNameFor = (base: string): string => `.${base}.${randomBytes(12).toString('hex')}${TEMP_SUFFIX}`;
+
+/** Whether `name` is a temp file `tempNameFor(base)` could have made. */
+function isTempNameOf(name: string, base: string): boolean {
+  const head = `.${base}.`;
+  if (!name.startsWith(head) || !name.endsWith(TEMP_SUFFIX)) return false;
+  return /^[0-9a-f]{24}$/.test(name.slice(head.length, name.length - TEMP_SUFFIX.length));
+}
+
 /**
  * The workspace on disk. The core already normalizes paths; this adapter checks again
  * against the real filesystem, so a symlink inside the workspace cannot lead a write out.
@@ -54,7 +66,7 @@ export class FsWorkspace implements WorkspacePort {
     // Write then rename, so a crash never leaves a half-written source file. The temp file has
     // a random name and is created with O_EXCL: a file or symbolic link planted where it will
     // be (by code a test ran) is never followed nor reused.
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(12).toString('hex')}.ticket-runner.tmp`);
+    const tmp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
     const mode = await fs.stat(file).then((s) => s.mode & 0o777, () => 0o666);
     const handle = await fs.open(tmp, 'wx', mode);
     try {
@@ -66,6 +78,16 @@ export class FsWorkspace implements WorkspacePort {
       await fs.rm(tmp, { force: true });
       throw err;
     }
+  }
+
+  /**
+   * A write that a kill cut short between its temp file and the rename leaves the temp file
+   * beside `rel` (the file itself is whole, old or new). Only names this adapter makes match.
+   */
+  async removeInterruptedWrite(rel: string): Promise<void> {
+    const file = await this.abs(rel);
+    const names = await fs.readdir(path.dirname(file)).catch(() => [] as string[]);
+    for (const name of names) if (isTempNameOf(name, path.basename(file))) await fs.rm(path.join(path.dirname(file), name), { force: true });
   }
 
   async deleteFile(rel: string): Promise<void> {

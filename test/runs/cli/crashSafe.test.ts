@@ -136,12 +136,16 @@ describe('crash-safe runs (dist/cli.js)', function () {
     });
     after(() => reference.ws.dispose());
 
-    it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run', async () => {
+    it('after kill -9, list and show say interrupted; resume reaches the end state of an uninterrupted run, and rollback the state before it, leaving no cut-short write behind', async () => {
       const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
       // Killed inside the second attempt, after the first one ended: what ended must stand, the rest is redone.
       await until('the second attempt', () => eventsOf(ws.root).some((e) => e.type === 'coder.attempted' && e.attempt === 2));
       run.child.kill('SIGKILL');
       await run.done;
+      // What a kill inside attempt 2's write of posts.ts leaves (a few milliseconds after the event
+      // this waits for, so now and then the kill above lands there): the write's temp file.
+      const leftover = (file: string) => writeFileSync(path.join(ws.root, path.dirname(file), `.${path.basename(file)}.${'5a'.repeat(12)}.ticket-runner.tmp`), 'cut short');
+      leftover('src/handlers/posts.ts');
       const runId = (JSON.parse(runDistCli(['list', '--json', '--workspace', ws.root]).stdout) as { runId: string; status: string }[])[0]!;
       assert.equal(runId.status, 'interrupted');
       const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
@@ -162,6 +166,17 @@ describe('crash-safe runs (dist/cli.js)', function () {
       const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
       assert.equal(again.code, 3);
       assert.match(again.stderr, /ended \(passed\); only an interrupted or cancelled run can be resumed/);
+
+      // A rollback clears such leftovers too, before it removes the folders the run made.
+      leftover('test/ticket/BLOG-1.test.ts');
+      const rolledBack = runDistCli(['rollback', runId.runId, '--workspace', ws.root]);
+      assert.equal(rolledBack.code, EXIT.passed, rolledBack.stderr);
+      const pristine = copyFixture();
+      try {
+        if (treeHash(ws.root, { modes: true }) !== treeHash(pristine.root, { modes: true })) assert.fail(`rolled back, not the fixture as it was:\n${treeDifferences(ws.root, pristine.root)}`);
+      } finally {
+        pristine.dispose();
+      }
     });
 
     /**

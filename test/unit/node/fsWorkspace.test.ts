@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, promises as fsp, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PathError } from '../../../src/core/errors';
@@ -59,5 +59,35 @@ describe('FsWorkspace writes', () => {
     chmodSync(file, 0o750);
     await new FsWorkspace(root).writeFile('src/run.sh', '#!/bin/sh\necho hi\n');
     assert.equal(statSync(file).mode & 0o777, 0o750);
+  });
+
+  it('a write cut short between its temp file and the rename leaves the temp file; removeInterruptedWrite removes it and nothing else', async () => {
+    const file = path.join(root, 'src', 'a.ts');
+    writeFileSync(file, 'old\n');
+    const ws = new FsWorkspace(root);
+    // Where a kill -9 can land: the temp file written, the rename not yet made.
+    const rename = fsp.rename;
+    let renaming = false;
+    fsp.rename = () => {
+      renaming = true;
+      return new Promise<void>(() => undefined);
+    };
+    try {
+      void ws.writeFile('src/a.ts', 'new\n');
+      for (let i = 0; i < 400 && !renaming; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.ok(renaming, 'the write reached its rename');
+    } finally {
+      fsp.rename = rename;
+    }
+    const left = readdirSync(path.join(root, 'src')).filter((n) => n !== 'a.ts');
+    assert.equal(left.length, 1, left.join(', '));
+    assert.match(left[0]!, /^\.a\.ts\.[0-9a-f]{24}\.ticket-runner\.tmp$/);
+    // Names it could not have made stay: another file's, a different digit count, the user's own.
+    const decoys = ['.b.ts.0123456789abcdef01234567.ticket-runner.tmp', '.a.ts.0123456789abcdef0123456.ticket-runner.tmp', '.a.ts.backup', 'a.ts.0123456789abcdef01234567.ticket-runner.tmp'];
+    for (const d of decoys) writeFileSync(path.join(root, 'src', d), 'mine\n');
+    await ws.removeInterruptedWrite('src/a.ts');
+    assert.deepEqual(readdirSync(path.join(root, 'src')).sort(), ['a.ts', ...decoys].sort());
+    assert.equal(readFileSync(file, 'utf8'), 'old\n', 'the file itself is whole');
+    await ws.removeInterruptedWrite('src/gone/none.ts');
   });
 });
