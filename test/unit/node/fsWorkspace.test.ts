@@ -90,4 +90,13 @@ describe('FsWorkspace writes', () => {
     assert.equal(readFileSync(file, 'utf8'), 'old\n', 'the file itself is whole');
     await ws.removeInterruptedWrite('src/gone/none.ts');
   });
+
+  it('removes a link planted under a temp file\'s name, never what it points at', async () => {
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'mine\n');
+    const planted = path.join(root, 'src', `.a.ts.${'0f'.repeat(12)}.ticket-runner.tmp`);
+    symlinkSync(path.join(outside, 'target.ts'), planted);
+    await new FsWorkspace(root).removeInterruptedWrite('src/a.ts');
+    assert.deepEqual(readdirSync(path.join(root, 'src')), ['a.ts']);
+    assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
+  });
 });
