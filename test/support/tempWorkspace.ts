@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -37,42 +37,45 @@ export function copyWorkspace(root: string): { root: string; dispose: () => void
 }
 
 /**
+ * Each entry of a tree in a fixed order (sorted names, a folder before what it holds), skipping
+ * the run store and node_modules: what `treeHash` and `treeDifferences` both look at.
+ */
+function walkTree(root: string, visit: (rel: string, st: Stats, abs: string) => void): void {
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name === 'node_modules' || name === '.ticket-runner') continue;
+      const p = path.join(dir, name);
+      const st = statSync(p);
+      visit(path.relative(root, p), st, p);
+      if (st.isDirectory()) walk(p);
+    }
+  };
+  walk(root);
+}
+
+const modeOf = (st: Stats): string => (st.mode & 0o7777).toString(8);
+
+/**
  * A hash of every file of a tree (paths and bytes), skipping the run store and node_modules.
  * With `modes`, every folder and each file's permission bits count too: an exact rollback
  * leaves no empty folder behind and no mode changed.
  */
 export function treeHash(root: string, o: { modes?: boolean } = {}): string {
   const h = createHash('sha256');
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === 'node_modules' || name === '.ticket-runner') continue;
-      const p = path.join(dir, name);
-      const st = statSync(p);
-      if (o.modes) h.update(path.relative(root, p)).update(`\0${(st.mode & 0o7777).toString(8)}\0`);
-      if (st.isDirectory()) walk(p);
-      else h.update(path.relative(root, p)).update('\0').update(readFileSync(p)).update('\0');
-    }
-  };
-  walk(root);
+  walkTree(root, (rel, st, abs) => {
+    if (o.modes) h.update(rel).update(`\0${modeOf(st)}\0`);
+    if (!st.isDirectory()) h.update(rel).update('\0').update(readFileSync(abs)).update('\0');
+  });
   return h.digest('hex');
 }
 
 /** Each path of a tree (as `treeHash` walks it) with its mode and a hash of its bytes. */
 function treeListing(root: string): Map<string, string> {
   const out = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === 'node_modules' || name === '.ticket-runner') continue;
-      const p = path.join(dir, name);
-      const st = statSync(p);
-      const mode = (st.mode & 0o7777).toString(8);
-      if (st.isDirectory()) {
-        out.set(`${path.relative(root, p)}/`, mode);
-        walk(p);
-      } else out.set(path.relative(root, p), `${mode} ${createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 12)}`);
-    }
-  };
-  walk(root);
+  walkTree(root, (rel, st, abs) => {
+    if (st.isDirectory()) out.set(`${rel}/`, modeOf(st));
+    else out.set(rel, `${modeOf(st)} ${createHash('sha256').update(readFileSync(abs)).digest('hex').slice(0, 12)}`);
+  });
   return out;
 }
 
