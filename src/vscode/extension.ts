@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { endIdleWorkers } from '../node/diagnostics/idleWorkers';
 import { decide, registerCommands, type CommandContext } from './commands';
 import { depsForFolder, draftModelFor } from './deps';
 import { ModelSetup } from './modelSetup';
@@ -106,4 +107,6 @@ export async function deactivate(): Promise<void> {
   const ended = await owner.runs.stopAll(DEACTIVATE_WAIT_MS);
   owner.log.info(ended ? 'deactivated: every run this window drove recorded its end' : `deactivated: a run did not record its end within ${DEACTIVATE_WAIT_MS} ms`);
   owner.dispose();
+  // The language workers kept for the next run end with the window, not three minutes later.
+  await endIdleWorkers();
 }

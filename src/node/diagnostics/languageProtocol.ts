@@ -96,6 +96,8 @@ export const ToWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel'), id: z.number() }),
   /** The caller's answer to an `allow` question of an autofix call. */
   z.object({ type: z.literal('allowed'), ask: z.number(), allowed: z.boolean() }),
+  /** An idle worker is handed to another caller: its services are made anew from this start data (see `restart`). */
+  z.object({ type: z.literal('restart'), start: LanguageWorkerData }),
 ]);
 export type ToWorker = z.infer<typeof ToWorker>;
 

@@ -15,13 +15,14 @@ import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type P
 const port = parentPort;
 if (!port) throw new Error('the language worker runs as a worker thread (node:worker_threads)');
 
-const data = checkToolOutput(LanguageWorkerData, workerData, 'the language worker was started with something that is not its start data');
-const cancelled = new Int32Array(data.cancelled);
+let data = checkToolOutput(LanguageWorkerData, workerData, 'the language worker was started with something that is not its start data');
+let cancelled = new Int32Array(data.cancelled);
 /** The call running now: TypeScript's cancellation token reads the shared flag against it. */
 let current = 0;
 const interrupted = () => current !== 0 && Atomics.load(cancelled, 0) === current;
 /** Beside dist/typescript.js, which this bundle loads: its lib files, when the caller named none. */
-const libDir = ('libDir' in data ? data.libDir : undefined) ?? (existsSync(join(__dirname, 'typescript-lib', 'lib.d.ts')) ? join(__dirname, 'typescript-lib') : undefined);
+const bundledLibDir = existsSync(join(__dirname, 'typescript-lib', 'lib.d.ts')) ? join(__dirname, 'typescript-lib') : undefined;
+const libDirOf = (d: { libDir?: string }): string | undefined => d.libDir ?? bundledLibDir;
 
 const post = (message: FromWorker) => port.postMessage(message);
 
@@ -35,16 +36,32 @@ const allowOf = (id: number) => (path: string) =>
     post({ type: 'allow', id, ask, paths: [path] });
   });
 
-/** What a worker answers: one service, or a workspace's two (diagnostics and ops); any other call is an error. */
-type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> };
+/**
+ * What a worker answers: one service, or a workspace's two (diagnostics and ops); any other call
+ * is an error. `dispose` lets go of the services when the worker is handed to another run.
+ */
+type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> } & { dispose?: () => void };
 
-/** The registry the services of a `workspace` worker share (see WorkspaceHost's versions). */
+/** The registry the TypeScript services of this worker share (see WorkspaceHost's versions). */
 type Registry = ReturnType<(typeof import('./languageService.js'))['newDocumentRegistry']>;
 
+let registry: Registry | undefined;
+/**
+ * One registry for every service this worker serves, run after run (see `restart`). Through a
+ * module of this bundle: an import() of TypeScript itself would go through Node's ES module
+ * loader, which scans all of typescript.js for its exports (about half a second of CPU).
+ */
+async function sharedRegistry(): Promise<Registry> {
+  const { newDocumentRegistry } = await import('./languageService.js');
+  const { isLibraryFile, keepingLibraries } = await import('./keptLibraries.js');
+  // The root of the run that lets go: a restart disposes the last run's services before it moves on.
+  return (registry ??= keepingLibraries(newDocumentRegistry(), (path) => isLibraryFile(path, 'root' in data ? data.root : '/')));
+}
+
 // Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
-async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes'>, registry?: Registry): Promise<Handlers> {
+async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes' | 'libDir'>, shared: Registry): Promise<Handlers> {
   const { projectDiagnostics } = await import('./packageDiagnostics.js');
-  const options = { libDir, keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted, registry };
+  const options = { libDir: libDirOf(d), keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted, registry: shared };
   // The caller found a tsconfig.json (or a monorepo) before it started this worker.
   const own = projectDiagnostics(d.root, options);
   return {
@@ -53,18 +70,20 @@ async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service
     probe: (p, _id, signal) => own.probe(p.path, p.content, signal, p.overlays),
     resolveSymbol: (p) => own.resolveSymbol(p.file, p.symbol),
     symbolsOf: (p) => own.symbolsOf(p.file, p.owner),
+    dispose: () => own.dispose(),
   };
 }
 
-async function opsHandlers(d: Omit<Extract<LanguageWorkerData, { service: 'ops' }>, 'service' | 'cancelled'>, registry?: Registry): Promise<Handlers> {
+async function opsHandlers(d: Omit<Extract<LanguageWorkerData, { service: 'ops' }>, 'service' | 'cancelled'>, shared: Registry): Promise<Handlers> {
   const { NodeOps } = await import('../ops/nodeOps.js');
-  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: d.libDir ?? libDir, wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted, registry });
+  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: libDirOf(d), wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted, registry: shared });
   return {
     apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal),
     warm: async (_p, _id, signal) => {
       await ops.warm(signal);
       return null;
     },
+    dispose: () => ops.dispose(),
   };
 }
 
@@ -74,31 +93,49 @@ async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax'
   return { parse: (p) => parser.parse(p.path, p.content), shape: (p) => parser.shape(p.path, p.content) };
 }
 
-async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>): Promise<Handlers> {
-  // Through a module of this bundle: an import() of TypeScript itself would go through Node's ES
-  // module loader, which scans all of typescript.js for its exports (about half a second of CPU).
-  const { newDocumentRegistry } = await import('./languageService.js');
-  const registry = newDocumentRegistry();
-  const [diagnostics, ops] = await Promise.all([diagnosticsHandlers(d, registry), opsHandlers(d, registry)]);
-  return { ...diagnostics, ...ops };
+async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>, shared: Registry): Promise<Handlers> {
+  const [diagnostics, ops] = await Promise.all([diagnosticsHandlers(d, shared), opsHandlers(d, shared)]);
+  return {
+    ...diagnostics,
+    ...ops,
+    dispose: () => {
+      diagnostics.dispose?.();
+      ops.dispose?.();
+    },
+  };
 }
 
-function handlersOf(d: LanguageWorkerData): Promise<Handlers> {
+async function handlersOf(d: LanguageWorkerData): Promise<Handlers> {
   switch (d.service) {
     case 'diagnostics':
-      return diagnosticsHandlers(d);
+      return diagnosticsHandlers(d, await sharedRegistry());
     case 'ops':
-      return opsHandlers(d);
+      return opsHandlers(d, await sharedRegistry());
     case 'workspace':
-      return workspaceHandlers(d);
+      return workspaceHandlers(d, await sharedRegistry());
     case 'syntax':
       return syntaxHandlers(d);
   }
 }
 
-const handlers = handlersOf(data);
+let handlers = handlersOf(data);
 // A service that cannot load fails every call with its reason, rather than the worker with none.
 handlers.catch(() => undefined);
+
+/**
+ * The worker is handed to another run (LanguageWorker keeps idle workers): the last run's
+ * services let go of their files, and the new run's are made from its start data. What stays is
+ * what cannot differ between runs: the loaded (and compiled) modules, and the libraries' parsed
+ * files in the shared registry, each reused only for the same text under the same settings.
+ */
+async function restart(start: LanguageWorkerData): Promise<void> {
+  const last = await handlers.catch(() => undefined);
+  last?.dispose?.();
+  data = start;
+  cancelled = new Int32Array(start.cancelled);
+  handlers = handlersOf(start);
+  handlers.catch(() => undefined);
+}
 
 /** The calls not yet answered, by id, each with the abort its `cancel` message pulls. */
 const open = new Map<number, AbortController>();
@@ -132,7 +169,9 @@ port.on('message', (raw: unknown) => {
     return;
   }
   const message = parsed.data;
-  if (message.type === 'allowed') {
+  if (message.type === 'restart') {
+    queue = queue.then(() => restart(message.start));
+  } else if (message.type === 'allowed') {
     answers.get(message.ask)?.(message.allowed);
     answers.delete(message.ask);
   } else if (message.type === 'cancel') {

@@ -7,10 +7,14 @@ import type { TicketOp } from '../../core/schema/ticket';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
 import { FromWorker, resultOf, type LanguageWorkerData, type Method, type ParamsOf, type ResultOf, type ToWorker } from './languageProtocol';
 import type { AllowFix } from './languageService';
+import { parkIdle, takeIdle } from './idleWorkers';
 import { hasTypeScriptProject } from './tsProject';
 
 /** What a worker serves, without the shared memory the caller adds. */
 type WorkerStart = LanguageWorkerData extends infer D ? (D extends unknown ? Omit<D, 'cancelled'> : never) : never;
+
+/** Call ids, unique in this process: a worker taken over from another caller may still answer that caller's cancelled call. */
+let lastCallId = 0;
 
 interface Pending {
   method: Method;
@@ -25,12 +29,19 @@ interface Pending {
  * call is answered at once with CancelledError, and the worker is told through shared memory, which
  * TypeScript's cancellation token reads even while the worker's thread is busy. A call the worker
  * cannot finish (it crashed, ran out of memory, answered nonsense) is an error, never an answer.
+ *
+ * Disposed with no call left in it, the worker is kept idle a while (idleWorkers.ts), and the next
+ * LanguageWorker of the same script and service takes it over: its modules are loaded and warm,
+ * and the libraries' files it parsed are kept (keptLibraries.ts). A worker a call is still inside
+ * (a cancelled one not yet stopped, an autofix waiting on an answer) is terminated instead.
  */
 export class LanguageWorker {
   private worker: Worker | undefined;
   private readonly cancelled = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
   private readonly pending = new Map<number, Pending>();
-  private calls = 0;
+  /** The calls posted to the worker it has not answered yet, cancelled ones included. */
+  private readonly inWorker = new Set<number>();
+  private detach: (() => void) | undefined;
 
   constructor(
     private readonly script: string,
@@ -43,7 +54,7 @@ export class LanguageWorker {
     const what = this.whatOf(method);
     if (signal?.aborted) return Promise.reject(new CancelledError(`${what} cancelled`));
     const worker = this.started();
-    const id = ++this.calls;
+    const id = ++lastCallId;
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const onAbort = () => {
         // Read by TypeScript's cancellation token in the worker, however busy its thread is.
@@ -65,33 +76,59 @@ export class LanguageWorker {
         },
       });
       worker.ref();
+      this.inWorker.add(id);
       this.post(worker, { type: 'call', id, method, params });
     });
   }
 
-  /** Terminates the worker; a call still waiting ends cancelled. */
+  /** Lets go of the worker (kept idle for the next caller when no call is inside it); a call still waiting ends cancelled. */
   dispose(): void {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
+    const idle = this.pending.size === 0 && this.inWorker.size === 0;
     this.failAll((method) => new CancelledError(`${this.whatOf(method)} cancelled: the language service was disposed`));
-    void worker.terminate();
+    this.detach?.();
+    this.detach = undefined;
+    if (!(idle && parkIdle(this.kind, worker))) void worker.terminate();
+  }
+
+  /** The thread serving this caller now, if one is started: a worker taken over keeps its id. */
+  get threadId(): number | undefined {
+    return this.worker?.threadId;
+  }
+
+  /** Workers of one kind can take each other's callers: the same script, serving the same service. */
+  private get kind(): string {
+    return `${this.script}\0${this.start.service}`;
   }
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.script, { workerData: { ...this.start, cancelled: this.cancelled } satisfies LanguageWorkerData, execArgv: [] });
+    const start = { ...this.start, cancelled: this.cancelled } satisfies LanguageWorkerData;
+    const kept = takeIdle(this.kind);
+    const worker = kept ?? new Worker(this.script, { workerData: start, execArgv: [] });
     worker.unref();
     let crash: string | undefined;
-    worker.on('message', (raw: unknown) => this.receive(worker, raw));
-    worker.on('error', (err) => {
+    const onMessage = (raw: unknown) => this.receive(worker, raw);
+    const onError = (err: Error) => {
       crash = errorMessage(err);
-    });
-    worker.on('exit', (code) => {
+    };
+    const onExit = (code: number) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
       this.failAll(new Error(`the TypeScript language service's worker stopped (exit code ${code})${crash ? `: ${crash}` : ''}; nothing was checked`));
-    });
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    this.detach = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    // Ahead of any call, in the worker's queue: its services are made from this caller's start.
+    if (kept) this.post(worker, { type: 'restart', start });
     this.worker = worker;
     return worker;
   }
@@ -106,6 +143,7 @@ export class LanguageWorker {
       return;
     }
     const message = parsed.data;
+    if (message.type !== 'allow') this.inWorker.delete(message.id);
     const call = this.pending.get(message.id);
     if (!call) return;
     if (message.type === 'allow') {

@@ -10,17 +10,10 @@ import { NodeOps } from '../../../src/node/ops/nodeOps';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { stallProbe } from '../../support/stallProbe';
 import { copyFixture } from '../../support/tempWorkspace';
-import { neverAborted, repoRoot, TempProject } from '../../support/tempProject';
+import { dist, libDir, script, tsconfig } from '../../support/languageWorkerSetup';
+import { neverAborted, TempProject } from '../../support/tempProject';
 
-const dist = join(repoRoot, 'dist');
-const script = join(dist, 'languageWorker.js');
-const libDir = join(dist, 'typescript-lib');
 const signal = neverAborted();
-
-const tsconfig = JSON.stringify({
-  compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true },
-  include: ['src'],
-});
 
 /** A project with errors: a wrong type, a name a fix imports, an import of a name its module keeps to itself. */
 const files = {
