@@ -130,7 +130,12 @@ handlers.catch(() => undefined);
  */
 async function restart(start: LanguageWorkerData): Promise<void> {
   const last = await handlers.catch(() => undefined);
-  last?.dispose?.();
+  try {
+    last?.dispose?.();
+  } catch {
+    // A service that fails to let go leaves only its files in the registry: the new run's
+    // services are still made, and this call, in the queue, must not stop the calls after it.
+  }
   data = start;
   cancelled = new Int32Array(start.cancelled);
   handlers = handlersOf(start);
