@@ -2,7 +2,7 @@
 // `mocha` with the tier's own config (the real-tool tiers with their files in parallel, as
 // `npm test` runs them) and the JSON reporter, one after another, so a flaky test shows up
 // under the load the suite makes itself. Prints a line per run and, at the end, the tally and
-// every test that failed with how often. Exits 0 only when every run passed.
+// every test that failed with how often and its first error. Exits 0 only when every run passed.
 //
 //   node scripts/repeat-unit.mjs                       10 runs of the real-tool tiers (tools, runs)
 //   node scripts/repeat-unit.mjs --times 5 --tier unit --grep rollback
@@ -40,6 +40,12 @@ if (unknown.length) {
   process.exit(3);
 }
 
+/** An error's first 40 lines, indented under its test's title. */
+function indented(text) {
+  const lines = text.split('\n');
+  return lines.slice(0, 40).map((l) => `      ${l}`).join('\n') + (lines.length > 40 ? `\n      … ${lines.length - 40} more lines` : '');
+}
+
 /** One run of a tier: its JSON report goes to a file, so the tests' own output cannot garble it. */
 function runOnce(tier, out) {
   const args = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', TIERS[tier], '--reporter', 'json', '--reporter-option', `output=${out}`];
@@ -52,6 +58,8 @@ function runOnce(tier, out) {
 
 const dir = mkdtempSync(join(tmpdir(), 'repeat-unit-'));
 const failures = new Map();
+/** The first error of each failed test, by the same key. */
+const errors = new Map();
 let passedRuns = 0;
 try {
   for (let i = 1; i <= times; i++) {
@@ -65,11 +73,18 @@ try {
       } catch {
         report = { stats: { passes: 0, failures: 0 }, failures: [] };
       }
-      for (const f of report.failures) failures.set(`${tier}: ${f.fullTitle}`, (failures.get(`${tier}: ${f.fullTitle}`) ?? 0) + 1);
+      for (const f of report.failures) {
+        const key = `${tier}: ${f.fullTitle}`;
+        failures.set(key, (failures.get(key) ?? 0) + 1);
+        // The first error of each, for its cause: the report file goes with the temporary folder.
+        if (!errors.has(key)) errors.set(key, `run ${i}: ${String(f.err?.stack ?? f.err?.message ?? '(no error)')}`);
+      }
       const ok = code === 0 && report.failures.length === 0;
       if (ok) passedRuns++;
       const minutes = ((Date.now() - started) / 60_000).toFixed(1);
       process.stdout.write(`run ${i}/${times}, ${tier}: ${ok ? 'passed' : `FAILED (exit ${code})`}, ${report.stats.passes} passing, ${report.stats.failures} failing, ${minutes} min\n`);
+      // Each failure as it happens, so a long repeat stopped early still tells what failed and why.
+      for (const f of report.failures) process.stdout.write(`  ${f.fullTitle}\n${indented(String(f.err?.stack ?? f.err?.message ?? '(no error)'))}\n`);
     }
   }
 } finally {
@@ -77,5 +92,8 @@ try {
 }
 const runs = times * options.tier.length;
 process.stdout.write(`\n${passedRuns} of ${runs} runs passed\n`);
-for (const [title, n] of [...failures].sort((a, b) => b[1] - a[1])) process.stdout.write(`  failed ${n}×: ${title}\n`);
+for (const [title, n] of [...failures].sort((a, b) => b[1] - a[1])) {
+  process.stdout.write(`  failed ${n}×: ${title}\n`);
+  process.stdout.write(`${indented(errors.get(title))}\n`);
+}
 process.exit(passedRuns === runs ? 0 : 1);

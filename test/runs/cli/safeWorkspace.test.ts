@@ -150,12 +150,16 @@ describe('a safe workspace: hostile code under test', function () {
     writeFileSync(path.join(ws.root, 'eslint.config.mjs'), hostileEslintConfig(outside));
     const restore = withEnv({ ANTHROPIC_API_KEY: LINT_CANARY });
     let r: Awaited<ReturnType<typeof cli>>;
+    let escaped: string[];
     try {
       r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json', '--gates', 'lint', '--require-sandbox']);
     } finally {
       restore();
-      for (const f of outside.filter((f) => existsSync(f))) rmSync(f);
+      // Looked at before they are removed: a file written out there must fail the test, not vanish.
+      escaped = outside.filter((f) => existsSync(f));
+      for (const f of escaped) rmSync(f);
     }
+    assert.deepEqual(escaped, [], 'written from the ESLint config, outside the workspace');
     assert.equal(r.code, EXIT.passed, r.err);
     const { runId } = JSON.parse(r.out) as { runId: string };
     const events = await loadEvents(ws.root, runId);
@@ -169,8 +173,11 @@ describe('a safe workspace: hostile code under test', function () {
     }
     const gate = events.find((e) => e.type === 'gate.ran' && e.gate === 'lint');
     assert.ok(gate?.type === 'gate.ran' && gate.status === 'passed', JSON.stringify(gate));
-    for (const f of outside) assert.ok(!existsSync(f), `${f} was written from the ESLint config`);
     const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
+    // What the config itself saw of each write: refused, by the sandbox's own error.
+    const tries = (JSON.parse(dumped) as { tries: Record<string, string> }).tries;
+    assert.deepEqual(Object.keys(tries).sort(), [...outside].sort());
+    for (const [file, outcome] of Object.entries(tries)) assert.match(outcome, /^E[A-Z]+$/, `${file}: ${outcome}`);
     assert.ok(!dumped.includes(LINT_CANARY), 'not in what the config saw');
     assert.ok(!r.out.includes(LINT_CANARY) && !r.err.includes(LINT_CANARY), 'not in the CLI output');
     assert.deepEqual(filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(LINT_CANARY)).map((f) => f.file), [], 'not in .ticket-runner/');
