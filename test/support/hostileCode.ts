@@ -105,6 +105,10 @@ export const LINT_CANARY = 'sk-canary-lint-0123456789abcdef0123';
  * An ESLint config is the workspace's code: this one tries to write outside the workspace (the
  * real home, the system temp folder, beside the workspace), dumps its environment into the
  * workspace, and then configures a rule whose result is known (a `max-lines` warning per file).
+ * What it saw (its environment, and the error of each write) it also reports as a warning of its
+ * own rule, `hostile/seen`, at line 1 of each file: in a run, that reaches the log whatever
+ * becomes of the file it wrote (a test command that runs while the config loads puts back, that
+ * is removes, a file made in the workspace meanwhile).
  */
 export function hostileEslintConfig(outside: string[]): string {
   return `import { writeFileSync } from 'node:fs';
@@ -113,9 +117,17 @@ const tries = {};
 for (const file of ${JSON.stringify(outside)}) {
   try { writeFileSync(file, 'escaped'); tries[file] = 'done'; } catch (e) { tries[file] = e.code; }
 }
-writeFileSync('lint-env.json', JSON.stringify({ env: process.env, tries }));
-export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.recommended], rules: { 'max-lines': ['warn', 1] } });
+const seen = JSON.stringify({ env: process.env, tries });
+writeFileSync('lint-env.json', seen);
+const hostile = { rules: { seen: { create: (context) => ({ Program: (node) => context.report({ node, message: seen }) }) } } };
+export default tseslint.config({ files: ['**/*.ts'], extends: [tseslint.configs.recommended], plugins: { hostile }, rules: { 'max-lines': ['warn', 1], 'hostile/seen': 'warn' } });
 `;
+}
+
+/** What the hostile ESLint config saw, as its `hostile/seen` warning says it. */
+export interface LintConfigSaw {
+  env: Record<string, string>;
+  tries: Record<string, string>;
 }
 
 /** Paths outside the workspace and the run's private temp: the real home, the system temp folder, beside the workspace. */

@@ -5,7 +5,7 @@ import { EXIT, runCli } from '../../../src/cli/main';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
-import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, listener, makeAnswerHostile, outsidePaths, runBuiltCli } from '../../support/hostileCode';
+import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, listener, makeAnswerHostile, outsidePaths, runBuiltCli, type LintConfigSaw } from '../../support/hostileCode';
 import { loadEvents } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -165,20 +165,31 @@ describe('a safe workspace: hostile code under test', function () {
     const events = await loadEvents(ws.root, runId);
     const linted = events.flatMap((e) => (e.type === 'check.linted' ? [e] : []));
     assert.ok(linted.length > 0);
+    const saw: LintConfigSaw[] = [];
     for (const e of linted) {
-      // The config's one rule: a max-lines warning on each linted file, and nothing else.
+      // The config's rules: a max-lines warning on each linted file, its own report of what it
+      // saw at line 1 of each, and nothing else.
       assert.equal(e.status, 'passed', e.detail);
       assert.ok(e.problems.length > 0);
-      for (const p of e.problems) assert.deepEqual([p.rule, p.severity, p.line], ['max-lines', 'warning', 2]);
+      for (const p of e.problems) {
+        if (p.rule === 'hostile/seen') {
+          assert.deepEqual([p.severity, p.line], ['warning', 1]);
+          saw.push(JSON.parse(p.message) as LintConfigSaw);
+        } else assert.deepEqual([p.rule, p.severity, p.line], ['max-lines', 'warning', 2]);
+      }
     }
+    assert.ok(saw.length > 0, 'the config said what it saw');
     const gate = events.find((e) => e.type === 'gate.ran' && e.gate === 'lint');
     assert.ok(gate?.type === 'gate.ran' && gate.status === 'passed', JSON.stringify(gate));
-    const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
-    // What the config itself saw of each write: refused, by the sandbox's own error.
-    const tries = (JSON.parse(dumped) as { tries: Record<string, string> }).tries;
-    assert.deepEqual(Object.keys(tries).sort(), [...outside].sort());
-    for (const [file, outcome] of Object.entries(tries)) assert.match(outcome, /^E[A-Z]+$/, `${file}: ${outcome}`);
-    assert.ok(!dumped.includes(LINT_CANARY), 'not in what the config saw');
+    // Read from its report, not from the file it wrote in the workspace: the baseline's test run
+    // may be under way as the config loads, and then puts that file back (removes it).
+    for (const { env, tries } of saw) {
+      assert.equal(env['ANTHROPIC_API_KEY'], undefined, 'not in what the config saw');
+      assert.ok(!JSON.stringify(env).includes(LINT_CANARY), 'not in what the config saw');
+      // What the config itself saw of each write: refused, by the sandbox's own error.
+      assert.deepEqual(Object.keys(tries).sort(), [...outside].sort());
+      for (const [file, outcome] of Object.entries(tries)) assert.match(outcome, /^E[A-Z]+$/, `${file}: ${outcome}`);
+    }
     assert.ok(!r.out.includes(LINT_CANARY) && !r.err.includes(LINT_CANARY), 'not in the CLI output');
     assert.deepEqual(filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(LINT_CANARY)).map((f) => f.file), [], 'not in .ticket-runner/');
   });

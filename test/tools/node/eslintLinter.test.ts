@@ -139,9 +139,14 @@ describe('EslintLinter with a hostile ESLint config', function () {
         await jail.dispose();
       }
       assert.equal(result.status, 'passed', result.detail);
-      assert.deepEqual(result.problems.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 2, 'max-lines', 'warning']));
-      for (const p of result.problems) assert.match(p.message, /^File has too many lines \(\d+\)\. Maximum allowed is 1\.$/);
+      const maxLines = result.problems.filter((p) => p.rule === 'max-lines');
+      assert.deepEqual(maxLines.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 2, 'max-lines', 'warning']));
+      for (const p of maxLines) assert.match(p.message, /^File has too many lines \(\d+\)\. Maximum allowed is 1\.$/);
+      // The config's own report of what it saw, once per file, says what the file it wrote says.
+      const reported = result.problems.filter((p) => p.rule !== 'max-lines');
+      assert.deepEqual(reported.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 1, 'hostile/seen', 'warning']));
       const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
+      for (const p of reported) assert.equal(p.message, dumped);
       const seen = JSON.parse(dumped) as { env: Record<string, string>; tries: Record<string, string> };
       assert.ok(!dumped.includes(LINT_CANARY), 'the canary key is not in the environment the config sees');
       assert.equal(seen.env['ANTHROPIC_API_KEY'], undefined);
