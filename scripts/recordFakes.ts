@@ -47,6 +47,8 @@ const RUNS: RecordedRun[] = [
   { fixture: 'blog-api', ticket: 'BLOG-4', decide: 'accept' },
   { fixture: 'blog-api', ticket: 'BLOG-1', script: { name: 'no code on attempt 1', make: proseScript } },
   { fixture: 'blog-api', ticket: 'BLOG-5' },
+  // A typed op writes a file before the Coder does (test/unit/loop/testsPrepared.test.ts).
+  { fixture: 'blog-api', ticket: 'BLOG-10' },
   // The gates' stories (test/unit/loop/gates.test.ts): a repair kept, a repair put back, a
   // repair whose model fails, a tool that throws, a corrected plan from the Test Reviewer.
   { fixture: 'blog-api', ticket: 'BLOG-5', gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'exit 0' } },

@@ -68,9 +68,10 @@ export interface TestRunRequest {
 export interface TestRunnerPort {
   run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult>;
   /**
-   * A hint, never a result: `request`'s tests will run soon, and will load `loads` (the files
-   * the attempt wrote). A runner may get ready meanwhile (compile them ahead) while the other
-   * checks go on. Optional; it never throws, and never changes what a run reports.
+   * A hint, never a result: `request`'s tests will run soon, and may load `loads` (the code
+   * files the run has written so far, the attempt's first). A runner may get ready meanwhile
+   * (compile them ahead) while the other checks go on. Optional; it never throws, and never
+   * changes what a run reports.
    */
   prepare?(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void;
   /** Drops what the runner keeps between runs (its snapshots of the workspace). */

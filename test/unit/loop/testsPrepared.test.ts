@@ -5,8 +5,9 @@ import { eventsOf, ofType } from './loopRig';
 
 /**
  * Each attempt tells the test runner, before its parse, diagnostics and lint, which tests will
- * run and what they will load (the files the attempt wrote), so that the runner can compile them
- * meanwhile. Through startRun on the fakes: BLOG-1 takes two attempts.
+ * run and what they may load (the code files the run wrote so far, the attempt's first), so that
+ * the runner can compile them meanwhile. Through startRun on the fakes: BLOG-1 takes two
+ * attempts; BLOG-10's typed op writes a file before the Coder does.
  */
 describe('the test runner is told what each attempt will test, before the attempt is checked', () => {
   it('BLOG-1: once per attempt, with the rendered tests and the files the attempt wrote, before the tests run', async () => {
@@ -40,6 +41,22 @@ describe('the test runner is told what each attempt will test, before the attemp
       prepared,
       written.map((loads) => ({ files: r.state.manifest!.testFiles, loads })),
     );
+  });
+
+  it("BLOG-10: the op's file too, after the Coder's, so that the runner compiles them all in one go", async () => {
+    const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-10'));
+    const prepared: string[][] = [];
+    rig.deps.tests.prepare = (_request, loads) => {
+      prepared.push([...loads]);
+    };
+    const r = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-10'), signal: new AbortController().signal });
+    assert.equal(r.state.status, 'passed');
+    const events = await eventsOf(rig, r.runId);
+    const by = (who: string) => ofType(events, 'files.written').filter((e) => e.by === who).flatMap((e) => e.files.map((f) => f.path));
+    const coder = by('coder').filter((f) => /\.tsx?$/.test(f));
+    const ops = by('op').filter((f) => /\.tsx?$/.test(f) && !r.state.manifest!.testFiles.includes(f));
+    assert.ok(ops.length > 0, 'BLOG-10 has an op that writes code');
+    assert.deepEqual(prepared, [[...coder, ...ops.filter((f) => !coder.includes(f))]]);
   });
 
   it('a runner whose prepare throws changes nothing of the run', async () => {

@@ -30,10 +30,12 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   const codeFiles = changed.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
   // A value the ticket declared that is still only its declaration: the code is not written yet.
   const unwritten = await unimplementedDeclarations(manifest.ops, (p) => deps.workspace.readFile(p));
-  // The ticket's tests run after the checks below: the runner may get ready for them meanwhile.
+  // The ticket's tests run after the checks below: the runner may get ready for them meanwhile,
+  // for every code file the run has changed so far (the ops' too), which the tests may load.
   // A hint: a port that breaks its word and throws changes nothing of the run.
   try {
-    deps.tests.prepare?.({ framework: manifest.runner.framework, files: manifest.testFiles }, codeFiles);
+    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter((f) => /\.[cm]?[jt]sx?$/.test(f))])];
+    deps.tests.prepare?.({ framework: manifest.runner.framework, files: manifest.testFiles }, loads);
   } catch {
     // nothing was prepared; the tests run as they would have
   }
