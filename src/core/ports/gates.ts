@@ -85,6 +85,14 @@ export interface CoverageResult {
 }
 
 /** The workspace's test runner, run once with its own coverage. */
+/** A measured test run whose result came back when its tests ended, and whose measure may still be read. */
+export interface MeasuredRun {
+  /** The test run (none when the runner could not measure). */
+  tests?: TestRunResult;
+  /** The run's measure, with `tests` in it; it settles on its own, and never rejects (an unusable measure is an `error`). */
+  coverage: Promise<CoverageResult>;
+}
+
 export interface CoveragePort {
   run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult>;
   /**
@@ -92,4 +100,9 @@ export interface CoveragePort {
    * run that judges an attempt can measure as it judges and the gate need not run the tests again.
    */
   measuresAsItRuns?(framework: TestRunRequest['framework']): boolean;
+  /**
+   * As `run`, but back as soon as the tests have ended, the measure read meanwhile: the run that
+   * judges an attempt goes on to its next check while the measure it took is read. Optional.
+   */
+  measuredRun?(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<MeasuredRun>;
 }

@@ -17,6 +17,8 @@ export const ToCoverage = z.object({
   measure: z.array(z.string()),
   /** The processes the frozen preload recorded; absent, the pids are not checked. */
   pids: z.array(z.number().int()).optional(),
+  /** The measured files' text as the tests ran them (null: not there); absent, they are read from disk. */
+  texts: z.record(z.string(), z.string().nullable()).optional(),
 });
 export type ToCoverage = z.infer<typeof ToCoverage>;
 

@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage } from '../../core/errors';
 import type { TestRunRequest } from '../../core/ports/checks';
-import type { CoveragePort, CoverageResult } from '../../core/ports/gates';
+import type { CoveragePort, CoverageResult, MeasuredRun } from '../../core/ports/gates';
 import { COVERAGE_FOLDER, NO_VITEST_COVERAGE, vitestCoverageProvider } from '../testRunners/testCommands';
 import { ToolResolver } from '../testRunners/toolResolution';
 import { ProcessTestRunner, type ProcessTestRunnerOptions } from '../testRunners/testRunner';
 import { readIstanbulCoverage } from './istanbulCoverage';
-import { startCoverageReader } from './coverageThread';
+import { startCoverageReader, type CoverageReader } from './coverageThread';
 import { NOT_NODES } from './coverageProtocol';
 import { packageRoot } from '../packageRoot';
+import { absolutePath } from '../workspacePaths';
 
 /** V8 coverage's worker thread, as the build ships it. */
 const coverageWorker = (): string => join(packageRoot(), 'dist', 'coverageWorker.js');
@@ -44,8 +45,15 @@ export class ProjectCoverageRunner implements CoveragePort {
 
   async run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
     if (OWN_TOOL.has(request.framework)) return this.ownTool(request, signal);
-    if (IN_NODE.has(request.framework)) return this.v8(request, signal);
+    if (IN_NODE.has(request.framework)) return (await this.v8(request, signal)).coverage;
     return { status: 'unavailable', files: [], detail: `no coverage source for ${request.framework}` };
+  }
+
+  /** As `run`, with V8's measure read after the tests have ended, while the caller goes on. */
+  async measuredRun(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<MeasuredRun> {
+    if (IN_NODE.has(request.framework)) return this.v8(request, signal);
+    const coverage = await this.run(request, signal);
+    return { tests: coverage.tests, coverage: Promise.resolve(coverage) };
   }
 
   /**
@@ -86,9 +94,22 @@ export class ProjectCoverageRunner implements CoveragePort {
    * V8's own coverage (the data behind node's --experimental-test-coverage and c8), with source
    * maps on; the changed files' line hits are read back through their maps. Node 20's own lcov
    * reporter maps TypeScript lines loaded through tsx wrongly, so the maps are read here.
+   *
+   * The tests' result comes back as soon as they have ended; the measure is read after, in the
+   * reader's thread, while the caller goes on (a quarter of a second when a measured file was
+   * loaded by no test, which loads TypeScript there). What it reads is fixed before the result
+   * comes back: the coverage folder (no later command may write it) and the measured files' text
+   * as the tests ran them. Tests that did not pass leave nothing to read: no measure counts then.
    */
-  private async v8(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
+  private async v8(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<MeasuredRun> {
     const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
+    const removeDir = async () => {
+      await chmod(dir, 0o700).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    };
+    let reader: CoverageReader | undefined;
+    // Once the reading has the folder, it removes it; until then, this does.
+    let handedOn = false;
     try {
       const mode = (await stat(dir)).mode;
       const nodeOptions = [this.options.env?.['NODE_OPTIONS'], '--enable-source-maps'].filter(Boolean).join(' ');
@@ -97,23 +118,38 @@ export class ProjectCoverageRunner implements CoveragePort {
       const onProcesses = (recorded: number[]) => recorded.forEach((p) => pids.add(p));
       const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir], onProcesses });
       // Its reader starts now and loads while the tests run.
-      const reader = startCoverageReader(coverageWorker());
+      reader = startCoverageReader(coverageWorker());
+      let tests;
       try {
-        const tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
-        try {
-          // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
-          if ((await stat(dir)).mode !== mode) throw new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`);
-          return { status: 'measured', source: 'v8', tests, ...(await reader.collect(dir, this.options.root, request.measure, pids)) };
-        } catch (err) {
-          return { status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` };
-        }
+        tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
       } finally {
-        reader.dispose();
         runner.dispose();
       }
+      const measured: CoverageResult = { status: 'measured', source: 'v8', tests, files: [] };
+      if (tests.status !== 'passed') return { tests, coverage: Promise.resolve(measured) };
+      const refused = (err: unknown): CoverageResult => ({ status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` });
+      // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
+      if ((await stat(dir)).mode !== mode) return { tests, coverage: Promise.resolve(refused(new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`))) };
+      const texts = new Map<string, string | null>();
+      for (const f of request.measure) texts.set(f, await readFile(absolutePath(this.options.root, f), 'utf8').catch(() => null));
+      const read = reader;
+      reader = undefined;
+      const coverage = read.collect(dir, this.options.root, request.measure, pids, texts).then(
+        (found): CoverageResult => ({ ...measured, ...found }),
+        refused,
+      );
+      // The folder goes once it is read, whoever waits for the measure, or nobody does.
+      handedOn = true;
+      void coverage
+        .finally(() => {
+          read.dispose();
+          return removeDir();
+        })
+        .catch(() => undefined);
+      return { tests, coverage };
     } finally {
-      await chmod(dir, 0o700).catch(() => undefined);
-      await rm(dir, { recursive: true, force: true });
+      reader?.dispose();
+      if (!handedOn) await removeDir();
     }
   }
 }

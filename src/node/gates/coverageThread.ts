@@ -6,7 +6,7 @@ import { FromCoverage, type ToCoverage } from './coverageProtocol';
 
 export interface CoverageReader {
   /** `collectV8Coverage`'s answer, or its error word for word. Asked once; the worker ends with it. */
-  collect(dir: string, root: string, measure: readonly string[], pids: ReadonlySet<number> | undefined): Promise<{ files: FileLineHits[]; unloaded: string[] }>;
+  collect(dir: string, root: string, measure: readonly string[], pids: ReadonlySet<number> | undefined, texts?: ReadonlyMap<string, string | null>): Promise<{ files: FileLineHits[]; unloaded: string[] }>;
   /** Ends the worker when it will not be asked (the test run failed or was cancelled). */
   dispose(): void;
 }
@@ -37,8 +37,8 @@ export function startCoverageReader(script: string): CoverageReader {
   });
   const stopped = (code: number) => new Error(`the coverage worker stopped (exit code ${code})${crash ? `: ${crash}` : ''} before it answered`);
   return {
-    collect(dir, root, measure, pids) {
-      const asked: ToCoverage = { dir, root, measure: [...measure], ...(pids ? { pids: [...pids] } : {}) };
+    collect(dir, root, measure, pids, texts) {
+      const asked: ToCoverage = { dir, root, measure: [...measure], ...(pids ? { pids: [...pids] } : {}), ...(texts ? { texts: Object.fromEntries(texts) } : {}) };
       return new Promise((resolve, reject) => {
         const settle = (end: () => void) => {
           if (settled) return;

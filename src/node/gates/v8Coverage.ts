@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SourceMap } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { FileLineHits } from '../../core/ports/gates';
 import { parseToolJson } from '../../core/schema/toolOutput';
@@ -136,9 +136,20 @@ function mainThreadFiles(names: readonly string[], pids: ReadonlySet<number> | u
  *
  * A measured file no process loaded gets every executable line at 0 (`unloadedLineHits`): its
  * changed lines ran in no test, and count so. A types-only module has none, and stays absent.
+ * A measured file's text comes from `texts` when given (as the tests ran it), else from disk.
  */
-export async function collectV8Coverage(dir: string, root: string, measure: readonly string[], pids?: ReadonlySet<number>): Promise<{ files: FileLineHits[]; unloaded: string[] }> {
+export async function collectV8Coverage(
+  dir: string,
+  root: string,
+  measure: readonly string[],
+  pids?: ReadonlySet<number>,
+  texts?: ReadonlyMap<string, string | null>,
+): Promise<{ files: FileLineHits[]; unloaded: string[] }> {
   const wanted = new Map(measure.map((f) => [pathToFileURL(absolutePath(root, f)).href, f] as const));
+  // The measured files as the tests ran them, when the caller read them then (the reading may go
+  // on while later commands run, and code under test must not be able to change what is read).
+  const textOf = async (rel: string): Promise<string | undefined> =>
+    texts ? (texts.get(rel) ?? undefined) : readFile(absolutePath(root, rel), 'utf8').catch(() => undefined);
   const merged = new Map<string, Map<number, number>>();
   for (const name of mainThreadFiles((await readdir(dir)).sort(), pids)) {
     const file = parseToolJson(V8CoverageFile, await readFile(join(dir, name), 'utf8'), `${name} in the coverage folder is not V8 coverage as Node writes it`);
@@ -146,7 +157,7 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
       const rel = wanted.get(script.url);
       if (!rel) continue;
       const map = file['source-map-cache']?.[script.url];
-      const source = map ? undefined : await readFile(fileURLToPath(script.url), 'utf8').catch(() => undefined);
+      const source = map ? undefined : await textOf(rel);
       checkRanges(script, map, source);
       const lines = merged.get(rel) ?? new Map<number, number>();
       for (const [line, count] of scriptLineHits(script, map, source)) lines.set(line, (lines.get(line) ?? 0) + count);
@@ -154,9 +165,9 @@ export async function collectV8Coverage(dir: string, root: string, measure: read
     }
   }
   const unloaded: string[] = [];
-  for (const [url, rel] of wanted) {
+  for (const rel of wanted.values()) {
     if (merged.has(rel)) continue;
-    const text = await readFile(fileURLToPath(url), 'utf8').catch(() => undefined);
+    const text = await textOf(rel);
     const lines = text === undefined ? new Map<number, number>() : await unloadedLineHits(rel, text);
     if (!lines.size) continue;
     merged.set(rel, lines);

@@ -45,7 +45,7 @@ describe('pure: coverage measured by the run that judges the tests', () => {
     const r = await judgingTestRun(ctx, request);
     assert.equal(r.output, 'measured run', "the attempt's result is the measured run's");
     assert.deepEqual(calls, { tests: 0, coverage: 1 }, 'one test run, which measured');
-    assert.equal(judgedCoverage(ctx, [])?.tests?.output, 'measured run');
+    assert.equal((await judgedCoverage(ctx, []))?.tests?.output, 'measured run');
   });
 
   it('a write after the judging run (a repair, a put-back) or a changed oracle: the gate measures afresh', async () => {
@@ -77,6 +77,37 @@ describe('pure: coverage measured by the run that judges the tests', () => {
     assert.equal((await judgingTestRun(ctx, request)).output, 'plain run');
     assert.deepEqual(calls, { tests: 1, coverage: 1 });
     assert.equal(judgedCoverage(ctx, []), undefined);
+  });
+
+  it("a port that reads its measure after the tests: the attempt's result comes back first, and the gate waits for the measure", async () => {
+    const { ctx, calls } = rig();
+    let read: (r: CoverageResult) => void = () => undefined;
+    const coverage = ctx.deps.gates!.coverage!;
+    coverage.measuredRun = () => {
+      calls.coverage++;
+      const tests = passed('measured run');
+      return Promise.resolve({ tests, coverage: new Promise<CoverageResult>((resolve) => (read = resolve)) });
+    };
+    // Resolves although the measure is still being read: the next check need not wait for it.
+    const r = await judgingTestRun(ctx, request);
+    assert.equal(r.output, 'measured run');
+    assert.deepEqual(calls, { tests: 0, coverage: 1 });
+    let settled = false;
+    const gate = judgedCoverage(ctx, [])!.then((m) => ((settled = true), m));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the gate waits while the measure is read');
+    read({ status: 'measured', source: 'v8', tests: r, files: [{ file: 'src/a.ts', lines: [[1, 3]] }] });
+    assert.deepEqual((await gate).files, [{ file: 'src/a.ts', lines: [[1, 3]] }]);
+  });
+
+  it('a port whose measure rejects breaks its word: the gate gets an error measure, never a crash', async () => {
+    const { ctx } = rig();
+    ctx.deps.gates!.coverage!.measuredRun = () => Promise.resolve({ tests: passed('measured run'), coverage: Promise.reject(new Error('the reader fell over')) });
+    await judgingTestRun(ctx, request);
+    const m = await judgedCoverage(ctx, []);
+    assert.equal(m?.status, 'error');
+    assert.equal(m?.detail, 'the reader fell over');
+    assert.equal(m?.tests?.output, 'measured run');
   });
 
   it('a later judging run that cannot measure forgets the earlier measure', async () => {

@@ -1,5 +1,6 @@
 import type { TestRunRequest } from '../../ports/checks';
-import type { CoverageResult } from '../../ports/gates';
+import type { CoverageResult, MeasuredRun } from '../../ports/gates';
+import { errorMessage } from '../../errors';
 import type { RunLog } from '../../run/runLog';
 import type { TestRunResult } from '../../schema/checks';
 import type { RunContext } from '../context';
@@ -23,7 +24,8 @@ interface Judged {
   /** The log's length when the run started: a `files.written` past it means the code changed. */
   from: number;
   measure: string[];
-  result: CoverageResult;
+  /** Its measure, which may still be being read. */
+  result: Promise<CoverageResult>;
 }
 
 /** One per run segment's log: what the last judging run measured. */
@@ -47,21 +49,26 @@ export async function judgingTestRun(ctx: RunContext, request: TestRunRequest): 
   }
   const measure = (await measuredFiles(ctx)).map((c) => c.path);
   const from = ctx.log.events.length;
-  const result = await coverage.run({ ...request, measure }, ctx.signal);
+  // The measure may still be read when the tests' result is back: the checks go on meanwhile.
+  const run: MeasuredRun = coverage.measuredRun
+    ? await coverage.measuredRun({ ...request, measure }, ctx.signal)
+    : await coverage.run({ ...request, measure }, ctx.signal).then((r) => ({ tests: r.tests, coverage: Promise.resolve(r) }));
+  // A port that breaks its word and rejects: no measure, said so, as for any unusable one.
+  const result = run.coverage.catch((err: unknown): CoverageResult => ({ status: 'error', tests: run.tests, files: [], detail: errorMessage(err) }));
   // A measure with no test run behind it (the runner could not measure): the tests run as ever.
-  if (!result.tests) {
+  if (!run.tests) {
     judged.delete(ctx.log);
     return ctx.deps.tests.run(request, ctx.signal);
   }
   judged.set(ctx.log, { from, measure, result });
-  return result.tests;
+  return run.tests;
 }
 
 /**
  * The coverage of the last judging run, when it measured exactly `measure` and nothing was
  * written since it started; otherwise undefined, and the gate measures in a run of its own.
  */
-export function judgedCoverage(ctx: Pick<RunContext, 'log'>, measure: readonly string[]): CoverageResult | undefined {
+export function judgedCoverage(ctx: Pick<RunContext, 'log'>, measure: readonly string[]): Promise<CoverageResult> | undefined {
   const j = judged.get(ctx.log);
   if (!j) return undefined;
   const sameFiles = j.measure.length === measure.length && j.measure.every((f, i) => f === measure[i]);
