@@ -14,6 +14,7 @@ import { runAttempts } from './innerLoop';
 import { buildManifest, manifestHash } from '../stages/manifestBuilder';
 import { materialize } from '../stages/materializer';
 import { applyOps, warmOps } from '../stages/ops/applyOps';
+import { warmParser } from '../stages/checks/checksStage';
 import { recordBaselines } from '../stages/checks/baselines';
 import { guardOracle } from '../stages/checks/oracle';
 import { Oracle } from '../stages/checks/oraclePins';
@@ -176,6 +177,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     const dirty = await deps.environment?.uncommitted([...manifest.scope.write.map((f) => f.path), ...manifest.testFiles], ctx.signal);
     if (dirty?.length) await log.emit({ type: 'uncommitted.detected', files: dirty });
     warmOps(ctx);
+    warmParser(ctx);
     await recordBaselines(ctx);
     await materializeTests(ctx);
     await applyOps(ctx);

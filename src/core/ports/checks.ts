@@ -17,6 +17,11 @@ export interface ParserPort {
    * variable or a reformatted line leaves it unchanged.
    */
   shape?(path: string, content: string): Promise<string[]>;
+  /**
+   * A hint: files like these will be parsed soon, so load what their parse needs now. Optional;
+   * nothing waits on it, and a failure here is the first parse's to meet and report.
+   */
+  warm?(paths: readonly string[], signal: AbortSignal): Promise<void>;
 }
 
 /**

@@ -77,7 +77,8 @@ export const METHODS = {
   resolveSymbol: { params: z.object({ file: z.string(), symbol: z.string() }), result: z.string().nullable() },
   symbolsOf: { params: z.object({ file: z.string(), owner: z.string().optional() }), result: z.array(z.object({ name: z.string(), type: z.string() })) },
   apply: { params: z.object({ op: TicketOp, scope: OpScope }), result: OpResult },
-  warm: { params: z.object({}), result: z.null() },
+  /** Loads what later calls need (the ops' service; the parser's grammars for these paths). */
+  warm: { params: z.object({ paths: z.array(z.string()).optional() }), result: z.null() },
   parse: { params: z.object({ path: z.string(), content: z.string() }), result: z.array(ParseProblem) },
   shape: { params: z.object({ path: z.string(), content: z.string() }), result: z.array(z.string()) },
 } satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;

@@ -6,7 +6,7 @@
  * time, in the order they came, and gives the same answers as the service in the caller's thread.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CancelledError, errorMessage, isAbort } from '../../core/errors';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
@@ -90,7 +90,15 @@ async function opsHandlers(d: Omit<Extract<LanguageWorkerData, { service: 'ops' 
 async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax' }>): Promise<Handlers> {
   const { TreeSitterParser } = await import('../parse/treeSitterParser.js');
   const parser = new TreeSitterParser({ wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir });
-  return { parse: (p) => parser.parse(p.path, p.content), shape: (p) => parser.shape(p.path, p.content) };
+  return {
+    parse: (p) => parser.parse(p.path, p.content),
+    shape: (p) => parser.shape(p.path, p.content),
+    // Each grammar loads at its first file: an empty one of each kind loads them ahead.
+    warm: async (p) => {
+      for (const path of new Set((p.paths ?? []).map((f) => `warm${extname(f)}`))) await parser.parse(path, '');
+      return null;
+    },
+  };
 }
 
 async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>, shared: Registry): Promise<Handlers> {

@@ -244,6 +244,10 @@ export class WorkerParser implements ParserPort {
     return this.worker.call('shape', { path, content });
   }
 
+  async warm(paths: readonly string[], signal: AbortSignal): Promise<void> {
+    await this.worker.call('warm', { paths: [...paths] }, signal);
+  }
+
   dispose(): void {
     this.worker.dispose();
   }

@@ -5,7 +5,7 @@ import { CancelledError } from '../../../src/core/errors';
 import type { OpScope } from '../../../src/core/ports/ops';
 import type { TicketOp } from '../../../src/core/schema/ticket';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
-import { LanguageWorker, WorkerDiagnostics, workerOps, workerParser, workerWorkspaceDiagnostics, workerWorkspaceLanguage } from '../../../src/node/diagnostics/workerPorts';
+import { LanguageWorker, WorkerDiagnostics, WorkerParser, workerOps, workerParser, workerWorkspaceDiagnostics, workerWorkspaceLanguage } from '../../../src/node/diagnostics/workerPorts';
 import { NodeOps } from '../../../src/node/ops/nodeOps';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { stallProbe } from '../../support/stallProbe';
@@ -170,6 +170,26 @@ describe('the language service in a worker thread', function () {
     } finally {
       there.dispose();
       fixture.dispose();
+    }
+  });
+
+  it('a parser warmed for the files in scope starts its thread ahead, and then parses each kind of file as a cold one does', async () => {
+    const cold = new TreeSitterParser({ wasmDir: dist, runtimeWasmDir: dist });
+    const warmed = new LanguageWorker(script, { service: 'syntax', wasmDir: dist, runtimeWasmDir: dist }, 'parse');
+    const parser = new WorkerParser(warmed);
+    try {
+      assert.equal(warmed.threadId, undefined, 'no thread before the warm-up');
+      await parser.warm(['src/a.ts', 'src/b.tsx', 'src/c.js', 'README.md'], new AbortController().signal);
+      assert.notEqual(warmed.threadId, undefined, 'the warm-up started the thread');
+      for (const [file, text] of [
+        ['src/a.ts', 'export const a: number = (;\n'],
+        ['src/b.tsx', 'export const B = () => <div>{1 +}</div>;\n'],
+        ['src/c.js', 'function c( {\n'],
+      ] as const) {
+        assert.deepEqual(await parser.parse(file, text), await cold.parse(file, text), file);
+      }
+    } finally {
+      parser.dispose();
     }
   });
 

@@ -9,11 +9,29 @@ import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
 import { typecheckAhead } from '../gates/typecheckAhead';
 
+/** A file the parse, the diagnostics and the tests' compile-ahead look at. */
+const CODE_FILE = /\.[cm]?[jt]sx?$/;
+
 export interface CheckOutcome {
   passed: boolean;
   evidence: FailureEvidence;
 }
 
+
+/**
+ * Loads the parser's grammars for the files in scope while the baseline runs: a parser's first
+ * file otherwise pays for its start (a tenth of a second or more) after the first write, when
+ * the run waits on it. Nothing waits on this, and a failure here is the first parse's to report.
+ */
+export function warmParser(ctx: RunContext): void {
+  const code = [...ctx.manifest.scope.write.map((f) => f.path), ...ctx.manifest.testFiles].filter((f) => CODE_FILE.test(f));
+  if (!ctx.deps.parser?.warm || !code.length) return;
+  try {
+    void ctx.deps.parser.warm(code, ctx.signal).catch(() => undefined);
+  } catch {
+    // a port that breaks its word and throws: the first parse starts the parser, as without this
+  }
+}
 
 /**
  * The post-write checks, in order: parse, diagnostics (with structural auto-fix first),
@@ -27,14 +45,14 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   const elapsed = (t: number) => now() - t;
   const evidence: FailureEvidence = { parse: [], diagnostics: [], lint: [] };
   const baseline = baselineFromLog(ctx);
-  const codeFiles = changed.filter((f) => /\.[cm]?[jt]sx?$/.test(f));
+  const codeFiles = changed.filter((f) => CODE_FILE.test(f));
   // A value the ticket declared that is still only its declaration: the code is not written yet.
   const unwritten = await unimplementedDeclarations(manifest.ops, (p) => deps.workspace.readFile(p));
   // The ticket's tests run after the checks below: the runner may get ready for them meanwhile,
   // for every code file the run has changed so far (the ops' too), which the tests may load.
   // A hint: a port that breaks its word and throws changes nothing of the run.
   try {
-    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter((f) => /\.[cm]?[jt]sx?$/.test(f))])];
+    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter((f) => CODE_FILE.test(f))])];
     deps.tests.prepare?.({ framework: manifest.runner.framework, files: manifest.testFiles }, loads);
   } catch {
     // nothing was prepared; the tests run as they would have
