@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import type { PipelineDeps } from '../../../src/core/stages/context';
 import { DEFAULT_GATES } from '../../../src/core/stages/gates/config';
+import { ALONG_LIMIT_MS } from '../../../src/core/stages/checks/attemptRegression';
+import { loadEvents } from '../../support/rungRuns';
 import { freshCopyEachTest, gateRuns, runTicket } from '../../support/scenario';
 
 /**
  * The project's own tests run once per question: the projectTests gate takes the results of the
  * attempt's run of the tests that reach the change, when nothing could have changed what they
- * read since, and runs only the other files. Whole runs of BLOG-1 on blog-api with the real
- * tools (node:test in the sandbox, tsc, the language service) and the scripted model.
+ * read since, and runs only the other files; those run along in the attempt's own command when
+ * the whole suite took at most ALONG_LIMIT_MS before the run. Whole runs of BLOG-1 on blog-api
+ * with the real tools (node:test in the sandbox, tsc, the language service) and the scripted model.
  */
 
 const PROJECT_TESTS = ['test/markup.test.ts', 'test/pagination.test.ts', 'test/postSummary.test.ts', 'test/posts.test.ts', 'test/tags.test.ts'];
@@ -25,21 +28,24 @@ describe('scenarios: the project tests run once per question', function () {
   this.timeout(180_000);
   const ws = freshCopyEachTest();
 
-  it('BLOG-1: the gate runs only the project test files the attempt did not, and says whose results it took', async () => {
+  it('BLOG-1: the gate runs only the project test files the attempt did not (or none, when they ran along), and says whose results it took', async () => {
     const runs: string[][] = [];
-    const { state } = await runTicket(ws.root, 'BLOG-1', { gates: { enabled: DEFAULT_GATES }, patch: (deps) => projectTestRuns(deps, runs) });
+    const { state, runId } = await runTicket(ws.root, 'BLOG-1', { gates: { enabled: DEFAULT_GATES }, patch: (deps) => projectTestRuns(deps, runs) });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     const last = state.attempts.at(-1)!;
     const byAttempt = last.projectTests?.files ?? [];
-    assert.ok(byAttempt.includes('test/posts.test.ts'), `the attempt ran the tests that reach the change: ${byAttempt.join(', ')}`);
-    // The baseline (every file), the attempt's run, the gate's run of the rest: each file once after the change.
+    assert.deepEqual(byAttempt, ['test/posts.test.ts'], 'the attempt is judged on the tests that reach the change');
+    const rest = PROJECT_TESTS.filter((f) => !byAttempt.includes(f));
+    const baseline = (await loadEvents(ws.root, runId)).find((e) => e.type === 'projectTests.baseline');
+    const along = baseline?.type === 'projectTests.baseline' && baseline.durationMs <= ALONG_LIMIT_MS;
+    // The baseline (every file), then each file once after the change: in the attempt's run, or in the gate's.
     assert.deepEqual(runs[0], PROJECT_TESTS);
-    assert.deepEqual(runs.at(-2), byAttempt);
-    assert.deepEqual(runs.at(-1), PROJECT_TESTS.filter((f) => !byAttempt.includes(f)));
-    assert.equal(runs.length, 3);
+    if (along) assert.deepEqual(runs.slice(1), [[...byAttempt, ...rest]]);
+    else assert.deepEqual(runs.slice(1), [byAttempt, rest]);
     const gate = state.gates.find((g) => g.gate === 'projectTests')!;
     assert.equal(gate.status, 'passed');
-    assert.match(gate.detail, new RegExp(`^5 test files \\(${byAttempt.length} of them as attempt ${state.attempts.length}'s checks ran them, on this same code\\): no test that passed before the run fails now$`));
+    const taken = along ? 'all' : `${byAttempt.length} of them`;
+    assert.match(gate.detail, new RegExp(`^5 test files \\(${taken} as attempt ${state.attempts.length}'s checks ran them, on this same code\\): no test that passed before the run fails now$`));
     assert.ok(gate.evidence?.kind === 'projectTests' && gate.evidence.files.length === 5);
   });
 
@@ -56,8 +62,11 @@ describe('scenarios: the project tests run once per question', function () {
     // The attempt's results were not taken: the gate's run was every file.
     // The baseline, the passing attempt's run of a part, then the gate's run: every file.
     const attemptFiles = state.attempts.find((a) => a.projectTests)?.projectTests?.files ?? [];
-    assert.ok(attemptFiles.length > 0 && attemptFiles.length < PROJECT_TESTS.length, `the attempt ran a part: ${attemptFiles.join(', ')}`);
-    assert.deepEqual(runs.slice(1, 3), [attemptFiles, PROJECT_TESTS]);
+    assert.ok(attemptFiles.length > 0 && attemptFiles.length < PROJECT_TESTS.length, `the attempt was judged on a part: ${attemptFiles.join(', ')}`);
+    // The attempt's run (its part, and the rest along when the suite is quick), then the gate's: every file.
+    assert.equal(runs.length, 3);
+    assert.deepEqual(runs[1]!.slice(0, attemptFiles.length), attemptFiles);
+    assert.deepEqual(runs[2], PROJECT_TESTS);
     assert.notEqual(state.status, 'passed');
   });
 });

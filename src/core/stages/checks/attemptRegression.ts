@@ -1,7 +1,7 @@
 import type { RunLog } from '../../run/runLog';
 import type { RunEvent } from '../../schema/events';
 import type { RunContext } from '../context';
-import { joinResults, projectRegression, type RegressionOutcome } from './projectTests';
+import { joinResults, projectRegression, projectTestFiles, type RegressionOutcome } from './projectTests';
 
 /**
  * The project's own tests run once per question. An attempt whose ticket tests pass runs the
@@ -32,12 +32,55 @@ const READ_ONLY_GATES = new Set(['typecheck', 'lint']);
 const leavesWorkspaceAsItWas = (e: RunEvent): boolean =>
   e.type === 'projectTests.ran' || (e.type === 'gate.ran' && (e.status === 'skipped' || (READ_ONLY_GATES.has(e.gate) && !e.repaired)));
 
-/** Runs `files` of the project's tests for an attempt's checks, and keeps the result for the gate. */
-export async function attemptRegression(ctx: RunContext, attempt: number, files: readonly string[]): Promise<RegressionOutcome> {
+/**
+ * Runs `files` of the project's tests for an attempt's checks, and keeps the result for the gate.
+ * `along`: the gate's other files, run in the same command when that costs little (see
+ * `filesAlong`); the attempt is judged on `files` alone, and the gate takes all of them.
+ */
+export async function attemptRegression(ctx: RunContext, attempt: number, files: readonly string[], along: readonly string[] = []): Promise<RegressionOutcome> {
   const from = ctx.log.events.length;
-  const outcome = await projectRegression(ctx, files);
+  const outcome = await projectRegression(ctx, [...files, ...along.filter((f) => !files.includes(f))]);
   lastRun.set(ctx.log, { from, attempt, outcome });
-  return outcome;
+  return along.length ? restrictedTo(outcome, files) : outcome;
+}
+
+/**
+ * How long the project's whole suite may have taken before the run for the gate's files to run
+ * along with the attempt's: one command instead of two (a sandbox, a runner and its loader started
+ * once), for at most this much more on an attempt whose own files fail.
+ */
+export const ALONG_LIMIT_MS = 2_000;
+
+/**
+ * The files the projectTests gate will run that the attempt's run would not, when the gate will
+ * run and the whole suite took at most ALONG_LIMIT_MS before the run; otherwise none.
+ */
+export async function filesAlong(ctx: RunContext, files: readonly string[]): Promise<string[]> {
+  if (!ctx.deps.gates?.enabled.includes('projectTests')) return [];
+  const before = ctx.log.events.find((e) => e.type === 'projectTests.baseline');
+  if (!before || before.type !== 'projectTests.baseline' || before.durationMs > ALONG_LIMIT_MS) return [];
+  return (await projectTestFiles(ctx)).filter((f) => !files.includes(f));
+}
+
+/**
+ * An outcome as if only `files` had run: their cases, their findings. A finding no file of the run
+ * can be named for counts as theirs, and a run that failed for no case of another file (its side
+ * effects, say) stays failed.
+ */
+function restrictedTo(outcome: RegressionOutcome, files: readonly string[]): RegressionOutcome {
+  const of = (key: string, among: readonly string[]) => among.some((f) => key.startsWith(`${f} › `));
+  const ours = (key: string) => of(key, files) || !of(key, outcome.files);
+  const r = outcome.result;
+  const cases = r?.cases.filter((c) => c.file === undefined || files.includes(c.file)) ?? [];
+  const count = (s: string) => cases.filter((c) => c.status === s).length;
+  const othersFailed = r?.status === 'failed' && !cases.some((c) => c.status === 'failed') && r.cases.some((c) => c.status === 'failed') && !r.sideEffects?.length;
+  const status = othersFailed ? 'passed' : r?.status;
+  return {
+    files: [...files],
+    ...(r && status ? { result: { ...r, status, cases, passed: count('passed'), failed: count('failed'), skipped: count('skipped') } } : {}),
+    newlyFailing: outcome.newlyFailing.filter(ours),
+    preExisting: outcome.preExisting.filter(ours),
+  };
 }
 
 /** The last attempt's run, when the workspace is still as that run saw it; otherwise undefined. */

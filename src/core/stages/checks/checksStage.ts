@@ -3,7 +3,7 @@ import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline
 import { runOracleTests } from './oracle';
 import { unimplementedDeclarations } from '../ops/declared';
 import { preCoderOverlays } from './preCoderCode';
-import { attemptRegression } from './attemptRegression';
+import { attemptRegression, filesAlong } from './attemptRegression';
 import { caseKey, changedByRun, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
@@ -142,7 +142,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
 async function projectRegressionPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence): Promise<boolean> {
   const files = await testsReaching(ctx, changedByRun(ctx));
   if (!files.length) return true;
-  const r = await attemptRegression(ctx, attempt, files);
+  const r = await attemptRegression(ctx, attempt, files, await filesAlong(ctx, files));
   await ctx.log.emit({ type: 'projectTests.ran', attempt, files: r.files, result: r.result!, newlyFailing: r.newlyFailing, preExisting: r.preExisting });
   if (!r.newlyFailing.length) return true;
   evidence.regressions = r.newlyFailing.map((k) => {
