@@ -84,7 +84,6 @@ export interface CoverageResult {
   detail?: string;
 }
 
-/** The workspace's test runner, run once with its own coverage. */
 /** A measured test run whose result came back when its tests ended, and whose measure may still be read. */
 export interface MeasuredRun {
   /** The test run (none when the runner could not measure). */
@@ -93,6 +92,7 @@ export interface MeasuredRun {
   coverage: Promise<CoverageResult>;
 }
 
+/** The workspace's test runner, run once with its own coverage. */
 export interface CoveragePort {
   run(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult>;
   /**

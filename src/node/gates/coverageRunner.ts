@@ -128,8 +128,13 @@ export class ProjectCoverageRunner implements CoveragePort {
       const measured: CoverageResult = { status: 'measured', source: 'v8', tests, files: [] };
       if (tests.status !== 'passed') return { tests, coverage: Promise.resolve(measured) };
       const refused = (err: unknown): CoverageResult => ({ status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` });
-      // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one.
-      if ((await stat(dir)).mode !== mode) return { tests, coverage: Promise.resolve(refused(new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`))) };
+      // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one;
+      // one the tests removed has nothing of Node's left to read.
+      const changed = await stat(dir).then(
+        (s) => (s.mode === mode ? undefined : new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`)),
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      );
+      if (changed) return { tests, coverage: Promise.resolve(refused(changed)) };
       const texts = new Map<string, string | null>();
       for (const f of request.measure) texts.set(f, await readFile(absolutePath(this.options.root, f), 'utf8').catch(() => null));
       const read = reader;

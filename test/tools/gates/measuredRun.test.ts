@@ -64,6 +64,18 @@ describe('gates: a measured run whose measure is read after its tests end', func
     assert.deepEqual(measured.files, []);
   });
 
+  it('hostile: tests that remove the coverage folder (no sandbox to stop them) get an unusable measure, never a crash of the run', async () => {
+    writeTest(2);
+    const remover = "import { rmSync } from 'node:fs';\nrmSync(process.env.NODE_V8_COVERAGE ?? '/nonexistent', { recursive: true, force: true });\n";
+    writeFileSync(path.join(ws.root, 'test', 'ticket', 'T-1.test.ts'), remover + TEST.replace('PAGE', '2'));
+    const bare = new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath });
+    const run = await bare.measuredRun(request, signal);
+    assert.equal(run.tests?.status, 'passed', run.tests?.output);
+    const measured = await run.coverage;
+    assert.equal(measured.status, 'error', JSON.stringify(measured.files));
+    assert.match(measured.detail ?? '', /V8's coverage data cannot be used/);
+  });
+
   it('run, as the coverage gate calls it: the same measure, read before it returns', async () => {
     writeTest(2);
     const measured = await runner.run(request, signal);
