@@ -46,25 +46,22 @@ export function parkIdle(kind: string, worker: Worker, idleMs = IDLE_MS): boolea
 /** An idle worker of `kind`, taken out of the pool, or undefined. */
 export function takeIdle(kind: string): Worker | undefined {
   const entry = parked.get(kind)?.pop();
-  if (!entry) return undefined;
-  clearTimeout(entry.timer);
-  entry.worker.off('exit', entry.gone);
-  entry.worker.off('error', ignore);
-  return entry.worker;
+  return entry && unparked(entry);
 }
 
 /** Ends every idle worker (a test that counts threads, or a host shutting down). */
 export async function endIdleWorkers(): Promise<void> {
   const all = [...parked.values()].flat();
   parked.clear();
-  await Promise.all(
-    all.map((e) => {
-      clearTimeout(e.timer);
-      e.worker.off('exit', e.gone);
-      e.worker.off('error', ignore);
-      return e.worker.terminate();
-    }),
-  );
+  await Promise.all(all.map((e) => unparked(e).terminate()));
+}
+
+/** A kept worker let go of by the pool: no timer, no listener of the pool's left on it. */
+function unparked(entry: Parked): Worker {
+  clearTimeout(entry.timer);
+  entry.worker.off('exit', entry.gone);
+  entry.worker.off('error', ignore);
+  return entry.worker;
 }
 
 function forget(kind: string, entry: Parked): void {
