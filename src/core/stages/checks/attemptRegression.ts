@@ -1,7 +1,7 @@
 import type { RunLog } from '../../run/runLog';
 import type { RunEvent } from '../../schema/events';
 import type { RunContext } from '../context';
-import { joinResults, projectRegression, projectTestFiles, type RegressionOutcome } from './projectTests';
+import { joinResults, keyInFiles, projectRegression, projectTestFiles, type RegressionOutcome } from './projectTests';
 
 /**
  * The project's own tests run once per question. An attempt whose ticket tests pass runs the
@@ -68,8 +68,7 @@ export async function filesAlong(ctx: RunContext, files: readonly string[]): Pro
  * effects, say) stays failed.
  */
 function restrictedTo(outcome: RegressionOutcome, files: readonly string[]): RegressionOutcome {
-  const of = (key: string, among: readonly string[]) => among.some((f) => key.startsWith(`${f} › `));
-  const ours = (key: string) => of(key, files) || !of(key, outcome.files);
+  const ours = (key: string) => keyInFiles(key, files) || !keyInFiles(key, outcome.files);
   const r = outcome.result;
   const cases = r?.cases.filter((c) => c.file === undefined || files.includes(c.file)) ?? [];
   const count = (s: string) => cases.filter((c) => c.status === s).length;

@@ -8,9 +8,7 @@ import { caseKey, changedByRun, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
 import { typecheckAhead } from '../gates/typecheckAhead';
-
-/** A file the parse, the diagnostics and the tests' compile-ahead look at. */
-const CODE_FILE = /\.[cm]?[jt]sx?$/;
+import { isCodePath } from '../paths';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -24,7 +22,7 @@ export interface CheckOutcome {
  * the run waits on it. Nothing waits on this, and a failure here is the first parse's to report.
  */
 export function warmParser(ctx: RunContext): void {
-  const code = [...ctx.manifest.scope.write.map((f) => f.path), ...ctx.manifest.testFiles].filter((f) => CODE_FILE.test(f));
+  const code = [...ctx.manifest.scope.write.map((f) => f.path), ...ctx.manifest.testFiles].filter(isCodePath);
   if (!ctx.deps.parser?.warm || !code.length) return;
   try {
     void ctx.deps.parser.warm(code, ctx.signal).catch(() => undefined);
@@ -45,14 +43,14 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   const elapsed = (t: number) => now() - t;
   const evidence: FailureEvidence = { parse: [], diagnostics: [], lint: [] };
   const baseline = baselineFromLog(ctx);
-  const codeFiles = changed.filter((f) => CODE_FILE.test(f));
+  const codeFiles = changed.filter(isCodePath);
   // A value the ticket declared that is still only its declaration: the code is not written yet.
   const unwritten = await unimplementedDeclarations(manifest.ops, (p) => deps.workspace.readFile(p));
   // The ticket's tests run after the checks below: the runner may get ready for them meanwhile,
   // for every code file the run has changed so far (the ops' too), which the tests may load.
   // A hint: a port that breaks its word and throws changes nothing of the run.
   try {
-    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter((f) => CODE_FILE.test(f))])];
+    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter(isCodePath)])];
     deps.tests.prepare?.({ framework: manifest.runner.framework, files: manifest.testFiles }, loads);
   } catch {
     // nothing was prepared; the tests run as they would have

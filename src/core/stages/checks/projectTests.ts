@@ -47,6 +47,9 @@ export async function testsReaching(ctx: Pick<RunContext, 'deps' | 'manifest'>, 
 /** A case's identity across runs: its file and full name. */
 export const caseKey = (c: { file?: string; name: string }): string => `${c.file ?? ''} › ${c.name}`;
 
+/** Whether a case's key (`caseKey`, or a finding that starts with one) names a case of one of `files`. */
+export const keyInFiles = (key: string, files: readonly string[]): boolean => files.some((f) => key.startsWith(`${f} › `));
+
 /** The cases that did not pass in a run (a run that could not report counts every file as failing). */
 function notPassing(r: TestRunResult, files: readonly string[]): string[] {
   const failed = r.cases.filter((c) => c.status === 'failed').map(caseKey);
@@ -162,8 +165,7 @@ export async function projectRegression(ctx: RunContext, files: readonly string[
  */
 function vanished(before: Baseline | undefined, now: TestRunResult, files: readonly string[]): string[] {
   const seen = new Map(now.cases.map((c) => [caseKey(c), c.status] as const));
-  const inFiles = (k: string) => files.some((f) => k.startsWith(`${f} › `));
-  return (before?.passing ?? []).filter((k) => inFiles(k) && seen.get(k) !== 'passed' && seen.get(k) !== 'failed').map((k) => `${k} (${seen.get(k) ?? 'not run'}; it passed before the run)`);
+  return (before?.passing ?? []).filter((k) => keyInFiles(k, files) && seen.get(k) !== 'passed' && seen.get(k) !== 'failed').map((k) => `${k} (${seen.get(k) ?? 'not run'}; it passed before the run)`);
 }
 
 /** The files the run has changed so far (any writer but the materializer and the oracle guard). */
