@@ -16,6 +16,7 @@ import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './testRunners/testRunner';
+import { JudgingTools, type JudgingToolsOptions } from './testRunners/judgingTools';
 import { installedPackageEntries } from './sandbox/installedPackages';
 import { ProcessJail } from './sandbox/processJail';
 import { Redactor } from './sandbox/redactor';
@@ -67,6 +68,8 @@ export interface WireOptions {
    * none (the oracle's hashes, the allowlisted environment), which the sandbox would otherwise mask.
    */
   withoutSandbox?: string;
+  /** How the record of the tools that judge the tests keeps its copies (its tests lower the budget). */
+  judgingTools?: Pick<JudgingToolsOptions, 'copyBudget'>;
 }
 
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
@@ -151,8 +154,11 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
   const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox: o.withoutSandbox });
+  // One record for the run: whichever of its runners finds the tools changed, every other one sees it.
+  const judgingTools = new JudgingTools(root, { sandboxed: jail.status.on, fallbackDirs: [pkgRoot], readOnly: installedPackageEntries(root), ...o.judgingTools });
   const testRunner = (dir: string, inJail: ProcessJail) =>
     new ProcessTestRunner({
+      judgingTools,
       root: dir,
       nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
       fallbackDir: pkgRoot,
@@ -184,7 +190,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
         lint: linter(dir, scratchJail),
       }),
     }),
-    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail }),
+    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail, judgingTools }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },

@@ -1,6 +1,7 @@
 import { reduceRun, type AttemptState } from '../run/reducer';
 import type { CorrectionRequest } from '../schema/correction';
 import { runChecks } from '../stages/checks/checksStage';
+import { stopIfToolsChanged } from '../stages/checks/judgingTools';
 import { type RunContext } from '../stages/context';
 import { RunStop } from '../recovery/runStop';
 import { debuggerRequest, diagnose } from '../stages/debuggerStage';
@@ -100,6 +101,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
     if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
     const changed = await coderAttempt(ctx, plan);
     const outcome = await runChecks(ctx, attempt, changed);
+    await stopIfToolsChanged(ctx);
     if (outcome.passed) return { attempts: attempt };
 
     const inputs = await debuggerInputs(ctx, attempt, outcome);

@@ -2,7 +2,7 @@ import { UserInputError } from '../errors';
 import { wholeLog } from '../run/logCodec';
 import { applyEvent, emptyRunState, reduceRun } from '../run/reducer';
 import type { RunEvent } from '../schema/events';
-import type { Budget, RecoveryPolicy } from '../schema/events';
+import type { Budget, JudgingToolFile, RecoveryPolicy } from '../schema/events';
 import { resolveRecovery } from '../recovery/policy';
 import { startWatchdog } from '../recovery/budgets';
 import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/context';
@@ -59,7 +59,9 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   if (state.status === 'needsOperator') {
     throw new UserInputError(`run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`, `run ${runId} waits for your decision: accept or reject its correction in the run view (or Ticket Runner: Accept Correction Request)`);
   }
-  if (state.status !== 'running' && state.status !== 'cancelled') throw new UserInputError(`run ${runId} ended (${state.status}); only an interrupted or cancelled run can be resumed`);
+  const toolsChanged = state.finished?.reason.kind === 'judgingToolsChanged' ? state.finished.reason : undefined;
+  if (toolsChanged) await refuseOnChangedTools(deps, runId, toolsChanged.files);
+  else if (state.status !== 'running' && state.status !== 'cancelled') throw new UserInputError(`run ${runId} ended (${state.status}); only an interrupted or cancelled run can be resumed`);
   const cut = cutOf(runId, events);
   if (events.slice(cut.index).some((e) => e.type === 'correction.accepted' || (e.type === 'run.resumed' && e.attempt === undefined))) {
     const why = `run ${runId} was interrupted after an accepted correction, before an attempt ended: it cannot be resumed`;
@@ -94,6 +96,17 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
     await runGates(ctx, done.attempts);
     return confirmVerdict(ctx, done);
   }).finally(() => watchdog.dispose());
+}
+
+/**
+ * A run stopped on a changed test runner goes on only once every file it named is as the run
+ * recorded it (reinstalled): checked by hash, in this process, before anything runs.
+ */
+async function refuseOnChangedTools(deps: PipelineDeps, runId: string, files: readonly JudgingToolFile[]): Promise<void> {
+  const still = deps.tests.stillChangedTools ? await deps.tests.stillChangedTools(files) : files;
+  if (!still.length) return;
+  const list = still.map((f) => `${f.change} ${f.path}`).join(', ');
+  throw new UserInputError(`run ${runId} stopped because the test runner was changed by the code under test, and it still is: ${list}. Reinstall (npm ci), then resume it again`);
 }
 
 /** Puts back every file written after the cut as it was at the cut, and records the writes. */

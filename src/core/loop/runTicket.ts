@@ -17,6 +17,7 @@ import { applyOps, warmOps } from '../stages/ops/applyOps';
 import { warmParser } from '../stages/checks/checksStage';
 import { recordBaselines } from '../stages/checks/baselines';
 import { guardOracle } from '../stages/checks/oracle';
+import { stopIfToolsChanged } from '../stages/checks/judgingTools';
 import { Oracle } from '../stages/checks/oraclePins';
 import { normalizeRelPath } from '../stages/paths';
 import { parseTicket } from '../stages/ticketLoader';
@@ -85,6 +86,7 @@ export async function materializeTests(ctx: RunContext): Promise<void> {
  * on a judge that moved.
  */
 export async function confirmVerdict<T extends { attempts: number }>(ctx: RunContext, done: T): Promise<T> {
+  await stopIfToolsChanged(ctx);
   const tampered = await guardOracle(ctx, done.attempts, 'beforeVerdict');
   if (tampered.length) throw new RunStop({ kind: 'oracleTampered', files: tampered.map((t) => t.path) }, 'failed');
   return done;
@@ -179,6 +181,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     warmOps(ctx);
     warmParser(ctx);
     await recordBaselines(ctx);
+    await stopIfToolsChanged(ctx);
     await materializeTests(ctx);
     await applyOps(ctx);
     const done = await runAttempts(ctx, 1, undefined);

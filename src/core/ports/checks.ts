@@ -1,4 +1,5 @@
 import type { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
+import type { JudgingToolFile } from '../schema/events';
 import type { TestFramework } from '../schema/testPlan';
 
 /** A name a file exports, or a member of one, with its type as TypeScript prints it. */
@@ -79,6 +80,19 @@ export interface TestRunnerPort {
    * changes what a run reports.
    */
   prepare?(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void;
+  /**
+   * The installed tools that judge the tests (the runner, its circus or reporter, the assertion
+   * library, the transformer, and the packages they require), looked at now against what was
+   * recorded before the run's first test command. A change is put back from the recorded copy
+   * when it can be; what could not be put back is returned: no verdict of this run may be taken
+   * on those tools. Optional: a runner without it has nothing recorded.
+   */
+  unrestoredTools?(signal: AbortSignal): Promise<JudgingToolFile[]>;
+  /**
+   * Which of `files` (recorded by an earlier process of the run) still differ from their
+   * recorded hash: `resume` goes on only when none does.
+   */
+  stillChangedTools?(files: readonly JudgingToolFile[]): Promise<JudgingToolFile[]>;
   /** Drops what the runner keeps between runs (its snapshots of the workspace). */
   dispose?(): void;
 }

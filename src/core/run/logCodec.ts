@@ -53,13 +53,16 @@ export function decodeLog(text: string, source: string): LoadedLog {
 /**
  * What only an edit can make of an append-only log: the writer numbers its events from 0, one
  * by one, for one run, and a run that has finished finishes again only after it was reopened as
- * the commands reopen one: `resume` a cancelled run, a decision on the correction request a run
+ * the commands reopen one: `resume` a cancelled run (or one stopped on a changed test runner), a decision on the correction request a run
  * waits for (and, once accepted, its resume). Without the OS sandbox the code under test can
  * append to the log, and a process it leaves behind can do so after the run: a resume and a
  * second `run.finished` after the real one would otherwise be the run's outcome in every view.
  * A forger who also writes the decision an operator would make is not stopped here; the
  * sandbox, where `.ticket-runner/` is read-only, is what stops that.
  */
+/** How `outOfOrder` marks a run stopped on a changed test runner: resumed once the runner is reinstalled. */
+const TOOLS_CHANGED = 'failed, its test runner changed';
+
 function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } | undefined {
   /** The outcome the run last finished with, until something reopened it. */
   let ended: string | undefined;
@@ -74,12 +77,12 @@ function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } 
       else decided = true;
     } else if (e.type === 'run.resumed') {
       if (ended === 'needsOperator' && !decided) return at('resumes a run that waits for a decision on its correction request, with no decision');
-      if (ended !== undefined && ended !== 'needsOperator' && ended !== 'cancelled') return at(`resumes a run that ended ${ended}; only a cancelled run is resumed`);
+      if (ended !== undefined && ended !== 'needsOperator' && ended !== 'cancelled' && ended !== TOOLS_CHANGED) return at(`resumes a run that ended ${ended}; only a cancelled run, or one stopped on a changed test runner, is resumed`);
       ended = undefined;
       decided = false;
     } else if (e.type === 'run.finished') {
       if (ended !== undefined) return at('finishes a run that had finished already, with no resume or decision between');
-      ended = e.outcome;
+      ended = e.reason.kind === 'judgingToolsChanged' ? TOOLS_CHANGED : e.outcome;
       decided = false;
     }
   }

@@ -78,6 +78,12 @@ export const TestRunResult = z
     output: z.string(),
     /** Files the test run created, changed or deleted in the workspace, each put back as it was when it could be. */
     sideEffects: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
+    /**
+     * Files of the installed tools that judge the tests (the runner and what it loads) found
+     * changed before or after this command, each put back from the run's copy when it could be.
+     * Any entry makes the result void: it never passes, whichever command made the change.
+     */
+    judgingTools: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
   })
   .strict();
 export type TestRunResult = z.infer<typeof TestRunResult>;

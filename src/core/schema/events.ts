@@ -98,6 +98,16 @@ export const RunOutcome = z.enum(RUN_OUTCOMES);
 export type RunOutcome = z.infer<typeof RunOutcome>;
 
 /** Why a run stopped, typed so views never parse it out of a string. */
+/** A file of the installed judging tools, as a run recorded it before its first test command. */
+export const JudgingToolFile = z
+  .object({
+    path: z.string().describe('From the workspace root, through its node_modules'),
+    change: z.enum(['created', 'modified', 'deleted']),
+    sha256: z.string().nullable().describe('As recorded; null: the file did not exist'),
+  })
+  .strict();
+export type JudgingToolFile = z.infer<typeof JudgingToolFile>;
+
 export const StopReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('testsPassed') }).strict(),
   z.object({ kind: z.literal('retryBudgetSpent'), attempts: z.number().int() }).strict(),
@@ -110,6 +120,13 @@ export const StopReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('gateError'), gate: z.string(), message: z.string() }).strict(),
   /** A rendered test or the ticket changed under a verdict: the run cannot pass on it. */
   z.object({ kind: z.literal('oracleTampered'), files: z.array(z.string()) }).strict(),
+  /**
+   * The installed tools that judge the tests were changed by a command and could not be put
+   * back: every later verdict would be the changed runner's. `files` holds each one with the
+   * sha256 the run recorded before its first test command (null: it did not exist), which
+   * `resume` checks before it goes on.
+   */
+  z.object({ kind: z.literal('judgingToolsChanged'), files: z.array(JudgingToolFile) }).strict(),
   z.object({ kind: z.literal('cancelled') }).strict(),
   z.object({ kind: z.literal('modelError'), role: ModelRole, message: z.string() }).strict(),
   z.object({ kind: z.literal('error'), message: z.string() }).strict(),

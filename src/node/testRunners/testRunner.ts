@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { CancelledError, errorMessage } from '../../core/errors';
 import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
+import type { JudgingToolFile } from '../../core/schema/events';
 import { ProcessJail } from '../sandbox/processJail';
 import { runtimeMountPoints } from '../sandbox/workspaceDenies';
 import { realPathOr } from '../workspacePaths';
@@ -16,6 +17,7 @@ import { commonJsOnly } from './commonJsLoader';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
+import { stillChanged, type JudgingTools, type ToolChange } from './judgingTools';
 import { TrustedTransforms } from './trustedTransforms';
 import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
@@ -84,6 +86,11 @@ export interface ProcessTestRunnerOptions {
    * V8's coverage is believed only for these processes (v8Coverage.ts).
    */
   onProcesses?: (pids: number[]) => void;
+  /**
+   * The run's record of the installed tools that judge the tests, shared by every runner of the
+   * run (the checks', the gates', the scratch copies'): looked at before and after each command.
+   */
+  judgingTools?: JudgingTools;
 }
 
 /**
@@ -122,18 +129,40 @@ export class ProcessTestRunner implements TestRunnerPort {
 
   async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     if (signal.aborted) throw new CancelledError('test run cancelled');
+    const judges = this.options.judgingTools;
+    // Recorded before the framework's first command, so before any code under test ran.
+    if (judges) await judges.record(request.framework, [(await this.unitOf(request.files)).cwd, this.options.root]);
     const reportDir = await mkdtemp(join(tmpdir(), 'ticket-runner-tests-'));
     await this.sideEffects.before();
+    // A change made between commands (by a process an earlier one left behind) voids this one too.
+    const toolChanges = judges ? await judges.look() : [];
+    const looks = judges?.changeCount ?? 0;
     let result: TestRunResult | undefined;
     try {
-      result = await this.runWithReport(request, signal, join(reportDir, 'report'));
+      const unrestored = judges?.unrestoredFiles() ?? [];
+      result = unrestored.length ? notRun(request, unrestored) : await this.runWithReport(request, signal, join(reportDir, 'report'));
     } finally {
+      // Before the workspace's look: the watch on node_modules then reports the change and its put-back as one.
+      if (judges) toolChanges.push(...(await judges.look()));
       // Put back what the run did to the workspace even when it was cancelled.
       const effects = await this.sideEffects.restore();
       await rm(reportDir, { recursive: true, force: true });
-      if (result && effects.length) result = withSideEffects(result, effects);
+      const putBack = new Set(toolChanges.filter((c) => c.restored).map((c) => c.path));
+      if (result && effects.length) result = withSideEffects(result, effects.map((e) => (putBack.has(e.path) ? { ...e, restored: true } : e)));
+      if (result && (toolChanges.length || (judges?.changeCount ?? 0) !== looks)) result = voidedByTools(result, toolChanges);
     }
     return result;
+  }
+
+  async unrestoredTools(): Promise<JudgingToolFile[]> {
+    const judges = this.options.judgingTools;
+    if (!judges) return [];
+    await judges.look();
+    return judges.unrestoredFiles();
+  }
+
+  stillChangedTools(files: readonly JudgingToolFile[]): Promise<JudgingToolFile[]> {
+    return stillChanged(this.options.root, files);
   }
 
   /** Removes the side-effect guard's snapshots of large files. */
@@ -298,6 +327,32 @@ export class ProcessTestRunner implements TestRunnerPort {
   }
 }
 
+/** The words that name a changed runner, for every note that says it. */
+const RUNNER_CHANGED = 'the test runner was changed by the code under test';
+
+/**
+ * A command's result when the tools that judge it moved while it ran, or before: whatever it
+ * reported was the changed runner's word, so it is an error, never a verdict.
+ */
+function voidedByTools(r: TestRunResult, changes: ToolChange[]): TestRunResult {
+  const list = (cs: ToolChange[]) => cs.map((c) => `${c.change} ${c.path}`).join(', ');
+  const back = changes.filter((c) => c.restored);
+  const kept = changes.filter((c) => !c.restored);
+  const notes = [
+    ...(back.length ? [`[ticket-runner] ${RUNNER_CHANGED}; put back as installed, but this result was the changed runner's and does not count: ${list(back)}`] : []),
+    ...(kept.length ? [`[ticket-runner] ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${list(kept)}`] : []),
+    ...(changes.length ? [] : [`[ticket-runner] ${RUNNER_CHANGED} while this command ran (found by another command's look), so this result does not count`]),
+  ];
+  const judgingTools = [...(r.judgingTools ?? []), ...changes.map(({ path, change, restored }) => ({ path, change, restored }))];
+  return { ...r, status: 'error', judgingTools, output: [r.output, ...notes].join('\n') };
+}
+
+/** What a command reports that did not run: the tools that would judge it are still changed. */
+function notRun(request: TestRunRequest, files: JudgingToolFile[]): TestRunResult {
+  const output = `[ticket-runner] not run: ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${files.map((f) => `${f.change} ${f.path}`).join(', ')}`;
+  return { ...result(request, [], { status: 'error', cases: [], durationMs: 0, output }), judgingTools: files.map(({ path, change }) => ({ path, change, restored: false })) };
+}
+
 /**
  * The run's result with what it did to the workspace. A change that could not be put back
  * leaves the workspace other than what was judged, and a change to a git hook, `.git/config` or
@@ -306,15 +361,18 @@ export class ProcessTestRunner implements TestRunnerPort {
 function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult {
   const list = (es: SideEffect[]) => es.map((e) => `${e.change} ${e.path}`).join(', ');
   const installed = effects.filter((e) => inInstalledPackages(e.path));
+  const installedBack = installed.filter((e) => e.restored);
+  const installedKept = installed.filter((e) => !e.restored);
   const kept = effects.filter((e) => !e.restored && !inInstalledPackages(e.path));
-  const undone = effects.filter((e) => e.restored);
+  const undone = effects.filter((e) => e.restored && !inInstalledPackages(e.path));
   const armed = effects.filter((e) => runsCodeLater(e.path));
   const notes = [
     ...(undone.length ? [`[ticket-runner] the test run changed the workspace; put back as it was: ${list(undone)}`] : []),
     ...(kept.length ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`] : []),
     ...(armed.length ? [`[ticket-runner] the test run changed what git or the editor runs outside any sandbox, so this run cannot pass: ${list(armed)}`] : []),
-    ...(installed.length
-      ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass: ${list(installed)}; reinstall them (npm ci) to have them as published`]
+    ...(installedBack.length ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass; put back as installed: ${list(installedBack)}`] : []),
+    ...(installedKept.length
+      ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass: ${list(installedKept)}; reinstall them (npm ci) to have them as published`]
       : []),
   ];
   const fails = kept.length > 0 || armed.length > 0 || installed.length > 0;

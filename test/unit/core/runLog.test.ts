@@ -112,7 +112,12 @@ describe('run log', () => {
     const refused = (line: number, why: RegExp) => assert.rejects(store.load('r8'), (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message));
     // What a process left behind by the tests appends once the run failed: a resume, and a pass.
     rewrite([...lines, resumed(3), passed(4)]);
-    await refused(4, /resumes a run that ended failed; only a cancelled run is resumed/);
+    await refused(4, /resumes a run that ended failed; only a cancelled run, or one stopped on a changed test runner, is resumed/);
+    // A run stopped on a changed test runner is resumed once it is reinstalled (resumeRun checks the hashes first).
+    const toolsChanged = lines.at(-1)!.replace(/"reason":\{[^}]*\}/, '"reason":{"kind":"judgingToolsChanged","files":[{"path":"node_modules/co/index.js","change":"modified","sha256":"ab"}]}');
+    assert.notEqual(toolsChanged, lines.at(-1));
+    rewrite([...lines.slice(0, -1), toolsChanged, resumed(3), passed(4)]);
+    assert.equal((await store.load('r8')).events.length, 5);
     const needsOperator = lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"needsOperator"');
     rewrite([...lines.slice(0, -1), needsOperator, resumed(3), passed(4)]);
     await refused(4, /resumes a run that waits for a decision on its correction request, with no decision/);

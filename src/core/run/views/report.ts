@@ -69,6 +69,8 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
       return `${gate(reason.gate)} could not judge the change: ${reason.message}`;
     case 'oracleTampered':
       return `the oracle changed before the verdict (${reason.files.join(', ')}): the run cannot pass on it`;
+    case 'judgingToolsChanged':
+      return `the test runner was changed by the code under test and could not be restored; reinstall (npm ci) and run again (${reason.files.map((f) => `${f.change} ${f.path}`).join(', ')})`;
     case 'cancelled':
       return 'cancelled';
     case 'modelError':
