@@ -17,6 +17,8 @@ export const PackageJson = z.looseObject({
   scripts: field(names),
   dependencies: field(names),
   devDependencies: field(names),
+  optionalDependencies: field(names),
+  peerDependencies: field(names),
   workspaces: z.unknown().optional(),
   eslintConfig: z.unknown().optional(),
   exports: z.unknown().optional(),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import type { JudgingToolFile } from '../../core/schema/events';
+import { parsePackageJson, type PackageJson } from '../../core/schema/packageJson';
 import type { TestFramework } from '../../core/schema/testPlan';
 import { isInside, realPathOr } from '../workspacePaths';
 
@@ -85,6 +86,7 @@ export class JudgingTools {
   private readonly files = new Map<string, RecordedFile>();
   private readonly dirs = new Map<string, RecordedDir>();
   private readonly recorded = new Set<TestFramework>();
+  private readonly recordedPackages = new Set<string>();
   private copyBytes = 0;
   private readonly unrestored = new Map<string, ToolChange>();
   /** Counts the looks that found a change: a command that saw it move while it ran is void too. */
@@ -103,6 +105,18 @@ export class JudgingTools {
   /** How many looks so far found a change. */
   get changeCount(): number {
     return this.changes;
+  }
+
+  /** What is recorded: files, and the bytes hashed and kept (for the cost a command pays, `npm run bench`). */
+  size(): { files: number; bytes: number; copied: number } {
+    let bytes = 0;
+    for (const f of this.files.values()) bytes += f.size;
+    return { files: this.files.size, bytes, copied: this.copyBytes };
+  }
+
+  /** The packages recorded, as the report names their folders. */
+  packages(): string[] {
+    return [...this.recordedPackages].sort();
   }
 
   /** The changes no look could put back, as the run recorded those files. */
@@ -129,10 +143,9 @@ export class JudgingTools {
         if (change) found.push(change);
       });
       await each([...this.dirs.values()], async (d) => void found.push(...(await this.lookAtDir(d))));
-      for (const c of found) {
-        if (c.restored) this.unrestored.delete(c.path);
-        else this.unrestored.set(c.path, c);
-      }
+      // What stays changed is found by every look: one that no longer finds it finds it as recorded (reinstalled).
+      this.unrestored.clear();
+      for (const c of found) if (!c.restored) this.unrestored.set(c.path, c);
       // One that stays changed is found at every look, and each command it saw is void.
       if (found.length || this.unrestored.size) this.changes++;
       return found.sort((a, b) => a.path.localeCompare(b.path));
@@ -161,6 +174,7 @@ export class JudgingTools {
   }
 
   private async recordPackage(dir: string): Promise<void> {
+    this.recordedPackages.add(this.shown(dir));
     const parent = path.dirname(dir);
     // The node_modules folder it was found in: a new `<name>.js` there would be loaded before it.
     const holder = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
@@ -281,8 +295,8 @@ async function closureOf(names: readonly string[], dirs: readonly string[]): Pro
     const dir = queue.pop()!;
     if (seen.has(dir)) continue;
     seen.add(dir);
-    const manifest = await fs.readFile(path.join(dir, 'package.json'), 'utf8').then((t) => JSON.parse(t) as Record<string, unknown>, () => ({}));
-    const deps = ['dependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) => Object.keys((manifest[k] as Record<string, unknown> | undefined) ?? {}));
+    const manifest: PackageJson = await fs.readFile(path.join(dir, 'package.json'), 'utf8').then(parsePackageJson, () => ({}));
+    const deps = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });
     for (const dep of deps) {
       const found = await resolvePackage(dep, [dir]);
       if (found && !seen.has(found)) queue.push(found);

@@ -334,8 +334,10 @@ const RUNNER_CHANGED = 'the test runner was changed by the code under test';
  * A command's result when the tools that judge it moved while it ran, or before: whatever it
  * reported was the changed runner's word, so it is an error, never a verdict.
  */
-function voidedByTools(r: TestRunResult, changes: ToolChange[]): TestRunResult {
-  const list = (cs: ToolChange[]) => cs.map((c) => `${c.change} ${c.path}`).join(', ');
+function voidedByTools(r: TestRunResult, found: ToolChange[]): TestRunResult {
+  // One that stays changed is found by each look, before and after: said once, as the last look left it.
+  const changes = [...new Map([...(r.judgingTools ?? []), ...found].map((c) => [c.path, c])).values()];
+  const list = (cs: readonly { change: string; path: string }[]) => cs.map((c) => `${c.change} ${c.path}`).join(', ');
   const back = changes.filter((c) => c.restored);
   const kept = changes.filter((c) => !c.restored);
   const notes = [
@@ -343,7 +345,7 @@ function voidedByTools(r: TestRunResult, changes: ToolChange[]): TestRunResult {
     ...(kept.length ? [`[ticket-runner] ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${list(kept)}`] : []),
     ...(changes.length ? [] : [`[ticket-runner] ${RUNNER_CHANGED} while this command ran (found by another command's look), so this result does not count`]),
   ];
-  const judgingTools = [...(r.judgingTools ?? []), ...changes.map(({ path, change, restored }) => ({ path, change, restored }))];
+  const judgingTools = changes.map(({ path, change, restored }) => ({ path, change, restored }));
   return { ...r, status: 'error', judgingTools, output: [r.output, ...notes].join('\n') };
 }
 
