@@ -129,7 +129,10 @@ export class JudgingTools {
     return this.serial(async () => {
       if (this.recorded.has(framework)) return;
       this.recorded.add(framework);
-      const packages = await closureOf(SEEDS[framework], [...fromDirs, ...(this.options.fallbackDirs ?? [])]);
+      // In the sandbox, a package outside the workspace is written by no command, and what it requires
+      // resolves from its own folder, outside too: neither is looked at.
+      const follow = (dir: string) => !this.options.sandboxed || isInside(this.realRoot, dir);
+      const packages = await closureOf(SEEDS[framework], [...fromDirs, ...(this.options.fallbackDirs ?? [])], follow);
       for (const dir of packages) if (this.watched(dir)) await this.recordPackage(dir);
     });
   }
@@ -282,9 +285,10 @@ export async function stillChanged(root: string, files: readonly JudgingToolFile
 /**
  * The real folders of the packages named, found from `dirs` as Node finds them, and of every
  * package they depend on, found from the depending package's own folder: the runner's own
- * resolution, as its `require` calls will make it.
+ * resolution, as its `require` calls will make it. A folder `follow` refuses is left out, with
+ * what only it requires.
  */
-async function closureOf(names: readonly string[], dirs: readonly string[]): Promise<string[]> {
+async function closureOf(names: readonly string[], dirs: readonly string[], follow: (dir: string) => boolean): Promise<string[]> {
   const seen = new Set<string>();
   const queue: string[] = [];
   for (const name of names) {
@@ -293,7 +297,7 @@ async function closureOf(names: readonly string[], dirs: readonly string[]): Pro
   }
   while (queue.length) {
     const dir = queue.pop()!;
-    if (seen.has(dir)) continue;
+    if (seen.has(dir) || !follow(dir)) continue;
     seen.add(dir);
     const manifest: PackageJson = await fs.readFile(path.join(dir, 'package.json'), 'utf8').then(parsePackageJson, () => ({}));
     const deps = Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });

@@ -80,8 +80,8 @@ describe('scenarios: a test runner the code under test patched judges no later a
 
   const asInstalled = () => assert.deepEqual(files().map((f) => readFileSync(f, 'utf8')), installed, 'the patched packages are as installed');
 
-  for (const sandbox of ['on', 'off'] as const) {
-    it(`with the sandbox ${sandbox}: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed`, async () => {
+  const putBackThenFails = async (sandbox: 'on' | 'off') => {
+    {
       const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}) });
       if (sandbox === 'on') assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
       assert.notEqual(state.status, 'passed');
@@ -92,8 +92,10 @@ describe('scenarios: a test runner the code under test patched judges no later a
       assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
       assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
       assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
-    });
-  }
+    }
+  };
+  it('with the sandbox on: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('on'));
+  it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('off'));
 
   it('when the patch cannot be put back: the run stops after attempt 1, failed, naming the files; resume refuses until they are reinstalled, then goes on', async () => {
     // No copies kept: a change is found, and cannot be put back.
