@@ -19,11 +19,12 @@ import { copyFixture, fixturePath, REPO_ROOT } from '../../support/tempWorkspace
 const PATCHED = ['co/index.js', 'is-generator-fn/index.js'];
 
 /**
- * The packages `names` need, by their manifests, from this repository's flat node_modules: an
- * install of jest of the workspace's own, as a real project has, where jest finds jest-circus
- * and jest-circus finds co (a link would resolve them in this repository's node_modules).
+ * Makes the packages `names` need, by their manifests, real copies in the workspace's node_modules
+ * (from this repository's flat one; the fixture has links): an install of the runner of the
+ * workspace's own, as a real project has, where jest finds jest-circus and jest-circus finds co
+ * (through a link, Node would resolve them in this repository's node_modules).
  */
-function jestInstall(names: readonly string[]): string[] {
+function ownInstall(root: string, names: readonly string[]): void {
   const seen = new Set<string>();
   const queue = [...names];
   while (queue.length) {
@@ -33,9 +34,20 @@ function jestInstall(names: readonly string[]): string[] {
     const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
     queue.push(...Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
   }
-  return [...seen];
+  for (const name of seen) {
+    const at = path.join(root, 'node_modules', name);
+    const scope = name.startsWith('@') ? path.dirname(at) : undefined;
+    // A scope is one link in the fixture's copy: it becomes a folder of links, never written through.
+    if (scope && lstatSync(scope).isSymbolicLink()) {
+      rmSync(scope);
+      mkdirSync(scope);
+      const shared = path.join(REPO_ROOT, 'node_modules', path.basename(scope));
+      for (const entry of readdirSync(shared)) symlinkSync(path.join(shared, entry), path.join(scope, entry));
+    }
+    rmSync(at, { force: true });
+    cpSync(path.join(REPO_ROOT, 'node_modules', name), at, { recursive: true, dereference: true });
+  }
 }
-const COPIED = jestInstall(['jest', 'ts-jest', '@types/jest']);
 
 const answer = readFileSync(path.join(fixturePath('inventory-jest'), '.tickets', 'answers', 'INV-1', 'attempt1.ts'), 'utf8');
 /** lowStock leaves out the SKUs exactly at the threshold: its rendered test fails on an honest runner. */
@@ -60,19 +72,7 @@ describe('scenarios: a test runner the code under test patched judges no later a
   const files = () => PATCHED.map((f) => path.join(ws.root, 'node_modules', f));
   beforeEach(() => {
     ws = copyFixture('inventory-jest');
-    for (const name of COPIED) {
-      const at = path.join(ws.root, 'node_modules', name);
-      const scope = name.startsWith('@') ? path.dirname(at) : undefined;
-      // A scope is one link in the fixture's copy: it becomes a folder of links, never written through.
-      if (scope && lstatSync(scope).isSymbolicLink()) {
-        rmSync(scope);
-        mkdirSync(scope);
-        const shared = path.join(REPO_ROOT, 'node_modules', path.basename(scope));
-        for (const entry of readdirSync(shared)) symlinkSync(path.join(shared, entry), path.join(scope, entry));
-      }
-      rmSync(at, { force: true });
-      cpSync(path.join(REPO_ROOT, 'node_modules', name), at, { recursive: true, dereference: true });
-    }
+    ownInstall(ws.root, ['jest', 'ts-jest', '@types/jest']);
     installed = files().map((f) => readFileSync(f, 'utf8'));
     writeHostileTicket(ws.root, { id: 'POISON-1', from: 'INV-1', coder: [{ 'src/stock.ts': POISONS_THE_CIRCUS }, { 'src/stock.ts': WRONG }], debugger: [blamesTheCode, blamesTheCode] });
   });
@@ -124,5 +124,34 @@ describe('scenarios: a test runner the code under test patched judges no later a
     asInstalled();
     const last = resumed.state.attempts.at(-1);
     assert.equal(last?.tests?.status, 'failed', last?.tests?.output);
+  });
+});
+
+describe('scenarios: a package vitest loads, patched by the code under test, is put back (shop-esm)', function () {
+  this.timeout(240_000);
+  let ws: ReturnType<typeof copyFixture>;
+  const pathe = () => path.join(ws.root, 'node_modules', 'pathe', 'dist', 'index.mjs');
+  let installed: string;
+  beforeEach(() => {
+    ws = copyFixture('shop-esm');
+    ownInstall(ws.root, ['vitest', '@vitest/coverage-v8']);
+    installed = readFileSync(pathe(), 'utf8');
+  });
+  afterEach(() => ws.dispose());
+
+  it('attempt 1 appends to pathe, which vitest imports: its result is void, pathe is put back, and the right attempt 2 passes on vitest as installed', async () => {
+    const right = readFileSync(path.join(fixturePath('shop-esm'), '.tickets', 'answers', 'SHOP-1', 'attempt1.ts'), 'utf8');
+    const patches = `import { appendFileSync } from 'node:fs';
+try { appendFileSync('node_modules/pathe/dist/index.mjs', '\\nglobalThis.process.exitCode = 0;\\n'); } catch {}
+${right}`;
+    writeHostileTicket(ws.root, { id: 'POISON-2', from: 'SHOP-1', coder: [{ 'src/cart/shipping.ts': patches }, { 'src/cart/shipping.ts': right }], debugger: [{ kind: 'code', claim: 'The code writes into node_modules.', evidence: [{ source: 'testOutput', quote: 'node_modules' }], brief: 'Do not write node_modules.' }] });
+    const { state } = await runTicket(ws.root, 'POISON-2', { attempts: 2, gates: { enabled: [] } });
+    assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
+    assert.equal(readFileSync(pathe(), 'utf8'), installed, 'pathe is as installed');
+    const [a1, a2] = state.attempts;
+    assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
+    assert.deepEqual(a1?.tests?.judgingTools, [{ path: 'node_modules/pathe/dist/index.mjs', change: 'modified', restored: true }]);
+    assert.equal(a2?.tests?.status, 'passed', a2?.tests?.output);
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
   });
 });
