@@ -64,6 +64,7 @@ export function summarizeChecks(e: FailureEvidence): string {
   if (e.lint.length) parts.push(`${e.lint.length} lint error(s)`);
   if (e.tests) parts.push(`tests ${e.tests.status}: ${e.tests.passed} passed, ${e.tests.failed} failed`);
   else if (e.parse.length) parts.push('tests not run');
+  if (e.tooNarrow) parts.push('too narrow: held-out cases fail');
   return parts.join(', ') || 'no check ran';
 }
 
