@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { EDITOR_TOOL } from '../../../src/core/stages/coder/editorTool';
+import { RUN_TESTS_TOOL } from '../../../src/core/stages/coder/runTestsTool';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { copyFixture } from '../../support/tempWorkspace';
@@ -109,5 +110,39 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     assert.match(refused[0]!.detail, /not in the ticket's scope/);
     // The folder's listing names only the visible test file.
     assert.match(told.get(1)!, /Files under test\/ticket you may view:\ntest\/ticket\/BLOG-14\.test\.ts/);
+  });
+
+  it('code under test that prints every file of the tests\' folder, and a run_tests call, give the Coder no held-out text and no held-out verdict', async () => {
+    // Hostile: as the tests load it, the code prints every file under the rendered tests' folder.
+    const printing = `import { readdirSync, readFileSync } from 'node:fs';\nimport * as path from 'node:path';\nconst dir = path.join(__dirname, '../../test/ticket');\nfor (const f of readdirSync(dir)) console.log(readFileSync(path.join(dir, f), 'utf8'));\n${answer(ws.root, 'BLOG-14', 'attempt1.ts')}`;
+    const general = answer(ws.root, 'BLOG-14', 'attempt2.ts');
+    writeScript(ws.root, 'BLOG-14', {
+      coder: [
+        { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: RUN_TESTS_TOOL, input: { files: [{ path: FILE, content: printing }] } }] },
+        { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: printing } },
+        { expect: { attempt: 2, promptIncludes: ['too narrow'] }, files: { [FILE]: general } },
+      ],
+      debugger: [
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          structured: {
+            kind: 'code',
+            claim: 'pathSegments strips only an https origin, so other absolute URLs keep their origin as segments.',
+            evidence: [{ source: 'testOutput', quote: 'The change passes the visible tests but is too narrow' }],
+            brief: 'Parse the argument as a URL and split its pathname.',
+            avoid: [],
+          },
+        },
+      ],
+    });
+    const r = await runTicket(ws.root, 'BLOG-14', light);
+    const events = await loadEvents(ws.root, r.runId);
+    assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
+    assert.deepEqual(r.state.attempts.map((a) => a.heldOut?.status), ['failed', 'passed']);
+    const told = await coderText(ws.root, r.runId, events);
+    for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
+    // The run_tests answer judged the visible cases only: it says passed, and nothing of the held-out run.
+    assert.match(told.get(1)!, /Checks on the candidate \(a scratch copy; the workspace is unchanged\): passed/);
+    assert.doesNotMatch(told.get(1)!, /too narrow|held-out/);
   });
 });
