@@ -92,3 +92,26 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
     heldOut: { generalize: ticket.generalize !== false, files: part(true, heldOutPath) },
   };
 }
+
+/**
+ * A corrected plan with the ticket's held-out cases kept: a proposal is made from the visible
+ * plan, so accepting it as it is would delete the cases the Coder never saw. Each goes back
+ * into its file (the file too, if the proposal dropped it), saying `"holdout": true`, so that it
+ * stays held out wherever the corrected plan puts the other cases. One the proposal already
+ * has (by its name, in its file) is left as the proposal has it.
+ */
+export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
+  const held = new Map(heldOutFlags(ticket).filter((c) => c.held !== null).map((c) => [c.testCase, c.fi]));
+  if (!held.size) return proposed;
+  const files = proposed.files.map((f) => ({ ...f, cases: [...f.cases] }));
+  for (const [testCase, fi] of held) {
+    const source = ticket.testPlan.files[fi]!;
+    let file = files.find((f) => f.path === source.path);
+    if (!file) {
+      file = { ...source, cases: [] };
+      files.push(file);
+    }
+    if (!file.cases.some((c) => c.name === testCase.name)) file.cases.push({ ...testCase, holdout: true });
+  }
+  return { ...proposed, files };
+}

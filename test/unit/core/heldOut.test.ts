@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../../src/core/errors';
 import { heldOutCases, heldOutPath, splitHeldOut } from '../../../src/core/stages/heldOut';
+import { applyProposal } from '../../../src/core/stages/router/corrections';
 import { buildManifest } from '../../../src/core/stages/manifestBuilder';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
 import { validateTicket } from '../../../src/core/stages/validateTicket';
@@ -82,6 +83,20 @@ describe('held-out cases (generalize)', () => {
     assert.equal(heldOutPath('src/__tests__/cart.spec.mjs'), 'src/__tests__/cart.heldout.spec.mjs');
     assert.equal(heldOutPath('tests/slug.ts'), 'tests/slug.heldout.ts');
     assert.equal(heldOutPath('x.test.ts'), 'x.heldout.test.ts');
+  });
+
+  it('an accepted corrected plan, made from the visible plan, keeps the held-out cases, still held out', () => {
+    const t = aTicket([{ criterion: 'AC1' }, { criterion: 'AC1' }, { criterion: 'AC2', file: 1 }, { criterion: 'AC2', file: 1 }]);
+    const { visible } = splitHeldOut(t);
+    // The reviewer adds an AC1 case to the plan it was shown.
+    const added = { name: 'case 9', criterion: 'AC1', async: false, arrange: [], expect: [{ kind: 'truthy' as const, actual: 'true', not: false }] };
+    const proposal = { kind: 'testPlan' as const, testPlan: { ...visible, files: [{ ...visible.files[0]!, cases: [...visible.files[0]!.cases, added] }, visible.files[1]!] } };
+    const after = parseTicket('T.ticket.json', applyProposal(JSON.stringify(t), 'T.ticket.json', proposal));
+    assert.deepEqual(after.testPlan.files.map((f) => f.cases.map((c) => [c.name, c.holdout ?? null])), [
+      [['case 0', null], ['case 9', null], ['case 1', true]],
+      [['case 2', null], ['case 3', true]],
+    ]);
+    assert.deepEqual(names(after), ['[AC1] case 1', '[AC2] case 3']);
   });
 
   describe('in the manifest and validate', function () {
