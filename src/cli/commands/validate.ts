@@ -1,5 +1,6 @@
 import { UserInputError } from '../../core/errors';
 import type { TicketFinding } from '../../core/stages/validateTicket';
+import type { HeldOutCase } from '../../core/stages/heldOut';
 import { validateTicket } from '../../core/stages/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
@@ -9,6 +10,10 @@ import { workspaceOf } from '../workspaceOf';
 
 /** One finding as `validate` and `render` print it. */
 export const findingLine = (ticket: string, f: TicketFinding) => `${ticket}: ${f.severity} at ${f.path}: ${f.message}`;
+
+/** One held-out case as `validate` and `render` print it: which, where, and why. */
+export const heldOutLine = (ticket: string, c: HeldOutCase) =>
+  `${ticket}: held out at ${c.path}: "${c.name}" (${c.why === 'holdout' ? 'it says "holdout": true' : 'the last case of its criterion'}), rendered to ${c.file}; the Coder never sees it`;
 
 /** `validate`: every ticket's findings; exit 3 if any ticket has an error. */
 export const validateCommand = defineCommand({
@@ -23,7 +28,8 @@ no test names, and the rendered tests against the code as it is now. Prints one 
 finding (the ticket, the JSON path, what is wrong) and exits 0 when no ticket has an error,
 3 when one has. Warnings (a rendered test that names code the ticket asks for) do not fail,
 nor does information: a symbol or field the ticket names that its scope's code declares and
-refs does not list, with the exact refs entry to add.`,
+refs does not list, with the exact refs entry to add. Then one line per held-out case (the
+cases the Coder never sees: docs/tickets.md says which), with --json as "heldOut".`,
   options: {},
   async run({ flags, positionals, io, signal }) {
     if (!positionals.length) throw new UserInputError('validate needs one or more ticket paths, such as .tickets/BLOG-1.ticket.json');
@@ -33,11 +39,16 @@ refs does not list, with the exact refs entry to add.`,
       const results = [];
       for (const ticket of positionals) {
         const { rel, text } = readTicketFile(ws, ticket);
-        const { findings } = await validateTicket(deps, rel, text, signal);
-        results.push({ ticket: rel, ok: !findings.some((f) => f.severity === 'error'), findings });
+        const { findings, heldOut } = await validateTicket(deps, rel, text, signal);
+        results.push({ ticket: rel, ok: !findings.some((f) => f.severity === 'error'), findings, heldOut });
       }
       if (flags.json) io.out(JSON.stringify(results, null, 2));
-      else for (const r of results) io.out(r.findings.length ? r.findings.map((f) => findingLine(r.ticket, f)).join('\n') : `${r.ticket}: ok`);
+      else {
+        for (const r of results) {
+          io.out(r.findings.length ? r.findings.map((f) => findingLine(r.ticket, f)).join('\n') : `${r.ticket}: ok`);
+          for (const c of r.heldOut) io.out(heldOutLine(r.ticket, c));
+        }
+      }
       return results.every((r) => r.ok) ? EXIT.passed : EXIT.error;
     } finally {
       deps.diagnostics?.dispose?.();

@@ -110,6 +110,13 @@ const handlers = {
   'edit.refused': (s, e) => {
     (attempt(s, e.attempt).editRefusals ??= []).push({ command: e.command, path: e.path, detail: e.detail });
   },
+  // The record is the event itself (the run view's timeline shows it); no view counts it.
+  'heldOut.withheld': () => undefined,
+  'heldOut.ran': (s, e) => {
+    const a = attempt(s, e.attempt);
+    a.heldOut = { status: e.result.status, passed: e.result.passed, failed: e.result.failed, criteria: e.criteria };
+    if (e.result.status !== 'passed') a.status = 'failed';
+  },
   'answer.cut': (s, e) => {
     (attempt(s, e.attempt).cuts ??= []).push({ outputTokens: e.outputTokens, final: e.final, detail: e.detail });
   },

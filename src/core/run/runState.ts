@@ -35,6 +35,8 @@ export const AttemptStateSchema = z.object({
   tests: TestRunResult.optional(),
   /** The project's own tests that import a changed file, run once the ticket's tests passed. */
   projectTests: z.object({ files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }).optional(),
+  /** The held-out cases' run (generalize), once the visible cases passed; `criteria` of the cases that failed. */
+  heldOut: z.object({ status: TestRunResult.shape.status, passed: z.number(), failed: z.number(), criteria: z.array(z.string()) }).optional(),
   diagnosis: Diagnosis.nullable().optional(),
   rejectedDiagnoses: z.array(z.object({ reason: z.string(), missingQuotes: z.array(z.string()) })),
   route: z.object({ claimed: z.string().nullable(), route: Route, verdict: z.string(), fact: MachineFact.optional(), detail: z.string() }).optional(),

@@ -215,6 +215,25 @@ export const RunEvent = z.discriminatedUnion('type', [
     detail: z.string(),
   }),
   /**
+   * Checks stage, once an attempt's visible cases passed: the held-out cases' run (generalize).
+   * `criteria`: those of the held-out cases that did not pass. The Coder never reads this event.
+   */
+  ev('heldOut.ran', {
+    attempt: z.number().int().positive(),
+    result: TestRunResult,
+    criteria: z.array(z.string()),
+  }),
+  /**
+   * Coder stage, before a Coder turn, when what it was to be sent held a held-out case's text: a
+   * Debugger's brief that quoted one (refused whole), or text in the prompt or a tool result
+   * (taken out where it was). `count`: how many distinct texts.
+   */
+  ev('heldOut.withheld', {
+    attempt: z.number().int().positive(),
+    from: z.enum(['brief', 'prompt', 'tool']),
+    count: z.number().int().positive(),
+  }),
+  /**
    * Coder stage, when an answer ended at the model's token limit: what it wrote past its last
    * whole edit was thrown away, never written, and the model was asked to go on with edits.
    * `final`: the Coder's turn ended cut, so none of that answer's whole files were used.

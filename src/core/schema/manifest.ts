@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TestFramework, TestPlan } from './testPlan';
+import { TestFile, TestFramework, TestPlan } from './testPlan';
 import { AcceptanceCriterion, SymbolRef, TicketOp } from './ticket';
 
 export const ScopedFile = z
@@ -32,6 +32,19 @@ export const SignatureFact = z
 export type SignatureFact = z.infer<typeof SignatureFact>;
 
 /**
+ * The cases the Coder never sees. Each file sits beside the visible file its cases came from
+ * (the same imports resolve), and is on disk only while the command that judges with it runs.
+ */
+export const HeldOut = z
+  .object({
+    /** false: the ticket turned generalize off, so nothing is held out. */
+    generalize: z.boolean(),
+    files: z.array(TestFile),
+  })
+  .strict();
+export type HeldOut = z.infer<typeof HeldOut>;
+
+/**
  * The manifest: derived from the ticket with no model, byte-identical for the same
  * ticket and workspace. Keys are emitted in a fixed order by `serializeManifest`.
  */
@@ -45,7 +58,9 @@ export const Manifest = z
     scope: z.object({ write: z.array(ScopedFile), read: z.array(ScopedFile) }).strict(),
     acceptance: z.array(AcceptanceCriterion),
     runner: TestRunnerSpec,
+    /** The visible plan: the cases the Coder is shown and every attempt is judged by. */
     testPlan: TestPlan,
+    heldOut: HeldOut.default({ generalize: true, files: [] }),
     testFiles: z.array(z.string()).describe('The rendered test files: read-only to every model'),
     /** How the tests are rendered: TypeScript or JavaScript, ES modules or CommonJS. */
     testLanguage: z.enum(['ts', 'js']),

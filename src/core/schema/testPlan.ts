@@ -61,6 +61,10 @@ export const TestCase = z
   .object({
     name: z.string().min(1),
     criterion: z.string().optional().describe('The acceptance criterion id this case checks'),
+    holdout: z
+      .boolean()
+      .optional()
+      .describe('true: the Coder never sees this case, and it judges an attempt only once the visible cases pass. Omitted: the last case of each criterion with two or more cases is held out'),
     async: z.boolean().default(false),
     arrange: z.array(Stmt).default([]).describe('Statements run before the expectations'),
     expect: z.array(Expectation).min(1),

@@ -93,6 +93,10 @@ export const Ticket = z
     testPlan: TestPlan,
     refs: z.array(SymbolRef).default([]).describe('Symbols the ticket relies on; each must resolve'),
     ops: z.array(TicketOp).default([]),
+    generalize: z
+      .boolean()
+      .optional()
+      .describe('false: no case is held out from the Coder, whatever the cases say. Omitted or true: held-out cases judge each attempt that passes the visible ones'),
   })
   .strict()
   .superRefine((t, ctx) => {

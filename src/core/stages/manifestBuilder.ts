@@ -6,6 +6,7 @@ import { Manifest, type ScopedFile, type TestRunnerSpec } from '../schema/manife
 import type { TestFramework } from '../schema/testPlan';
 import type { Ticket } from '../schema/ticket';
 import { GENERATED_HEADER } from './materializer';
+import { heldOutCases, heldOutPath, heldOutProblem, splitHeldOut } from './heldOut';
 import { normalizeRelPath, testTargetProblem } from './paths';
 import { packageOf, workspacePackages } from './workspacePackages';
 import { parsePackageJson, type PackageJson } from '../schema/packageJson';
@@ -93,7 +94,8 @@ export interface TicketPathProblem {
 
 /**
  * Every path problem of a ticket, in order: scope paths must stay in the workspace, read paths
- * must exist, no test file may be writable, and a test target must be a test file. The run
+ * must exist, no test file may be writable, a test target must be a test file, and a held-out
+ * file must be neither the project's nor in scope (and some case must stay visible). The run
  * stops on the first (buildManifest); `validate` lists them all.
  */
 export async function ticketPathProblems(ticket: Ticket, ticketPath: string, workspace: WorkspacePort): Promise<TicketPathProblem[]> {
@@ -121,15 +123,35 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
       });
     }
   }
+  const held = heldOutProblem(ticket);
+  if (held) problems.push({ path: '$.testPlan', message: `testPlan: ${held}` });
+  // A held-out file is rendered from scratch beside its visible one: it must not be a file of the project's, nor one the Coder may read.
+  const heldFiles = new Set(heldOutCases(ticket).map((c) => c.file));
+  const heldOut: string[] = [];
+  for (const [i, f] of ticket.testPlan.files.entries()) {
+    if (!heldFiles.has(heldOutPath(f.path))) continue;
+    const p = where(`testPlan.files[${i}].path`, `$.testPlan.files[${i}].path`, heldOutPath(f.path));
+    if (p === undefined) continue;
+    heldOut.push(p);
+    const content = await workspace.readFile(p);
+    if (content !== null && !content.startsWith(GENERATED_HEADER[0]!)) {
+      problems.push({ path: `$.testPlan.files[${i}].path`, message: `the held-out cases of testPlan.files[${i}] are rendered to "${p}", which is a file of the project's. Rename that file, or say "holdout": false on the cases.` });
+    }
+  }
   for (const [i, raw] of ticket.scope.write.entries()) {
     const p = where(`scope.write[${i}]`, `$.scope.write[${i}]`, raw);
     if (p !== undefined && testFiles.includes(p)) {
       problems.push({ path: `$.scope.write[${i}]`, message: `scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.` });
     }
+    if (p !== undefined && heldOut.includes(p)) {
+      problems.push({ path: `$.scope.write[${i}]`, message: `scope.write[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.write.` });
+    }
   }
   for (const [i, raw] of ticket.scope.read.entries()) {
     const p = where(`scope.read[${i}]`, `$.scope.read[${i}]`, raw);
-    if (p !== undefined && !(await workspace.exists(p))) {
+    if (p !== undefined && heldOut.includes(p)) {
+      problems.push({ path: `$.scope.read[${i}]`, message: `scope.read[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.read.` });
+    } else if (p !== undefined && !(await workspace.exists(p))) {
       problems.push({ path: `$.scope.read[${i}]`, message: `scope.read[${i}] "${p}" does not exist in the workspace. Fix the path or remove it.` });
     }
   }
@@ -144,7 +166,9 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
 export async function buildManifest({ ticket, ticketPath, workspace, diagnostics }: ManifestInputs): Promise<Manifest> {
   const [problem] = await ticketPathProblems(ticket, ticketPath, workspace);
   if (problem) throw new UserInputError(`${ticketPath}: ${problem.message}`);
-  const testFiles = ticket.testPlan.files.map((f) => normalizeRelPath(f.path));
+  // The Coder is shown, and every attempt judged by, the visible plan; the held-out cases judge only an attempt that passes it.
+  const { visible, heldOut } = splitHeldOut(ticket);
+  const testFiles = visible.files.map((f) => normalizeRelPath(f.path));
   const write: ScopedFile[] = [];
   for (const raw of ticket.scope.write) {
     const p = normalizeRelPath(raw);
@@ -172,7 +196,8 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
     scope: { write, read },
     acceptance: ticket.acceptance,
     runner,
-    testPlan: ticket.testPlan,
+    testPlan: visible,
+    heldOut,
     testFiles,
     testLanguage,
     moduleKind,

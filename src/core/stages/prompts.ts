@@ -29,6 +29,21 @@ export interface FailureEvidence {
   tampered?: TamperedFile[];
   /** The project's own tests that passed before the run and fail now. */
   regressions?: { test: string; message: string }[];
+  /**
+   * The visible cases passed and held-out cases failed: the fix is too narrow. Only the
+   * criteria they check (id and text), never a case's inputs or expected values.
+   */
+  tooNarrow?: { criterion?: string; text?: string }[];
+}
+
+/** What the Coder and the Debugger read of a held-out failure: which criteria, and that the fix is too narrow. */
+export function describeTooNarrow(criteria: NonNullable<FailureEvidence['tooNarrow']>): string[] {
+  const named = criteria.filter((c) => c.criterion !== undefined);
+  return [
+    'The change passes the visible tests but is too narrow: held-out test cases, which you are not shown, fail.',
+    ...named.map((c) => `- ${c.criterion}: ${c.text ?? ''}`),
+    'Make the fix general: it must hold for every input the acceptance criteria cover, not only for the cases you were shown.',
+  ];
 }
 
 /** The checks' findings of a failed attempt: the oracle, parse, type-check, lint. */
@@ -43,6 +58,7 @@ export function describeFailure(f: FailureEvidence): string {
   for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);
   for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
   for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
+  if (f.tooNarrow) out.push(...describeTooNarrow(f.tooNarrow));
   for (const r of f.regressions ?? []) out.push(`existing project test now fails (it passed before the run): ${r.test}${r.message ? `\n${r.message}` : ''}`);
   if (f.tests && f.tests.status !== 'passed') {
     out.push(`tests ${f.tests.status}: ${f.tests.passed} passed, ${f.tests.failed} failed`);

@@ -7,6 +7,7 @@ import { buildManifest, ticketPathProblems } from './manifestBuilder';
 import { impossibleExpectations, renderTypeProbe } from './checks/typeProbe';
 import { declaredOverlays } from './ops/declared';
 import { materialize, type MaterializedFile } from './materializer';
+import { heldOutCases, type HeldOutCase } from './heldOut';
 import { suggestRefs } from './refSuggestions';
 import { parseTicket } from './ticketLoader';
 import { placeholderPaths, TEMPLATE_MARK } from './ticketTemplate';
@@ -28,6 +29,10 @@ export interface TicketValidation {
   findings: TicketFinding[];
   /** The test files a run would render, when the ticket got that far. */
   rendered: MaterializedFile[];
+  /** The cases the Coder never sees (generalize), whatever else was found. */
+  heldOut: HeldOutCase[];
+  /** The held-out test files a run would render, only for the command that judges with them. */
+  renderedHeldOut: MaterializedFile[];
 }
 
 /** The finding for a `refs` entry the language service cannot resolve. */
@@ -59,15 +64,16 @@ export async function validateTicket(
   try {
     ticket = parseTicket(ticketPath, text);
   } catch (err) {
-    if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [] };
+    if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [], heldOut: [], renderedHeldOut: [] };
     throw err;
   }
   const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({ path: p, message: `still holds the new ticket's placeholder ${TEMPLATE_MARK}: write it`, severity: 'error' }));
-  if (findings.length) return { findings, rendered: [] };
+  const heldOut = heldOutCases(ticket);
+  if (findings.length) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
   findings.push(...(await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p): TicketFinding => ({ ...p, severity: 'error' })));
   const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
   if (untested.length) findings.push({ path: '$.testPlan', message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`, severity: 'warning' });
-  if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [] };
+  if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
 
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   manifest.facts.forEach((fact, i) => {
@@ -79,7 +85,9 @@ export async function validateTicket(
       findings.push({ path, message: `names ${ref.symbol}, which ${ref.file} declares, and refs does not list it: add ${entry} to refs, so a run checks it resolves and its signature reaches the Coder`, severity: 'information', addRef: ref });
     }
   }
-  const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  const options = { language: manifest.testLanguage, moduleKind: manifest.moduleKind };
+  const rendered = materialize(manifest.testPlan, manifest.runner.framework, options);
+  const renderedHeldOut = materialize({ files: manifest.heldOut.files }, manifest.runner.framework, options);
   if (deps.diagnostics?.probe) {
     // Against the code as the ticket declares it: a declared export is there for the tests to name.
     const overlays = await declaredOverlays(manifest.ops, (p) => deps.workspace.readFile(p));
@@ -106,5 +114,5 @@ export async function validateTicket(
       }
     }
   }
-  return { findings, rendered };
+  return { findings, rendered, heldOut, renderedHeldOut };
 }

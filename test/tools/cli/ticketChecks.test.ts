@@ -25,6 +25,23 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     assert.equal(treeHash(ws.root), before, 'validate writes nothing');
   });
 
+  it('validate and render name the held-out cases (BLOG-14 holds out its last AC2 case), and render prints their file last', async () => {
+    const before = treeHash(ws.root);
+    const v = await cli(['validate', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root]);
+    assert.equal(v.code, 0, v.err);
+    assert.match(v.out, /^\.tickets\/BLOG-14\.ticket\.json: held out at \$\.testPlan\.files\[0\]\.cases\[2\]: "\[AC2\] takes the path of another URL, without its query or fragment" \(the last case of its criterion\), rendered to test\/ticket\/BLOG-14\.heldout\.test\.ts; the Coder never sees it$/m);
+    const json = await cli(['validate', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root, '--json']);
+    assert.deepEqual((JSON.parse(json.out) as { heldOut: { file: string }[] }[])[0]!.heldOut.map((c) => c.file), ['test/ticket/BLOG-14.heldout.test.ts']);
+    const r = await cli(['render', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root]);
+    assert.equal(r.code, 0, r.err);
+    const [visible, held] = r.out.split(/^\/\/ ==> test\/ticket\/BLOG-14\.heldout\.test\.ts <== held out/m);
+    assert.ok(held, r.out);
+    assert.doesNotMatch(visible!, /localhost:3000/);
+    assert.match(held, /localhost:3000/);
+    assert.match(r.err, /held out at \$\.testPlan\.files\[0\]\.cases\[2\]/);
+    assert.equal(treeHash(ws.root), before, 'neither writes anything');
+  });
+
   it('a plan for a function the ticket declares type-checks against the declaration: no warning over it, and nothing written', async () => {
     const ticket = {
       id: 'DECL-2',

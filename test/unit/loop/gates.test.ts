@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunState } from '../../../src/core/run/reducer';
 import { formatRunReport } from '../../../src/core/run/views/report';
+import { verdictLines, verdictText } from '../../../src/core/run/views/verdict';
 import type { PipelineDeps } from '../../../src/core/stages/context';
 import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
 import { FIXTURES } from '../../fakes/memoryWorkspace';
@@ -141,6 +142,8 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
       assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: req.id, reason: 'post 42 is the case we care about' });
       assert.deepEqual([state.corrections[0]?.status, state.corrections[0]?.request.proposal.kind], ['rejected', 'testPlan']);
       assert.match((await read(run, 'test/ticket/BLOG-9.test.ts')) ?? '', /id: '42'/);
+      // BLOG-9 turns generalize off: its verdict says that nothing was held out.
+      assert.ok(verdictLines(state).map(verdictText).includes('Held-out cases: none — the ticket turned generalize off, so nothing was held out'));
     });
   });
 });

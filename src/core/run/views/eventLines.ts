@@ -58,6 +58,17 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
         : line(`write REFUSED ${e.path} (${e.reason})`, 'warning', true, e.attempt);
     case 'edit.refused':
       return line(`an edit of ${e.path || 'a file'} was refused and the Coder was told why: ${firstLine(e.detail)}`, 'info', true, e.attempt);
+    case 'heldOut.ran':
+      return e.result.status === 'passed'
+        ? line(`held-out cases passed (${e.result.passed}): the fix is not only as wide as the visible tests`, 'ok', true, e.attempt)
+        : line(`held-out cases FAILED${e.criteria.length ? ` (${e.criteria.join(', ')})` : ''}: the fix is too narrow; the Coder is told only the criteria`, 'failed', true, e.attempt);
+    case 'heldOut.withheld':
+      return line(
+        e.from === 'brief' ? "the Debugger's brief quoted a held-out case and was withheld from the Coder" : `${e.count} held-out text(s) taken out of the Coder's ${e.from === 'tool' ? 'tool results' : 'prompt'}`,
+        'warning',
+        true,
+        e.attempt,
+      );
     case 'answer.cut':
       return line(
         `the ${e.role}'s answer was cut off at the model's token limit (${e.outputTokens} tokens): its unfinished part was not written${e.final ? '' : '; it was asked to go on with small edits'}`,

@@ -116,6 +116,10 @@ function attemptLines(a: AttemptState): string[] {
       out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
     }
   }
+  if (a.heldOut) {
+    const h = a.heldOut;
+    out.push(`  held-out cases: ${h.status}, ${h.passed} passed, ${h.failed} failed${h.status === 'passed' ? '' : `: too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`}`);
+  }
   if (a.projectTests) {
     const p = a.projectTests;
     out.push(`  project tests that import the change: ${p.newlyFailing.length ? `${p.newlyFailing.length} newly failing` : 'no new failure'} (${p.files.length} file(s))${p.preExisting.length ? `; ${p.preExisting.length} failing before the run, not counted` : ''}`);

@@ -48,6 +48,22 @@ function attemptLines(a: AttemptState): VerdictLine[] {
   return out;
 }
 
+/**
+ * What the held-out cases (generalize) said of the last attempt: a line only for a run that held
+ * something out, or whose ticket turned generalize off (which the verdict then says).
+ */
+function heldOutLine(state: RunState, a: AttemptState | undefined): VerdictLine[] {
+  const line = (status: VerdictLine['status'], result: string): VerdictLine[] => [{ key: 'check:heldOut', label: 'Held-out cases', status, result }];
+  const heldOut = state.manifest?.heldOut;
+  if (heldOut?.generalize === false) return line('notChecked', 'none — the ticket turned generalize off, so nothing was held out');
+  const planned = heldOut?.files.reduce((n, f) => n + f.cases.length, 0) ?? 0;
+  if (!planned) return [];
+  const h = a?.heldOut;
+  if (!h) return line('notChecked', `not run (${plural(planned, 'case')}) — the visible cases did not pass`);
+  if (h.status === 'passed') return line('passed', `passed (${h.passed} of ${planned}, never shown to the Coder)`);
+  return line('failed', `${h.failed} of ${planned} failed: the fix is too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`);
+}
+
 function gateLine(g: RunState['gates'][number]): VerdictLine {
   const label = gateWords(g.gate);
   const repaired = g.repaired ? ' after a repair' : '';
@@ -69,6 +85,7 @@ export function verdictLines(state: RunState): VerdictLine[] {
   if (!state.finished) return [];
   const last = state.attempts[state.attempts.length - 1];
   const lines = last ? attemptLines(last) : [];
+  lines.push(...heldOutLine(state, last));
   // The last run of each gate is its verdict; a gate the run was not asked for is named once, together.
   const byGate = new Map<string, RunState['gates'][number]>();
   for (const g of state.gates) byGate.set(g.gate, g);

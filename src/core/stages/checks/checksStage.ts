@@ -1,6 +1,8 @@
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline';
-import { runOracleTests } from './oracle';
+import { runHeldOutTests, runOracleTests } from './oracle';
+import { casesNotPassed } from './plannedCases';
+import type { TestRunResult } from '../../schema/checks';
 import { unimplementedDeclarations } from '../ops/declared';
 import { preCoderOverlays } from './preCoderCode';
 import { attemptRegression, filesAlong } from './attemptRegression';
@@ -121,6 +123,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
 
     let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
     if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
+    if (passed) passed = await heldOutPasses(ctx, attempt, evidence);
     if (!passed) {
       ahead?.drop();
       await probeTests(ctx, evidence);
@@ -148,6 +151,33 @@ async function projectRegressionPasses(ctx: RunContext, attempt: number, evidenc
     return { test: k, message: [c?.message, c?.expected !== undefined ? `Expected: ${c.expected}` : '', c?.actual !== undefined ? `Received: ${c.actual}` : ''].filter(Boolean).join('\n') };
   });
   return false;
+}
+
+/**
+ * Generalize: once the visible cases pass, the held-out ones judge the attempt (`runHeldOutTests`).
+ * A failure fails it as too narrow; its evidence names only the criteria of the failed cases,
+ * so neither the Debugger's inputs nor the Coder's next prompt carry a case's text.
+ */
+async function heldOutPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence): Promise<boolean> {
+  const result = await runHeldOutTests(ctx, attempt);
+  if (!result) return true;
+  const failed = failedCriteria(ctx, result);
+  await ctx.log.emit({ type: 'heldOut.ran', attempt, result, criteria: failed });
+  if (result.status === 'passed') return true;
+  evidence.tooNarrow = failed.length ? failed.map((id) => ({ criterion: id, text: ctx.manifest.acceptance.find((a) => a.id === id)?.text })) : [{}];
+  return false;
+}
+
+/** The criteria of the held-out cases a run did not show passing, in the plan's order. */
+function failedCriteria(ctx: RunContext, result: TestRunResult): string[] {
+  const out: string[] = [];
+  for (const f of ctx.manifest.heldOut.files) {
+    for (const c of f.cases) {
+      const failed = casesNotPassed({ files: [{ ...f, cases: [c] }] }, result).length > 0;
+      if (failed && c.criterion !== undefined && !out.includes(c.criterion)) out.push(c.criterion);
+    }
+  }
+  return out;
 }
 
 /**

@@ -5,6 +5,7 @@ import { describeTampering, type OracleCheckpoint, type TamperedFile } from './o
 import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
 import { judgingTestRun } from '../gates/judgedCoverage';
+import { materialize } from '../materializer';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -66,6 +67,37 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
   if (!tampered.length) return { result: unlessCasesMissing(ran, manifest.testPlan), tampered };
   const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
   return { result: { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` }, tampered };
+}
+
+/**
+ * The held-out cases (generalize), once an attempt passes the visible ones: rendered, pinned
+ * and on disk for this one command only, then deleted and unpinned, so nothing the Coder's code
+ * runs later (its next visible run, `run_tests`) finds them. The same runner and sandbox as the
+ * visible cases, under the same rules: the oracle checked around the run, every planned case
+ * reported. The result is the log's, never the Coder's: it reads only which criterion failed.
+ */
+export async function runHeldOutTests(ctx: RunContext, attempt: number): Promise<TestRunResult | undefined> {
+  const { deps, manifest } = ctx;
+  const plan: TestPlan = { files: manifest.heldOut.files };
+  if (!plan.files.length) return undefined;
+  const rendered = materialize(plan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  try {
+    for (const f of rendered) {
+      await deps.workspace.writeFile(f.path, f.content);
+      ctx.oracle?.pin(f.path, f.content);
+    }
+    const before = await guardOracle(ctx, attempt, 'beforeTests');
+    const ran = await deps.tests.run({ framework: manifest.runner.framework, files: rendered.map((f) => f.path), timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, ctx.signal);
+    const after = await guardOracle(ctx, attempt, 'afterTests');
+    const tampered = [...before, ...after];
+    if (!tampered.length) return unlessCasesMissing(ran, plan);
+    return { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: [ran.output, ...describeTampering(tampered)].join('\n') };
+  } finally {
+    for (const f of rendered) {
+      ctx.oracle?.unpin(f.path);
+      await deps.workspace.deleteFile(f.path);
+    }
+  }
 }
 
 /** A "passed" that does not show every planned case passing is a failed run (see `casesNotPassed`). */

@@ -5,6 +5,7 @@ import { type CoderFile, parseCoderAnswer } from './coderAnswer';
 import { EDITOR_TOOL, EditorSession, editorToolSpec } from './editorTool';
 import { describeElision, findElision, ticketWords } from './elision';
 import { checkWrite } from './writeGate';
+import { withoutHeldOut } from '../heldOutLeaks';
 import { type Turn, watchedCall } from './watchedCall';
 
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
@@ -23,6 +24,8 @@ export interface CoderCall {
   task: string;
   /** The attempt's thinking mode; rung 1's retry flips it. */
   thinking: boolean;
+  /** The held-out cases' texts no message may carry, and whether the brief was refused for one. */
+  heldOut?: { secrets: string[]; briefWithheld: boolean };
 }
 
 /** What the Coder is told after an answer cut at the token limit: its whole files are lost, small edits are not. */
@@ -68,7 +71,9 @@ export async function converse(ctx: RunContext, call: CoderCall, runTests: RunTe
   const maxTurns = MAX_CODER_TURNS + (runTests ? runTests.limit : 0);
   let cuts = 0;
   let bounces = 0;
+  if (call.heldOut?.briefWithheld) await ctx.log.emit({ type: 'heldOut.withheld', attempt: call.attempt, from: 'brief', count: 1 });
   for (let turn = 1; ; turn++) {
+    await keepHeldOut(ctx, call, messages);
     const result = await watchedCall(
       ctx,
       { role: 'coder', attempt: call.attempt, system: call.system, messages: withRollingBreakpoint(messages), thinking: call.thinking, tools },
@@ -113,6 +118,22 @@ export async function converse(ctx: RunContext, call: CoderCall, runTests: RunTe
     });
     for (const toolCall of response.toolCalls) messages.push(await answerTool(ctx, call.attempt, toolCall, editor, runTests));
     if (cut) messages.push({ role: 'user', content: CUT_INSTRUCTION });
+  }
+}
+
+/**
+ * The last check before each of the Coder's turns: no message holds a held-out case's text,
+ * whatever put it there (the code under test printing it into a tool's output, a failure). Each
+ * is taken out where it is, in place, so the turns after see the same messages.
+ */
+async function keepHeldOut(ctx: RunContext, call: CoderCall, messages: ModelMessage[]): Promise<void> {
+  const secrets = call.heldOut?.secrets ?? [];
+  if (!secrets.length) return;
+  for (const [i, m] of messages.entries()) {
+    const { text, count } = withoutHeldOut(m.content, secrets);
+    if (!count) continue;
+    messages[i] = { ...m, content: text };
+    await ctx.log.emit({ type: 'heldOut.withheld', attempt: call.attempt, from: m.role === 'tool' ? 'tool' : 'prompt', count });
   }
 }
 

@@ -64,6 +64,7 @@ export function summarizeChecks(e: FailureEvidence): string {
   if (e.lint.length) parts.push(`${e.lint.length} lint error(s)`);
   if (e.tests) parts.push(`tests ${e.tests.status}: ${e.tests.passed} passed, ${e.tests.failed} failed`);
   else if (e.parse.length) parts.push('tests not run');
+  if (e.tooNarrow) parts.push('too narrow: held-out cases fail');
   return parts.join(', ') || 'no check ran';
 }
 
@@ -139,7 +140,9 @@ export class RunTestsTool {
     try {
       const scratch = new RunLog(`${ctx.log.runId}-candidate`, memoryStore(ctx.deps.hash), ctx.deps.clock);
       const deps = { ...ctx.deps, workspace: overlay.workspace, workspaceRoot: overlay.root, tests: overlay.tests, parser: overlay.parser, diagnostics: overlay.diagnostics, lint: overlay.lint, onEvent: undefined };
-      const outcome = await runChecks({ ...ctx, deps, log: scratch }, this.attempt, files.map((f) => f.path));
+      // The held-out cases never run here: a pass or a fail the Coder can ask for again and again is a way to fit them.
+      const manifest = { ...ctx.manifest, heldOut: { ...ctx.manifest.heldOut, files: [] } };
+      const outcome = await runChecks({ ...ctx, manifest, deps, log: scratch }, this.attempt, files.map((f) => f.path));
       const fixes = scratch.events
         .filter((e): e is Extract<RunEvent, { type: 'check.autofixed' }> => e.type === 'check.autofixed')
         .flatMap((e) => e.applied.map((f) => `${f.description} (${f.code}) in ${f.file}`));

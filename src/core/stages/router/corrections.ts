@@ -8,6 +8,8 @@ import type { RouteDecision } from './router';
 import { outsideScopeFiles } from './router';
 import { unifiedDiff } from '../gates/diff';
 import { parseTicket } from '../ticketLoader';
+import { keepHeldOut } from '../heldOut';
+import type { TestPlan } from '../../schema/testPlan';
 import { describeChecks } from '../prompts';
 import { readTicketData, ticketFormatOf, writeTicketData } from '../ticketFormat';
 import { Ticket } from '../../schema/ticket';
@@ -107,6 +109,15 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
   return { id, target, fact, claim, proposal };
 }
 
+/** A proposed plan with the ticket's held-out cases put back (`keepHeldOut`); a ticket that no longer parses keeps the proposal as it is. */
+function withHeldOutKept(ticketPath: string, ticketText: string, plan: TestPlan): TestPlan {
+  try {
+    return keepHeldOut(parseTicket(ticketPath, ticketText), plan);
+  } catch {
+    return plan;
+  }
+}
+
 /** The ticket text after an accepted proposal: the ticket file is where the correction lives. */
 export function applyProposal(ticketText: string, ticketPath: string, proposal: Proposal): string {
   let raw: Record<string, unknown>;
@@ -124,7 +135,7 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
       break;
     }
     case 'testPlan':
-      raw.testPlan = proposal.testPlan;
+      raw.testPlan = withHeldOutKept(ticketPath, ticketText, proposal.testPlan);
       break;
     case 'ticketEdit':
       raw = proposal.ticket as Record<string, unknown>;

@@ -1,0 +1,117 @@
+import { UserInputError } from '../errors';
+import type { HeldOut } from '../schema/manifest';
+import type { TestCase, TestFile, TestPlan } from '../schema/testPlan';
+import type { Ticket } from '../schema/ticket';
+import { caseName } from './materializer/render';
+
+/**
+ * Generalize: cases the Coder never sees. A fix only as wide as the cases it was shown passes
+ * them; a case it never saw catches that. The rule, the same wherever it is read:
+ * - a ticket with `generalize: false` holds nothing out;
+ * - a case with `holdout` says for itself;
+ * - otherwise the last case (in plan order) of each criterion with two or more cases is held out.
+ * At least one case stays visible: an attempt is judged by the held-out cases only once it
+ * passes the visible ones.
+ */
+
+/** One held-out case, for `validate`, `render` and the verdict: where it is and what it checks. */
+export interface HeldOutCase {
+  /** Its JSON path in the ticket. */
+  path: string;
+  /** The held-out file it is rendered into. */
+  file: string;
+  /** Its name as rendered (the criterion first). */
+  name: string;
+  criterion?: string;
+  /** Why it is held out: it said so, or it is its criterion's last. */
+  why: 'holdout' | 'last of its criterion';
+}
+
+/**
+ * The held-out file of a visible one: beside it, so that its imports resolve as the visible
+ * file's do, and still named like a test (`x.test.ts` -> `x.heldout.test.ts`).
+ */
+export function heldOutPath(path: string): string {
+  const slash = path.lastIndexOf('/');
+  const dir = path.slice(0, slash + 1);
+  const base = path.slice(slash + 1);
+  const m = /^(.+?)((?:\.(?:test|spec))?\.[^.]+)$/.exec(base);
+  return m ? `${dir}${m[1]}.heldout${m[2]}` : `${dir}${base}.heldout`;
+}
+
+/** Whether each case of the plan is held out, in plan order (files, then cases). */
+function heldOutFlags(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { testCase: TestCase; fi: number; ci: number; held: HeldOutCase['why'] | null }[] {
+  const all = ticket.testPlan.files.flatMap((f, fi) => f.cases.map((testCase, ci) => ({ testCase, fi, ci })));
+  if (ticket.generalize === false) return all.map((c) => ({ ...c, held: null }));
+  const count = new Map<string, number>();
+  const last = new Map<string, number>();
+  all.forEach(({ testCase }, i) => {
+    if (testCase.criterion === undefined) return;
+    count.set(testCase.criterion, (count.get(testCase.criterion) ?? 0) + 1);
+    last.set(testCase.criterion, i);
+  });
+  return all.map((c, i) => {
+    const { holdout, criterion } = c.testCase;
+    if (holdout !== undefined) return { ...c, held: holdout ? 'holdout' : null };
+    const byDefault = criterion !== undefined && (count.get(criterion) ?? 0) >= 2 && last.get(criterion) === i;
+    return { ...c, held: byDefault ? 'last of its criterion' : null };
+  });
+}
+
+/** The held-out cases of a ticket, each with where it is and why (empty: nothing held out). */
+export function heldOutCases(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): HeldOutCase[] {
+  return heldOutFlags(ticket).flatMap(({ testCase, fi, ci, held }) =>
+    held === null
+      ? []
+      : [{ path: `$.testPlan.files[${fi}].cases[${ci}]`, file: heldOutPath(ticket.testPlan.files[fi]!.path), name: caseName(testCase), criterion: testCase.criterion, why: held }],
+  );
+}
+
+/** Why a ticket's held-out rule cannot run (every case held out), or undefined. */
+export function heldOutProblem(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): string | undefined {
+  if (heldOutFlags(ticket).some((c) => c.held === null)) return undefined;
+  return 'every case of the test plan is held out: an attempt must pass a visible case first. Give one case "holdout": false, or add a case';
+}
+
+/**
+ * Splits a ticket's plan into the visible plan (a file whose cases are all held out is dropped)
+ * and the held-out files. Throws when nothing would stay visible.
+ */
+export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { visible: TestPlan; heldOut: HeldOut } {
+  const problem = heldOutProblem(ticket);
+  if (problem) throw new UserInputError(`${ticket.testPlan.files[0]?.path ?? 'testPlan'}: ${problem}`);
+  const flags = heldOutFlags(ticket);
+  const held = (fi: number, ci: number) => flags.some((f) => f.fi === fi && f.ci === ci && f.held !== null);
+  const part = (wantHeld: boolean, path: (p: string) => string): TestFile[] =>
+    ticket.testPlan.files.flatMap((file, fi) => {
+      const cases = file.cases.filter((_, ci) => held(fi, ci) === wantHeld);
+      return cases.length ? [{ ...file, path: path(file.path), cases }] : [];
+    });
+  return {
+    visible: { ...ticket.testPlan, files: part(false, (p) => p) },
+    heldOut: { generalize: ticket.generalize !== false, files: part(true, heldOutPath) },
+  };
+}
+
+/**
+ * A corrected plan with the ticket's held-out cases kept: a proposal is made from the visible
+ * plan, so accepting it as it is would delete the cases the Coder never saw. Each goes back
+ * into its file (the file too, if the proposal dropped it), saying `"holdout": true`, so that it
+ * stays held out wherever the corrected plan puts the other cases. One the proposal already
+ * has (by its name, in its file) is left as the proposal has it.
+ */
+export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
+  const held = new Map(heldOutFlags(ticket).filter((c) => c.held !== null).map((c) => [c.testCase, c.fi]));
+  if (!held.size) return proposed;
+  const files = proposed.files.map((f) => ({ ...f, cases: [...f.cases] }));
+  for (const [testCase, fi] of held) {
+    const source = ticket.testPlan.files[fi]!;
+    let file = files.find((f) => f.path === source.path);
+    if (!file) {
+      file = { ...source, cases: [] };
+      files.push(file);
+    }
+    if (!file.cases.some((c) => c.name === testCase.name)) file.cases.push({ ...testCase, holdout: true });
+  }
+  return { ...proposed, files };
+}
