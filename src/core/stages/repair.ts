@@ -1,4 +1,4 @@
-import { runOracleTests } from './checks/oracle';
+import { judgeHeldOut, runJudgingTests } from './checks/heldOutRun';
 import { describeTampering } from './checks/oraclePins';
 import { CancelledError, errorMessage } from '../errors';
 import { describeStop } from '../run/views/report';
@@ -98,13 +98,16 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   }
 
   p.stage = 'regression';
-  const { result: tests, tampered } = await runOracleTests(ctx, attempt);
+  const { result: tests, tampered, heldOut } = await runJudgingTests(ctx, attempt);
   p.regression = compareRegression(env.baseline, tests);
   if (tampered.length) return `the repair's code changed the oracle while the tests ran: ${describeTampering(tampered).join(' ')}`;
   if (p.regression.failed.length) {
     const why = tests.cases.filter((c) => c.status === 'failed').map((c) => `${c.name}${c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
     return `the mini regression failed: ${p.regression.failed.join(', ')} did not pass${why.length ? ` (${why.slice(0, 3).join('; ')})` : ''}`;
   }
+  // Generalize, as for an attempt: a repair shaped to the visible cases does not pass.
+  const tooNarrow = tests.status === 'passed' ? await judgeHeldOut(ctx, attempt, heldOut) : undefined;
+  if (tooNarrow) return `the repair is too narrow: held-out cases fail${tooNarrow.some((c) => c.criterion) ? ` (${tooNarrow.map((c) => c.criterion).filter(Boolean).join(', ')})` : ''}`;
 
   p.stage = 'gate';
   const again = await env.rerun(failed.gate, failed.gate);

@@ -147,4 +147,24 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     assert.match(told.get(1)!, /Checks on the candidate \(a scratch copy; the workspace is unchanged\): passed/);
     assert.doesNotMatch(told.get(1)!, /too narrow|held-out/);
   });
+
+  it('code under test that fails its visible cases with every test file base64-encoded in its message: the Coder reads a run without the held-out file, and no encoding of it', async () => {
+    // Hostile: the held-out file is on disk while the command that judges with it runs, and the code spells what it finds there as no literal check can match.
+    const smuggles = `import { readdirSync, readFileSync } from 'node:fs';\nimport * as path from 'node:path';\nexport function pathSegments(_url: string): string[] {\n  const dir = path.join(__dirname, '../../test/ticket');\n  throw new Error(readdirSync(dir).map((f) => Buffer.from(readFileSync(path.join(dir, f), 'utf8')).toString('base64')).join(' '));\n}\n`;
+    writeScript(ws.root, 'BLOG-14', {
+      coder: [
+        { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: smuggles } },
+        { expect: { attempt: 2, promptIncludes: [] }, files: { [FILE]: answer(ws.root, 'BLOG-14', 'attempt2.ts') } },
+      ],
+      debugger: [{ expect: { attempt: 1, promptIncludes: [] }, structured: { kind: 'code', claim: 'pathSegments throws.', evidence: [{ source: 'testOutput', quote: 'takes the path of an https URL' }], brief: 'Return the segments instead of throwing.', avoid: [] } }],
+    });
+    const r = await runTicket(ws.root, 'BLOG-14', light);
+    const events = await loadEvents(ws.root, r.runId);
+    assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
+    assert.equal(r.state.attempts[0]?.tests?.status, 'failed');
+    const told = await coderText(ws.root, r.runId, events);
+    const decoded = [...told.get(2)!.matchAll(/[A-Za-z0-9+/]{40,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('utf8'));
+    assert.ok(decoded.some((d) => d.includes('takes the path of an https URL')), 'the visible file came through, encoded: the code did print what it found');
+    for (const d of decoded) assert.deepEqual(leaks(d), [], 'no encoding of the held-out file reached the Coder');
+  });
 });

@@ -1,7 +1,6 @@
 import type { RunContext } from '../context';
 import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline';
-import { runHeldOutTests, runOracleTests } from './oracle';
-import { casesNotPassed } from './plannedCases';
+import { judgeHeldOut, runJudgingTests } from './heldOutRun';
 import type { TestRunResult } from '../../schema/checks';
 import { unimplementedDeclarations } from '../ops/declared';
 import { preCoderOverlays } from './preCoderCode';
@@ -116,14 +115,14 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
   const ahead = evidence.diagnostics.length === 0 && evidence.lint.length === 0 ? await typecheckAhead(ctx) : undefined;
   try {
     // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
-    const { result: tests, tampered } = await runOracleTests(ctx, attempt);
+    const { result: tests, tampered, heldOut } = await runJudgingTests(ctx, attempt);
     evidence.tests = tests;
     if (tampered.length) evidence.tampered = tampered;
     await log.emit({ type: 'tests.ran', attempt, result: tests });
 
     let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
     if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
-    if (passed) passed = await heldOutPasses(ctx, attempt, evidence);
+    if (passed) passed = await heldOutPasses(ctx, attempt, evidence, heldOut);
     if (!passed) {
       ahead?.drop();
       await probeTests(ctx, evidence);
@@ -153,31 +152,11 @@ async function projectRegressionPasses(ctx: RunContext, attempt: number, evidenc
   return false;
 }
 
-/**
- * Generalize: once the visible cases pass, the held-out ones judge the attempt (`runHeldOutTests`).
- * A failure fails it as too narrow; its evidence names only the criteria of the failed cases,
- * so neither the Debugger's inputs nor the Coder's next prompt carry a case's text.
- */
-async function heldOutPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence): Promise<boolean> {
-  const result = await runHeldOutTests(ctx, attempt);
-  if (!result) return true;
-  const failed = failedCriteria(ctx, result);
-  await ctx.log.emit({ type: 'heldOut.ran', attempt, result, criteria: failed });
-  if (result.status === 'passed') return true;
-  evidence.tooNarrow = failed.length ? failed.map((id) => ({ criterion: id, text: ctx.manifest.acceptance.find((a) => a.id === id)?.text })) : [{}];
-  return false;
-}
-
-/** The criteria of the held-out cases a run did not show passing, in the plan's order. */
-function failedCriteria(ctx: RunContext, result: TestRunResult): string[] {
-  const out: string[] = [];
-  for (const f of ctx.manifest.heldOut.files) {
-    for (const c of f.cases) {
-      const failed = casesNotPassed({ files: [{ ...f, cases: [c] }] }, result).length > 0;
-      if (failed && c.criterion !== undefined && !out.includes(c.criterion)) out.push(c.criterion);
-    }
-  }
-  return out;
+/** Generalize: once the visible cases pass, the held-out ones judge the attempt (`judgeHeldOut`). */
+async function heldOutPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence, result: TestRunResult | undefined): Promise<boolean> {
+  const tooNarrow = await judgeHeldOut(ctx, attempt, result);
+  if (tooNarrow) evidence.tooNarrow = tooNarrow;
+  return !tooNarrow;
 }
 
 /**

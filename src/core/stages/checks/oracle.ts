@@ -5,7 +5,6 @@ import { describeTampering, type OracleCheckpoint, type TamperedFile } from './o
 import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
 import { judgingTestRun } from '../gates/judgedCoverage';
-import { materialize } from '../materializer';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -51,53 +50,38 @@ async function guardRunLog(ctx: RunContext): Promise<void> {
  * change named in the output the Coder and the Debugger read. `tampered` lists what changed.
  */
 export async function runOracleTests(ctx: RunContext, attempt: number): Promise<{ result: TestRunResult; tampered: TamperedFile[] }> {
+  const { ran, tampered } = await guardedTestRun(ctx, attempt, ctx.manifest.testFiles);
+  return { result: counted(ran, tampered, ctx.manifest.testPlan), tampered };
+}
+
+/**
+ * One command of the runner on `files` (the visible tests, and the held-out ones when they
+ * judge beside them), between two checks of the oracle. `tampered` lists what changed.
+ */
+export async function guardedTestRun(ctx: RunContext, attempt: number, files: string[]): Promise<{ ran: TestRunResult; tampered: TamperedFile[] }> {
   const { deps, manifest } = ctx;
   const before = await guardOracle(ctx, attempt, 'beforeTests');
-  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
+  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
   const after = await guardOracle(ctx, attempt, 'afterTests');
   // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
   const pinned = new Set(ctx.oracle?.paths ?? []);
   const undone = (ran.sideEffects ?? []).filter((s) => pinned.has(s.path) && !after.some((t) => t.path === s.path));
   if (undone.length) {
-    const files = undone.map((s) => ({ path: s.path, expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!), actual: s.change === 'deleted' ? null : 'put back by the test runner' }));
-    await ctx.log.emit({ type: 'oracle.tampered', attempt, at: 'afterTests', files });
-    after.push(...files);
+    const tampered = undone.map((s) => ({ path: s.path, expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!), actual: s.change === 'deleted' ? null : 'put back by the test runner' }));
+    await ctx.log.emit({ type: 'oracle.tampered', attempt, at: 'afterTests', files: tampered });
+    after.push(...tampered);
   }
-  const tampered = [...before, ...after];
-  if (!tampered.length) return { result: unlessCasesMissing(ran, manifest.testPlan), tampered };
-  const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
-  return { result: { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` }, tampered };
+  return { ran, tampered: [...before, ...after] };
 }
 
 /**
- * The held-out cases (generalize), once an attempt passes the visible ones: rendered, pinned
- * and on disk for this one command only, then deleted and unpinned, so nothing the Coder's code
- * runs later (its next visible run, `run_tests`) finds them. The same runner and sandbox as the
- * visible cases, under the same rules: the oracle checked around the run, every planned case
- * reported. The result is the log's, never the Coder's: it reads only which criterion failed.
+ * What a run of `plan`'s cases counts as: failed when the oracle changed around it (the change
+ * named in its output), and failed when a "passed" does not show every planned case passing.
  */
-export async function runHeldOutTests(ctx: RunContext, attempt: number): Promise<TestRunResult | undefined> {
-  const { deps, manifest } = ctx;
-  const plan: TestPlan = { files: manifest.heldOut.files };
-  if (!plan.files.length) return undefined;
-  const rendered = materialize(plan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
-  try {
-    for (const f of rendered) {
-      await deps.workspace.writeFile(f.path, f.content);
-      ctx.oracle?.pin(f.path, f.content);
-    }
-    const before = await guardOracle(ctx, attempt, 'beforeTests');
-    const ran = await deps.tests.run({ framework: manifest.runner.framework, files: rendered.map((f) => f.path), timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, ctx.signal);
-    const after = await guardOracle(ctx, attempt, 'afterTests');
-    const tampered = [...before, ...after];
-    if (!tampered.length) return unlessCasesMissing(ran, plan);
-    return { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: [ran.output, ...describeTampering(tampered)].join('\n') };
-  } finally {
-    for (const f of rendered) {
-      ctx.oracle?.unpin(f.path);
-      await deps.workspace.deleteFile(f.path);
-    }
-  }
+export function counted(ran: TestRunResult, tampered: readonly TamperedFile[], plan: TestPlan): TestRunResult {
+  if (!tampered.length) return unlessCasesMissing(ran, plan);
+  const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
+  return { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` };
 }
 
 /** A "passed" that does not show every planned case passing is a failed run (see `casesNotPassed`). */
