@@ -24,6 +24,7 @@ import { sandboxOverheadRow, type SandboxOverhead } from './sandboxOverhead';
 import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
 import { ticketServerRows, type TicketServerLatency } from './ticketServer';
 import { timeToVerdictRows, type TimeToVerdict } from './timeToVerdict';
+import { generalizeCostRow, type GeneralizeCost } from './generalizeCost';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -99,6 +100,7 @@ async function main(): Promise<void> {
       { key: 'demoWallTime', section: 'demoWallTime', limitS: 900, args: { repoRoot: REPO } },
       // BLOG-10 and BLOG-1 (two attempts) by the CLI, then the bare tools on the code they left.
       { key: 'timeToVerdict', section: 'timeToVerdict', limitS: 300, args: { repoRoot: REPO } },
+      { key: 'generalizeCost', section: 'generalizeCost', limitS: 420, args: { repoRoot: REPO, runs: 3 } },
       // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
       { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
@@ -224,6 +226,9 @@ async function main(): Promise<void> {
   const verdict = value<TimeToVerdict>('timeToVerdict');
   if (!verdict) failed('Time to verdict ÷ the bare tools', 'timeToVerdict');
   else rows.push(...timeToVerdictRows(verdict));
+  const generalize = value<GeneralizeCost>('generalizeCost');
+  if (!generalize) failed('Time to verdict with generalize ÷ without', 'generalizeCost');
+  else rows.push(generalizeCostRow(generalize));
   const ticketServer = value<TicketServerLatency>('ticketServer');
   if (!ticketServer) failed('Ticket language server: a keystroke to its diagnostics, a completion', 'ticketServer');
   else rows.push(...ticketServerRows(ticketServer));

@@ -26,6 +26,7 @@ import { typeCheckRounds } from './typeCheckGate';
 import { measureWebviewRender } from './webviewRender';
 import { measureFirstEvent } from './firstEvent';
 import { measureTimeToVerdict } from './timeToVerdict';
+import { measureGeneralizeCost } from './generalizeCost';
 
 export interface SectionArgs {
   repoRoot: string;
@@ -60,6 +61,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   batchWallTime: () => measureBatchWallTime(),
   demoWallTime: () => measureDemoWallTime(),
   timeToVerdict: () => measureTimeToVerdict(['BLOG-10', 'BLOG-1']),
+  generalizeCost: (a) => measureGeneralizeCost(a.runs!),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
   editTokens: () => measureEditTokens(),
