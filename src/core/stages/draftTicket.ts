@@ -59,7 +59,9 @@ const DRAFT_SYSTEM = [
   'You are the Drafter of Ticket Runner. From an issue, you draft a ticket: what to change, where (scope.write and scope.read),',
   'acceptance criteria a user can observe, and a structured test plan whose expectations are TypeScript expressions over the code.',
   'Name only files the workspace has (listed below) or that the ticket asks to create. Put test files under test/ticket/<ID>.test.ts.',
-  'Every acceptance criterion is named by at least one test case (its criterion). List in refs the symbols the ticket relies on that exist today.',
+  'Every acceptance criterion is named by at least two test cases (their criterion), each on an input the others do not cover:',
+  'the last case of each criterion is held out from the Coder and judges whether the fix is general, so it must not repeat another case.',
+  'List in refs the symbols the ticket relies on that exist today.',
   'Never invent behaviour the issue does not ask for.',
 ].join(' ');
 
@@ -169,10 +171,23 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
     }
     const text = ticketText(value, ticketFormatOf(input.ticketPath));
     const { findings, rendered } = await validateTicket(deps, input.ticketPath, text, signal);
-    return { text, ticket, findings, rendered, rejected, record: draftRecord(ctx.log, extracted) };
+    return { text, ticket, findings: [...findings, ...thinCriteria(ticket)], rendered, rejected, record: draftRecord(ctx.log, extracted) };
   }
   const why = rejected.map((r, i) => `${i + 1}: ${r}`.replace(/\s*\n\s*/g, ' ')).join('; ');
   throw new UserInputError(`the model gave no valid ticket in ${ASKS} asks (${why}); ${draftRecord(ctx.log, extracted).summary}; run the draft again, or write the ticket with New Ticket`);
+}
+
+/**
+ * A drafted criterion with one case holds nothing out (`heldOutCases`): a fix shaped to that
+ * one case passes. Said as a suggestion on the draft, not refused: asking again costs a call,
+ * and the user adding a case is the better fix.
+ */
+function thinCriteria(ticket: Ticket): TicketFinding[] {
+  if (ticket.generalize === false) return [];
+  return ticket.acceptance.flatMap((a, i) => {
+    const cases = ticket.testPlan.files.flatMap((f) => f.cases).filter((c) => c.criterion === a.id).length;
+    return cases === 1 ? [{ path: `$.acceptance[${i}]`, message: `${a.id} has one test case, so none of it is held out from the Coder and a fix shaped to that case passes: add a case with another input`, severity: 'information' as const }] : [];
+  });
 }
 
 /** Why an answer is refused before its schema is read, or nothing. */

@@ -150,6 +150,23 @@ describe('drafting a ticket from an issue\'s text', function () {
         assert.equal(fake.pending, 0);
       });
 
+      it('the Drafter is asked for two cases per criterion, the last held out; a draft with one case for a criterion says so, and holds nothing of it out', async () => {
+        fake.enqueue(reply([toolUse('draft_ticket', blog1)], { stopReason: 'tool_use' }));
+        const draft = await draftTicket({ model: provider(), ...checks }, input('D-17'), signal);
+        const system = JSON.stringify(fake.requests[0]?.body['system']);
+        assert.match(system, /at least two test cases/);
+        assert.match(system, /the last case of each criterion is held out from the Coder/);
+        // BLOG-1 has one case for each of its two criteria.
+        assert.deepEqual(
+          draft.findings.filter((f) => f.severity === 'information' && /held out/.test(f.message)).map((f) => [f.path, f.message]),
+          ['AC1', 'AC2'].map((id, i) => [`$.acceptance[${i}]`, `${id} has one test case, so none of it is held out from the Coder and a fix shaped to that case passes: add a case with another input`]),
+        );
+        const two = { ...blog1, testPlan: { files: (blog1.testPlan as { files: { cases: { criterion?: string }[] }[] }).files.map((f) => ({ ...f, cases: [...f.cases, ...f.cases.map((c, i) => ({ ...c, name: `another input ${i}` }))] })) } };
+        fake.enqueue(reply([toolUse('draft_ticket', two)], { stopReason: 'tool_use' }));
+        const wide = await draftTicket({ model: provider(), ...checks }, input('D-18'), signal);
+        assert.deepEqual(wide.findings.filter((f) => /held out/.test(f.message)), [], 'two cases each: the last of each is held out, nothing to say');
+      });
+
       it('a stream that stalls: rung 1 stops it and asks again, with thinking on', async () => {
         fake.enqueue(stall(), reply([text(`Here it is:\n${JSON.stringify(blog1)}`)]));
         const draft = await draftTicket({ model: provider(), ...checks, recovery: { startDeadlineMs: 300 } }, input('D-16'), signal);
