@@ -17,6 +17,7 @@ import {
   runStatusWords,
   sandboxLabel,
   sourceWords,
+  judgedByText,
   verdictLines,
   verdictText,
   whatIsWrong,
@@ -530,15 +531,20 @@ function outcome(m: RunMessage): HTMLElement | null {
   return h('p', { class: 'outcome', id: 'outcome', 'data-outcome': f.outcome }, statusIcon(f.outcome), ` ${capitalized(how)}`);
 }
 
-/** What a finished run checked, each check's result in words, before the attempts that got there. */
+/**
+ * What a finished run checked, each check's result in words, before the attempts that got there;
+ * then how many cases judged the change.
+ */
 function verdict(m: RunMessage): HTMLElement | null {
   const lines = verdictLines(m.state);
   if (!lines.length) return null;
+  const judged = judgedByText(m.state);
   return h(
     'section',
     { class: 'verdict', id: 'verdict', 'aria-label': 'What was checked' },
     h('h2', {}, icon('checklist'), ' What was checked'),
     h('ul', {}, ...lines.map((l) => h('li', { 'data-key': `verdict-${l.key}`, 'data-status': l.status }, statusIcon(l.status), ` ${verdictText(l)}`))),
+    ...(judged ? [h('p', { class: 'judged-by', id: 'judged-by' }, `Judged by ${judged}.`)] : []),
   );
 }
 

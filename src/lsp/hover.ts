@@ -1,17 +1,20 @@
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { heldOutPath } from '../core/stages/heldOut';
 import { validateTicket } from '../core/stages/validateTicket';
+import { standingOf, standingWords } from './heldOutView';
 import { list } from './ticketFindings';
 import type { TicketSource } from './ticketSource';
-import type { TicketWorkspace } from './ticketWorkspace';
+import type { WorkspaceFacts } from './ticketWorkspace';
 
 const code = (text: string, lang = 'ts') => `\`\`\`${lang}\n${text}\n\`\`\``;
 
 /**
  * Hover in a ticket: on a test-plan entry, the test file a run renders from it (what `render`
- * prints); on a `refs` symbol, its type; on a scope path, what the file exports.
+ * prints), and on a case whether it is held out from the Coder; on a `refs` symbol, its type;
+ * on a scope path, what the file exports.
  */
-export async function hover(doc: TextDocument, source: TicketSource, ws: TicketWorkspace, ticketPath: string, offset: number, signal: AbortSignal): Promise<Hover | null> {
+export async function hover(doc: TextDocument, source: TicketSource, ws: Pick<WorkspaceFacts, 'checks'>, ticketPath: string, offset: number, signal: AbortSignal): Promise<Hover | null> {
   const cursor = source.locate(offset);
   if (!cursor) return null;
   const { path } = cursor;
@@ -24,12 +27,15 @@ export async function hover(doc: TextDocument, source: TicketSource, ws: TicketW
   if (path[0] === 'testPlan' && path[1] === 'files' && typeof path[2] === 'number') {
     const i = path[2];
     // Rendering needs no types: the language service is not asked.
-    const { findings, rendered } = await validateTicket({ workspace: ws.checks.workspace }, ticketPath, source.text, signal);
-    const file = rendered[i];
-    const value = file
+    const { findings, rendered, renderedHeldOut } = await validateTicket({ workspace: ws.checks.workspace }, ticketPath, source.text, signal);
+    const onCase = path[3] === 'cases' && typeof path[4] === 'number' ? standingOf(ticketPath, source.text, i, path[4]) : undefined;
+    // A case is rendered into the visible file or, held out, into its own beside it.
+    const file = onCase ? (onCase.standing.heldOut ? renderedHeldOut : rendered).find((f) => f.path === (onCase.standing.heldOut ? heldOutPath(onCase.file) : onCase.file)) : rendered[i];
+    const test = file
       ? `The test a run renders at \`${file.path}\`:\n\n${code(file.content)}`
       : `Not rendered: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.path}: ${f.message}`)[0] ?? 'the test plan has no such file'}`;
-    return { contents: { kind: 'markdown', value }, range: range(path.slice(0, 3)) };
+    if (!onCase) return { contents: { kind: 'markdown', value: test }, range: range(path.slice(0, 3)) };
+    return { contents: { kind: 'markdown', value: `${standingWords(onCase.standing, onCase.criterion)}\n\n${test}` }, range: range(path.slice(0, 5)) };
   }
 
   const symbols = ws.checks.diagnostics;

@@ -6,6 +6,7 @@ import { CancelledError, errorMessage } from '../core/errors';
 import type { TicketValidation } from '../core/stages/validateTicket';
 import { codeActions } from './codeActions';
 import { complete } from './completion';
+import { heldOutLenses } from './heldOutView';
 import { hover } from './hover';
 import { ticketFindings, type PlacedFinding } from './ticketFindings';
 import { ticketSource, TICKET_FILE } from './ticketFormats';
@@ -28,7 +29,7 @@ interface Ticket {
 
 /**
  * The ticket language server: diagnostics as you type (the checks of `ticket-runner validate`,
- * at their places in the text), completion, hover and quick fixes, for `.tickets/*.ticket.json`
+ * at their places in the text), completion, hover, a lens above each held-out case and quick fixes, for `.tickets/*.ticket.json`
  * and `.ticket.yaml`.
  * It reads the workspace and type-checks in memory; it never runs the workspace's code or
  * calls a model.
@@ -99,6 +100,7 @@ export function startTicketServer(connection: Connection): void {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       completionProvider: { triggerCharacters: ['"', '/', '.'] },
       hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: 'ticket-runner' },
@@ -138,6 +140,12 @@ export function startTicketServer(connection: Connection): void {
     guarded('hover', null, async (p) => {
       const o = opened(p.textDocument.uri);
       return o ? hover(o.doc, o.ticket.source, o.ticket.ws, o.ticket.rel, o.doc.offsetAt(p.position), new AbortController().signal) : null;
+    }),
+  );
+  connection.onCodeLens(
+    guarded('code lens', [], (p) => {
+      const o = opened(p.textDocument.uri);
+      return Promise.resolve(o ? heldOutLenses(o.doc, o.ticket.source, o.ticket.rel) : []);
     }),
   );
   connection.onCodeAction(

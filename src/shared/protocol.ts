@@ -6,7 +6,7 @@ import { RunStage } from '../core/run/views/stage';
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
 export { describeStop, modelLabel, outcomeLine, sandboxLabel } from '../core/run/views/report';
 export { deciderWords, gateWords, guardWords, outcomeWords, proposalWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
-export { verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
+export { judgedByText, verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
 export { localClock } from '../core/run/views/time';
 
 /**

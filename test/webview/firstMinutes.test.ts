@@ -43,6 +43,20 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     await page.close();
   });
 
+  it('a run judged by a held-out case says, under what was checked, how many visible and held-out cases and property runs judged it', async () => {
+    const { page, problems } = await openWebview(shared.browser, shared.origin);
+    await send(page, await recordedRunState('BLOG-14'));
+    await page.locator('#judged-by').waitFor();
+    assert.equal((await page.locator('#judged-by').textContent())?.trim(), 'Judged by 2 visible cases, 1 held-out case and 0 property runs.');
+    assert.equal((await page.locator('#verdict li[data-key="verdict-check:heldOut"]').textContent())?.trim(), 'Held-out cases: passed (1 of 1, never shown to the Coder)');
+    // Under the list of checks, inside the summary.
+    assert.equal(await page.locator('#verdict > ul + #judged-by').count(), 1);
+    mkdirSync(shots, { recursive: true });
+    await page.locator('#verdict').screenshot({ path: path.join(shots, 'webview-judged-by.png') });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('a run stopped for a decision sums up what failed, and its page shows no request id', async () => {
     const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-3');

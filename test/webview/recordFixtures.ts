@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { copyFixture, REPO_ROOT } from '../support/tempWorkspace';
 
 const OUT = path.join(__dirname, 'fixtures');
-const TICKETS = process.argv.slice(2).length ? process.argv.slice(2) : ['BLOG-1', 'BLOG-3'];
+const TICKETS = process.argv.slice(2).length ? process.argv.slice(2) : ['BLOG-1', 'BLOG-3', 'BLOG-14'];
 
 async function record(ticket: string): Promise<void> {
   const ws = copyFixture();

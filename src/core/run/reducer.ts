@@ -240,9 +240,23 @@ const handlers = {
   },
 } satisfies Handlers;
 
+/**
+ * What judged the change, from the last attempt's runs: derived after every event, so that an
+ * attempt that starts (or a resume that drops one) leaves no count of an earlier one behind.
+ */
+function judgedBy(state: RunState): RunState['judgedBy'] {
+  const a = state.attempts[state.attempts.length - 1];
+  if (!a?.tests) return undefined;
+  const h = a.heldOut;
+  return { attempt: a.n, visible: a.tests.passed + a.tests.failed, heldOut: h ? h.passed + h.failed : 0, propertyRuns: 0, heldOutFailed: h?.failed ?? 0, heldOutCriteria: h?.criteria ?? [] };
+}
+
 /** Folds one event into the state (mutating it): the incremental form for live views. */
 export function applyEvent(state: RunState, event: RunEvent): RunState {
   (handlers[event.type] as (s: RunState, e: RunEvent) => void)(state, event);
+  const judged = judgedBy(state);
+  if (judged) state.judgedBy = judged;
+  else delete state.judgedBy;
   state.eventCount++;
   state.updatedAt = event.ts;
   return state;

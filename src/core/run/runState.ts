@@ -147,6 +147,23 @@ export const RunStateSchema = z.object({
   baseline: z.object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), lint: z.array(LintProblem), project: z.array(CodeDiagnostic).optional() }).optional(),
   /** The project's own tests before the run's first write, and the cases that already failed. */
   projectTestsBaseline: z.object({ files: z.array(z.string()), status: z.string(), failing: z.array(z.string()) }).optional(),
+  /**
+   * What judged the change: the test runs of the last attempt, the one the verdict rests on,
+   * counted (absent until that attempt's tests ran). `visible`: the cases its visible run reported;
+   * `heldOut`: the held-out cases it ran (0 when they did not run, or the ticket holds none out);
+   * `propertyRuns`: the generated inputs property expectations ran (0: no expectation kind runs any
+   * yet). `heldOutFailed` of them failed, for the criteria `heldOutCriteria`.
+   */
+  judgedBy: z
+    .object({
+      attempt: z.number().int(),
+      visible: z.number().int(),
+      heldOut: z.number().int(),
+      propertyRuns: z.number().int(),
+      heldOutFailed: z.number().int(),
+      heldOutCriteria: z.array(z.string()),
+    })
+    .optional(),
   /** Oracle changes found outside any attempt (by a gate's tools, or before the verdict). */
   tampered: z.array(Tampered),
   eventCount: z.number(),

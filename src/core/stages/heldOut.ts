@@ -39,10 +39,22 @@ export function heldOutPath(path: string): string {
   return m ? `${dir}${m[1]}.heldout${m[2]}` : `${dir}${base}.heldout`;
 }
 
-/** Whether each case of the plan is held out, in plan order (files, then cases). */
-function heldOutFlags(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { testCase: TestCase; fi: number; ci: number; held: HeldOutCase['why'] | null }[] {
+/**
+ * Why a case stays visible: the ticket turned generalize off, it says `"holdout": false`, it
+ * names no criterion, it is its criterion's only case, or a later case of its criterion is the
+ * last (held out, unless that one says `"holdout": false`).
+ */
+export type VisibleWhy = 'generalize off' | 'holdout false' | 'no criterion' | 'only case of its criterion' | 'not last of its criterion';
+
+/** Where one case of the plan stands: held out (and why), or visible (and why). */
+export type CaseStanding = { heldOut: true; why: HeldOutCase['why'] } | { heldOut: false; why: VisibleWhy };
+
+/** Where each case of the plan stands, in plan order (files, then cases). */
+function heldOutFlags(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { testCase: TestCase; fi: number; ci: number; standing: CaseStanding }[] {
   const all = ticket.testPlan.files.flatMap((f, fi) => f.cases.map((testCase, ci) => ({ testCase, fi, ci })));
-  if (ticket.generalize === false) return all.map((c) => ({ ...c, held: null }));
+  const visible = (why: VisibleWhy): CaseStanding => ({ heldOut: false, why });
+  const held = (why: HeldOutCase['why']): CaseStanding => ({ heldOut: true, why });
+  if (ticket.generalize === false) return all.map((c) => ({ ...c, standing: visible('generalize off') }));
   const count = new Map<string, number>();
   const last = new Map<string, number>();
   all.forEach(({ testCase }, i) => {
@@ -50,26 +62,32 @@ function heldOutFlags(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { testCa
     count.set(testCase.criterion, (count.get(testCase.criterion) ?? 0) + 1);
     last.set(testCase.criterion, i);
   });
-  return all.map((c, i) => {
-    const { holdout, criterion } = c.testCase;
-    if (holdout !== undefined) return { ...c, held: holdout ? 'holdout' : null };
-    const byDefault = criterion !== undefined && (count.get(criterion) ?? 0) >= 2 && last.get(criterion) === i;
-    return { ...c, held: byDefault ? 'last of its criterion' : null };
-  });
+  const standing = ({ holdout, criterion }: TestCase, i: number): CaseStanding => {
+    if (holdout !== undefined) return holdout ? held('holdout') : visible('holdout false');
+    if (criterion === undefined) return visible('no criterion');
+    if ((count.get(criterion) ?? 0) < 2) return visible('only case of its criterion');
+    return last.get(criterion) === i ? held('last of its criterion') : visible('not last of its criterion');
+  };
+  return all.map((c, i) => ({ ...c, standing: standing(c.testCase, i) }));
+}
+
+/** Where the case at `testPlan.files[fi].cases[ci]` stands, or undefined when the plan has no such case. */
+export function caseStanding(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, fi: number, ci: number): CaseStanding | undefined {
+  return heldOutFlags(ticket).find((c) => c.fi === fi && c.ci === ci)?.standing;
 }
 
 /** The held-out cases of a ticket, each with where it is and why (empty: nothing held out). */
 export function heldOutCases(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): HeldOutCase[] {
-  return heldOutFlags(ticket).flatMap(({ testCase, fi, ci, held }) =>
-    held === null
-      ? []
-      : [{ path: `$.testPlan.files[${fi}].cases[${ci}]`, file: heldOutPath(ticket.testPlan.files[fi]!.path), name: caseName(testCase), criterion: testCase.criterion, why: held }],
+  return heldOutFlags(ticket).flatMap(({ testCase, fi, ci, standing }) =>
+    standing.heldOut
+      ? [{ path: `$.testPlan.files[${fi}].cases[${ci}]`, file: heldOutPath(ticket.testPlan.files[fi]!.path), name: caseName(testCase), criterion: testCase.criterion, why: standing.why }]
+      : [],
   );
 }
 
 /** Why a ticket's held-out rule cannot run (every case held out), or undefined. */
 export function heldOutProblem(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): string | undefined {
-  if (heldOutFlags(ticket).some((c) => c.held === null)) return undefined;
+  if (heldOutFlags(ticket).some((c) => !c.standing.heldOut)) return undefined;
   return 'every case of the test plan is held out: an attempt must pass a visible case first. Give one case "holdout": false, or add a case';
 }
 
@@ -81,7 +99,7 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
   const problem = heldOutProblem(ticket);
   if (problem) throw new UserInputError(`${ticket.testPlan.files[0]?.path ?? 'testPlan'}: ${problem}`);
   const flags = heldOutFlags(ticket);
-  const held = (fi: number, ci: number) => flags.some((f) => f.fi === fi && f.ci === ci && f.held !== null);
+  const held = (fi: number, ci: number) => flags.some((f) => f.fi === fi && f.ci === ci && f.standing.heldOut);
   const part = (wantHeld: boolean, path: (p: string) => string): TestFile[] =>
     ticket.testPlan.files.flatMap((file, fi) => {
       const cases = file.cases.filter((_, ci) => held(fi, ci) === wantHeld);
@@ -101,7 +119,7 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
  * has (by its name, in its file) is left as the proposal has it.
  */
 export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
-  const held = new Map(heldOutFlags(ticket).filter((c) => c.held !== null).map((c) => [c.testCase, c.fi]));
+  const held = new Map(heldOutFlags(ticket).filter((c) => c.standing.heldOut).map((c) => [c.testCase, c.fi]));
   if (!held.size) return proposed;
   const files = proposed.files.map((f) => ({ ...f, cases: [...f.cases] }));
   for (const [testCase, fi] of held) {

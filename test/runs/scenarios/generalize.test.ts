@@ -75,6 +75,8 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     assert.ok(!events.some((e) => e.type === 'files.written' && e.files.some((f) => f.path === HELD_OUT_FILE)));
     assert.match(formatRunReport(s), /held-out cases: failed, 0 passed, 1 failed: too narrow for AC2/);
     assert.ok(verdictLines(s).map(verdictText).includes('Held-out cases: passed (1 of 1, never shown to the Coder)'));
+    // What judged the change: the last attempt's runs.
+    assert.deepEqual(s.judgedBy, { attempt: 2, visible: 2, heldOut: 1, propertyRuns: 0, heldOutFailed: 0, heldOutCriteria: [] });
   });
 
   it("a Debugger brief that quotes the held-out case is withheld from the Coder, and a Coder's view of the held-out file is refused", async () => {

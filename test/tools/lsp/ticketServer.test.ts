@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { CodeAction, CompletionItem, Hover } from 'vscode-languageserver-protocol';
+import type { CodeAction, CodeLens, CompletionItem, Hover } from 'vscode-languageserver-protocol';
 import type { Ticket } from '../../../src/core/schema/ticket';
 import { validateTicket } from '../../../src/core/stages/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
@@ -234,6 +234,23 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const scope = await hoverAt('"src/utils/pagination.ts"', 3);
     assert.match(scope?.value ?? '', /MAX_PER_PAGE: 100/);
     assert.match(scope?.value ?? '', /parsePaginationParams: \(query/);
+  });
+
+  it('says on a hover which case is held out from the Coder, and puts a lens above it (BLOG-14)', async () => {
+    const text = readFileSync(path.join(served.root, '.tickets/BLOG-14.ticket.json'), 'utf8');
+    const uri = await served.lsp.open('.tickets/BLOG-14.ticket.json', text);
+    const hoverAt = async (needle: string) => (await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, 3) }))?.contents as { value: string } | undefined;
+
+    const held = await hoverAt('"takes the path of another URL');
+    assert.match(held?.value ?? '', /^\*\*Held out:\*\* the last case of criterion AC2 — the Coder never sees it; it judges an attempt once the visible cases pass\./);
+    assert.match(held?.value ?? '', /test\/ticket\/BLOG-14\.heldout\.test\.ts/);
+    assert.match((await hoverAt('"takes the path of an https URL'))?.value ?? '', /^\*\*Visible:\*\* the Coder sees it/);
+
+    const lenses = await served.lsp.connection.sendRequest<CodeLens[] | null>('textDocument/codeLens', { textDocument: { uri } });
+    assert.deepEqual(
+      (lenses ?? []).map((l) => [l.command?.title, l.range.start.line]),
+      [['Held out from the Coder', positionOf(text, '"takes the path of another URL').line - 1]],
+    );
   });
 
   it('adds a test-case skeleton for a criterion with none (one that cannot pass), and the refs entry a criterion names', async () => {

@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { decodeLog } from '../../../src/core/run/logCodec';
 import { reduceRun } from '../../../src/core/run/reducer';
 import { RunEvent } from '../../../src/core/schema/events';
 import { batchEntry, batchExitCode, batchJunit, batchReport, entryWithoutRun } from '../../../src/core/run/views/batchReport';
 import { EXIT } from '../../../src/cli/exitCodes';
-import { REPO_ROOT } from '../../support/tempWorkspace';
-
-/** A recorded run's state, as the batch reads it from a tree. */
-function recorded(ticket: 'BLOG-1' | 'BLOG-3') {
-  const file = path.join(REPO_ROOT, 'test', 'webview', 'fixtures', ticket, 'events.jsonl');
-  const events = decodeLog(readFileSync(file, 'utf8'), file).events;
-  return reduceRun(events[0]!.runId, events);
-}
+import { endedAfter, recorded } from '../../support/recordedRuns';
 
 describe('the batch report (src/core/run/views/batchReport.ts)', () => {
   it('does not believe a log that says passed when its process did not exit 0', () => {
-    const state = recorded('BLOG-1');
+    const state = recorded('BLOG-1').state;
     assert.equal(state.status, 'passed');
     assert.equal(batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 0, expectedExit: EXIT.passed, workspace: null }).outcome, 'passed');
     const lied = batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 1, expectedExit: EXIT.passed, workspace: null });
@@ -30,8 +20,7 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
   });
 
   it('names, for a pass, each asked-for gate that did not judge the change (a skip, an optional gate that could not run), never one the run was not asked for', () => {
-    const base = recorded('BLOG-1');
-    const events = decodeLog(readFileSync(path.join(REPO_ROOT, 'test', 'webview', 'fixtures', 'BLOG-1', 'events.jsonl'), 'utf8'), 'BLOG-1').events;
+    const { state: base, events } = recorded('BLOG-1');
     const finished = events.at(-1)!;
     const gate = (seq: number, g: string, status: string, detail: string, optional?: boolean) =>
       RunEvent.parse({ runId: base.runId, seq, ts: finished.ts, type: 'gate.ran', gate: g, status, detail, repaired: false, durationMs: 1, ...(optional ? { optional } : {}) });
@@ -55,7 +44,7 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
   });
 
   it('counts a ticket that waits for the operator as skipped, never as passed or failed, with its resolve commands', () => {
-    const state = recorded('BLOG-3');
+    const state = recorded('BLOG-3').state;
     const e = batchEntry('.tickets/BLOG-3.ticket.json', state, { exitCode: 2, expectedExit: EXIT.needsOperator, workspace: "/tmp/it's here", modelOption: '--model scripted' });
     assert.equal(e.outcome, 'needsOperator');
     assert.equal(e.corrections[0]!.accept, `ticket-runner resolve ${state.runId} accept --workspace '/tmp/it'\\''s here' --model scripted`);
@@ -65,7 +54,7 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
   });
 
   it('a ticket the spent dollar cap never started fails the batch (exit 1), not a cancel; without the cap reached it is a cancel', () => {
-    const passed = batchEntry('.tickets/BLOG-1.ticket.json', recorded('BLOG-1'), { exitCode: 0, expectedExit: EXIT.passed, workspace: null });
+    const passed = batchEntry('.tickets/BLOG-1.ticket.json', recorded('BLOG-1').state, { exitCode: 0, expectedExit: EXIT.passed, workspace: null });
     const unstarted = entryWithoutRun('.tickets/BLOG-9.ticket.json', 'BLOG-9', 'notStarted', "not started: the batch's dollar budget was spent ($1.0100 of $1)", null);
     const spent = batchReport([passed, unstarted], 10, { maxDollars: 1, spentUsd: 1.01, reached: true });
     assert.equal(batchExitCode(spent, EXIT), EXIT.failed);
@@ -76,6 +65,24 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
     assert.equal(batchExitCode(batchReport([passed, unstarted], 10, { maxDollars: 1, spentUsd: 0.2, reached: false }), EXIT), EXIT.cancelled);
     assert.equal(batchExitCode(batchReport([passed, unstarted], 10), EXIT), EXIT.cancelled);
     assert.doesNotMatch(batchJunit(batchReport([passed], 10)), /maxDollars/);
+  });
+
+  it('a ticket stopped on a held-out failure names the criterion the fix was too narrow for; each says how many visible cases, held-out cases and property runs judged it', () => {
+    const narrow = endedAfter('BLOG-14', (e) => e.type === 'heldOut.ran' && e.attempt === 1, { outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 1 }, attempts: 1 }).state;
+    const failed = batchEntry('.tickets/BLOG-14.ticket.json', narrow, { exitCode: 1, expectedExit: EXIT.failed, workspace: null });
+    assert.deepEqual(failed.judgedBy, { visible: 2, heldOut: 1, propertyRuns: 0, heldOutFailed: 1, heldOutCriteria: ['AC2'] });
+    const passed = batchEntry('.tickets/BLOG-14.ticket.json', recorded('BLOG-14').state, { exitCode: 0, expectedExit: EXIT.passed, workspace: null });
+    const xml = batchJunit(batchReport([failed, passed], 10));
+    const [failedCase, passedCase] = xml.split('<testcase ').slice(1);
+    assert.match(failedCase!, /<failure message="retry budget spent after 1 attempt\(s\); the held-out cases failed for AC2: the fix is too narrow" type="failed">/);
+    assert.match(failedCase!, /<property name="visibleCases" value="2"\/><property name="heldOutCases" value="1"\/><property name="propertyRuns" value="0"\/><property name="heldOutFailedFor" value="AC2"\/>/);
+    assert.match(failedCase!, /judged by: 2 visible case\(s\), 1 held-out case\(s\), 0 property run\(s\)\nheld-out cases failed: 1 of 1, the fix too narrow for AC2/);
+    assert.match(passedCase!, /<property name="visibleCases" value="2"\/><property name="heldOutCases" value="1"\/><property name="propertyRuns" value="0"\/><\/properties>/);
+    assert.doesNotMatch(passedCase!, /heldOutFailedFor|<failure/);
+    // A ticket that never ran was judged by nothing, and says nothing of it.
+    const unstarted = entryWithoutRun('.tickets/BLOG-9.ticket.json', 'BLOG-9', 'notStarted', 'not started', null);
+    assert.equal(unstarted.judgedBy, null);
+    assert.doesNotMatch(batchJunit(batchReport([unstarted], 0)), /visibleCases/);
   });
 
   it('escapes what a stop reason may carry into the XML: quotes, angle brackets, ampersands, control characters', () => {

@@ -44,6 +44,8 @@ export interface BatchEntry {
    * as no ESLint config, or an optional gate that could not run): a pass is a pass without them.
    */
   notChecked: string[];
+  /** What judged the change (the reducer's `judgedBy`, without its attempt), or null when no test ran. */
+  judgedBy: Omit<NonNullable<RunState['judgedBy']>, 'attempt'> | null;
 }
 
 /** The batch's dollar cap (`batch --max-dollars`) and what its calls spent, as the batch counted them. */
@@ -105,7 +107,14 @@ export function batchEntry(ticket: string, state: RunState, place: RunPlace): Ba
     workspace: place.workspace,
     branch: place.branch ?? null,
     notChecked: notChecked(state),
+    judgedBy: judgedBy(state),
   };
+}
+
+function judgedBy(state: RunState): BatchEntry['judgedBy'] {
+  if (!state.judgedBy) return null;
+  const { visible, heldOut, propertyRuns, heldOutFailed, heldOutCriteria } = state.judgedBy;
+  return { visible, heldOut, propertyRuns, heldOutFailed, heldOutCriteria };
 }
 
 /** Each asked-for gate whose last run did not judge: skipped (not for want of being asked), or an optional gate's error. */
@@ -117,7 +126,7 @@ function notChecked(state: RunState): string[] {
 
 /** A ticket with no run log: it never started (the batch was cancelled first) or its process failed before the run began. */
 export function entryWithoutRun(ticket: string, ticketId: string, outcome: 'notStarted' | 'error', stop: string, exitCode: number | null): BatchEntry {
-  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null, notChecked: [] };
+  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null, notChecked: [], judgedBy: null };
 }
 
 export function batchReport(tickets: BatchEntry[], wallMs: number | null, budget?: BatchBudget): BatchReport {
@@ -152,16 +161,46 @@ const xml = (s: string): string =>
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
+const property = (name: string, value: string | number): string => `<property name="${name}" value="${xml(String(value))}"/>`;
+
+/** What judged the change, as properties: the counts, and the criteria of a held-out failure. */
+function judgedProperties(j: BatchEntry['judgedBy']): string {
+  if (!j) return '';
+  const failed = j.heldOutFailed ? property('heldOutFailedFor', j.heldOutCriteria.join(', ') || 'a case with no criterion') : '';
+  return `${property('visibleCases', j.visible)}${property('heldOutCases', j.heldOut)}${property('propertyRuns', j.propertyRuns)}${failed}`;
+}
+
+/** A failure message's tail when the held-out cases failed: which criteria the fix is too narrow for. */
+function tooNarrow(j: BatchEntry['judgedBy']): string {
+  if (!j?.heldOutFailed) return '';
+  return `; the held-out cases failed${j.heldOutCriteria.length ? ` for ${j.heldOutCriteria.join(', ')}` : ''}: the fix is too narrow`;
+}
+
+/** What judged the change, in the words of a failure's detail. */
+function judgedLines(j: BatchEntry['judgedBy']): string[] {
+  if (!j) return [];
+  const lines = [`judged by: ${j.visible} visible case(s), ${j.heldOut} held-out case(s), ${j.propertyRuns} property run(s)`];
+  if (j.heldOutFailed) lines.push(`held-out cases failed: ${j.heldOutFailed} of ${j.heldOut}, the fix too narrow${j.heldOutCriteria.length ? ` for ${j.heldOutCriteria.join(', ')}` : ''}`);
+  return lines;
+}
+
 function testcase(t: BatchEntry): string {
   const open = `    <testcase classname="ticket-runner" name="${xml(`${t.ticketId} (${t.ticket})`)}" time="${seconds(t.wallMs)}">`;
-  const unchecked = t.notChecked.length ? `<property name="notChecked" value="${xml(t.notChecked.join('; '))}"/>` : '';
-  const props = `      <properties><property name="outcome" value="${xml(t.outcome)}"/><property name="runId" value="${xml(t.runId ?? '')}"/>${unchecked}</properties>`;
-  const detail = [`outcome: ${t.outcome}`, `run: ${t.runId ?? 'none'}`, `attempts: ${t.attempts}`, `routes: ${t.routes.join(', ') || 'none'}`, ...t.corrections.flatMap((c) => [`settle ${c.requestId}: ${c.accept}`, `  or: ${c.reject}`])].join('\n');
+  const unchecked = t.notChecked.length ? property('notChecked', t.notChecked.join('; ')) : '';
+  const props = `      <properties>${property('outcome', t.outcome)}${property('runId', t.runId ?? '')}${unchecked}${judgedProperties(t.judgedBy)}</properties>`;
+  const detail = [
+    `outcome: ${t.outcome}`,
+    `run: ${t.runId ?? 'none'}`,
+    `attempts: ${t.attempts}`,
+    `routes: ${t.routes.join(', ') || 'none'}`,
+    ...judgedLines(t.judgedBy),
+    ...t.corrections.flatMap((c) => [`settle ${c.requestId}: ${c.accept}`, `  or: ${c.reject}`]),
+  ].join('\n');
   let body: string;
   // "Needs the operator" is not a failure and not a pass: JUnit's nearest state is skipped, with the reason.
   if (t.outcome === 'passed') body = t.notChecked.length ? `      <system-out>${xml(`passed; not checked: ${t.notChecked.join('; ')}`)}</system-out>\n` : '';
   else if (t.outcome === 'needsOperator') body = `      <skipped message="${xml(`needs the operator: ${t.stop}`)}"/>\n`;
-  else if (t.outcome === 'failed') body = `      <failure message="${xml(t.stop)}" type="failed">${xml(detail)}</failure>\n`;
+  else if (t.outcome === 'failed') body = `      <failure message="${xml(`${t.stop}${tooNarrow(t.judgedBy)}`)}" type="failed">${xml(detail)}</failure>\n`;
   else body = `      <error message="${xml(t.stop)}" type="${xml(t.outcome)}">${xml(detail)}</error>\n`;
   return `${open}\n${props}\n${body}    </testcase>`;
 }

@@ -2,7 +2,7 @@ import type { ModelInfo, RunOutcome, StopReason } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
-import { verdictLines, verdictText } from './verdict';
+import { judgedByText, verdictLines, verdictText } from './verdict';
 import { gateWords, outcomeWords, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
@@ -196,6 +196,8 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   // What the verdict rests on, first: the run view's summary, in its words.
   const checked = verdictLines(state);
   if (checked.length) lines.push('What was checked:', ...checked.map((l) => `  ${verdictText(l)}`));
+  const judged = judgedByText(state);
+  if (judged) lines.push(`Judged by: ${judged}`);
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);

@@ -98,5 +98,15 @@ export function verdictLines(state: RunState): VerdictLine[] {
   return lines;
 }
 
+/**
+ * What judged a finished run's change, counted: "2 visible cases, 1 held-out case and 0 property
+ * runs" (the reducer's `judgedBy`). Undefined while it runs, or when its last attempt ran no test.
+ */
+export function judgedByText(state: RunState): string | undefined {
+  const j = state.finished ? state.judgedBy : undefined;
+  if (!j) return undefined;
+  return `${plural(j.visible, 'visible case')}, ${plural(j.heldOut, 'held-out case')} and ${plural(j.propertyRuns, 'property run')}`;
+}
+
 /** One line as text: "Type check: passed". */
 export const verdictText = (l: VerdictLine): string => `${l.label}: ${l.result}`;
