@@ -112,6 +112,9 @@ const handlers = {
   },
   // The record is the event itself (the run view's timeline shows it); no view counts it.
   'heldOut.withheld': () => undefined,
+  'properties.seeded': (s, e) => {
+    attempt(s, e.attempt).propertySeed = e.seed;
+  },
   'heldOut.ran': (s, e) => {
     const a = attempt(s, e.attempt);
     a.heldOut = { status: e.result.status, passed: e.result.passed, failed: e.result.failed, criteria: e.criteria };

@@ -6,6 +6,7 @@ import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
 import { judgingTestRun } from '../gates/judgedCoverage';
 import { materialize } from '../materializer';
+import { seeded } from './propertySeed';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -53,7 +54,7 @@ async function guardRunLog(ctx: RunContext): Promise<void> {
 export async function runOracleTests(ctx: RunContext, attempt: number): Promise<{ result: TestRunResult; tampered: TamperedFile[] }> {
   const { deps, manifest } = ctx;
   const before = await guardOracle(ctx, attempt, 'beforeTests');
-  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
+  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files: manifest.testFiles, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, ...(await seeded(ctx, attempt)) });
   const after = await guardOracle(ctx, attempt, 'afterTests');
   // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
   const pinned = new Set(ctx.oracle?.paths ?? []);
@@ -87,7 +88,8 @@ export async function runHeldOutTests(ctx: RunContext, attempt: number): Promise
       ctx.oracle?.pin(f.path, f.content);
     }
     const before = await guardOracle(ctx, attempt, 'beforeTests');
-    const ran = await deps.tests.run({ framework: manifest.runner.framework, files: rendered.map((f) => f.path), timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS }, ctx.signal);
+    const request = { framework: manifest.runner.framework, files: rendered.map((f) => f.path), timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, ...(await seeded(ctx, attempt)) };
+    const ran = await deps.tests.run(request, ctx.signal);
     const after = await guardOracle(ctx, attempt, 'afterTests');
     const tampered = [...before, ...after];
     if (!tampered.length) return unlessCasesMissing(ran, plan);
