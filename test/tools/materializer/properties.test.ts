@@ -10,6 +10,13 @@ import { copyFixture, FIXTURES, FRAMEWORK_DIR, loadPlan, makeTempDir, REPO_ROOT,
 const RUN_TIMEOUT_MS = 60_000;
 const SEED = 1_234_567;
 
+/** Appended to the code under test: it sets the seed's variable and the global the rendered test reads. */
+const HOSTILE_SEED = `
+process.env.TICKET_RUNNER_PROPERTY_SEED = '1';
+Reflect.defineProperty(globalThis, Symbol.for('ticket-runner.property-seed'), { value: 1 });
+Reflect.set(globalThis, Symbol.for('ticket-runner.property-seed'), 1);
+`;
+
 interface PropertyRun {
   framework: TestFramework;
   options: RenderOptions;
@@ -47,6 +54,9 @@ describe('materializer: rendered properties run with fast-check in the real fram
     const dir = makeTempDir(`${FRAMEWORK_DIR[run.framework]}-properties`);
     dirs.push(dir);
     copyFixture(run.framework, dir, 'correct');
+    // The code under test tries to choose the inputs it is judged on: too late, the seed is pinned.
+    const index = fs.readdirSync(path.join(dir, 'src')).find((f) => f.startsWith('index.'))!;
+    fs.appendFileSync(path.join(dir, 'src', index), HOSTILE_SEED);
     if (run.ownFastCheck) {
       fs.mkdirSync(path.join(dir, 'node_modules'));
       fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'fast-check'), path.join(dir, 'node_modules', 'fast-check'), 'junction');
@@ -57,7 +67,7 @@ describe('materializer: rendered properties run with fast-check in the real fram
   }
 
   for (const run of RUNS) {
-    it(`${run.framework}: a property that holds passes; one that breaks fails with its seed and shrunk counterexample, the same for the same seed`, async () => {
+    it(`${run.framework}: a property that holds passes; one that breaks fails with the run's seed, whatever the code under test sets, and its shrunk counterexample, the same for the same seed`, async () => {
       const { runner, files } = workspace(run);
       const request = { framework: run.framework, files, timeoutMs: RUN_TIMEOUT_MS, propertySeed: SEED };
       const first = await runner.run(request, new AbortController().signal);
