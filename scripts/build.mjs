@@ -1,7 +1,7 @@
 // Builds every target with esbuild, one context each, and copies the Tree-sitter
 // runtime and grammars into dist/. `--watch` keeps the contexts alive.
 import * as esbuild from 'esbuild';
-import { chmodSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyByRename, writeByRename } from './distFiles.cjs';
@@ -69,6 +69,9 @@ const esmInCjs = { define: { 'import.meta.url': '__importMetaUrl' } };
  */
 const sharedTypescript = { name: 'shared-typescript', setup: (b) => b.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true })) };
 
+/** A package folder under the folder the test processes' NODE_PATH names (VENDORED_MODULES). */
+const FAST_CHECK_DIR = 'vendor/modules/fast-check';
+
 const targets = [
   // The extension host: CommonJS, with vscode provided by the editor.
   { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
@@ -87,6 +90,8 @@ const targets = [
   { ...common, entryPoints: ['src/node/testRunners/tsxWarm.ts'], outfile: 'dist/tsxWarm.cjs', platform: 'node', format: 'cjs', target: 'node18' },
   // Preloaded (NODE_OPTIONS) into the workspace's vitest and jest runs: freezes expect and chai before each test file.
   { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  // Ticket Runner's own fast-check, for the rendered properties of a workspace that has none (src/node/testRunners/propertyRuns.ts).
+  { ...common, sourcemap: false, entryPoints: ['node_modules/fast-check/lib/cjs/fast-check.js'], outfile: `dist/${FAST_CHECK_DIR}/index.cjs`, platform: 'node', format: 'cjs', target: 'node18' },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
   { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The type-check worker TscTypeCheck starts in the run's sandbox: the workspace's TypeScript loads there.
@@ -123,6 +128,14 @@ for (const arch of ['x64', 'arm64']) {
   if (!existsSync(from)) continue;
   mkdirSync(join(dist, 'vendor', 'seccomp', arch), { recursive: true });
   copyByRename(from, join(dist, 'vendor', 'seccomp', arch, 'apply-seccomp'), 0o755);
+}
+
+// fast-check's package file and licence (the bundle is a target above): a package Node finds by its name.
+if (existsSync(join(root, 'node_modules', 'fast-check'))) {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'fast-check', 'package.json'), 'utf8'));
+  mkdirSync(join(dist, FAST_CHECK_DIR), { recursive: true });
+  writeByRename(join(dist, FAST_CHECK_DIR, 'package.json'), `${JSON.stringify({ name: 'fast-check', version, main: 'index.cjs' }, null, 2)}\n`);
+  copyByRename(join(root, 'node_modules', 'fast-check', 'LICENSE'), join(dist, FAST_CHECK_DIR, 'LICENSE'));
 }
 
 // The webview's icon font: vscode-elements finds it through the page's codicon stylesheet.

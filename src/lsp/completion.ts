@@ -14,6 +14,8 @@ const SNIPPET_FIELDS: Record<(typeof EXPECTATION_KINDS)[number], string[]> = {
   truthy: ['actual'],
   throws: ['call'],
   rejects: ['call'],
+  // A name ending in [] is a list of code fields: the snippet holds one.
+  property: ['arbitraries[]', 'params[]', 'predicate'],
 };
 
 const isIndex = (s: unknown): s is number => typeof s === 'number';

@@ -28,6 +28,7 @@ export function jsonTicketSource(text: string): TicketSource {
       return modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' }, isArrayInsertion: insert });
     },
     quote: (value) => JSON.stringify(value),
-    expectationSnippet: (kind, fields) => `{ "kind": ${JSON.stringify(kind)}, ${fields.map((f, n) => `${JSON.stringify(f)}: "\${${n + 1}}"`).join(', ')} }`,
+    expectationSnippet: (kind, fields) =>
+      `{ "kind": ${JSON.stringify(kind)}, ${fields.map((f, n) => (f.endsWith('[]') ? `${JSON.stringify(f.slice(0, -2))}: ["\${${n + 1}}"]` : `${JSON.stringify(f)}: "\${${n + 1}}"`)).join(', ')} }`,
   };
 }

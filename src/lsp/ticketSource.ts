@@ -41,7 +41,8 @@ export interface TicketSource {
   /** A value as this format writes a string literal (what completion inserts). */
   quote(value: string): string;
   /**
-   * A whole expectation as a snippet (`${n}` placeholders for its code fields), as this format
+   * A whole expectation as a snippet (`${n}` placeholders for its code fields; a field named
+   * `name[]` is a list holding one), as this format
    * writes it at `offset`: lines after the first carry their own indentation (insert as is).
    */
   expectationSnippet(kind: string, fields: readonly string[], offset: number): string;

@@ -42,7 +42,8 @@ export function yamlTicketSource(text: string): TicketSource {
       // Block style at the cursor's column (after `- `): each code field a block scalar, so the
       // TypeScript in it needs no quoting at all.
       const pad = ' '.repeat(offset - (text.lastIndexOf('\n', offset - 1) + 1));
-      return [`kind: ${kind}`, ...fields.flatMap((f, n) => [`${pad}${f}: |-`, `${pad}  \${${n + 1}}`])].join('\n');
+      const field = (f: string, n: number) => (f.endsWith('[]') ? [`${pad}${f.slice(0, -2)}:`, `${pad}  - |-`, `${pad}    \${${n + 1}}`] : [`${pad}${f}: |-`, `${pad}  \${${n + 1}}`]);
+      return [`kind: ${kind}`, ...fields.flatMap(field)].join('\n');
     },
   };
 }

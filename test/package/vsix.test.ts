@@ -60,6 +60,8 @@ describe('the packaged .vsix', () => {
       'extension/dist/testApisFrozen.cjs',
       'extension/dist/tsxWarm.cjs',
       'extension/dist/expectFrozen.mjs',
+      'extension/dist/vendor/modules/fast-check/package.json',
+      'extension/dist/vendor/modules/fast-check/index.cjs',
       'extension/dist/eslintWorker.js',
       'extension/dist/tscServer.js',
       'extension/dist/languageWorker.js',

@@ -69,6 +69,12 @@ export interface TestRunRequest {
   framework: TestFramework;
   files: string[];
   timeoutMs: number;
+  /**
+   * The seed of the rendered properties (fast-check) for this run: the attempt's, from the log.
+   * The runner hands it to the test processes, whose preload pins it before the code under test
+   * loads (`PROPERTY_SEED_KEY`). Absent: the plan has no property, or the files are not the plan's.
+   */
+  propertySeed?: number;
 }
 
 export interface TestRunnerPort {

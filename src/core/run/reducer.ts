@@ -112,6 +112,9 @@ const handlers = {
   },
   // The record is the event itself (the run view's timeline shows it); no view counts it.
   'heldOut.withheld': () => undefined,
+  'properties.seeded': (s, e) => {
+    attempt(s, e.attempt).propertySeed = e.seed;
+  },
   'heldOut.ran': (s, e) => {
     const a = attempt(s, e.attempt);
     a.heldOut = { status: e.result.status, passed: e.result.passed, failed: e.result.failed, criteria: e.criteria };
@@ -248,7 +251,19 @@ function judgedBy(state: RunState): RunState['judgedBy'] {
   const a = state.attempts[state.attempts.length - 1];
   if (!a?.tests) return undefined;
   const h = a.heldOut;
-  return { attempt: a.n, visible: a.tests.passed + a.tests.failed, heldOut: h ? h.passed + h.failed : 0, propertyRuns: 0, heldOutFailed: h?.failed ?? 0, heldOutCriteria: h?.criteria ?? [] };
+  return { attempt: a.n, visible: a.tests.passed + a.tests.failed, heldOut: h ? h.passed + h.failed : 0, propertyRuns: propertyRuns(state, a.tests.status === 'passed', h?.status === 'passed'), heldOutFailed: h?.failed ?? 0, heldOutCriteria: h?.criteria ?? [] };
+}
+
+/**
+ * The generated inputs the manifest's properties were run on: each property's `runs`, for the
+ * visible plan, and for the held-out one when it passed. A failed property stops at its
+ * counterexample, so only a run that passed is counted whole.
+ */
+function propertyRuns(state: RunState, visiblePassed: boolean, heldOutRan: boolean): number {
+  const m = state.manifest;
+  if (!m || !visiblePassed) return 0;
+  const runs = (files: typeof m.testPlan.files) => files.flatMap((f) => f.cases.flatMap((c) => c.expect)).reduce((n, x) => n + (x.kind === 'property' ? x.runs : 0), 0);
+  return runs(m.testPlan.files) + (heldOutRan ? runs(m.heldOut.files) : 0);
 }
 
 /** Folds one event into the state (mutating it): the incremental form for live views. */

@@ -33,6 +33,8 @@ export const AttemptStateSchema = z.object({
   autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),
   lint: z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), preExisting: z.array(LintProblem), detail: z.string().optional() }).optional(),
   tests: TestRunResult.optional(),
+  /** The seed the attempt's properties drew their inputs from (fast-check's), when the plan has a property. */
+  propertySeed: z.number().int().optional(),
   /** The project's own tests that import a changed file, run once the ticket's tests passed. */
   projectTests: z.object({ files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }).optional(),
   /** The held-out cases' run (generalize), once the visible cases passed; `criteria` of the cases that failed. */

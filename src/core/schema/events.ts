@@ -311,6 +311,12 @@ export const RunEvent = z.discriminatedUnion('type', [
     preExisting: z.array(LintProblem).default([]),
     detail: z.string().optional(),
   }),
+  /**
+   * Checks stage, before an attempt's first test run when the test plan has a property: the seed
+   * fast-check draws that attempt's inputs from (src/core/stages/checks/propertySeed.ts). Every
+   * run of the attempt's tests uses it, a resumed one's too; the next attempt gets a new one.
+   */
+  ev('properties.seeded', { attempt: z.number().int().nonnegative(), seed: z.number().int() }),
   /** Test check, after every write: the runner's machine-readable output, parsed. */
   ev('tests.ran', {
     attempt: z.number().int(),

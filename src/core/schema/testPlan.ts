@@ -27,6 +27,39 @@ export type TestImport = z.infer<typeof TestImport>;
 
 const negatable = { not: z.boolean().default(false).describe('Negate the expectation') };
 
+/** A name the rendered predicate binds a generated value to. */
+const ParamName = z
+  .string()
+  .regex(/^[A-Za-z_$][\w$]*$/, 'a parameter is a plain identifier, such as s or count')
+  .describe('A parameter of the predicate');
+
+/** The most inputs one property may ask for: a case must end within the test run's time limit. */
+export const MAX_PROPERTY_RUNS = 10_000;
+
+/**
+ * A property over fresh inputs (generalize), rendered with fast-check: each arbitrary draws the
+ * value of the parameter at its place, and the predicate must hold for every draw. The inputs are
+ * drawn from a seed the run chooses for each attempt, so no answer can be fitted to them.
+ */
+const PropertyExpectation = z
+  .object({
+    kind: z.literal('property'),
+    arbitraries: z.array(Expr).min(1).describe('fast-check arbitraries as source text over `fc`, one per parameter (for example "fc.string()")'),
+    params: z.array(ParamName).min(1).describe('The names the predicate reads the drawn values by, in the order of the arbitraries'),
+    predicate: Expr.describe('An expression over the parameters: the property holds when it is true (or undefined); false or a throw is a counterexample. With await in it, the property is async'),
+    runs: z.number().int().min(1).max(MAX_PROPERTY_RUNS).default(100).describe('How many inputs fast-check draws'),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (e.arbitraries.length !== e.params.length) {
+      const message = `a property draws one value per parameter: arbitraries has ${e.arbitraries.length}, params has ${e.params.length} (${e.params.join(', ')})`;
+      ctx.addIssue({ code: 'custom', path: ['params'], message });
+    }
+    const twice = e.params.filter((p, i) => e.params.indexOf(p) !== i);
+    if (twice.length) ctx.addIssue({ code: 'custom', path: ['params'], message: `each parameter needs its own name: ${[...new Set(twice)].join(', ')} is given twice` });
+  });
+export type PropertyExpectation = z.infer<typeof PropertyExpectation>;
+
 export const Expectation = z.discriminatedUnion('kind', [
   z
     .object({
@@ -54,8 +87,24 @@ export const Expectation = z.discriminatedUnion('kind', [
       ...negatable,
     })
     .strict(),
+  PropertyExpectation,
 ]);
 export type Expectation = z.infer<typeof Expectation>;
+
+/** Each piece of source text an expectation holds, by the field it is in (a list's items as `field[i]`). */
+export function expectationSources(e: Expectation): Record<string, string> {
+  switch (e.kind) {
+    case 'equal':
+      return { actual: e.actual, expected: e.expected };
+    case 'truthy':
+      return { actual: e.actual };
+    case 'throws':
+    case 'rejects':
+      return { call: e.call };
+    case 'property':
+      return { ...Object.fromEntries(e.arbitraries.map((a, i) => [`arbitraries[${i}]`, a])), predicate: e.predicate };
+  }
+}
 
 export const TestCase = z
   .object({

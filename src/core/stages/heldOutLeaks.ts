@@ -1,5 +1,5 @@
 import type { Manifest } from '../schema/manifest';
-import type { Expectation } from '../schema/testPlan';
+import { expectationSources, type Expectation } from '../schema/testPlan';
 import type { SourceFile } from './prompts';
 
 /**
@@ -20,8 +20,7 @@ export const WITHHELD_BRIEF =
 /** What stands for a held-out case's text that was taken out of a message. */
 export const WITHHELD_TEXT = '[held out]';
 
-const expectationTexts = (e: Expectation): string[] =>
-  e.kind === 'equal' ? [e.actual, e.expected] : e.kind === 'truthy' ? [e.actual] : [e.call, ...(e.message === undefined ? [] : [e.message])];
+const expectationTexts = (e: Expectation): string[] => [...Object.values(expectationSources(e)), ...('message' in e && e.message !== undefined ? [e.message] : [])];
 
 /** A source text's string literals' contents: an input or expected value, however the code around it is written. */
 function literals(source: string): string[] {

@@ -71,7 +71,7 @@ export class ProjectCoverageRunner implements CoveragePort {
       const runner = new ProcessTestRunner({ ...this.options, coverage: { dir, measure: request.measure }, writable: [...(this.options.writable ?? []), dir] });
       let tests;
       try {
-        tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
+        tests = await runner.run(testRequest(request), signal);
       } finally {
         runner.dispose();
       }
@@ -121,7 +121,7 @@ export class ProjectCoverageRunner implements CoveragePort {
       reader = startCoverageReader(coverageWorker());
       let tests;
       try {
-        tests = await runner.run({ framework: request.framework, files: request.files, timeoutMs: request.timeoutMs }, signal);
+        tests = await runner.run(testRequest(request), signal);
       } finally {
         runner.dispose();
       }
@@ -157,4 +157,9 @@ export class ProjectCoverageRunner implements CoveragePort {
       if (!handedOn) await removeDir();
     }
   }
+}
+
+/** The test run a measured request makes: the request without its measure. */
+function testRequest({ measure: _measure, ...request }: TestRunRequest & { measure: string[] }): TestRunRequest {
+  return request;
 }

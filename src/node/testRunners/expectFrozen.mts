@@ -14,6 +14,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
+import { pinPropertySeed } from './propertyPreload.js';
 
 /** The globals a test file calls the runner through, when the runner installs them. */
 const TEST_GLOBALS = ['expect', 'it', 'test', 'describe', 'fit', 'xit', 'xtest', 'fdescribe', 'xdescribe', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach'];
@@ -138,6 +139,8 @@ function guardJest(): void {
             const g = this._environment?.global;
             if (!g) throw new Error('ticket-runner: no test environment to guard; the test run cannot be judged');
             freezeExpectState(g, ['$$jest-matchers-object']);
+            // The test file's own global (a vm context), before the file and the code under test load.
+            pinPropertySeed(g);
           }
           return real.call(this, from, moduleName, ...rest);
         } satisfies RuntimeMethod;
@@ -150,7 +153,11 @@ function guardJest(): void {
 
 const entry = realOr(process.argv[1]);
 const vitest = packageRootOf(entry, 'vitest');
-if (vitest && (entry.startsWith(path.join(vitest, 'dist', 'workers') + path.sep) || !isMainThread)) await guardVitest(vitest);
+if (vitest && (entry.startsWith(path.join(vitest, 'dist', 'workers') + path.sep) || !isMainThread)) {
+  // vitest's test files share the worker's global object: pinned here, before any of them loads.
+  pinPropertySeed(globalThis);
+  await guardVitest(vitest);
+}
 else if (packageRootOf(entry, 'jest-worker') || packageRootOf(entry, 'jest') || packageRootOf(entry, 'jest-cli')) guardJest();
 
 export {};

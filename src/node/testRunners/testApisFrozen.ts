@@ -8,12 +8,16 @@
 import { closeSync, fstatSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR } from './pidChannel';
+import { pinPropertySeed, registerOwnFastCheck } from './propertyPreload';
 
 const load = createRequire(__filename);
 const assert = load('node:assert') as typeof import('node:assert');
 Object.freeze(assert);
 Object.freeze(assert.strict);
 Object.freeze(load('node:test'));
+// The rendered properties' seed and, for a workspace without it, where fast-check is (propertyRuns.ts).
+pinPropertySeed(globalThis);
+registerOwnFastCheck();
 
 // The run's word on which node processes ran the tests (V8's coverage is believed only for
 // them: src/node/gates/v8Coverage.ts). Each process writes its pid to the socket the runner

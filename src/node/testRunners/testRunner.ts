@@ -14,6 +14,7 @@ import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
 import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
 import { commonJsOnly } from './commonJsLoader';
+import { propertyEnvironment } from './propertyRuns';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
@@ -184,6 +185,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     for (const [f, bytes] of kept) if (!first.has(f) && COMPILED_BY_TSX.test(f)) yield [join(this.options.root, f), bytes];
   }
 
+  /** The seed of the rendered properties, and fast-check for a workspace without its own (`propertyEnvironment`). */
+  private propertyEnvironment(cwd: string, request: TestRunRequest): Record<string, string> {
+    return propertyEnvironment(cwd, dirname(this.options.nodeTestReporter), request.propertySeed, this.options.env);
+  }
+
   /** The override: the user's command, run by the shell, judged by its exit code. */
   private async runOverride(command: string, request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
     // The files go in as positional parameters, so no path is ever parsed by the shell.
@@ -191,7 +197,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     const args = ['-c', `${command} "$@"`, 'ticket-runner-tests', ...unit.files];
     const run = await this.jail.run('/bin/sh', args, {
       cwd: unit.cwd,
-      env: { ...this.options.env, [REPORT_VAR]: reportFile },
+      env: { ...this.options.env, ...this.propertyEnvironment(unit.cwd, request), [REPORT_VAR]: reportFile },
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],
       readOnly: request.files,
       timeoutMs: request.timeoutMs,
@@ -268,7 +274,13 @@ export class ProcessTestRunner implements TestRunnerPort {
     const run = await this.jail.run(node, command.args, {
       cwd: unit.cwd,
       ...(command.tsxCjs && this.transforms?.seed ? { tempSeed: this.transforms.seed } : {}),
-      env: { ...this.options.env, ...command.env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}), ...(channel ? { [PID_CHANNEL_VAR]: String(PID_CHANNEL_FD) } : {}) },
+      env: {
+        ...this.options.env,
+        ...command.env,
+        ...this.propertyEnvironment(unit.cwd, request),
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        ...(channel ? { [PID_CHANNEL_VAR]: String(PID_CHANNEL_FD) } : {}),
+      },
       channel,
       // The report is written outside the workspace; the tests it runs stay read-only.
       writable: [dirname(reportFile), ...(this.options.writable ?? [])],

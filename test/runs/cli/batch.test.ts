@@ -301,7 +301,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       mkdirSync(path.join(ws.root, 'more'));
       const r = runDistCli(['tickets', '.tickets/BLOG-1?.ticket.json', '.tickets/BLOG-9.ticket.json', '--workspace', ws.root]);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout), ['.tickets/BLOG-9.ticket.json', '.tickets/BLOG-10.ticket.json', '.tickets/BLOG-11.ticket.json', '.tickets/BLOG-12.ticket.json', '.tickets/BLOG-13.ticket.json', '.tickets/BLOG-14.ticket.json']);
+      assert.deepEqual(JSON.parse(r.stdout), ['.tickets/BLOG-9.ticket.json', '.tickets/BLOG-10.ticket.json', '.tickets/BLOG-11.ticket.json', '.tickets/BLOG-12.ticket.json', '.tickets/BLOG-13.ticket.json', '.tickets/BLOG-14.ticket.json', '.tickets/BLOG-15.ticket.json']);
     } finally {
       ws.dispose();
     }

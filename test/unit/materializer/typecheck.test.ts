@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
-import { copyFixture, FRAMEWORK_DIR, fixturePlan, makeTempDir, REPO_ROOT, writeRendered } from '../../support/materializerFixtures';
+import { copyFixture, FIXTURES, FRAMEWORK_DIR, fixturePlan, loadPlan, makeTempDir, REPO_ROOT, writeRendered } from '../../support/materializerFixtures';
 
 /**
  * jest's globals come from @types/jest, which this repository does not install; a workspace that
@@ -57,7 +57,9 @@ describe('materializer: the rendered TypeScript type-checks under strict', funct
     return entries.flatMap(({ framework, fixture }) => {
       const dir = path.join(root, FRAMEWORK_DIR[framework]);
       copyFixture(fixture, dir, 'correct');
-      const files = writeRendered(dir, fixturePlan(fixture), framework, { language: 'ts', moduleKind: 'esm' });
+      // With each fixture's properties (fast-check's types come from this repository, as a workspace's own would).
+      const plans = [fixturePlan(fixture), loadPlan(path.join(FIXTURES, FRAMEWORK_DIR[fixture], 'properties.json'))];
+      const files = plans.flatMap((plan) => writeRendered(dir, plan, framework, { language: 'ts', moduleKind: 'esm' }));
       return files.map((file) => path.join(dir, file));
     });
   }

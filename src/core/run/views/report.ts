@@ -80,6 +80,13 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
   }
 }
 
+/** A failure's first line; for a property (fast-check's message), with its shrunk counterexample. */
+function failureLine(message: string): string {
+  const [first = ''] = message.split('\n', 1);
+  const counterexample = /^Counterexample: .*$/m.exec(message)?.[0];
+  return counterexample ? `${first}; ${counterexample}` : first;
+}
+
 function attemptLines(a: AttemptState): string[] {
   const out = [`Attempt ${a.n}: ${a.status}`];
   if (a.recheck) out.push(`  no new code: ${a.recheck}`);
@@ -110,10 +117,11 @@ function attemptLines(a: AttemptState): string[] {
   if (a.tests) {
     const t = a.tests;
     out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
+    if (a.propertySeed !== undefined) out.push(`    the properties drew their inputs from seed ${a.propertySeed}`);
     const effects = describeSideEffects(t);
     if (effects) out.push(`    ${effects}`);
     for (const c of t.cases.filter((x) => x.status === 'failed')) {
-      out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${c.message.split('\n')[0]}` : ''}`);
+      out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${failureLine(c.message)}` : ''}`);
     }
   }
   if (a.heldOut) {

@@ -5,6 +5,7 @@ import { describeTampering, type OracleCheckpoint, type TamperedFile } from './o
 import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
 import { judgingTestRun } from '../gates/judgedCoverage';
+import { seeded } from './propertySeed';
 
 /**
  * Checks the oracle at a checkpoint; a changed file is recorded (`oracle.tampered`), its
@@ -61,7 +62,7 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
 export async function guardedTestRun(ctx: RunContext, attempt: number, files: string[]): Promise<{ ran: TestRunResult; tampered: TamperedFile[] }> {
   const { deps, manifest } = ctx;
   const before = await guardOracle(ctx, attempt, 'beforeTests');
-  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
+  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, ...(await seeded(ctx, attempt)) });
   const after = await guardOracle(ctx, attempt, 'afterTests');
   // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
   const pinned = new Set(ctx.oracle?.paths ?? []);

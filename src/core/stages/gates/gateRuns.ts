@@ -9,6 +9,7 @@ import { isCodePath } from '../paths';
 import { gateRegression } from '../checks/attemptRegression';
 import { caseKey, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
+import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import type { SourceFile } from '../prompts';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
@@ -254,7 +255,8 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const measure = [...changed.keys()];
   // The run that judged the last attempt measured this very code already, when its runner measures as it runs.
   const judged = judgedCoverage(ctx, measure);
-  const r = judged ? await judged : await settings.coverage.run({ framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure }, ctx.signal);
+  const request = { framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure, ...(await seeded(ctx, env.attempt)) };
+  const r = judged ? await judged : await settings.coverage.run(request, ctx.signal);
   if (r.status === 'unavailable') return { status: 'skipped', detail: r.detail ?? 'the runner cannot measure coverage here' };
   const by = `${r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage'}${judged ? ' of the run that judged the tests' : ''}`;
   if (r.tests && r.tests.status !== 'passed') return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../errors';
 import type { Manifest } from '../../schema/manifest';
-import { TestPlan } from '../../schema/testPlan';
+import { expectationSources, TestPlan } from '../../schema/testPlan';
 import type { PipelineDeps } from '../context';
 import { materialize } from '../materializer';
 import { dirOf, normalizeRelPath } from '../paths';
@@ -26,8 +26,7 @@ function sourcesOf(plan: TestPlan): { where: string; text: string; kind: 'expres
       const cat = `${at} cases[${ci}] "${c.name}"`;
       c.arrange.forEach((text, i) => out.push({ where: `${cat} arrange[${i}]`, text, kind: 'statement' }));
       c.expect.forEach((e, ei) => {
-        const fields: Record<string, string> = e.kind === 'equal' ? { actual: e.actual, expected: e.expected } : e.kind === 'truthy' ? { actual: e.actual } : { call: e.call };
-        for (const [k, text] of Object.entries(fields)) out.push({ where: `${cat} expect[${ei}].${k}`, text, kind: 'expression' });
+        for (const [k, text] of Object.entries(expectationSources(e))) out.push({ where: `${cat} expect[${ei}].${k}`, text, kind: 'expression' });
       });
     });
   });

@@ -1,8 +1,7 @@
-import type { Expectation } from '../../schema/testPlan';
-import type { AssertionStyle } from './dialect';
+import type { AssertionExpectation, AssertionStyle } from './dialect';
 import { negation, sourceText, substringPattern, thunk } from './source';
 
-type ErrorExpectation = Extract<Expectation, { kind: 'throws' | 'rejects' }>;
+type ErrorExpectation = Extract<AssertionExpectation, { kind: 'throws' | 'rejects' }>;
 
 /**
  * The message pattern an error must match, if any. A negated expectation means "does not throw

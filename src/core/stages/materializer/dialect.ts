@@ -1,5 +1,8 @@
 import type { Expectation, TestImport } from '../../schema/testPlan';
 
+/** What an assertion library renders: every expectation but a property, which fast-check renders for every framework. */
+export type AssertionExpectation = Exclude<Expectation, { kind: 'property' }>;
+
 /** The shape of the test file to write: its language, and for JavaScript its module system. */
 export interface RenderOptions {
   language: 'ts' | 'js';
@@ -16,7 +19,7 @@ export interface AssertionStyle {
   /** Modules the assertions import whatever the framework (node:assert). */
   readonly imports: readonly TestImport[];
   /** One statement; it starts with `await` where the expectation settles a promise. */
-  render(expectation: Expectation): string;
+  render(expectation: AssertionExpectation): string;
   /**
    * The control: each assertion the style renders, called once with values that must fail it,
    * as `[name, statement]` pairs. Code under test that silences an assertion (replaces

@@ -1,6 +1,7 @@
 import type { TestCase, TestFile, TestImport } from '../../schema/testPlan';
 import { HOOK_KINDS, type FrameworkDialect, type RenderOptions } from './dialect';
 import { awaits, importLines, indent, INDENT, quote, statement } from './source';
+import { PROPERTY_CONTROLS, propertyImports, propertySeedLines, renderProperty, usesProperties } from './property';
 
 /** The first lines of every rendered file: they tell a reader, and the Coder, that the plan is the source. */
 export const GENERATED_HEADER: readonly string[] = [
@@ -29,9 +30,10 @@ export const CONTROL_NAME = 'assertionsStillFail';
  * test runs in the test's process and could silence the assertion library; then this throws
  * and the case fails, so a silenced library can never make a case pass.
  */
-function controlBlock(dialect: FrameworkDialect, options: RenderOptions): string[] {
+function controlBlock(dialect: FrameworkDialect, options: RenderOptions, file: TestFile): string[] {
   const list = options.language === 'ts' ? 'const silenced: string[] = [];' : 'const silenced = [];';
-  const checks = dialect.assertions.controls.map(([name, call]) => `${INDENT}try { ${call} silenced.push(${quote(name)}); } catch { /* it failed, as it must */ }`);
+  const controls = [...dialect.assertions.controls, ...(usesProperties(file) ? PROPERTY_CONTROLS : [])];
+  const checks = controls.map(([name, call]) => `${INDENT}try { ${call} silenced.push(${quote(name)}); } catch { /* it failed, as it must */ }`);
   return [
     "// Ticket Runner's control: the assertions must still fail. Code under test that silences one fails every case.",
     `function ${CONTROL_NAME}()${options.language === 'ts' ? ': void' : ''} {`,
@@ -43,7 +45,7 @@ function controlBlock(dialect: FrameworkDialect, options: RenderOptions): string
 }
 
 function caseBlock(testCase: TestCase, dialect: FrameworkDialect): string[] {
-  const body = [...testCase.arrange.map(statement), ...testCase.expect.map((e) => dialect.assertions.render(e)), `${CONTROL_NAME}();`];
+  const body = [...testCase.arrange.map(statement), ...testCase.expect.map((e) => (e.kind === 'property' ? renderProperty(e) : dialect.assertions.render(e))), `${CONTROL_NAME}();`];
   return callbackBlock(`it(${quote(caseName(testCase))}, `, body, testCase.async || awaits(body), 1);
 }
 
@@ -57,7 +59,7 @@ export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, opt
 
   const frameworkNames = ['describe', 'it', ...dialect.assertions.frameworkNames, ...hooks.map((hook) => hook.name)].sort();
   const frameworkImport: TestImport[] = dialect.module === undefined ? [] : [{ from: dialect.module, names: frameworkNames }];
-  const imports = importLines([...frameworkImport, ...dialect.assertions.imports, ...file.imports], moduleKind);
+  const imports = importLines([...frameworkImport, ...dialect.assertions.imports, ...propertyImports(file), ...file.imports], moduleKind);
 
   const members = [
     ...hooks.map((hook) => callbackBlock(`${hook.name}(`, hook.body, awaits(hook.body), 1)),
@@ -65,6 +67,6 @@ export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, opt
   ];
   const suite = [`describe(${quote(file.suite)}, () => {`, ...members.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines])), '});'];
 
-  const sections = [GENERATED_HEADER, imports, file.declarations.map(statement), controlBlock(dialect, options), suite].filter((lines) => lines.length > 0);
+  const sections = [GENERATED_HEADER, imports, propertySeedLines(file, options), file.declarations.map(statement), controlBlock(dialect, options, file), suite].filter((lines) => lines.length > 0);
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }
