@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
+import { BUGGY_POSTS_HANDLER, COMPILES_OUT_THE_ASSERTIONS, writeHostileTicket } from '../../support/hostile';
 import { ownInstall } from '../../support/ownInstall';
 import { runTicket } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';
 
 /**
  * node:test judges blog-api through tsx's CommonJS hook (`--require tsx/cjs`), preloaded into
- * each test file's process after the frozen test APIs. Loaded there, this compiles the rendered
- * test its own way: each assertion and the control that checks them compiled out, every case
- * where it was. The frozen exports are never touched. On a runner so patched a wrong answer passes.
+ * each test file's process after the frozen test APIs: what is appended to it, or to what it
+ * requires, runs there before the rendered test loads (COMPILES_OUT_THE_ASSERTIONS).
  */
-const COMPILES_OUT_THE_ASSERTIONS = `
-;(() => {
-  const Module = require('node:module');
-  const compile = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename) {
-    if (/[\\\\/]test[\\\\/]ticket[\\\\/]/.test(filename)) content = content.replace(/\\bassert\\.\\w+\\(/g, '(() => {})(').replace(/\\bassertionsStillFail\\(\\)(?=[;}\\s])/g, 'void 0');
-    return compile.call(this, content, filename);
-  };
-})();
-`;
 
 /** Attempt 1, as the rendered test imports it, writes `file` (appending `text`, or in its place), then is BLOG-1's wrong handler. */
 const writes = (file: string, text: string, how: 'append' | 'plant') => `import { appendFileSync, writeFileSync } from 'node:fs';
