@@ -80,6 +80,10 @@ describe('scenarios: a test runner the code under test patched judges no later a
 
     const shown = await cli(['show', runId, '--workspace', ws.root]);
     assert.match(shown.out, /the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again \(modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\)/);
+    // A machine reads the same stop from --json: the typed reason, each file with the hash it was recorded with.
+    const json = await cli(['show', runId, '--workspace', ws.root, '--json']);
+    assert.deepEqual((JSON.parse(json.out) as { finished?: { outcome: string; reason: unknown } }).finished, { outcome: 'failed', reason, attempts: 1 });
+    assert.ok(reason.files.every((f) => /^[0-9a-f]{64}$/.test(f.sha256 ?? '')), 'each file with its recorded hash');
 
     const refused = await cli(['resume', runId, '--workspace', ws.root, '--model', 'scripted']);
     assert.notEqual(refused.code, 0);
