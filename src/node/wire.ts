@@ -73,8 +73,8 @@ export interface WireOptions {
 }
 
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
-function protectedPaths(root: string, ticketPath: string | undefined): string[] {
-  return [...['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p)), ...installedPackageEntries(root)];
+function protectedPaths(root: string, ticketPath: string | undefined, installed = installedPackageEntries(root)): string[] {
+  return [...['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p)), ...installed];
 }
 
 /**
@@ -153,9 +153,11 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   // Children pick from this process's environment; every secret-looking value of it, and any
   // key the caller holds (the editor's SecretStorage key arrives in o.env), is scrubbed.
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
-  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox: o.withoutSandbox });
+  // The runners' own packages: read-only in the sandbox, which keeps them as installed.
+  const installed = installedPackageEntries(root);
+  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath, installed), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox: o.withoutSandbox });
   // One record for the run: whichever of its runners finds the tools changed, every other one sees it.
-  const judgingTools = new JudgingTools(root, { sandboxed: jail.status.on, fallbackDirs: [pkgRoot], readOnly: installedPackageEntries(root), ...o.judgingTools });
+  const judgingTools = new JudgingTools(root, { sandboxed: jail.status.on, fallbackDirs: [pkgRoot], readOnly: installed, ...o.judgingTools });
   const testRunner = (dir: string, inJail: ProcessJail) =>
     new ProcessTestRunner({
       judgingTools,

@@ -35,3 +35,20 @@ export function writeHostileTicket(root: string, t: HostileTicket): string {
 
 /** BLOG-1's handler with the bug its attempt 1 makes: the guard reads the clamped value and never fires. */
 export const BUGGY_POSTS_HANDLER = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt1.ts'), 'utf8');
+
+/**
+ * A patch for a module of the installed runner that node:test's processes load before the test
+ * file (tsx's CommonJS hook, or what it requires): it compiles a rendered test (test/ticket/)
+ * its own way, each assertion and the control that checks them compiled out, every case where it
+ * was. The frozen test APIs are never touched. On a runner so patched a wrong answer passes.
+ */
+export const COMPILES_OUT_THE_ASSERTIONS = `
+;(() => {
+  const Module = require('node:module');
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (/[\\\\/]test[\\\\/]ticket[\\\\/]/.test(filename)) content = content.replace(/\\bassert\\.\\w+\\(/g, '(() => {})(').replace(/\\bassertionsStillFail\\(\\)(?=[;}\\s])/g, 'void 0');
+    return compile.call(this, content, filename);
+  };
+})();
+`;

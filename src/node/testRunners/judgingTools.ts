@@ -133,7 +133,12 @@ export class JudgingTools {
       // resolves from its own folder, outside too: neither is looked at.
       const follow = (dir: string) => !this.options.sandboxed || isInside(this.realRoot, dir);
       const packages = await closureOf(SEEDS[framework], [...fromDirs, ...(this.options.fallbackDirs ?? [])], follow);
-      for (const dir of packages) if (this.watched(dir)) await this.recordPackage(dir);
+      for (const dir of packages) {
+        if (this.watched(dir)) await this.recordPackage(dir);
+        // A read-only package's folder of packages may still be writable (the runners write their
+        // caches there): a file planted in it beside a package (`esbuild.js`) is loaded before it.
+        else await this.recordHolders(dir);
+      }
     });
   }
 
@@ -176,12 +181,16 @@ export class JudgingTools {
     return at >= 0 ? parts.slice(at).join('/') : real.split(path.sep).join('/');
   }
 
+  /** The node_modules folder a package was found in (and its scope's): a new `<name>.js` there would be loaded before it. */
+  private async recordHolders(dir: string): Promise<void> {
+    const parent = path.dirname(dir);
+    const holder = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
+    for (const folder of new Set([holder, parent])) if (this.watched(folder)) await this.recordDir(folder);
+  }
+
   private async recordPackage(dir: string): Promise<void> {
     this.recordedPackages.add(this.shown(dir));
-    const parent = path.dirname(dir);
-    // The node_modules folder it was found in: a new `<name>.js` there would be loaded before it.
-    const holder = path.basename(parent).startsWith('@') ? path.dirname(parent) : parent;
-    for (const folder of new Set([holder, parent])) if (!this.dirs.has(folder)) await this.recordDir(folder);
+    await this.recordHolders(dir);
     const walk = async (d: string): Promise<void> => {
       await this.recordDir(d);
       const entries = await fs.readdir(d, { withFileTypes: true }).catch(() => []);

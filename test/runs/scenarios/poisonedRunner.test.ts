@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { resumeRun } from '../../../src/core';
 import { cli } from '../../support/cli';
 import { writeHostileTicket } from '../../support/hostile';
+import { ownInstall } from '../../support/ownInstall';
 import { runTicket, withScriptedDeps } from '../../support/scenario';
-import { copyFixture, fixturePath, REPO_ROOT } from '../../support/tempWorkspace';
+import { copyFixture, fixturePath } from '../../support/tempWorkspace';
 
 /**
  * A runner the code under test patched must not judge a later attempt. On inventory-jest (jest,
@@ -17,37 +18,6 @@ import { copyFixture, fixturePath, REPO_ROOT } from '../../support/tempWorkspace
 
 /** The files patched, in packages jest-circus requires. */
 const PATCHED = ['co/index.js', 'is-generator-fn/index.js'];
-
-/**
- * Makes the packages `names` need, by their manifests, real copies in the workspace's node_modules
- * (from this repository's flat one; the fixture has links): an install of the runner of the
- * workspace's own, as a real project has, where jest finds jest-circus and jest-circus finds co
- * (through a link, Node would resolve them in this repository's node_modules).
- */
-function ownInstall(root: string, names: readonly string[]): void {
-  const seen = new Set<string>();
-  const queue = [...names];
-  while (queue.length) {
-    const name = queue.pop()!;
-    if (seen.has(name) || !existsSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'))) continue;
-    seen.add(name);
-    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    queue.push(...Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
-  }
-  for (const name of seen) {
-    const at = path.join(root, 'node_modules', name);
-    const scope = name.startsWith('@') ? path.dirname(at) : undefined;
-    // A scope is one link in the fixture's copy: it becomes a folder of links, never written through.
-    if (scope && lstatSync(scope).isSymbolicLink()) {
-      rmSync(scope);
-      mkdirSync(scope);
-      const shared = path.join(REPO_ROOT, 'node_modules', path.basename(scope));
-      for (const entry of readdirSync(shared)) symlinkSync(path.join(shared, entry), path.join(scope, entry));
-    }
-    rmSync(at, { force: true });
-    cpSync(path.join(REPO_ROOT, 'node_modules', name), at, { recursive: true, dereference: true });
-  }
-}
 
 const answer = readFileSync(path.join(fixturePath('inventory-jest'), '.tickets', 'answers', 'INV-1', 'attempt1.ts'), 'utf8');
 /** lowStock leaves out the SKUs exactly at the threshold: its rendered test fails on an honest runner. */
@@ -81,18 +51,16 @@ describe('scenarios: a test runner the code under test patched judges no later a
   const asInstalled = () => assert.deepEqual(files().map((f) => readFileSync(f, 'utf8')), installed, 'the patched packages are as installed');
 
   const putBackThenFails = async (sandbox: 'on' | 'off') => {
-    {
-      const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}) });
-      if (sandbox === 'on') assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
-      assert.notEqual(state.status, 'passed');
-      asInstalled();
-      const [a1, a2] = state.attempts;
-      assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
-      assert.deepEqual(a1?.tests?.judgingTools?.map((c) => [c.path, c.change, c.restored]), PATCHED.map((f) => [`node_modules/${f}`, 'modified', true]));
-      assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
-      assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
-      assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
-    }
+    const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}) });
+    if (sandbox === 'on') assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
+    assert.notEqual(state.status, 'passed');
+    asInstalled();
+    const [a1, a2] = state.attempts;
+    assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
+    assert.deepEqual(a1?.tests?.judgingTools?.map((c) => [c.path, c.change, c.restored]), PATCHED.map((f) => [`node_modules/${f}`, 'modified', true]));
+    assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
+    assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
+    assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
   };
   it('with the sandbox on: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('on'));
   it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('off'));
@@ -112,6 +80,10 @@ describe('scenarios: a test runner the code under test patched judges no later a
 
     const shown = await cli(['show', runId, '--workspace', ws.root]);
     assert.match(shown.out, /the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again \(modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\)/);
+    // A machine reads the same stop from --json: the typed reason, each file with the hash it was recorded with.
+    const json = await cli(['show', runId, '--workspace', ws.root, '--json']);
+    assert.deepEqual((JSON.parse(json.out) as { finished?: { outcome: string; reason: unknown } }).finished, { outcome: 'failed', reason, attempts: 1 });
+    assert.ok(reason.files.every((f) => /^[0-9a-f]{64}$/.test(f.sha256 ?? '')), 'each file with its recorded hash');
 
     const refused = await cli(['resume', runId, '--workspace', ws.root, '--model', 'scripted']);
     assert.notEqual(refused.code, 0);

@@ -104,6 +104,15 @@ describe('JudgingTools: the installed runner, looked at around every test comman
     assert.ok(open.size().files > 10, 'a writable tsx of the workspace is recorded');
     assert.ok(open.size().bytes < 8 * 1024 * 1024, 'the linked esbuild is not');
   });
+
+  it('with the sandbox, the folder a read-only package was found in is still looked at: a file planted there, which Node would load before a package tsx requires, is removed', async () => {
+    // node_modules is writable in the sandbox (the runners write their caches there); tsx, a mount, is not.
+    const tools = new JudgingTools(project.root, { sandboxed: true, readOnly: [project.path('node_modules/tsx')] });
+    await tools.record('node:test', [project.root]);
+    writeFileSync(project.path('node_modules/esbuild.js'), 'module.exports = {};\n');
+    assert.deepEqual(await tools.look(), [{ path: 'node_modules/esbuild.js', change: 'created', sha256: null, restored: true }]);
+    assert.equal(existsSync(project.path('node_modules/esbuild.js')), false);
+  });
 });
 
 describe("JudgingTools: each runner's tools, found as Node resolves them", () => {

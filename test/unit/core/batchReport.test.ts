@@ -4,6 +4,7 @@ import { RunEvent } from '../../../src/core/schema/events';
 import { batchEntry, batchExitCode, batchJunit, batchReport, entryWithoutRun } from '../../../src/core/run/views/batchReport';
 import { EXIT } from '../../../src/cli/exitCodes';
 import { endedAfter, recorded } from '../../support/recordedRuns';
+import { outcomeLine } from '../../../src/shared/protocol';
 
 describe('the batch report (src/core/run/views/batchReport.ts)', () => {
   it('does not believe a log that says passed when its process did not exit 0', () => {
@@ -83,6 +84,23 @@ describe('the batch report (src/core/run/views/batchReport.ts)', () => {
     const unstarted = entryWithoutRun('.tickets/BLOG-9.ticket.json', 'BLOG-9', 'notStarted', 'not started', null);
     assert.equal(unstarted.judgedBy, null);
     assert.doesNotMatch(batchJunit(batchReport([unstarted], 0)), /visibleCases/);
+  });
+
+  it('a run stopped because the test runner stayed changed: the JUnit failure and the run view\'s outcome line each name the changed files', () => {
+    const events = recorded('BLOG-1').events;
+    const finished = events.at(-1)!;
+    const files = [
+      { path: 'node_modules/co/index.js', change: 'modified', sha256: 'a'.repeat(64) },
+      { path: 'node_modules/tsx.js', change: 'created', sha256: null },
+    ];
+    const stopped = RunEvent.parse({ ...finished, outcome: 'failed', reason: { kind: 'judgingToolsChanged', files } });
+    const state = reduceRun(finished.runId, [...events.slice(0, -1), stopped]);
+    assert.equal(state.status, 'failed');
+    const named = /the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again \(modified node_modules\/co\/index\.js, created node_modules\/tsx\.js\)/;
+    const junit = batchJunit(batchReport([batchEntry('.tickets/BLOG-1.ticket.json', state, { exitCode: 1, expectedExit: EXIT.failed, workspace: null })], 10));
+    assert.match(junit, new RegExp(`<failure message="${named.source}" type="failed">`));
+    // As the webview's outcome line and the editor's announcement call it.
+    assert.match(outcomeLine(state.finished!, { requestIds: false, gateNames: false }), new RegExp(`^failed: ${named.source}$`));
   });
 
   it('escapes what a stop reason may carry into the XML: quotes, angle brackets, ampersands, control characters', () => {
