@@ -76,4 +76,22 @@ describe('what judged the change: visible cases, held-out cases, property runs (
     const { state } = tooNarrow();
     assert.deepEqual(RunStateSchema.parse(JSON.parse(JSON.stringify(state))).judgedBy, state.judgedBy);
   });
+  it('counts a property\'s runs once the visible cases pass, and the held-out plan\'s only when it passed too', () => {
+    const property = { kind: 'property', not: false, arbitraries: ['fc.string()'], params: ['s'], predicate: 'Array.isArray(pathSegments(s))', runs: 40 };
+    const withProperties = (events: RunEvent[]) =>
+      events.map((e) => {
+        if (e.type !== 'manifest.built') return e;
+        const add = <F extends { cases: { expect: unknown[] }[] }>(files: F[]) => files.map((f, i) => (i === 0 ? { ...f, cases: [...f.cases, { ...f.cases[0]!, name: 'a property', expect: [property] }] } : f));
+        return { ...e, manifest: { ...e.manifest, testPlan: { ...e.manifest.testPlan, files: add(e.manifest.testPlan.files) }, heldOut: { ...e.manifest.heldOut, files: add(e.manifest.heldOut.files) } } };
+      });
+    const fold = (events: RunEvent[]) => {
+      const s = emptyRunState(events[0]!.runId);
+      for (const e of events) applyEvent(s, e);
+      return s;
+    };
+    // Attempt 1: the visible cases passed, the held-out ones failed: the visible plan's property ran whole, the held-out one's did not.
+    assert.equal(fold(withProperties(tooNarrow().events)).judgedBy?.propertyRuns, 40);
+    // The passed run: both plans' properties ran whole.
+    assert.equal(fold(withProperties(recorded('BLOG-14').events)).judgedBy?.propertyRuns, 80);
+  });
 });
