@@ -36,7 +36,7 @@ describe('git hygiene (dist/cli.js)', function () {
     const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(r.code, 3);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr.trimEnd(), /^ticket-runner: dependencies are not installed: run npm install in .*blog-api \(the project declares 2 and there is no node_modules\)$/);
+    assert.match(r.stderr.trimEnd(), /^ticket-runner: dependencies are not installed: run npm install in .*blog-api \(the project declares 3 and there is no node_modules\)$/);
     const runs = path.join(ws.root, '.ticket-runner', 'runs');
     assert.ok(!existsSync(runs) || readdirSync(runs).length === 0, 'no run, no attempt');
   });

@@ -208,7 +208,7 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     assert.deepEqual(ids, ['AC1', 'AC2', 'AC3']);
 
     const kinds = (await at('"kind": "equal"', 9)).map((i) => i.label);
-    assert.deepEqual(kinds, ['equal', 'truthy', 'throws', 'rejects']);
+    assert.deepEqual(kinds, ['equal', 'truthy', 'throws', 'rejects', 'property']);
     const snippets = await at('"expect": [', 11);
     const equal = snippets.find((i) => i.label === 'equal expectation');
     assert.ok(equal, snippets.map((i) => i.label).join(', '));

@@ -93,7 +93,7 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     assert.ok(members.includes('Post.title'), members.join(', '));
     assert.ok(!members.includes('Post.publishedAt'));
     assert.deepEqual((await at('criterion: \n', 11)).map((i) => i.label), ['AC1', 'AC2', 'AC3']);
-    assert.deepEqual((await at('- kind: eq', 10)).map((i) => i.label), ['equal', 'truthy', 'throws', 'rejects']);
+    assert.deepEqual((await at('- kind: eq', 10)).map((i) => i.label), ['equal', 'truthy', 'throws', 'rejects', 'property']);
 
     // A whole expectation in an empty list item: block style, its code in block scalars that need
     // no quoting, and once filled in, exactly the expectation the JSON form would hold.
