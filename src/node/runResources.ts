@@ -22,7 +22,7 @@ export async function disposeDeps(deps: WiredDeps): Promise<void> {
   deps.parserWorker?.dispose();
   deps.ops?.dispose?.();
   deps.lint?.dispose?.();
-  deps.tests.dispose?.();
+  await deps.tests.dispose?.();
   deps.gates?.typecheck?.dispose?.();
   await deps.candidates?.dispose?.();
   await deps.jail.dispose();

@@ -16,6 +16,8 @@ import { FileRunStore, sha256 } from './store/fileRunStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './testRunners/testRunner';
+import { TestTree } from './testRunners/testTree';
+import { TreeCommands, TreeTestRunner, type UserSaves } from './testRunners/treeTestRunner';
 import { JudgingTools, type JudgingToolsOptions } from './testRunners/judgingTools';
 import { installedPackageEntries } from './sandbox/installedPackages';
 import { ProcessJail } from './sandbox/processJail';
@@ -70,9 +72,14 @@ export interface WireOptions {
   withoutSandbox?: string;
   /** How the record of the tools that judge the tests keeps its copies (its tests lower the budget). */
   judgingTools?: Pick<JudgingToolsOptions, 'copyBudget'>;
+  /** The editor's record of the user's saves, which tells them from a test command's writes without the sandbox. */
+  userSaves?: UserSaves;
 }
 
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
+/** Set to `off`, runs go on without the OS sandbox, as where it cannot start (the other protections stay). */
+export const SANDBOX_VAR = 'TICKET_RUNNER_SANDBOX';
+
 function protectedPaths(root: string, ticketPath: string | undefined, installed = installedPackageEntries(root)): string[] {
   return [...['.ticket-runner', '.tickets', ...(ticketPath ? [ticketPath] : [])].map((p) => path.join(root, p)), ...installed];
 }
@@ -155,11 +162,13 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   const redactor = Redactor.fromEnv({ ...process.env, ...o.env });
   // The runners' own packages: read-only in the sandbox, which keeps them as installed.
   const installed = installedPackageEntries(root);
-  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath, installed), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox: o.withoutSandbox });
+  const withoutSandbox = o.withoutSandbox ?? (process.env[SANDBOX_VAR] === 'off' ? `turned off by ${SANDBOX_VAR}=off` : undefined);
+  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath, installed), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox });
   // One record for the run: whichever of its runners finds the tools changed, every other one sees it.
   const judgingTools = new JudgingTools(root, { sandboxed: jail.status.on, fallbackDirs: [pkgRoot], readOnly: installed, ...o.judgingTools });
-  const testRunner = (dir: string, inJail: ProcessJail) =>
+  const testRunner = (dir: string, inJail: ProcessJail, packagesOf?: string) =>
     new ProcessTestRunner({
+      ...(packagesOf === undefined ? {} : { sideEffects: { packagesOf } }),
       judgingTools,
       root: dir,
       nodeTestReporter: path.join(dist, 'nodeTestReporter.mjs'),
@@ -168,6 +177,11 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
       commandOverride: o.testCommand,
       jail: inJail,
     });
+  // The test commands run in a copy of the workspace, which they write instead of the user's files (testTree.ts).
+  const tree = new TestTree(root);
+  // The copy holds no run store, and no command there can write the workspace's packages: only the tickets are kept read-only.
+  const treeJail = jail.at(tree.dir, protectedPaths(tree.dir, o.ticketPath, []).filter((p) => path.basename(p) !== '.ticket-runner'));
+  const inTree = new TreeCommands({ tree, sandboxed: jail.status.on, userSaves: o.userSaves });
   // ESLint's config and plugins are the workspace's code: they run in a worker in the same jail.
   const linter = (dir: string, inJail: ProcessJail) => new EslintLinter(dir, { workerScript: path.join(dist, 'eslintWorker.js'), jail: inJail, nodePath: o.nodePath ?? process.execPath, timeoutMs: o.testTimeoutMs });
   return {
@@ -177,7 +191,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     clock: systemClock,
     hash: sha256,
     model: redactingModel(model, redactor),
-    tests: testRunner(root, jail),
+    tests: new TreeTestRunner(testRunner(tree.dir, treeJail, root), inTree),
     parser,
     diagnostics: language.diagnostics,
     lint: linter(root, jail),
@@ -192,7 +206,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
         lint: linter(dir, scratchJail),
       }),
     }),
-    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail, judgingTools }),
+    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail, judgingTools, tests: { commands: inTree, jail: treeJail } }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },

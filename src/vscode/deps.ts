@@ -7,6 +7,7 @@ import type { ModelNeeds } from './runService';
 import { runSettingsOf } from './runSettings';
 import { anthropicKey } from './modelSetup';
 import { readSettings, SECTION } from './settings';
+import type { SaveLog } from './userSaves';
 
 /**
  * Builds the pipeline's dependencies for one run in one workspace folder. Everything heavy
@@ -19,6 +20,7 @@ export async function depsForFolder(
   onEvent: (e: RunEvent) => void,
   secrets: vscode.SecretStorage,
   log: vscode.LogOutputChannel,
+  saves: SaveLog,
   needs: ModelNeeds = {},
 ): Promise<WiredDeps> {
   const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
@@ -47,6 +49,7 @@ export async function depsForFolder(
     requireSandbox: run.requireSandbox,
     passEnv: run.passEnv,
     gates: run.gates,
+    userSaves: saves.of(folder.uri.fsPath),
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {
     const { EditorDiagnostics } = await import('./editorDiagnostics.js');

@@ -14,6 +14,7 @@ import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { registerDraftCommand } from './ticketDraft';
 import { TicketLanguageClient } from './ticketLanguageClient';
 import { VIEW_RUNS } from './settings';
+import { SaveLog } from './userSaves';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
 export interface TicketRunnerApi {
@@ -47,7 +48,9 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
   constructor(context: vscode.ExtensionContext) {
     super();
     const log = (this.log = this._register(vscode.window.createOutputChannel('Ticket Runner', { log: true })));
-    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, needs)));
+    // The user's saves, from activation on: they tell a save from a test's write when the sandbox is off.
+    const saves = this._register(new SaveLog());
+    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, saves, needs)));
     const models = (this.models = this._register(new ModelSetup(context, log)));
     for (const command of models.register()) this._register(command);
     const ctx = {} as CommandContext;

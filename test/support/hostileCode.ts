@@ -61,10 +61,12 @@ function gitProbe(what: string, act: () => unknown): void {
     console.log(\`HOSTILE \${what}: refused (\${(err as NodeJS.ErrnoException).code ?? String(err)})\`);
   }
 }
-const dotGit = gitPath.join(process.cwd(), '.git');
+// The workspace: where the tests run, or, from a copy of it, where its packages' links lead.
+const gitRoot = gitFs.existsSync(gitPath.join(process.cwd(), '.git')) ? process.cwd() : gitPath.dirname(gitPath.dirname(gitFs.readlinkSync(gitPath.join(process.cwd(), 'node_modules', 'tsx'))));
+const dotGit = gitPath.join(gitRoot, '.git');
 gitProbe('plant git hook', () => gitFs.writeFileSync(gitPath.join(dotGit, 'hooks', 'pre-commit'), '#!/bin/sh\\necho owned\\n', { mode: 0o755 }));
 gitProbe('set fsmonitor', () => gitFs.appendFileSync(gitPath.join(dotGit, 'config'), '[core]\\n\\tfsmonitor = echo owned\\n'));
-gitProbe('plant editor task', () => { gitFs.mkdirSync(gitPath.join(process.cwd(), '.vscode'), { recursive: true }); gitFs.writeFileSync(gitPath.join(process.cwd(), '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
+gitProbe('plant editor task', () => { gitFs.mkdirSync(gitPath.join(gitRoot, '.vscode'), { recursive: true }); gitFs.writeFileSync(gitPath.join(gitRoot, '.vscode', 'tasks.json'), '{"version":"2.0.0","tasks":[{"label":"owned","type":"shell","command":"echo owned","runOptions":{"runOn":"folderOpen"}}]}'); });
 `;
 }
 

@@ -99,6 +99,13 @@ export interface TestRunnerPort {
    * recorded hash: `resume` goes on only when none does.
    */
   stillChangedTools?(files: readonly JudgingToolFile[]): Promise<JudgingToolFile[]>;
-  /** Drops what the runner keeps between runs (its snapshots of the workspace). */
-  dispose?(): void;
+  /**
+   * The workspace's files that changed while a test command ran and that nothing tells who wrote
+   * (no OS sandbox kept the command out, and the editor saved no such text): each is kept as it
+   * is, and no verdict of this run may be taken. Optional: a runner that runs in the workspace
+   * itself has none to tell.
+   */
+  unattributedWrites?(): string[];
+  /** Drops what the runner keeps between runs (its snapshots of the workspace, its copy of it). */
+  dispose?(): void | Promise<void>;
 }

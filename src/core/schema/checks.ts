@@ -63,6 +63,19 @@ export const TestCaseResult = z
   .strict();
 export type TestCaseResult = z.infer<typeof TestCaseResult>;
 
+/** A file of the workspace that changed while a test command ran, and who the run found wrote it. */
+export const WorkspaceEdit = z
+  .object({
+    path: z.string(),
+    change: z.enum(['created', 'modified', 'deleted']),
+    by: z.enum(['user', 'unknown']),
+    keptCopy: z.string().optional().describe('From the workspace root: where the run kept the file as it found it'),
+    /** A git hook, `.git/config` or `.vscode/` file, which runs outside any sandbox later: put back as it was (the found version kept). */
+    putBack: z.literal(true).optional(),
+  })
+  .strict();
+export type WorkspaceEdit = z.infer<typeof WorkspaceEdit>;
+
 /** The typed result of one run of the workspace's test runner. */
 export const TestRunResult = z
   .object({
@@ -84,6 +97,15 @@ export const TestRunResult = z
      * Any entry makes the result void: it never passes, whichever command made the change.
      */
     judgingTools: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
+    /**
+     * Files of the workspace that changed while this command ran in the run's copy of it (what
+     * the user saved beside the run), each kept as it is. `by: 'user'`: nothing of the command
+     * could write there (the OS sandbox), or the editor saved exactly that text. `by: 'unknown'`:
+     * without the sandbox nothing tells who wrote it; `keptCopy` holds what was found, under the
+     * run store (and one that git or the editor runs is put back), and the result is void: it
+     * never passes, and the run stops.
+     */
+    workspaceEdits: z.array(WorkspaceEdit).optional(),
   })
   .strict();
 export type TestRunResult = z.infer<typeof TestRunResult>;

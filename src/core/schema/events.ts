@@ -127,6 +127,12 @@ export const StopReason = z.discriminatedUnion('kind', [
    * `resume` checks before it goes on.
    */
   z.object({ kind: z.literal('judgingToolsChanged'), files: z.array(JudgingToolFile) }).strict(),
+  /**
+   * Without the OS sandbox, files of the workspace (from its root) changed while a test command
+   * ran, and nothing tells whether the command or the user wrote them: each is kept as it is,
+   * with a copy under the run store, and the run cannot pass on them.
+   */
+  z.object({ kind: z.literal('unattributedWrites'), files: z.array(z.string()) }).strict(),
   z.object({ kind: z.literal('cancelled') }).strict(),
   z.object({ kind: z.literal('modelError'), role: ModelRole, message: z.string() }).strict(),
   z.object({ kind: z.literal('error'), message: z.string() }).strict(),

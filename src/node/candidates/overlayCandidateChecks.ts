@@ -5,7 +5,7 @@ import { CancelledError } from '../../core/errors';
 import type { CandidateCheckPort, CandidateFile, CandidateOverlay } from '../../core/ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../core/ports/checks';
 import { FsWorkspace } from '../workspace/fsWorkspace';
-import { copyTree, ensureLink, resync, snapshot, SKIPPED, type Snapshot } from './scratchTree';
+import { copyTree, ensureLink, resync, snapshot, SKIPPED, type Snapshot } from '../workspace/scratchTree';
 
 /** The checks bound to one overlay root, built by the wiring (src/node/wire.ts). */
 export interface OverlayChecks {
@@ -156,5 +156,6 @@ async function writeCandidate(dir: string, files: CandidateFile[]): Promise<void
 function disposeChecks(checks: OverlayChecks | undefined): void {
   checks?.diagnostics?.dispose?.();
   checks?.lint?.dispose?.();
-  checks?.tests.dispose?.();
+  // Its runner is a ProcessTestRunner over the candidate copy, whose dispose is synchronous.
+  void checks?.tests.dispose?.();
 }

@@ -31,9 +31,12 @@ export interface SideEffect {
   restored: boolean;
 }
 
-/** Whether a side effect's path lies in the installed packages (a write there is found, never put back). */
+/**
+ * Whether a side effect's path lies in the installed packages (a write there is found, never put
+ * back), or is a node_modules folder or link itself (one replaced would decide what loads next).
+ */
 export function inInstalledPackages(rel: string): boolean {
-  return /(^|\/)node_modules\//.test(rel);
+  return /(^|\/)node_modules(\/|$)/.test(rel);
 }
 
 export interface SideEffectGuardOptions {
@@ -46,6 +49,12 @@ export interface SideEffectGuardOptions {
    * sandboxed command can write there. Anything in one is looked at as ever.
    */
   runtimeMountPoints?: () => Promise<string[]>;
+  /**
+   * For a copy of a workspace whose node_modules entries link to the workspace's packages
+   * (testTree.ts): that workspace. Its node_modules folders are watched for writes too, as
+   * the copy's own would be: a command without the sandbox reaches its packages through the links.
+   */
+  packagesOf?: string;
 }
 
 interface Seen {
@@ -87,6 +96,8 @@ export class SideEffectGuard {
   private snapshotBytes = 0;
   private snapshots = 0;
   private readonly packages: PackageWatch;
+  /** The linked workspace's packages (`packagesOf`), named from its root as the copy's are from this one's. */
+  private readonly linked: PackageWatch | undefined;
   /** The node_modules folders the last look passed by. */
   private packageDirs: string[] = [];
 
@@ -95,6 +106,7 @@ export class SideEffectGuard {
     private readonly options: SideEffectGuardOptions = {},
   ) {
     this.packages = new PackageWatch(root);
+    this.linked = options.packagesOf === undefined ? undefined : new PackageWatch(options.packagesOf);
   }
 
   /** Looks at the tree before a test run; reads only the files that changed since the last look. */
@@ -104,6 +116,8 @@ export class SideEffectGuard {
     // Watched from the run's first test run on. A write between two test runs is the next one's
     // to report: nothing of the run writes there, but a process an earlier test left behind may.
     for (const dir of this.packageDirs) await this.packages.add(dir);
+    const linkedRoot = this.options.packagesOf;
+    if (this.linked && linkedRoot !== undefined) for (const dir of this.packageDirs) await this.linked.add(path.join(linkedRoot, path.relative(this.root, dir)));
     // Snapshots of files that changed since (the Coder rewrote them) are kept no longer.
     const live = new Set([...this.known.files.values()].map((f) => f.snapshot));
     for (const f of old.values()) {
@@ -142,7 +156,8 @@ export class SideEffectGuard {
       const ok = await fs.mkdir(this.abs(rel), { recursive: true }).then(() => chmod(this.abs(rel), mode), () => false);
       effects.push({ path: `${rel}/`, change: 'deleted', restored: ok });
     }
-    for (const w of await this.packages.take()) effects.push({ ...w, restored: false });
+    const linked = (await this.linked?.take()) ?? [];
+    for (const w of [...(await this.packages.take()), ...linked]) effects.push({ ...w, restored: false });
     return effects.sort((a, b) => a.path.localeCompare(b.path));
   }
 
@@ -156,6 +171,7 @@ export class SideEffectGuard {
   /** Removes the snapshot folder. */
   dispose(): void {
     this.packages.dispose();
+    this.linked?.dispose();
     if (this.snapshotDir) rmSync(this.snapshotDir, { recursive: true, force: true });
     this.snapshotDir = undefined;
     this.snapshotBytes = 0;
@@ -198,7 +214,11 @@ export class SideEffectGuard {
         if (e.isDirectory() && e.name === '.git' && dir === this.root) {
           for (const inGit of (await fs.readdir(abs, { withFileTypes: true }).catch(() => [])).filter((g) => GIT_WATCHED.includes(g.name))) await see(path.join(abs, inGit.name), inGit.isDirectory());
         } else if (e.isDirectory() && e.name === 'node_modules') packageDirs.push(abs);
-        else if (!(e.isDirectory() && SKIPPED.has(e.name))) await see(abs, e.isDirectory());
+        else if (!(e.isDirectory() && SKIPPED.has(e.name))) {
+          // A copy's node_modules is a link to the workspace's (testTree.ts): watched as the packages it is, and looked at as a link.
+          if (e.isSymbolicLink() && e.name === 'node_modules') packageDirs.push(abs);
+          await see(abs, e.isDirectory());
+        }
       }
     };
     await walk(this.root);

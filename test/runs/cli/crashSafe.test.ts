@@ -56,7 +56,7 @@ describe('crash-safe runs (dist/cli.js)', function () {
       writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
       const token = String(Date.now() % 100000);
       const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `node hang.js ${token}`]);
-      await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+      await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
       const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
       assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
       run.child.kill(signal);
@@ -77,7 +77,7 @@ describe('crash-safe runs (dist/cli.js)', function () {
     writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
     const token = String(Date.now() % 100000);
     const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox', '--test-command', `node hang.js ${token}`]);
-    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
     const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
     assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
     run.child.kill('SIGKILL');
@@ -92,7 +92,7 @@ describe('crash-safe runs (dist/cli.js)', function () {
     writeFileSync(path.join(ws.root, 'hang.js'), DETACHING_TESTS);
     const token = String(Date.now() % 100000);
     const run = startWithoutSandbox(token);
-    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
     const detached = pidsWith(`299.${token}`);
     assert.ok(detached.every(alive));
     run.child.kill('SIGTERM');
@@ -107,7 +107,7 @@ describe('crash-safe runs (dist/cli.js)', function () {
     writeFileSync(path.join(ws.root, 'hang.js'), DETACHING_TESTS);
     const token = String(Date.now() % 100000);
     const run = startWithoutSandbox(token);
-    await until('the tests to start', () => existsSync(path.join(ws.root, 'started')) && pidsWith(`299.${token}`).length > 0);
+    await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
     const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
     assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its detached child run: ${pids.join(', ')}`);
     run.child.kill('SIGKILL');

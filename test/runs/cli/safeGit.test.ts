@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/main';
@@ -56,50 +56,39 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
     assert.equal(r.code, EXIT.passed, r.stderr);
   });
 
-  it('in the sandbox, a .vscode the workspace does not have (no deny can name it) is put back after the test run, and the run cannot pass', async () => {
-    // The runtime denies only what is there; a folder the tests create is the side-effect check's.
+  it('in the sandbox, a .vscode the workspace does not have (no deny can name it) cannot be made either: the tests run in a copy, and the workspace is read-only to them', async () => {
     assert.ok(!existsSync(path.join(ws.root, '.vscode')));
-    const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
-    const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes editor tasks.', evidence: [{ source: 'testOutput', quote: 'so this run cannot pass' }], brief: 'Do not write .vscode.' } }] }));
     const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--require-sandbox', '--json'], { cwd: elsewhere });
-    assert.equal(r.code, EXIT.failed, r.stderr);
     const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean } } };
     assert.equal(state.sandbox?.on, true, r.stderr);
     const events = await loadEvents(ws.root, runId);
-    assert.match(testOutputs(events), /HOSTILE plant editor task: done/, 'the folder was not there to deny');
-    const ran = events.find((e) => e.type === 'tests.ran');
-    assert.ok(ran?.type === 'tests.ran');
-    assert.deepEqual((ran.result.sideEffects ?? []).filter((e) => e.path.startsWith('.vscode')), [{ path: '.vscode/', change: 'created', restored: true }]);
-    assert.match(ran.result.output, /runs outside any sandbox, so this run cannot pass: created \.vscode\//);
+    assert.match(testOutputs(events), /HOSTILE plant editor task: refused \(EROFS\)/, 'the hostile code ran, and was refused');
     assert.ok(!existsSync(path.join(ws.root, '.vscode')));
     assert.equal(gitState(ws.root), before);
+    // The attack changed nothing, and the code is BLOG-5's right answer: its pass is the code's.
+    assert.equal(r.code, EXIT.passed, r.stderr);
   });
 
-  it('with no sandbox, the hook, the fsmonitor and the task are put back after the test run, and the run cannot pass', async () => {
+  it('with no sandbox, the hook, the fsmonitor and the task land, and are put back after the test run, each kept as found under the run store, and the run stops: it cannot pass', async () => {
     // No PATH: bwrap cannot be found, as on a machine without it (and no git: the run's own git checks are skipped).
     const env = { ...process.env, PATH: path.join(elsewhere, 'no-such-bin') };
-    const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
-    const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes git hooks and config.', evidence: [{ source: 'testOutput', quote: 'so this run cannot pass' }], brief: 'Do not write .git or .vscode.' } }] }));
     const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--json'], { cwd: elsewhere, env });
     assert.equal(r.code, EXIT.failed, r.stderr);
-    const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean }; attempts: { tests?: { status: string } }[] } };
+    const { runId, state } = JSON.parse(r.stdout) as {
+      runId: string;
+      state: { sandbox?: { on: boolean }; attempts: { tests?: { status: string; workspaceEdits?: { path: string; putBack?: boolean; keptCopy?: string }[] } }[]; finished?: { reason: unknown } };
+    };
     assert.equal(state.sandbox?.on, false);
-    assert.equal(state.attempts[0]?.tests?.status, 'failed');
+    assert.equal(state.attempts[0]?.tests?.status, 'error');
     const events = await loadEvents(ws.root, runId);
     assert.match(testOutputs(events), /HOSTILE plant git hook: done/, 'with no sandbox the writes land');
-    const ran = events.find((e) => e.type === 'tests.ran');
-    assert.ok(ran?.type === 'tests.ran');
-    assert.deepEqual(
-      (ran.result.sideEffects ?? []).filter((s) => /^\.git\/|^\.vscode\//.test(s.path)),
-      [
-        { path: '.git/config', change: 'modified', restored: true },
-        { path: '.git/hooks/pre-commit', change: 'created', restored: true },
-        { path: '.vscode/', change: 'created', restored: true },
-      ],
-    );
-    assert.match(ran.result.output, /so this run cannot pass: .*\.git\/hooks\/pre-commit/);
+    assert.deepEqual(state.finished?.reason, { kind: 'unattributedWrites', files: ['.git/config', '.git/hooks/pre-commit', '.vscode'] });
+    const edits = state.attempts[0]?.tests?.workspaceEdits ?? [];
+    assert.equal(edits.length, 3);
+    for (const e of edits) {
+      assert.equal(e.putBack, true, e.path);
+      assert.ok(e.keptCopy && existsSync(path.join(ws.root, e.keptCopy)), e.path);
+    }
     assert.equal(gitState(ws.root), before);
     assert.ok(!existsSync(path.join(ws.root, '.vscode')));
   });

@@ -96,7 +96,8 @@ describe('a safe workspace: hostile code under test', function () {
     assert.match(output, /HOSTILE write outside: refused \(EROFS\)/, 'the hostile code ran, and was refused');
     assert.match(output, /HOSTILE write rendered test: refused \(EROFS\)/);
     assert.match(output, /HOSTILE write ticket: refused \(EROFS\)/);
-    assert.match(output, /HOSTILE write run store: refused \(EROFS\)/);
+    // The copy the tests run in holds no run store: there is none to write.
+    assert.match(output, /HOSTILE write run store: refused \((EROFS|ENOENT)\)/);
     assert.match(output, /HOSTILE read secret file: refused \(ENOENT\)/);
     // The sandbox has a network of its own: the host's loopback server is not there.
     assert.match(output, /HOSTILE socket: refused \((ECONNREFUSED|ENETUNREACH)\)/);

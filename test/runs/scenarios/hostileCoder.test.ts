@@ -25,9 +25,12 @@ ${BUGGY_POSTS_HANDLER}`;
 const REWRITES_ITS_TEST_AGAIN = REWRITES_ITS_TEST.replace("import { writeFileSync } from 'node:fs';", "import * as fs from 'node:fs';").replace('writeFileSync(', 'fs.writeFileSync(');
 
 /** A module that appends a forged "passed" to its run's log when the test imports it. */
-const FORGES_THE_LOG = `import { appendFileSync, readdirSync } from 'node:fs';
-for (const id of readdirSync('.ticket-runner/runs')) {
-  appendFileSync(\`.ticket-runner/runs/\${id}/events.jsonl\`, JSON.stringify({ runId: id, seq: 9999, ts: new Date().toISOString(), type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 }) + '\\n');
+const FORGES_THE_LOG = `import { appendFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+// The tests run in a copy of the workspace: its packages' links lead to the workspace.
+const forged = dirname(dirname(readlinkSync('node_modules/tsx')));
+for (const id of readdirSync(forged + '/.ticket-runner/runs')) {
+  appendFileSync(forged + \`/.ticket-runner/runs/\${id}/events.jsonl\`, JSON.stringify({ runId: id, seq: 9999, ts: new Date().toISOString(), type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 }) + '\\n');
 }
 ${readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8')}`;
 
@@ -55,11 +58,15 @@ const BREAKS_AN_EXISTING_TEST = readFileSync(path.join(FIXTURE, '.tickets', 'ans
  * Whether that tsc reads before or after the rewrite is a race the test does not decide: either
  * way its result must not be taken (test/tools/gates/tscAhead.test.ts plays the rewrite first).
  */
-const HIDES_A_TYPE_ERROR_WHILE_TESTED = `import { readFileSync, writeFileSync } from 'node:fs';
-const self = 'src/handlers/posts.ts';
+const HIDES_A_TYPE_ERROR_WHILE_TESTED = `import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+// The file in the workspace, where the type-check reads it: the tests run in a copy, whose packages' links lead there.
+const self = dirname(dirname(readlinkSync('node_modules/tsx'))) + '/src/handlers/posts.ts';
 const asWritten = readFileSync(self, 'utf8');
-writeFileSync(self, asWritten.replace('status' + '?: number', 'status: number'));
-setTimeout(() => writeFileSync(self, asWritten), 4000);
+try {
+  writeFileSync(self, asWritten.replace('status' + '?: number', 'status: number'));
+  setTimeout(() => writeFileSync(self, asWritten), 4000);
+} catch {}
 ${readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8').replace('status: number;\n  body: unknown;', 'status?: number;\n  body: unknown;')}`;
 
 /** Reaches listPosts through src/index.ts: not an importer of the changed file, so checked by the project-wide type-check alone. */
@@ -219,7 +226,7 @@ describe('a hostile Coder cannot make a run pass', function () {
     assert.match(list.err, new RegExp(`run ${runId} skipped: .*the log is damaged`));
   });
 
-  it("code that fixes its own type error while its tests run and the type-check beside them reads it, then puts it back: the gate checks again and fails", async () => {
+  it("code that fixes its own type error in the workspace while its tests run, for the type-check beside them to read: refused, and the gate fails on the error", async () => {
     assert.match(HIDES_A_TYPE_ERROR_WHILE_TESTED, /status\?: number;/);
     writeFileSync(path.join(ws.root, 'src', 'reports', 'firstPage.ts'), SECOND_HOP);
     const ticket = writeHostileTicket(ws.root, { id: 'HOSTILE-11', from: 'BLOG-1', coder: [{ 'src/handlers/posts.ts': HIDES_A_TYPE_ERROR_WHILE_TESTED }] });
@@ -230,7 +237,7 @@ describe('a hostile Coder cannot make a run pass', function () {
     assert.notEqual(state.status, 'passed');
     const gate = state.gates.find((g) => g.gate === 'typecheck');
     assert.equal(gate?.status, 'failed', JSON.stringify(gate));
-    assert.doesNotMatch(gate?.detail ?? '', /started beside/, 'the check started beside the tests is not taken');
+    // In the sandbox the write is refused (the workspace is read-only to the tests), so the check started beside them may stand.
     assert.ok(gate?.evidence?.kind === 'typecheck' && gate.evidence.diagnostics.some((d) => d.file === 'src/reports/firstPage.ts' && d.code === 'TS2322'), JSON.stringify(gate?.evidence));
   });
 

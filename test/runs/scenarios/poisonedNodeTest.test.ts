@@ -37,8 +37,14 @@ describe('scenarios: a node:test runner the code under test patched judges no la
     if (o.sandbox) assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
     assert.notEqual(state.status, 'passed', JSON.stringify(state.finished));
     const [a1, a2] = state.attempts;
-    assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
-    assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
+    if (o.sandbox) {
+      // The plant lands in the copy of the workspace the tests run in, beside links tsx does not resolve through: found, and gone before the next command.
+      assert.equal(a1?.tests?.status, 'failed', a1?.tests?.output);
+      assert.match(a1?.tests?.output ?? '', /the test run changed the installed packages \(node_modules\), which no test may write, so this run cannot pass/);
+    } else {
+      assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
+      assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
+    }
     assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
     assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /rejects perPage above 100/.test(c.name)), 'the wrong handler fails its own case');
     return a1?.tests;
@@ -53,11 +59,11 @@ describe('scenarios: a node:test runner the code under test patched judges no la
     assert.equal(readFileSync(hook, 'utf8'), installed, 'the hook is as installed');
   });
 
-  it('with the sandbox on: attempt 1 plants node_modules/esbuild.js, which tsx would require before the read-only esbuild; it is removed, attempt 1 is void, and the wrong attempt 2 fails', async () => {
-    // tsx and esbuild are read-only in the sandbox, node_modules itself is not (the runners write their caches there).
+  it('with the sandbox on: attempt 1 plants node_modules/esbuild.js, which tsx would require before esbuild; it lands in the tests\' copy, never the workspace, attempt 1 cannot pass, and the wrong attempt 2 fails', async () => {
+    // The workspace is read-only to the tests; the copy's node_modules is theirs to write (the runners write their caches there).
     const shadow = `${COMPILES_OUT_THE_ASSERTIONS}\nmodule.exports = require('./esbuild/lib/main.js');\n`;
     const tests = await neverPasses(writes('node_modules/esbuild.js', shadow, 'plant'), { sandbox: true });
-    assert.deepEqual(tests?.judgingTools, [{ path: 'node_modules/esbuild.js', change: 'created', restored: true }]);
+    assert.deepEqual(tests?.sideEffects?.filter((e) => e.path.startsWith('node_modules/')), [{ path: 'node_modules/esbuild.js', change: 'created', restored: false }]);
     assert.equal(existsSync(path.join(ws.root, 'node_modules/esbuild.js')), false);
   });
 });

@@ -50,9 +50,8 @@ describe('scenarios: a test runner the code under test patched judges no later a
 
   const asInstalled = () => assert.deepEqual(files().map((f) => readFileSync(f, 'utf8')), installed, 'the patched packages are as installed');
 
-  const putBackThenFails = async (sandbox: 'on' | 'off') => {
-    const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}) });
-    if (sandbox === 'on') assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
+  const putBackThenFails = async () => {
+    const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, wire: { withoutSandbox: 'the record of the judging tools alone' } });
     assert.notEqual(state.status, 'passed');
     asInstalled();
     const [a1, a2] = state.attempts;
@@ -62,12 +61,23 @@ describe('scenarios: a test runner the code under test patched judges no later a
     assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
     assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
   };
-  it('with the sandbox on: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('on'));
-  it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails('off'));
+  it('with the sandbox on: the patch is refused (the tests run in a copy of the workspace, which they alone may write), and both wrong attempts fail on the runner as installed', async () => {
+    const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] } });
+    assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
+    assert.notEqual(state.status, 'passed');
+    asInstalled();
+    for (const a of state.attempts) {
+      assert.equal(a.tests?.status, 'failed', a.tests?.output);
+      assert.equal(a.tests?.judgingTools, undefined);
+      assert.ok(a.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
+    }
+    assert.equal(state.attempts.length, 2);
+  });
+  it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails());
 
   it('when the patch cannot be put back: the run stops after attempt 1, failed, naming the files; resume refuses until they are reinstalled, then goes on', async () => {
-    // No copies kept: a change is found, and cannot be put back.
-    const wire = { judgingTools: { copyBudget: 0 } };
+    // No copies kept: a change is found, and cannot be put back (without the sandbox, which refuses the change itself).
+    const wire = { judgingTools: { copyBudget: 0 }, withoutSandbox: 'the record of the judging tools alone' };
     const { state, runId } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, wire });
     assert.equal(state.status, 'failed');
     assert.equal(state.finished?.reason.kind, 'judgingToolsChanged');
@@ -117,8 +127,8 @@ describe('scenarios: a package vitest loads, patched by the code under test, is 
 try { appendFileSync('node_modules/pathe/dist/index.mjs', '\\nglobalThis.process.exitCode = 0;\\n'); } catch {}
 ${right}`;
     writeHostileTicket(ws.root, { id: 'POISON-2', from: 'SHOP-1', coder: [{ 'src/cart/shipping.ts': patches }, { 'src/cart/shipping.ts': right }], debugger: [{ kind: 'code', claim: 'The code writes into node_modules.', evidence: [{ source: 'testOutput', quote: 'node_modules' }], brief: 'Do not write node_modules.' }] });
-    const { state } = await runTicket(ws.root, 'POISON-2', { attempts: 2, gates: { enabled: [] } });
-    assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
+    // Without the sandbox: with it, the tests run in a copy of the workspace, and the append is refused.
+    const { state } = await runTicket(ws.root, 'POISON-2', { attempts: 2, gates: { enabled: [] }, wire: { withoutSandbox: 'the record of the judging tools alone' } });
     assert.equal(readFileSync(pathe(), 'utf8'), installed, 'pathe is as installed');
     const [a1, a2] = state.attempts;
     assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);

@@ -71,6 +71,8 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
       return `the oracle changed before the verdict (${reason.files.join(', ')}): the run cannot pass on it`;
     case 'judgingToolsChanged':
       return `the test runner was changed by the code under test and could not be restored; reinstall (npm ci) and run again (${reason.files.map((f) => `${f.change} ${f.path}`).join(', ')})`;
+    case 'unattributedWrites':
+      return `files changed in the workspace while the tests ran without the sandbox, and nothing tells whether the tests or you wrote them; each is kept as it is, with a copy under .ticket-runner/unattributed/: look at them, then run again (with the sandbox on, your saves never stop a run): ${reason.files.join(', ')}`;
     case 'cancelled':
       return 'cancelled';
     case 'modelError':

@@ -4,10 +4,15 @@ import type { RunContext } from '../context';
 /**
  * Stops the run when the installed tools that judge its tests were changed by a command and
  * could not be put back: every later verdict would be the changed runner's, so no attempt or
- * gate runs after it. Asked after each attempt's checks, after the baselines and before the
+ * gate runs after it. Stops it too when, without the sandbox, a file of the workspace changed
+ * while a command ran and nothing tells who wrote it: it is kept as it is (it may be the
+ * user's), and every later command would run on it. Asked after each attempt's checks, after the baselines and before the
  * verdict; the runner voids each command that saw a change on its own, this ends the run.
  */
 export async function stopIfToolsChanged(ctx: RunContext): Promise<void> {
   const files = (await ctx.deps.tests.unrestoredTools?.(ctx.signal)) ?? [];
   if (files.length) throw new RunStop({ kind: 'judgingToolsChanged', files }, 'failed');
+  // Asked at the same points, for the same reason: a file a command may have written stays in the workspace.
+  const unattributed = ctx.deps.tests.unattributedWrites?.() ?? [];
+  if (unattributed.length) throw new RunStop({ kind: 'unattributedWrites', files: unattributed }, 'failed');
 }

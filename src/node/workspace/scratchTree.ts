@@ -2,9 +2,10 @@ import { cp, lstat, readdir, readlink, rm, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 
 /**
- * The file-tree half of rung 4's scratch copy: walking a tree into stamps, copying it, and
- * bringing a copy back to a snapshot. Kept apart from the checks so the safety argument
- * (what a candidate's run can leave behind, and how it is found) reads in one place.
+ * The file-tree half of the run's scratch copies (the test commands' tree, testTree.ts, and
+ * rung 4's candidates): walking a tree into stamps, copying it, and bringing a copy back to a
+ * snapshot. Kept apart from their users so the safety argument (what a command run in a copy
+ * can leave behind, and how it is found) reads in one place.
  */
 
 /**
@@ -24,7 +25,7 @@ export type Stamp = string;
 /** Relative path (forward slashes) to its stamp, for every file, link and folder of a tree. */
 export type Snapshot = Map<string, Stamp>;
 
-const stampOf = (s: Awaited<ReturnType<typeof lstat>>): Stamp =>
+export const stampOf = (s: Awaited<ReturnType<typeof lstat>>): Stamp =>
   s.isDirectory() ? 'dir' : `${s.mode}:${s.size}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
 
 /**

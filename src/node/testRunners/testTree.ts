@@ -1,0 +1,234 @@
+import { mkdtempSync } from 'node:fs';
+import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { copyTree, resync, snapshot, SKIPPED, stampOf, type Snapshot } from '../workspace/scratchTree';
+import { isInside } from '../workspacePaths';
+
+/** A file or folder of the workspace that differs between two looks at it. */
+export interface TreeChange {
+  path: string;
+  change: 'created' | 'modified' | 'deleted';
+}
+
+/** Top-level names the copy owns rather than mirrors (its node_modules, made by `linkPackages`). */
+const OWNED = new Set(['node_modules']);
+/** What tools write in a node_modules folder as they run (vite's bundled config, caches): the copy's own, made afresh for each command. */
+const CACHES = new Set(['.vite', '.vite-temp', '.cache']);
+/** What of the workspace's `.git` is looked at all the same: git runs what they name, outside any sandbox. */
+const GIT_WATCHED = ['.git/hooks', '.git/config'];
+
+/**
+ * The tree the test commands run in: a copy of the workspace kept for the run, in the temp
+ * folder, under the workspace's own folder name (configs that name it still resolve). Its
+ * node_modules folders are its own, each entry a link to the workspace's package (large, and
+ * read-only to a command), so what tools write there as they run stays in the copy. Before
+ * each command the copy is brought back to the workspace as it stands, copying only what
+ * differs (scratchTree.ts): the files the run wrote since, and undoing whatever the last
+ * command left. A command then writes the copy, never the workspace, so what the user saves
+ * beside the run is never put back with the tests' writes: there is nothing to put back in the
+ * workspace, and nothing there to race with.
+ */
+export class TestTree {
+  /** The copy's root. */
+  readonly dir: string;
+  private readonly base: string;
+  private stamps: { source: Snapshot; copy: Snapshot } | undefined;
+  /** The nested node_modules folders of the workspace (an npm-workspaces package's own), linked in the copy too. */
+  private nested: string[] = [];
+  /** The git hooks' and config's bytes and modes at the last sync: what `putBack` writes again. */
+  private gitBefore = new Map<string, { bytes: Buffer; mode: number }>();
+  /** One sync at a time: a prepare's and a run's would both write the copy. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly root: string) {
+    this.base = mkdtempSync(path.join(tmpdir(), 'ticket-runner-tree-'));
+    this.dir = path.join(this.base, path.basename(root));
+  }
+
+  /**
+   * Brings the copy to the workspace as it stands, and gives the workspace's stamps as copied:
+   * what `changedSince` compares with once the command has ended.
+   */
+  sync(): Promise<Snapshot> {
+    const next = this.queue.then(() => this.syncNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * The workspace's files and folders that differ from `before` (a `sync`'s stamps), with the
+   * git hooks and config, which the copy does not hold but a command without the sandbox could
+   * reach: what changed in the workspace while a command ran in the copy.
+   */
+  async changedSince(before: Snapshot): Promise<TreeChange[]> {
+    const now = await this.look();
+    const out: TreeChange[] = [];
+    for (const [rel, stamp] of now) {
+      const was = before.get(rel);
+      if (was === undefined) out.push({ path: rel, change: 'created' });
+      else if (was !== stamp && stamp !== 'dir') out.push({ path: rel, change: 'modified' });
+    }
+    for (const rel of before.keys()) if (!now.has(rel)) out.push({ path: rel, change: 'deleted' });
+    // A folder made or removed with what is in it is one change, said once.
+    const folders = out.filter((c) => c.change !== 'modified' && (now.get(c.path) ?? before.get(c.path)) === 'dir').map((c) => c.path);
+    return out.filter((c) => !folders.some((f) => c.path.startsWith(`${f}/`))).sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  /**
+   * Puts a file of the workspace that git or the editor runs code from (`.git/hooks`,
+   * `.git/config`, `.vscode/`) back as it was at the last sync: from the bytes kept then, or
+   * from the copy, which the command's own changes were undone in. One that was not there goes.
+   */
+  async putBack(rel: string): Promise<boolean> {
+    const abs = path.join(this.root, rel);
+    try {
+      const git = this.gitBefore.get(rel);
+      if (rel.startsWith('.git/')) {
+        await rm(abs, { recursive: true, force: true });
+        if (git) {
+          await writeFile(abs, git.bytes);
+          await chmod(abs, git.mode & 0o7777);
+        }
+        return true;
+      }
+      const inCopy = path.join(this.dir, rel);
+      await rm(abs, { recursive: true, force: true });
+      if (await lstat(inCopy).catch(() => undefined)) await cp(inCopy, abs, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Removes the copy: the run is over. Off the event loop's back: a copy with its links is thousands of entries. */
+  async dispose(): Promise<void> {
+    this.stamps = undefined;
+    await this.queue;
+    await rm(this.base, { recursive: true, force: true });
+  }
+
+  private async syncNow(): Promise<Snapshot> {
+    if (!this.stamps) {
+      // The workspace's stamps before the copy: a file that changes while it is copied is seen as changed next time.
+      const source = await this.look();
+      await copyTree(this.root, this.dir);
+      this.nested = await nestedPackages(this.root);
+      await this.link();
+      this.stamps = { source, copy: await snapshot(this.dir, { keep: OWNED }) };
+      await this.keepGit(source);
+      return source;
+    }
+    const next = await resync(this.root, this.dir, withoutGit(this.stamps.source), this.stamps.copy, OWNED, { walkSource: true });
+    // After the resync, which removes a nested node_modules a command changed (its stamp is not the recorded one): made again here, and stamped.
+    await this.link();
+    for (const rel of this.nested) {
+      const st = await lstat(path.join(this.dir, rel)).catch(() => undefined);
+      if (st) next.copy.set(rel, stampOf(st));
+      if (st?.isDirectory()) for (const [k, v] of await snapshot(this.dir, {}, rel)) next.copy.set(k, v);
+    }
+    const source = new Map([...next.source, ...(await gitStamps(this.root))]);
+    this.stamps = { source, copy: next.copy };
+    await this.keepGit(source);
+    return source;
+  }
+
+  private async link(): Promise<void> {
+    await linkPackages(this.root, this.dir, 'node_modules');
+    for (const rel of this.nested) if (await lstat(path.join(this.dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, this.dir, rel);
+  }
+
+  /** The git hooks' and config's bytes now, for `putBack`. */
+  private async keepGit(stamps: Snapshot): Promise<void> {
+    this.gitBefore = new Map();
+    for (const [rel, stamp] of stamps) {
+      if (!rel.startsWith('.git/') || stamp === 'dir') continue;
+      const abs = path.join(this.root, rel);
+      const [bytes, st] = await Promise.all([readFile(abs).catch(() => undefined), lstat(abs).catch(() => undefined)]);
+      if (bytes && st?.isFile()) this.gitBefore.set(rel, { bytes, mode: st.mode });
+    }
+  }
+
+  private async look(): Promise<Snapshot> {
+    return new Map([...(await snapshot(this.root, { skip: SKIPPED })), ...(await gitStamps(this.root))]);
+  }
+}
+
+/** The stamps of the git hooks and config: `.git/…` keys, which no copy holds. */
+async function gitStamps(root: string): Promise<Snapshot> {
+  const out: Snapshot = new Map();
+  for (const rel of GIT_WATCHED) {
+    const st = await lstat(path.join(root, rel)).catch(() => undefined);
+    if (!st) continue;
+    if (!st.isDirectory()) out.set(rel, stampOf(st));
+    else for (const [k, v] of [[rel, 'dir'] as const, ...(await snapshot(root, {}, rel))]) out.set(k, v);
+  }
+  return out;
+}
+
+function withoutGit(stamps: Snapshot): Snapshot {
+  return new Map([...stamps].filter(([rel]) => !rel.startsWith('.git/')));
+}
+
+/** The workspace's node_modules folders below its top, by path from the root (not inside another node_modules). */
+async function nestedPackages(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === 'node_modules') {
+        if (rel) out.push(child);
+      } else if (!SKIPPED.has(e.name)) await walk(child);
+    }
+  };
+  await walk('');
+  return out;
+}
+
+/** What `linkPackages` wants in place of a scope folder (`@types`): a folder of links, not a link. */
+const SCOPE = Symbol('scope folder');
+
+/**
+ * Makes the copy's node_modules folder at `rel` hold exactly a link to each entry of the
+ * workspace's (a scope folder, such as `@types`, is a folder of links in turn), and nothing
+ * else: whatever a command planted or replaced there goes, and so do the caches it wrote. A
+ * link the workspace has to one of its own packages (npm workspaces) points at the copy's.
+ */
+async function linkPackages(root: string, copy: string, rel: string): Promise<void> {
+  const from = path.join(root, rel);
+  const to = path.join(copy, rel);
+  const entries = await readdir(from, { withFileTypes: true }).catch(() => undefined);
+  const here = await lstat(to).catch(() => undefined);
+  if (!entries) {
+    if (here) await rm(to, { recursive: true, force: true });
+    return;
+  }
+  if (here && !here.isDirectory()) await rm(to, { recursive: true, force: true });
+  await mkdir(to, { recursive: true });
+  // A link's target, or SCOPE for a scope folder.
+  const wanted = new Map<string, string | typeof SCOPE>();
+  for (const e of entries) {
+    if (CACHES.has(e.name)) continue;
+    wanted.set(e.name, e.isDirectory() && e.name.startsWith('@') ? SCOPE : await linkTarget(root, copy, path.join(from, e.name), e.isSymbolicLink()));
+  }
+  for (const e of await readdir(to, { withFileTypes: true })) {
+    const want = wanted.get(e.name);
+    const ok = want === SCOPE ? e.isDirectory() : want !== undefined && e.isSymbolicLink() && (await readlink(path.join(to, e.name))) === want;
+    if (!ok) await rm(path.join(to, e.name), { recursive: true, force: true });
+    else if (want !== SCOPE) wanted.delete(e.name);
+  }
+  for (const [name, want] of wanted) {
+    if (want === SCOPE) await linkPackages(root, copy, path.posix.join(rel, name));
+    else await symlink(want, path.join(to, name));
+  }
+}
+
+/** Where the copy's link to the workspace's entry `abs` points: the entry, or for a link into the workspace's own tree, that place in the copy. */
+async function linkTarget(root: string, copy: string, abs: string, isLink: boolean): Promise<string> {
+  if (!isLink) return abs;
+  const target = path.resolve(path.dirname(abs), await readlink(abs));
+  const inTree = isInside(root, target) && !path.relative(root, target).split(path.sep).includes('node_modules');
+  return inTree ? path.join(copy, path.relative(root, target)) : abs;
+}
