@@ -123,7 +123,7 @@ function attemptLines(a: AttemptState): string[] {
   for (const t of a.tampered) out.push(`  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`);
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
   if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
-  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
+  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope, or not applicable): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
   if (a.diagnostics) {
     const errs = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
     out.push(`  diagnostics: ${errs.length ? `${errs.length} error(s)` : 'clean'} in ${a.diagnostics.checkedFiles.length} file(s)`);
