@@ -25,6 +25,7 @@ import type { ModelSetup } from './modelSetup';
 import { NO_RECORDED_SAMPLE, recordedTickets } from './waysIn';
 import { scriptPathFor } from '../node/models/scripted/loadScript';
 import { openFirst, ticketChoice } from './ticketChoice';
+import { saveUnsavedScope } from './unsavedScope';
 
 export const UNTRUSTED_MESSAGE =
   'Ticket Runner starts no run in an untrusted workspace: a run executes the workspace\'s tests and writes code. Past runs stay viewable. Trust the workspace (Workspaces: Manage Workspace Trust) to run tickets.';
@@ -172,7 +173,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded
   let goOn = false;
   try {
     picked ??= await pickTicket(first, recorded);
-    goOn = !!picked && (await ticketParses(ctx, picked)) && (await settleLeftovers(ctx, picked.folder));
+    goOn = !!picked && (await ticketParses(ctx, picked)) && (await scopeSaved(picked)) && (await settleLeftovers(ctx, picked.folder));
   } finally {
     if (!goOn) view.release();
   }
@@ -216,10 +217,7 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded
  * that cannot be read is left to the run, which says where it looked.
  */
 async function ticketParses(ctx: CommandContext, picked: { folder: vscode.WorkspaceFolder; rel: string }): Promise<boolean> {
-  const text = await Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(picked.folder.uri, picked.rel))).then(
-    (bytes) => Buffer.from(bytes).toString('utf8'),
-    () => undefined,
-  );
+  const text = await ticketText(picked);
   if (text === undefined) return true;
   try {
     parseTicket(picked.rel, text);
@@ -228,6 +226,18 @@ async function ticketParses(ctx: CommandContext, picked: { folder: vscode.Worksp
     showError(ctx, `Run of ${picked.rel} did not start`, err);
     return false;
   }
+}
+
+const ticketText = (picked: { folder: vscode.WorkspaceFolder; rel: string }): Promise<string | undefined> =>
+  Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.joinPath(picked.folder.uri, picked.rel))).then(
+    (bytes) => Buffer.from(bytes).toString('utf8'),
+    () => undefined,
+  );
+
+/** The scope's unsaved files are saved with the user's consent before the run reads them (`saveUnsavedScope`). */
+async function scopeSaved(picked: { folder: vscode.WorkspaceFolder; rel: string }): Promise<boolean> {
+  const text = await ticketText(picked);
+  return text === undefined || saveUnsavedScope(picked.folder, picked.rel, text);
 }
 
 /**

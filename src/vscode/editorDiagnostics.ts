@@ -255,13 +255,22 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
           refused.push(record);
           continue;
         }
+        // The edit lands in the editor's buffers and is saved from there: a buffer with the user's
+        // unsaved changes would be saved with them. Such a fix is not made, and the run says so.
+        const docOf = (u: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+        const unsaved = candidate.action.edit!.entries().filter(([u]) => docOf(u)?.isDirty).map(([u]) => this.rel(u) ?? u.toString());
+        if (unsaved.length) {
+          refused.push({ ...record, description: `${record.description} (not applied: ${unsaved.join(', ')} has changes you have not saved, which the fix would save)` });
+          continue;
+        }
         if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
           refused.push({ ...record, description: `${record.description} (the editor refused the edit)` });
           continue;
         }
-        // The pipeline and the test runner read the disk: save what the edit changed.
+        // The pipeline and the test runner read the disk: save what the edit changed, which held
+        // nothing unsaved before it (checked above).
         for (const [u] of candidate.action.edit!.entries()) {
-          const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
+          const doc = docOf(u);
           if (doc?.isDirty) await doc.save();
         }
         applied.push(record);

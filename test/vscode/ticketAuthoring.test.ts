@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { openWindow, ROOT, tempWorkspace } from './workbench';
+import { openWindow, quickOpen, ROOT, tempWorkspace } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-results');
 
@@ -26,19 +26,7 @@ describe('ticket authoring in code-server: what the author sees', function () {
     t.testPlan.files[0]!.imports = [{ from: '../../src/handlers/posts', names: ['Post'] }];
     writeFileSync(path.join(ws.folder, '.tickets', 'LSP-3.ticket.json'), `${JSON.stringify(t, null, 2)}\n`);
     ({ page, close } = await openWindow(ws));
-    // Quick Open, as a user opens a file.
-    const input = page.locator('.quick-input-widget input');
-    for (let attempt = 1; !(await input.isVisible()); attempt++) {
-      await page.locator('.monaco-workbench').click({ position: { x: 400, y: 300 } });
-      await page.keyboard.press('Control+P');
-      await input.waitFor({ timeout: 10_000 }).catch((err: unknown) => {
-        if (attempt >= 5) throw err;
-      });
-    }
-    await input.fill('LSP-3.ticket.json');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'LSP-3.ticket.json' }).first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: 'LSP-3.ticket.json' }).waitFor({ timeout: 30_000 });
+    await quickOpen(page, 'LSP-3.ticket.json');
   });
   after(async () => close?.());
 

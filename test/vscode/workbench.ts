@@ -77,6 +77,22 @@ export async function runFromPalette(page: Page, title: string): Promise<void> {
   }
 }
 
+/** Quick Open (Ctrl+P), as a user opens a file: its name, Enter, until its tab is the active one. */
+export async function quickOpen(page: Page, name: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  for (let attempt = 1; !(await input.isVisible()); attempt++) {
+    await page.locator('.monaco-workbench').click({ position: { x: 400, y: 300 } });
+    await page.keyboard.press('Control+P');
+    await input.waitFor({ timeout: 10_000 }).catch((err: unknown) => {
+      if (attempt >= 5) throw err;
+    });
+  }
+  await input.fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30_000 });
+}
+
 /** Picks an item of an open quick pick by its label. */
 export async function pickItem(page: Page, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');

@@ -17,6 +17,7 @@ import { coderPromptParts } from '../stages/coder/coderPrompt';
 import { route, type RouterFacts } from '../stages/router/router';
 import { type ChangeShape, changedStatements, textShape } from '../stages/router/repeatGuard';
 import { writeThroughGate } from '../stages/coder/writeGate';
+import { stopOnKeptEdits } from '../stages/userEdits';
 import { baselineOf } from '../run/baseline';
 import { debuggerInputs } from '../stages/debuggerInputs';
 
@@ -36,8 +37,9 @@ async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[
   const refs = [];
   for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
   await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
-  const written = await writeThroughGate(ctx, attempt, answer);
+  const { written, kept } = await writeThroughGate(ctx, attempt, answer);
   if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
+  stopOnKeptEdits(kept);
   return written.map((w) => w.path);
 }
 

@@ -142,7 +142,7 @@ export const runClock = (deps: Pick<PipelineDeps, 'clock'>) => (): number => dep
 
 /** The dependencies of a run that writes: its workspace records what rollback needs (trackedWorkspace). */
 export function writingDeps(deps: PipelineDeps, log: RunLog): PipelineDeps {
-  return { ...deps, workspace: trackedWorkspace(deps.workspace, log) };
+  return { ...deps, workspace: trackedWorkspace(deps.workspace, log, deps.hash) };
 }
 
 /**

@@ -1,5 +1,7 @@
+import type { HashFn } from '../ports/clock';
 import type { WorkspacePort } from '../ports/workspace';
 import type { RunLog } from '../run/runLog';
+import { keepSeenFiles, SeenFiles } from '../stages/userEdits';
 
 const parentOf = (p: string): string => p.slice(0, Math.max(0, p.lastIndexOf('/')));
 
@@ -8,8 +10,11 @@ const parentOf = (p: string): string => p.slice(0, Math.max(0, p.lastIndexOf('/'
  * rollback needs and the content does not say is recorded (`file.baselined`): the path's
  * permission bits and the folders the write creates. A write keeps an existing file's bits
  * (the adapter writes a new file and renames it over the old one, which would reset them).
+ * Every read and write also feeds the run's record of what it last read or wrote of each path
+ * (`SeenFiles`), which its writers check so as never to write over the user's change.
  */
-export function trackedWorkspace(ws: WorkspacePort, log: RunLog): WorkspacePort {
+export function trackedWorkspace(ws: WorkspacePort, log: RunLog, hash: HashFn): WorkspacePort {
+  const seenFiles = new SeenFiles(hash);
   const seen = new Set<string>();
   for (const e of log.events) if (e.type === 'file.baselined') seen.add(e.path);
   const baseline = async (path: string): Promise<number | null> => {
@@ -21,8 +26,12 @@ export function trackedWorkspace(ws: WorkspacePort, log: RunLog): WorkspacePort 
     await log.emit({ type: 'file.baselined', path, mode, createdFolders });
     return mode;
   };
-  return {
-    readFile: (p) => ws.readFile(p),
+  const tracked: WorkspacePort = {
+    async readFile(p) {
+      const text = await ws.readFile(p);
+      seenFiles.read(p, text);
+      return text;
+    },
     exists: (p) => ws.exists(p),
     listFiles: (d) => ws.listFiles(d),
     fileMode: (p) => ws.fileMode(p),
@@ -32,11 +41,15 @@ export function trackedWorkspace(ws: WorkspacePort, log: RunLog): WorkspacePort 
     async writeFile(path, content) {
       const mode = await baseline(path);
       await ws.writeFile(path, content);
+      seenFiles.wrote(path, content);
       if (mode !== null && (await ws.fileMode(path)) !== mode) await ws.setFileMode(path, mode);
     },
     async deleteFile(path) {
       await baseline(path);
       await ws.deleteFile(path);
+      seenFiles.wrote(path, null);
     },
   };
+  keepSeenFiles(tracked, seenFiles);
+  return tracked;
 }

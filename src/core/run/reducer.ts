@@ -25,6 +25,7 @@ export function emptyRunState(runId: string): RunState {
     rolledBack: false,
     tampered: [],
     notJudged: [],
+    userEdits: [],
     eventCount: 0,
   };
 }
@@ -143,6 +144,12 @@ const handlers = {
     const a = attempt(s, e.attempt);
     a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, preExisting: e.preExisting, durationMs: e.durationMs, checkedBy: e.checkedBy };
     if (!e.ok) a.status = 'failed';
+  },
+  'userEdit.merged': (s, e) => {
+    s.userEdits.push({ path: e.path, by: e.by, attempt: e.attempt, outcome: 'merged', conflicts: [] });
+  },
+  'userEdit.kept': (s, e) => {
+    s.userEdits.push({ path: e.path, by: e.by, attempt: e.attempt, outcome: 'kept', conflicts: e.conflicts });
   },
   'check.autofixed': (s, e) => {
     attempt(s, e.attempt).autofix = { applied: e.applied, refused: e.refused };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
 import { CorrectionRequest, MachineFact } from '../schema/correction';
 import { Diagnosis } from '../schema/diagnosis';
-import { Budget, FileRef, ModelAdaptation, ModelInfo, ModelRole, RecoveryPolicy, Route, RunOutcome, RunOwner, StopReason } from '../schema/events';
+import { Budget, FileRef, ModelAdaptation, ModelInfo, ModelRole, RecoveryPolicy, Route, RunOutcome, RunOwner, StopReason, UserEditConflict, UserEditWriter } from '../schema/events';
 import { GateEvidence, RegressionResult, RepairStage } from '../schema/gates';
 import { Manifest } from '../schema/manifest';
 import { TicketOp } from '../schema/ticket';
@@ -168,6 +168,14 @@ export const RunStateSchema = z.object({
     .optional(),
   /** Oracle changes found outside any attempt (by a gate's tools, or before the verdict). */
   tampered: z.array(Tampered),
+  /**
+   * Each file in scope the user changed while the run worked on it, when the run came to write it:
+   * `merged` (the user's change and the run's were both written) or `kept` (the run's write was not
+   * made; `conflicts` are the lines where the versions differ).
+   */
+  userEdits: z.array(
+    z.object({ path: z.string(), by: UserEditWriter, attempt: z.number().int(), outcome: z.enum(['merged', 'kept']), conflicts: z.array(UserEditConflict) }),
+  ),
   eventCount: z.number(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

@@ -133,6 +133,11 @@ export const StopReason = z.discriminatedUnion('kind', [
    * with a copy under the run store, and the run cannot pass on them.
    */
   z.object({ kind: z.literal('unattributedWrites'), files: z.array(z.string()) }).strict(),
+  /**
+   * A file in scope that the user changed while the run worked on it, where the run's change
+   * would not merge with the user's: the user's file is kept as it is and the run stops.
+   */
+  z.object({ kind: z.literal('userEdited'), files: z.array(z.string()) }).strict(),
   z.object({ kind: z.literal('cancelled') }).strict(),
   z.object({ kind: z.literal('modelError'), role: ModelRole, message: z.string() }).strict(),
   z.object({ kind: z.literal('error'), message: z.string() }).strict(),
@@ -142,6 +147,23 @@ export type StopReason = z.infer<typeof StopReason>;
 /** The process that drives a run, so a view can tell a live run from one whose process died. */
 export const RunOwner = z.object({ pid: z.number().int().positive(), host: z.string() }).strict();
 export type RunOwner = z.infer<typeof RunOwner>;
+
+/** Who in a run writes over a file the user may be editing. */
+export const UserEditWriter = z.enum(['coder', 'repair', 'op', 'autofix']);
+export type UserEditWriter = z.infer<typeof UserEditWriter>;
+
+/** Where the user's change and the run's overlap: the lines of each version there. */
+export const UserEditConflict = z.object({ base: z.string(), yours: z.string(), run: z.string() }).strict();
+export type UserEditConflict = z.infer<typeof UserEditConflict>;
+
+const UserEditVersions = {
+  path: z.string(),
+  by: UserEditWriter,
+  attempt: z.number().int().nonnegative(),
+  base: z.string().nullable(),
+  yours: z.string().nullable(),
+  run: z.string().nullable(),
+};
 
 const ev = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...base, type: z.literal(type), ...shape }).strict();
@@ -201,6 +223,20 @@ export const RunEvent = z.discriminatedUnion('type', [
     by: z.enum(['coder', 'materializer', 'op', 'autofix', 'repair', 'operator', 'oracle', 'resume']),
     files: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string() }).strict()),
   }),
+  /**
+   * Pipeline, when a write of the run (the Coder's, a repair's, a typed op's, a structural fix's)
+   * finds that the file is no longer what the run last read or wrote (the user changed it) and the
+   * two changes merge cleanly, line by line: the merge is written. Blobs: `base` what the run last
+   * read or wrote, `yours` the file as the user left it, `run` what the run was writing (null: no
+   * file), `merged` what was written.
+   */
+  ev('userEdit.merged', { ...UserEditVersions, merged: z.string() }),
+  /**
+   * Pipeline, when such a write does not merge with the user's change: the write is not made, the
+   * user's file stays as it is, and the run stops (`userEdited`). `conflicts`: the lines where the
+   * three versions differ, as text.
+   */
+  ev('userEdit.kept', { ...UserEditVersions, conflicts: z.array(UserEditConflict) }),
   /** Write gate, for each path an attempt tried to write and may not. */
   ev('write.refused', {
     attempt: z.number().int().positive(),

@@ -10,6 +10,7 @@ import { RunStop } from '../recovery/runStop';
 import { callModel } from './modelCall';
 import { CODER_SYSTEM } from './prompts';
 import { writeThroughGate } from './coder/writeGate';
+import { stopOnKeptEdits, writeOverUserEdits } from './userEdits';
 import { readFiles, type GateEnv, type GateOutcome } from './gates/gateRuns';
 import { repairPrompt } from './gates/prompts';
 
@@ -31,13 +32,14 @@ interface Progress {
 }
 
 /**
- * A stop that comes from outside the gates (the operator's cancel, a run budget) is not an
- * error of a gate or a repair: it ends the run its own way. Everything else is caught by the
+ * A stop that comes from outside the gates (the operator's cancel, a run budget, a file the user
+ * changed that the repair would write over) is not an error of a gate or a repair: it ends the
+ * run its own way. Everything else is caught by the
  * fail-safes.
  */
 export function stopsTheRun(env: GateEnv, err: unknown): boolean {
   if (env.ctx.signal.aborted || err instanceof CancelledError) return true;
-  return err instanceof RunStop && (err.stop.kind === 'cancelled' || err.stop.kind === 'budgetExceeded');
+  return err instanceof RunStop && (err.stop.kind === 'cancelled' || err.stop.kind === 'budgetExceeded' || err.stop.kind === 'userEdited');
 }
 
 /** An error as the log records it; a RunStop's message is only its kind, so its typed stop is described. */
@@ -81,13 +83,14 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   if (!answer.length) return 'the repair answered with no file';
 
   p.stage = 'write';
-  const written = await writeThroughGate({ deps, log, manifest }, attempt, answer, { skipUnchanged: true });
+  const { written, kept } = await writeThroughGate({ deps, log, manifest }, attempt, answer, { skipUnchanged: true, by: 'repair' });
   for (const w of written) {
     p.written.push({ path: w.path, before: w.before });
     p.refs.push({ path: w.path, hash: w.afterHash });
   }
+  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'repair', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
+  stopOnKeptEdits(kept);
   if (!written.length) return 'the repair changed no file it may write';
-  await log.emit({ type: 'files.written', attempt, by: 'repair', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
 
   p.stage = 'parse';
   if (deps.parser) {
@@ -126,13 +129,15 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
 async function revert(env: GateEnv, p: Progress): Promise<void> {
   const { deps, log } = env.ctx;
   const files = [];
+  const kept: string[] = [];
   for (const w of [...p.written].reverse()) {
     const now = await deps.workspace.readFile(w.path);
-    if (w.before === null) await deps.workspace.deleteFile(w.path);
-    else await deps.workspace.writeFile(w.path, w.before);
-    files.push({ path: w.path, before: now === null ? null : await log.putBlob(now), after: await log.putBlob(w.before ?? '') });
+    const result = await writeOverUserEdits(env.ctx, { path: w.path, content: w.before, by: 'repair', attempt: env.attempt });
+    if (result.kept) kept.push(w.path);
+    else if (result.content !== now) files.push({ path: w.path, before: now === null ? null : await log.putBlob(now), after: await log.putBlob(result.content ?? '') });
   }
   if (files.length) await log.emit({ type: 'files.written', attempt: env.attempt, by: 'repair', files });
+  stopOnKeptEdits(kept);
 }
 
 /**

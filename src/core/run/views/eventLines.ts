@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../schema/events';
-import { describeSideEffects, describeUncommitted, modelInfoLabel, outcomeLine, type StopWords } from './report';
+import { describeSideEffects, describeUncommitted, describeUserEdit, modelInfoLabel, outcomeLine, type StopWords } from './report';
 import { deciderWords, gateWords, guardWords, routeWords, rungWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
@@ -52,6 +52,10 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       return line(`the project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing, not counted` : ', all passing'}`, 'info', true);
     case 'coder.attempted':
       return line(`the Coder answered with ${e.files.length} file(s)`, 'info', true, e.attempt);
+    case 'userEdit.merged':
+      return line(describeUserEdit({ ...e, outcome: 'merged' }), 'warning', true, e.attempt);
+    case 'userEdit.kept':
+      return line(describeUserEdit({ ...e, outcome: 'kept' }), 'failed', true, e.attempt);
     case 'write.refused':
       return e.reason === 'elided'
         ? line(`not written: ${e.path} left out code the ticket did not ask to touch (placeholder comments or vanished exports); the Coder was told`, 'warning', true, e.attempt)

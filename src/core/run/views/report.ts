@@ -1,4 +1,4 @@
-import type { ModelInfo, RunOutcome, StopReason } from '../../schema/events';
+import type { ModelInfo, RunOutcome, StopReason, UserEditConflict, UserEditWriter } from '../../schema/events';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
@@ -18,6 +18,22 @@ export function modelInfoLabel(model: ModelInfo): string {
 /** How the CLI and the extension warn that the scope had uncommitted changes when the run started. */
 export function describeUncommitted(files: readonly string[]): string {
   return `uncommitted changes in scope: ${files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
+}
+
+const WRITER_WORDS: Record<UserEditWriter, string> = { coder: "the Coder's change", repair: "a gate's repair", op: "the ticket's op", autofix: 'a structural fix' };
+
+/** How every view says what the run did with a file the user changed while it ran. */
+export function describeUserEdit(e: { path: string; by: UserEditWriter; outcome: 'merged' | 'kept' }): string {
+  const what = WRITER_WORDS[e.by];
+  return e.outcome === 'merged'
+    ? `you changed ${e.path} while the run worked on it: ${what} was merged with yours, line by line, and both are in the file`
+    : `you changed ${e.path} while the run worked on it, and ${what} overlaps yours: it was not written, your file is as you left it, and the run stopped`;
+}
+
+/** The three versions of the lines where the user's change and the run's overlap, for the operator to merge by hand. */
+export function userEditConflictLines(conflicts: readonly UserEditConflict[], indent = '    '): string[] {
+  const block = (title: string, text: string) => [`${indent}${title}:`, ...(text === '' ? ['(nothing)'] : text.replace(/\n$/, '').split('\n')).map((l) => `${indent}  ${l}`)];
+  return conflicts.flatMap((c) => [...block('the run started from', c.base), ...block('yours', c.yours), ...block("the run's", c.run)]);
 }
 
 /** How every view says where the run's processes ran: `sandbox: off (reason)` when they were not sandboxed. */
@@ -73,6 +89,8 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
       return `the test runner was changed by the code under test and could not be restored; reinstall (npm ci) and run again (${reason.files.map((f) => `${f.change} ${f.path}`).join(', ')})`;
     case 'unattributedWrites':
       return `files changed in the workspace while the tests ran without the sandbox, and nothing tells whether the tests or you wrote them; each is kept as it is, with a copy under .ticket-runner/unattributed/: look at them, then run again (with the sandbox on, your saves never stop a run): ${reason.files.join(', ')}`;
+    case 'userEdited':
+      return `you changed ${reason.files.join(', ')} while the run worked on it, and the run's change overlaps yours: your file${reason.files.length > 1 ? 's are' : ' is'} kept as you left ${reason.files.length > 1 ? 'them' : 'it'}; merge the run's change by hand (its three versions are in the report) and run the ticket again`;
     case 'cancelled':
       return 'cancelled';
     case 'modelError':
@@ -107,7 +125,7 @@ function attemptLines(a: AttemptState): string[] {
   for (const t of a.tampered) out.push(`  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`);
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
   if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
-  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
+  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope, or not applicable): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
   if (a.diagnostics) {
     const errs = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
     out.push(`  diagnostics: ${errs.length ? `${errs.length} error(s)` : 'clean'} in ${a.diagnostics.checkedFiles.length} file(s)`);
@@ -209,6 +227,10 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   const judged = judgedByText(state);
   if (judged) lines.push(`Judged by: ${judged}`);
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
+  for (const u of state.userEdits) {
+    lines.push(`Your edit: ${describeUserEdit(u)}`);
+    if (u.outcome === 'kept') lines.push(...userEditConflictLines(u.conflicts));
+  }
   if (state.manifest) {
     lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
   }

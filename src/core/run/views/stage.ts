@@ -27,6 +27,8 @@ const WITHIN_A_STEP: ReadonlySet<RunEventType> = new Set<RunEventType>([
   'answer.cut',
   'edit.refused',
   'write.refused',
+  'userEdit.merged',
+  'userEdit.kept',
   'oracle.tampered',
   'check.autofixed',
   'uncommitted.detected',

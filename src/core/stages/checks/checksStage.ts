@@ -10,6 +10,7 @@ import { impossibleExpectations, renderTypeProbe } from './typeProbe';
 import type { FailureEvidence } from '../prompts';
 import { typecheckAhead } from '../gates/typecheckAhead';
 import { isCodePath } from '../paths';
+import { seenFilesOf } from '../userEdits';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -72,7 +73,12 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     const inScope = new Set(manifest.scope.write.map((f) => f.path));
     const before = new Map<string, string | null>();
     for (const f of inScope) before.set(f, await deps.workspace.readFile(f));
-    const fixes = await deps.diagnostics.autofix(codeFiles, (p) => inScope.has(p), signal);
+    // A structural fix never writes over the user's change: a file the user changed since the run
+    // last read or wrote it is left to the next write of the run, which merges or keeps it.
+    const seen = seenFilesOf(deps.workspace);
+    const userChanged = new Set([...before].filter(([path, text]) => seen?.of(path) && seen.of(path)!.text !== text).map(([path]) => path));
+    const fixable = codeFiles.filter((f) => !userChanged.has(f));
+    const fixes = fixable.length ? await deps.diagnostics.autofix(fixable, (p) => inScope.has(p) && !userChanged.has(p), signal) : { applied: [], refused: [] };
     if (fixes.applied.length || fixes.refused.length) {
       await log.emit({ type: 'check.autofixed', attempt, applied: fixes.applied, refused: fixes.refused });
       evidence.refusedFixes = fixes.refused;
@@ -80,6 +86,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
       for (const [path, old] of before) {
         const now = await deps.workspace.readFile(path);
         if (now !== null && now !== old) {
+          seen?.wrote(path, now);
           written.push({ path, before: old === null ? null : await log.putBlob(old), after: await log.putBlob(now) });
         }
       }

@@ -5,6 +5,7 @@ import type { CoderFile } from './coderAnswer';
 import type { PipelineDeps } from '../context';
 import { normalizeRelPath } from '../paths';
 import { describeElision, findElision, ticketWords } from './elision';
+import { writeOverUserEdits } from '../userEdits';
 
 export type WriteVerdict =
   | { ok: true; path: string }
@@ -39,18 +40,27 @@ export interface GatedWrite {
   afterHash: string;
 }
 
+/** What a write through the gate did: the files written, and those kept as the user changed them. */
+export interface GatedWrites {
+  written: GatedWrite[];
+  kept: string[];
+}
+
 /**
  * Writes a model's files through the gate: each refusal is recorded as `write.refused`, each
- * allowed file is written and its old and new contents stored as blobs. The Coder's attempts
- * and the gates' repair pass both write this way; the caller records `files.written`.
+ * allowed file is written and its old and new contents stored as blobs. A file the user changed
+ * since the run last read or wrote it is merged with the user's change, or kept as the user left
+ * it (`writeOverUserEdits`). The Coder's attempts and the gates' repair pass both write this way;
+ * the caller records `files.written`, then stops on a kept file.
  */
 export async function writeThroughGate(
   ctx: { deps: Pick<PipelineDeps, 'workspace'>; log: RunLog; manifest: Manifest },
   attempt: number,
   files: CoderFile[],
-  options: { skipUnchanged?: boolean } = {},
-): Promise<GatedWrite[]> {
+  options: { skipUnchanged?: boolean; by?: 'coder' | 'repair' } = {},
+): Promise<GatedWrites> {
   const written: GatedWrite[] = [];
+  const kept: string[] = [];
   for (const f of files) {
     const verdict = checkWrite(ctx.manifest, f.path);
     if (!verdict.ok) {
@@ -65,13 +75,18 @@ export async function writeThroughGate(
       await ctx.log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: 'elided', detail: describeElision(verdict.path, elided) });
       continue;
     }
-    await ctx.deps.workspace.writeFile(verdict.path, f.content);
+    const result = await writeOverUserEdits(ctx, { path: verdict.path, content: f.content, by: options.by ?? 'coder', attempt });
+    if (result.kept) {
+      kept.push(verdict.path);
+      continue;
+    }
+    const after = result.content ?? f.content;
     written.push({
       path: verdict.path,
       before,
       beforeHash: before === null ? null : await ctx.log.putBlob(before),
-      afterHash: await ctx.log.putBlob(f.content),
+      afterHash: await ctx.log.putBlob(after),
     });
   }
-  return written;
+  return { written, kept };
 }

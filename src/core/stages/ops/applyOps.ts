@@ -10,6 +10,7 @@ import { normalizeRelPath } from '../paths';
 import { parseTicket } from '../ticketLoader';
 import { readTicketData } from '../ticketFormat';
 import { introduced } from './introduced';
+import { stopOnKeptEdits, writeOverUserEdits } from '../userEdits';
 
 type OpFailure = Extract<OpResult, { ok: false }>;
 
@@ -104,22 +105,30 @@ async function writeEdits(ctx: RunContext, edits: readonly OpEdit[]): Promise<Fi
   const { deps, log } = ctx;
   const written = [];
   const files: FileRef[] = [];
+  const kept: string[] = [];
   for (const e of edits) {
     // A file an op creates (the `declare` op's new module) did not exist: a rollback deletes it.
     const existing = await deps.workspace.readFile(e.path);
     const current = existing ?? '';
     // A language service reads files without their byte-order mark; the file keeps it.
     const bom = current.startsWith('\uFEFF') ? '\uFEFF' : '';
-    // The adapter read the file a moment ago; anything else means someone else is writing it.
-    if (current.slice(bom.length) !== e.before) throw new Error(`${e.path} changed while an op was computing its edit; run the ticket again`);
-    const after = await log.putBlob(bom + e.after);
-    if (e.after !== e.before || existing === null) {
-      await deps.workspace.writeFile(e.path, bom + e.after);
-      written.push({ path: e.path, before: existing === null ? null : await log.putBlob(current), after });
+    if (e.after === e.before && existing !== null) {
+      files.push({ path: e.path, hash: await log.putBlob(bom + e.after) });
+      continue;
     }
+    // The adapter read the file a moment ago: a change since is the user's, merged or kept.
+    const base = existing === null && e.before === '' ? null : bom + e.before;
+    const result = await writeOverUserEdits(ctx, { path: e.path, content: bom + e.after, by: 'op', attempt: 0, base });
+    if (result.kept) {
+      kept.push(e.path);
+      continue;
+    }
+    const after = await log.putBlob(result.content ?? '');
+    written.push({ path: e.path, before: existing === null ? null : await log.putBlob(current), after });
     files.push({ path: e.path, hash: after });
   }
   if (written.length) await log.emit({ type: 'files.written', attempt: 0, by: 'op', files: written });
+  stopOnKeptEdits(kept);
   return files;
 }
 
