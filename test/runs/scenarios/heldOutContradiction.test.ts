@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { RunEvent } from '../../../src/core/schema/events';
-import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { copyFixture } from '../../support/tempWorkspace';
-import { light, loadEvents, runTicket, writeScript } from '../../support/rungRuns';
+import { coderTextByAttempt, light, loadEvents, runTicket, writeScript } from '../../support/rungRuns';
 
 /**
  * The wrong-test guard for held-out cases: a ticket whose held-out case expects another value
@@ -41,22 +39,6 @@ const ticket = {
   },
 };
 
-interface Request {
-  system: string;
-  messages: { content: string }[];
-}
-
-/** Everything the Coder read in a run: the system prompt and every message of every call. */
-async function coderText(root: string, runId: string, events: RunEvent[]): Promise<string> {
-  const store = new FileRunStore(root);
-  const out: string[] = [];
-  for (const e of events) {
-    if (e.type !== 'model.called' || e.role !== 'coder' || !e.prompt) continue;
-    const r = JSON.parse(await store.getBlob(runId, e.prompt)) as Request;
-    out.push(r.system, ...r.messages.map((m) => m.content));
-  }
-  return out.join('\n');
-}
 
 const codeClaim = (quote: string) => ({ kind: 'code', claim: 'shout does not give capital letters for every input.', evidence: [{ source: 'testOutput', quote }], brief: 'Give the whole text in capital letters.', avoid: [] });
 
@@ -101,7 +83,7 @@ describe('scenarios: a held-out case that contradicts its visible case goes to t
       assert.equal(request.proposal.kind, 'none');
       assert.match(request.proposal.kind === 'none' ? request.proposal.why : '', /a held-out case stays held out/);
       // The Coder read neither the case nor the fact.
-      const told = await coderText(ws.root, r.runId, events);
+      const told = [...(await coderTextByAttempt(ws.root, r.runId, events)).values()].join('\n');
       assert.match(told, /\[AC1\] shouts a phrase/, 'attempt 2 read its visible failure');
       assert.deepEqual(HELD_OUT.filter((h) => told.includes(h)), []);
       assert.ok(!existsSync(path.join(ws.root, HELD_OUT_FILE)));
