@@ -134,8 +134,18 @@ for (const arch of ['x64', 'arm64']) {
 if (existsSync(join(root, 'node_modules', 'fast-check'))) {
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'fast-check', 'package.json'), 'utf8'));
   mkdirSync(join(dist, FAST_CHECK_DIR), { recursive: true });
-  writeByRename(join(dist, FAST_CHECK_DIR, 'package.json'), `${JSON.stringify({ name: 'fast-check', version, main: 'index.cjs' }, null, 2)}\n`);
+  writeByRename(join(dist, FAST_CHECK_DIR, 'package.json'), `${JSON.stringify({ name: 'fast-check', version, main: 'index.cjs', types: 'fast-check.d.ts' }, null, 2)}\n`);
   copyByRename(join(root, 'node_modules', 'fast-check', 'LICENSE'), join(dist, FAST_CHECK_DIR, 'LICENSE'));
+  // Its types, so that the type check of a rendered property sees them (src/node/diagnostics/ownFastCheckTypes.ts):
+  // they import pure-rand's, which are copied beside them and imported by a relative path.
+  const pureRand = [join(root, 'node_modules', 'fast-check', 'node_modules', 'pure-rand'), join(root, 'node_modules', 'pure-rand')].find((d) => existsSync(d));
+  const types = readFileSync(join(root, 'node_modules', 'fast-check', 'lib', 'cjs', 'fast-check.d.ts'), 'utf8');
+  writeByRename(join(dist, FAST_CHECK_DIR, 'fast-check.d.ts'), types.replace(/from "pure-rand\/types\/(\w+)"/g, 'from "./pure-rand/types/$1.js"'));
+  for (const sub of ['', 'types']) {
+    const from = join(pureRand, 'lib', sub);
+    mkdirSync(join(dist, FAST_CHECK_DIR, 'pure-rand', sub), { recursive: true });
+    for (const f of readdirSync(from).filter((n) => n.endsWith('.d.ts'))) copyByRename(join(from, f), join(dist, FAST_CHECK_DIR, 'pure-rand', sub, f));
+  }
 }
 
 // The webview's icon font: vscode-elements finds it through the page's codicon stylesheet.

@@ -71,3 +71,15 @@ export function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
   const evidence = structured.evidence.map((e) => (attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e));
   return { ...recorded, structured: { ...structured, evidence }, expect: { attempt, promptIncludes: [] } };
 }
+
+/** Everything the Coder read in a run, by attempt: the system prompt and every message of every call. */
+export async function coderTextByAttempt(root: string, runId: string, events: readonly RunEvent[]): Promise<Map<number, string>> {
+  const store = new FileRunStore(root);
+  const out = new Map<number, string>();
+  for (const e of events) {
+    if (e.type !== 'model.called' || e.role !== 'coder' || !e.prompt) continue;
+    const r = JSON.parse(await store.getBlob(runId, e.prompt)) as { system: string; messages: { content: string }[] };
+    out.set(e.attempt, [out.get(e.attempt) ?? '', r.system, ...r.messages.map((m) => m.content)].join('\n'));
+  }
+  return out;
+}

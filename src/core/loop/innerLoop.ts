@@ -121,6 +121,7 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       impossibleExpectations: outcome.evidence.impossibleExpectations,
       tampered: outcome.evidence.tampered,
       testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
+      heldOutFact: outcome.heldOutFact,
       workspaceRoot: ctx.deps.workspaceRoot,
       repeat: flagged ? { current: await attemptShape(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptShape(ctx, flagged) } : undefined,
     };

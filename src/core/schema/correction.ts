@@ -9,6 +9,8 @@ export const MachineFact = z
     kind: z.enum([
       'testTypeError',
       'testExpectsImpossibleValue',
+      /** A held-out case asserts another value than a visible case that passed, for the same expression: the author's error (checks/heldOutFacts.ts). */
+      'heldOutContradictsVisible',
       /** No guard confirms with it any more (a frame shows where a failure surfaced, not what must change); kept so older run logs and corpus cases still read. */
       'outsideScopeFrame',
       'outsideScopeDiagnostic',

@@ -35,6 +35,7 @@ export const RouterFactsData = z
       .optional(),
     workspaceRoot: z.string(),
     testErrorsBeforeCoder: z.array(CodeDiagnostic).optional(),
+    heldOutFact: MachineFact.optional(),
     tampered: z.array(z.object({ path: z.string(), expected: z.string(), actual: z.string().nullable() }).strict()).optional(),
     repeat: z.object({ current: z.array(z.string()), previous: z.array(z.string()) }).strict().optional(),
   })

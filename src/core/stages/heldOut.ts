@@ -116,7 +116,8 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
  * plan, so accepting it as it is would delete the cases the Coder never saw. Each goes back
  * into its file (the file too, if the proposal dropped it), saying `"holdout": true`, so that it
  * stays held out wherever the corrected plan puts the other cases. One the proposal already
- * has (by its name, in its file) is left as the proposal has it.
+ * has (by its name, in its file: a correction of that case) is left as the proposal words it,
+ * and held out all the same: a correction shows the case to the operator, never to the Coder.
  */
 export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
   const held = new Map(heldOutFlags(ticket).filter((c) => c.standing.heldOut).map((c) => [c.testCase, c.fi]));
@@ -129,7 +130,9 @@ export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, pro
       file = { ...source, cases: [] };
       files.push(file);
     }
-    if (!file.cases.some((c) => c.name === testCase.name)) file.cases.push({ ...testCase, holdout: true });
+    const at = file.cases.findIndex((c) => c.name === testCase.name);
+    if (at < 0) file.cases.push({ ...testCase, holdout: true });
+    else file.cases[at] = { ...file.cases[at]!, holdout: true };
   }
   return { ...proposed, files };
 }

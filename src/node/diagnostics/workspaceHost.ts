@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { absolutePath } from '../workspacePaths';
+import { withOwnFastCheckTypes } from './ownFastCheckTypes';
 
 /** Used when the workspace has no tsconfig.json: close to what the editor assumes for loose files. */
 const IMPLICIT_OPTIONS: ts.CompilerOptions = {
@@ -65,7 +66,7 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
   loadConfig(): void {
     this.projectVersion++;
     if (!this.configFile || !ts.sys.fileExists(this.configFile)) {
-      this.options = IMPLICIT_OPTIONS;
+      this.options = withOwnFastCheckTypes(IMPLICIT_OPTIONS, this.root, __dirname);
       this.configErrors = [];
       return;
     }
@@ -75,7 +76,8 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
       return;
     }
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(this.configFile), undefined, this.configFile);
-    this.options = parsed.options;
+    // A rendered property imports fast-check: a workspace without it type-checks it against Ticket Runner's copy.
+    this.options = withOwnFastCheckTypes(parsed.options, this.root, __dirname);
     this.roots = new Set(parsed.fileNames.map((f) => absolutePath(this.root, f)));
     // "No inputs were found" is moot when the files come from the changed list.
     this.configErrors = parsed.errors.filter((e) => e.code !== 18003);

@@ -16,11 +16,12 @@
  * character for character, under the same compiler options. Nothing is written.
  */
 import * as nodeModule from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type * as TS from 'typescript';
 import { requestFields } from '../sandbox/requestLine';
 import type { TscAnswer, TscRequest } from './tscProtocol';
+import { withOwnFastCheckTypes } from '../diagnostics/ownFastCheckTypes';
 
 const answer = process.stdout.write.bind(process.stdout);
 // What the workspace's TypeScript (or a plugin of it) prints goes to stderr, never among the answers.
@@ -77,6 +78,8 @@ function check(r: TscRequest): TscAnswer {
   const config = ts.getParsedCommandLineOfConfigFile(r.configFile, extend, { ...sys, onUnRecoverableConfigFileDiagnostic: (d) => unrecoverable.push(d) });
   // tsc reports it and stops: an unreadable tsconfig.
   if (!config) return format(unrecoverable, 0, 0);
+  // A rendered property imports fast-check: a workspace without it type-checks it against Ticket Runner's copy.
+  config.options = withOwnFastCheckTypes(config.options, dirname(r.configFile), __dirname);
 
   const optionsKey = keyOf(config.options);
   let project = projects.get(r.configFile);

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { pinPropertySeed } from './propertyPreload.js';
+import { withOwnFastCheck } from './vitestFastCheck.js';
 
 /** The globals a test file calls the runner through, when the runner installs them. */
 const TEST_GLOBALS = ['expect', 'it', 'test', 'describe', 'fit', 'xit', 'xtest', 'fdescribe', 'xdescribe', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach'];
@@ -157,6 +158,9 @@ if (vitest && (entry.startsWith(path.join(vitest, 'dist', 'workers') + path.sep)
   // vitest's test files share the worker's global object: pinned here, before any of them loads.
   pinPropertySeed(globalThis);
   await guardVitest(vitest);
+} else if (vitest && entry === realOr(path.join(vitest, 'vitest.mjs'))) {
+  // vitest's own process, before it reads its arguments: a workspace without fast-check gets Ticket Runner's.
+  process.argv.splice(2, Infinity, ...withOwnFastCheck(process.argv.slice(2), process.cwd()));
 }
 else if (packageRootOf(entry, 'jest-worker') || packageRootOf(entry, 'jest') || packageRootOf(entry, 'jest-cli')) guardJest();
 

@@ -13,7 +13,8 @@ import { OWN_FAST_CHECK_VAR, PROPERTY_SEED_VAR, VENDORED_MODULES } from './prope
  * too) looks in the folders of NODE_PATH, which gets the vendored folder appended, after any the
  * run had; `import` ignores NODE_PATH, so the node:test and mocha preload registers a resolve
  * hook (`FAST_CHECK_HOOK`) when OWN_FAST_CHECK_VAR names the copy. vitest resolves a test's
- * imports with vite, which knows neither, and finds fast-check only in the workspace.
+ * imports with vite, which knows neither: its preload gives it a config that aliases the name to
+ * the copy (`vitestFastCheck.ts`). The type checks see the copy's types (`ownFastCheckTypes.ts`).
  */
 export function propertyEnvironment(workspace: string, distDir: string, seed: number | undefined, env: Readonly<Record<string, string>> = {}): Record<string, string> {
   const out: Record<string, string> = seed === undefined ? {} : { [PROPERTY_SEED_VAR]: String(seed) };

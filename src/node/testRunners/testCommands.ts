@@ -120,6 +120,8 @@ function nodeTestArgs(ctx: CommandContext, loader: string[]): TestCommand {
     args: [
       ...loader,
       '--test',
+      // Each test file runs in a process of its own: the visible file and the held-out one side by side.
+      ...(ctx.files.length > 1 ? ['--test-concurrency=2'] : []),
       `--test-reporter=${pathToFileURL(ctx.nodeTestReporter).href}`,
       `--test-reporter-destination=${ctx.reportFile}`,
       '--test-reporter=spec',

@@ -6,9 +6,8 @@ import { EDITOR_TOOL } from '../../../src/core/stages/coder/editorTool';
 import { RUN_TESTS_TOOL } from '../../../src/core/stages/coder/runTestsTool';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { verdictLines, verdictText } from '../../../src/core/run/views/verdict';
-import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { copyFixture } from '../../support/tempWorkspace';
-import { answer, light, loadEvents, runTicket, writeScript } from '../../support/rungRuns';
+import { answer, coderTextByAttempt, light, loadEvents, runTicket, writeScript } from '../../support/rungRuns';
 
 /**
  * Generalize (BLOG-14): the plan's last AC2 case is held out. The Coder never reads it, and an
@@ -19,23 +18,6 @@ const FILE = 'src/utils/pathSegments.ts';
 const HELD_OUT_FILE = 'test/ticket/BLOG-14.heldout.test.ts';
 /** The held-out case's own text: its input, and its name. */
 const HELD_OUT = ["pathSegments('http://localhost:3000/tags/ts/?page=2#top')", 'localhost:3000', 'takes the path of another URL'];
-
-interface Request {
-  system: string;
-  messages: { content: string }[];
-}
-
-/** Everything the Coder read in a run, by attempt: the system prompt and every message of every call. */
-async function coderText(root: string, runId: string, events: RunEvent[]): Promise<Map<number, string>> {
-  const store = new FileRunStore(root);
-  const out = new Map<number, string>();
-  for (const e of events) {
-    if (e.type !== 'model.called' || e.role !== 'coder' || !e.prompt) continue;
-    const r = JSON.parse(await store.getBlob(runId, e.prompt)) as Request;
-    out.set(e.attempt, [out.get(e.attempt) ?? '', r.system, ...r.messages.map((m) => m.content)].join('\n'));
-  }
-  return out;
-}
 
 const leaks = (text: string) => HELD_OUT.filter((h) => text.includes(h));
 
@@ -66,7 +48,7 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
       [['BLOG-14 pathSegments > [AC2] takes the path of another URL, without its query or fragment', 'passed']],
     ]);
     // The Coder was told the criterion and that the fix is too narrow, never the case.
-    const told = await coderText(ws.root, r.runId, events);
+    const told = await coderTextByAttempt(ws.root, r.runId, events);
     assert.match(told.get(2)!, /too narrow/);
     assert.match(told.get(2)!, /AC2: an absolute URL of any scheme, host and port/);
     for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
@@ -106,7 +88,7 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     const r = await runTicket(ws.root, 'BLOG-14', light);
     const events = await loadEvents(ws.root, r.runId);
     assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
-    const told = await coderText(ws.root, r.runId, events);
+    const told = await coderTextByAttempt(ws.root, r.runId, events);
     for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
     assert.ok(events.some((e) => e.type === 'heldOut.withheld' && e.from === 'brief' && e.attempt === 2));
     const refused = events.filter((e): e is Extract<RunEvent, { type: 'edit.refused' }> => e.type === 'edit.refused');
@@ -143,7 +125,7 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     const events = await loadEvents(ws.root, r.runId);
     assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
     assert.deepEqual(r.state.attempts.map((a) => a.heldOut?.status), ['failed', 'passed']);
-    const told = await coderText(ws.root, r.runId, events);
+    const told = await coderTextByAttempt(ws.root, r.runId, events);
     for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
     // The run_tests answer judged the visible cases only: it says passed, and nothing of the held-out run.
     assert.match(told.get(1)!, /Checks on the candidate \(a scratch copy; the workspace is unchanged\): passed/);
@@ -164,7 +146,7 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     const events = await loadEvents(ws.root, r.runId);
     assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
     assert.equal(r.state.attempts[0]?.tests?.status, 'failed');
-    const told = await coderText(ws.root, r.runId, events);
+    const told = await coderTextByAttempt(ws.root, r.runId, events);
     const decoded = [...told.get(2)!.matchAll(/[A-Za-z0-9+/]{40,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('utf8'));
     assert.ok(decoded.some((d) => d.includes('takes the path of an https URL')), 'the visible file came through, encoded: the code did print what it found');
     for (const d of decoded) assert.deepEqual(leaks(d), [], 'no encoding of the held-out file reached the Coder');

@@ -11,10 +11,17 @@ import type { FailureEvidence } from '../prompts';
 import { typecheckAhead } from '../gates/typecheckAhead';
 import { isCodePath } from '../paths';
 import { seenFilesOf } from '../userEdits';
+import type { MachineFact } from '../../schema/correction';
+import { heldOutContradiction } from './heldOutFacts';
 
 export interface CheckOutcome {
   passed: boolean;
   evidence: FailureEvidence;
+  /**
+   * A held-out case that contradicts a visible one (`heldOutContradiction`): the router's fact,
+   * the operator's to read. Apart from the evidence, since it quotes the held-out case.
+   */
+  heldOutFact?: MachineFact;
 }
 
 
@@ -129,12 +136,16 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
 
     let passed = evidence.diagnostics.length === 0 && evidence.lint.length === 0 && tests.status === 'passed';
     if (passed) passed = await projectRegressionPasses(ctx, attempt, evidence);
-    if (passed) passed = await heldOutPasses(ctx, attempt, evidence, heldOut);
+    let heldOutFact: MachineFact | undefined;
+    if (passed) {
+      passed = await heldOutPasses(ctx, attempt, evidence, heldOut);
+      if (!passed && heldOut) heldOutFact = heldOutContradiction(manifest, tests, heldOut);
+    }
     if (!passed) {
       ahead?.drop();
       await probeTests(ctx, evidence);
     }
-    return { passed, evidence };
+    return { passed, evidence, ...(heldOutFact ? { heldOutFact } : {}) };
   } catch (err) {
     ahead?.drop();
     throw err;

@@ -57,6 +57,10 @@ export function unclearTicket(manifest: RunContext['manifest'], outcome: CheckOu
   };
 }
 
+/** What the operator is asked to do about a held-out case that contradicts a visible one: only the author knows which is wrong. */
+const heldOutWhy = (detail: string): string =>
+  `${detail}. Correct the wrong one in the ticket's testPlan by hand; a held-out case stays held out (keep it the last of its criterion, or give it "holdout": true)`;
+
 /**
  * Builds the structured correction request for a route that needs the operator. The
  * proposal is derived deterministically where it can be (a scope addition from the
@@ -81,7 +85,7 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
       proposal =
         checked?.ok && checked.plan
           ? { kind: 'testPlan', testPlan: checked.plan }
-          : { kind: 'none', why: `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand` };
+          : { kind: 'none', why: fact.kind === 'heldOutContradictsVisible' ? heldOutWhy(fact.detail) : `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand` };
       break;
     }
     case 'ticket': {

@@ -27,6 +27,8 @@ export interface RouterInputs {
   testErrorsBeforeCoder?: CodeDiagnostic[];
   /** Rendered tests or the ticket the code changed during the attempt: the code's fault, whatever is claimed. */
   tampered?: FailureEvidence['tampered'];
+  /** A held-out case that contradicts a visible one (checks/heldOutFacts.ts): no code can pass both. */
+  heldOutFact?: MachineFact;
   /** The changed code structure of this attempt and of the previous one, when it was routed to code (repeatGuard.ts). */
   repeat?: { current: ChangeShape; previous: ChangeShape };
 }
@@ -158,6 +160,15 @@ export function route(i: RouterInputs): RouteDecision {
           route: 'code',
           guard: { verdict: 'overridden', detail: (kind === 'manifest' && frameOnlyDetail(i)) || `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` },
         };
+  }
+  if (decision.route === 'code' && !tampered && i.heldOutFact) {
+    // The Debugger never reads a held-out case, so it cannot claim one wrong: the fact decides alone.
+    const fact = i.heldOutFact;
+    return {
+      claimed: decision.claimed,
+      route: 'test',
+      guard: { verdict: decision.claimed === 'test' ? 'confirmed' : 'overridden', fact, detail: `the test plan contradicts itself (${fact.detail}): the operator corrects it; no code attempt can pass` },
+    };
   }
   const alike = i.repeat && i.repeat.current.length ? similarity(i.repeat.current, i.repeat.previous) : 0;
   if (decision.route === 'code' && alike >= REPEAT_SIMILARITY) {
