@@ -121,8 +121,10 @@ export class TreeTestRunner implements TestRunnerPort {
     return this.inner.unrestoredTools?.(signal) ?? Promise.resolve([]);
   }
 
-  stillChangedTools(files: readonly JudgingToolFile[]): Promise<JudgingToolFile[]> {
-    return this.inner.stillChangedTools?.(files) ?? Promise.resolve([]);
+  async stillChangedTools(files: readonly JudgingToolFile[]): Promise<JudgingToolFile[]> {
+    // Asked before any command of this process (resume): the copy, and its links to the packages, are made first.
+    await this.commands.o.tree.sync();
+    return (await this.inner.stillChangedTools?.(files)) ?? [];
   }
 
   unattributedWrites(): string[] {
