@@ -14,13 +14,14 @@ import { runTicket } from '../../support/scenario';
  * next attempt's code reads every such place and fails its visible cases with what it found,
  * base64-encoded so that no literal check could find it.
  *
- * Closed: the workspace's own files (the side-effect guard puts them back), the command's home
- * and temporary folder (its own, removed with it), and with the sandbox the run store and any
- * folder outside the workspace. Still open (`OPEN`), pinned here so that closing one updates this
- * test: the folders the side-effect guard does not look at, the runners' caches in node_modules
- * (writable in the sandbox too: the runners write there) and a `.git` folder (created by the code
- * when the workspace has none); and without the sandbox, the run store and any folder outside
- * the workspace, which nothing but the sandbox can keep.
+ * Closed: every place in the tree the tests run in (a copy of the workspace, brought back to it
+ * before each command: whatever a command wrote there, its node_modules caches, a `.git` or a
+ * run store it made, goes), the command's home and temporary folder (its own, removed with it),
+ * and with the sandbox any folder outside that copy. Still open (`OPEN`), pinned here so that
+ * closing one updates this test: without the sandbox, a folder outside the copy, which nothing
+ * but the sandbox can keep from the code (the workspace itself, found through the copy's links
+ * to its packages, is one: a change there while a command runs stops the run, but its run store
+ * and caches are not looked at).
  */
 
 const FILE = 'src/utils/pathSegments.ts';
@@ -55,8 +56,8 @@ const leaks = (text: string) => HELD_OUT.filter((h) => text.includes(h));
 
 /** The places attempt 2's code still reads the held-out file back from, by the sandbox (see above). */
 const OPEN = {
-  on: ['node_modules/.cache', 'node_modules/.vite', '.git'],
-  off: ['node_modules/.cache', 'node_modules/.vite', '.git', '.ticket-runner', '<outside>'],
+  on: [],
+  off: ['<outside>'],
 };
 const debuggerSays = (attempt: number, quote: string) => ({ expect: { attempt, promptIncludes: [] }, structured: { kind: 'code', claim: 'pathSegments is wrong.', evidence: [{ source: 'testOutput', quote }], brief: 'Parse the argument as a URL and split its pathname.', avoid: [] } });
 
