@@ -89,7 +89,9 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
     const alone = copyFixture();
     const beside = copyFixture();
     try {
+      const controlStarted = Date.now();
       const control = await runBlog1(alone.root, withSandbox);
+      const controlMs = Date.now() - controlStarted;
       const before = originals(beside.root);
       const writer = startWriter(beside.root);
       const started = Date.now();
@@ -103,7 +105,7 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
       // The saves the commands saw are named as the user's, kept as they are.
       const seen = run.state.attempts.flatMap((a) => a.tests?.workspaceEdits ?? []);
       assert.ok(seen.length > 0 && seen.every((e) => e.by === 'user' && SAVED.includes(e.path)), JSON.stringify(seen));
-      console.log(`      (${n} saves to each of ${SAVED.length} files in ${ms} ms, every one kept)`);
+      console.log(`      (${n} saves to each of ${SAVED.length} files in ${ms} ms, every one kept; the same run without the writer: ${controlMs} ms)`);
     } finally {
       alone.dispose();
       beside.dispose();
