@@ -185,7 +185,9 @@ describe('crash-safe runs (dist/cli.js)', function () {
      * then fall short, the run ends saying that in plain words, with BLOG-1's change as the likely
      * cause and the rollbacks to do. Done in that order, BLOG-4 goes as recorded.
      */
-    describe('sample tickets one after another', () => {
+    describe('sample tickets one after another', function () {
+      // Four whole runs in a row, each with its own copy of the workspace for the tests: more than one run's time.
+      this.timeout(420_000);
       let ws: ReturnType<typeof copyWorkspace>;
       before(() => {
         ws = copyWorkspace(reference.ws.root);
