@@ -323,7 +323,8 @@ describe('end to end in code-server with Chromium', function () {
       await pickItem(page, 'BLOG-5');
       await rollBackLeftovers(before); // What the Accept tests' runs left.
       const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
-      await until(page, 'the hanging tests to start', () => (existsSync(path.join(ws.folder, 'started')) && pidsWith(`299.${token}`).length > 0 ? true : undefined), 120_000);
+      await until(page, 'the hanging tests to start', // The tests run in a copy of the workspace, so what they write is not in it: their processes say they started.
+        () => (pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0 ? true : undefined), 120_000);
       const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
       const t = Date.now();
       await runFromPalette(page, 'Developer: Reload Window');

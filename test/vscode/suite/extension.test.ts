@@ -505,7 +505,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     try {
       await withSettings({ testCommand: `node hang.js ${token}` }, async () => {
         const run = vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
-        await until('the hanging tests to start', () => existsSync(abs('started')) && pidsWith(`299.${token}`).length > 0, 120_000);
+        await until('the hanging tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0, 120_000);
         const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
         runId = a.runs.list().find((r) => a.runs.isActive(r.state.runId))?.state.runId;
         assert.ok(runId, 'the run is one this window drives');
@@ -520,7 +520,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
         assert.equal(existsSync(abs('.ticket-runner/lock')), false, 'the workspace lock is released');
       });
     } finally {
-      for (const f of ['hang.js', 'started']) rmSync(abs(f), { force: true });
+      rmSync(abs('hang.js'), { force: true });
     }
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
   });
