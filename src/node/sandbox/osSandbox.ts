@@ -7,7 +7,6 @@ import { packageRoot } from '../packageRoot';
 import type { SandboxWrapper } from './sandboxProtocol';
 import { withQuietCwd } from './quietCwd';
 import { WorkerManager } from './sandboxThread';
-import { workspaceDenies } from './workspaceDenies';
 
 type Manager = typeof SandboxManager;
 
@@ -74,13 +73,12 @@ export class OsSandbox {
     // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
     const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
     const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
-    const denyWrite = policy.workspace === undefined ? policy.denyWrite : [...policy.denyWrite, ...(await workspaceDenies(policy.workspace, signal))];
-    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite } };
+    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } };
     // The runtime finds the shell with `which`, given one second: on a machine busy enough that
     // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
     for (let tries = 1; ; tries++) {
       try {
-        return execd((await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd)).argv);
+        return execd((await this.manager.wrapWithSandboxArgv(line, 'sh', config, signal, cwd, policy.workspace)).argv);
       } catch (err) {
         if (tries >= SHELL_LOOKUPS || signal.aborted || !/^Shell '.*' not found in PATH$/.test(errorMessage(err))) throw err;
         await new Promise((r) => setTimeout(r, 200 * tries));

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import type { SandboxWrapper, WrapConfig } from './sandboxProtocol';
+import type { RuntimeWrapper, SandboxWrapper, WrapConfig } from './sandboxProtocol';
+import { workspaceDenies } from './workspaceDenies';
 
 /**
  * The sandbox runtime scans `process.cwd()` on every wrap: ripgrep, four levels down, for
@@ -25,9 +26,11 @@ function within(dir: string, root: string): boolean {
 /**
  * `manager`'s wraps, one at a time (the pinned folder is the process's, and a wrap awaits), each
  * with the runtime's working folder moved to `quiet` when the real one is outside every writable
- * folder of its policy. `quiet` must exist; it is used only when it too is outside them.
+ * folder of its policy. `quiet` must exist; it is used only when it too is outside them. A wrap
+ * given a workspace denies writing to its dangerous names too (`workspaceDenies`): this wrapper
+ * runs in the runtime's worker thread, where ripgrep's start holds nothing of the run's.
  */
-export function withQuietCwd(manager: SandboxWrapper, quiet: string): SandboxWrapper {
+export function withQuietCwd(manager: RuntimeWrapper, quiet: string): SandboxWrapper {
   let queue: Promise<unknown> = Promise.resolve();
   const pinned = (config: WrapConfig): boolean => {
     const writable = config.filesystem.allowWrite.map((p) => path.resolve(p));
@@ -46,11 +49,19 @@ export function withQuietCwd(manager: SandboxWrapper, quiet: string): SandboxWra
     }
   };
   return {
-    wrapWithSandboxArgv(command, binShell, config, signal, cwd) {
-      const turn = queue.then(() => wrapOne(command, binShell, config, signal, cwd));
+    wrapWithSandboxArgv(command, binShell, given, signal, cwd, workspace) {
+      // Found beside the other wraps, not in their line: only the pinned folder needs one at a time.
+      const config = withDenies(given, workspace, signal);
+      const turn = queue.then(async () => wrapOne(command, binShell, await config, signal, cwd));
       queue = turn.catch(() => undefined);
       return turn;
     },
     cleanupAfterCommand: () => manager.cleanupAfterCommand(),
   };
+}
+
+/** `config` with `workspace`'s own denies added to its write denies. */
+async function withDenies(config: WrapConfig, workspace: string | undefined, signal: AbortSignal): Promise<WrapConfig> {
+  if (workspace === undefined) return config;
+  return { ...config, filesystem: { ...config.filesystem, denyWrite: [...config.filesystem.denyWrite, ...(await workspaceDenies(workspace, signal))] } };
 }

@@ -14,8 +14,8 @@ export const WrapConfig = z.object({
 export type WrapConfig = z.infer<typeof WrapConfig>;
 
 export const ToSandbox = z.discriminatedUnion('type', [
-  /** The argv that runs `line` with `shell` under `config` from `cwd`. */
-  z.object({ type: z.literal('wrap'), id: z.number().int(), line: z.string(), shell: z.string(), config: WrapConfig, cwd: z.string() }),
+  /** The argv that runs `line` with `shell` under `config` from `cwd`, with `workspace`'s own denies added (`workspaceDenies`). */
+  z.object({ type: z.literal('wrap'), id: z.number().int(), line: z.string(), shell: z.string(), config: WrapConfig, cwd: z.string(), workspace: z.string().optional() }),
   /** The caller's signal aborted the wrap `id`. */
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
   /** The runtime drops what it keeps about the last command (`cleanupAfterCommand`), then says `cleaned`. */
@@ -33,9 +33,21 @@ export const FromSandbox = z.discriminatedUnion('type', [
 ]);
 export type FromSandbox = z.infer<typeof FromSandbox>;
 
-/** What `OsSandbox` asks of the runtime's manager: the runtime's own, or its worker thread's stand-in. */
-export interface SandboxWrapper {
+/** The sandbox runtime's own manager, as far as it is used here. */
+export interface RuntimeWrapper {
   wrapWithSandboxArgv(command: string, binShell: string, config: WrapConfig, signal: AbortSignal, cwd: string): Promise<{ argv: string[] }>;
+  cleanupAfterCommand(): void | Promise<void>;
+}
+
+/** What `OsSandbox` asks of the runtime: its worker thread's stand-in, or (in that thread) the runtime behind `withQuietCwd`. */
+export interface SandboxWrapper {
+  /**
+   * `workspace`: a folder whose dangerous names (git hooks, `.vscode`, nested repositories) the
+   * wrap denies writing to as well (`workspaceDenies`); found where the wrap runs, since finding
+   * them starts ripgrep, and a child process's start holds its thread (about 20 ms idle, over
+   * 80 ms on a busy machine: fork and exec are waited for).
+   */
+  wrapWithSandboxArgv(command: string, binShell: string, config: WrapConfig, signal: AbortSignal, cwd: string, workspace?: string): Promise<{ argv: string[] }>;
   /** Settles once the runtime has done it (its mount points are gone unless another sandbox is live). */
   cleanupAfterCommand(): void | Promise<void>;
 }

@@ -37,7 +37,7 @@ void bootRuntime().then((manager) => {
     else {
       const abort = new AbortController();
       aborts.set(message.id, abort);
-      manager.wrapWithSandboxArgv(message.line, message.shell, message.config, abort.signal, message.cwd).then(
+      manager.wrapWithSandboxArgv(message.line, message.shell, message.config, abort.signal, message.cwd, message.workspace).then(
         ({ argv }) => post({ type: 'wrapped', id: message.id, argv }),
         (err: unknown) => post({ type: 'failed', id: message.id, message: errorMessage(err) }),
       ).finally(() => aborts.delete(message.id));
