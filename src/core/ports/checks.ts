@@ -1,4 +1,4 @@
-import type { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
+import type { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult, WorkspaceEdit } from '../schema/checks';
 import type { JudgingToolFile } from '../schema/events';
 import type { TestFramework } from '../schema/testPlan';
 
@@ -106,6 +106,11 @@ export interface TestRunnerPort {
    * itself has none to tell.
    */
   unattributedWrites?(): string[];
+  /**
+   * The workspace's files the user saved while a test command ran, since the last call: the run
+   * logs them (`userSaves.kept`), each kept as saved. Optional, as `unattributedWrites` is.
+   */
+  userSavesSeen?(): WorkspaceEdit[];
   /** Drops what the runner keeps between runs (its snapshots of the workspace, its copy of it). */
   dispose?(): void | Promise<void>;
 }

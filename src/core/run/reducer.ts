@@ -26,6 +26,7 @@ export function emptyRunState(runId: string): RunState {
     tampered: [],
     notJudged: [],
     userEdits: [],
+    userSaves: [],
     eventCount: 0,
   };
 }
@@ -76,6 +77,9 @@ const handlers = {
         s.repairs = s.repairs.slice(0, step.repairs);
       }
     }
+  },
+  'userSaves.kept': (s, e) => {
+    for (const f of e.files) if (!s.userSaves.includes(f.path)) s.userSaves.push(f.path);
   },
   'uncommitted.detected': (s, e) => {
     s.uncommitted = e.files;

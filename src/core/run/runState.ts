@@ -176,6 +176,8 @@ export const RunStateSchema = z.object({
   userEdits: z.array(
     z.object({ path: z.string(), by: UserEditWriter, attempt: z.number().int(), outcome: z.enum(['merged', 'kept']), conflicts: z.array(UserEditConflict) }),
   ),
+  /** Files the user saved while the run's tests ran, each kept as saved (`userSaves.kept`), in the order first seen. */
+  userSaves: z.array(z.string()),
   eventCount: z.number(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;

@@ -237,6 +237,14 @@ export const RunEvent = z.discriminatedUnion('type', [
    * three versions differ, as text.
    */
   ev('userEdit.kept', { ...UserEditVersions, conflicts: z.array(UserEditConflict) }),
+  /**
+   * Pipeline, for files of the workspace the user saved while the run's test commands ran (told
+   * apart from the tests' writes: with the OS sandbox no command can write the workspace, and
+   * without it the editor knows its saves). Each is kept as saved: nothing of the run puts it
+   * back. Written where the run asks its test runner what it saw: after the baselines, after each
+   * attempt's checks, and before the verdict.
+   */
+  ev('userSaves.kept', { files: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']) }).strict()).min(1) }),
   /** Write gate, for each path an attempt tried to write and may not. */
   ev('write.refused', {
     attempt: z.number().int().positive(),

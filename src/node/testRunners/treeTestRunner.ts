@@ -43,6 +43,8 @@ export const UNATTRIBUTED_DIR = '.ticket-runner/unattributed';
  */
 export class TreeCommands {
   private readonly unknown = new Set<string>();
+  /** The user's changes not yet asked for (`userSaves`), by path: the last one of each. */
+  private readonly saves = new Map<string, WorkspaceEdit>();
   private commands = 0;
 
   constructor(readonly o: TreeRunOptions) {}
@@ -58,6 +60,13 @@ export class TreeCommands {
     return [...this.unknown].sort();
   }
 
+  /** The user's changes seen since the last call, in the order first seen. */
+  userSaves(): WorkspaceEdit[] {
+    const out = [...this.saves.values()];
+    this.saves.clear();
+    return out;
+  }
+
   /** Who wrote each change: the user, or (without the sandbox, and unsaved by the editor) nobody can tell. */
   private async tell(changes: readonly TreeChange[], since: number): Promise<WorkspaceEdit[]> {
     if (!changes.length) return [];
@@ -65,7 +74,9 @@ export class TreeCommands {
     const out: WorkspaceEdit[] = [];
     for (const c of changes) {
       if (this.o.sandboxed || (await this.savedByUser(c, since))) {
-        out.push({ ...c, by: 'user' });
+        const edit: WorkspaceEdit = { ...c, by: 'user' };
+        out.push(edit);
+        this.saves.set(c.path, edit);
         continue;
       }
       this.unknown.add(c.path);
@@ -129,6 +140,11 @@ export class TreeTestRunner implements TestRunnerPort {
 
   unattributedWrites(): string[] {
     return this.commands.unattributed();
+  }
+
+  /** The coverage gate's commands included: they share the commands' record. */
+  userSavesSeen(): WorkspaceEdit[] {
+    return this.commands.userSaves();
   }
 
   async dispose(): Promise<void> {

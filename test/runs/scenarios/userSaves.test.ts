@@ -105,6 +105,10 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
       // The saves the commands saw are named as the user's, kept as they are.
       const seen = run.state.attempts.flatMap((a) => a.tests?.workspaceEdits ?? []);
       assert.ok(seen.length > 0 && seen.every((e) => e.by === 'user' && SAVED.includes(e.path)), JSON.stringify(seen));
+      // And said, in the log and in what `show` prints: each file once.
+      assert.deepEqual([...run.state.userSaves].sort(), [...SAVED].sort(), JSON.stringify(run.state.userSaves));
+      const shown = await runBuiltCli(['show', run.state.runId, '--workspace', beside.root], withSandbox);
+      assert.match(shown.out, /Saved by you while the tests ran, kept as saved: .*README\.md/, shown.out);
       console.log(`      (${n} saves to each of ${SAVED.length} files in ${ms} ms, every one kept; the same run without the writer: ${controlMs} ms)`);
     } finally {
       alone.dispose();

@@ -122,3 +122,26 @@ describe('pure: the line merge of the user\'s change and the run\'s', () => {
     assert.equal(mergeLines(base, 'a\nyou\nb\nc\nd\ne\n', 'a\nrun\nb\nc\nd\ne\n').clean, false, 'two insertions at one place');
   });
 });
+
+describe('pure: the user\'s saves outside the run, seen by its test commands', () => {
+  it('are logged once each, the run going on as it would, and every view names them as kept', async () => {
+    // What the tests' copy of the workspace found after a command: the user saved the README and a new file meanwhile.
+    const seen = [
+      [{ path: 'README.md', change: 'modified', by: 'user' }, { path: 'NOTES.md', change: 'created', by: 'user' }],
+      [{ path: 'README.md', change: 'modified', by: 'user' }],
+    ] as const;
+    let asked = 0;
+    const { state, rig, runId } = await pureRun('BLOG-1', {
+      patch: (deps) => {
+        deps.tests.userSavesSeen = () => [...(seen[asked++] ?? [])];
+      },
+    });
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    assert.ok(asked >= 2, 'asked after the baselines and after the checks');
+    const events = ofType(await eventsOf(rig, runId), 'userSaves.kept');
+    assert.deepEqual(events.map((e) => e.files.map((f) => f.path)), [['README.md', 'NOTES.md'], ['README.md']]);
+    assert.deepEqual(state.userSaves, ['README.md', 'NOTES.md']);
+    assert.match(formatRunReport(state), /Saved by you while the tests ran, kept as saved: README\.md, NOTES\.md/);
+    assert.equal(describeEvent(events[0]!)?.text, "you saved README.md, NOTES.md while the run's tests ran: kept as you saved them, and nothing of the run put them back");
+  });
+});

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../schema/events';
-import { describeSideEffects, describeUncommitted, describeUserEdit, modelInfoLabel, outcomeLine, type StopWords } from './report';
+import { describeSideEffects, describeUncommitted, describeUserEdit, describeUserSaves, modelInfoLabel, outcomeLine, type StopWords } from './report';
 import { deciderWords, gateWords, guardWords, routeWords, rungWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
@@ -56,6 +56,8 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       return line(describeUserEdit({ ...e, outcome: 'merged' }), 'warning', true, e.attempt);
     case 'userEdit.kept':
       return line(describeUserEdit({ ...e, outcome: 'kept' }), 'failed', true, e.attempt);
+    case 'userSaves.kept':
+      return line(describeUserSaves(e.files.map((f) => f.path)), 'info', true);
     case 'write.refused':
       return e.reason === 'elided'
         ? line(`not written: ${e.path} left out code the ticket did not ask to touch (placeholder comments or vanished exports); the Coder was told`, 'warning', true, e.attempt)

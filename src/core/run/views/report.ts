@@ -30,6 +30,11 @@ export function describeUserEdit(e: { path: string; by: UserEditWriter; outcome:
     : `you changed ${e.path} while the run worked on it, and ${what} overlaps yours: it was not written, your file is as you left it, and the run stopped`;
 }
 
+/** How every view says that the user saved files while the run's tests ran, and that the run kept them. */
+export function describeUserSaves(files: readonly string[]): string {
+  return `you saved ${files.join(', ')} while the run's tests ran: kept as you saved ${files.length === 1 ? 'it' : 'them'}, and nothing of the run put ${files.length === 1 ? 'it' : 'them'} back`;
+}
+
 /** The three versions of the lines where the user's change and the run's overlap, for the operator to merge by hand. */
 export function userEditConflictLines(conflicts: readonly UserEditConflict[], indent = '    '): string[] {
   const block = (title: string, text: string) => [`${indent}${title}:`, ...(text === '' ? ['(nothing)'] : text.replace(/\n$/, '').split('\n')).map((l) => `${indent}  ${l}`)];
@@ -227,6 +232,7 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   const judged = judgedByText(state);
   if (judged) lines.push(`Judged by: ${judged}`);
   if (state.uncommitted.length) lines.push(`Uncommitted changes in scope when it started: ${state.uncommitted.join(', ')}`);
+  if (state.userSaves.length) lines.push(`Saved by you while the tests ran, kept as saved: ${state.userSaves.join(', ')}`);
   for (const u of state.userEdits) {
     lines.push(`Your edit: ${describeUserEdit(u)}`);
     if (u.outcome === 'kept') lines.push(...userEditConflictLines(u.conflicts));

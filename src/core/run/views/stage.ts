@@ -29,6 +29,7 @@ const WITHIN_A_STEP: ReadonlySet<RunEventType> = new Set<RunEventType>([
   'write.refused',
   'userEdit.merged',
   'userEdit.kept',
+  'userSaves.kept',
   'oracle.tampered',
   'check.autofixed',
   'uncommitted.detected',

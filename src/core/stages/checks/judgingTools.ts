@@ -10,6 +10,9 @@ import type { RunContext } from '../context';
  * verdict; the runner voids each command that saw a change on its own, this ends the run.
  */
 export async function stopIfToolsChanged(ctx: RunContext): Promise<void> {
+  // The user's saves its commands saw are logged first, the run's stop or not: every view names them.
+  const saves = ctx.deps.tests.userSavesSeen?.() ?? [];
+  if (saves.length) await ctx.log.emit({ type: 'userSaves.kept', files: saves.map(({ path, change }) => ({ path, change })) });
   const files = (await ctx.deps.tests.unrestoredTools?.(ctx.signal)) ?? [];
   if (files.length) throw new RunStop({ kind: 'judgingToolsChanged', files }, 'failed');
   // Asked at the same points, for the same reason: a file a command may have written stays in the workspace.
