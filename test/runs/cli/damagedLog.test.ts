@@ -5,7 +5,8 @@ import { runDistCli, STACK_LINE } from '../../support/cliProcess';
 import { copyFixture } from '../../support/tempWorkspace';
 
 describe('a damaged run log (dist/cli.js)', function () {
-  this.timeout(120_000);
+  // Two whole runs in the hook: a loaded machine has taken more than two minutes for them.
+  this.timeout(400_000);
   let ws: ReturnType<typeof copyFixture>;
   let damaged: string;
   let intact: string;
