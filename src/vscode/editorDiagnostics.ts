@@ -260,7 +260,7 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
         const docOf = (u: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
         const unsaved = candidate.action.edit!.entries().filter(([u]) => docOf(u)?.isDirty).map(([u]) => this.rel(u) ?? u.toString());
         if (unsaved.length) {
-          refused.push({ ...record, description: `${record.description} (not applied: ${unsaved.join(', ')} has changes you have not saved, which the fix would save)` });
+          refused.push({ ...record, description: `${record.description} (${notApplied(unsaved)})` });
           continue;
         }
         if (!(await vscode.workspace.applyEdit(candidate.action.edit!))) {
@@ -277,10 +277,15 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
       }
     }
     if (headless.length) {
-      // Files the editor's server cannot vouch for are fixed by the headless service, on disk.
-      const rest = await this.options.fallback.autofix(headless, allow, signal);
+      // Files the editor's server cannot vouch for are fixed by the headless service, on disk. It
+      // may not touch a file with unsaved changes: its write would go under the user's buffer.
+      const unsaved = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => this.rel(d.uri)));
+      const rest = await this.options.fallback.autofix(headless, (p) => allow(p) && !unsaved.has(p), signal);
       applied.push(...rest.applied);
-      refused.push(...rest.refused);
+      for (const r of rest.refused) {
+        const theirs = r.files.filter((f) => unsaved.has(f));
+        refused.push(theirs.length && r.files.every((f) => allow(f)) ? { ...r, description: `${r.description} (${notApplied(theirs)})` } : r);
+      }
     }
     return { applied, refused };
   }
@@ -357,4 +362,9 @@ function joinRel(dir: string, spec: string): string {
     else parts.push(seg);
   }
   return parts.join('/');
+}
+
+/** Why a fix was not made on files the user has unsaved changes in: it would save them, or write under them. */
+function notApplied(files: readonly string[]): string {
+  return `not applied: ${files.join(', ')} ${files.length > 1 ? 'have' : 'has'} changes you have not saved`;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { resumeRun } from '../../../src/core';
 import { trackedWorkspace } from '../../../src/core/loop/trackedWorkspace';
 import { RunLog } from '../../../src/core/run/runLog';
 import { formatRunReport } from '../../../src/core/run/views/report';
@@ -68,6 +69,17 @@ describe('pure: the user\'s change to a file in scope is never written over', ()
     assert.match(report, /the run's:\n(.*\n)*.*if \(perPage > MAX_PER_PAGE\)/);
     assert.match(report, /the run started from:\n.*getPosts\(\{ page, perPage \}\) \};/);
     assert.match(describeEvent(kept)?.text ?? '', /your file is as you left it/);
+  });
+
+  it('a run stopped on the user\'s overlapping edit is not resumed: resume refuses it and the user\'s file stays as saved', async () => {
+    const original = MemoryWorkspace.ofFixture('blog-api').files.get(POSTS)!;
+    const { state, rig, runId } = await pureRun('BLOG-1', { script: { coder: [coderWrites(1, wrong()), coderWrites(2, right())] }, patch: userSavesDuringCoder(usersOverlapping) });
+    assert.equal(state.finished?.reason.kind, 'userEdited');
+    const length = (await eventsOf(rig, runId)).length;
+    // Resuming would make the run's write over the user's file: the user merges by hand and runs again.
+    await assert.rejects(resumeRun(rig.deps, runId, { signal: new AbortController().signal, reason: 'the test tries to resume it' }), /ended \(failed\); only an interrupted or cancelled run can be resumed/);
+    assert.equal((await eventsOf(rig, runId)).length, length, 'nothing was appended to the log');
+    assert.equal(rig.world.workspace.files.get(POSTS), usersOverlapping(original), 'the user\'s file is as the user saved it');
   });
 
   it('an edit on other lines is merged with the Coder\'s write, both are in the file, and the log says so', async () => {

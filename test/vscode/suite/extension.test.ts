@@ -128,6 +128,39 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('a structural fix is not made on a file with changes you have not saved, by the editor or the headless service', async () => {
+    // The editor's server cannot vouch for a buffer that is not the disk, so the headless service
+    // is asked, which would write the file on disk under the user's buffer.
+    const d = new EditorDiagnostics(folder(), { fallback: new LanguageServiceDiagnostics(folder().uri.fsPath), quietMs: 300, ceilingMs: 45_000 });
+    const files = vscode.workspace.getConfiguration('files', folder().uri);
+    const autoSave = files.inspect('autoSave')?.workspaceValue;
+    // The user's change stays unsaved for the whole test.
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Workspace);
+    const file = 'src/handlers/capped.ts';
+    const onDisk = 'export function capped(n: number): number {\n  return Math.min(n, MAX_PER_PAGE);\n}\n';
+    writeFileSync(abs(file), onDisk);
+    const doc = await vscode.workspace.openTextDocument(abs(file));
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(doc.uri, new vscode.Position(doc.lineCount, 0), '// typed, not saved\n');
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    assert.ok(doc.isDirty);
+    try {
+      const result = await d.autofix([file], (p) => p === file, new AbortController().signal);
+      assert.deepEqual(result.applied, [], 'no fix was made');
+      assert.ok(result.refused.some((r) => r.code === 'TS2304' && /\(not applied: src\/handlers\/capped\.ts has changes you have not saved\)$/.test(r.description)), JSON.stringify(result.refused));
+      assert.equal(readFileSync(abs(file), 'utf8'), onDisk, 'nothing was saved');
+      assert.ok(doc.isDirty, 'the buffer still holds the unsaved change');
+      assert.equal(doc.getText(), `${onDisk}// typed, not saved\n`, 'and nothing else');
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Workspace);
+      d.dispose();
+      rmSync(abs(file), { force: true });
+    }
+  });
+
   it('New Ticket writes a ticket that validates but cannot run until written; Validate shows findings at their JSON paths; Render shows the tests beside', async () => {
     const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('ticketRunner.newTicket', 'NEW-1', 'Sort posts by date');
     try {
@@ -301,12 +334,51 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('"Run Ticket" runs a scripted ticket to the end', async () => {
+  it('"Run Ticket" runs a scripted ticket to the end, and every save you make beside it stays, with no conflict', async () => {
     const a = await api();
     const ticket = vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'));
     const t = Date.now();
     const opened = textTabsOpened();
-    const result = await vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', ticket);
+    // The user keeps working: a numbered line typed and saved every 300 ms in a file the run only
+    // reads and in one it has no business with, for the whole run, through the editor's buffers.
+    const saved = ['src/utils/pagination.ts', 'README.md'];
+    const originals = saved.map((f) => readFileSync(abs(f), 'utf8'));
+    const docs = await Promise.all(saved.map((f) => vscode.workspace.openTextDocument(abs(f))));
+    let saves = 0;
+    let running = true;
+    const failed: string[] = [];
+    const before = runIds().length;
+    const saving = (async () => {
+      // From the run's start: at Run Ticket, a scope file caught between an edit and its save is
+      // asked about (a modal), as it should be.
+      while (running && runIds().length === before) await new Promise((r) => setTimeout(r, 100));
+      while (running) {
+        saves++;
+        for (const doc of docs) {
+          const edit = new vscode.WorkspaceEdit();
+          edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), `// saved ${saves}\n`);
+          if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) failed.push(`${path.basename(doc.uri.fsPath)} save ${saves}`);
+        }
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    })();
+    let result: RunResult | undefined;
+    try {
+      result = await vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', ticket);
+    } finally {
+      running = false;
+      await saving;
+    }
+    assert.deepEqual(failed, [], 'every save went through: the file on disk never changed under the editor');
+    assert.ok(saves >= 5, `the user saved during the run (${saves} times)`);
+    for (const [i, doc] of docs.entries()) {
+      const disk = readFileSync(abs(saved[i]!), 'utf8');
+      const lines = Array.from({ length: saves }, (_, n) => `// saved ${n + 1}`);
+      assert.equal(disk, `${originals[i]}${lines.join('\n')}\n`, `${saved[i]} holds every save, in order`);
+      assert.ok(!doc.isDirty, `${saved[i]}'s buffer is saved`);
+      assert.equal(doc.getText(), disk, `${saved[i]}'s buffer is what is on disk`);
+    }
+    for (const [i, f] of saved.entries()) writeFileSync(abs(f), originals[i]!);
     assert.deepEqual(opened.stop(), [], 'the run opened no editor tab: only its own run view');
     assert.ok(result, 'the command returns the run');
     runId = result.runId;
