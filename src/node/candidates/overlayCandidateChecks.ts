@@ -5,7 +5,8 @@ import { CancelledError } from '../../core/errors';
 import type { CandidateCheckPort, CandidateFile, CandidateOverlay } from '../../core/ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../core/ports/checks';
 import { FsWorkspace } from '../workspace/fsWorkspace';
-import { copyTree, ensureLink, resync, snapshot, SKIPPED, type Snapshot } from '../workspace/scratchTree';
+import { copyTree, ensureLink, resync, snapshot, type Snapshot } from '../workspace/scratchTree';
+import { SKIPPED } from '../workspace/treeSkips';
 
 /** The checks bound to one overlay root, built by the wiring (src/node/wire.ts). */
 export interface OverlayChecks {

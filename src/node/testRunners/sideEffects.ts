@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { constants, createReadStream, mkdtempSync, promises as fs, rmSync, type Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { SKIPPED } from '../workspace/treeSkips';
 import { PackageWatch } from './packageWrites';
 
-/** Not looked at: dependencies (watched for writes instead, by PackageWatch), version control, the run store (read-only to tests in the sandbox). */
-export const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
 /** What of the workspace's `.git` is watched all the same: git runs what they name, outside any sandbox. */
 const GIT_WATCHED = ['hooks', 'config'];
 

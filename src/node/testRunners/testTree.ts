@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { copyTree, resync, snapshot, SKIPPED, stampOf, type Snapshot } from '../workspace/scratchTree';
+import { copyTree, resync, snapshot, stampOf, type Snapshot } from '../workspace/scratchTree';
+import { SKIPPED } from '../workspace/treeSkips';
 import { isInside } from '../workspacePaths';
 
 /** A file or folder of the workspace that differs between two looks at it. */

@@ -1,5 +1,6 @@
 import { cp, lstat, readdir, readlink, rm, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
+import { SKIPPED } from './treeSkips';
 
 /**
  * The file-tree half of the run's scratch copies (the test commands' tree, testTree.ts, and
@@ -7,12 +8,6 @@ import * as path from 'node:path';
  * snapshot. Kept apart from their users so the safety argument (what a command run in a copy
  * can leave behind, and how it is found) reads in one place.
  */
-
-/**
- * Not copied: dependencies are linked instead (they are large and read-only to a run),
- * and version control and the run store are no business of a candidate's checks.
- */
-export const SKIPPED = new Set(['node_modules', '.git', '.ticket-runner']);
 
 /**
  * What identifies one version of an entry without reading it. The change time is the one a

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { SKIPPED } from '../testRunners/sideEffects';
+import { SKIPPED } from './treeSkips';
 
 /**
  * A stamp of the workspace's files as the side-effect guard sees them (installed packages,

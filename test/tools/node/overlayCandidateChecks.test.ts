@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { OverlayCandidateChecks } from '../../../src/node/candidates/overlayCandidateChecks';
-import { snapshot, SKIPPED } from '../../../src/node/workspace/scratchTree';
+import { snapshot } from '../../../src/node/workspace/scratchTree';
+import { SKIPPED } from '../../../src/node/workspace/treeSkips';
 import { copyFixture } from '../../support/tempWorkspace';
 import type { TestRunnerPort } from '../../../src/core/ports/checks';
 
