@@ -36,6 +36,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'node-no-folder-cycles',
+      comment: 'Two folders of src/node that import each other are one concern split in two: move the shared part into one of them, or below both.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/node/' },
+      to: { path: '^src/node/', circular: true },
+    },
+    {
       name: 'core-not-to-node-builtins',
       comment: 'src/core is pure TypeScript: it reaches files, processes and the clock through src/core/ports.',
       severity: 'error',

@@ -98,7 +98,7 @@ const targets = [
   { ...common, entryPoints: ['src/node/gates/tscServer.ts'], outfile: 'dist/tscServer.js', platform: 'node', format: 'cjs', target: 'node18' },
   // The language service's worker thread (the CLI's, the ticket server's and the extension's): TypeScript's
   // synchronous work runs there, off their event loops. It loads the one dist/typescript.js; Tree-sitter for the ops.
-  { ...common, ...esmInCjs, entryPoints: ['src/node/diagnostics/languageWorker.ts'], outfile: 'dist/languageWorker.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
+  { ...common, ...esmInCjs, entryPoints: ['src/node/workers/languageWorker.ts'], outfile: 'dist/languageWorker.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
   // The sandbox runtime's worker thread: its start and its wraps wait on child processes synchronously.
   { ...common, ...esmInCjs, entryPoints: ['src/node/sandbox/sandboxWorker.ts'], outfile: 'dist/sandboxWorker.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: IMPORT_META_URL } },
   // V8 coverage's worker thread: each process's coverage file is parsed, checked and read back through its source maps there.

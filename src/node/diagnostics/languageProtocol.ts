@@ -3,7 +3,7 @@ import { AppliedFix, CodeDiagnostic, ParseProblem } from '../../core/schema/chec
 import { TicketOp } from '../../core/schema/ticket';
 
 /**
- * The messages between a language service's worker thread (`languageWorker.ts`) and its caller
+ * The messages between a language service's worker thread (`workers/languageWorker.ts`) and its caller
  * (`LanguageWorker`, `workerPorts.ts`). Each side parses what the other posts with these
  * schemas: the two are separate builds, and a mismatch is an error, never an answer believed.
  */

@@ -54,7 +54,7 @@ export function createLanguageServiceDiagnostics(root: string, options: Language
 
 /**
  * DiagnosticsPort over the TypeScript LanguageService, in the caller's thread (the wiring runs it
- * in a worker thread, `languageWorker.ts`, with the same answers). `check` reports the changed
+ * in a worker thread, `workers/languageWorker.ts`, with the same answers). `check` reports the changed
  * files and their direct importers (one level); unchanged files keep their versions, so the
  * service re-checks only what the change can affect.
  */

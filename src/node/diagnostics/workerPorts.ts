@@ -23,7 +23,7 @@ interface Pending {
 }
 
 /**
- * A language service in a worker thread (`languageWorker.ts`, built to `dist/languageWorker.js`):
+ * A language service in a worker thread (`workers/languageWorker.ts`, built to `dist/languageWorker.js`):
  * started on the first call, so a run that checks nothing costs nothing; replaced on the next call
  * when it crashed; terminated by dispose. Calls are answered one at a time, in order. A cancelled
  * call is answered at once with CancelledError, and the worker is told through shared memory, which

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { UserInputError } from '../../core/errors';
 import type { SandboxStatus } from '../../core/ports/sandbox';
-import { killGroup, runInProcessGroup, spawnGroupLeader, type GroupRunOptions, type GroupRunResult } from '../testRunners/processGroup';
+import { killGroup, runInProcessGroup, spawnGroupLeader, type GroupRunOptions, type GroupRunResult } from './processGroup';
 import { childEnvironment } from './childEnv';
 import { OsSandbox, statusOf } from './osSandbox';
 import { freezeMarked, MARK_VAR, newRunToken, sweepMarked, thaw } from './processSweep';

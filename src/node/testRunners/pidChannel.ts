@@ -1,7 +1,7 @@
 /**
  * How the node processes of a node:test or mocha run tell the runner who they are: the frozen
  * preload (testApisFrozen.ts) writes `<pid>\n` to the fd this variable names, a socket the
- * runner gave the command (processGroup's `channel`), before any code under test loads.
+ * runner gave the command (sandbox/processGroup's `channel`), before any code under test loads.
  */
 export const PID_CHANNEL_VAR = 'TICKET_RUNNER_PID_FD';
 export const PID_CHANNEL_FD = 3;

@@ -9,7 +9,7 @@ import type { JudgingToolFile } from '../../core/schema/events';
 import { ProcessJail } from '../sandbox/processJail';
 import { runtimeMountPoints } from '../sandbox/workspaceDenies';
 import { realPathOr } from '../workspacePaths';
-import type { GroupRunResult } from './processGroup';
+import type { GroupRunResult } from '../sandbox/processGroup';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
 import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';

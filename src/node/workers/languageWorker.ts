@@ -1,6 +1,8 @@
 /**
- * The language service's worker thread: the headless DiagnosticsPort (or the OpsPort) runs here,
- * built to `dist/languageWorker.js` and started by `LanguageWorker` (`workerPorts.ts`), so that
+ * The language service's worker thread: the headless DiagnosticsPort (or the OpsPort, or the
+ * parser) runs here, built to `dist/languageWorker.js` and started by `LanguageWorker`
+ * (`diagnostics/workerPorts.ts`). It hosts the services of three folders (diagnostics, ops, parse),
+ * so it sits in none of them, and none of them imports it. It is a thread of its own so that
  * TypeScript's synchronous work (building a program takes seconds on a real project) never holds
  * the thread of the CLI, the ticket server or the editor's extension host. It serves one call at a
  * time, in the order they came, and gives the same answers as the service in the caller's thread.
@@ -10,7 +12,7 @@ import { extname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CancelledError, errorMessage, isAbort } from '../../core/errors';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
-import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type ParamsOf, type ResultOf } from './languageProtocol';
+import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type ParamsOf, type ResultOf } from '../diagnostics/languageProtocol';
 
 const port = parentPort;
 if (!port) throw new Error('the language worker runs as a worker thread (node:worker_threads)');
@@ -43,7 +45,7 @@ const allowOf = (id: number) => (path: string) =>
 type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> } & { dispose?: () => void };
 
 /** The registry the TypeScript services of this worker share (see WorkspaceHost's versions). */
-type Registry = ReturnType<(typeof import('./languageService.js'))['newDocumentRegistry']>;
+type Registry = ReturnType<(typeof import('../diagnostics/languageService.js'))['newDocumentRegistry']>;
 
 let registry: Registry | undefined;
 /**
@@ -52,15 +54,15 @@ let registry: Registry | undefined;
  * loader, which scans all of typescript.js for its exports (about half a second of CPU).
  */
 async function sharedRegistry(): Promise<Registry> {
-  const { newDocumentRegistry } = await import('./languageService.js');
-  const { isLibraryFile, keepingLibraries } = await import('./keptLibraries.js');
+  const { newDocumentRegistry } = await import('../diagnostics/languageService.js');
+  const { isLibraryFile, keepingLibraries } = await import('../diagnostics/keptLibraries.js');
   // The root of the run that lets go: a restart disposes the last run's services before it moves on.
   return (registry ??= keepingLibraries(newDocumentRegistry(), (path) => isLibraryFile(path, 'root' in data ? data.root : '/')));
 }
 
 // Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
 async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes' | 'libDir'>, shared: Registry): Promise<Handlers> {
-  const { projectDiagnostics } = await import('./packageDiagnostics.js');
+  const { projectDiagnostics } = await import('../diagnostics/packageDiagnostics.js');
   const options = { libDir: libDirOf(d), keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted, registry: shared };
   // The caller found a tsconfig.json (or a monorepo) before it started this worker.
   const own = projectDiagnostics(d.root, options);
