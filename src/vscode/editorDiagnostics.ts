@@ -83,6 +83,11 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     return vscode.Uri.joinPath(this.folder.uri, rel);
   }
 
+  /** The open documents with changes the user has not saved, named as a fix's touched files are. */
+  private unsavedFiles(): Set<string> {
+    return new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => this.rel(d.uri) ?? d.uri.toString()));
+  }
+
   private rel(uri: vscode.Uri): string | undefined {
     const root = this.folder.uri.path.endsWith('/') ? this.folder.uri.path : this.folder.uri.path + '/';
     return uri.path.startsWith(root) ? uri.path.slice(root.length) : undefined;
@@ -258,7 +263,8 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
         // The edit lands in the editor's buffers and is saved from there: a buffer with the user's
         // unsaved changes would be saved with them. Such a fix is not made, and the run says so.
         const docOf = (u: vscode.Uri) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString());
-        const unsaved = candidate.action.edit!.entries().filter(([u]) => docOf(u)?.isDirty).map(([u]) => this.rel(u) ?? u.toString());
+        const dirty = this.unsavedFiles();
+        const unsaved = touched.filter((t) => dirty.has(t));
         if (unsaved.length) {
           refused.push({ ...record, description: `${record.description} (${notApplied(unsaved)})` });
           continue;
@@ -279,7 +285,7 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     if (headless.length) {
       // Files the editor's server cannot vouch for are fixed by the headless service, on disk. It
       // may not touch a file with unsaved changes: its write would go under the user's buffer.
-      const unsaved = new Set(vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => this.rel(d.uri)));
+      const unsaved = this.unsavedFiles();
       const rest = await this.options.fallback.autofix(headless, (p) => allow(p) && !unsaved.has(p), signal);
       applied.push(...rest.applied);
       for (const r of rest.refused) {
