@@ -13,7 +13,9 @@
  *
  * This file is the core's entry for the hosts (the CLI, the extension): a run from start to end.
  */
-export { startRun, resolveCorrection, type RunOptions, type RunResult, type ResolveOptions } from './loop/runTicket';
+export { startRun, type RunOptions } from './loop/runTicket';
+export { resolveCorrection, type ResolveOptions } from './loop/resolveCorrection';
+export { type RunResult } from './loop/runFrom';
 export { resumeRun, type ResumeOptions } from './loop/resumeRun';
 export { earlierChanges, leftoverRuns, leftoverWords, planRollback, rollbackRun, RollbackConflictError, rollbackCommands, stillInWorkspace, storedRuns, type LeftoverOptions, type LeftoverRun, type RollbackPlan } from './loop/rollback';
 export type { PipelineDeps } from './stages/context';

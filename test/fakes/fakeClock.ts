@@ -3,7 +3,7 @@ import type { ClockPort } from '../../src/core/ports/clock';
 /**
  * A fake of the clock (stands for src/node/store/systemClock.ts): time stands still unless a
  * test spends it (`advance`), or moves by `stepMs` each time it is read; run ids count up.
- * The run's wall-time budget reads this clock too (runClock in src/core/loop/runTicket.ts).
+ * The run's wall-time budget reads this clock too (runClock in src/core/loop/openRun.ts).
  */
 export class FakeClock implements ClockPort {
   private ms: number;

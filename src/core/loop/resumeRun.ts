@@ -1,18 +1,12 @@
 import { UserInputError } from '../errors';
-import { wholeLog } from '../run/logCodec';
 import { applyEvent, emptyRunState, reduceRun } from '../run/reducer';
-import type { RunEvent } from '../schema/events';
-import type { Budget, JudgingToolFile, RecoveryPolicy } from '../schema/events';
-import { resolveRecovery } from '../recovery/policy';
-import { startWatchdog } from '../recovery/budgets';
-import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/context';
-import { runGates } from '../stages/gates';
-import { resumeFromTests } from './resumeFromTests';
+import type { Budget, JudgingToolFile, RecoveryPolicy, RunEvent } from '../schema/events';
+import type { RunLog } from '../run/runLog';
+import type { PipelineDeps } from '../stages/context';
+import type { BaselinesNeeded } from '../stages/checks/baselines';
 import { clearInterruptedWrites } from './interruptedWrites';
-import { runAttempts } from './innerLoop';
-import { applyOps } from '../stages/ops/applyOps';
-import { recordBaselines } from '../stages/checks/baselines';
-import { confirmVerdict, drive, emitManifest, loadTicket, materializeTests, openLog, runClock, writingDeps, type RunResult } from './runTicket';
+import { loadToAppend, openLog, writingDeps } from './openRun';
+import { runFrom, runLimits, type RunEntry, type RunResult } from './runFrom';
 
 export interface ResumeOptions {
   signal: AbortSignal;
@@ -54,7 +48,7 @@ export function cutOf(runId: string, events: readonly RunEvent[]): Cut {
  * attempt that passed. The model calls of the step cut short are made again.
  */
 export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeOptions): Promise<RunResult> {
-  const events = wholeLog(await deps.store.load(runId), deps.store.logPath(runId)).events;
+  const { events } = await loadToAppend(deps, runId);
   const state = reduceRun(runId, events);
   if (state.status === 'needsOperator') {
     throw new UserInputError(`run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`, `run ${runId} waits for your decision: accept or reject its correction in the run view (or Ticket Runner: Accept Correction Request)`);
@@ -69,33 +63,27 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   }
   const log = openLog(deps, runId, events);
   const wdeps = writingDeps(deps, log);
-
-  const from = cut.passed ? 'tests' : cut.lastDone > 0 ? 'coder' : 'manifest';
-  await log.emit({ type: 'run.resumed', from, reason: opts.reason, attempt: cut.passed ? cut.lastDone : cut.lastDone + 1, owner: deps.owner });
+  const brief = [...state.attempts].reverse().find((a) => a.n <= cut.lastDone && a.diagnosis)?.diagnosis?.brief;
+  const entry: RunEntry = {
+    ...(cut.passed
+      ? { from: 'tests', lastAttempt: cut.lastDone, why: 'the run was resumed after its last attempt passed: the tests again, before the gates' }
+      : { from: cut.lastDone > 0 ? 'coder' : 'manifest', attempt: cut.lastDone + 1, brief }),
+    baselines: missingBaselines(events, cut),
+  };
+  await log.emit({ type: 'run.resumed', from: entry.from, reason: opts.reason, attempt: cut.passed ? cut.lastDone : cut.lastDone + 1, owner: deps.owner });
   await clearInterruptedWrites(deps.workspace, events);
   await putBack(wdeps, log, events.slice(cut.index));
+  return runFrom({ deps: wdeps, log, ticketPath: state.ticketPath, ...runLimits(opts, state), signal: opts.signal }, entry);
+}
 
-  const budget = opts.budget ?? state.budget ?? DEFAULT_BUDGET;
-  const recovery = resolveRecovery({ ...state.recovery, ...opts.recovery });
-  const brief = [...state.attempts].reverse().find((a) => a.n <= cut.lastDone && a.diagnosis)?.diagnosis?.brief;
-  const now = runClock(deps);
-  const startedAt = now();
-  const watchdog = startWatchdog(opts.signal, budget, startedAt, now);
-  return drive({ deps: wdeps, log, signal: watchdog.signal }, async () => {
-    const { ticket, manifest, oracle } = await loadTicket(wdeps, state.ticketPath);
-    const ctx: RunContext = { deps: wdeps, log, ticket, ticketPath: state.ticketPath, manifest, budget, recovery, signal: watchdog.signal, startedAt, oracle };
-    await emitManifest(ctx);
-    // Cut short before the first write: the workspace is as it was, so the baselines the run lacks are still true.
-    if (!events.slice(0, cut.index).some((e) => e.type === 'tests.materialized')) {
-      await recordBaselines(ctx, { findings: !events.some((e) => e.type === 'baseline.recorded'), projectTests: !events.some((e) => e.type === 'projectTests.baseline') });
-    }
-    await materializeTests(ctx);
-    await applyOps(ctx);
-    if (cut.passed) return confirmVerdict(ctx, await resumeFromTests(ctx, cut.lastDone, 'the run was resumed after its last attempt passed: the tests again, before the gates'));
-    const done = await runAttempts(ctx, cut.lastDone + 1, brief);
-    await runGates(ctx, done.attempts);
-    return confirmVerdict(ctx, done);
-  }).finally(() => watchdog.dispose());
+/**
+ * The baselines a run cut short before its first write still lacks: the workspace is as it was
+ * then, so they are still true to measure. After the first write there are none to take.
+ */
+function missingBaselines(events: readonly RunEvent[], cut: Cut): BaselinesNeeded | undefined {
+  if (events.slice(0, cut.index).some((e) => e.type === 'tests.materialized')) return undefined;
+  const needed = { findings: !events.some((e) => e.type === 'baseline.recorded'), projectTests: !events.some((e) => e.type === 'projectTests.baseline') };
+  return needed.findings || needed.projectTests ? needed : undefined;
 }
 
 /**
@@ -110,7 +98,7 @@ async function refuseOnChangedTools(deps: PipelineDeps, runId: string, files: re
 }
 
 /** Puts back every file written after the cut as it was at the cut, and records the writes. */
-async function putBack(deps: PipelineDeps, log: ReturnType<typeof openLog>, after: readonly RunEvent[]): Promise<void> {
+async function putBack(deps: PipelineDeps, log: RunLog, after: readonly RunEvent[]): Promise<void> {
   const target = new Map<string, string | null>();
   for (const e of after) if (e.type === 'files.written') for (const f of e.files) if (!target.has(f.path)) target.set(f.path, f.before);
   const files = [];

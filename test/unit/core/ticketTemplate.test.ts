@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../../src/core/errors';
-import { loadTicket } from '../../../src/core/loop/runTicket';
+import { loadTicket } from '../../../src/core/loop/runSteps';
 import type { PipelineDeps } from '../../../src/core/stages/context';
 import { newTicketText, placeholderPaths, TEMPLATE_MARK } from '../../../src/core/stages/ticketTemplate';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
