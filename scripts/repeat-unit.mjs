@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = 'Usage: node scripts/repeat-unit.mjs [--times N] [--tier unit|tools|runs]... [--grep PATTERN]';
-/** Each tier's mocha config: the pure tier's is the project's own. */
-const TIERS = { unit: '.mocharc.json', tools: 'test/tools/.mocharc.cjs', runs: 'test/runs/.mocharc.cjs' };
+/** Each tier's mocha config, in the tier's folder. */
+const TIERS = { unit: 'test/unit/.mocharc.cjs', tools: 'test/tools/.mocharc.cjs', runs: 'test/runs/.mocharc.cjs' };
 let options;
 try {
   options = parseArgs({ options: { times: { type: 'string', default: '10' }, tier: { type: 'string', multiple: true, default: ['tools', 'runs'] }, grep: { type: 'string' }, help: { type: 'boolean' } } }).values;

@@ -1,29 +1,15 @@
 import assert from 'node:assert/strict';
 import { EDITOR_TOOL, EditorSession, editorToolSpec } from '../../../src/core/stages/coder/editorTool';
 import { elisionMarkers, findElision } from '../../../src/core/stages/coder/elision';
-import { Manifest } from '../../../src/core/schema/manifest';
+import { aManifest } from '../../support/aManifest';
 
 /*
  * The Coder's file editor and the elision check, with no process and no workspace: the files
  * live in a map. The bad answers come first, as a lazy model would give them.
  */
 
-const manifest = Manifest.parse({
-  version: 1,
-  ticketId: 'T-1',
-  ticketPath: '.tickets/T-1.ticket.json',
-  title: 'Round reading time up',
-  description: 'readingTime rounds up.',
+const manifest = aManifest({
   scope: { write: [{ path: 'src/big.ts', exists: true }, { path: 'src/new.ts', exists: false }], read: [{ path: 'src/read.ts', exists: true }] },
-  acceptance: [{ id: 'AC1', text: 'rounds up' }],
-  runner: { framework: 'node:test', detectedFrom: 'test' },
-  testPlan: { files: [{ path: 'test/t.test.ts', suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual: 'true' }] }] }] },
-  testFiles: ['test/t.test.ts'],
-  testLanguage: 'ts',
-  moduleKind: 'cjs',
-  refs: [],
-  ops: [],
-  facts: [],
 });
 
 /** A module of `n` exported functions, each of a few lines: real-size, as a library file is. */

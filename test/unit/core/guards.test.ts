@@ -4,26 +4,10 @@ import type { DebuggerInputs } from '../../../src/core/stages/prompts';
 import { route } from '../../../src/core/stages/router/router';
 import { changedStatements, textShape } from '../../../src/core/stages/router/repeatGuard';
 import { checkWrite } from '../../../src/core/stages/coder/writeGate';
-import { Manifest } from '../../../src/core/schema/manifest';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
+import { aManifest } from '../../support/aManifest';
 
-const manifest = Manifest.parse({
-  version: 1,
-  ticketId: 'T-1',
-  ticketPath: '.tickets/T-1.ticket.json',
-  title: 't',
-  description: 'd',
-  scope: { write: [{ path: 'src/a.ts', exists: true }], read: [{ path: 'src/b.ts', exists: true }] },
-  acceptance: [{ id: 'AC1', text: 'x' }],
-  runner: { framework: 'node:test', detectedFrom: 'test' },
-  testPlan: { files: [{ path: 'test/t.test.ts', suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual: 'true' }] }] }] },
-  testFiles: ['test/t.test.ts'],
-  testLanguage: 'ts',
-  moduleKind: 'cjs',
-  refs: [],
-  ops: [],
-  facts: [],
-});
+const manifest = aManifest({ scope: { write: [{ path: 'src/a.ts', exists: true }], read: [{ path: 'src/b.ts', exists: true }] } });
 
 const inputs: DebuggerInputs = {
   manifest: 'scope: src/a.ts',

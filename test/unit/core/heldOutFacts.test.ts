@@ -7,6 +7,7 @@ import { heldOutCases, splitHeldOut } from '../../../src/core/stages/heldOut';
 import { applyProposal } from '../../../src/core/stages/router/corrections';
 import { route } from '../../../src/core/stages/router/router';
 import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { aManifest } from '../../support/aManifest';
 
 /**
  * The wrong-test guard for held-out cases: a held-out case that asserts another value than a
@@ -41,26 +42,9 @@ function aTicket(shown: CaseSpec, held: CaseSpec) {
   );
 }
 
-function aManifest(shown: CaseSpec, held: CaseSpec): Manifest {
+function manifestOf(shown: CaseSpec, held: CaseSpec): Manifest {
   const { visible, heldOut } = splitHeldOut(aTicket(shown, held));
-  return Manifest.parse({
-    version: 1,
-    ticketId: 'T',
-    ticketPath: '.tickets/T.ticket.json',
-    title: 't',
-    description: 'd',
-    scope: { write: [{ path: 'src/shout.ts', exists: false }], read: [] },
-    acceptance: [{ id: 'AC1', text: 'shouts' }],
-    runner: { framework: 'node:test', detectedFrom: 'test' },
-    testPlan: visible,
-    heldOut,
-    testFiles: [SHOWN],
-    testLanguage: 'ts',
-    moduleKind: 'cjs',
-    refs: [],
-    ops: [],
-    facts: [],
-  });
+  return aManifest({ scope: { write: [{ path: 'src/shout.ts', exists: false }] }, acceptance: [{ id: 'AC1', text: 'shouts' }], testPlan: visible, heldOut });
 }
 
 const aRun = (file: string, name: string, status: TestCaseResult['status']): TestRunResult => ({
@@ -82,18 +66,18 @@ const fact = (m: Manifest, shownStatus: TestCaseResult['status'] = 'passed', hel
 
 describe('the wrong-test guard for held-out cases', () => {
   it('no fact when the held-out case passed, when the visible case did not pass, or when the two differ in set-up, expression or mode', () => {
-    const m = aManifest(shown, held);
+    const m = manifestOf(shown, held);
     assert.equal(fact(m, 'passed', 'passed'), undefined);
     assert.equal(fact(m, 'failed', 'failed'), undefined);
-    assert.equal(fact(aManifest(shown, { ...held, arrange: ["const input = 'quiet words';"] })), undefined);
-    assert.equal(fact(aManifest(shown, { ...held, actual: "shout('loud words')" })), undefined);
-    assert.equal(fact(aManifest(shown, { ...held, mode: 'deep' })), undefined);
+    assert.equal(fact(manifestOf(shown, { ...held, arrange: ["const input = 'quiet words';"] })), undefined);
+    assert.equal(fact(manifestOf(shown, { ...held, actual: "shout('loud words')" })), undefined);
+    assert.equal(fact(manifestOf(shown, { ...held, mode: 'deep' })), undefined);
     // Written the same way (but for spaces), the two expect one value: a held-out failure is the code's.
-    assert.equal(fact(aManifest({ ...shown, expected: "[ 'a', 'b' ]", mode: 'deep' }, { ...held, expected: "['a','b']", mode: 'deep' })), undefined);
+    assert.equal(fact(manifestOf({ ...shown, expected: "[ 'a', 'b' ]", mode: 'deep' }, { ...held, expected: "['a','b']", mode: 'deep' })), undefined);
   });
 
   it('a held-out case that expects another value than a visible case that passed is a fact naming both', () => {
-    const f = fact(aManifest(shown, held));
+    const f = fact(manifestOf(shown, held));
     assert.equal(f?.kind, 'heldOutContradictsVisible');
     assert.equal(f?.file, SHOWN);
     assert.match(f.detail, /held-out case "\[AC1\] keeps the case of a phrase" \(test\/ticket\/T\.heldout\.test\.ts\) expects shout\('quiet words'\) to equal 'Quiet Words'/);
@@ -101,7 +85,7 @@ describe('the wrong-test guard for held-out cases', () => {
   });
 
   it('the router sends it to the operator as a test-plan correction whatever the Debugger claimed, unless the code changed the oracle', () => {
-    const m = aManifest(shown, held);
+    const m = manifestOf(shown, held);
     const f = fact(m)!;
     const code: Diagnosis = { kind: 'code', claim: 'too narrow', evidence: [], brief: 'make it general', avoid: [] };
     const base = { manifest: m, diagnostics: [], workspaceRoot: '/w', heldOutFact: f };

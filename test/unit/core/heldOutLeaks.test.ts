@@ -1,38 +1,28 @@
 import assert from 'node:assert/strict';
-import { Manifest } from '../../../src/core/schema/manifest';
 import { EDITOR_TOOL, EditorSession } from '../../../src/core/stages/coder/editorTool';
 import { heldOutSecrets, leakedIn, WITHHELD_TEXT, withoutHeldOut } from '../../../src/core/stages/heldOutLeaks';
 import { describeFailure } from '../../../src/core/stages/prompts';
+import { aManifest } from '../../support/aManifest';
 
 /*
  * The held-out cases' text, kept from the Coder: what counts as a case's own text, and the
  * hostile ways it could reach the Coder (a brief that quotes it, a view of its file).
  */
 
-const visible = { name: 'splits a bare path', criterion: 'AC1', expect: [{ kind: 'equal', mode: 'deep', actual: "pathSegments('/posts/42/')", expected: "['posts', '42']" }] };
+const visible = { name: 'splits a bare path', criterion: 'AC1', expect: [{ kind: 'equal' as const, mode: 'deep' as const, actual: "pathSegments('/posts/42/')", expected: "['posts', '42']" }] };
 const held = {
   name: 'takes the path of another URL',
   criterion: 'AC1',
-  expect: [{ kind: 'equal', mode: 'deep', actual: "pathSegments('http://localhost:3000/tags/ts/?page=2#top')", expected: "['tags', 'ts']" }],
+  expect: [{ kind: 'equal' as const, mode: 'deep' as const, actual: "pathSegments('http://localhost:3000/tags/ts/?page=2#top')", expected: "['tags', 'ts']" }],
 };
 
-const manifest = Manifest.parse({
-  version: 1,
-  ticketId: 'T-1',
-  ticketPath: '.tickets/T-1.ticket.json',
+const manifest = aManifest({
   title: 'Path segments',
   description: 'pathSegments(url) gives the segments of a path or a URL.',
-  scope: { write: [{ path: 'src/seg.ts', exists: false }], read: [] },
+  scope: { write: [{ path: 'src/seg.ts', exists: false }] },
   acceptance: [{ id: 'AC1', text: 'a path or URL gives its segments' }],
-  runner: { framework: 'node:test', detectedFrom: 'test' },
   testPlan: { files: [{ path: 'test/ticket/T-1.test.ts', suite: 's', cases: [visible] }] },
   heldOut: { generalize: true, files: [{ path: 'test/ticket/T-1.heldout.test.ts', suite: 's', cases: [held] }] },
-  testFiles: ['test/ticket/T-1.test.ts'],
-  testLanguage: 'ts',
-  moduleKind: 'cjs',
-  refs: [],
-  ops: [],
-  facts: [],
 });
 
 describe("held-out text never reaches the Coder", () => {

@@ -7,11 +7,12 @@ import { attemptSeed } from '../../../src/core/stages/checks/propertySeed';
 import { sha256 } from '../../fakes/candidateKey';
 import { FakeClock } from '../../fakes/fakeClock';
 import { memoryRunStore } from '../../fakes/memoryRunStore';
+import { aManifest } from '../../support/aManifest';
 
 /** The parts of a manifest the seed reads: a visible plan and held-out cases, each with these expectations. */
-function aManifest(visible: unknown[], heldOut: unknown[] = []): Manifest {
+function manifestOf(visible: unknown[], heldOut: unknown[] = []): Manifest {
   const file = (expect: unknown[]) => TestFile.parse({ path: 'test/t.test.ts', suite: 't', cases: [{ name: 'c', expect }] });
-  return { testPlan: { files: visible.length ? [file(visible)] : [] }, heldOut: { generalize: true, files: heldOut.length ? [file(heldOut)] : [] } } as unknown as Manifest;
+  return aManifest({ testPlan: { files: [file(visible)] }, heldOut: { generalize: true, files: heldOut.length ? [file(heldOut)] : [] } });
 }
 
 const property = { kind: 'property', arbitraries: ['fc.nat()'], params: ['n'], predicate: 'n >= 0' };
@@ -22,7 +23,7 @@ describe('property seeds', () => {
   const open = (runId: string, events: RunLog['events'] = []) => new RunLog(runId, store, new FakeClock(), events);
 
   it("gives each attempt its own seed, written to the log before it is used, and read back by the attempt's later runs", async () => {
-    const ctx = { manifest: aManifest([property]), log: open('run-a'), deps: { hash: sha256 } };
+    const ctx = { manifest: manifestOf([property]), log: open('run-a'), deps: { hash: sha256 } };
     const first = await attemptSeed(ctx, 1);
     assert.equal(typeof first, 'number');
     assert.ok(Number.isInteger(first) && first! >= -(2 ** 31) && first! < 2 ** 31, 'a 32-bit integer, as fast-check keeps it');
@@ -40,7 +41,7 @@ describe('property seeds', () => {
   });
 
   it("takes a resumed run's seed from its log, and another run's seeds are its own", async () => {
-    const before = { manifest: aManifest([property]), log: open('run-b'), deps: { hash: sha256 } };
+    const before = { manifest: manifestOf([property]), log: open('run-b'), deps: { hash: sha256 } };
     const seed = await attemptSeed(before, 1);
     // The log says what the run drew, whatever the hash would give now.
     const events = before.log.events.map((e) => (e.type === 'properties.seeded' ? { ...e, seed: 7 } : e));
@@ -51,8 +52,8 @@ describe('property seeds', () => {
   });
 
   it('seeds an attempt for held-out properties too, and none when the plan has no property', async () => {
-    assert.equal(typeof (await attemptSeed({ manifest: aManifest([truthy], [property]), log: open('run-d'), deps: { hash: sha256 } }, 1)), 'number');
-    const none = { manifest: aManifest([truthy]), log: open('run-e'), deps: { hash: sha256 } };
+    assert.equal(typeof (await attemptSeed({ manifest: manifestOf([truthy], [property]), log: open('run-d'), deps: { hash: sha256 } }, 1)), 'number');
+    const none = { manifest: manifestOf([truthy]), log: open('run-e'), deps: { hash: sha256 } };
     assert.equal(await attemptSeed(none, 1), undefined);
     assert.deepEqual(none.log.events, []);
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
-import { Manifest } from '../../../src/core/schema/manifest';
 import { route } from '../../../src/core/stages/router/router';
+import { aManifest } from '../../support/aManifest';
 
 /**
  * The "manifest is wrong" guard against a stack frame. The inputs are the shape of a real run
@@ -11,23 +11,9 @@ import { route } from '../../../src/core/stages/router/router';
  * it by design, so the failing case's top workspace frame is the helper's throw.
  */
 
-const manifest = Manifest.parse({
-  version: 1,
-  ticketId: 'FRAME-1',
-  ticketPath: '.tickets/FRAME-1.ticket.json',
-  title: 'A link to a post from its title',
-  description: 'postLink(title) answers the path of a post.',
-  scope: { write: [{ path: 'src/format/postLink.ts', exists: false }], read: [] },
-  acceptance: [{ id: 'AC1', text: "postLink('Hello World') is '/posts/hello-world'" }],
-  runner: { framework: 'node:test', detectedFrom: 'test' },
-  testPlan: { files: [{ path: 'test/ticket/FRAME-1.test.ts', suite: 'FRAME-1 postLink', cases: [{ name: 'links a post by the slug of its title', expect: [{ kind: 'truthy', actual: 'true' }] }] }] },
-  testFiles: ['test/ticket/FRAME-1.test.ts'],
-  testLanguage: 'ts',
-  moduleKind: 'cjs',
-  refs: [],
-  ops: [],
-  facts: [],
-});
+const scope = { write: [{ path: 'src/format/postLink.ts', exists: false }] };
+const testPlan = { files: [{ path: 'test/ticket/FRAME-1.test.ts', suite: 'FRAME-1 postLink', cases: [{ name: 'links a post by the slug of its title', expect: [{ kind: 'truthy' as const, actual: 'true' }] }] }] };
+const manifest = aManifest({ ticketId: 'FRAME-1', scope, testPlan });
 
 const stack = [
   'RangeError: not a slug: "Hello World"',
@@ -83,7 +69,7 @@ describe('scope guard: a stack frame is not a scope fact', () => {
   it('a frame outside the scope with no other fact never reaches the operator, whoever wrote the claim', () => {
     // A frame in a file no test reaches, deeper in the stack, or in the read scope: none is a fact.
     const deeper = { ...tests, cases: [{ ...tests.cases[0]!, stack: `${stack}\n    at helper (/ws/src/lib/other.ts:3:1)` }] };
-    const read = Manifest.parse({ ...manifest, scope: { ...manifest.scope, read: [{ path: 'src/utils/slug.ts', exists: true }] } });
+    const read = aManifest({ ticketId: 'FRAME-1', scope: { ...scope, read: [{ path: 'src/utils/slug.ts', exists: true }] }, testPlan });
     for (const i of [{ ...base, tests: deeper }, { ...base, manifest: read }]) assert.deepEqual([route(i).route, route(i).guard.verdict], ['code', 'overridden']);
   });
 });

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { route } from '../../../src/core/stages/router/router';
 import { impossibleExpectations, renderTypeProbe } from '../../../src/core/stages/checks/typeProbe';
-import { Manifest } from '../../../src/core/schema/manifest';
 import { TestFile } from '../../../src/core/schema/testPlan';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
+import { aManifest } from '../../support/aManifest';
 import { copyFixture } from '../../support/tempWorkspace';
 
 const file = TestFile.parse({
@@ -45,12 +45,7 @@ describe('type probe: a test that expects a value its declared type cannot hold'
   });
 
   it('confirms "test is wrong" in the router, and nothing else does', () => {
-    const manifest = Manifest.parse({
-      version: 1, ticketId: 'P', ticketPath: 'p', title: 't', description: 'd',
-      scope: { write: [{ path: 'src/handlers/tags.ts', exists: true }], read: [] },
-      acceptance: [{ id: 'AC1', text: 'x' }], runner: { framework: 'node:test', detectedFrom: 'test' },
-      testPlan: { files: [file] }, testFiles: [file.path], testLanguage: 'ts', moduleKind: 'cjs', refs: [], ops: [], facts: [],
-    });
+    const manifest = aManifest({ scope: { write: [{ path: 'src/handlers/tags.ts', exists: true }] }, testPlan: { files: [file] } });
     const diagnosis = { kind: 'test' as const, claim: 'c', evidence: [{ source: 'testFile' as const, quote: 'q' }], brief: 'b', avoid: [] };
     const impossible = [{ file: file.path, caseName: 'count as text', actual: 'res.body[0]?.count', expected: "'84'", code: 'TS2345', message: 'm' }];
     const d = route({ manifest, diagnosis, diagnostics: [], workspaceRoot: '/ws', impossibleExpectations: impossible });

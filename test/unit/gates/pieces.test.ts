@@ -15,11 +15,11 @@ import { structuredSpecFromZod } from '../../../src/core/stages/structured';
 import type { WorkspacePort } from '../../../src/core/ports/workspace';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import { ReviewVerdict, TestReview } from '../../../src/core/schema/gates';
-import type { Manifest } from '../../../src/core/schema/manifest';
 import { parseTscOutput } from '../../../src/node/gates/tscTypeCheck';
 import { unloadedLineHits } from '../../../src/node/gates/unloadedLines';
 import { collectV8Coverage, scriptLineHits } from '../../../src/node/gates/v8Coverage';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
+import { aManifest } from '../../support/aManifest';
 import { REPO_ROOT } from '../../support/tempWorkspace';
 
 /** The gates' deterministic pieces, each on its own, without a run. */
@@ -298,12 +298,7 @@ describe('gates: settings, regression, reviewers', () => {
 
 describe('gates: a proposed test plan is validated before any operator sees it', function () {
   this.timeout(30_000);
-  const manifest = {
-    scope: { write: [{ path: 'src/a.ts', exists: true }], read: [] },
-    runner: { framework: 'node:test', detectedFrom: 'test' },
-    testLanguage: 'ts',
-    moduleKind: 'cjs',
-  } as unknown as Manifest;
+  const manifest = aManifest({ scope: { write: [{ path: 'src/a.ts', exists: true }] } });
   const parser = new TreeSitterParser({ wasmDir: path.join(REPO_ROOT, 'node_modules', 'tree-sitter-typescript'), runtimeWasmDir: path.join(REPO_ROOT, 'node_modules', 'web-tree-sitter') });
   const deps = { workspace: memoryWorkspace({}), parser } as unknown as PipelineDeps;
   const plan = (actual: string, file = 'test/a.test.ts') => ({ files: [{ path: file, suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual }] }] }] });

@@ -13,6 +13,7 @@ import { POSTS, coderWrites, right, wrong } from '../../fakes/blog1Scripts';
 import { FakeClock } from '../../fakes/fakeClock';
 import { memoryRunStore } from '../../fakes/memoryRunStore';
 import { MemoryWorkspace } from '../../fakes/memoryWorkspace';
+import { aManifest } from '../../support/aManifest';
 import { eventsOf, ofType, pureRun } from './loopRig';
 
 /**
@@ -21,8 +22,8 @@ import { eventsOf, ofType, pureRun } from './loopRig';
  * made when they overlap, with the three versions in the log and the report.
  */
 
-/** The manifest's fields the write gate reads: the handler in scope. */
-const aManifest = (): Manifest => ({ title: 'BLOG-1', description: '', acceptance: [], testFiles: [], scope: { write: [{ path: POSTS }], read: [] } }) as unknown as Manifest;
+/** The write gate's field: the handler in scope. */
+const blog1Manifest = (): Manifest => aManifest({ scope: { write: [{ path: POSTS, exists: true }] } });
 
 const hash = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -88,7 +89,7 @@ describe('pure: the user\'s change to a file in scope is never written over', ()
     const store = memoryRunStore(hash);
     const log = new RunLog('r1', store, new FakeClock());
     const tracked = trackedWorkspace(ws, log, hash);
-    const manifest = aManifest();
+    const manifest = blog1Manifest();
     assert.equal(await tracked.readFile(POSTS), original, 'the run reads the handler');
     ws.files.set(POSTS, usersApart(original));
     const { written, kept } = await writeThroughGate({ deps: { workspace: tracked }, log, manifest }, 1, [{ path: POSTS, content: wrong() }]);
@@ -106,7 +107,7 @@ describe('pure: the user\'s change to a file in scope is never written over', ()
     const ws = MemoryWorkspace.ofFixture('blog-api');
     const log = new RunLog('r2', memoryRunStore(hash), new FakeClock());
     const tracked = trackedWorkspace(ws, log, hash);
-    const manifest = aManifest();
+    const manifest = blog1Manifest();
     await tracked.readFile(POSTS);
     await writeThroughGate({ deps: { workspace: tracked }, log, manifest }, 1, [{ path: POSTS, content: wrong() }]);
     const second = await writeThroughGate({ deps: { workspace: tracked }, log, manifest }, 2, [{ path: POSTS, content: right() }]);
