@@ -7,6 +7,7 @@
 // reach them either. Built to dist/testApisFrozen.cjs.
 import { closeSync, fstatSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { startMochaWitness } from './mochaWitness';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR } from './pidChannel';
 import { pinPropertySeed, registerOwnFastCheck } from './propertyPreload';
 
@@ -18,6 +19,8 @@ Object.freeze(load('node:test'));
 // The rendered properties' seed and, for a workspace without it, where fast-check is (propertyRuns.ts).
 pinPropertySeed(globalThis);
 registerOwnFastCheck();
+// In mocha's process, what each test file's tests did, seen where the code under test cannot reach (mochaWitness.ts).
+startMochaWitness(process.env);
 
 // The run's word on which node processes ran the tests (V8's coverage is believed only for
 // them: src/node/gates/v8Coverage.ts). Each process writes its pid to the socket the runner

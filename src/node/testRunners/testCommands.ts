@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
 import { RUNNER_CONFIGS } from '../../core/stages/manifestBuilder';
+import { judgedByWitness, WITNESS_KEY_VAR, WITNESS_RECORD_VAR } from './mochaWitnessRecord';
 import { parseJestReport, parseMochaReport, parseNodeTestReport, type ReportParser } from './testReports';
 import type { ToolResolver } from './toolResolution';
 
@@ -16,6 +18,8 @@ export interface TestCommand {
   env?: Record<string, string>;
   /** tsx's CommonJS hook, when the command preloads it: its cache can be filled beforehand (trustedTransforms.ts). */
   tsxCjs?: string;
+  /** A file written just before the command starts, with only the owner's permissions (the mocha witness's key). */
+  handOver?: { file: string; text: string };
 }
 
 export interface CommandContext {
@@ -143,10 +147,15 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
     if (!tsxCjs) return { unavailable: 'the test files are TypeScript, the workspace has no .mocharc, and tsx is not installed' };
     loader.push('--require', tsxCjs);
   }
+  // Beside the report, outside the workspace: the witness takes the key and removes its file before the test files load.
+  const key = randomBytes(32).toString('hex');
+  const witness = { key: `${ctx.reportFile}.key`, record: `${ctx.reportFile}.witness` };
   return {
     ...(tsxCjs ? { tsxCjs } : {}),
     args: [bin, ...loader, '--reporter', 'json', '--reporter-option', `output=${ctx.reportFile}`, ...ctx.files],
-    parse: parseMochaReport,
+    env: { [WITNESS_KEY_VAR]: witness.key, [WITNESS_RECORD_VAR]: witness.record },
+    handOver: { file: witness.key, text: key },
+    parse: (report, root) => judgedByWitness(parseMochaReport(report, root), readOr(witness.record), key),
     // The code under test shares the runner's stdout and could print a report of its own there
     // and exit: only a mocha too old to write the report file (before 10) is read from stdout.
     reportOnStdout: !writesReportFile(ctx.tools.version('mocha')),
@@ -198,6 +207,14 @@ function withBin(ctx: CommandContext, name: string, build: (bin: string) => Test
 
 function isTypeScript(file: string): boolean {
   return /\.[mc]?tsx?$/i.test(file);
+}
+
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function hasMochaConfig(root: string): boolean {

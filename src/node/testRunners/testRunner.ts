@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CancelledError, errorMessage } from '../../core/errors';
@@ -269,6 +269,7 @@ export class ProcessTestRunner implements TestRunnerPort {
       await this.sideEffects.before();
     }
     // The command's preload joins whatever node options the run already gives (V8's coverage).
+    if (command.handOver) await writeFile(command.handOver.file, command.handOver.text, { mode: 0o600, flag: 'wx' });
     const nodeOptions = [this.options.env?.['NODE_OPTIONS'], command.env?.['NODE_OPTIONS']].filter(Boolean).join(' ');
     const channel = this.options.onProcesses !== undefined;
     const run = await this.jail.run(node, command.args, {
