@@ -61,7 +61,3 @@ export function runSettingsFrom(f: RunFlags): RunSettings {
   });
 }
 
-/** What the wiring takes from a run's settings. */
-export function wiredSettings(s: RunSettings) {
-  return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
-}

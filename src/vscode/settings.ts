@@ -44,7 +44,6 @@ export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
 export const MODEL_PROVIDERS = ['scripted', 'anthropic', 'vscode-lm'] as const;
 export type ModelProviderSetting = (typeof MODEL_PROVIDERS)[number];
-export const GATES = ['typecheck', 'lint', 'build', 'projectTests', 'implementationReview', 'testReview', 'coverage'] as const;
 export const DIAGNOSTICS_SOURCES = ['editor', 'headless'] as const;
 
 export interface Settings {

@@ -10,7 +10,8 @@ import { MODEL_OPTION, modelChoice } from '../modelChoice';
 import { openRun, printRun, progressTo } from '../openRun';
 import { recordTarget, writeRecord } from '../recordFile';
 import { reportError } from '../reportError';
-import { RUN_OPTIONS, runSettingsFrom, wiredSettings } from '../runOptions';
+import { RUN_OPTIONS, runSettingsFrom } from '../runOptions';
+import { wiredSettings } from '../../node/wiredSettings';
 import { readTicketFile } from '../ticketFile';
 import { workspaceOf } from '../workspaceOf';
 
