@@ -46,7 +46,12 @@ export async function walkTree(root: string, o: WalkOptions = {}): Promise<TreeW
     const listed = readdir(path.join(root, rel), { withFileTypes: true });
     const names = (await (o.changing ? listed.catch(() => []) : listed)).map((e) => e.name).filter((name) => !(rel === '' && o.keep?.has(name)) && (!only || only.includes(name)));
     // A folder's entries are stamped together: a walk of a large tree waits on the disk, not on each call in turn.
-    const stamped = await Promise.all(names.map(async (name) => [name, rel ? `${rel}/${name}` : name, await statOf(rel ? `${rel}/${name}` : name)] as const));
+    const stamped = await Promise.all(
+      names.map(async (name) => {
+        const child = rel ? `${rel}/${name}` : name;
+        return [name, child, await statOf(child)] as const;
+      }),
+    );
     const below: Promise<void>[] = [];
     for (const [name, child, st] of stamped) {
       if (!st) continue;
