@@ -5,7 +5,7 @@ import type { RunEvent } from '../schema/events';
 import type { Budget, JudgingToolFile, RecoveryPolicy } from '../schema/events';
 import { resolveRecovery } from '../recovery/policy';
 import { startWatchdog } from '../recovery/budgets';
-import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/context';
+import { DEFAULT_BUDGET, type PipelineDeps, type RunContext } from '../stages/common/context';
 import { runGates } from '../stages/gates';
 import { resumeFromTests } from './resumeFromTests';
 import { clearInterruptedWrites } from './interruptedWrites';

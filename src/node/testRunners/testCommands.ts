@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
-import { RUNNER_CONFIGS } from '../../core/stages/manifestBuilder';
+import { RUNNER_CONFIGS } from '../../core/stages/manifest/manifestBuilder';
 import { parseJestReport, parseMochaReport, parseNodeTestReport, type ReportParser } from './testReports';
 import type { ToolResolver } from './toolResolution';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Manifest } from '../../../src/core/schema/manifest';
 import { EDITOR_TOOL, EditorSession } from '../../../src/core/stages/coder/editorTool';
-import { heldOutSecrets, leakedIn, WITHHELD_TEXT, withoutHeldOut } from '../../../src/core/stages/heldOutLeaks';
-import { describeFailure } from '../../../src/core/stages/prompts';
+import { heldOutSecrets, leakedIn, WITHHELD_TEXT, withoutHeldOut } from '../../../src/core/stages/coder/heldOutLeaks';
+import { describeFailure } from '../../../src/core/stages/common/evidence';
 
 /*
  * The held-out cases' text, kept from the Coder: what counts as a case's own text, and the

@@ -1,16 +1,16 @@
-import { TicketValidationError } from '../errors';
-import type { DiagnosticsPort } from '../ports/checks';
-import type { WorkspacePort } from '../ports/workspace';
-import type { AcceptanceCriterion, SymbolRef, Ticket } from '../schema/ticket';
-import type { TestPlan } from '../schema/testPlan';
-import { buildManifest, ticketPathProblems } from './manifestBuilder';
-import { impossibleExpectations, renderTypeProbe } from './checks/typeProbe';
-import { declaredOverlays } from './ops/declared';
-import { materialize, type MaterializedFile } from './materializer';
-import { heldOutCases, type HeldOutCase } from './heldOut';
-import { suggestRefs } from './refSuggestions';
-import { parseTicket } from './ticketLoader';
-import { placeholderPaths, TEMPLATE_MARK } from './ticketTemplate';
+import { TicketValidationError } from '../../errors';
+import type { DiagnosticsPort } from '../../ports/checks';
+import type { WorkspacePort } from '../../ports/workspace';
+import type { SymbolRef, Ticket } from '../../schema/ticket';
+import { buildManifest, ticketPathProblems } from '../manifest/manifestBuilder';
+import { impossibleExpectations, renderTypeProbe } from '../checks/typeProbe';
+import { declaredOverlays } from '../ops/declared';
+import { materialize, type MaterializedFile } from '../materializer';
+import { heldOutCases, type HeldOutCase } from '../manifest/heldOut';
+import { suggestRefs } from '../../ticket/refSuggestions';
+import { parseTicket } from '../../ticket/ticketLoader';
+import { placeholderPaths, TEMPLATE_MARK } from '../../ticket/ticketTemplate';
+import { criteriaWithoutTest } from '../../ticket/untestedCriteria';
 
 /** One finding of `validate`: where in the ticket (a JSON path), what, and whether it stops a run. */
 export interface TicketFinding {
@@ -37,16 +37,6 @@ export interface TicketValidation {
 
 /** The finding for a `refs` entry the language service cannot resolve. */
 export const unresolvedRef = (i: number, symbol: string, file: string): string => `refs[${i}]: ${symbol} does not resolve in ${file}: fix the name or the file`;
-
-/**
- * The acceptance criteria no test case names. A plan that names no criterion at all is not
- * held to it; one that names some must name them all (the test reviewer gate's machine fact).
- */
-export function criteriaWithoutTest(acceptance: readonly Pick<AcceptanceCriterion, 'id'>[], plan: TestPlan): string[] {
-  const named = new Set(plan.files.flatMap((f) => f.cases.flatMap((c) => (c.criterion ? [c.criterion] : []))));
-  if (named.size === 0) return [];
-  return acceptance.map((a) => a.id).filter((id) => !named.has(id));
-}
 
 /**
  * Checks a ticket the way a run would, without running anything or calling a model: the schema,

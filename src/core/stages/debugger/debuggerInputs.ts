@@ -1,26 +1,15 @@
-import { baselineOf } from '../run/baseline';
-import { reduceRun, type AttemptState } from '../run/reducer';
-import type { CheckOutcome } from './checks/checksStage';
-import type { RunContext } from './context';
-import { serializeManifest } from './manifestBuilder';
-import { describeChecks, describeFailure, type DebuggerInputs, type SourceFile } from './prompts';
+import { reduceRun, type AttemptState } from '../../run/reducer';
+import type { CheckOutcome } from '../checks/checksStage';
+import type { RunContext } from '../common/context';
+import { serializeManifest } from '../manifest/manifestBuilder';
+import { describeChecks, describeFailure, type DebuggerInputs, type SourceFile } from '../common/evidence';
+import { pristineScope, readFiles, scopePaths } from '../common/scope';
 
 /*
  * What the Debugger reads of a failed attempt, built from the run: the inner loop asks the
  * Debugger with it, and the routing corpus freezes it (scripts/captureRoutingCorpus.ts), so a
  * benchmark case is exactly what the product would have shown the model.
  */
-
-export async function readAll(ctx: RunContext, paths: string[]): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  for (const path of paths) {
-    const content = await ctx.deps.workspace.readFile(path);
-    if (content !== null) out.push({ path, content });
-  }
-  return out;
-}
-
-export const scopePaths = (ctx: RunContext) => [...ctx.manifest.scope.write, ...ctx.manifest.scope.read].map((f) => f.path);
 
 /** The failure text of an attempt, rebuilt from the log so a resumed run reads the same. */
 function attemptFailure(a: AttemptState): string {
@@ -30,19 +19,6 @@ function attemptFailure(a: AttemptState): string {
     lint: (a.lint?.problems ?? []).filter((p) => p.severity === 'error'),
     tests: a.tests,
   });
-}
-
-/** The scope's files as they were before the run's first write of each (a file the run created is absent). */
-export async function pristineScope(ctx: RunContext): Promise<SourceFile[]> {
-  const baseline = baselineOf(ctx.log.events);
-  const out: SourceFile[] = [];
-  for (const path of scopePaths(ctx)) {
-    const base = baseline.get(path);
-    if (base === null) continue;
-    const content = base === undefined ? await ctx.deps.workspace.readFile(path) : await ctx.log.getBlob(base);
-    if (content !== null) out.push({ path, content });
-  }
-  return out;
 }
 
 /** The Debugger's fixed inputs: manifest, tests, latest output, latest code, history. Scope files only. */
@@ -56,11 +32,11 @@ export async function debuggerInputs(ctx: RunContext, attempt: number, outcome: 
   }
   return {
     manifest: serializeManifest(ctx.manifest),
-    testFiles: await readAll(ctx, ctx.manifest.testFiles),
+    testFiles: await readFiles(ctx.deps.workspace, ctx.manifest.testFiles),
     testOutput: [describeFailure(outcome.evidence), outcome.evidence.tests?.output ?? ''].filter(Boolean).join('\n\n'),
     diagnostics: describeChecks(outcome.evidence),
     preExisting: (outcome.evidence.preExisting ?? []).map((d) => `${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`).join('\n'),
-    implementation: await readAll(ctx, scopePaths(ctx)),
+    implementation: await readFiles(ctx.deps.workspace, scopePaths(ctx)),
     pristine: await pristineScope(ctx),
     history,
   };

@@ -1,5 +1,5 @@
-import { FAILURE_KINDS } from '../../schema/diagnosis';
-import { Route } from '../../schema/events';
+import { FAILURE_KINDS } from '../schema/diagnosis';
+import { Route } from '../schema/events';
 import { GUARDED, type RoutingReport } from './report';
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);

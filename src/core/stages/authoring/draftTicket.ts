@@ -1,22 +1,22 @@
-import { CancelledError, ModelContractError, TicketValidationError, UserInputError } from '../errors';
-import type { DiagnosticsPort } from '../ports/checks';
-import type { ClockPort } from '../ports/clock';
-import type { ModelPort } from '../ports/model';
-import type { WorkspacePort } from '../ports/workspace';
-import { resolveRecovery } from '../recovery/policy';
-import { extractJsonAnswer, jsonOnlyInstruction } from '../recovery/proseSuppression';
-import { RunStop } from '../recovery/runStop';
-import type { RecoveryPolicy } from '../schema/events';
-import { watchedCall } from './coder/watchedCall';
+import { CancelledError, ModelContractError, TicketValidationError, UserInputError } from '../../errors';
+import type { DiagnosticsPort } from '../../ports/checks';
+import type { ClockPort } from '../../ports/clock';
+import type { ModelPort } from '../../ports/model';
+import type { WorkspacePort } from '../../ports/workspace';
+import { resolveRecovery } from '../../recovery/policy';
+import { extractJsonAnswer, jsonOnlyInstruction } from '../../recovery/proseSuppression';
+import { RunStop } from '../../recovery/runStop';
+import type { RecoveryPolicy } from '../../schema/events';
+import { watchedCall } from '../coder/watchedCall';
 import { draftLog, draftRecord, type DraftRecord } from './draftRecord';
-import type { CallContext } from './modelCall';
-import { ticketJsonSchema } from '../schema/jsonSchema';
-import type { Ticket } from '../schema/ticket';
-import { ticketFormatOf } from './ticketFormat';
-import { parseTicket } from './ticketLoader';
-import { ticketText } from './ticketTemplate';
+import type { CallContext } from '../common/modelCall';
+import { ticketJsonSchema } from '../../schema/jsonSchema';
+import type { Ticket } from '../../schema/ticket';
+import { ticketFormatOf } from '../../ticket/ticketFormat';
+import { parseTicket } from '../../ticket/ticketLoader';
+import { ticketText } from '../../ticket/ticketTemplate';
 import { validateTicket, type TicketFinding } from './validateTicket';
-import type { MaterializedFile } from './materializer';
+import type { MaterializedFile } from '../materializer';
 
 /** What to draft from: an issue's text, and where the ticket would be saved (its format comes from the name). */
 export interface DraftInput {

@@ -1,4 +1,4 @@
-import type { WorkspacePort } from '../ports/workspace';
+import type { WorkspacePort } from '../../ports/workspace';
 
 /**
  * The packages of an npm-workspaces monorepo (the root package.json's `workspaces`). In such a

@@ -1,22 +1,22 @@
-import type { CandidateCheckPort } from '../ports/candidates';
-import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../ports/checks';
-import type { ClockPort, HashFn } from '../ports/clock';
-import type { EnvironmentPort } from '../ports/environment';
-import type { ModelPort } from '../ports/model';
-import type { OpsPort } from '../ports/ops';
-import type { RunStorePort } from '../ports/runStore';
-import type { SandboxStatus } from '../ports/sandbox';
-import type { WorkspacePort } from '../ports/workspace';
-import type { GateDeps } from './gates/config';
-import type { RunLog, RunEventListener } from '../run/runLog';
-import { DEFAULT_RECOVERY, defaultBudget } from '../recovery/policy';
-import type { Budget, RecoveryPolicy, RunOwner } from '../schema/events';
-import type { Manifest } from '../schema/manifest';
-import type { Ticket } from '../schema/ticket';
-import type { Oracle } from './checks/oraclePins';
-import type { Diagnosis } from '../schema/diagnosis';
-import type { DebuggerInputs } from './prompts';
-import type { RouteDecision, RouterFacts } from './router/router';
+import type { CandidateCheckPort } from '../../ports/candidates';
+import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../ports/checks';
+import type { ClockPort, HashFn } from '../../ports/clock';
+import type { EnvironmentPort } from '../../ports/environment';
+import type { ModelPort } from '../../ports/model';
+import type { OpsPort } from '../../ports/ops';
+import type { RunStorePort } from '../../ports/runStore';
+import type { SandboxStatus } from '../../ports/sandbox';
+import type { WorkspacePort } from '../../ports/workspace';
+import type { GateDeps } from './gateConfig';
+import type { RunLog, RunEventListener } from '../../run/runLog';
+import { DEFAULT_RECOVERY, defaultBudget } from '../../recovery/policy';
+import type { Budget, RecoveryPolicy, RunOwner } from '../../schema/events';
+import type { Manifest } from '../../schema/manifest';
+import type { Ticket } from '../../schema/ticket';
+import type { Oracle } from './oraclePins';
+import type { Diagnosis } from '../../schema/diagnosis';
+import type { DebuggerInputs } from './evidence';
+import type { RouteDecision, RouterFacts } from './routing';
 
 /**
  * What a run needs from the world, wired by hand: `wireNodeDeps` (src/node/wire.ts) builds it

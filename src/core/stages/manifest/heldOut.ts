@@ -1,8 +1,8 @@
-import { UserInputError } from '../errors';
-import type { HeldOut } from '../schema/manifest';
-import type { TestCase, TestFile, TestPlan } from '../schema/testPlan';
-import type { Ticket } from '../schema/ticket';
-import { caseName } from './materializer/render';
+import { UserInputError } from '../../errors';
+import type { HeldOut } from '../../schema/manifest';
+import type { TestCase, TestFile, TestPlan } from '../../schema/testPlan';
+import type { Ticket } from '../../schema/ticket';
+import { caseName } from '../materializer/render';
 
 /**
  * Generalize: cases the Coder never sees. A fix only as wide as the cases it was shown passes

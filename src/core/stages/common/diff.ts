@@ -1,6 +1,6 @@
 import { diffLines, structuredPatch } from 'diff';
 import { baselineOf } from '../../run/baseline';
-import type { RunContext } from '../context';
+import type { RunContext } from './context';
 
 /** A file the run's code writers changed: its content before the run and now (null: absent). */
 export interface ChangedFile {

@@ -1,5 +1,5 @@
-import type { RunContext } from '../context';
-import { typecheckScope } from '../checks/findingsBaseline';
+import type { RunContext } from '../common/context';
+import { typecheckScope } from './findingsBaseline';
 
 /**
  * Starts the type-check gate's check as an attempt's tests start, when the attempt can still

@@ -1,18 +1,19 @@
-import { judgeHeldOut, runJudgingTests } from './checks/heldOutRun';
-import { describeTampering } from './checks/oraclePins';
-import { CancelledError, errorMessage } from '../errors';
-import { describeStop } from '../run/views/report';
-import type { TestRunResult } from '../schema/checks';
-import type { FileRef } from '../schema/events';
-import type { GateName, RegressionResult, RepairStage } from '../schema/gates';
-import { parseCoderAnswer } from './coder/coderAnswer';
-import { RunStop } from '../recovery/runStop';
-import { callModel } from './modelCall';
-import { CODER_SYSTEM } from './prompts';
-import { writeThroughGate } from './coder/writeGate';
-import { stopOnKeptEdits, writeOverUserEdits } from './userEdits';
-import { readFiles, type GateEnv, type GateOutcome } from './gates/gateRuns';
-import { repairPrompt } from './gates/prompts';
+import { judgeHeldOut, runJudgingTests } from '../checks/heldOutRun';
+import { describeTampering } from '../common/oraclePins';
+import { CancelledError, errorMessage } from '../../errors';
+import { describeStop } from '../../run/views/report';
+import type { TestRunResult } from '../../schema/checks';
+import type { FileRef } from '../../schema/events';
+import type { GateName, RegressionResult, RepairStage } from '../../schema/gates';
+import { parseCoderAnswer } from '../coder/coderAnswer';
+import { RunStop } from '../../recovery/runStop';
+import { callModel } from '../common/modelCall';
+import { CODER_SYSTEM } from '../coder/prompt';
+import { writeThroughGate } from '../coder/writeGate';
+import { stopOnKeptEdits, writeOverUserEdits } from '../common/userEdits';
+import type { GateEnv, GateOutcome } from './gateRuns';
+import { readFiles } from '../common/scope';
+import { repairPrompt } from './prompts';
 
 export interface RepairEnv extends GateEnv {
   /** Runs a gate again and records it; `afterRepairOf` is the gate whose repair it follows. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StructuredSpec } from '../ports/model';
+import type { StructuredSpec } from '../../ports/model';
 
 /**
  * The structured-output spec for a zod schema. The JSON Schema describes what the schema

@@ -1,9 +1,9 @@
 import { diffArrays } from 'diff';
-import type { HashFn } from '../ports/clock';
-import type { WorkspacePort } from '../ports/workspace';
-import type { RunLog } from '../run/runLog';
-import { RunStop } from '../recovery/runStop';
-import type { UserEditConflict, UserEditWriter } from '../schema/events';
+import type { HashFn } from '../../ports/clock';
+import type { WorkspacePort } from '../../ports/workspace';
+import type { RunLog } from '../../run/runLog';
+import { RunStop } from '../../recovery/runStop';
+import type { UserEditConflict, UserEditWriter } from '../../schema/events';
 
 /** A file as the run last knew it: its text (null: it did not exist) and that text's hash. */
 export interface SeenFile {

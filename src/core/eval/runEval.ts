@@ -1,11 +1,12 @@
-import { errorMessage } from '../../errors';
-import type { ModelPort, ModelResponse } from '../../ports/model';
-import type { MachineFact } from '../../schema/correction';
-import type { FailureKind } from '../../schema/diagnosis';
-import type { Route } from '../../schema/events';
-import type { RoutingCase } from '../../schema/routingCase';
-import { debuggerRequest, diagnose } from '../debuggerStage';
-import { route, type RouteDecision, type RouterInputs } from '../router/router';
+import { errorMessage } from '../errors';
+import type { ModelPort, ModelResponse } from '../ports/model';
+import type { MachineFact } from '../schema/correction';
+import type { FailureKind } from '../schema/diagnosis';
+import type { Route } from '../schema/events';
+import type { RoutingCase } from '../schema/routingCase';
+import { debuggerRequest, diagnose } from '../stages/debugger/debuggerStage';
+import type { RouteDecision, RouterInputs } from '../stages/common/routing';
+import { route } from '../stages/router/router';
 
 /** What the benchmark found for one case: the Debugger's claim, where the router sent it, and what it cost. */
 export interface CaseResult {

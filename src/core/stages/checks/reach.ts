@@ -1,8 +1,8 @@
 import type { WorkspacePort } from '../../ports/workspace';
-import { packageBySpecifier, workspacePackages, type WorkspacePackage } from '../workspacePackages';
+import { packageBySpecifier, workspacePackages, type WorkspacePackage } from '../common/workspacePackages';
 import { aliasTargets, joinPath, leafTargets, loadPathAliases, type PathAlias } from './pathAliases';
 import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
-import { dirOf, isCodePath } from '../paths';
+import { dirOf, isCodePath } from '../../schema/paths';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { ModelContractError } from '../errors';
-import type { ModelPort, ModelRequest } from '../ports/model';
-import { Diagnosis, type Evidence } from '../schema/diagnosis';
-import { DEBUGGER_SYSTEM, debuggerPromptParts, type DebuggerInputs, type SourceFile } from './prompts';
+import { ModelContractError } from '../../errors';
+import type { ModelPort, ModelRequest } from '../../ports/model';
+import { Diagnosis, type Evidence } from '../../schema/diagnosis';
+import type { DebuggerInputs, SourceFile } from '../common/evidence';
+import { DEBUGGER_SYSTEM, debuggerPromptParts } from './prompt';
 
 /** Collapses whitespace so a quote that wraps differently still counts as verbatim. */
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
@@ -139,5 +140,3 @@ export async function diagnose(
   }
   return { diagnosis: null, rejected };
 }
-
-export { DEBUGGER_SYSTEM };

@@ -1,5 +1,5 @@
-import { FAILURE_KINDS, type FailureKind } from '../../schema/diagnosis';
-import { Route } from '../../schema/events';
+import { FAILURE_KINDS, type FailureKind } from '../schema/diagnosis';
+import { Route } from '../schema/events';
 import type { CaseResult } from './runEval';
 
 /** The guarded routes: a claim of one of these needs a machine fact, or it takes the code path. */

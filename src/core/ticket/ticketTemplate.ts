@@ -1,5 +1,5 @@
 import { Document, isScalar, Scalar, visit } from 'yaml';
-import { dirOf } from './paths';
+import { dirOf } from '../schema/paths';
 import type { TicketFormat } from './ticketFormat';
 
 export interface NewTicketOptions {

@@ -1,8 +1,8 @@
-import type { ClockPort } from '../ports/clock';
-import { memoryStore } from '../run/memoryStore';
-import { reduceRun } from '../run/reducer';
-import { RunLog } from '../run/runLog';
-import type { ModelAdaptation } from '../schema/events';
+import type { ClockPort } from '../../ports/clock';
+import { memoryStore } from '../../run/memoryStore';
+import { reduceRun } from '../../run/reducer';
+import { RunLog } from '../../run/runLog';
+import type { ModelAdaptation } from '../../schema/events';
 
 /**
  * A draft's record: its model calls and rungs are logged as a run's are (callModel writes

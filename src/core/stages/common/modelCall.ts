@@ -1,11 +1,11 @@
-import { errorMessage, ModelTransportError } from '../errors';
-import type { ModelRequest, ModelResponse } from '../ports/model';
-import type { ModelAdaptation, ModelRole } from '../schema/events';
-import { type AnomalyScore, scoreAnswer } from '../recovery/anomalies';
-import { budgetStop, stopFromSignal } from '../recovery/budgets';
-import { reduceRun } from '../run/reducer';
+import { errorMessage, ModelTransportError } from '../../errors';
+import type { ModelRequest, ModelResponse } from '../../ports/model';
+import type { ModelAdaptation, ModelRole } from '../../schema/events';
+import { type AnomalyScore, scoreAnswer } from '../../recovery/anomalies';
+import { budgetStop, stopFromSignal } from '../../recovery/budgets';
+import { reduceRun } from '../../run/reducer';
 import type { PipelineDeps, RunContext } from './context';
-import { RunStop } from '../recovery/runStop';
+import { RunStop } from '../../recovery/runStop';
 
 /** A model answer with its anomaly score: the Coder's path reads it to decide on rung 1. */
 export interface ScoredResponse extends ModelResponse {
@@ -15,7 +15,7 @@ export interface ScoredResponse extends ModelResponse {
 /**
  * What a model call needs of its caller: a log that records it, the budget and the signal. A
  * run's context is one; a draft, which has no run, makes one with a log kept in memory
- * (src/core/stages/draftTicket.ts), so its calls climb the same rungs.
+ * (src/core/stages/authoring/draftTicket.ts), so its calls climb the same rungs.
  */
 export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model' | 'clock'> };
 

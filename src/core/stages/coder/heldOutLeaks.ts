@@ -1,6 +1,6 @@
-import type { Manifest } from '../schema/manifest';
-import { expectationSources, type Expectation } from '../schema/testPlan';
-import type { SourceFile } from './prompts';
+import type { Manifest } from '../../schema/manifest';
+import { expectationSources, type Expectation } from '../../schema/testPlan';
+import type { SourceFile } from '../common/evidence';
 
 /**
  * The held-out cases' own text, as the Coder must never read it, and the check that keeps it out

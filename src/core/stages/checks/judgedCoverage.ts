@@ -3,9 +3,9 @@ import type { CoverageResult, MeasuredRun } from '../../ports/gates';
 import { errorMessage } from '../../errors';
 import type { RunLog } from '../../run/runLog';
 import type { TestRunResult } from '../../schema/checks';
-import type { RunContext } from '../context';
-import { isCodePath, isTestPath } from '../paths';
-import { cumulativeChanges } from './diff';
+import type { RunContext } from '../common/context';
+import { isCodePath, isTestPath } from '../../schema/paths';
+import { cumulativeChanges } from '../common/diff';
 
 /**
  * Coverage measured by the test run that judges an attempt, so the coverage gate need not run

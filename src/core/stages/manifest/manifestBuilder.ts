@@ -1,15 +1,15 @@
-import { UserInputError } from '../errors';
-import type { HashFn } from '../ports/clock';
-import type { DiagnosticsPort } from '../ports/checks';
-import type { WorkspacePort } from '../ports/workspace';
-import { Manifest, type ScopedFile, type TestRunnerSpec } from '../schema/manifest';
-import type { TestFramework } from '../schema/testPlan';
-import type { Ticket } from '../schema/ticket';
-import { GENERATED_HEADER } from './materializer';
+import { UserInputError } from '../../errors';
+import type { HashFn } from '../../ports/clock';
+import type { DiagnosticsPort } from '../../ports/checks';
+import type { WorkspacePort } from '../../ports/workspace';
+import { Manifest, type ScopedFile, type TestRunnerSpec } from '../../schema/manifest';
+import type { TestFramework } from '../../schema/testPlan';
+import type { Ticket } from '../../schema/ticket';
+import { GENERATED_HEADER } from '../materializer';
 import { heldOutCases, heldOutPath, heldOutProblem, splitHeldOut } from './heldOut';
-import { normalizeRelPath, testTargetProblem } from './paths';
-import { packageOf, workspacePackages } from './workspacePackages';
-import { parsePackageJson, type PackageJson } from '../schema/packageJson';
+import { normalizeRelPath, testTargetProblem } from '../../schema/paths';
+import { packageOf, workspacePackages } from '../common/workspacePackages';
+import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
 
 
 /** The runners' own config files, by framework; the first one found decides. */
