@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError, errorMessage } from '../core/errors';
-import type { PipelineDeps } from '../core/stages/context';
+import type { PipelineDeps } from '../core/stages/common/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';

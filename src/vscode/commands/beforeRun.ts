@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseTicket } from '../../core/stages/ticketLoader';
+import { parseTicket } from '../../core/ticket/ticketLoader';
 import { sha256 } from '../../node/store/fileRunStore';
 import { FsWorkspace } from '../../node/workspace/fsWorkspace';
 import { leftoverDecision, leftoverQuestion } from '../rollbackQuestion';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core';
 import { describeUncommitted } from '../../core/run/views/report';
-import { ticketBaseName } from '../../core/stages/ticketFormat';
+import { ticketBaseName } from '../../core/ticket/ticketFormat';
 import { scriptPathFor } from '../../node/models/scripted/loadScript';
 import { folderRunSettings } from '../folderSettings';
 import { showMessage } from '../messages';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readTicketData, ticketBaseName, ticketFormatOf } from '../../core/stages/ticketFormat';
+import { readTicketData, ticketBaseName, ticketFormatOf } from '../../core/ticket/ticketFormat';
 import { scriptPathFor } from '../../node/models/scripted/loadScript';
 import { showMessage } from '../messages';
 import { openFirst, ticketChoice } from '../ticketChoice';
