@@ -69,10 +69,22 @@ export function startMochaWitness(env: NodeJS.ProcessEnv): void {
       if ((typeof result === 'object' || typeof result === 'function') && result !== null) {
         try {
           // Promise.prototype.then as it was: it reads the promise's own state, whatever its prototype now says.
-          return apply(then, result, [(v: unknown) => (ended(true), v), (e: unknown) => { ended(false); throw e; }]);
+          return apply(then, result, [
+            (v: unknown) => (ended(true), v),
+            (e: unknown) => {
+              ended(false);
+              throw e;
+            },
+          ]);
         } catch {
           // Not a native promise: its outcome is its own then's to tell, which no rendered test returns.
-          return apply(then, Promise.resolve(result), [(v: unknown) => (ended(true), v), (e: unknown) => { ended(false); throw e; }]);
+          return apply(then, Promise.resolve(result), [
+            (v: unknown) => (ended(true), v),
+            (e: unknown) => {
+              ended(false);
+              throw e;
+            },
+          ]);
         }
       }
       ended(true);
@@ -81,7 +93,10 @@ export function startMochaWitness(env: NodeJS.ProcessEnv): void {
     // Mocha passes `done` to a function that takes one: its outcome is what `done` is called with.
     if (fn.length > 0) {
       return function (this: unknown, done: unknown) {
-        const report = (err?: unknown): unknown => (ended(err === undefined || err === null), typeof done === 'function' ? apply(done as Fn, undefined, [err]) : undefined);
+        const report = (err?: unknown): unknown => (
+          ended(err === undefined || err === null),
+          typeof done === 'function' ? apply(done as Fn, undefined, [err]) : undefined
+        );
         return run(this, [report]);
       };
     }
@@ -114,7 +129,11 @@ export function startMochaWitness(env: NodeJS.ProcessEnv): void {
     };
     // describe.only declares as describe does; mocha sets it on what the global holds.
     let only: unknown;
-    define(wrapper, 'only', { get: () => only, set: (v: unknown) => void (only = typeof v === 'function' ? declaringSuites(v as Fn) : v), configurable: false });
+    define(wrapper, 'only', {
+      get: () => only,
+      set: (v: unknown) => void (only = typeof v === 'function' ? declaringSuites(v as Fn) : v),
+      configurable: false,
+    });
     return wrapper;
   };
 

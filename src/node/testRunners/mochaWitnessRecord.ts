@@ -34,7 +34,8 @@ function readWitness(record: string, key: string): Witnessed {
     }
     if (typeof parsed !== 'object' || parsed === null) continue;
     const l = parsed as Partial<Record<string, unknown>>;
-    if (typeof l['declared'] === 'number' && typeof l['title'] === 'string') seen.declared.set(l['title'], [...(seen.declared.get(l['title']) ?? []), l['declared']]);
+    if (typeof l['declared'] === 'number' && typeof l['title'] === 'string')
+      seen.declared.set(l['title'], [...(seen.declared.get(l['title']) ?? []), l['declared']]);
     else if (typeof l['ran'] === 'number' && typeof l['passed'] === 'boolean') seen.ran.set(l['ran'], l['passed']);
     else if (typeof l['tampered'] === 'string') seen.tampered.push(l['tampered']);
   }
@@ -45,7 +46,7 @@ function readWitness(record: string, key: string): Witnessed {
 function notWitnessed(title: string, seen: Witnessed): string | undefined {
   if (seen.tampered.length) return `mocha did not run the body of describe "${seen.tampered[0]}" when a test file called it`;
   const ids = seen.declared.get(title);
-  if (!ids) return 'no describe and it of a test file declared it (mocha\'s qunit and exports interfaces are not judged)';
+  if (!ids) return "no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)";
   if (ids.some((id) => !seen.ran.has(id))) return 'the function a test file gave it never ran';
   if (ids.some((id) => !seen.ran.get(id))) return 'its function threw or was rejected';
   return undefined;

@@ -23,7 +23,7 @@ const { Runner } = load('mocha/lib/runner.js');
  * is written, so the record of the judging tools sees nothing. Each would make the wrong split pass.
  */
 const IN_MEMORY: Record<string, string> = {
-  "Runner.prototype.fail reports each failure as a pass": `${MOCHA}
+  'Runner.prototype.fail reports each failure as a pass': `${MOCHA}
 Runner.prototype.fail = function (runnable) {
   if (runnable && runnable.type === 'test') { runnable.state = 'passed'; this.emit('pass', runnable); }
 };`,
@@ -50,7 +50,7 @@ process.on('exit', () => { process.exitCode = 0; });`,
   const walk = (suite) => { for (const t of suite.tests) t.fn = function () {}; suite.suites.forEach(walk); };
   walk(this.test.parent);
 });`,
-  "the global it wrapped, so each case registers a function that passes": `const it = globalThis.it;
+  'the global it wrapped, so each case registers a function that passes': `const it = globalThis.it;
 globalThis.it = function (title) { return it.call(this, title, function () {}); };`,
   "each describe's body kept from running, and the planned cases declared again with functions that pass": `const call = Function.prototype.call;
 Function.prototype.call = function (self, ...args) {
@@ -78,12 +78,18 @@ describe('mocha judged when the code under test patches it in memory', function 
   let root: string;
   let index: string;
   let runner: ProcessTestRunner;
-  const run = (): Promise<TestRunResult> => runner.run({ framework: 'mocha', files: ['test/duration.test.js'], timeoutMs: 60_000 }, neverAborted());
+  const run = (): Promise<TestRunResult> =>
+    runner.run({ framework: 'mocha', files: ['test/duration.test.js'], timeoutMs: 60_000 }, neverAborted());
 
   before(() => {
     root = wrongProject();
     index = readFileSync(path.join(root, 'src', 'index.js'), 'utf8');
-    runner = new ProcessTestRunner({ root, nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
+    runner = new ProcessTestRunner({
+      root,
+      nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+    });
   });
   after(() => rmSync(path.dirname(root), { recursive: true, force: true }));
 
