@@ -12,7 +12,8 @@ import { EslintLinter } from './lint/eslintLinter';
 import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthropic';
 import { loadScriptedModel, scriptPosition } from './models/scripted';
 import { earlierChangeCause } from './models/scripted/likelyCause';
-import { FileRunStore, sha256 } from './store/fileRunStore';
+import { FileRunStore, sha256, STATE_DIR } from './store/fileRunStore';
+import { KeptBaselineStore } from './store/keptBaselineStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './testRunners/testRunner';
@@ -21,10 +22,12 @@ import { TreeCommands, TreeTestRunner, type UserSaves } from './testRunners/tree
 import { JudgingTools, type JudgingToolsOptions } from './testRunners/judgingTools';
 import { installedPackageEntries } from './sandbox/installedPackages';
 import { ProcessJail } from './sandbox/processJail';
+import { childEnvironment } from './sandbox/childEnv';
 import { Redactor } from './sandbox/redactor';
 import { redactingModel } from './sandbox/redactingModel';
 import { FsWorkspace } from './workspace/fsWorkspace';
 import { NodeEnvironment } from './workspace/environment';
+import { baselineFingerprint } from './workspace/baselineFingerprint';
 import type { WiredDeps } from './runResources';
 import { packageRoot } from './packageRoot';
 
@@ -74,6 +77,11 @@ export interface WireOptions {
   judgingTools?: Pick<JudgingToolsOptions, 'copyBudget'>;
   /** The editor's record of the user's saves, which tells them from a test command's writes without the sandbox. */
   userSaves?: UserSaves;
+  /**
+   * Where the baselines kept between runs are (`.ticket-runner/baselines` by default): a batch's
+   * trees share their workspace's, so that tickets on one commit measure the project once.
+   */
+  keptBaselinesDir?: string;
 }
 
 /** What no process of the run may write: the run store, the tickets and their scripts, the ticket itself, the installed packages. */
@@ -252,6 +260,20 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },
     environment: new NodeEnvironment(root),
+    keptBaselines: new KeptBaselineStore({
+      dir: o.keptBaselinesDir ?? path.join(root, STATE_DIR, 'baselines'),
+      fingerprint: (signal) =>
+        baselineFingerprint(
+          {
+            root,
+            env: childEnvironment(process.env, { pass: o.passEnv, home: '', tmp: '' }),
+            nodePath: o.nodePath ?? process.execPath,
+            productDir: dist,
+            settings: { sandbox: jail.status.on, testCommand: o.testCommand ?? null },
+          },
+          signal,
+        ),
+    }),
     sandbox: jail.status,
     redact: redactor.empty ? undefined : (text) => redactor.text(text),
     jail,

@@ -23,27 +23,29 @@ export function tinyProject(tickets: number): { root: string; ids: string[]; dis
   );
   writeFileSync(path.join(root, 'src', 'math.js'), 'exports.one = 1;\n');
   const ids = Array.from({ length: tickets }, (_, i) => `TINY-${i + 1}`);
-  for (const id of ids) {
-    const ticket = {
-      id,
-      title: 'double',
-      description: 'Add double(n) to src/math.js: n times two.',
-      scope: { write: ['src/math.js'], read: [] },
-      acceptance: [{ id: 'AC1', text: 'double(2) is 4' }],
-      testPlan: {
-        files: [
-          {
-            path: `test/ticket/${id}.test.js`,
-            suite: `${id} double`,
-            imports: [{ from: '../../src/math', names: ['double'] }],
-            cases: [{ name: 'doubles', criterion: 'AC1', arrange: [], expect: [{ kind: 'equal', actual: 'double(2)', expected: '4' }] }],
-          },
-        ],
-      },
-    };
-    writeFileSync(path.join(root, '.tickets', `${id}.ticket.json`), JSON.stringify(ticket, null, 2));
-  }
+  for (const id of ids) writeFileSync(path.join(root, '.tickets', `${id}.ticket.json`), JSON.stringify(tinyTicket(id), null, 2));
   return { root, ids, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+/** A tiny ticket: add double(n) to src/math.js, with one case. */
+export function tinyTicket(id: string) {
+  return {
+    id,
+    title: 'double',
+    description: 'Add double(n) to src/math.js: n times two.',
+    scope: { write: ['src/math.js'], read: [] },
+    acceptance: [{ id: 'AC1', text: 'double(2) is 4' }],
+    testPlan: {
+      files: [
+        {
+          path: `test/ticket/${id}.test.js`,
+          suite: `${id} double`,
+          imports: [{ from: '../../src/math', names: ['double'] }],
+          cases: [{ name: 'doubles', criterion: 'AC1', arrange: [], expect: [{ kind: 'equal', actual: 'double(2)', expected: '4' }] }],
+        },
+      ],
+    },
+  };
 }
 
 /** The Coder's answer every tiny ticket passes with. */

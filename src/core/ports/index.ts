@@ -7,3 +7,4 @@ export type * from './runStore';
 export type * from './workspace';
 export type * from './environment';
 export type * from './sandbox';
+export type * from './keptBaselines';

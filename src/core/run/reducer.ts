@@ -137,7 +137,13 @@ const handlers = {
     } else s.tampered.push(...files);
   },
   'baseline.recorded': (s, e) => {
-    s.baseline = { checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, lint: e.lint, project: e.project };
+    s.baseline = {
+      checkedFiles: e.checkedFiles,
+      diagnostics: e.diagnostics,
+      lint: e.lint,
+      project: e.project,
+      ...(e.projectReusedFrom ? { projectReusedFrom: e.projectReusedFrom } : {}),
+    };
   },
   'check.parsed': (s, e) => {
     const a = attempt(s, e.attempt);
@@ -171,7 +177,12 @@ const handlers = {
     if (e.status === 'failed') a.status = 'failed';
   },
   'projectTests.baseline': (s, e) => {
-    s.projectTestsBaseline = { files: e.files, status: e.status, failing: e.failing };
+    s.projectTestsBaseline = {
+      files: e.files,
+      status: e.status,
+      failing: e.failing,
+      ...(e.reusedFrom ? { reusedFrom: e.reusedFrom } : {}),
+    };
   },
   'projectTests.ran': (s, e) => {
     const a = attempt(s, e.attempt);

@@ -9,6 +9,7 @@ import {
   ModelInfo,
   ModelRole,
   RecoveryPolicy,
+  ReusedFrom,
   Route,
   RunOutcome,
   RunOwner,
@@ -198,10 +199,14 @@ export const RunStateSchema = z.object({
       diagnostics: z.array(CodeDiagnostic),
       lint: z.array(LintProblem),
       project: z.array(CodeDiagnostic).optional(),
+      /** `project` was an earlier run's measurement, reused. */
+      projectReusedFrom: ReusedFrom.optional(),
     })
     .optional(),
-  /** The project's own tests before the run's first write, and the cases that already failed. */
-  projectTestsBaseline: z.object({ files: z.array(z.string()), status: z.string(), failing: z.array(z.string()) }).optional(),
+  /** The project's own tests before the run's first write, and the cases that already failed; `reusedFrom`: an earlier run's results, reused. */
+  projectTestsBaseline: z
+    .object({ files: z.array(z.string()), status: z.string(), failing: z.array(z.string()), reusedFrom: ReusedFrom.optional() })
+    .optional(),
   /**
    * What judged the change: the test runs of the last attempt, the one the verdict rests on,
    * counted (absent until that attempt's tests ran). `visible`: the cases its visible run reported;

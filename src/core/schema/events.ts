@@ -157,6 +157,9 @@ export type StopReason = z.infer<typeof StopReason>;
 export const RunOwner = z.object({ pid: z.number().int().positive(), host: z.string() }).strict();
 export type RunOwner = z.infer<typeof RunOwner>;
 
+/** The earlier run whose measurement of the project a run reused, and when it measured it (src/core/stages/checks/keptBaselines.ts). */
+export const ReusedFrom = z.object({ runId: z.string(), at: z.string() }).strict();
+
 /** Who in a run writes over a file the user may be editing. */
 export const UserEditWriter = z.enum(['coder', 'repair', 'op', 'autofix']);
 export type UserEditWriter = z.infer<typeof UserEditWriter>;
@@ -336,6 +339,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     diagnostics: z.array(CodeDiagnostic),
     lint: z.array(LintProblem),
     project: z.array(CodeDiagnostic).optional(),
+    /** `project` was not measured again: an earlier run's, on a workspace where nothing it reads changed since. */
+    projectReusedFrom: ReusedFrom.optional(),
     durationMs: z.number(),
   }),
   /**
@@ -348,6 +353,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     failing: z.array(z.string()),
     /** The cases that passed then: one that is not reported passing later counts, as a failure would (absent from older logs). */
     passing: z.array(z.string()).optional(),
+    /** Not run again: an earlier run's results, on a workspace where nothing the tests read changed since. */
+    reusedFrom: ReusedFrom.optional(),
     durationMs: z.number(),
   }),
   /**

@@ -8,7 +8,7 @@ import {
   outcomeLine,
   type StopWords,
 } from './report';
-import { deciderWords, gateWords, guardWords, routeWords, rungWords, whatIsWrong } from './words';
+import { deciderWords, gateWords, guardWords, REUSED, routeWords, rungWords, whatIsWrong } from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -68,14 +68,14 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
     case 'baseline.recorded': {
       const old = e.diagnostics.length + (e.project?.length ?? 0) + e.lint.length;
       return line(
-        old ? `before the run: ${old} error(s) already in the project, not counted` : 'before the run: no errors in the project',
+        `${old ? `before the run: ${old} error(s) already in the project, not counted` : 'before the run: no errors in the project'}${e.projectReusedFrom ? `; ${REUSED}` : ''}`,
         'info',
-        old > 0,
+        old > 0 || e.projectReusedFrom !== undefined,
       );
     }
     case 'projectTests.baseline':
       return line(
-        `the project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing, not counted` : ', all passing'}`,
+        `the project's tests before the run: ${e.files.length} file(s)${e.failing.length ? `, ${e.failing.length} case(s) already failing, not counted` : ', all passing'}${e.reusedFrom ? `; ${REUSED}` : ''}`,
         'info',
         true,
       );

@@ -3,7 +3,7 @@ import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
 import { judgedByText, verdictLines, verdictText } from './verdict';
-import { gateWords, outcomeWords, whatIsWrong } from './words';
+import { gateWords, outcomeWords, REUSED, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
 export function modelLabel(state: RunState): string {
@@ -302,6 +302,11 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     );
     for (const d of old.slice(0, 5)) lines.push(`  pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
   }
+  const reused = [
+    ...(b?.projectReusedFrom ? ['the type-check of the whole project'] : []),
+    ...(state.projectTestsBaseline?.reusedFrom ? ["the project's tests"] : []),
+  ];
+  if (reused.length) lines.push(`Before the run, ${reused.join(' and ')}: ${REUSED}`);
   for (const op of state.ops)
     lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
   if (state.opsCheck?.introduced.length) {

@@ -203,3 +203,6 @@ export function proposalWords(kind: 'scopeAddition' | 'testPlan' | 'ticketEdit' 
       return kind;
   }
 }
+
+/** A baseline taken from an earlier run (src/core/stages/checks/keptBaselines.ts), as every view says it. */
+export const REUSED = 'as an earlier run measured it on this same code (nothing it reads has changed since)';

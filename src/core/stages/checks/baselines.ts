@@ -1,6 +1,7 @@
 import { CancelledError, isAbort } from '../../errors';
 import type { RunContext } from '../common/context';
 import { measureBaseline } from './findingsBaseline';
+import { openBaselineKeeper } from './keptBaselines';
 import { measureProjectTestBaseline } from './projectTests';
 
 /** Which of the two baselines a run still lacks (a resumed run keeps the ones it has). */
@@ -21,10 +22,14 @@ export interface BaselinesNeeded {
  * again, after them, as they would have been one after the other.
  */
 export async function recordBaselines(ctx: RunContext, needed: BaselinesNeeded = { findings: true, projectTests: true }): Promise<void> {
-  const findings = needed.findings ? measureBaseline(ctx) : undefined;
-  const tests = needed.projectTests ? measureProjectTestBaseline(ctx) : undefined;
+  // A part an earlier run measured on this same workspace is taken from it (keptBaselines.ts).
+  const keeper = await openBaselineKeeper(ctx);
+  const findings = needed.findings ? measureBaseline(ctx, keeper.measure) : undefined;
+  const tests = needed.projectTests ? measureProjectTestBaseline(ctx, keeper.measure) : undefined;
   // Both settle before either outcome counts: a failure of one never leaves the other running unwatched.
   const [f, t] = await Promise.allSettled([findings, tests]);
+  // Kept only when both ended and the tests left the workspace alone (the findings are otherwise measured again).
+  await keeper.settle(f.status === 'fulfilled' && t.status === 'fulfilled' && !t.value?.touched);
   if (f.status === 'rejected' || t.status === 'rejected') {
     const failures = [f, t].flatMap((r): unknown[] => (r.status === 'rejected' ? [r.reason] : []));
     // A cancel ends both, and one of them may fail in its own words as it is stopped (a checker torn

@@ -1,8 +1,11 @@
+import { z } from 'zod';
 import { CancelledError, isAbort } from '../../errors';
-import type { CodeDiagnostic, LintProblem } from '../../schema/checks';
+import { CodeDiagnostic, type LintProblem } from '../../schema/checks';
 import type { EventOf } from '../../schema/events';
 import type { RunContext } from '../common/context';
+import { packageOf, workspacePackages } from '../common/workspacePackages';
 import { introduced } from '../ops/introduced';
+import { measureAfresh, type BaselinePart, type MeasureBaseline, type Measured } from './keptBaselines';
 
 /**
  * The project's findings before the run's first write: what the run did not introduce. A
@@ -35,15 +38,15 @@ const errors = <T extends { category?: string; severity?: string }>(xs: readonly
 /**
  * The baseline before the run's first write: the diagnostics and lint findings of the files in
  * scope and of the files that import them (what the per-attempt checks will look at), and, when
- * the type-check gate will run, the whole project's type errors (one full check). Measured, not
- * recorded: `recordBaselines` writes it.
+ * the type-check gate will run, the whole project's type errors (one full check, or an earlier
+ * run's, when `measure` finds one kept). Measured, not recorded: `recordBaselines` writes it.
  */
-export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline> {
+export async function measureBaseline(ctx: RunContext, measure: MeasureBaseline = measureAfresh): Promise<FindingsBaseline> {
   const { deps, manifest, signal } = ctx;
   const t = deps.clock.now().getTime();
   // The project-wide check runs in a process of its own: the scope's checks go on beside it, so
   // the baseline costs about one full type-check of wall time, not one plus the scope's.
-  const projectCheck = projectBaseline(ctx);
+  const projectCheck = projectBaseline(ctx, measure);
   // Settled below; an early throw must not leave it unhandled.
   projectCheck.catch(() => undefined);
   const existing = manifest.scope.write.filter((f) => f.exists).map((f) => f.path);
@@ -68,7 +71,8 @@ export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline
     checkedFiles,
     diagnostics: notRendered(diagnostics)!,
     lint: notRendered(lint)!,
-    project: notRendered(project),
+    project: notRendered(project?.value ?? undefined),
+    ...(project?.value && project.reusedFrom ? { projectReusedFrom: project.reusedFrom } : {}),
     durationMs: deps.clock.now().getTime() - t,
   };
 }
@@ -79,22 +83,37 @@ export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline
  */
 export const typecheckScope = (ctx: Pick<RunContext, 'manifest'>): string[] => ctx.manifest.scope.write.map((f) => f.path);
 
-/** The whole project's type errors, when the type-check gate will run (undefined when it will not, or cannot). */
-async function projectBaseline(ctx: RunContext): Promise<CodeDiagnostic[] | undefined> {
+/**
+ * The whole project's type errors, when the type-check gate will run (undefined when it will not;
+ * null when its checker could not run). The check reads the whole project, whatever the scope,
+ * but for the packages of an npm-workspaces monorepo it picks by the scope: those are its question.
+ */
+async function projectBaseline(ctx: RunContext, measure: MeasureBaseline): Promise<Measured<CodeDiagnostic[] | null> | undefined> {
   const { deps, signal } = ctx;
-  if (!deps.gates?.enabled.includes('typecheck') || !deps.gates.typecheck) return undefined;
-  // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
-  const r = await deps.gates.typecheck.check(signal, typecheckScope(ctx)).catch((err: unknown) => {
-    if (isAbort(err) || err instanceof CancelledError) throw err;
-    return undefined;
+  const typecheck = deps.gates?.enabled.includes('typecheck') ? deps.gates.typecheck : undefined;
+  if (!typecheck) return undefined;
+  const scope = typecheckScope(ctx);
+  const packages = await workspacePackages(deps.workspace);
+  const part: BaselinePart<CodeDiagnostic[] | null> = {
+    name: 'typecheck',
+    question: { packages: [...new Set(scope.map((p) => packageOf(packages, p)?.dir ?? ''))].sort() },
+    schema: z.array(CodeDiagnostic).nullable(),
+    keepable: (v) => v !== null,
+  };
+  return measure(part, async () => {
+    // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
+    const r = await typecheck.check(signal, scope).catch((err: unknown) => {
+      if (isAbort(err) || err instanceof CancelledError) throw err;
+      return undefined;
+    });
+    return r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : null;
   });
-  return r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : undefined;
 }
 
 /** The run's baseline, from its log (a resumed run keeps the one its first segment took). */
 export function baselineFromLog(ctx: Pick<RunContext, 'log'>): FindingsBaseline | undefined {
   const e = ctx.log.events.find((x): x is EventOf<'baseline.recorded'> => x.type === 'baseline.recorded');
   if (!e) return undefined;
-  const { checkedFiles, diagnostics, lint, project, durationMs } = e;
-  return { checkedFiles, diagnostics, lint, project, durationMs };
+  const { checkedFiles, diagnostics, lint, project, projectReusedFrom, durationMs } = e;
+  return { checkedFiles, diagnostics, lint, project, ...(projectReusedFrom ? { projectReusedFrom } : {}), durationMs };
 }

@@ -1,4 +1,4 @@
-import type { TestRunResult } from '../../schema/checks';
+import { TestRunResult } from '../../schema/checks';
 import type { EventOf } from '../../schema/events';
 import type { TestFramework } from '../../schema/testPlan';
 import { baselineOf } from '../../run/baseline';
@@ -7,6 +7,7 @@ import { ImportReach } from './reach';
 import { detectRunnerFor } from '../manifest/manifestBuilder';
 import { isCodePath, isTestPath } from '../../schema/paths';
 import { packageOf, workspacePackages } from '../common/workspacePackages';
+import { measureAfresh, type MeasureBaseline } from './keptBaselines';
 
 /**
  * The project's own tests are the regression: the rendered tests say the ticket is done, these
@@ -125,6 +126,7 @@ export type ProjectTestBaseline = Omit<Baseline, 'runId' | 'seq' | 'ts' | 'type'
  */
 export async function measureProjectTestBaseline(
   ctx: RunContext,
+  measure: MeasureBaseline = measureAfresh,
 ): Promise<{ baseline: ProjectTestBaseline; touched: boolean } | undefined> {
   const whole = ctx.deps.gates?.enabled.includes('projectTests') ?? false;
   const files = whole
@@ -134,12 +136,44 @@ export async function measureProjectTestBaseline(
         ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path),
       );
   if (!files.length) return undefined;
-  const r = await runProjectTests(ctx, files);
+  const { value: r, reusedFrom } = await measure(
+    {
+      name: 'projectTests',
+      question: { files, framework: ctx.manifest.runner.framework, timeoutMs: ctx.deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS },
+      schema: TestRunResult,
+      keepable: undisturbed,
+    },
+    async () => outcomesOnly(await runProjectTests(ctx, files)),
+  );
   const passing = r.cases.filter((c) => c.status === 'passed').map(caseKey);
   return {
-    baseline: { files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs },
-    touched: (r.sideEffects ?? []).length > 0,
+    baseline: {
+      files,
+      status: r.status,
+      failing: notPassing(r, files),
+      passing,
+      ...(reusedFrom ? { reusedFrom } : {}),
+      durationMs: r.durationMs,
+    },
+    touched: !reusedFrom && (r.sideEffects ?? []).length > 0,
   };
+}
+
+/**
+ * What a baseline reads of its run, and so all that is kept of it: which cases passed and failed,
+ * never what they printed (the output, an assertion's values), which may quote anything.
+ */
+function outcomesOnly(r: TestRunResult): TestRunResult {
+  return { ...r, output: '', cases: r.cases.map(({ name, file, status }) => ({ name, ...(file === undefined ? {} : { file }), status })) };
+}
+
+/**
+ * A run of the project's tests that may stand for the next runs on the same workspace: it ended
+ * (no timeout, no runner error) and nothing disturbed it (no write it made to the workspace, no
+ * change to the tools that judge, no save of the user's beside it).
+ */
+function undisturbed(r: TestRunResult): boolean {
+  return (r.status === 'passed' || r.status === 'failed') && !r.sideEffects?.length && !r.judgingTools?.length && !r.workspaceEdits?.length;
 }
 
 function baselineOfTests(ctx: Pick<RunContext, 'log'>): Baseline | undefined {

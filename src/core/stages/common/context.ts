@@ -2,6 +2,7 @@ import type { CandidateCheckPort } from '../../ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../ports/checks';
 import type { ClockPort, HashFn } from '../../ports/clock';
 import type { EnvironmentPort } from '../../ports/environment';
+import type { KeptBaselinesPort } from '../../ports/keptBaselines';
 import type { ModelPort } from '../../ports/model';
 import type { OpsPort } from '../../ports/ops';
 import type { RunStorePort } from '../../ports/runStore';
@@ -47,6 +48,8 @@ export interface PipelineDeps {
   testTimeoutMs?: number;
   /** Checks before a run: dependencies installed, uncommitted work in scope. Absent: not checked. */
   environment?: EnvironmentPort;
+  /** The baselines kept between runs; without it every run measures its own. */
+  keptBaselines?: KeptBaselinesPort;
   /** This process, recorded in the log so a view can tell a run whose process died (interrupted). */
   owner?: RunOwner;
   onEvent?: RunEventListener;
