@@ -13,7 +13,7 @@ import { anthropicKeyFrom, createAnthropicProviderFromEnv } from './models/anthr
 import { loadScriptedModel, scriptPosition } from './models/scripted';
 import { earlierChangeCause } from './models/scripted/likelyCause';
 import { FileRunStore, sha256, STATE_DIR } from './store/fileRunStore';
-import { KeptBaselineStore } from './store/keptBaselineStore';
+import { KEPT_BASELINES_VAR, KeptBaselineStore } from './store/keptBaselineStore';
 import { systemClock } from './store/systemClock';
 import { thisHost } from './store/processAlive';
 import { ProcessTestRunner } from './testRunners/testRunner';
@@ -77,10 +77,7 @@ export interface WireOptions {
   judgingTools?: Pick<JudgingToolsOptions, 'copyBudget'>;
   /** The editor's record of the user's saves, which tells them from a test command's writes without the sandbox. */
   userSaves?: UserSaves;
-  /**
-   * Where the baselines kept between runs are (`.ticket-runner/baselines` by default): a batch's
-   * trees share their workspace's, so that tickets on one commit measure the project once.
-   */
+  /** Where the baselines kept between runs are: `.ticket-runner/baselines`, unless KEPT_BASELINES_VAR in `env` names another. */
   keptBaselinesDir?: string;
 }
 
@@ -261,7 +258,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     owner: { pid: process.pid, host: thisHost() },
     environment: new NodeEnvironment(root),
     keptBaselines: new KeptBaselineStore({
-      dir: o.keptBaselinesDir ?? path.join(root, STATE_DIR, 'baselines'),
+      dir: o.keptBaselinesDir ?? o.env[KEPT_BASELINES_VAR] ?? path.join(root, STATE_DIR, 'baselines'),
       fingerprint: (signal) =>
         baselineFingerprint(
           {

@@ -9,6 +9,7 @@ import {
   type SlotOrder,
 } from './linkMessages';
 import type { CallPermits } from './callPermits';
+import { KEPT_BASELINES_VAR } from '../../node/store/keptBaselineStore';
 
 /** What the batch holds while it runs: its slots' processes and the permits their model calls share. */
 export interface Live {
@@ -19,6 +20,8 @@ export interface Live {
 export interface SlotOptions {
   /** The built CLI a slot's process runs. */
   cliEntry: string;
+  /** The batch's workspace's kept baselines, which every tree shares: tickets on one commit measure the project once. */
+  keptBaselinesDir: string;
   /** The batch's cancel (Ctrl-C): one SIGINT to the slot's process, whose run records it. */
   signal: AbortSignal;
   progress: (line: string) => void;
@@ -82,7 +85,7 @@ export class BatchSlot {
     const child = spawn(process.execPath, [this.o.cliEntry], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      env: { ...process.env, [BATCH_LINK_VAR]: '1', [BATCH_SLOT_VAR]: '1' },
+      env: { ...process.env, [BATCH_LINK_VAR]: '1', [BATCH_SLOT_VAR]: '1', [KEPT_BASELINES_VAR]: this.o.keptBaselinesDir },
     });
     this.child = child;
     this.heard = false;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { decodeLog } from '../../core/run/logCodec';
 import { reduceRun, type RunState } from '../../core/run/reducer';
 import { batchEntry, batchJunit, batchReport, entryWithoutRun, type BatchEntry, type BatchReport } from '../../core/run/views/batchReport';
-import { RUNS_DIR } from '../../node/store/fileRunStore';
+import { RUNS_DIR, STATE_DIR } from '../../node/store/fileRunStore';
 import { exitForStatus } from '../exitCodes';
 import { CallPermits } from './callPermits';
 import { BatchSlot, killGroup, type Live } from './batchSlot';
@@ -116,7 +116,8 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   let next = 0;
   let done = 0;
   const worker = async () => {
-    const slot = new BatchSlot({ cliEntry: o.cliEntry, signal: o.signal, progress: o.progress, live });
+    const keptBaselinesDir = path.join(o.ws, STATE_DIR, 'baselines');
+    const slot = new BatchSlot({ cliEntry: o.cliEntry, keptBaselinesDir, signal: o.signal, progress: o.progress, live });
     try {
       await workOn(slot);
     } finally {

@@ -7,6 +7,9 @@ import { CancelledError, isAbort } from '../../core/errors';
 import type { KeptBaselinesPort, KeptMeasure } from '../../core/ports/keptBaselines';
 import { pidAlive, thisHost } from './processAlive';
 
+/** The folder of baselines kept between runs, when not the workspace's own: a batch's trees share their workspace's. */
+export const KEPT_BASELINES_VAR = 'TICKET_RUNNER_KEPT_BASELINES';
+
 export interface KeptBaselineStoreOptions {
   /** The store's folder, beside the run store (`.ticket-runner/baselines`); a batch's trees share their workspace's. */
   dir: string;

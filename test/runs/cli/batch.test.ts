@@ -171,6 +171,49 @@ describe('ticket-runner batch (dist/cli.js)', function () {
     }
   });
 
+  it("tickets on one commit with the project's whole suite as a gate measure it once: the other runs reuse that baseline, and say so", () => {
+    const ws = copyFixtureInGit();
+    try {
+      const out = path.join(ws.root, '..', 'out-suite');
+      const r = runDistCli([
+        'batch',
+        ...THREE,
+        '--workspace',
+        ws.root,
+        '--parallel',
+        '2',
+        '--out',
+        out,
+        ...FAST,
+        '--gates',
+        'projectTests',
+      ]);
+      assert.ok(r.code !== null && r.code <= 2, r.stderr);
+      const report = readReport(out);
+      const baselines = report.tickets.map((t) => {
+        const events = readFileSync(path.join(report.batchDir, 'runs', t.runId!, 'events.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { type: string; reusedFrom?: { runId: string }; files?: string[] });
+        return events.find((e) => e.type === 'projectTests.baseline')!;
+      });
+      const measured = baselines.filter((b) => !b.reusedFrom);
+      assert.equal(
+        measured.length,
+        1,
+        `one baseline for the batch, not one per ticket: ${JSON.stringify(baselines.map((b) => b.reusedFrom))}`,
+      );
+      const measuredBy = report.tickets[baselines.indexOf(measured[0]!)]!.runId;
+      for (const b of baselines.filter((x) => x.reusedFrom)) assert.equal(b.reusedFrom!.runId, measuredBy);
+      assert.ok(
+        baselines.every((b) => JSON.stringify(b.files) === JSON.stringify(measured[0]!.files)),
+        'every ticket asked for the whole suite',
+      );
+    } finally {
+      ws.dispose();
+    }
+  });
+
   it('gives each ticket the same outcome, attempts, routes, stop and code as running it alone', () => {
     const { ws, out } = batchOfThree();
     const report = readReport(out);
