@@ -26,10 +26,12 @@ interface Witnessed {
 
 /** How each runner's report spells what the witness judges. */
 const RUNNERS = {
-  mocha: { undeclared: "no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)", nesting: undefined },
+  mocha: { undeclared: "no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)", nesting: undefined, fileResults: false },
   // node:test's report names a test after the suites and tests around it; each of them is a test the witness saw made.
-  'node:test': { undeclared: 'node:test made no such test in a test file', nesting: ' > ' },
-} as const satisfies Record<WitnessedRunner, { undeclared: string; nesting: string | undefined }>;
+  // A test file that made no test is reported under its own name, passed when its process exited
+  // with 0: no function of it ran to witness, and the plan's cases it held are missing (plannedCases.ts).
+  'node:test': { undeclared: 'node:test made no such test in a test file', nesting: ' > ', fileResults: true },
+} as const satisfies Record<WitnessedRunner, { undeclared: string; nesting: string | undefined; fileResults: boolean }>;
 
 /** The lines that carry the key; any other line, or one cut short, was not written by the witness. */
 function readWitness(record: string, key: string): Witnessed {
@@ -86,7 +88,8 @@ function notWitnessed(title: string, seen: Witnessed, runner: WitnessedRunner): 
 export function judgedByWitness(report: ParsedReport, record: string, key: string, runner: WitnessedRunner): ParsedReport {
   const seen = readWitness(record, key);
   const judged = (c: TestCaseResult): TestCaseResult => {
-    const why = c.status === 'passed' ? notWitnessed(c.name, seen, runner) : undefined;
+    const fileResult = RUNNERS[runner].fileResults && c.file !== undefined && c.name === c.file;
+    const why = c.status === 'passed' && !fileResult ? notWitnessed(c.name, seen, runner) : undefined;
     return why ? { ...c, status: 'failed', message: `[ticket-runner] ${runner} reported this test passed, but ${why}` } : c;
   };
   return { ...report, cases: report.cases.map(judged) };

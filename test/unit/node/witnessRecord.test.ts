@@ -73,6 +73,12 @@ describe("node:test's report judged by the witness", () => {
     ]);
   });
 
+  it("a test file's own result, which node:test gives a file that made no test, is left to the plan's cases", () => {
+    const file: TestCaseResult = { name: 'test/empty.test.ts', file: 'test/empty.test.ts', status: 'passed' };
+    assert.deepEqual(judge([file], [], 'node:test'), [['test/empty.test.ts', 'passed']]);
+    assert.deepEqual(judge([file], []), [['test/empty.test.ts', 'failed']]);
+  });
+
   it('hostile: a pass no test file made is a failure, and a name that only starts like a suite is not inside it', () => {
     assert.deepEqual(judge([passed('s > a'), passed('s2')], [line({ declared: '7.1', title: 's' }), ...ran('7.2', 's2')], 'node:test'), [
       ['s > a', 'failed'],
