@@ -14,17 +14,27 @@ const coreLayers = [
   ['ports', '^src/core/ports/'],
   ['run', '^src/core/run/'],
   ['recovery', '^src/core/recovery/'],
+  ['ticket', '^src/core/ticket/'],
   ['stages', '^src/core/stages/'],
   ['loop', '^src/core/(loop/|index\\.ts)'],
+  ['eval', '^src/core/eval/'],
 ];
 
-const layerRules = coreLayers.slice(0, -1).map(([name, path], i) => ({
-  name: `core-${name}-imports-down`,
-  comment: `src/core/${name} sits below ${coreLayers.slice(i + 1).map(([n]) => n).join(', ')}: imports point down only (CONTRIBUTING.md, "Layout").`,
-  severity: 'error',
-  from: { path },
-  to: { path: coreLayers.slice(i + 1).map(([, p]) => p) },
-}));
+// The stage folders, bottom first, as a run meets them; what two stages share sits in common/.
+const stageFolders = ['common', 'materializer', 'manifest', 'proposals', 'ops', 'checks', 'coder', 'debugger', 'gates', 'router', 'authoring'].map((name) => [
+  name,
+  `^src/core/stages/${name}/`,
+]);
+
+/** One rule per floor but the top: a floor imports none of the floors above it. */
+const importsDown = (floors, kind, where) =>
+  floors.slice(0, -1).map(([name, path], i) => ({
+    name: `${kind}-${name}-imports-down`,
+    comment: `${where}${name} sits below ${floors.slice(i + 1).map(([n]) => n).join(', ')}: imports point down only (CONTRIBUTING.md, "Layout").`,
+    severity: 'error',
+    from: { path },
+    to: { path: floors.slice(i + 1).map(([, p]) => p) },
+  }));
 
 module.exports = {
   forbidden: [
@@ -106,7 +116,15 @@ module.exports = {
       from: { path: '^src/vscode/' },
       to: { path: '^src/lsp/(?!protocol\\.ts$)' },
     },
-    ...layerRules,
+    {
+      name: 'stages-in-their-folders',
+      comment: 'Every stage is a folder of src/core/stages with its place in the order (stageFolders): a loose file or a new folder has none.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/core/stages/', pathNot: stageFolders.map(([, p]) => p) },
+    },
+    ...importsDown(coreLayers, 'core', 'src/core/'),
+    ...importsDown(stageFolders, 'stages', 'src/core/stages/'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

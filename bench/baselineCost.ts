@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { RunContext } from '../src/core/stages/context';
+import type { RunContext } from '../src/core/stages/common/context';
 import { measureBaseline } from '../src/core/stages/checks/findingsBaseline';
 import type { Manifest } from '../src/core/schema/manifest';
 import { createLanguageServiceDiagnostics } from '../src/node/diagnostics/languageService';

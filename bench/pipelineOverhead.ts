@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { startRun } from '../src/core';
-import type { PipelineDeps } from '../src/core/stages/context';
+import type { PipelineDeps } from '../src/core/stages/common/context';
 import { wireNodeDeps } from '../src/node/wire';
 import { copyFixture } from '../test/support/tempWorkspace';
 import { median, timePort, type PortTimes } from './measure';

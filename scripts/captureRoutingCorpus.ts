@@ -16,7 +16,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { ModelPort } from '../src/core/ports/model';
-import type { RoutingObservation } from '../src/core/stages/context';
+import type { RoutingObservation } from '../src/core/stages/common/context';
 import { FAILURE_KINDS, type FailureKind } from '../src/core/schema/diagnosis';
 import { RoutingCase } from '../src/core/schema/routingCase';
 import { writeCase } from '../src/node/routingCorpus/corpusFiles';

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { CodeDiagnostic } from '../src/core/schema/checks';
 import type { FailureKind } from '../src/core/schema/diagnosis';
 import type { RoutingCase } from '../src/core/schema/routingCase';
-import { serializeManifest } from '../src/core/stages/manifestBuilder';
+import { serializeManifest } from '../src/core/stages/manifest/manifestBuilder';
 import { loadCorpus, writeCase } from '../src/node/routingCorpus/corpusFiles';
 import { REPO_ROOT } from '../test/support/tempWorkspace';
 

@@ -1,6 +1,6 @@
 import { UserInputError } from '../core/errors';
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
-import { parseGateList } from '../core/stages/gates/config';
+import { parseGateList } from '../core/stages/common/gateConfig';
 import type { FlagsOf, OptionSpecs } from './command';
 
 /** The options of `run` that `resume`, `resolve` and every ticket of a `batch` take too. */
@@ -61,7 +61,3 @@ export function runSettingsFrom(f: RunFlags): RunSettings {
   });
 }
 
-/** What the wiring takes from a run's settings. */
-export function wiredSettings(s: RunSettings) {
-  return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
-}

@@ -7,9 +7,12 @@
  *   ports/              the interfaces the adapters (src/node, src/vscode) implement
  *   run/                the event log, its codec, the reducer and its projections (report, liveness, cost)
  *   recovery/           the recovery policies the stages call: anomaly scores, budgets, the rung ladder
- *   stages/             one folder or file per stage: ticket, manifest, materializer, ops, coder,
- *                       checks, debugger, router, gates, repair; `context.ts` is what each stage gets
+ *   ticket/             the ticket format: read, write, parse, template, ids, `refs` suggestions
+ *   stages/             one folder per stage, in the same order: common/ (what they share, `context.ts`
+ *                       included), materializer, manifest, proposals, ops, checks, coder, debugger,
+ *                       gates, router, authoring
  *   loop/               the run itself: start, attempts, resolve, resume, rollback
+ *   eval/               the routing evaluation over the routing corpus
  *
  * This file is the core's entry for the hosts (the CLI, the extension): a run from start to end.
  */
@@ -18,4 +21,4 @@ export { resolveCorrection, type ResolveOptions } from './loop/resolveCorrection
 export { type RunResult } from './loop/runFrom';
 export { resumeRun, type ResumeOptions } from './loop/resumeRun';
 export { earlierChanges, leftoverRuns, leftoverWords, planRollback, rollbackRun, RollbackConflictError, rollbackCommands, stillInWorkspace, storedRuns, type LeftoverOptions, type LeftoverRun, type RollbackPlan } from './loop/rollback';
-export type { PipelineDeps } from './stages/context';
+export type { PipelineDeps } from './stages/common/context';

@@ -1,7 +1,7 @@
 import { CodeActionKind, type CodeAction, type Diagnostic, type Range, type TextEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { isCodePath } from '../core/stages/paths';
-import { placeholderCase, placeholderDeclare } from '../core/stages/ticketTemplate';
+import { isCodePath } from '../core/schema/paths';
+import { placeholderCase, placeholderDeclare } from '../core/ticket/ticketTemplate';
 import { closestPath } from './closestPath';
 import { list, type Fix } from './ticketFindings';
 import type { TextChange, TicketSource } from './ticketSource';

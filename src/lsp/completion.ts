@@ -1,7 +1,7 @@
 import { CompletionItemKind, InsertTextFormat, InsertTextMode, type CompletionItem } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { relativeModuleFile } from '../core/stages/gates/reach';
-import { isCodePath } from '../core/stages/paths';
+import { relativeModuleFile } from '../core/stages/checks/reach';
+import { isCodePath } from '../core/schema/paths';
 import { Expectation } from '../core/schema/testPlan';
 import { list } from './ticketFindings';
 import type { Cursor, TicketSource } from './ticketSource';

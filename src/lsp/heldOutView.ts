@@ -1,14 +1,14 @@
 import type { CodeLens } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TicketValidationError } from '../core/errors';
-import { caseStanding, heldOutCases, type CaseStanding } from '../core/stages/heldOut';
+import { caseStanding, heldOutCases, type CaseStanding } from '../core/stages/manifest/heldOut';
 import type { Ticket } from '../core/schema/ticket';
-import { parseTicket } from '../core/stages/ticketLoader';
+import { parseTicket } from '../core/ticket/ticketLoader';
 import type { TicketSource } from './ticketSource';
 
 /**
  * Which cases of a ticket the Coder never sees, in the editor: the hover's line on a case and a
- * lens above each held-out one. The rule is `heldOutCases`'s (`src/core/stages/heldOut.ts`); this
+ * lens above each held-out one. The rule is `heldOutCases`'s (`src/core/stages/manifest/heldOut.ts`); this
  * only words it.
  */
 

@@ -1,7 +1,7 @@
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { heldOutPath } from '../core/stages/heldOut';
-import { validateTicket } from '../core/stages/validateTicket';
+import { heldOutPath } from '../core/stages/manifest/heldOut';
+import { validateTicket } from '../core/stages/authoring/validateTicket';
 import { standingOf, standingWords } from './heldOutView';
 import { list } from './ticketFindings';
 import type { TicketSource } from './ticketSource';

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind, type Connection, type Diagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CancelledError, errorMessage } from '../core/errors';
-import type { TicketValidation } from '../core/stages/validateTicket';
+import type { TicketValidation } from '../core/stages/authoring/validateTicket';
 import { codeActions } from './codeActions';
 import { complete } from './completion';
 import { heldOutLenses } from './heldOutView';

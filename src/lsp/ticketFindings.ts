@@ -1,6 +1,6 @@
-import { isTestPath, normalizeRelPath } from '../core/stages/paths';
+import { isTestPath, normalizeRelPath } from '../core/schema/paths';
 import { closestPath } from './closestPath';
-import { unresolvedRef, validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/validateTicket';
+import { unresolvedRef, validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/authoring/validateTicket';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
 import type { Segment, Span, TicketSource } from './ticketSource';

@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { inlineString, parseYamlTicket, writeTicketData, yamlProblems } from '../core/stages/ticketFormat';
+import { inlineString, parseYamlTicket, writeTicketData, yamlProblems } from '../core/ticket/ticketFormat';
 import { findingRange } from '../node/tickets/findingRanges';
 import type { Cursor, Segment, Span, TicketSource, TextChange } from './ticketSource';
 

@@ -1,4 +1,4 @@
-import type { PipelineDeps } from '../core/stages/context';
+import type { PipelineDeps } from '../core/stages/common/context';
 import type { ProcessJail } from './sandbox/processJail';
 import { acquireWorkspaceLock } from './store/workspaceLock';
 

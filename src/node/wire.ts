@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { ModelContractError, UserInputError } from '../core/errors';
-import type { GateSettings } from '../core/stages/gates/config';
+import type { GateSettings } from '../core/stages/common/gateConfig';
 import type { ModelPort } from '../core/ports/model';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { RunEventListener } from '../core/run/runLog';

@@ -3,16 +3,17 @@ import { UserInputError } from '../core/errors';
 import type { ModelPort } from '../core/ports/model';
 import type { RunEvent } from '../core/schema/events';
 import type { WiredDeps } from '../node/runResources';
+import { wiredSettings } from '../node/wiredSettings';
 import type { ModelNeeds } from './runService';
-import { runSettingsOf } from './runSettings';
+import type { EditorRunSettings } from './runSettings';
 import { anthropicKey } from './modelSetup';
 import { readSettings, SECTION } from './settings';
 import type { SaveLog } from './userSaves';
 
 /**
- * Builds the pipeline's dependencies for one run in one workspace folder. Everything heavy
- * (the TypeScript language service, Tree-sitter, the Anthropic SDK) is imported here, on
- * the first run, never at activation.
+ * Builds the pipeline's dependencies for one run in one workspace folder, from the settings the
+ * run read once and hands to the core too. Everything heavy (the TypeScript language service,
+ * Tree-sitter, the Anthropic SDK) is imported here, on the first run, never at activation.
  */
 export async function depsForFolder(
   folder: vscode.WorkspaceFolder,
@@ -21,10 +22,9 @@ export async function depsForFolder(
   secrets: vscode.SecretStorage,
   log: vscode.LogOutputChannel,
   saves: SaveLog,
-  needs: ModelNeeds = {},
+  needs: ModelNeeds,
+  { editor: settings, run }: EditorRunSettings,
 ): Promise<WiredDeps> {
-  const settings = readSettings(vscode.workspace.getConfiguration(SECTION, folder.uri));
-  const run = runSettingsOf(settings);
   const { wireNodeDeps } = await import('../node/wire.js');
   let modelPort: ModelPort | undefined;
   const env: Record<string, string | undefined> = {};
@@ -44,11 +44,7 @@ export async function depsForFolder(
     continuesRun: needs.continuesRun,
     env,
     onEvent,
-    testTimeoutMs: run.testTimeoutMs,
-    testCommand: run.testCommand,
-    requireSandbox: run.requireSandbox,
-    passEnv: run.passEnv,
-    gates: run.gates,
+    ...wiredSettings(run),
     userSaves: saves.of(folder.uri.fsPath),
   });
   if (settings.diagnostics === 'editor' && deps.diagnostics) {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { RoutingCase } from '../core/schema/routingCase';
-import type { RoutingReport } from '../core/stages/routingEval/report';
+import type { RoutingReport } from '../core/eval/report';
 import { withCancelSignal } from './cancellation';
 import { showMessage } from './messages';
 import { Command, readSettings, SECTION } from './settings';
@@ -84,9 +84,9 @@ export class EvaluateRouting implements vscode.TextDocumentContentProvider {
     } catch (err) {
       return void showMessage('error', `Evaluate Routing: ${errorMessage(err)}`);
     }
-    const { evalCases } = await import('../core/stages/routingEval/runEval.js');
-    const { summarize } = await import('../core/stages/routingEval/report.js');
-    const { formatReport } = await import('../core/stages/routingEval/format.js');
+    const { evalCases } = await import('../core/eval/runEval.js');
+    const { summarize } = await import('../core/eval/report.js');
+    const { formatReport } = await import('../core/eval/format.js');
     const total = cases.length;
     const results = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: evaluating routing with ${model.info.model}`, cancellable: true },

@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import { endIdleWorkers } from '../node/diagnostics/idleWorkers';
-import { decide, registerCommands, type CommandContext } from './commands';
+import type { CommandContext } from './commands/commandContext';
+import { CorrectionService } from './commands/correctionService';
+import { registerCorrectionCommands } from './commands/corrections';
+import { registerRunCommands } from './commands/runTicket';
+import { registerRunsListCommands } from './commands/runsList';
+import { registerScriptCommands } from './commands/scripts';
 import { depsForFolder, draftModelFor } from './deps';
 import { ModelSetup } from './modelSetup';
 import { Disposable } from './dispose';
@@ -50,15 +55,15 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const log = (this.log = this._register(vscode.window.createOutputChannel('Ticket Runner', { log: true })));
     // The user's saves, from activation on: they tell a save from a test's write when the sandbox is off.
     const saves = this._register(new SaveLog());
-    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, saves, needs)));
+    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs, settings) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, saves, needs, settings)));
     const models = (this.models = this._register(new ModelSetup(context, log)));
     for (const command of models.register()) this._register(command);
-    const ctx = {} as CommandContext;
-    this.panels = this._register(new RunPanels(context.extensionUri, this.runs, async (runId, decision, reason) => void (await decide(ctx, runId, decision, reason, 'webview')), log));
-    Object.assign(ctx, { runs: this.runs, panels: this.panels, models, log } satisfies CommandContext);
+    const corrections = new CorrectionService(this.runs);
+    this.panels = this._register(new RunPanels(context.extensionUri, this.runs, async (runId, decision, reason) => void (await corrections.decide(runId, decision, reason, 'webview')), log));
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
-    for (const command of registerCommands(ctx)) this._register(command);
+    const ctx: CommandContext = { runs: this.runs, panels: this.panels, models, corrections, log };
+    for (const command of [...registerRunCommands(ctx), ...registerRunsListCommands(ctx), ...registerScriptCommands(ctx), ...registerCorrectionCommands(ctx)]) this._register(command);
     this._register(new StatsPanel(context.extensionUri, this.runs, log));
     const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
     const tickets = this._register(new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));

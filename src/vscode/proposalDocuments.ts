@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import { reduceRun, type RunState } from '../core/run/reducer';
-import { proposalTicketSides } from '../core/stages/router/corrections';
+import { proposalTicketSides } from '../core/stages/proposals/correctionRequests';
 import { proposalTestSides } from '../core/stages/router/proposalTests';
 import { Disposable } from './dispose';
 import type { RunService } from './runService';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CancelledError, errorMessage } from '../core/errors';
-import type { PipelineDeps } from '../core/stages/context';
+import type { PipelineDeps } from '../core/stages/common/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
 import { FileRunStore, RUNS_DIR } from '../node/store/fileRunStore';
@@ -12,6 +12,8 @@ import { Disposable, DisposableMap, DisposableStore, toDisposable } from './disp
 import { showMessage } from './messages';
 import { abortOnCancel } from './cancellation';
 import type { ModelProviderSetting } from './settings';
+import { folderRunSettings } from './folderSettings';
+import type { EditorRunSettings } from './runSettings';
 
 /** A run known to the window: which folder it lives in, and its state reduced from its log. */
 export interface KnownRun {
@@ -27,9 +29,11 @@ export interface ModelNeeds {
   model?: ModelProviderSetting;
 }
 
-export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds) => Promise<WiredDeps>;
+export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds, settings: EditorRunSettings) => Promise<WiredDeps>;
 
 export interface DriveOptions extends ModelNeeds {
+  /** The settings the caller read for this run and gave the core too; absent, the folder's are read now (a rollback takes none). */
+  settings?: EditorRunSettings;
   /** The progress notification's Cancel: it aborts the run's controller. */
   cancel?: vscode.CancellationToken;
   onEvent?: (e: RunEvent) => void;
@@ -220,7 +224,7 @@ export class RunService extends Disposable {
         this.log.warn(m);
         void showMessage('warning', `Ticket Runner ${m}.`);
       },
-      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel, model: o.model }),
+      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel, model: o.model }, o.settings ?? folderRunSettings(folder)),
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
       onReleaseError: (err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`),
     };

@@ -1,6 +1,7 @@
 import { resolveRunSettings, type RunSettings } from '../core/loop/runSettings';
 import { GATE_NAMES, type GateName } from '../core/schema/gates';
-import type { Settings } from './settings';
+import type * as vscode from 'vscode';
+import { readSettings, type Settings } from './settings';
 
 const onlyGates = (names: readonly string[]): GateName[] => names.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g));
 /** A budget setting of 0 means no limit. */
@@ -26,4 +27,19 @@ export function runSettingsOf(settings: Settings): RunSettings {
     requireSandbox: settings.requireSandbox,
     passEnv: settings.passEnv,
   });
+}
+
+/**
+ * What one run reads of its folder's configuration, once: `run` goes to the core and to the
+ * wiring alike, so a setting changed while the run starts cannot reach one and not the other.
+ */
+export interface EditorRunSettings {
+  /** The editor's own choices the wiring makes: the model, where diagnostics come from. */
+  editor: Settings;
+  run: RunSettings;
+}
+
+export function readRunSettings(config: vscode.WorkspaceConfiguration): EditorRunSettings {
+  const editor = readSettings(config);
+  return { editor, run: runSettingsOf(editor) };
 }

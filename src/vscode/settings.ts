@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { DEFAULT_RECOVERY } from '../core/recovery/policy';
-import { DEFAULT_TEST_TIMEOUT_MS } from '../core/stages/context';
-import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES } from '../core/stages/gates/config';
+import { DEFAULT_TEST_TIMEOUT_MS } from '../core/stages/common/context';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES } from '../core/stages/common/gateConfig';
 
 /**
  * Every setting key of the extension, in one place. package.json `contributes.configuration`
@@ -44,7 +44,6 @@ export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
 export const MODEL_PROVIDERS = ['scripted', 'anthropic', 'vscode-lm'] as const;
 export type ModelProviderSetting = (typeof MODEL_PROVIDERS)[number];
-export const GATES = ['typecheck', 'lint', 'build', 'projectTests', 'implementationReview', 'testReview', 'coverage'] as const;
 export const DIAGNOSTICS_SOURCES = ['editor', 'headless'] as const;
 
 export interface Settings {

@@ -1,6 +1,6 @@
 /**
  * Which ticket Run Ticket takes when it is given none: the one the user is looking at. Pure (no
- * editor API), so it is tested without an editor; commands.ts passes the editor's paths in.
+ * editor API), so it is tested without an editor; Run Ticket (commands/ticketPick.ts) passes the editor's paths in.
  */
 
 /** A ticket file: `.tickets/<ID>.ticket.json`, `.ticket.yaml` or `.ticket.yml`. */

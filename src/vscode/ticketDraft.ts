@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
-import type { Draft } from '../core/stages/draftTicket';
-import type { TicketFormat } from '../core/stages/ticketFormat';
+import type { Draft } from '../core/stages/authoring/draftTicket';
+import type { TicketFormat } from '../core/ticket/ticketFormat';
 import { withCancelSignal } from './cancellation';
 import { showMessage } from './messages';
 import { Command } from './settings';
@@ -64,7 +64,7 @@ export async function draftFromText(files: TicketFiles, modelReady: ModelReady, 
   const draft = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true }, (_progress, token) =>
     withCancelSignal(token, async (signal) => {
       try {
-        const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
+        const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/authoring/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
         return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, signal);
       } catch (err) {
         keptText = text;

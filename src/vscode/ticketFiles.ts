@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { newTicketText } from '../core/stages/ticketTemplate';
-import { isTicketFileName, ticketBaseName, TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/stages/ticketFormat';
-import { nextTicketId, ticketIdProblem } from '../core/stages/ticketIds';
-import type { TicketFinding, TicketValidation } from '../core/stages/validateTicket';
+import { newTicketText } from '../core/ticket/ticketTemplate';
+import { isTicketFileName, ticketBaseName, TICKET_SUFFIXES, ticketFormatOf, type TicketFormat } from '../core/ticket/ticketFormat';
+import { nextTicketId, ticketIdProblem } from '../core/ticket/ticketIds';
+import type { TicketFinding, TicketValidation } from '../core/stages/authoring/validateTicket';
 import { findingRange } from '../node/tickets/findingRanges';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
@@ -79,7 +79,7 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     const checks = await this.checksFor(folder);
-    const { validateTicket } = await import('../core/stages/validateTicket.js');
+    const { validateTicket } = await import('../core/stages/authoring/validateTicket.js');
     const result = await validateTicket(withTypes ? checks : { workspace: checks.workspace }, rel, text, controller.signal);
     if (controller.signal.aborted) return undefined;
     this.showFindings(uri, text, result.findings, ticketFormatOf(rel));

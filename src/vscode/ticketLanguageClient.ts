@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import type { TicketValidation } from '../core/stages/validateTicket';
+import type { TicketValidation } from '../core/stages/authoring/validateTicket';
 import { VALIDATE_REQUEST, type ValidateParams } from '../lsp/protocol';
 import { Disposable, toDisposable } from './dispose';
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { normalizeRelPath } from '../core/stages/paths';
-import { parseTicket } from '../core/stages/ticketLoader';
+import { normalizeRelPath } from '../core/schema/paths';
+import { parseTicket } from '../core/ticket/ticketLoader';
 
 /** The modal's words when files the run reads have changes the user has not saved. */
 export function unsavedQuestion(files: readonly string[]): { message: string; detail: string; action: string } {

@@ -1,6 +1,6 @@
 import type { TestRunRequest } from '../../src/core/ports/checks';
 import type { BuildPort, BuildResult, CoveragePort, CoverageResult, TypeCheckPort, TypeCheckResult } from '../../src/core/ports/gates';
-import type { GateDeps, GateSettings } from '../../src/core/stages/gates/config';
+import type { GateDeps, GateSettings } from '../../src/core/stages/common/gateConfig';
 import { ask } from './questions';
 import type { RecordedWorld } from './recordedWorld';
 

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../src/core/stages/context';
+import type { PipelineDeps } from '../../src/core/stages/common/context';
 import { startRun, type RunResult } from '../../src/core';
 import type { ModelPort } from '../../src/core/ports/model';
 import type { RunState } from '../../src/core/run/reducer';

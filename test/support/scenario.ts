@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../src/core/stages/context';
-import type { GateSettings } from '../../src/core/stages/gates/config';
+import type { PipelineDeps } from '../../src/core/stages/common/context';
+import type { GateSettings } from '../../src/core/stages/common/gateConfig';
 import { resolveCorrection, rollbackRun, startRun, type RunResult } from '../../src/core';
 import { decodeLog, wholeLog } from '../../src/core/run/logCodec';
 import type { RunState } from '../../src/core/run/reducer';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseTicket } from '../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../src/core/ticket/ticketLoader';
 import { Command, DEFAULTS, MODEL_READY_CONTEXT, SECTION, SettingKey, VIEW_RUNS, WALKTHROUGH_ID } from '../../src/vscode/settings';
 
 interface WalkthroughStep {

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
-import { isTicketFileName, ticketBaseName } from '../../core/stages/ticketFormat';
+import { isTicketFileName, ticketBaseName } from '../../core/ticket/ticketFormat';
 
 
 /** A file-name pattern with `*` and `?` as a regular expression; everything else is literal. */

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
-import { draftTicket, MAX_ISSUE_CHARS } from '../../core/stages/draftTicket';
-import type { TicketFormat } from '../../core/stages/ticketFormat';
-import { normalizeRelPath } from '../../core/stages/paths';
-import { TICKET_ID } from '../../core/stages/ticketIds';
+import { draftTicket, MAX_ISSUE_CHARS } from '../../core/stages/authoring/draftTicket';
+import type { TicketFormat } from '../../core/ticket/ticketFormat';
+import { normalizeRelPath } from '../../core/schema/paths';
+import { TICKET_ID } from '../../core/ticket/ticketIds';
 import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../../node/wire';
 import { defineCommand, type Io } from '../command';
 import { MODEL_OPTION, modelChoice } from '../modelChoice';

@@ -1,5 +1,5 @@
 import { UserInputError } from '../../core/errors';
-import { validateTicket } from '../../core/stages/validateTicket';
+import { validateTicket } from '../../core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';

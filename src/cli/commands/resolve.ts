@@ -4,7 +4,8 @@ import { previewLines } from '../../core/run/views/report';
 import { defineCommand } from '../command';
 import { MODEL_OPTION, modelChoice } from '../modelChoice';
 import { loadRun, openRun, printRun, progressTo } from '../openRun';
-import { RUN_OPTIONS, runSettingsFrom, wiredSettings } from '../runOptions';
+import { RUN_OPTIONS, runSettingsFrom } from '../runOptions';
+import { wiredSettings } from '../../node/wiredSettings';
 import { workspaceOf } from '../workspaceOf';
 
 export const resolveCommand = defineCommand({

@@ -1,7 +1,7 @@
 import { UserInputError } from '../../core/errors';
-import type { TicketFinding } from '../../core/stages/validateTicket';
-import type { HeldOutCase } from '../../core/stages/heldOut';
-import { validateTicket } from '../../core/stages/validateTicket';
+import type { TicketFinding } from '../../core/stages/authoring/validateTicket';
+import type { HeldOutCase } from '../../core/stages/manifest/heldOut';
+import { validateTicket } from '../../core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';

@@ -1,25 +1,28 @@
 import { reduceRun, type AttemptState } from '../run/reducer';
 import type { CorrectionRequest } from '../schema/correction';
 import { runChecks } from '../stages/checks/checksStage';
+import { typecheckAhead } from '../stages/checks/typecheckAhead';
 import { stopIfToolsChanged } from '../stages/checks/judgingTools';
-import { type RunContext } from '../stages/context';
+import { type RunContext } from '../stages/common/context';
 import { RunStop } from '../recovery/runStop';
-import { debuggerRequest, diagnose } from '../stages/debuggerStage';
-import { buildCorrection, emitCorrection, nextCorrectionId } from '../stages/router/corrections';
-import { callModel, checkBudget } from '../stages/modelCall';
+import { debuggerRequest, diagnose } from '../stages/debugger/debuggerStage';
+import { emitCorrection, nextCorrectionId } from '../stages/proposals/correctionRequests';
+import { buildCorrection } from '../stages/router/corrections';
+import { callModel, checkBudget } from '../stages/common/modelCall';
 import { stopFromSignal } from '../recovery/budgets';
 import { askCoder } from '../stages/coder/coderCall';
 import { recoveryOf } from '../stages/coder/watchedCall';
 import { type AttemptPlan, RecoveryLadder } from '../recovery/ladder';
 import { summarizeChecks } from '../stages/coder/runTestsTool';
-import { CODER_SYSTEM, correctiveBrief, describeFailure } from '../stages/prompts';
-import { coderPromptParts } from '../stages/coder/coderPrompt';
-import { route, type RouterFacts } from '../stages/router/router';
-import { type ChangeShape, changedStatements, textShape } from '../stages/router/repeatGuard';
+import { describeFailure } from '../stages/common/evidence';
+import { CODER_SYSTEM, coderPromptParts, correctiveBrief } from '../stages/coder/prompt';
+import type { ChangeShape, RouterFacts } from '../stages/common/routing';
+import { route } from '../stages/router/router';
+import { changedStatements, textShape } from '../stages/router/repeatGuard';
 import { writeThroughGate } from '../stages/coder/writeGate';
-import { stopOnKeptEdits } from '../stages/userEdits';
+import { stopOnKeptEdits } from '../stages/common/userEdits';
 import { baselineOf } from '../run/baseline';
-import { debuggerInputs } from '../stages/debuggerInputs';
+import { debuggerInputs } from '../stages/debugger/debuggerInputs';
 
 /**
  * One Coder attempt, the same for a first try and every recovery rung: ask (rungs 1 and 4
@@ -102,7 +105,8 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
     checkBudget(ctx, 'beforeCall');
     if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
     const changed = await coderAttempt(ctx, plan);
-    const outcome = await runChecks(ctx, attempt, changed);
+    // The type-check gate asks moments after a passing attempt: its check overlaps the attempt's tests.
+    const outcome = await runChecks(ctx, attempt, changed, () => typecheckAhead(ctx));
     await stopIfToolsChanged(ctx);
     if (outcome.passed) return { attempts: attempt };
 

@@ -1,7 +1,7 @@
 import { wholeLog } from '../run/logCodec';
 import { reduceRun } from '../run/reducer';
 import { RunLog } from '../run/runLog';
-import type { PipelineDeps } from '../stages/context';
+import type { PipelineDeps } from '../stages/common/context';
 import { trackedWorkspace } from './trackedWorkspace';
 
 /** A run's log, open to append to; its events reach the host's listener as they are written. */

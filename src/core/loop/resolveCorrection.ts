@@ -1,8 +1,8 @@
 import { UserInputError } from '../errors';
 import { pendingCorrection, reduceRun } from '../run/reducer';
 import type { Budget, RecoveryPolicy } from '../schema/events';
-import type { PipelineDeps } from '../stages/context';
-import { applyProposal } from '../stages/router/corrections';
+import type { PipelineDeps } from '../stages/common/context';
+import { applyProposal } from '../stages/proposals/correctionRequests';
 import { raisedByGates } from '../stages/gates';
 import { loadToAppend, openLog, writingDeps } from './openRun';
 import { runFrom, runLimits, type RunEntry, type RunResult } from './runFrom';

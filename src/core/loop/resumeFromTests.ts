@@ -1,7 +1,7 @@
-import type { RunContext } from '../stages/context';
+import type { RunContext } from '../stages/common/context';
 import { runAttempts, type LoopResult } from './innerLoop';
 import { judgeHeldOut, runJudgingTests } from '../stages/checks/heldOutRun';
-import { describeFailure } from '../stages/prompts';
+import { describeFailure } from '../stages/common/evidence';
 import { runGates } from '../stages/gates/index';
 
 /**

@@ -2,7 +2,7 @@ import { UserInputError } from '../errors';
 import { applyEvent, emptyRunState, reduceRun } from '../run/reducer';
 import type { Budget, JudgingToolFile, RecoveryPolicy, RunEvent } from '../schema/events';
 import type { RunLog } from '../run/runLog';
-import type { PipelineDeps } from '../stages/context';
+import type { PipelineDeps } from '../stages/common/context';
 import type { BaselinesNeeded } from '../stages/checks/baselines';
 import { clearInterruptedWrites } from './interruptedWrites';
 import { loadToAppend, openLog, writingDeps } from './openRun';

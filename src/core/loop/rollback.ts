@@ -8,7 +8,7 @@ import { wholeLog } from '../run/logCodec';
 import { reduceRun, type RunState } from '../run/reducer';
 import { RunLog } from '../run/runLog';
 import { clearInterruptedWrites } from './interruptedWrites';
-import type { PipelineDeps } from '../stages/context';
+import type { PipelineDeps } from '../stages/common/context';
 import { outcomeWords } from '../run/views/words';
 
 /** What rollback will do to one path. */

@@ -5,7 +5,7 @@ import { budgetStopOf, startWatchdog } from '../recovery/budgets';
 import { RunStop } from '../recovery/runStop';
 import { defaultBudget, resolveRecovery } from '../recovery/policy';
 import type { Budget, RecoveryPolicy, RunOutcome, StopReason } from '../schema/events';
-import type { PipelineDeps, RunContext } from '../stages/context';
+import type { PipelineDeps, RunContext } from '../stages/common/context';
 import { runGates } from '../stages/gates';
 import { applyOps, warmOps } from '../stages/ops/applyOps';
 import { warmParser } from '../stages/checks/checksStage';

@@ -1,8 +1,8 @@
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import type { GateName } from '../schema/gates';
 import { runBudget } from '../recovery/policy';
-import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, type GateSettings } from '../stages/gates/config';
-import { DEFAULT_TEST_TIMEOUT_MS } from '../stages/context';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, type GateSettings } from '../stages/common/gateConfig';
+import { DEFAULT_TEST_TIMEOUT_MS } from '../stages/common/context';
 
 /**
  * What a host says about a run, each value absent when the user set nothing: the CLI's flags

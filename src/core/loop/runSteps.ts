@@ -1,13 +1,13 @@
 import { UserInputError } from '../errors';
-import type { PipelineDeps, RunContext } from '../stages/context';
+import type { PipelineDeps, RunContext } from '../stages/common/context';
 import { RunStop } from '../recovery/runStop';
-import { buildManifest, manifestHash } from '../stages/manifestBuilder';
+import { buildManifest, manifestHash } from '../stages/manifest/manifestBuilder';
 import { materialize } from '../stages/materializer';
 import { guardOracle } from '../stages/checks/oracle';
 import { stopIfToolsChanged } from '../stages/checks/judgingTools';
-import { Oracle } from '../stages/checks/oraclePins';
-import { parseTicket } from '../stages/ticketLoader';
-import { placeholderPaths, TEMPLATE_MARK } from '../stages/ticketTemplate';
+import { Oracle } from '../stages/common/oraclePins';
+import { parseTicket } from '../ticket/ticketLoader';
+import { placeholderPaths, TEMPLATE_MARK } from '../ticket/ticketTemplate';
 
 /** The ticket, its manifest, and the oracle that pins the ticket's bytes from here on. */
 export type LoadedTicket = Awaited<ReturnType<typeof loadTicket>>;

@@ -1,7 +1,7 @@
 import { UserInputError } from '../errors';
 import type { Budget, RecoveryPolicy } from '../schema/events';
-import type { PipelineDeps } from '../stages/context';
-import { normalizeRelPath } from '../stages/paths';
+import type { PipelineDeps } from '../stages/common/context';
+import { normalizeRelPath } from '../schema/paths';
 import { openLog, writingDeps } from './openRun';
 import { runFrom, runLimits, type RunResult } from './runFrom';
 import { loadTicket } from './runSteps';

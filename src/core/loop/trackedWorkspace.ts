@@ -1,7 +1,7 @@
 import type { HashFn } from '../ports/clock';
 import type { WorkspacePort } from '../ports/workspace';
 import type { RunLog } from '../run/runLog';
-import { keepSeenFiles, SeenFiles } from '../stages/userEdits';
+import { keepSeenFiles, SeenFiles } from '../stages/common/userEdits';
 
 const parentOf = (p: string): string => p.slice(0, Math.max(0, p.lastIndexOf('/')));
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseToolJson } from './toolOutput';
 
 /**
- * A model call's prompt as the run's blobs keep it (`promptRecord`, src/core/stages/modelCall.ts),
+ * A model call's prompt as the run's blobs keep it (`promptRecord`, src/core/stages/common/modelCall.ts),
  * as far as the views and `record` read it. A blob is a file of the run folder, which may come
  * from anywhere (merge-report, a shared run): it is checked before it is shown or replayed.
  */
@@ -15,7 +15,7 @@ export const PromptRecord = z.looseObject({
 });
 export type PromptRecord = z.infer<typeof PromptRecord>;
 
-/** A model call's raw answer as the run's blobs keep it (`answerRecord`, src/core/stages/modelCall.ts). */
+/** A model call's raw answer as the run's blobs keep it (`answerRecord`, src/core/stages/common/modelCall.ts). */
 export const AnswerRecord = z.looseObject({
   text: z.string().optional(),
   structured: z.unknown().optional(),

@@ -5,8 +5,8 @@ import { CancelledError } from '../../core/errors';
 import type { CandidateCheckPort, CandidateFile, CandidateOverlay } from '../../core/ports/candidates';
 import type { DiagnosticsPort, LintPort, ParserPort, TestRunnerPort } from '../../core/ports/checks';
 import { FsWorkspace } from '../workspace/fsWorkspace';
-import { copyTree, ensureLink, resync, snapshot, type Snapshot } from '../workspace/scratchTree';
-import { SKIPPED } from '../workspace/treeSkips';
+import { KeptCopy } from '../workspace/keptCopy';
+import { copyTree, ensureLink } from '../workspace/scratchTree';
 
 /** The checks bound to one overlay root, built by the wiring (src/node/wire.ts). */
 export interface OverlayChecks {
@@ -27,32 +27,21 @@ export interface OverlayCandidateChecksOptions {
   reuse?: boolean;
 }
 
-/** The copy a run keeps, and what it held when it last matched the workspace. */
-interface Cache {
-  base: string;
-  dir: string;
-  source: Snapshot;
-  copy: Snapshot;
-}
-
-/** Top-level names the copy owns rather than mirrors: checked on their own (ensureLink). */
-const OWNED = new Set(['node_modules']);
-
 /**
  * CandidateCheckPort over a scratch copy of the workspace in the temp folder: the tree
  * without node_modules (linked) and the run store, with the candidate files written over
  * it. The copy keeps the workspace's folder name, so configs that name it still resolve.
  *
- * The copy is made once per run and kept: each call first brings it back to the workspace as
- * it stands (the files the run wrote since, and anything a previous call left), then writes
- * the candidate's files; when the call is done it is brought back again. Both steps compare
- * stamps (scratchTree.ts) and copy only what differs, so a call costs a walk of the tree, not
- * a copy of it. The real workspace is only ever read. A copy that cannot be brought back is
- * dropped, and the next call copies afresh.
+ * The copy is made once per run and kept (keptCopy.ts): each call first brings it back to the
+ * workspace as it stands (the files the run wrote since, and anything a previous call left),
+ * then writes the candidate's files; when the call is done it is brought back again. Both steps
+ * copy only what differs, so a call costs a walk of the tree, not a copy of it. The real
+ * workspace is only ever read. A copy that cannot be brought back is dropped, and the next call
+ * copies afresh.
  */
 export class OverlayCandidateChecks implements CandidateCheckPort {
   private readonly root: string;
-  private cache: Cache | undefined;
+  private cache: KeptCopy | undefined;
   /** A call in flight holds the cache; a second one at the same time gets a copy of its own. */
   private busy = false;
 
@@ -68,7 +57,7 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
     const release = async (restore: boolean) => {
       disposeChecks(checks);
       try {
-        if (restore && this.cache) await this.sync(this.cache, false);
+        if (restore && this.cache) await this.cache.sync({ walkSource: false });
       } catch {
         await this.drop();
       } finally {
@@ -77,7 +66,7 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
     };
     try {
       const cache = this.cache ?? (this.cache = await this.create());
-      await this.sync(cache, true);
+      await cache.sync({ walkSource: true });
       await writeCandidate(cache.dir, files);
       if (signal.aborted) throw new CancelledError('candidate check cancelled');
       checks = this.options.makeChecks(cache.dir);
@@ -93,36 +82,21 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
     await this.drop();
   }
 
-  private async create(): Promise<Cache> {
-    const base = await mkdtemp(path.join(tmpdir(), 'ticket-runner-candidate-'));
-    const dir = path.join(base, path.basename(this.root));
+  private async create(): Promise<KeptCopy> {
+    const copy = new KeptCopy(this.root, { prefix: 'ticket-runner-candidate-', link: async (dir) => (await ensureLink(this.root, dir, 'node_modules'), []) });
     try {
-      // The workspace's stamps before the copy: a file that changes while it is copied is seen as changed next time.
-      const source = await snapshot(this.root, { skip: SKIPPED });
-      await copyTree(this.root, dir);
-      await ensureLink(this.root, dir, 'node_modules');
-      return { base, dir, source, copy: await snapshot(dir, { keep: OWNED }) };
+      await copy.sync();
+      return copy;
     } catch (err) {
-      await rm(base, { recursive: true, force: true });
+      await copy.dispose();
       throw err;
     }
-  }
-
-  /**
-   * Brings the copy back to the workspace: only what differs is copied or removed. Before a
-   * call the workspace is walked too (the run wrote it since); after one, only the copy.
-   */
-  private async sync(cache: Cache, walkSource: boolean): Promise<void> {
-    await ensureLink(this.root, cache.dir, 'node_modules');
-    const next = await resync(this.root, cache.dir, cache.source, cache.copy, OWNED, { walkSource });
-    cache.source = next.source;
-    cache.copy = next.copy;
   }
 
   private async drop(): Promise<void> {
     const cache = this.cache;
     this.cache = undefined;
-    if (cache) await rm(cache.base, { recursive: true, force: true });
+    await cache?.dispose();
   }
 
   /** A copy for one call, removed after it. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagnosticsPort, SymbolEntry } from '../../core/ports/checks';
 import type { AppliedFix, CodeDiagnostic } from '../../core/schema/checks';
-import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
+import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/common/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { HEADLESS } from './judges';
 import { declaresWorkspaces, hasTypeScriptProject } from './tsProject';

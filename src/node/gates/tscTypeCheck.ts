@@ -9,7 +9,7 @@ import type { TypeCheckTool } from '../../core/schema/gates';
 import { answerLine, JsonLineWorker } from '../sandbox/jsonLineWorker';
 import { ProcessJail } from '../sandbox/processJail';
 import { TscAnswer } from './tscProtocol';
-import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/workspacePackages';
+import { dependentsOf, packageOf, workspacePackages, type WorkspacePackage } from '../../core/stages/common/workspacePackages';
 import { ToolResolver } from '../testRunners/toolResolution';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { workspacePath } from '../workspacePaths';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { GateDeps, GateSettings } from '../../core/stages/gates/config';
+import type { GateDeps, GateSettings } from '../../core/stages/common/gateConfig';
 import type { CoveragePort } from '../../core/ports/gates';
 import type { ProcessJail } from '../sandbox/processJail';
 import { ShellBuild } from './buildCommand';

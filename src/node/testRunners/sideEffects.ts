@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
-import { constants, createReadStream, mkdtempSync, promises as fs, rmSync, type Stats } from 'node:fs';
+import { constants, createReadStream, mkdtempSync, promises as fs, rmSync, type BigIntStats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SKIPPED } from '../workspace/treeSkips';
+import { GIT_WATCHED, SKIPPED } from '../workspace/treeSkips';
+import { stampOf, walkTree, type Stamp } from '../workspace/treeWalk';
 import { PackageWatch } from './packageWrites';
 
-/** What of the workspace's `.git` is watched all the same: git runs what they name, outside any sandbox. */
-const GIT_WATCHED = ['hooks', 'config'];
+/** The paths of what git or the editor runs code from: GIT_WATCHED, and the workspace's editor settings. */
+const RUNS_CODE_LATER = [...GIT_WATCHED.map((name) => `.git/${name}`), '.vscode'];
 
 /**
  * Whether a workspace path is one that git or the editor runs code from, outside any sandbox: a
@@ -15,7 +16,7 @@ const GIT_WATCHED = ['hooks', 'config'];
  * the change put back: nothing a test needs writes there.
  */
 export function runsCodeLater(rel: string): boolean {
-  return /^(\.git\/hooks|\.git\/config|\.vscode)(\/|$)/.test(rel);
+  return RUNS_CODE_LATER.some((p) => rel === p || rel.startsWith(`${p}/`));
 }
 /** Files up to this size are kept in memory; larger ones are copied to a snapshot folder. */
 const MAX_IN_MEMORY_BYTES = 4 * 1024 * 1024;
@@ -57,9 +58,8 @@ export interface SideEffectGuardOptions {
 }
 
 interface Seen {
-  mtimeMs: number;
-  /** Set by every write, chmod and utimes, and by nothing a process can ask for: a file whose mtime was put back still shows. */
-  ctimeMs: number;
+  /** The file's stamp: one unchanged since the last look is not read again. */
+  stamp: Stamp;
   size: number;
   mode: number;
   /** A symbolic link's target. */
@@ -186,41 +186,33 @@ export class SideEffectGuard {
    */
   private async look(reuse: Map<string, Seen>, compare: Map<string, Seen> | undefined, keep: boolean): Promise<Tree> {
     const tree: Tree = { files: new Map(), dirs: new Map() };
+    const { entries, skipped } = await walkTree(this.root, { skip: SKIPPED, gitWatched: true, changing: true });
     const packageDirs: string[] = [];
-    const mountPoints = new Set(await this.options.runtimeMountPoints?.());
-    const see = async (abs: string, isDirectory: boolean): Promise<void> => {
-      const rel = path.relative(this.root, abs).split(path.sep).join('/');
-      const st = await fs.lstat(abs).catch(() => undefined);
-      if (!st) return;
-      if (mountPoints.has(rel) && (await stillEmpty(abs, st))) return;
-      if (isDirectory) {
-        tree.dirs.set(rel, st.mode);
-        return walk(abs);
+    for (const [rel, st] of skipped) {
+      // A copy's node_modules is a link to the workspace's (testTree.ts): watched as the packages it is, and looked at as a link.
+      if (path.posix.basename(rel) === 'node_modules' && (st.isDirectory() || st.isSymbolicLink())) packageDirs.push(this.abs(rel));
+      // Only a folder of a skipped name is left out: a link or a file in its place (a `.git` file naming another git folder) is looked at.
+      if (!st.isDirectory()) entries.set(rel, st);
+    }
+    for (const rel of new Set(await this.options.runtimeMountPoints?.())) {
+      const st = entries.get(rel);
+      if (st && (await stillEmpty(this.abs(rel), st))) entries.delete(rel);
+    }
+    for (const [rel, st] of entries) {
+      if (st.isDirectory()) {
+        tree.dirs.set(rel, Number(st.mode));
+        continue;
       }
       const prior = reuse.get(rel) ?? compare?.get(rel);
-      if (prior && unchanged(prior, st)) {
+      const stamp = stampOf(st);
+      if (prior?.stamp === stamp) {
         tree.files.set(rel, prior);
-        return;
+        continue;
       }
-      const stat = { mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, size: st.size, mode: st.mode };
-      if (st.isSymbolicLink()) tree.files.set(rel, { ...stat, link: await fs.readlink(abs), content: null });
-      else if (st.isFile()) tree.files.set(rel, { ...stat, ...(await this.read(abs, st.size, keep)) });
-    };
-    const walk = async (dir: string): Promise<void> => {
-      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-      for (const e of entries) {
-        const abs = path.join(dir, e.name);
-        if (e.isDirectory() && e.name === '.git' && dir === this.root) {
-          for (const inGit of (await fs.readdir(abs, { withFileTypes: true }).catch(() => [])).filter((g) => GIT_WATCHED.includes(g.name))) await see(path.join(abs, inGit.name), inGit.isDirectory());
-        } else if (e.isDirectory() && e.name === 'node_modules') packageDirs.push(abs);
-        else if (!(e.isDirectory() && SKIPPED.has(e.name))) {
-          // A copy's node_modules is a link to the workspace's (testTree.ts): watched as the packages it is, and looked at as a link.
-          if (e.isSymbolicLink() && e.name === 'node_modules') packageDirs.push(abs);
-          await see(abs, e.isDirectory());
-        }
-      }
-    };
-    await walk(this.root);
+      const stat = { stamp, size: Number(st.size), mode: Number(st.mode) };
+      if (st.isSymbolicLink()) tree.files.set(rel, { ...stat, link: await fs.readlink(this.abs(rel)), content: null });
+      else if (st.isFile()) tree.files.set(rel, { ...stat, ...(await this.read(this.abs(rel), stat.size, keep)) });
+    }
     this.packageDirs = packageDirs;
     return tree;
   }
@@ -260,17 +252,13 @@ export class SideEffectGuard {
         await fs.chmod(abs, was.mode & 0o7777);
       }
       // The file is as it was: the next look need not read it again.
-      const st = await fs.lstat(abs);
-      this.known.files.set(rel, { ...was, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, mode: st.mode });
+      const st = await fs.lstat(abs, { bigint: true });
+      this.known.files.set(rel, { ...was, stamp: stampOf(st), mode: Number(st.mode) });
       return true;
     } catch {
       return false;
     }
   }
-}
-
-function unchanged(prior: Seen, st: Stats): boolean {
-  return prior.mtimeMs === st.mtimeMs && prior.ctimeMs === st.ctimeMs && prior.size === st.size && prior.mode === st.mode;
 }
 
 /** Same file: equal stat, or (a touch, a rewrite with the same bytes) equal content. */
@@ -284,8 +272,8 @@ function same(a: Seen, b: Seen): boolean {
 }
 
 /** An empty file, or a folder with nothing in it: what the sandbox runtime mounts over. */
-async function stillEmpty(abs: string, st: Stats): Promise<boolean> {
-  if (st.isFile()) return st.size === 0;
+async function stillEmpty(abs: string, st: BigIntStats): Promise<boolean> {
+  if (st.isFile()) return st.size === 0n;
   return st.isDirectory() && (await fs.readdir(abs).catch(() => ['?'])).length === 0;
 }
 

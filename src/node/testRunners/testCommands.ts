@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
-import { RUNNER_CONFIGS } from '../../core/stages/manifestBuilder';
+import { RUNNER_CONFIGS } from '../../core/stages/manifest/manifestBuilder';
 import { parseJestReport, parseMochaReport, parseNodeTestReport, type ReportParser } from './testReports';
 import type { ToolResolver } from './toolResolution';
 import { judgedByWitness, WITNESS_KEY_VAR, WITNESS_RECORD_VAR, type WitnessedRunner } from './witnessRecord';

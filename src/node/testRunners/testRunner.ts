@@ -20,7 +20,7 @@ import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports'
 import { ToolResolver } from './toolResolution';
 import { stillChanged, type JudgingTools, type ToolChange } from './judgingTools';
 import { TrustedTransforms } from './trustedTransforms';
-import { packageOf, workspacePackages } from '../../core/stages/workspacePackages';
+import { packageOf, workspacePackages } from '../../core/stages/common/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 
 /** What tsx compiles: TypeScript sources, not declarations. */

@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs';
 import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { copyTree, resync, snapshot, stampOf, type Snapshot } from '../workspace/scratchTree';
+import { KeptCopy } from '../workspace/keptCopy';
+import type { Snapshot } from '../workspace/scratchTree';
 import { SKIPPED } from '../workspace/treeSkips';
+import { walkTree } from '../workspace/treeWalk';
 import { isInside } from '../workspacePaths';
 
 /** A file or folder of the workspace that differs between two looks at it. */
@@ -12,20 +12,14 @@ export interface TreeChange {
   change: 'created' | 'modified' | 'deleted';
 }
 
-/** Top-level names the copy owns rather than mirrors (its node_modules, made by `linkPackages`). */
-const OWNED = new Set(['node_modules']);
 /** What tools write in a node_modules folder as they run (vite's bundled config, caches): the copy's own, made afresh for each command. */
 const CACHES = new Set(['.vite', '.vite-temp', '.cache']);
-/** What of the workspace's `.git` is looked at all the same: git runs what they name, outside any sandbox. */
-const GIT_WATCHED = ['.git/hooks', '.git/config'];
 
 /**
- * The tree the test commands run in: a copy of the workspace kept for the run, in the temp
- * folder, under the workspace's own folder name (configs that name it still resolve). Its
+ * The tree the test commands run in: a copy of the workspace kept for the run (keptCopy.ts). Its
  * node_modules folders are its own, each entry a link to the workspace's package (large, and
  * read-only to a command), so what tools write there as they run stays in the copy. Before
- * each command the copy is brought back to the workspace as it stands, copying only what
- * differs (scratchTree.ts): the files the run wrote since, and undoing whatever the last
+ * each command the copy is brought back to the workspace as it stands, undoing whatever the last
  * command left. A command then writes the copy, never the workspace, so what the user saves
  * beside the run is never put back with the tests' writes: there is nothing to put back in the
  * workspace, and nothing there to race with.
@@ -33,26 +27,29 @@ const GIT_WATCHED = ['.git/hooks', '.git/config'];
 export class TestTree {
   /** The copy's root. */
   readonly dir: string;
-  private readonly base: string;
-  private stamps: { source: Snapshot; copy: Snapshot } | undefined;
+  private readonly copy: KeptCopy;
   /** The nested node_modules folders of the workspace (an npm-workspaces package's own), linked in the copy too. */
-  private nested: string[] = [];
+  private nested: string[] | undefined;
   /** The git hooks' and config's bytes and modes at the last sync: what `putBack` writes again. */
   private gitBefore = new Map<string, { bytes: Buffer; mode: number }>();
   /** One sync at a time: a prepare's and a run's would both write the copy. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(readonly root: string) {
-    this.base = mkdtempSync(path.join(tmpdir(), 'ticket-runner-tree-'));
-    this.dir = path.join(this.base, path.basename(root));
+    this.copy = new KeptCopy(root, { prefix: 'ticket-runner-tree-', link: (dir) => this.link(dir), gitWatched: true });
+    this.dir = this.copy.dir;
   }
 
   /**
-   * Brings the copy to the workspace as it stands, and gives the workspace's stamps as copied:
-   * what `changedSince` compares with once the command has ended.
+   * Brings the copy to the workspace as it stands, and gives the workspace's stamps as copied
+   * (with the git hooks and config): what `changedSince` compares with once the command has ended.
    */
   sync(): Promise<Snapshot> {
-    const next = this.queue.then(() => this.syncNow());
+    const next = this.queue.then(async () => {
+      const source = await this.copy.sync();
+      await this.keepGit(source);
+      return source;
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -63,7 +60,7 @@ export class TestTree {
    * reach: what changed in the workspace while a command ran in the copy.
    */
   async changedSince(before: Snapshot): Promise<TreeChange[]> {
-    const now = await this.look();
+    const now = await this.copy.sourceStamps();
     const out: TreeChange[] = [];
     for (const [rel, stamp] of now) {
       const was = before.get(rel);
@@ -104,39 +101,16 @@ export class TestTree {
 
   /** Removes the copy: the run is over. Off the event loop's back: a copy with its links is thousands of entries. */
   async dispose(): Promise<void> {
-    this.stamps = undefined;
     await this.queue;
-    await rm(this.base, { recursive: true, force: true });
+    await this.copy.dispose();
   }
 
-  private async syncNow(): Promise<Snapshot> {
-    if (!this.stamps) {
-      // The workspace's stamps before the copy: a file that changes while it is copied is seen as changed next time.
-      const source = await this.look();
-      await copyTree(this.root, this.dir);
-      this.nested = await nestedPackages(this.root);
-      await this.link();
-      this.stamps = { source, copy: await snapshot(this.dir, { keep: OWNED }) };
-      await this.keepGit(source);
-      return source;
-    }
-    const next = await resync(this.root, this.dir, withoutGit(this.stamps.source), this.stamps.copy, OWNED, { walkSource: true });
-    // After the resync, which removes a nested node_modules a command changed (its stamp is not the recorded one): made again here, and stamped.
-    await this.link();
-    for (const rel of this.nested) {
-      const st = await lstat(path.join(this.dir, rel)).catch(() => undefined);
-      if (st) next.copy.set(rel, stampOf(st));
-      if (st?.isDirectory()) for (const [k, v] of await snapshot(this.dir, {}, rel)) next.copy.set(k, v);
-    }
-    const source = new Map([...next.source, ...(await gitStamps(this.root))]);
-    this.stamps = { source, copy: next.copy };
-    await this.keepGit(source);
-    return source;
-  }
-
-  private async link(): Promise<void> {
-    await linkPackages(this.root, this.dir, 'node_modules');
-    for (const rel of this.nested) if (await lstat(path.join(this.dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, this.dir, rel);
+  /** The copy's node_modules folders, each made again as links; what is below the top is stamped again by the copy. */
+  private async link(dir: string): Promise<readonly string[]> {
+    this.nested ??= await nestedPackages(this.root);
+    await linkPackages(this.root, dir, 'node_modules');
+    for (const rel of this.nested) if (await lstat(path.join(dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, dir, rel);
+    return this.nested;
   }
 
   /** The git hooks' and config's bytes now, for `putBack`. */
@@ -149,43 +123,12 @@ export class TestTree {
       if (bytes && st?.isFile()) this.gitBefore.set(rel, { bytes, mode: st.mode });
     }
   }
-
-  private async look(): Promise<Snapshot> {
-    return new Map([...(await snapshot(this.root, { skip: SKIPPED })), ...(await gitStamps(this.root))]);
-  }
-}
-
-/** The stamps of the git hooks and config: `.git/…` keys, which no copy holds. */
-async function gitStamps(root: string): Promise<Snapshot> {
-  const out: Snapshot = new Map();
-  for (const rel of GIT_WATCHED) {
-    const st = await lstat(path.join(root, rel)).catch(() => undefined);
-    if (!st) continue;
-    if (!st.isDirectory()) out.set(rel, stampOf(st));
-    else for (const [k, v] of [[rel, 'dir'] as const, ...(await snapshot(root, {}, rel))]) out.set(k, v);
-  }
-  return out;
-}
-
-function withoutGit(stamps: Snapshot): Snapshot {
-  return new Map([...stamps].filter(([rel]) => !rel.startsWith('.git/')));
 }
 
 /** The workspace's node_modules folders below its top, by path from the root (not inside another node_modules). */
 async function nestedPackages(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string): Promise<void> => {
-    const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      if (!e.isDirectory()) continue;
-      const child = rel ? `${rel}/${e.name}` : e.name;
-      if (e.name === 'node_modules') {
-        if (rel) out.push(child);
-      } else if (!SKIPPED.has(e.name)) await walk(child);
-    }
-  };
-  await walk('');
-  return out;
+  const { skipped } = await walkTree(root, { skip: SKIPPED });
+  return [...skipped].filter(([rel, st]) => rel.includes('/') && path.posix.basename(rel) === 'node_modules' && st.isDirectory()).map(([rel]) => rel);
 }
 
 /** What `linkPackages` wants in place of a scope folder (`@types`): a folder of links, not a link. */

@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import { isCollection, type Node as YamlNode } from 'yaml';
-import { parseYamlTicket, yamlProblems, type TicketFormat } from '../../core/stages/ticketFormat';
+import { parseYamlTicket, yamlProblems, type TicketFormat } from '../../core/ticket/ticketFormat';
 
 /** The segments of a finding's JSON path: `$.testPlan.files[0].path` → ['testPlan', 'files', 0, 'path']. */
 export function pathSegments(jsonPath: string): (string | number)[] {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { PathError } from '../../core/errors';
-import { normalizeRelPath } from '../../core/stages/paths';
+import { normalizeRelPath } from '../../core/schema/paths';
 import type { WorkspacePort } from '../../core/ports/workspace';
 import { isInside } from '../workspacePaths';
 

@@ -1,28 +1,23 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { lstat } from 'node:fs/promises';
 import { SKIPPED } from './treeSkips';
+import { stampOf, walkTree } from './treeWalk';
 
 /**
  * A stamp of the workspace's files as the side-effect guard sees them (installed packages,
- * version control and the run store left out, as there), taken from each entry's inode, size,
- * mtime and ctime: two equal stamps mean no file or folder was written, created, deleted,
- * renamed or chmod-ed in between. The ctime is what makes that hold against code that hides a
- * write: any write, chmod or utimes sets it to the time of day, and no unprivileged process can
- * set it back, so a file changed and put back as it was (content and mtime alike) still shows.
+ * version control and the run store left out, as there), from each entry's stamp (treeWalk.ts),
+ * folders' times included: two equal stamps mean no file or folder was written, created, deleted,
+ * renamed or chmod-ed in between, even one changed and put back as it was (content and mtime
+ * alike), since no unprivileged process can set a change time back.
  *
  * Only a write within the same tick of the file system's clock as the stamp (a few ms) could
  * pass unseen; a caller takes the stamp before it starts the processes that could write.
  */
 export async function workspaceStamp(root: string): Promise<string> {
   const hash = createHash('sha256');
-  const see = async (abs: string, rel: string): Promise<void> => {
-    const st = await fs.lstat(abs, { bigint: true });
-    hash.update(`${rel}\0${st.mode}\0${st.ino}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n`);
-    if (!st.isDirectory()) return;
-    const names = (await fs.readdir(abs)).sort();
-    for (const name of names) if (!SKIPPED.has(name)) await see(path.join(abs, name), rel ? `${rel}/${name}` : name);
-  };
-  await see(root, '');
+  // The root's own times: a top-level file made and removed again changes only them.
+  hash.update(`\0${stampOf(await lstat(root, { bigint: true }), { folderTimes: true })}\n`);
+  const { entries } = await walkTree(root, { skip: SKIPPED });
+  for (const [rel, st] of [...entries].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${rel}\0${stampOf(st, { folderTimes: true })}\n`);
   return hash.digest('hex');
 }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EXIT } from '../../../src/cli/main';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { cli } from '../../support/cli';
 import { runDistCli, STACK_LINE } from '../../support/cliProcess';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../../src/core/stages/context';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
 import type { RunResult } from '../../../src/core';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { callsOf, resolveRun, rollback, runTicket } from '../../support/scenario';

@@ -3,8 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RoutingCase } from '../../../src/core/schema/routingCase';
-import { summarize, type RoutingReport } from '../../../src/core/stages/routingEval/report';
-import { evalCases } from '../../../src/core/stages/routingEval/runEval';
+import { summarize, type RoutingReport } from '../../../src/core/eval/report';
+import { evalCases } from '../../../src/core/eval/runEval';
 import { route } from '../../../src/core/stages/router/router';
 import { scriptedCaseModel } from '../../../src/node/routingCorpus/caseModel';
 import { loadCorpus } from '../../../src/node/routingCorpus/corpusFiles';

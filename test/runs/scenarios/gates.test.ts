@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { PipelineDeps } from '../../../src/core/stages/context';
-import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
+import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/common/gateConfig';
 import type { RunResult } from '../../../src/core';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { callsOf, freshCopyEachTest, gateRuns, resolveRun, runTicket } from '../../support/scenario';

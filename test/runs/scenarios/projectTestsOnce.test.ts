@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { PipelineDeps } from '../../../src/core/stages/context';
-import { DEFAULT_GATES } from '../../../src/core/stages/gates/config';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
+import { DEFAULT_GATES } from '../../../src/core/stages/common/gateConfig';
 import { ALONG_LIMIT_MS } from '../../../src/core/stages/checks/attemptRegression';
 import { loadEvents } from '../../support/rungRuns';
 import { freshCopyEachTest, gateRuns, runTicket } from '../../support/scenario';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/common/gateConfig';
 import { callsOf, freshCopyEachTest, gateRuns, gatesRan, runTicket } from '../../support/scenario';
 import { fixturePath } from '../../support/tempWorkspace';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { GateSettings } from '../../../src/core/stages/gates/config';
+import type { GateSettings } from '../../../src/core/stages/common/gateConfig';
 import type { RunState } from '../../../src/core/run/reducer';
 import { callsOf, resolveRun, runTicket } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';

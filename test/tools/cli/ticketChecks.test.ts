@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Ticket } from '../../../src/core/schema/ticket';
 import { materialize } from '../../../src/core/stages/materializer';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { cli } from '../../support/cli';
 import { copyFixture, treeHash } from '../../support/tempWorkspace';
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CodeAction, CodeLens, CompletionItem, Hover } from 'vscode-languageserver-protocol';
 import type { Ticket } from '../../../src/core/schema/ticket';
-import { validateTicket } from '../../../src/core/stages/validateTicket';
+import { validateTicket } from '../../../src/core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../../src/node/wire';
 import { cli } from '../../support/cli';
 import { applyEdits, positionOf, serveFixture, textAt, type TicketDiagnostic as Diagnostic } from '../../support/lspClient';

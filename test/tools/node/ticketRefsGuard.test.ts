@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
 import type { Manifest } from '../../../src/core/schema/manifest';
-import { buildManifest } from '../../../src/core/stages/manifestBuilder';
+import { buildManifest } from '../../../src/core/stages/manifest/manifestBuilder';
 import { route } from '../../../src/core/stages/router/router';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
 import { TempProject } from '../../support/tempProject';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { diagnose, evidenceProblems } from '../../../src/core/stages/debuggerStage';
-import type { DebuggerInputs } from '../../../src/core/stages/prompts';
+import { diagnose, evidenceProblems } from '../../../src/core/stages/debugger/debuggerStage';
+import type { DebuggerInputs } from '../../../src/core/stages/common/evidence';
 import { route } from '../../../src/core/stages/router/router';
 import { changedStatements, textShape } from '../../../src/core/stages/router/repeatGuard';
 import { checkWrite } from '../../../src/core/stages/coder/writeGate';

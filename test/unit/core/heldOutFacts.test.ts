@@ -3,10 +3,10 @@ import type { TestCaseResult, TestRunResult } from '../../../src/core/schema/che
 import { Manifest } from '../../../src/core/schema/manifest';
 import type { Diagnosis } from '../../../src/core/schema/diagnosis';
 import { heldOutContradiction } from '../../../src/core/stages/checks/heldOutFacts';
-import { heldOutCases, splitHeldOut } from '../../../src/core/stages/heldOut';
-import { applyProposal } from '../../../src/core/stages/router/corrections';
+import { heldOutCases, splitHeldOut } from '../../../src/core/stages/manifest/heldOut';
+import { applyProposal } from '../../../src/core/stages/proposals/correctionRequests';
 import { route } from '../../../src/core/stages/router/router';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { aManifest } from '../../support/aManifest';
 
 /**

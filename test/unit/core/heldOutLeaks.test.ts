@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { EDITOR_TOOL, EditorSession } from '../../../src/core/stages/coder/editorTool';
-import { heldOutSecrets, leakedIn, WITHHELD_TEXT, withoutHeldOut } from '../../../src/core/stages/heldOutLeaks';
-import { describeFailure } from '../../../src/core/stages/prompts';
+import { heldOutSecrets, leakedIn, WITHHELD_TEXT, withoutHeldOut } from '../../../src/core/stages/coder/heldOutLeaks';
+import { describeFailure } from '../../../src/core/stages/common/evidence';
 import { aManifest } from '../../support/aManifest';
 
 /*

@@ -3,8 +3,8 @@ import type { TestRunRequest } from '../../../src/core/ports/checks';
 import type { CoveragePort, CoverageResult } from '../../../src/core/ports/gates';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { RunEvent } from '../../../src/core/schema/events';
-import type { RunContext } from '../../../src/core/stages/context';
-import { judgedCoverage, judgingTestRun } from '../../../src/core/stages/gates/judgedCoverage';
+import type { RunContext } from '../../../src/core/stages/common/context';
+import { judgedCoverage, judgingTestRun } from '../../../src/core/stages/checks/judgedCoverage';
 
 /**
  * The run that judges an attempt measures coverage when the runner does so as it runs, and the

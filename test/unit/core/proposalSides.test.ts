@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeLog } from '../../../src/core/run/logCodec';
 import { reduceRun } from '../../../src/core/run/reducer';
-import { previewProposal, proposalTicketSides } from '../../../src/core/stages/router/corrections';
+import { previewProposal, proposalTicketSides } from '../../../src/core/stages/proposals/correctionRequests';
 import { proposalTestSides, proposalTestsOf } from '../../../src/core/stages/router/proposalTests';
 
 /** A correction's two sides, as the diff editor and the run view show them, from recorded runs. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { TestRunRequest } from '../../../src/core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../../src/core/schema/checks';
 import type { RunEvent } from '../../../src/core/schema/events';
-import type { RunContext } from '../../../src/core/stages/context';
+import type { RunContext } from '../../../src/core/stages/common/context';
 import { ALONG_LIMIT_MS, attemptRegression, filesAlong, gateRegression } from '../../../src/core/stages/checks/attemptRegression';
 import { MemoryWorkspace } from '../../fakes/memoryWorkspace';
 

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { nextTicketId, ticketIdProblem } from '../../../src/core/stages/ticketIds';
+import { nextTicketId, ticketIdProblem } from '../../../src/core/ticket/ticketIds';
 
 describe('New Ticket: the id it proposes and the ids it refuses', () => {
   it("proposes the number after the highest of the tickets' most common prefix", () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { TicketValidationError } from '../../../src/core/errors';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { ticketJsonSchemaText } from '../../../src/core/schema/jsonSchema';
 import { FIXTURE, REPO_ROOT } from '../../support/tempWorkspace';
 

@@ -3,10 +3,10 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../../src/core/errors';
 import { loadTicket } from '../../../src/core/loop/runSteps';
-import type { PipelineDeps } from '../../../src/core/stages/context';
-import { newTicketText, placeholderPaths, TEMPLATE_MARK } from '../../../src/core/stages/ticketTemplate';
-import { parseTicket } from '../../../src/core/stages/ticketLoader';
-import { validateTicket } from '../../../src/core/stages/validateTicket';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
+import { newTicketText, placeholderPaths, TEMPLATE_MARK } from '../../../src/core/ticket/ticketTemplate';
+import { parseTicket } from '../../../src/core/ticket/ticketLoader';
+import { validateTicket } from '../../../src/core/stages/authoring/validateTicket';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
 import { copyFixture } from '../../support/tempWorkspace';
 

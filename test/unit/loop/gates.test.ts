@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { RunState } from '../../../src/core/run/reducer';
 import { formatRunReport } from '../../../src/core/run/views/report';
 import { verdictLines, verdictText } from '../../../src/core/run/views/verdict';
-import type { PipelineDeps } from '../../../src/core/stages/context';
-import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/gates/config';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
+import { DEFAULT_GATES, type GateSettings } from '../../../src/core/stages/common/gateConfig';
 import { FIXTURES } from '../../fakes/memoryWorkspace';
 import { callsOf, decide, pureRun, type PureRun } from './loopRig';
 

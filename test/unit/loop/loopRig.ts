@@ -2,7 +2,7 @@ import { resolveCorrection, startRun, type RunResult } from '../../../src/core';
 import type { ModelScript } from '../../../src/node/models/scripted';
 import { scriptPosition } from '../../../src/node/models/scripted';
 import type { TestRunRequest } from '../../../src/core/ports/checks';
-import type { PipelineDeps } from '../../../src/core/stages/context';
+import type { PipelineDeps } from '../../../src/core/stages/common/context';
 import type { RunState } from '../../../src/core/run/reducer';
 import type { Budget, RecoveryPolicy, RunEvent } from '../../../src/core/schema/events';
 import { fakeDeps, scripted, ticketPathOf, type FakeOptions, type FakeRig } from '../../fakes/fakeDeps';

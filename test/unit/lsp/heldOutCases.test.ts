@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Ticket } from '../../../src/core/schema/ticket';
-import { ticketText } from '../../../src/core/stages/ticketTemplate';
+import { ticketText } from '../../../src/core/ticket/ticketTemplate';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
 import { HELD_OUT_LENS, heldOutLenses } from '../../../src/lsp/heldOutView';
 import { hover } from '../../../src/lsp/hover';

@@ -6,7 +6,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parse as parseYaml } from 'yaml';
 import type { DiagnosticsPort } from '../../../src/core/ports/checks';
 import type { Ticket } from '../../../src/core/schema/ticket';
-import { ticketText } from '../../../src/core/stages/ticketTemplate';
+import { ticketText } from '../../../src/core/ticket/ticketTemplate';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
 import { codeActions } from '../../../src/lsp/codeActions';

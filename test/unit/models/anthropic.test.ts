@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { z } from 'zod';
 import { CancelledError, ModelTransportError, UserInputError } from '../../../src/core/errors';
-import { structuredSpecFromZod } from '../../../src/core/stages/structured';
+import { structuredSpecFromZod } from '../../../src/core/stages/common/structured';
 import type { ModelRequest, ModelResponse } from '../../../src/core/ports/model';
 import { costOf, DEFAULT_PRICES, priceFor } from '../../../src/core/run/pricing';
 import { AnthropicProvider, type AnthropicProviderOptions, createAnthropicProviderFromEnv } from '../../../src/node/models/anthropic';

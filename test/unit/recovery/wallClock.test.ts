@@ -5,7 +5,7 @@ import { startWatchdog } from '../../../src/core/recovery/budgets';
 import { RunStop } from '../../../src/core/recovery/runStop';
 import { memoryStore } from '../../../src/core/run/memoryStore';
 import { RunLog } from '../../../src/core/run/runLog';
-import { callModel, type CallContext } from '../../../src/core/stages/modelCall';
+import { callModel, type CallContext } from '../../../src/core/stages/common/modelCall';
 
 /** A clock that moves only when told: the run's time is the test's to decide. */
 class FakeClock implements ClockPort {

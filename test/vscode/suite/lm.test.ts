@@ -7,7 +7,7 @@ import { CancelledError } from '../../../src/core/errors';
 import type { ModelRequest } from '../../../src/core/ports/model';
 import { CODE_WITHOUT_REASONING_INSTRUCTION, jsonOnlyInstruction } from '../../../src/core/recovery/proseSuppression';
 import type { ModelAdaptation, RunEvent } from '../../../src/core/schema/events';
-import type { RoutingReport } from '../../../src/core/stages/routingEval/report';
+import type { RoutingReport } from '../../../src/core/eval/report';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import { selectLmModel } from '../../../src/vscode/lmModel';
 import { MODEL_CALL_SCHEME } from '../../../src/vscode/modelCallDocuments';

@@ -1,6 +1,6 @@
 import type { RunLog } from '../../run/runLog';
 import type { RunEvent } from '../../schema/events';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { joinResults, keyInFiles, projectRegression, projectTestFiles, type RegressionOutcome } from './projectTests';
 
 /**

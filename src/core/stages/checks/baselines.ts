@@ -1,5 +1,5 @@
 import { CancelledError, isAbort } from '../../errors';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { measureBaseline } from './findingsBaseline';
 import { measureProjectTestBaseline } from './projectTests';
 

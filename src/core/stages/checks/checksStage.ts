@@ -1,4 +1,4 @@
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { baselineFromLog, splitDiagnostics, splitLint } from './findingsBaseline';
 import { judgeHeldOut, runJudgingTests } from './heldOutRun';
 import type { TestRunResult } from '../../schema/checks';
@@ -7,10 +7,9 @@ import { preCoderOverlays } from './preCoderCode';
 import { attemptRegression, filesAlong } from './attemptRegression';
 import { caseKey, changedByRun, testsReaching } from './projectTests';
 import { impossibleExpectations, renderTypeProbe } from './typeProbe';
-import type { FailureEvidence } from '../prompts';
-import { typecheckAhead } from '../gates/typecheckAhead';
-import { isCodePath } from '../paths';
-import { seenFilesOf } from '../userEdits';
+import type { FailureEvidence } from '../common/evidence';
+import { isCodePath } from '../../schema/paths';
+import { seenFilesOf } from '../common/userEdits';
 import type { MachineFact } from '../../schema/correction';
 import { heldOutContradiction } from './heldOutFacts';
 
@@ -44,8 +43,10 @@ export function warmParser(ctx: RunContext): void {
  * The post-write checks, in order: parse, diagnostics (with structural auto-fix first),
  * lint, tests. Each is an event. A check whose port is not wired is not in the pipeline.
  * Malformed code stops the chain: nothing after the parse can say anything useful.
+ * `besideTests` is the caller's work to overlap with the tests of an attempt that can still
+ * pass; it is dropped when the attempt fails.
  */
-export async function runChecks(ctx: RunContext, attempt: number, changed: string[]): Promise<CheckOutcome> {
+export async function runChecks(ctx: RunContext, attempt: number, changed: string[], besideTests?: () => Promise<{ drop(): void } | undefined>): Promise<CheckOutcome> {
   const { deps, log, manifest, signal } = ctx;
   // Durations on the run's clock, so a test's fake clock decides them too.
   const now = () => deps.clock.now().getTime();
@@ -126,7 +127,7 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     await log.emit({ type: 'check.linted', attempt, status, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting, detail: r.detail });
   }
 
-  const ahead = evidence.diagnostics.length === 0 && evidence.lint.length === 0 ? await typecheckAhead(ctx) : undefined;
+  const beside = evidence.diagnostics.length === 0 && evidence.lint.length === 0 ? await besideTests?.() : undefined;
   try {
     // Tests run even after type errors: tsx strips types, and a runtime failure is evidence too.
     const { result: tests, tampered, heldOut } = await runJudgingTests(ctx, attempt);
@@ -142,12 +143,12 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
       if (!passed && heldOut) heldOutFact = heldOutContradiction(manifest, tests, heldOut);
     }
     if (!passed) {
-      ahead?.drop();
+      beside?.drop();
       await probeTests(ctx, evidence);
     }
     return { passed, evidence, ...(heldOutFact ? { heldOutFact } : {}) };
   } catch (err) {
-    ahead?.drop();
+    beside?.drop();
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 import { CancelledError, isAbort } from '../../errors';
 import type { CodeDiagnostic, LintProblem } from '../../schema/checks';
 import type { EventOf } from '../../schema/events';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { introduced } from '../ops/introduced';
 
 /**

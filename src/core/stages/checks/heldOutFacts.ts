@@ -2,7 +2,7 @@ import type { TestRunResult } from '../../schema/checks';
 import type { MachineFact } from '../../schema/correction';
 import type { Manifest } from '../../schema/manifest';
 import type { TestCase, TestFile } from '../../schema/testPlan';
-import { heldOutPath } from '../heldOut';
+import { heldOutPath } from '../manifest/heldOut';
 import { caseName } from '../materializer/render';
 import { casesNotPassed } from './plannedCases';
 

@@ -1,12 +1,12 @@
 import type { TestCaseResult, TestRunResult } from '../../schema/checks';
 import type { TestPlan } from '../../schema/testPlan';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { materialize } from '../materializer';
-import { normalizeRelPath } from '../paths';
+import { normalizeRelPath } from '../../schema/paths';
 import { counted, guardedTestRun, runOracleTests } from './oracle';
-import type { TamperedFile } from './oraclePins';
+import type { TamperedFile } from '../common/oraclePins';
 import { casesNotPassed, plannedCases } from './plannedCases';
-import type { FailureEvidence } from '../prompts';
+import type { FailureEvidence } from '../common/evidence';
 
 /**
  * Generalize's command: the held-out cases judge in the same runner command as the visible

@@ -1,5 +1,5 @@
 import { RunStop } from '../../recovery/runStop';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 
 /**
  * Stops the run when the installed tools that judge its tests were changed by a command and

@@ -1,10 +1,10 @@
 import type { TestRunResult } from '../../schema/checks';
-import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
+import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
 import { RunStop } from '../../recovery/runStop';
-import { describeTampering, type OracleCheckpoint, type TamperedFile } from './oraclePins';
+import { describeTampering, type OracleCheckpoint, type TamperedFile } from '../common/oraclePins';
 import { casesNotPassed } from './plannedCases';
 import type { TestPlan } from '../../schema/testPlan';
-import { judgingTestRun } from '../gates/judgedCoverage';
+import { judgingTestRun } from './judgedCoverage';
 import { seeded } from './propertySeed';
 
 /**

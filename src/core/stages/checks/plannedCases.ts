@@ -1,7 +1,7 @@
 import type { TestRunResult } from '../../schema/checks';
 import type { TestPlan } from '../../schema/testPlan';
 import { caseName } from '../materializer/render';
-import { normalizeRelPath } from '../paths';
+import { normalizeRelPath } from '../../schema/paths';
 
 /** One case the plan renders: its file and its full name as the runners report it. */
 export interface PlannedCase {

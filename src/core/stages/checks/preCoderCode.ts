@@ -1,6 +1,6 @@
 import { baselineOf } from '../../run/baseline';
-import type { RunContext } from '../context';
-import type { SourceFile } from '../prompts';
+import type { RunContext } from '../common/context';
+import type { SourceFile } from '../common/evidence';
 
 /** What the Coder's writes replaced: the code as the ticket left it (the project, plus the ticket's typed ops). */
 const CODE_WRITERS = new Set(['coder', 'autofix', 'repair'] as const);

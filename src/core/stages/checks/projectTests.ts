@@ -2,11 +2,11 @@ import type { TestRunResult } from '../../schema/checks';
 import type { EventOf } from '../../schema/events';
 import type { TestFramework } from '../../schema/testPlan';
 import { baselineOf } from '../../run/baseline';
-import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
-import { ImportReach } from '../gates/reach';
-import { detectRunnerFor } from '../manifestBuilder';
-import { isCodePath, isTestPath } from '../paths';
-import { packageOf, workspacePackages } from '../workspacePackages';
+import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
+import { ImportReach } from './reach';
+import { detectRunnerFor } from '../manifest/manifestBuilder';
+import { isCodePath, isTestPath } from '../../schema/paths';
+import { packageOf, workspacePackages } from '../common/workspacePackages';
 
 /**
  * The project's own tests are the regression: the rendered tests say the ticket is done, these

@@ -1,6 +1,6 @@
 import type { Manifest } from '../../schema/manifest';
 import type { TestFile } from '../../schema/testPlan';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 
 /** What choosing a seed reads: the plan, the log, and the hash port. */
 type SeedContext = Pick<RunContext, 'manifest' | 'log'> & { deps: Pick<RunContext['deps'], 'hash'> };

@@ -1,6 +1,7 @@
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { stopFromSignal } from '../../recovery/budgets';
-import { RunTestsTool, runTestsGuidance } from './runTestsTool';
+import { runTestsGuidance } from './prompt';
+import { RunTestsTool } from './runTestsTool';
 import type { CoderFile } from './coderAnswer';
 import { type CoderCall, converse } from './editConversation';
 import { recoveryOf } from './watchedCall';

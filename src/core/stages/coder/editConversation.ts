@@ -1,11 +1,11 @@
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import type { ModelMessage, ToolCall } from '../../ports/model';
 import { RUN_TESTS_TOOL, type RunTestsTool } from './runTestsTool';
 import { type CoderFile, parseCoderAnswer } from './coderAnswer';
 import { EDITOR_TOOL, EditorSession, editorToolSpec } from './editorTool';
 import { describeElision, findElision, ticketWords } from './elision';
 import { checkWrite } from './writeGate';
-import { withoutHeldOut } from '../heldOutLeaks';
+import { withoutHeldOut } from './heldOutLeaks';
 import { type Turn, watchedCall } from './watchedCall';
 
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Manifest } from '../../schema/manifest';
 import type { ModelMessage, ToolCall, ToolSpec } from '../../ports/model';
-import { normalizeRelPath } from '../paths';
+import { normalizeRelPath } from '../../schema/paths';
 import { describeElision, findElision } from './elision';
 import { checkWrite } from './writeGate';
 import type { CoderFile } from './coderAnswer';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { errorMessage } from '../../errors';
 import { runChecks } from '../checks/checksStage';
-import type { RunContext } from '../context';
-import { describeFailure, type FailureEvidence } from '../prompts';
+import type { RunContext } from '../common/context';
+import { describeFailure, type FailureEvidence } from '../common/evidence';
 import { checkWrite } from './writeGate';
 import type { CandidateFile } from '../../ports/candidates';
 import type { ModelMessage, ToolCall, ToolSpec } from '../../ports/model';
@@ -40,20 +40,6 @@ export function runTestsToolSpec(): ToolSpec {
       'workspace; nothing is written. Returns the results. Call it when you are unsure; then make the change with your edits as usual.',
     inputSchema,
   };
-}
-
-/**
- * What the Coder's system prompt says about the tool when rung 4 offers it: what it runs, when
- * a call pays off, and that the answer is still judged on its own (a passing candidate is no
- * verdict: the files in the answer are checked again when written).
- */
-export function runTestsGuidance(limit: number): string {
-  return [
-    `You have one tool, ${RUN_TESTS_TOOL}: it runs the real checks (syntax, type errors, lint) and the ticket's tests on candidate versions of files in scope,`,
-    'in a scratch copy of the workspace; nothing is written. Call it with the whole candidate files when you are not sure they pass:',
-    'after a failed attempt, for an edge case the tests pin, or for a type you cannot see. Read its results, fix what failed, then make the change',
-    `with your edits as usual: only your edits (or whole files) are written, and they are checked again. At most ${limit} call(s) in this attempt.`,
-  ].join('\n');
 }
 
 /** One line for a check outcome ("tests failed: 1 passed, 1 failed"): what a receipt or a retry reason says about it. */

@@ -1,4 +1,4 @@
-import { callModel, recordAnomaly, type CallContext, type RunRequest, type ScoredResponse } from '../modelCall';
+import { callModel, recordAnomaly, type CallContext, type RunRequest, type ScoredResponse } from '../common/modelCall';
 import type { RecoveryPolicy } from '../../schema/events';
 import { type StreamVerdict, StreamWatch } from '../../recovery/anomalies';
 import { DEFAULT_RECOVERY } from '../../recovery/policy';

@@ -2,10 +2,10 @@ import { PathError } from '../../errors';
 import type { RunLog } from '../../run/runLog';
 import type { Manifest } from '../../schema/manifest';
 import type { CoderFile } from './coderAnswer';
-import type { PipelineDeps } from '../context';
-import { normalizeRelPath } from '../paths';
+import type { PipelineDeps } from '../common/context';
+import { normalizeRelPath } from '../../schema/paths';
 import { describeElision, findElision, ticketWords } from './elision';
-import { writeOverUserEdits } from '../userEdits';
+import { writeOverUserEdits } from '../common/userEdits';
 
 export type WriteVerdict =
   | { ok: true; path: string }

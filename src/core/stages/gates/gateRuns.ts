@@ -1,25 +1,24 @@
-import type { WorkspacePort } from '../../ports/workspace';
 import type { CodeDiagnostic } from '../../schema/checks';
 import type { MachineFact, Proposal } from '../../schema/correction';
 import type { GateEvidence, GateName, ReviewBlocker, TestReview as TestReviewT, UncoveredLines } from '../../schema/gates';
-import type { RunContext } from '../context';
+import type { RunContext } from '../common/context';
 import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '../checks/findingsBaseline';
-import { MIN_QUOTE_CHARS } from '../debuggerStage';
-import { isCodePath } from '../paths';
+import { MIN_QUOTE_CHARS } from '../debugger/debuggerStage';
+import { isCodePath } from '../../schema/paths';
 import { gateRegression } from '../checks/attemptRegression';
 import { caseKey, projectTestFiles, testsReaching } from '../checks/projectTests';
 import { casesNotPassed } from '../checks/plannedCases';
 import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
-import type { SourceFile } from '../prompts';
-import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from './config';
-import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from './diff';
+import { readFiles } from '../common/scope';
+import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from '../common/gateConfig';
+import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from '../common/diff';
 import { coveragePlanPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt, type ReviewInputs } from './prompts';
 import { projectTestHits } from './projectCoverage';
-import { judgedCoverage, measuredFiles } from './judgedCoverage';
-import { ImportReach } from './reach';
+import { judgedCoverage, measuredFiles } from '../checks/judgedCoverage';
+import { ImportReach } from '../checks/reach';
 import { askStructured, REVIEW_TOOL, ReviewVerdict, TEST_REVIEW_TOOL, TestReview, verifiedBlockers } from './reviewers';
-import { criteriaWithoutTest } from '../validateTicket';
+import { criteriaWithoutTest } from '../../ticket/untestedCriteria';
 import { describeValidation, validateTestPlan } from './testPlanCheck';
 
 /** What one run of one gate found. `complaints` feed a repair; `correction` goes to the operator. */
@@ -38,16 +37,6 @@ export interface GateEnv {
   settings: GateDeps;
   /** The attempt whose code the gates check: model calls and repairs are recorded under it. */
   attempt: number;
-}
-
-
-export async function readFiles(workspace: WorkspacePort, paths: readonly string[]): Promise<SourceFile[]> {
-  const out: SourceFile[] = [];
-  for (const path of paths) {
-    const content = await workspace.readFile(path);
-    if (content !== null) out.push({ path, content });
-  }
-  return out;
 }
 
 /** Collapses whitespace, so a quote that wraps differently still counts as verbatim. */

@@ -1,14 +1,14 @@
 import type { TestRunResult } from '../../schema/checks';
 import type { CorrectionRequest, MachineFact } from '../../schema/correction';
 import { GATE_NAMES, GATE_NOT_ENABLED, type GateName } from '../../schema/gates';
-import { type RunContext } from '../context';
+import { type RunContext } from '../common/context';
 import { RunStop } from '../../recovery/runStop';
-import { emitCorrection, nextCorrectionId } from '../router/corrections';
-import { REPAIRABLE } from './config';
+import { emitCorrection, nextCorrectionId } from '../proposals/correctionRequests';
+import { REPAIRABLE } from '../common/gateConfig';
 import { buildGate, coverageGate, implementationReviewGate, lintGate, projectTestsGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
-import { errorRecord, repairGate, stopsTheRun } from '../repair';
+import { errorRecord, repairGate, stopsTheRun } from './repair';
 
-export { DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from './config';
+export { DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from '../common/gateConfig';
 
 const RUNS: Record<GateName, (env: GateEnv) => Promise<Omit<GateOutcome, 'gate' | 'durationMs'>>> = {
   typecheck: typecheckGate,

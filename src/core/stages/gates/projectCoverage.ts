@@ -1,5 +1,5 @@
 import type { CoveragePort } from '../../ports/gates';
-import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../context';
+import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
 import { projectTestGroups, testsReaching } from '../checks/projectTests';
 
 /** Hits per line of each file, or why no measure could be had. */

@@ -1,7 +1,8 @@
 import type { Manifest } from '../../schema/manifest';
 import type { TestPlan } from '../../schema/testPlan';
 import type { ReviewBlocker } from '../../schema/gates';
-import { manifestSummary, type SourceFile } from '../prompts';
+import type { SourceFile } from '../common/evidence';
+import { manifestSummary } from '../coder/prompt';
 
 const fenced = (f: SourceFile): string => `--- ${f.path}\n${f.content}${f.content.endsWith('\n') ? '' : '\n'}--- end ${f.path}`;
 const section = (title: string, body: string): string => `## ${title}\n${body}`;

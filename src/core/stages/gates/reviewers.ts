@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { ModelContractError } from '../../errors';
 import type { ModelRole } from '../../schema/events';
 import { ReviewVerdict, TestReview, type ReviewBlocker } from '../../schema/gates';
-import type { RunContext } from '../context';
-import { callModel } from '../modelCall';
-import { structuredSpecFromZod } from '../structured';
+import type { RunContext } from '../common/context';
+import { callModel } from '../common/modelCall';
+import { structuredSpecFromZod } from '../common/structured';
 
 /** Collapses whitespace so a quote that wraps differently still counts as verbatim. */
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();

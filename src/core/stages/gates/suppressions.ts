@@ -1,5 +1,5 @@
 import type { CodeDiagnostic, LintProblem } from '../../schema/checks';
-import { changedLines, type ChangedFile } from './diff';
+import { changedLines, type ChangedFile } from '../common/diff';
 
 /**
  * Comments that tell a tool to look away. A gate judges what its tool sees, so a change that

@@ -1,9 +1,9 @@
 import { errorMessage } from '../../errors';
 import type { Manifest } from '../../schema/manifest';
 import { expectationSources, TestPlan } from '../../schema/testPlan';
-import type { PipelineDeps } from '../context';
+import type { PipelineDeps } from '../common/context';
 import { materialize } from '../materializer';
-import { dirOf, normalizeRelPath } from '../paths';
+import { dirOf, normalizeRelPath } from '../../schema/paths';
 
 export type PlanCheck = 'passed' | 'failed' | 'unavailable';
 

@@ -3,14 +3,14 @@ import type { CodeDiagnostic } from '../../schema/checks';
 import type { CorrectionRequest, Proposal } from '../../schema/correction';
 import type { FileRef, RunEvent } from '../../schema/events';
 import type { TicketOp } from '../../schema/ticket';
-import { type RunContext } from '../context';
+import { type RunContext } from '../common/context';
 import { RunStop } from '../../recovery/runStop';
-import { emitCorrection, nextCorrectionId } from '../router/corrections';
-import { normalizeRelPath } from '../paths';
-import { parseTicket } from '../ticketLoader';
-import { readTicketData } from '../ticketFormat';
+import { emitCorrection, nextCorrectionId } from '../proposals/correctionRequests';
+import { normalizeRelPath } from '../../schema/paths';
+import { parseTicket } from '../../ticket/ticketLoader';
+import { readTicketData } from '../../ticket/ticketFormat';
 import { introduced } from './introduced';
-import { stopOnKeptEdits, writeOverUserEdits } from '../userEdits';
+import { stopOnKeptEdits, writeOverUserEdits } from '../common/userEdits';
 
 type OpFailure = Extract<OpResult, { ok: false }>;
 

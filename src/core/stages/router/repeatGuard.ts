@@ -1,3 +1,5 @@
+import type { ChangeShape } from '../common/routing';
+
 /**
  * The repeat guard's measure: how alike two attempts' changes are in code structure. Each
  * file is cut into statements with identifiers and literals abstracted (ParserPort.shape,
@@ -11,9 +13,6 @@ export const REPEAT_SIMILARITY = 0.9;
 
 /** Past this many tokens a change is compared on its first ones: the guard stays cheap on a huge answer. */
 const MAX_TOKENS = 4000;
-
-/** One attempt's change: its files' new statements, each file's marked with its path. */
-export type ChangeShape = string[];
 
 /**
  * The statements of `after` that `before` (the file before the run; null: the run created it)

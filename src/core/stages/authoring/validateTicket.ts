@@ -1,0 +1,108 @@
+import { TicketValidationError } from '../../errors';
+import type { DiagnosticsPort } from '../../ports/checks';
+import type { WorkspacePort } from '../../ports/workspace';
+import type { SymbolRef, Ticket } from '../../schema/ticket';
+import { buildManifest, ticketPathProblems } from '../manifest/manifestBuilder';
+import { impossibleExpectations, renderTypeProbe } from '../checks/typeProbe';
+import { declaredOverlays } from '../ops/declared';
+import { materialize, type MaterializedFile } from '../materializer';
+import { heldOutCases, type HeldOutCase } from '../manifest/heldOut';
+import { suggestRefs } from '../../ticket/refSuggestions';
+import { parseTicket } from '../../ticket/ticketLoader';
+import { placeholderPaths, TEMPLATE_MARK } from '../../ticket/ticketTemplate';
+import { criteriaWithoutTest } from '../../ticket/untestedCriteria';
+
+/** One finding of `validate`: where in the ticket (a JSON path), what, and whether it stops a run. */
+export interface TicketFinding {
+  path: string;
+  message: string;
+  /**
+   * error: a run of this ticket would stop on it; warning: it may be intended, and the run goes
+   * on; information: a suggestion (a `refs` entry the ticket's words ask for).
+   */
+  severity: 'error' | 'warning' | 'information';
+  /** For a `refs` suggestion: the exact entry to add to `refs`. */
+  addRef?: SymbolRef;
+}
+
+export interface TicketValidation {
+  findings: TicketFinding[];
+  /** The test files a run would render, when the ticket got that far. */
+  rendered: MaterializedFile[];
+  /** The cases the Coder never sees (generalize), whatever else was found. */
+  heldOut: HeldOutCase[];
+  /** The held-out test files a run would render, only for the command that judges with them. */
+  renderedHeldOut: MaterializedFile[];
+}
+
+/** The finding for a `refs` entry the language service cannot resolve. */
+export const unresolvedRef = (i: number, symbol: string, file: string): string => `refs[${i}]: ${symbol} does not resolve in ${file}: fix the name or the file`;
+
+/**
+ * Checks a ticket the way a run would, without running anything or calling a model: the schema,
+ * every path, the `refs` (each must resolve), the criteria without a test, the `refs` its words
+ * ask for (suggestions), and the rendered tests against the code as it is now. The last are warnings: a ticket that asks for new code renders
+ * tests that name what does not exist yet.
+ */
+export async function validateTicket(
+  deps: { workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
+  ticketPath: string,
+  text: string,
+  signal: AbortSignal,
+): Promise<TicketValidation> {
+  let ticket: Ticket;
+  try {
+    ticket = parseTicket(ticketPath, text);
+  } catch (err) {
+    if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [], heldOut: [], renderedHeldOut: [] };
+    throw err;
+  }
+  const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({ path: p, message: `still holds the new ticket's placeholder ${TEMPLATE_MARK}: write it`, severity: 'error' }));
+  const heldOut = heldOutCases(ticket);
+  if (findings.length) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
+  findings.push(...(await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p): TicketFinding => ({ ...p, severity: 'error' })));
+  const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
+  if (untested.length) findings.push({ path: '$.testPlan', message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`, severity: 'warning' });
+  if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
+
+  const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
+  manifest.facts.forEach((fact, i) => {
+    if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: unresolvedRef(i, fact.symbol, fact.file), severity: 'error' });
+  });
+  if (deps.diagnostics) {
+    for (const { path, ref } of await suggestRefs(ticket, deps.diagnostics)) {
+      const entry = JSON.stringify(ref);
+      findings.push({ path, message: `names ${ref.symbol}, which ${ref.file} declares, and refs does not list it: add ${entry} to refs, so a run checks it resolves and its signature reaches the Coder`, severity: 'information', addRef: ref });
+    }
+  }
+  const options = { language: manifest.testLanguage, moduleKind: manifest.moduleKind };
+  const rendered = materialize(manifest.testPlan, manifest.runner.framework, options);
+  const renderedHeldOut = materialize({ files: manifest.heldOut.files }, manifest.runner.framework, options);
+  if (deps.diagnostics?.probe) {
+    // Against the code as the ticket declares it: a declared export is there for the tests to name.
+    const overlays = await declaredOverlays(manifest.ops, (p) => deps.workspace.readFile(p));
+    for (const [i, file] of rendered.entries()) {
+      const errors = (await deps.diagnostics.probe(file.path, file.content, signal, overlays)).filter((d) => d.file === file.path && d.category === 'error');
+      for (const d of errors) {
+        findings.push({
+          path: `$.testPlan.files[${i}]`,
+          message: `the rendered ${file.path}, line ${d.line}:${d.column}: ${d.code} ${d.message} (against the code as it is now; expected if the ticket asks for it)`,
+          severity: 'warning',
+        });
+      }
+      // The wrong-test guard's type fact, as you type: an equality its subject's type cannot hold.
+      const plan = manifest.testPlan.files[i];
+      const probe = plan && manifest.testLanguage === 'ts' ? renderTypeProbe(plan) : null;
+      if (!probe) continue;
+      for (const x of impossibleExpectations(probe, await deps.diagnostics.probe(probe.path, probe.content, signal, overlays))) {
+        const c = plan!.cases.findIndex((k) => k.name === x.caseName);
+        findings.push({
+          path: c >= 0 ? `$.testPlan.files[${i}].cases[${c}]` : `$.testPlan.files[${i}]`,
+          message: `"${x.caseName}" expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message}): a run would find this test wrong`,
+          severity: 'warning',
+        });
+      }
+    }
+  }
+  return { findings, rendered, heldOut, renderedHeldOut };
+}
