@@ -21,16 +21,28 @@ const coreLayers = [
 ];
 
 // The stage folders, bottom first, as a run meets them; what two stages share sits in common/.
-const stageFolders = ['common', 'materializer', 'manifest', 'proposals', 'ops', 'checks', 'coder', 'debugger', 'gates', 'router', 'authoring'].map((name) => [
-  name,
-  `^src/core/stages/${name}/`,
-]);
+const stageFolders = [
+  'common',
+  'materializer',
+  'manifest',
+  'proposals',
+  'ops',
+  'checks',
+  'coder',
+  'debugger',
+  'gates',
+  'router',
+  'authoring',
+].map((name) => [name, `^src/core/stages/${name}/`]);
 
 /** One rule per floor but the top: a floor imports none of the floors above it. */
 const importsDown = (floors, kind, where) =>
   floors.slice(0, -1).map(([name, path], i) => ({
     name: `${kind}-${name}-imports-down`,
-    comment: `${where}${name} sits below ${floors.slice(i + 1).map(([n]) => n).join(', ')}: imports point down only (CONTRIBUTING.md, "Layout").`,
+    comment: `${where}${name} sits below ${floors
+      .slice(i + 1)
+      .map(([n]) => n)
+      .join(', ')}: imports point down only (CONTRIBUTING.md, "Layout").`,
     severity: 'error',
     from: { path },
     to: { path: floors.slice(i + 1).map(([, p]) => p) },
@@ -47,7 +59,8 @@ module.exports = {
     },
     {
       name: 'node-no-folder-cycles',
-      comment: 'Two folders of src/node that import each other are one concern split in two: move the shared part into one of them, or below both.',
+      comment:
+        'Two folders of src/node that import each other are one concern split in two: move the shared part into one of them, or below both.',
       severity: 'error',
       scope: 'folder',
       from: { path: '^src/node/' },
@@ -76,7 +89,7 @@ module.exports = {
     },
     {
       name: 'shared-is-environment-free',
-      comment: 'src/shared is the webview protocol: zod, the core\'s schemas and projections, and nothing of a host.',
+      comment: "src/shared is the webview protocol: zod, the core's schemas and projections, and nothing of a host.",
       severity: 'error',
       from: { path: '^src/shared/' },
       to: { pathNot: ['^src/shared/', '^src/core/(errors\\.ts|schema/|run/)', 'zod'] },
@@ -104,21 +117,24 @@ module.exports = {
     },
     {
       name: 'lsp-not-to-vscode',
-      comment: 'The ticket language server serves any editor over LSP: it never imports vscode, the extension or the CLI (vscode-eslint\'s fence).',
+      comment:
+        "The ticket language server serves any editor over LSP: it never imports vscode, the extension or the CLI (vscode-eslint's fence).",
       severity: 'error',
       from: { path: '^src/lsp/' },
       to: { path: ['^src/(vscode|cli|shared)/', '^webview-ui/', vscodeModule, 'node_modules/vscode-languageclient/'] },
     },
     {
       name: 'client-not-to-server',
-      comment: 'The editor talks to the ticket language server over LSP only: of src/lsp it may import the request names (protocol.ts), nothing that runs.',
+      comment:
+        'The editor talks to the ticket language server over LSP only: of src/lsp it may import the request names (protocol.ts), nothing that runs.',
       severity: 'error',
       from: { path: '^src/vscode/' },
       to: { path: '^src/lsp/(?!protocol\\.ts$)' },
     },
     {
       name: 'stages-in-their-folders',
-      comment: 'Every stage is a folder of src/core/stages with its place in the order (stageFolders): a loose file or a new folder has none.',
+      comment:
+        'Every stage is a folder of src/core/stages with its place in the order (stageFolders): a loose file or a new folder has none.',
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^src/core/stages/', pathNot: stageFolders.map(([, p]) => p) },

@@ -53,7 +53,12 @@ function newRunLog(folder: string, known: readonly string[]): { id: string; line
   const runs = path.join(folder, '.ticket-runner', 'runs');
   const id = readdirSync(runs).find((n) => !known.includes(n) && existsSync(path.join(runs, n, 'events.jsonl')));
   if (!id) throw new Error('Run Ticket left no run log');
-  return { id, lines: readFileSync(path.join(runs, id, 'events.jsonl'), 'utf8').trim().split('\n') };
+  return {
+    id,
+    lines: readFileSync(path.join(runs, id, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n'),
+  };
 }
 
 /** When the new run's log says it started. */
@@ -106,7 +111,15 @@ async function timeOpenRun(page: Page, runId: string): Promise<number> {
  * first render there: "Ticket Runner: Open Run" on a recorded run, timed from picking it to
  * its attempts in the webview. One fresh server per run.
  */
-type Sample = { ms: number; label: string; renderMs: number; laterRenderMs: number; firstEventMs: number; runStartedMs: number; firstEventReadMs: number };
+type Sample = {
+  ms: number;
+  label: string;
+  renderMs: number;
+  laterRenderMs: number;
+  firstEventMs: number;
+  runStartedMs: number;
+  firstEventReadMs: number;
+};
 
 async function activationOnce(repoRoot: string): Promise<Sample> {
   const ws = tempWorkspace();
@@ -114,7 +127,10 @@ async function activationOnce(repoRoot: string): Promise<Sample> {
   const server = await startCodeServer({ folder: ws.folder });
   const browser = await launchChromium();
   try {
-    const page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: repoRoot }));
+    const page = await openWorkbench(
+      browser,
+      workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: repoRoot }),
+    );
     // The running-extensions list is virtualized: a tall page keeps every row in the DOM.
     await page.setViewportSize({ width: 1400, height: 8000 });
     const time = page.locator('.runtime-extensions-editor .extension', { hasText: 'ticket-runner' }).first().locator('.activation-time');

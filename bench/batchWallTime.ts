@@ -80,7 +80,18 @@ export async function measureBatchWallTime(): Promise<BatchWallTime> {
   }
   load.push(os.loadavg()[0]!);
   const aloneMs = aloneEachMs.reduce((a, b) => a + b, 0);
-  return { tickets: TICKETS, aloneMs, aloneEachMs, batchMs, batchEachMs, outcomesAlone, batchExit, ratio: batchMs / aloneMs, cpus: os.cpus().length, load: load.map((n) => round(n, 2)) };
+  return {
+    tickets: TICKETS,
+    aloneMs,
+    aloneEachMs,
+    batchMs,
+    batchEachMs,
+    outcomesAlone,
+    batchExit,
+    ratio: batchMs / aloneMs,
+    cpus: os.cpus().length,
+    load: load.map((n) => round(n, 2)),
+  };
 }
 
 export function batchWallTimeRow(b: BatchWallTime): Row {

@@ -34,7 +34,9 @@ export async function measureCandidateCopy(repo: GeneratedRepo, calls: number): 
   const target = modulePath(Math.floor(repo.modules / 2));
   const written = modulePath(Math.floor(repo.modules / 3));
   const original = readFileSync(path.join(repo.root, written), 'utf8');
-  const candidate = (n: number) => [{ path: target, content: `${readFileSync(path.join(repo.root, target), 'utf8')}\nexport const candidate${n} = ${n};\n` }];
+  const candidate = (n: number) => [
+    { path: target, content: `${readFileSync(path.join(repo.root, target), 'utf8')}\nexport const candidate${n} = ${n};\n` },
+  ];
   const call = async (port: OverlayCandidateChecks, n: number) => {
     writeFileSync(path.join(repo.root, written), `${original}\nexport const attempt${n} = ${n};\n`);
     const t = performance.now();

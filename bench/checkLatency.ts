@@ -48,8 +48,10 @@ function runTsc(root: string): number {
  */
 function editedSource(i: number, n: number): string {
   return (
-    moduleSource(i).replace('return Math.min(options.limit, Math.max(0, value));', `return Math.min(options.limit, Math.max(${n} - ${n}, value));`) +
-    `export const ${moduleName(i)}_EDIT_${n} = ${n};\n`
+    moduleSource(i).replace(
+      'return Math.min(options.limit, Math.max(0, value));',
+      `return Math.min(options.limit, Math.max(${n} - ${n}, value));`,
+    ) + `export const ${moduleName(i)}_EDIT_${n} = ${n};\n`
   );
 }
 
@@ -71,7 +73,8 @@ export async function measureCheckLatency(
     const warm = await timed(() => ls.check([modulePath(0)], signal));
     lsWarmupMs = warm.ms;
     const warmErrors = warm.value.diagnostics.filter((d) => d.category === 'error');
-    if (warmErrors.length) throw new Error(`the generated repo has ${warmErrors.length} error(s) in the language service: ${warmErrors[0]!.message}`);
+    if (warmErrors.length)
+      throw new Error(`the generated repo has ${warmErrors.length} error(s) in the language service: ${warmErrors[0]!.message}`);
     for (let n = 0; n < opts.edits; n++) {
       // Spread over the repo, away from its first modules (the prompt-size ticket's scope).
       const i = Math.floor(((n + 0.5) * repo.modules) / opts.edits);
@@ -79,8 +82,14 @@ export async function measureCheckLatency(
       writeFileSync(path.join(repo.root, file), editedSource(i, n + 1));
       const r = await timed(() => ls.check([file], signal));
       const expected = importersOf(i, repo.modules).length + 2;
-      if (r.value.checkedFiles.length < expected) throw new Error(`check(${file}) covered ${r.value.checkedFiles.length} file(s), expected at least ${expected}`);
-      edits.push({ file, checkedFiles: r.value.checkedFiles.length, errors: r.value.diagnostics.filter((d) => d.category === 'error').length, ms: r.ms });
+      if (r.value.checkedFiles.length < expected)
+        throw new Error(`check(${file}) covered ${r.value.checkedFiles.length} file(s), expected at least ${expected}`);
+      edits.push({
+        file,
+        checkedFiles: r.value.checkedFiles.length,
+        errors: r.value.diagnostics.filter((d) => d.category === 'error').length,
+        ms: r.ms,
+      });
     }
   } finally {
     ls.dispose();

@@ -45,7 +45,10 @@ export async function measureDemoWallTime(): Promise<DemoWallTime> {
   const ticks = machineTicks();
   const t = performance.now();
   const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'demo.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'demo.mjs')], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
     child.on('close', (c) => resolve({ code: c, out: text }));
@@ -62,7 +65,7 @@ export async function measureDemoWallTime(): Promise<DemoWallTime> {
 export function demoWallTimeRow(d: DemoWallTime): Row {
   const s = round(d.ms / 1000);
   return {
-    figure: 'Demo wall time: every fixture\'s tickets (`npm run demo`, its default parallelism)',
+    figure: "Demo wall time: every fixture's tickets (`npm run demo`, its default parallelism)",
     measured: `${s} s for ${d.tickets ?? '?'} tickets, exit ${d.exitCode} (0: each ended as meant), on ${d.cpus} cores, load average ${d.load.join(' → ')}${d.busyCpuS === null ? '' : `; the machine's CPUs busy ${round((100 * d.busyCpuS) / (s * d.cpus))}% of the time (${round(d.busyCpuS / 60)} core-minutes)`}`,
     target: `< ${DEMO_TARGET_S} s`,
     met: d.exitCode === 0 && s < DEMO_TARGET_S,

@@ -36,7 +36,9 @@ export interface EditTokens {
 const isCoder = (r: RecordedRequest) => (r.body['tools'] as { name: string }[] | undefined)?.some((t) => t.name === EDITOR_TOOL) ?? false;
 
 export async function measureEditTokens(): Promise<EditTokens> {
-  const script = JSON.parse(readFileSync(path.join(FIXTURE, '.tickets', `${TICKET}.script.json`), 'utf8')) as { coder: { text?: string; toolCalls?: { name: string; input: unknown }[] }[] };
+  const script = JSON.parse(readFileSync(path.join(FIXTURE, '.tickets', `${TICKET}.script.json`), 'utf8')) as {
+    coder: { text?: string; toolCalls?: { name: string; input: unknown }[] }[];
+  };
   const edit = script.coder[0]!.toolCalls![0]!;
   const { old_str: oldStr, new_str: newStr } = edit.input as { old_str: string; new_str: string };
   const original = readFileSync(path.join(FIXTURE, FILE), 'utf8');
@@ -55,7 +57,10 @@ export async function measureEditTokens(): Promise<EditTokens> {
     }
   };
   try {
-    const edits = await run(reply([text(script.coder[0]!.text ?? ''), toolUse(edit.name, edit.input)]), textReply(script.coder[1]?.text ?? 'Done.'));
+    const edits = await run(
+      reply([text(script.coder[0]!.text ?? ''), toolUse(edit.name, edit.input)]),
+      textReply(script.coder[1]?.text ?? 'Done.'),
+    );
     const whole = await run(textReply(renderCoderFile(FILE, original.replace(oldStr, newStr))));
     const out = (calls: RecordedRequest[]) => calls.reduce((n, r) => n + (r.usage?.output_tokens ?? 0), 0);
     const second = edits.coder[1]?.usage;
@@ -66,7 +71,12 @@ export async function measureEditTokens(): Promise<EditTokens> {
       editAnswerTokens: out(edits.coder),
       wholeFileAnswerTokens: out(whole.coder),
       ratio: round(out(edits.coder) / out(whole.coder), 3),
-      secondCall: { inputTokens: input, cacheReadTokens: second.cache_read_input_tokens, cacheWriteTokens: second.cache_creation_input_tokens, readShare: round(second.cache_read_input_tokens / input, 3) },
+      secondCall: {
+        inputTokens: input,
+        cacheReadTokens: second.cache_read_input_tokens,
+        cacheWriteTokens: second.cache_creation_input_tokens,
+        readShare: round(second.cache_read_input_tokens / input, 3),
+      },
       passed: [edits.status, whole.status],
       tokenizer: '@anthropic-ai/tokenizer (Claude 2 BPE)',
     };

@@ -21,7 +21,10 @@ export interface EditorSettle {
  * alternately breaking and fixing it, and times both the adapter and the server.
  */
 export async function measureEditorSettle(repoRoot: string, edits: number): Promise<EditorSettle> {
-  const entry = await buildSuite(path.join(repoRoot, 'bench', 'editorHost', 'settle.ts'), path.join(ROOT, 'out', 'bench-settle', 'index.js'));
+  const entry = await buildSuite(
+    path.join(repoRoot, 'bench', 'editorHost', 'settle.ts'),
+    path.join(ROOT, 'out', 'bench-settle', 'index.js'),
+  );
   const ws = tempWorkspace();
   // The extension host inherits the server's environment.
   process.env.TR_BENCH_EDITS = String(edits);
@@ -29,11 +32,15 @@ export async function measureEditorSettle(repoRoot: string, edits: number): Prom
   const browser = await launchChromium();
   try {
     const results = path.join(ws.base, 'bench-settle.json');
-    const page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: repoRoot, testsPath: entry }));
+    const page = await openWorkbench(
+      browser,
+      workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: repoRoot, testsPath: entry }),
+    );
     for (const until = Date.now() + 150_000; !existsSync(results); await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error('the extension host wrote no settle figures within 150 s');
     }
-    const r = JSON.parse(readFileSync(results, 'utf8')) as { ok: true; warmupMs: number; samples: SettleSample[] } | { ok: false; error: string };
+    const r = JSON.parse(readFileSync(results, 'utf8')) as
+      { ok: true; warmupMs: number; samples: SettleSample[] } | { ok: false; error: string };
     if (!r.ok) throw new Error(r.error);
     const settleMedianMs = median(r.samples.map((s) => s.settleMs));
     const answerMedianMs = median(r.samples.map((s) => s.answerMs));

@@ -58,7 +58,12 @@ async function runOne(ticket: string): Promise<TicketStall> {
     });
     let result: Awaited<ReturnType<typeof startRun>>;
     try {
-      result = await startRun(deps, { ticketPath, budget: settings.budget, recovery: settings.recovery, signal: new AbortController().signal });
+      result = await startRun(deps, {
+        ticketPath,
+        budget: settings.budget,
+        recovery: settings.recovery,
+        signal: new AbortController().signal,
+      });
     } finally {
       lastEvent = 'disposing';
       await disposeDeps(deps);
@@ -66,7 +71,13 @@ async function runOne(ticket: string): Promise<TicketStall> {
     const runMs = performance.now() - t;
     const longest = probe.stop().slice(0, 5);
     const reason = result.state.finished?.reason;
-    return { ticket, outcome: reason ? `${result.state.status} (${reason.kind})` : result.state.status, runMs: round(runMs), longest, sandbox: deps.sandbox?.on ? 'on' : `off: ${deps.sandbox?.detail ?? ''}` };
+    return {
+      ticket,
+      outcome: reason ? `${result.state.status} (${reason.kind})` : result.state.status,
+      runMs: round(runMs),
+      longest,
+      sandbox: deps.sandbox?.on ? 'on' : `off: ${deps.sandbox?.detail ?? ''}`,
+    };
   } finally {
     probe.stop();
     fixture.dispose();
@@ -80,7 +91,12 @@ export async function measureEventLoopStall(only: readonly string[] = TICKETS): 
 }
 
 export function eventLoopStallRow(o: EventLoopStall): Row {
-  const each = o.tickets.map((t) => `${t.ticket} ${ms(t.longest[0]?.ms ?? 0)}${t.longest[0] ? ` (during ${t.longest[0].during})` : ''}, run ${ms(t.runMs)}, ${t.outcome}`).join('; ');
+  const each = o.tickets
+    .map(
+      (t) =>
+        `${t.ticket} ${ms(t.longest[0]?.ms ?? 0)}${t.longest[0] ? ` (during ${t.longest[0].during})` : ''}, run ${ms(t.runMs)}, ${t.outcome}`,
+    )
+    .join('; ');
   return {
     figure: 'Longest event-loop stall of a run in process (scripted model, default gates)',
     measured: `${each}; a ${TICK_MS} ms drift probe on the run's thread`,

@@ -27,6 +27,8 @@ export function measureExtension(repoRoot: string): ExtensionFigures {
   return {
     artifact: 'dist/extension.js',
     bytes: statSync(bundle).size,
-    note: pkg.scripts?.package ? 'npm run package left no new .vsix in the repo root: the bundle is measured instead' : 'no npm run package script yet: the extension bundle (development build) is measured instead of a .vsix',
+    note: pkg.scripts?.package
+      ? 'npm run package left no new .vsix in the repo root: the bundle is measured instead'
+      : 'no npm run package script yet: the extension bundle (development build) is measured instead of a .vsix',
   };
 }

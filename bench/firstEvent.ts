@@ -30,7 +30,11 @@ export interface FirstEvent {
 
 /** Waits for the page to post `ready`: the host sends nothing before it. */
 async function ready(page: import('playwright-core').Page): Promise<void> {
-  for (const deadline = Date.now() + 20_000; !(await posted(page)).some((m) => (m as { type?: string }).type === 'ready'); await page.waitForTimeout(5)) {
+  for (
+    const deadline = Date.now() + 20_000;
+    !(await posted(page)).some((m) => (m as { type?: string }).type === 'ready');
+    await page.waitForTimeout(5)
+  ) {
     if (Date.now() > deadline) throw new Error('the webview never posted ready');
   }
 }
@@ -84,7 +88,18 @@ export async function measureFirstEvent(repoRoot: string, repeats: number): Prom
         await gotFirst;
         const event = first!.event;
         const state = reduceRun(event.runId, [event]);
-        const message: HostMessage = { type: 'run/state', state, timeline: timelineOf([event]), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: 1 }, canDecide: false, stage: runStage(state, [event]), canCancel: true };
+        const message: HostMessage = {
+          type: 'run/state',
+          state,
+          timeline: timelineOf([event]),
+          blobs: {},
+          quotes: [],
+          mode: 'live',
+          position: { seq: 0, total: 1 },
+          canDecide: false,
+          stage: runStage(state, [event]),
+          canCancel: true,
+        };
         await page.evaluate((m) => ((window as unknown as { __message: unknown }).__message = m), message);
         const render = await page.evaluate<number>(SHOW);
         await page.close();

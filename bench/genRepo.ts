@@ -57,7 +57,10 @@ export function moduleSource(i: number): string {
   const lines: string[] = [
     `// Generated for the Ticket Runner benchmark: module ${i}.`,
     `import type { EntityId, Result } from '${path.posix.relative(path.posix.dirname(modulePath(i)), 'src/shared/core')}';`,
-    ...deps.map((d) => `import { clamp${moduleName(d)}, make${moduleName(d)}, score${moduleName(d)}, type ${moduleName(d)}Record } from '${relImport(i, d)}';`),
+    ...deps.map(
+      (d) =>
+        `import { clamp${moduleName(d)}, make${moduleName(d)}, score${moduleName(d)}, type ${moduleName(d)}Record } from '${relImport(i, d)}';`,
+    ),
     '',
     `export type ${n}Kind = ${kinds.map((k) => `'${k}'`).join(' | ')};`,
     '',
@@ -98,7 +101,11 @@ export function moduleSource(i: number): string {
     `export function validate${n}(record: ${n}Record): Result<${n}Record> {`,
     "  if (!record.name.trim()) return { ok: false, error: 'name is empty' };",
     "  if (record.weight < 0) return { ok: false, error: 'weight is negative' };",
-    ...(parent !== undefined ? [`  if (record.parent && clamp${moduleName(parent)}(record.parent.weight) !== record.parent.weight) return { ok: false, error: 'parent out of range' };`] : []),
+    ...(parent !== undefined
+      ? [
+          `  if (record.parent && clamp${moduleName(parent)}(record.parent.weight) !== record.parent.weight) return { ok: false, error: 'parent out of range' };`,
+        ]
+      : []),
     '  return { ok: true, value: record };',
     '}',
     '',
@@ -166,7 +173,13 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 `;
 
 const PACKAGE_JSON = JSON.stringify(
-  { name: 'bench-repo', version: '0.0.0', private: true, type: 'commonjs', scripts: { typecheck: 'tsc -p . --noEmit', test: 'node --import tsx --test test/*.test.ts' } },
+  {
+    name: 'bench-repo',
+    version: '0.0.0',
+    private: true,
+    type: 'commonjs',
+    scripts: { typecheck: 'tsc -p . --noEmit', test: 'node --import tsx --test test/*.test.ts' },
+  },
   null,
   2,
 );
@@ -220,7 +233,8 @@ export function generateRepo(root: string, modules: number, nodeModules: string)
     const folder = folderOf(i);
     folders.set(folder, [...(folders.get(folder) ?? []), i]);
   }
-  for (const [folder, members] of folders) write(`src/${folder}/index.ts`, members.map((i) => `export * from './m${pad(i)}';`).join('\n') + '\n');
+  for (const [folder, members] of folders)
+    write(`src/${folder}/index.ts`, members.map((i) => `export * from './m${pad(i)}';`).join('\n') + '\n');
   write('src/index.ts', [...folders.keys()].map((f) => `export * as ${f} from './${f}/index';`).join('\n') + '\n');
   symlinkSync(nodeModules, path.join(root, 'node_modules'), 'dir');
   return { root, modules, lines, files };

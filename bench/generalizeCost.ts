@@ -29,9 +29,27 @@ export interface GeneralizeCost {
 /** The recorded script with its general answer first: attempt 1 passes, held-out case and all. */
 function generalFirst(root: string): void {
   const file = path.join(root, '.tickets', 'BLOG-14.script.json');
-  const script = JSON.parse(readFileSync(file, 'utf8')) as { coder: { expect: object; files: object }[]; debugger: unknown[]; reviewer: { expect: object }[]; testReviewer: { expect: object }[] };
+  const script = JSON.parse(readFileSync(file, 'utf8')) as {
+    coder: { expect: object; files: object }[];
+    debugger: unknown[];
+    reviewer: { expect: object }[];
+    testReviewer: { expect: object }[];
+  };
   const at1 = <T extends { expect: object }>(a: T): T => ({ ...a, expect: { attempt: 1 } });
-  writeFileSync(file, JSON.stringify({ ...script, coder: [at1(script.coder[1]!)], debugger: [], reviewer: script.reviewer.map(at1), testReviewer: script.testReviewer.map(at1) }, null, 2));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        ...script,
+        coder: [at1(script.coder[1]!)],
+        debugger: [],
+        reviewer: script.reviewer.map(at1),
+        testReviewer: script.testReviewer.map(at1),
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 async function runOnce(generalize: boolean): Promise<{ ms: number; heldOutCases: number }> {
@@ -44,16 +62,27 @@ async function runOnce(generalize: boolean): Promise<{ ms: number; heldOutCases:
     }
     const t = performance.now();
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(REPO, 'dist', 'cli.js'), 'run', TICKET, '--workspace', ws.root, '--model', 'scripted'], { cwd: tmpdir(), stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [path.join(REPO, 'dist', 'cli.js'), 'run', TICKET, '--workspace', ws.root, '--model', 'scripted'],
+        { cwd: tmpdir(), stdio: 'ignore' },
+      );
       child.on('error', reject);
       child.on('close', resolve);
     });
     const took = performance.now() - t;
     const runs = path.join(ws.root, '.ticket-runner', 'runs');
-    const events = readFileSync(path.join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; outcome?: string; result?: { cases: unknown[] } });
+    const events = readFileSync(path.join(runs, readdirSync(runs)[0]!, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; outcome?: string; result?: { cases: unknown[] } });
     const outcome = events.find((e) => e.type === 'run.finished')?.outcome;
-    if (code !== 0 || outcome !== 'passed') throw new Error(`BLOG-14 (generalize ${generalize ? 'on' : 'off'}) ended ${outcome ?? `exit ${String(code)}`}, not passed`);
-    return { ms: took, heldOutCases: events.filter((e) => e.type === 'heldOut.ran').reduce((n, e) => n + (e.result?.cases.length ?? 0), 0) };
+    if (code !== 0 || outcome !== 'passed')
+      throw new Error(`BLOG-14 (generalize ${generalize ? 'on' : 'off'}) ended ${outcome ?? `exit ${String(code)}`}, not passed`);
+    return {
+      ms: took,
+      heldOutCases: events.filter((e) => e.type === 'heldOut.ran').reduce((n, e) => n + (e.result?.cases.length ?? 0), 0),
+    };
   } finally {
     ws.dispose();
   }
@@ -88,7 +117,10 @@ export function generalizeCostRow(g: GeneralizeCost): Row {
 
 if (require.main === module) {
   measureGeneralizeCost(3).then(
-    (g) => process.stdout.write(`${JSON.stringify({ ...generalizeCostRow(g), withMs: g.withMs.map((n) => round(n)), withoutMs: g.withoutMs.map((n) => round(n)) })}\n`),
+    (g) =>
+      process.stdout.write(
+        `${JSON.stringify({ ...generalizeCostRow(g), withMs: g.withMs.map((n) => round(n)), withoutMs: g.withoutMs.map((n) => round(n)) })}\n`,
+      ),
     (err: unknown) => {
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;

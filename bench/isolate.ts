@@ -71,14 +71,24 @@ function killTree(pid: number): void {
   }
 }
 
-const firstLine = (s: string) => s.split('\n').find((l) => l.trim())?.trim() ?? s;
+const firstLine = (s: string) =>
+  s
+    .split('\n')
+    .find((l) => l.trim())
+    ?.trim() ?? s;
 
 /**
  * Runs one section in its own Node process (bench/section.ts) under a time limit. A section that
  * throws, exits or passes its limit gives one line saying why, and never holds up the others: the
  * bench cannot hang on a stuck editor or browser, and a sync loop cannot block the timer.
  */
-export function runIsolated(name: string, args: unknown, limitS: number, outFile: string, entry = path.join(__dirname, 'section.ts')): Promise<SectionRun> {
+export function runIsolated(
+  name: string,
+  args: unknown,
+  limitS: number,
+  outFile: string,
+  entry = path.join(__dirname, 'section.ts'),
+): Promise<SectionRun> {
   rmSync(outFile, { force: true });
   const started = performance.now();
   return new Promise((resolve) => {

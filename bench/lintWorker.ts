@@ -49,8 +49,19 @@ export async function measureLintWorker(runs: number): Promise<LintWorkerCost> {
       return took;
     };
     // How the linter ran before: the workspace's ESLint through its Node API, here.
-    const { loadESLint } = createRequire(path.join(fixture.root, 'package.json'))('eslint') as { loadESLint: (o: { useFlatConfig: boolean }) => Promise<new (o: object) => { lintFiles(f: string[]): Promise<unknown[]> }> };
-    const inProcess = async () => (await timed(async () => new (await loadESLint({ useFlatConfig: true }))({ cwd: fixture.root, errorOnUnmatchedPattern: false, warnIgnored: false }).lintFiles(FILES.map((f) => path.join(fixture.root, f))))).ms;
+    const { loadESLint } = createRequire(path.join(fixture.root, 'package.json'))('eslint') as {
+      loadESLint: (o: { useFlatConfig: boolean }) => Promise<new (o: object) => { lintFiles(f: string[]): Promise<unknown[]> }>;
+    };
+    const inProcess = async () =>
+      (
+        await timed(async () =>
+          new (await loadESLint({ useFlatConfig: true }))({
+            cwd: fixture.root,
+            errorOnUnmatchedPattern: false,
+            warnIgnored: false,
+          }).lintFiles(FILES.map((f) => path.join(fixture.root, f))),
+        )
+      ).ms;
     const firstCallMs = await viaWorker(linter);
     await inProcess();
     const inProcessMs: number[] = [];
@@ -65,7 +76,14 @@ export async function measureLintWorker(runs: number): Promise<LintWorkerCost> {
       freshProcessMs.push(await viaWorker(fresh));
       fresh.dispose();
     }
-    return { sandbox: jail.status.detail, inProcessMs, workerMs, firstCallMs, freshProcessMs, ratio: round(median(workerMs) / median(inProcessMs), 2) };
+    return {
+      sandbox: jail.status.detail,
+      inProcessMs,
+      workerMs,
+      firstCallMs,
+      freshProcessMs,
+      ratio: round(median(workerMs) / median(inProcessMs), 2),
+    };
   } finally {
     linter.dispose();
     await jail.dispose();

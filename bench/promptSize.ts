@@ -38,7 +38,8 @@ export interface DebuggerPromptSize {
 const ticket = () => ({
   id: 'GEN-1',
   title: 'clampM0003 rejects NaN',
-  description: "clampM0003 passes NaN through, since Math.min and Math.max return NaN. It must throw a RangeError with the message 'value is NaN'; finite values keep clamping to [0, limit].",
+  description:
+    "clampM0003 passes NaN through, since Math.min and Math.max return NaN. It must throw a RangeError with the message 'value is NaN'; finite values keep clamping to [0, limit].",
   scope: { write: [modulePath(TARGET)], read: importsOf(TARGET).map(modulePath) },
   acceptance: [
     { id: 'AC1', text: "clampM0003(NaN) throws a RangeError 'value is NaN'" },
@@ -51,7 +52,11 @@ const ticket = () => ({
         suite: 'GEN-1 clampM0003 NaN',
         imports: [{ from: `../../${modulePath(TARGET).replace(/\.ts$/, '')}`, names: ['clampM0003', 'M0003_DEFAULTS'] }],
         cases: [
-          { name: 'throws on NaN', criterion: 'AC1', expect: [{ kind: 'throws', call: 'clampM0003(Number.NaN)', message: 'value is NaN' }] },
+          {
+            name: 'throws on NaN',
+            criterion: 'AC1',
+            expect: [{ kind: 'throws', call: 'clampM0003(Number.NaN)', message: 'value is NaN' }],
+          },
           {
             name: 'clamps finite values',
             criterion: 'AC2',
@@ -99,9 +104,13 @@ function script(): ModelScript {
 export async function measureDebuggerPrompt(root: string): Promise<DebuggerPromptSize> {
   mkdirSync(path.join(root, '.tickets'), { recursive: true });
   writeFileSync(path.join(root, TICKET), JSON.stringify(ticket(), null, 2) + '\n');
-  const scripted = new ScriptedModel(script(), () => {
-    throw new Error('the GEN-1 script has no files beside it');
-  }, 'bench GEN-1');
+  const scripted = new ScriptedModel(
+    script(),
+    () => {
+      throw new Error('the GEN-1 script has no files beside it');
+    },
+    'bench GEN-1',
+  );
   const requests: ModelRequest[] = [];
   const recording: ModelPort = {
     info: scripted.info,

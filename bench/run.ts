@@ -48,7 +48,11 @@ const SIZES = [
 const say = (s: string) => process.stderr.write(`[bench] ${s}\n`);
 
 /** Two prompts are the same but for timings and the repo folder: then nothing in them grew with the repo. */
-const masked = (prompt: string, root: string) => prompt.split(root).join('REPO').replace(/\d+(\.\d+)?/g, '#');
+const masked = (prompt: string, root: string) =>
+  prompt
+    .split(root)
+    .join('REPO')
+    .replace(/\d+(\.\d+)?/g, '#');
 
 async function main(): Promise<void> {
   const started = performance.now();
@@ -66,10 +70,14 @@ async function main(): Promise<void> {
   let repos: Record<string, GeneratedRepo> = {};
   try {
     const t = performance.now();
-    repos = Object.fromEntries(SIZES.map((s) => [s.label, generateRepo(path.join(base, `repo-${s.label}`), s.modules, path.join(REPO, 'node_modules'))]));
+    repos = Object.fromEntries(
+      SIZES.map((s) => [s.label, generateRepo(path.join(base, `repo-${s.label}`), s.modules, path.join(REPO, 'node_modules'))]),
+    );
     const ownNodeModules = path.join(REPO, 'node_modules');
     const nativeDir = nativeTypeScriptDir(REPO);
-    const nativeRoot = nativeDir ? generateRepo(path.join(base, 'repo-100k-native'), 1000, nativeNodeModules(base, nativeDir, ownNodeModules)).root : null;
+    const nativeRoot = nativeDir
+      ? generateRepo(path.join(base, 'repo-100k-native'), 1000, nativeNodeModules(base, nativeDir, ownNodeModules)).root
+      : null;
     for (const s of SIZES) say(`generated ${s.label}: ${count(repos[s.label]!.lines)} lines in ${repos[s.label]!.files} files`);
     say(`repos generated in ${round((performance.now() - t) / 1000)} s`);
 
@@ -78,7 +86,12 @@ async function main(): Promise<void> {
       { key: 'debuggerPrompt100k', section: 'debuggerPrompt', limitS: 45, args: { repoRoot: REPO, repo: repos['100k'] } },
       { key: 'checkLatency10k', section: 'checkLatency', limitS: 45, args: { repoRoot: REPO, repo: repos['10k'], edits: 5, runs: 1 } },
       // The 100k repo's full check is the type-check gate's, with its own and the native compiler.
-      { key: 'compilers100k', section: 'compilers', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, edits: 5, runs: 1 } },
+      {
+        key: 'compilers100k',
+        section: 'compilers',
+        limitS: 120,
+        args: { repoRoot: REPO, repo: repos['100k'], nativeRoot, edits: 5, runs: 1 },
+      },
       { key: 'pipelineOverhead', section: 'pipelineOverhead', limitS: 45, args: { repoRoot: REPO, runs: 3 } },
       { key: 'baselineCost100k', section: 'baselineCost', limitS: 90, args: { repoRoot: REPO, repo: repos['100k'] } },
       { key: 'candidateCopy100k', section: 'candidateCopy', limitS: 120, args: { repoRoot: REPO, repo: repos['100k'], runs: 5 } },
@@ -123,13 +136,24 @@ async function main(): Promise<void> {
 
   const small = value<DebuggerPromptSize>('debuggerPrompt10k');
   const large = value<DebuggerPromptSize>('debuggerPrompt100k');
-  for (const [label, p, key] of [['10k', small, 'debuggerPrompt10k'], ['100k', large, 'debuggerPrompt100k']] as const) {
+  for (const [label, p, key] of [
+    ['10k', small, 'debuggerPrompt10k'],
+    ['100k', large, 'debuggerPrompt100k'],
+  ] as const) {
     const figure = `Debugger prompt, GEN-1 in the ${label}-line repo (${count(repos[label]?.lines ?? 0)} lines)`;
     if (!p) failed(figure, key);
-    else rows.push({ figure, measured: `${count(p.promptBytes)} bytes, ${count(p.promptTokens)} tokens (whole request ${count(p.requestBytes)} bytes, ${count(p.requestTokens)} tokens)` });
+    else
+      rows.push({
+        figure,
+        measured: `${count(p.promptBytes)} bytes, ${count(p.promptTokens)} tokens (whole request ${count(p.requestBytes)} bytes, ${count(p.requestTokens)} tokens)`,
+      });
   }
-  const promptRatio = small && large ? { bytes: large.promptBytes / small.promptBytes, tokens: large.promptTokens / small.promptTokens } : undefined;
-  const promptsMatch = small && large && repos['10k'] && repos['100k'] ? masked(small.prompt, repos['10k'].root) === masked(large.prompt, repos['100k'].root) : undefined;
+  const promptRatio =
+    small && large ? { bytes: large.promptBytes / small.promptBytes, tokens: large.promptTokens / small.promptTokens } : undefined;
+  const promptsMatch =
+    small && large && repos['10k'] && repos['100k']
+      ? masked(small.prompt, repos['10k'].root) === masked(large.prompt, repos['100k'].root)
+      : undefined;
   if (promptRatio) {
     rows.push({
       figure: 'Debugger prompt, 100k ÷ 10k',
@@ -141,10 +165,17 @@ async function main(): Promise<void> {
   }
 
   const compilers = value<{ checkLatency: CheckLatency; typeCheckGate: TypeCheckGateFigures }>('compilers100k');
-  const latency: Record<string, CheckLatency | undefined> = { '10k': value<CheckLatency>('checkLatency10k'), '100k': compilers?.checkLatency };
+  const latency: Record<string, CheckLatency | undefined> = {
+    '10k': value<CheckLatency>('checkLatency10k'),
+    '100k': compilers?.checkLatency,
+  };
   const gate = compilers?.typeCheckGate;
   if (!gate) failed('Type-check gate, 100k lines: own tsc vs TypeScript 7 native', 'compilers100k');
-  else if (!gate.native || gate.ratio === null) rows.push({ figure: 'Type-check gate, 100k lines', measured: `${gate.own.label} ${ms(gate.own.medianMs)}; native: could not run: ${gate.nativeMissing ?? 'not installed'}` });
+  else if (!gate.native || gate.ratio === null)
+    rows.push({
+      figure: 'Type-check gate, 100k lines',
+      measured: `${gate.own.label} ${ms(gate.own.medianMs)}; native: could not run: ${gate.nativeMissing ?? 'not installed'}`,
+    });
   else {
     rows.push({
       figure: `Type-check gate, ${count(gate.lines)} lines: native ÷ own tsc`,
@@ -221,7 +252,7 @@ async function main(): Promise<void> {
   if (!batch) failed('Batch wall time: batch --parallel 2 ÷ one after another', 'batchWallTime');
   else rows.push(batchWallTimeRow(batch));
   const demo = value<DemoWallTime>('demoWallTime');
-  if (!demo) failed('Demo wall time: every fixture\'s tickets (`npm run demo`, its default parallelism)', 'demoWallTime');
+  if (!demo) failed("Demo wall time: every fixture's tickets (`npm run demo`, its default parallelism)", 'demoWallTime');
   else rows.push(demoWallTimeRow(demo));
   const verdict = value<TimeToVerdict>('timeToVerdict');
   if (!verdict) failed('Time to verdict ÷ the bare tools', 'timeToVerdict');
@@ -262,7 +293,11 @@ async function main(): Promise<void> {
   }
   const extension = value<ExtensionFigures>('extension');
   if (!extension) failed('Extension .vsix', 'extension');
-  else rows.push({ figure: extension.artifact.endsWith('.vsix') ? 'Extension .vsix' : 'Extension bundle (no .vsix)', measured: `${kib(extension.bytes)}: ${extension.note}` });
+  else
+    rows.push({
+      figure: extension.artifact.endsWith('.vsix') ? 'Extension .vsix' : 'Extension bundle (no .vsix)',
+      measured: `${kib(extension.bytes)}: ${extension.note}`,
+    });
   const activation = value<Activation>('activation');
   if (!activation) {
     failed('Activation time (code-server)', 'activation');
@@ -335,7 +370,9 @@ async function main(): Promise<void> {
   };
   writeFileSync(path.join(REPO, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
   const cpu = `${machine.cpus} × ${machine.cpuModel}`;
-  process.stdout.write(`\nTicket Runner bench, ${date}\n${machine.os}, ${cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, TypeScript ${machine.typescript}\n\n${table}\n\n`);
+  process.stdout.write(
+    `\nTicket Runner bench, ${date}\n${machine.os}, ${cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}, TypeScript ${machine.typescript}\n\n${table}\n\n`,
+  );
   process.stdout.write(`Tokens: ${TOKENIZER}. Written to bench/results.json in ${results.durationS} s.\n`);
   if (errors.length) {
     process.stdout.write(`${errors.length} section(s) could not run: ${errors.map((e) => `${e.section} (${e.why})`).join('; ')}\n`);

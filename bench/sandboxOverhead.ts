@@ -20,13 +20,24 @@ export interface SandboxOverhead {
 
 export async function measureSandboxOverhead(runs: number): Promise<SandboxOverhead> {
   const fixture = copyFixture();
-  const open = (withoutSandbox?: string) => ProcessJail.open({ root: fixture.root, protect: [path.join(fixture.root, '.tickets')], parentEnv: process.env, withoutSandbox });
+  const open = (withoutSandbox?: string) =>
+    ProcessJail.open({ root: fixture.root, protect: [path.join(fixture.root, '.tickets')], parentEnv: process.env, withoutSandbox });
   const [sandboxed, plain] = [await open(), await open('the baseline')];
   try {
     if (!sandboxed.status.on) throw new Error(`the sandbox cannot start here: ${sandboxed.status.detail}`);
     const runner = (jail: ProcessJail) =>
-      new ProcessTestRunner({ root: fixture.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath, jail });
-    const request = { framework: 'node:test' as const, files: ['test/pagination.test.ts', 'test/postSummary.test.ts', 'test/posts.test.ts', 'test/tags.test.ts'], timeoutMs: 60_000 };
+      new ProcessTestRunner({
+        root: fixture.root,
+        nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+        fallbackDir: REPO_ROOT,
+        nodePath: process.execPath,
+        jail,
+      });
+    const request = {
+      framework: 'node:test' as const,
+      files: ['test/pagination.test.ts', 'test/postSummary.test.ts', 'test/posts.test.ts', 'test/tags.test.ts'],
+      timeoutMs: 60_000,
+    };
     const once = async (jail: ProcessJail) => {
       const { ms: took, value } = await timed(() => runner(jail).run(request, new AbortController().signal));
       if (value.status !== 'passed') throw new Error(`the fixture's tests did not pass (${value.status}): ${value.output.slice(-500)}`);

@@ -58,28 +58,85 @@ export async function syntheticRunState(attempts: number, repoRoot: string): Pro
   const clock = { now: () => new Date((tick += 250)), newRunId: () => 'bench-500' };
   const log = new RunLog('bench-500', store, clock);
   const model = { provider: 'scripted' as const, model: 'scripted (bench)', scripted: true };
-  const usage = { ok: true, inputTokens: 4000, outputTokens: 900, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.025, latencyMs: 0, retries: 0 };
-  await log.emit({ type: 'run.started', ticketId: 'BLOG-1', ticketPath: '.tickets/BLOG-1.ticket.json', model, budget: { attempts }, workspace: 'blog-api' });
-  await log.emit({ type: 'tests.materialized', framework: 'node:test', files: [{ path: TEST, hash: await log.putBlob('// the rendered test\n') }] });
+  const usage = {
+    ok: true,
+    inputTokens: 4000,
+    outputTokens: 900,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd: 0.025,
+    latencyMs: 0,
+    retries: 0,
+  };
+  await log.emit({
+    type: 'run.started',
+    ticketId: 'BLOG-1',
+    ticketPath: '.tickets/BLOG-1.ticket.json',
+    model,
+    budget: { attempts },
+    workspace: 'blog-api',
+  });
+  await log.emit({
+    type: 'tests.materialized',
+    framework: 'node:test',
+    files: [{ path: TEST, hash: await log.putBlob('// the rendered test\n') }],
+  });
   let before = await log.putBlob(readFileSync(path.join(fixture, FILE), 'utf8'));
   for (let n = 1; n <= attempts; n++) {
     const last = n === attempts;
-    const content = bases[n % 2]!.replace('export function listPosts', `// attempt ${n}: ${last ? 'the raw value' : 'a guard'}\nexport function listPosts`);
+    const content = bases[n % 2]!.replace(
+      'export function listPosts',
+      `// attempt ${n}: ${last ? 'the raw value' : 'a guard'}\nexport function listPosts`,
+    );
     const hash = await log.putBlob(content);
     await log.emit({ type: 'model.called', role: 'coder', attempt: n, model, ...usage });
-    await log.emit({ type: 'coder.attempted', attempt: n, brief: n > 1 ? `Check the raw query value before parsing (attempt ${n}).` : undefined, files: [{ path: FILE, hash }], model });
+    await log.emit({
+      type: 'coder.attempted',
+      attempt: n,
+      brief: n > 1 ? `Check the raw query value before parsing (attempt ${n}).` : undefined,
+      files: [{ path: FILE, hash }],
+      model,
+    });
     await log.emit({ type: 'files.written', attempt: n, by: 'coder', files: [{ path: FILE, before, after: hash }] });
     before = hash;
     await log.emit({ type: 'check.parsed', attempt: n, ok: true, problems: [], durationMs: 4 });
-    const diagnostics = n % 3 === 0 ? [{ file: FILE, line: 9, column: 7, code: 'TS2304', category: 'error' as const, message: "Cannot find name 'MAX_PER_PAGE'." }] : [];
-    await log.emit({ type: 'check.diagnosed', preExisting: [], attempt: n, ok: diagnostics.length === 0, checkedFiles: [FILE, TEST, 'src/index.ts'], diagnostics, durationMs: 140 });
+    const diagnostics =
+      n % 3 === 0
+        ? [{ file: FILE, line: 9, column: 7, code: 'TS2304', category: 'error' as const, message: "Cannot find name 'MAX_PER_PAGE'." }]
+        : [];
+    await log.emit({
+      type: 'check.diagnosed',
+      preExisting: [],
+      attempt: n,
+      ok: diagnostics.length === 0,
+      checkedFiles: [FILE, TEST, 'src/index.ts'],
+      diagnostics,
+      durationMs: 140,
+    });
     await log.emit({ type: 'check.linted', preExisting: [], attempt: n, status: 'passed', problems: [] });
-    const failed = { name: 'BLOG-1 listPosts perPage limit > [AC1] rejects perPage above 100', file: TEST, status: 'failed' as const, message: 'Expected values to be strictly equal:\n\n200 !== 400\n', expected: '400', actual: '200' };
+    const failed = {
+      name: 'BLOG-1 listPosts perPage limit > [AC1] rejects perPage above 100',
+      file: TEST,
+      status: 'failed' as const,
+      message: 'Expected values to be strictly equal:\n\n200 !== 400\n',
+      expected: '400',
+      actual: '200',
+    };
     const passed = { name: 'BLOG-1 listPosts perPage limit > [AC2] accepts perPage of exactly 100', file: TEST, status: 'passed' as const };
     await log.emit({
       type: 'tests.ran',
       attempt: n,
-      result: { status: last ? 'passed' : 'failed', framework: 'node:test', command: ['node', '--test', TEST], passed: last ? 2 : 1, failed: last ? 0 : 1, skipped: 0, durationMs: 650, cases: last ? [{ ...passed }, { ...passed, name: failed.name }] : [failed, passed], output: last ? '' : `✖ ${failed.name}\n  AssertionError: ${failed.message}` },
+      result: {
+        status: last ? 'passed' : 'failed',
+        framework: 'node:test',
+        command: ['node', '--test', TEST],
+        passed: last ? 2 : 1,
+        failed: last ? 0 : 1,
+        skipped: 0,
+        durationMs: 650,
+        cases: last ? [{ ...passed }, { ...passed, name: failed.name }] : [failed, passed],
+        output: last ? '' : `✖ ${failed.name}\n  AssertionError: ${failed.message}`,
+      },
     });
     if (last) break;
     await log.emit({ type: 'model.called', role: 'debugger', attempt: n, model, ...usage });
@@ -98,7 +155,13 @@ export async function syntheticRunState(attempts: number, repoRoot: string): Pro
       },
       rejected: [],
     });
-    await log.emit({ type: 'router.routed', attempt: n, claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'a code route needs no machine fact' } });
+    await log.emit({
+      type: 'router.routed',
+      attempt: n,
+      claimed: 'code',
+      route: 'code',
+      guard: { verdict: 'notNeeded', detail: 'a code route needs no machine fact' },
+    });
   }
   await log.emit({ type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts });
 

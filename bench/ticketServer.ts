@@ -50,7 +50,9 @@ export async function measureTicketServer(edits: number): Promise<TicketServerLa
       }
       return times;
     };
-    const diagnosticsMs = await keystrokes((i) => base.replace('Values up to 100 keep working.', `Values up to 100 keep working.${' '.repeat(i + 1)}`));
+    const diagnosticsMs = await keystrokes((i) =>
+      base.replace('Values up to 100 keep working.', `Values up to 100 keep working.${' '.repeat(i + 1)}`),
+    );
     const testPlanDiagnosticsMs = await keystrokes((i) => base.replace('"expected": "400"', `"expected": "${400 + i}"`));
 
     const current = base.replace('"expected": "400"', `"expected": "${400 + edits + 1}"`);

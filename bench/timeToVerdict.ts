@@ -56,7 +56,12 @@ function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
   const firstGate = at('gate.ran');
   const end = at('run.finished');
   // A gate's event is written when it ends: the gates began when the last attempt's tests ended.
-  const lastTests = events.filter((e) => e.type === 'tests.ran' || e.type === 'projectTests.ran').map((e) => Date.parse(e.ts)).filter((t) => t < firstGate).pop() ?? firstGate;
+  const lastTests =
+    events
+      .filter((e) => e.type === 'tests.ran' || e.type === 'projectTests.ran')
+      .map((e) => Date.parse(e.ts))
+      .filter((t) => t < firstGate)
+      .pop() ?? firstGate;
   return { baseline: firstWrite - start, attempts: lastTests - firstWrite, gates: end - lastTests };
 }
 
@@ -71,18 +76,34 @@ export async function measureTimeToVerdict(tickets: readonly string[], cli = pat
   for (const ticket of tickets) {
     const ws = copyFixture();
     try {
-      const run = await timed(process.execPath, [cli, 'run', `.tickets/${ticket}.ticket.json`, '--workspace', ws.root, '--model', 'scripted'], tmpdir());
+      const run = await timed(
+        process.execPath,
+        [cli, 'run', `.tickets/${ticket}.ticket.json`, '--workspace', ws.root, '--model', 'scripted'],
+        tmpdir(),
+      );
       const runsDir = path.join(ws.root, '.ticket-runner', 'runs');
       const [runId] = readdirSync(runsDir);
       if (!runId) throw new Error(`${ticket}: the run left no log (exit ${String(run.code)}): ${run.output.slice(-400)}`);
-      const events = readFileSync(path.join(runsDir, runId, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LoggedEvent);
+      const events = readFileSync(path.join(runsDir, runId, 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as LoggedEvent);
       const started = events.find((e) => e.type === 'run.started');
       const finished = events.find((e) => e.type === 'run.finished');
-      const tsc = await timed(process.execPath, [path.join(ws.root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'], ws.root);
-      const own = readdirSync(path.join(ws.root, 'test')).filter((f) => f.endsWith('.test.ts')).map((f) => `test/${f}`);
+      const tsc = await timed(
+        process.execPath,
+        [path.join(ws.root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '-p', 'tsconfig.json'],
+        ws.root,
+      );
+      const own = readdirSync(path.join(ws.root, 'test'))
+        .filter((f) => f.endsWith('.test.ts'))
+        .map((f) => `test/${f}`);
       const project = await timed(process.execPath, ['--import', 'tsx', '--test', ...own], ws.root);
       const rendered = await timed(process.execPath, ['--import', 'tsx', '--test', `test/ticket/${ticket}.test.ts`], ws.root);
-      if (tsc.code !== 0 || project.code !== 0 || rendered.code !== 0) throw new Error(`${ticket}: a bare tool failed on the run's end state (tsc ${String(tsc.code)}, tests ${String(project.code)}, rendered ${String(rendered.code)})`);
+      if (tsc.code !== 0 || project.code !== 0 || rendered.code !== 0)
+        throw new Error(
+          `${ticket}: a bare tool failed on the run's end state (tsc ${String(tsc.code)}, tests ${String(project.code)}, rendered ${String(rendered.code)})`,
+        );
       const sumMs = tsc.ms + project.ms + rendered.ms;
       runs.push({
         ticket,

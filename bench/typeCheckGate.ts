@@ -56,14 +56,18 @@ export function typeCheckRounds(root: string, nativeRoot: string | null) {
   };
   const figures = (lines: number): TypeCheckGateFigures => {
     const ownTimes = { label: `tsc ${ownVersion}`, version: ownVersion, runsMs: own, medianMs: median(own) };
-    const nativeTimes = native.length ? { label: `tsc ${nativeVersion} (native)`, version: nativeVersion, runsMs: native, medianMs: median(native) } : null;
+    const nativeTimes = native.length
+      ? { label: `tsc ${nativeVersion} (native)`, version: nativeVersion, runsMs: native, medianMs: median(native) }
+      : null;
     if (nativeTimes && Number(nativeVersion.split('.')[0]) < 7) throw new Error(`the native run found TypeScript ${nativeVersion}, not 7`);
     return {
       lines,
       own: ownTimes,
       native: nativeTimes,
       ratio: nativeTimes ? nativeTimes.runsMs[0]! / ownTimes.runsMs[0]! : null,
-      ...(nativeTimes ? {} : { nativeMissing: 'TypeScript 7 is not installed: bash scripts/install-typescript-native.sh (npm run bench runs it first)' }),
+      ...(nativeTimes
+        ? {}
+        : { nativeMissing: 'TypeScript 7 is not installed: bash scripts/install-typescript-native.sh (npm run bench runs it first)' }),
     };
   };
   return { full, figures };

@@ -44,13 +44,18 @@ export async function measureWebviewRender(repoRoot: string, attempts: number, r
     for (let k = 0; k < repeats; k++) {
       const { page, problems } = await openWebview(browser, origin);
       // The host sends nothing before `ready`, so neither does the bench.
-      for (const deadline = Date.now() + 20_000; !(await posted(page)).some((m) => (m as { type?: string }).type === 'ready'); await page.waitForTimeout(20)) {
+      for (
+        const deadline = Date.now() + 20_000;
+        !(await posted(page)).some((m) => (m as { type?: string }).type === 'ready');
+        await page.waitForTimeout(20)
+      ) {
         if (Date.now() > deadline) throw new Error(`the webview never posted ready${problems.length ? `: ${problems.join('; ')}` : ''}`);
       }
       await page.evaluate((m) => ((window as unknown as { __message: unknown }).__message = m), message);
       const r = await page.evaluate<{ dom: number; frame: number; rendered: number }>(RENDER);
       await page.close();
-      if (problems.length || r.rendered !== attempts) throw new Error(`the webview rendered ${r.rendered} of ${attempts} attempts${problems.length ? `: ${problems.join('; ')}` : ''}`);
+      if (problems.length || r.rendered !== attempts)
+        throw new Error(`the webview rendered ${r.rendered} of ${attempts} attempts${problems.length ? `: ${problems.join('; ')}` : ''}`);
       domMs.push(r.dom);
       frameMs.push(r.frame);
     }
@@ -58,5 +63,12 @@ export async function measureWebviewRender(repoRoot: string, attempts: number, r
     await browser.close();
     server.close();
   }
-  return { attempts, messageBytes: JSON.stringify(message).length, domMs, frameMs, domMedianMs: median(domMs), frameMedianMs: median(frameMs) };
+  return {
+    attempts,
+    messageBytes: JSON.stringify(message).length,
+    domMs,
+    frameMs,
+    domMedianMs: median(domMs),
+    frameMedianMs: median(frameMs),
+  };
 }

@@ -50,9 +50,15 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer) ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path), loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
   },
 };
 const view = { ...common, platform: 'browser', format: 'iife', target: 'es2022', plugins: [zodEnglishOnly] };
@@ -67,42 +73,160 @@ const esmInCjs = { define: { 'import.meta.url': '__importMetaUrl' } };
  * One TypeScript for the extension and the ticket server: both load dist/typescript.js (built
  * once, below), so the .vsix carries it once rather than inside each bundle.
  */
-const sharedTypescript = { name: 'shared-typescript', setup: (b) => b.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true })) };
+const sharedTypescript = {
+  name: 'shared-typescript',
+  setup: (b) => b.onResolve({ filter: /^typescript$/ }, () => ({ path: './typescript.js', external: true })),
+};
 
 /** A package folder under the folder the test processes' NODE_PATH names (VENDORED_MODULES). */
 const FAST_CHECK_DIR = 'vendor/modules/fast-check';
 
 const targets = [
   // The extension host: CommonJS, with vscode provided by the editor.
-  { ...common, ...esmInCjs, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
+  {
+    ...common,
+    ...esmInCjs,
+    entryPoints: ['src/vscode/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [sharedTypescript],
+    banner: { js: IMPORT_META_URL },
+  },
   // The headless CLI. TypeScript stays external: its language service finds lib.d.ts beside typescript.js.
-  { ...common, ...esmInCjs, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20', external: ['typescript'], banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` } },
+  {
+    ...common,
+    ...esmInCjs,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['typescript'],
+    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
+  },
   // The ticket language server the extension's client starts over stdio: the extension's
   // TypeScript (the .vsix has no node_modules); its lib files are dist/typescript-lib.
-  { ...common, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/ticketServer.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript] },
+  {
+    ...common,
+    entryPoints: ['src/lsp/main.ts'],
+    outfile: 'dist/ticketServer.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [sharedTypescript],
+  },
   // That one TypeScript, shared by the two.
-  { ...common, entryPoints: ['node_modules/typescript/lib/typescript.js'], outfile: 'dist/typescript.js', platform: 'node', format: 'cjs', target: 'node20' },
+  {
+    ...common,
+    entryPoints: ['node_modules/typescript/lib/typescript.js'],
+    outfile: 'dist/typescript.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   // The node:test reporter the test runner adapter loads into the workspace's runs.
-  { ...common, entryPoints: ['src/node/testRunners/nodeTestReporter.ts'], outfile: 'dist/nodeTestReporter.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  {
+    ...common,
+    entryPoints: ['src/node/testRunners/nodeTestReporter.ts'],
+    outfile: 'dist/nodeTestReporter.mjs',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+  },
   // Preloaded into the workspace's node:test and mocha runs: freezes the assertion library and node:test's API.
-  { ...common, entryPoints: ['src/node/testRunners/testApisFrozen.ts'], outfile: 'dist/testApisFrozen.cjs', platform: 'node', format: 'cjs', target: 'node18' },
+  {
+    ...common,
+    entryPoints: ['src/node/testRunners/testApisFrozen.ts'],
+    outfile: 'dist/testApisFrozen.cjs',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
   // Fills tsx's cache for a run's node:test and mocha processes, in the run's sandbox, running none of the files it compiles.
-  { ...common, entryPoints: ['src/node/testRunners/tsxWarm.ts'], outfile: 'dist/tsxWarm.cjs', platform: 'node', format: 'cjs', target: 'node18' },
+  {
+    ...common,
+    entryPoints: ['src/node/testRunners/tsxWarm.ts'],
+    outfile: 'dist/tsxWarm.cjs',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
   // Preloaded (NODE_OPTIONS) into the workspace's vitest and jest runs: freezes expect and chai before each test file.
-  { ...common, entryPoints: ['src/node/testRunners/expectFrozen.mts'], outfile: 'dist/expectFrozen.mjs', platform: 'node', format: 'esm', target: 'node20' },
+  {
+    ...common,
+    entryPoints: ['src/node/testRunners/expectFrozen.mts'],
+    outfile: 'dist/expectFrozen.mjs',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+  },
   // Ticket Runner's own fast-check, for the rendered properties of a workspace that has none (src/node/testRunners/propertyRuns.ts).
-  { ...common, sourcemap: false, entryPoints: ['node_modules/fast-check/lib/cjs/fast-check.js'], outfile: `dist/${FAST_CHECK_DIR}/index.cjs`, platform: 'node', format: 'cjs', target: 'node18' },
+  {
+    ...common,
+    sourcemap: false,
+    entryPoints: ['node_modules/fast-check/lib/cjs/fast-check.js'],
+    outfile: `dist/${FAST_CHECK_DIR}/index.cjs`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
   // The lint worker EslintLinter starts in the run's sandbox: the workspace's ESLint loads there.
-  { ...common, entryPoints: ['src/node/lint/eslintWorker.ts'], outfile: 'dist/eslintWorker.js', platform: 'node', format: 'cjs', target: 'node18' },
+  {
+    ...common,
+    entryPoints: ['src/node/lint/eslintWorker.ts'],
+    outfile: 'dist/eslintWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
   // The type-check worker TscTypeCheck starts in the run's sandbox: the workspace's TypeScript loads there.
-  { ...common, entryPoints: ['src/node/gates/tscServer.ts'], outfile: 'dist/tscServer.js', platform: 'node', format: 'cjs', target: 'node18' },
+  {
+    ...common,
+    entryPoints: ['src/node/gates/tscServer.ts'],
+    outfile: 'dist/tscServer.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
   // The language service's worker thread (the CLI's, the ticket server's and the extension's): TypeScript's
   // synchronous work runs there, off their event loops. It loads the one dist/typescript.js; Tree-sitter for the ops.
-  { ...common, ...esmInCjs, entryPoints: ['src/node/workers/languageWorker.ts'], outfile: 'dist/languageWorker.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
+  {
+    ...common,
+    ...esmInCjs,
+    entryPoints: ['src/node/workers/languageWorker.ts'],
+    outfile: 'dist/languageWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [sharedTypescript],
+    banner: { js: IMPORT_META_URL },
+  },
   // The sandbox runtime's worker thread: its start and its wraps wait on child processes synchronously.
-  { ...common, ...esmInCjs, entryPoints: ['src/node/sandbox/sandboxWorker.ts'], outfile: 'dist/sandboxWorker.js', platform: 'node', format: 'cjs', target: 'node20', banner: { js: IMPORT_META_URL } },
+  {
+    ...common,
+    ...esmInCjs,
+    entryPoints: ['src/node/sandbox/sandboxWorker.ts'],
+    outfile: 'dist/sandboxWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    banner: { js: IMPORT_META_URL },
+  },
   // V8 coverage's worker thread: each process's coverage file is parsed, checked and read back through its source maps there.
-  { ...common, ...esmInCjs, entryPoints: ['src/node/gates/coverageWorker.ts'], outfile: 'dist/coverageWorker.js', platform: 'node', format: 'cjs', target: 'node20', plugins: [sharedTypescript], banner: { js: IMPORT_META_URL } },
+  {
+    ...common,
+    ...esmInCjs,
+    entryPoints: ['src/node/gates/coverageWorker.ts'],
+    outfile: 'dist/coverageWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [sharedTypescript],
+    banner: { js: IMPORT_META_URL },
+  },
   // The webview app, for the browser.
   { ...view, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js' },
   // The Run Statistics panel's app (its styles are the run webview's).
@@ -119,7 +243,8 @@ for (const [from, to] of wasm) copyByRename(join(root, from), join(dist, to));
 // TypeScript's lib.*.d.ts, for dist/typescript.js (the extension's and the ticket server's): the language service is told where they are (libDir).
 mkdirSync(join(dist, 'typescript-lib'), { recursive: true });
 for (const name of readdirSync(join(root, 'node_modules', 'typescript', 'lib'))) {
-  if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name)) copyByRename(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
+  if (/^lib\..*d\.ts$|^lib\.d\.ts$/.test(name))
+    copyByRename(join(root, 'node_modules', 'typescript', 'lib', name), join(dist, 'typescript-lib', name));
 }
 
 // The sandbox runtime's helper that keeps sandboxed commands off Unix sockets (Linux, per architecture).
@@ -134,17 +259,26 @@ for (const arch of ['x64', 'arm64']) {
 if (existsSync(join(root, 'node_modules', 'fast-check'))) {
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'fast-check', 'package.json'), 'utf8'));
   mkdirSync(join(dist, FAST_CHECK_DIR), { recursive: true });
-  writeByRename(join(dist, FAST_CHECK_DIR, 'package.json'), `${JSON.stringify({ name: 'fast-check', version, main: 'index.cjs', types: 'fast-check.d.ts' }, null, 2)}\n`);
+  writeByRename(
+    join(dist, FAST_CHECK_DIR, 'package.json'),
+    `${JSON.stringify({ name: 'fast-check', version, main: 'index.cjs', types: 'fast-check.d.ts' }, null, 2)}\n`,
+  );
   copyByRename(join(root, 'node_modules', 'fast-check', 'LICENSE'), join(dist, FAST_CHECK_DIR, 'LICENSE'));
   // Its types, so that the type check of a rendered property sees them (src/node/diagnostics/ownFastCheckTypes.ts):
   // they import pure-rand's, which are copied beside them and imported by a relative path.
-  const pureRand = [join(root, 'node_modules', 'fast-check', 'node_modules', 'pure-rand'), join(root, 'node_modules', 'pure-rand')].find((d) => existsSync(d));
+  const pureRand = [join(root, 'node_modules', 'fast-check', 'node_modules', 'pure-rand'), join(root, 'node_modules', 'pure-rand')].find(
+    (d) => existsSync(d),
+  );
   const types = readFileSync(join(root, 'node_modules', 'fast-check', 'lib', 'cjs', 'fast-check.d.ts'), 'utf8');
-  writeByRename(join(dist, FAST_CHECK_DIR, 'fast-check.d.ts'), types.replace(/from "pure-rand\/types\/(\w+)"/g, 'from "./pure-rand/types/$1.js"'));
+  writeByRename(
+    join(dist, FAST_CHECK_DIR, 'fast-check.d.ts'),
+    types.replace(/from "pure-rand\/types\/(\w+)"/g, 'from "./pure-rand/types/$1.js"'),
+  );
   for (const sub of ['', 'types']) {
     const from = join(pureRand, 'lib', sub);
     mkdirSync(join(dist, FAST_CHECK_DIR, 'pure-rand', sub), { recursive: true });
-    for (const f of readdirSync(from).filter((n) => n.endsWith('.d.ts'))) copyByRename(join(from, f), join(dist, FAST_CHECK_DIR, 'pure-rand', sub, f));
+    for (const f of readdirSync(from).filter((n) => n.endsWith('.d.ts')))
+      copyByRename(join(from, f), join(dist, FAST_CHECK_DIR, 'pure-rand', sub, f));
   }
 }
 

@@ -49,7 +49,8 @@ async function captureTicket(fixture: FixtureName, id: string): Promise<number> 
           info: inner.info,
           complete: async (request, signal) => {
             const response = await inner.complete(request, signal);
-            if (request.role === 'debugger') answers.push(response.structured !== undefined ? { structured: response.structured } : { text: response.text });
+            if (request.role === 'debugger')
+              answers.push(response.structured !== undefined ? { structured: response.structured } : { text: response.text });
             return response;
           },
         };
@@ -75,7 +76,10 @@ async function captureTicket(fixture: FixtureName, id: string): Promise<number> 
           id: `${fixture}-${id}-a${o.attempt}`,
           origin: `captured: ${fixture} ${id}, attempt ${o.attempt}`,
           why: o.diagnosis ? `${o.diagnosis.kind}: ${o.diagnosis.claim}` : 'no usable diagnosis',
-          gold: { route: gold as FailureKind, ...(o.decision.route !== 'code' && o.decision.guard.fact ? { fact: o.decision.guard.fact.kind } : {}) },
+          gold: {
+            route: gold as FailureKind,
+            ...(o.decision.route !== 'code' && o.decision.guard.fact ? { fact: o.decision.guard.fact.kind } : {}),
+          },
           inputs: o.inputs,
           facts: o.facts,
           answers: recorded,

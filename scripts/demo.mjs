@@ -25,15 +25,34 @@ const cli = join(root, 'dist', 'cli.js');
  * tickets are every `.tickets/<ID>.ticket.json` of the fixture; each not in `fails` must pass.
  */
 const FIXTURES = [
-  { name: 'blog-api', flags: [], fails: ['BLOG-3', 'BLOG-7', 'BLOG-8'], decisions: { 'BLOG-2': ['accept'], 'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'], 'BLOG-4': ['accept'], 'BLOG-9': ['accept'], 'BLOG-11': ['accept'] } },
-  { name: 'shop-esm', flags: ['--build-command', 'npm run build'], decisions: {
+  {
+    name: 'blog-api',
+    flags: [],
+    fails: ['BLOG-3', 'BLOG-7', 'BLOG-8'],
+    decisions: {
+      'BLOG-2': ['accept'],
+      'BLOG-3': ['reject', '--reason', 'demo: the publish date is out of scope for now; keep the request on record'],
+      'BLOG-4': ['accept'],
+      'BLOG-9': ['accept'],
+      'BLOG-11': ['accept'],
+    },
+  },
+  {
+    name: 'shop-esm',
+    flags: ['--build-command', 'npm run build'],
+    decisions: {
       // The scope addition, then the case for the renamed call the coverage gate finds no test runs.
       'SHOP-6': [['accept'], ['accept']],
       'SHOP-7': ['accept'],
       'SHOP-8': ['accept'],
     },
   },
-  { name: 'inventory-jest', flags: [], fails: ['INV-3'], decisions: { 'INV-3': ['reject', '--reason', 'demo: the uncovered branches are tested in a later ticket'] } },
+  {
+    name: 'inventory-jest',
+    flags: [],
+    fails: ['INV-3'],
+    decisions: { 'INV-3': ['reject', '--reason', 'demo: the uncovered branches are tested in a later ticket'] },
+  },
   // MONO-3 is MONO-2's change judged with no language service at all, which only the test suite sets up.
   { name: 'mono-ws', flags: [], decisions: { 'MONO-2': ['accept'] }, skip: ['MONO-3'] },
 ];
@@ -93,7 +112,9 @@ function workspaceFor(fixture, id) {
  */
 function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => progress(String(d)));
@@ -110,7 +131,11 @@ function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) 
 say(`Ticket Runner demo: ${chosen.map((f) => f.name).join(', ')}, one copy per ticket, ${jobs} at a time, in ${base}`);
 say('Model: SCRIPTED (recorded answers, a test and demo tool; no API key needed)\n');
 const started = Date.now();
-const listed = chosen.flatMap((f) => ticketsOf(f.name).filter((id) => !f.skip?.includes(id)).map((id) => ({ f, id })));
+const listed = chosen.flatMap((f) =>
+  ticketsOf(f.name)
+    .filter((id) => !f.skip?.includes(id))
+    .map((id) => ({ f, id })),
+);
 // Tickets the operator decides on first: each runs twice (the run, then its resume), and one of
 // them started last would finish alone while the other cores wait. The summary keeps the list's order.
 const resumes = ({ f, id }) => (f.decisions[id] ? 1 : 0);
@@ -171,19 +196,29 @@ const COLUMNS = [
   ['repairs', 33],
   ['corrections', 0],
 ];
-const line = (cells) => cells.map((c, i) => String(c).padEnd(COLUMNS[i][1])).join('').trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => String(c).padEnd(COLUMNS[i][1]))
+    .join('')
+    .trimEnd();
 const lines = [line(COLUMNS.map(([name]) => name))];
 for (const { fixture, s } of rows) {
   const calls = (role) => s.modelCalls.filter((c) => c.role === role).length;
-  const routes = s.attempts.map((a) => a.route?.route).filter(Boolean).join(' → ') || '-';
+  const routes =
+    s.attempts
+      .map((a) => a.route?.route)
+      .filter(Boolean)
+      .join(' → ') || '-';
   const fixes = s.attempts.reduce((n, a) => n + (a.autofix?.applied.length ?? 0), 0);
   const corr = s.corrections.map((c) => `${c.request.target}:${c.status}`).join(', ') || '-';
   // A gate's verdict is its last run; skipped gates are left out.
   const verdicts = new Map(s.gates.filter((g) => g.status !== 'skipped').map((g) => [g.gate, g.status]));
   const notPassed = [...verdicts].filter(([, v]) => v !== 'passed').map(([g, v]) => `${g} ${v}`);
   const gates = verdicts.size ? (notPassed.length ? notPassed.join(', ') : `${verdicts.size} passed`) : '-';
-  const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : r.stage ?? 'failed'}`).join(', ') || '-';
-  lines.push(line([fixture, s.ticketId, s.status, s.attempts.length, calls('coder'), calls('debugger'), fixes, routes, gates, repairs, corr]));
+  const repairs = s.repairs.map((r) => `${r.gate}:${r.ok ? 'ok' : (r.stage ?? 'failed')}`).join(', ') || '-';
+  lines.push(
+    line([fixture, s.ticketId, s.status, s.attempts.length, calls('coder'), calls('debugger'), fixes, routes, gates, repairs, corr]),
+  );
 }
 const first = rows[0];
 process.stdout.write(
@@ -193,9 +228,11 @@ process.stdout.write(
     `Inspect one: node ${cli} show ${first.runId} --workspace ${first.ws}\n`,
 );
 // Each ticket ends as its script intends: failed where the fixture says so, passed everywhere else.
-const meant = (fixture, id) => (FIXTURES.find((f) => f.name === fixture)?.fails ?? []).includes(id) ? 'failed' : 'passed';
+const meant = (fixture, id) => ((FIXTURES.find((f) => f.name === fixture)?.fails ?? []).includes(id) ? 'failed' : 'passed');
 const unexpected = rows.filter(({ fixture, s }) => s.status !== meant(fixture, s.ticketId));
 if (unexpected.length) {
-  process.stderr.write(`demo: ${unexpected.map(({ fixture, s }) => `${s.ticketId} ended ${s.status}, meant to end ${meant(fixture, s.ticketId)}`).join('; ')}; see the logs above\n`);
+  process.stderr.write(
+    `demo: ${unexpected.map(({ fixture, s }) => `${s.ticketId} ended ${s.status}, meant to end ${meant(fixture, s.ticketId)}`).join('; ')}; see the logs above\n`,
+  );
   process.exitCode = 1;
 }

@@ -7,7 +7,10 @@ import { chromium } from 'playwright-core';
 
 const root = join(import.meta.dirname, '..');
 const svg = readFileSync(join(root, 'media', 'icon.svg'), 'utf8');
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu'],
+});
 try {
   const page = await browser.newPage({ viewport: { width: 256, height: 256 } });
   await page.setContent(`<html><body style="margin:0;background:transparent">${svg}</body></html>`);

@@ -28,7 +28,9 @@ function linkSharedPackages(root, shared) {
 function linkWorkspacePackages(root) {
   const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   for (const pattern of workspaces) {
-    const dirs = pattern.endsWith('/*') ? readdirSync(join(root, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d)) : [pattern];
+    const dirs = pattern.endsWith('/*')
+      ? readdirSync(join(root, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d))
+      : [pattern];
     for (const dir of dirs) {
       const manifest = join(root, dir, 'package.json');
       if (!existsSync(manifest)) continue;

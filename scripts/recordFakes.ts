@@ -63,7 +63,14 @@ const RUNS: RecordedRun[] = [
 /** Every string of an answer with the machine's paths replaced by stand-ins. */
 function portable<T>(value: T, roots: string[]): T {
   const scratch = new RegExp(`${tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/[A-Za-z0-9._-]+`, 'g');
-  const swap = (s: string) => roots.reduce((t, r) => t.split(r).join('/workspace'), s).split(REPO_ROOT).join('/ticket-runner').split(process.execPath).join('node').replace(scratch, '<tmp>');
+  const swap = (s: string) =>
+    roots
+      .reduce((t, r) => t.split(r).join('/workspace'), s)
+      .split(REPO_ROOT)
+      .join('/ticket-runner')
+      .split(process.execPath)
+      .join('node')
+      .replace(scratch, '<tmp>');
   return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' ? swap(v) : v))) as T;
 }
 
@@ -127,15 +134,19 @@ function recording(deps: PipelineDeps, touched: Touched, root: string, entries: 
     diagnostics: d && {
       check: (changed, s) => keep(ask.check(changed), () => d.check(changed, s)),
       autofix: (files, allow, s) =>
-        keep(ask.autofix(files), () => d.autofix(files, allow, s), async (r) => {
-          // What the fixes left in the files they changed, for the fake to write back.
-          const writes: Record<string, string> = {};
-          for (const f of r.applied.flatMap((a) => a.files)) {
-            touched.add(f);
-            writes[f] = (await workspace.readFile(f)) ?? '';
-          }
-          return { ...r, writes };
-        }),
+        keep(
+          ask.autofix(files),
+          () => d.autofix(files, allow, s),
+          async (r) => {
+            // What the fixes left in the files they changed, for the fake to write back.
+            const writes: Record<string, string> = {};
+            for (const f of r.applied.flatMap((a) => a.files)) {
+              touched.add(f);
+              writes[f] = (await workspace.readFile(f)) ?? '';
+            }
+            return { ...r, writes };
+          },
+        ),
       probe: d.probe && ((p, c, s, o) => keep(ask.probe(p, c, o), () => d.probe!(p, c, s, o))),
       resolveSymbol: (f, sym) => keep(ask.resolveSymbol(f, sym), () => d.resolveSymbol(f, sym)),
     },
@@ -172,8 +183,23 @@ function recordingGates(gates: GateDeps, keep: <T>(q: Question, call: () => Prom
   };
 }
 
-async function withRecordedDeps<T>(root: string, ticketPath: string, continuesRun: string | undefined, gates: GateSettings | undefined, touched: Touched, entries: RecordedEntry[], body: (deps: PipelineDeps) => Promise<T>): Promise<T> {
-  const wired = await wireNodeDeps({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, continuesRun, ...(gates ? { gates } : {}) });
+async function withRecordedDeps<T>(
+  root: string,
+  ticketPath: string,
+  continuesRun: string | undefined,
+  gates: GateSettings | undefined,
+  touched: Touched,
+  entries: RecordedEntry[],
+  body: (deps: PipelineDeps) => Promise<T>,
+): Promise<T> {
+  const wired = await wireNodeDeps({
+    workspaceRoot: root,
+    model: 'scripted',
+    ticketPath,
+    env: {},
+    continuesRun,
+    ...(gates ? { gates } : {}),
+  });
   try {
     return await body(recording(wired, touched, root, entries));
   } finally {
@@ -185,11 +211,19 @@ async function record(run: RecordedRun, entries: RecordedEntry[]): Promise<strin
   const ws = copyFixture(run.fixture);
   const ticketPath = `.tickets/${run.ticket}.ticket.json`;
   try {
-    if (run.script) writeFileSync(path.join(ws.root, '.tickets', `${run.ticket}.script.json`), JSON.stringify({ coder: [], debugger: [], ...run.script.make() }, null, 2));
+    if (run.script)
+      writeFileSync(
+        path.join(ws.root, '.tickets', `${run.ticket}.script.json`),
+        JSON.stringify({ coder: [], debugger: [], ...run.script.make() }, null, 2),
+      );
     const touched = new Touched(ws.root, fixtureFiles(run.fixture));
     const signal = new AbortController().signal;
-    const first: RunResult = await withRecordedDeps(ws.root, ticketPath, undefined, run.gates, touched, entries, (deps) => startRun(deps, { ticketPath, signal }));
-    const gates = run.gates ? `, gates ${run.gates.enabled.join(',')}${run.gates.buildCommand ? ` with the build "${run.gates.buildCommand}"` : ''}` : '';
+    const first: RunResult = await withRecordedDeps(ws.root, ticketPath, undefined, run.gates, touched, entries, (deps) =>
+      startRun(deps, { ticketPath, signal }),
+    );
+    const gates = run.gates
+      ? `, gates ${run.gates.enabled.join(',')}${run.gates.buildCommand ? ` with the build "${run.gates.buildCommand}"` : ''}`
+      : '';
     let said = `${run.ticket} (${run.script?.name ?? 'the fixture script'}${gates}): ${first.state.status}`;
     if (run.decide && first.state.status === 'needsOperator') {
       const decided = await withRecordedDeps(ws.root, ticketPath, first.runId, run.gates, touched, entries, (deps) =>
@@ -216,14 +250,16 @@ async function main(): Promise<void> {
     }
     const seen = new Set<string>();
     const file = RecordingFile.parse({
-      $comment: 'Recorded by scripts/recordFakes.ts from real runs: what the real ports answered, by question and candidate. Do not edit; re-run the recorder.',
+      $comment:
+        'Recorded by scripts/recordFakes.ts from real runs: what the real ports answered, by question and candidate. Do not edit; re-run the recorder.',
       fixture,
       workspaceRoot: '/workspace',
       runs,
       entries: entries.filter((e) => !seen.has(e.key) && seen.add(e.key)),
     });
     const text = JSON.stringify(file, null, 1) + '\n';
-    for (const leak of [REPO_ROOT, tmpdir(), process.execPath]) if (text.includes(leak)) throw new Error(`the recording of ${fixture} still holds a path of this machine (${leak})`);
+    for (const leak of [REPO_ROOT, tmpdir(), process.execPath])
+      if (text.includes(leak)) throw new Error(`the recording of ${fixture} still holds a path of this machine (${leak})`);
     writeFileSync(path.join(RECORDED_DIR, `${fixture}.json`), text);
     console.log(`${fixture}: ${file.entries.length} answers`);
   }

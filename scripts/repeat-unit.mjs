@@ -19,7 +19,14 @@ const USAGE = 'Usage: node scripts/repeat-unit.mjs [--times N] [--tier unit|tool
 const TIERS = { unit: 'test/unit/.mocharc.cjs', tools: 'test/tools/.mocharc.cjs', runs: 'test/runs/.mocharc.cjs' };
 let options;
 try {
-  options = parseArgs({ options: { times: { type: 'string', default: '10' }, tier: { type: 'string', multiple: true, default: ['tools', 'runs'] }, grep: { type: 'string' }, help: { type: 'boolean' } } }).values;
+  options = parseArgs({
+    options: {
+      times: { type: 'string', default: '10' },
+      tier: { type: 'string', multiple: true, default: ['tools', 'runs'] },
+      grep: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  }).values;
 } catch (e) {
   process.stderr.write(`repeat-unit: ${e.message}. ${USAGE}\n`);
   process.exit(3);
@@ -43,12 +50,25 @@ if (unknown.length) {
 /** An error's first 40 lines, indented under its test's title. */
 function indented(text) {
   const lines = text.split('\n');
-  return lines.slice(0, 40).map((l) => `      ${l}`).join('\n') + (lines.length > 40 ? `\n      … ${lines.length - 40} more lines` : '');
+  return (
+    lines
+      .slice(0, 40)
+      .map((l) => `      ${l}`)
+      .join('\n') + (lines.length > 40 ? `\n      … ${lines.length - 40} more lines` : '')
+  );
 }
 
 /** One run of a tier: its JSON report goes to a file, so the tests' own output cannot garble it. */
 function runOnce(tier, out) {
-  const args = [join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', TIERS[tier], '--reporter', 'json', '--reporter-option', `output=${out}`];
+  const args = [
+    join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--config',
+    TIERS[tier],
+    '--reporter',
+    'json',
+    '--reporter-option',
+    `output=${out}`,
+  ];
   if (options.grep) args.push('--grep', options.grep);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -82,9 +102,12 @@ try {
       const ok = code === 0 && report.failures.length === 0;
       if (ok) passedRuns++;
       const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-      process.stdout.write(`run ${i}/${times}, ${tier}: ${ok ? 'passed' : `FAILED (exit ${code})`}, ${report.stats.passes} passing, ${report.stats.failures} failing, ${minutes} min\n`);
+      process.stdout.write(
+        `run ${i}/${times}, ${tier}: ${ok ? 'passed' : `FAILED (exit ${code})`}, ${report.stats.passes} passing, ${report.stats.failures} failing, ${minutes} min\n`,
+      );
       // Each failure as it happens, so a long repeat stopped early still tells what failed and why.
-      for (const f of report.failures) process.stdout.write(`  ${f.fullTitle}\n${indented(String(f.err?.stack ?? f.err?.message ?? '(no error)'))}\n`);
+      for (const f of report.failures)
+        process.stdout.write(`  ${f.fullTitle}\n${indented(String(f.err?.stack ?? f.err?.message ?? '(no error)'))}\n`);
     }
   }
 } finally {

@@ -26,10 +26,24 @@ const clone = (c: RoutingCase): RoutingCase => structuredClone(c);
 /** A line of the first test file long enough to quote: what a Debugger blaming the test would cite. */
 function testQuote(c: RoutingCase): Ev {
   const f = c.inputs.testFiles[0]!;
-  const line = f.content.split('\n').map((l) => l.trim()).find((l) => /expect|assert/.test(l) && l.length >= 16) ?? f.content.split('\n').map((l) => l.trim()).find((l) => l.length >= 16)!;
+  const line =
+    f.content
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => /expect|assert/.test(l) && l.length >= 16) ??
+    f.content
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length >= 16)!;
   return { source: 'testFile', file: f.path, quote: line };
 }
-const outputQuote = (c: RoutingCase): Ev => ({ source: 'testOutput', quote: c.inputs.testOutput.split('\n').find((l) => l.trim().length >= 12)!.trim() });
+const outputQuote = (c: RoutingCase): Ev => ({
+  source: 'testOutput',
+  quote: c.inputs.testOutput
+    .split('\n')
+    .find((l) => l.trim().length >= 12)!
+    .trim(),
+});
 const manifestQuote = (c: RoutingCase): Ev => ({ source: 'manifest', quote: c.facts.manifest.title });
 
 /** Adds a finding of the checks where the Debugger reads it (diagnostics and the whole failure). */
@@ -53,7 +67,14 @@ function addFrame(c: RoutingCase, file: string, line: number, fn: string): strin
   c.inputs.testOutput = `${c.inputs.testOutput}\n    ${frame}`;
   return frame;
 }
-const testDiagnostic = (c: RoutingCase, code: string, message: string): CodeDiagnostic => ({ file: c.facts.manifest.testFiles[0]!, line: 4, column: 10, code, category: 'error', message });
+const testDiagnostic = (c: RoutingCase, code: string, message: string): CodeDiagnostic => ({
+  file: c.facts.manifest.testFiles[0]!,
+  line: 4,
+  column: 10,
+  code,
+  category: 'error',
+  message,
+});
 
 interface Variant {
   family: string;
@@ -97,7 +118,7 @@ const VARIANTS: Variant[] = [
     family: 'pre-existing-error',
     hard: 'a pre-existing error in the output',
     gold: 'code',
-    why: 'the out-of-scope error was there before the run and is not counted; the failing assertion is the code\'s',
+    why: "the out-of-scope error was there before the run and is not counted; the failing assertion is the code's",
     applies: codeBase,
     limit: 4,
     make: (c) => {
@@ -117,7 +138,11 @@ const VARIANTS: Variant[] = [
     make: (c, i) => {
       const frame = addFrame(c, 'src/lib/dates.ts', 17, 'formatDate');
       const blamed = i % 3 === 2;
-      c.answers = [blamed ? answer('code', 'The handler returns the wrong value.', [outputQuote(c)]) : answer('manifest', 'The failure is raised in src/lib/dates.ts, outside the scope.', [{ source: 'testOutput', quote: frame }])];
+      c.answers = [
+        blamed
+          ? answer('code', 'The handler returns the wrong value.', [outputQuote(c)])
+          : answer('manifest', 'The failure is raised in src/lib/dates.ts, outside the scope.', [{ source: 'testOutput', quote: frame }]),
+      ];
     },
   },
   {
@@ -130,7 +155,9 @@ const VARIANTS: Variant[] = [
     make: (c) => {
       const read = c.facts.manifest.scope.read[0]!.path;
       const frame = addFrame(c, read, 9, 'helper');
-      c.answers = [answer('manifest', `The failure is raised in ${read}, which the scope only reads.`, [{ source: 'testOutput', quote: frame }])];
+      c.answers = [
+        answer('manifest', `The failure is raised in ${read}, which the scope only reads.`, [{ source: 'testOutput', quote: frame }]),
+      ];
     },
   },
   {
@@ -142,7 +169,9 @@ const VARIANTS: Variant[] = [
     limit: 2,
     make: (c) => {
       const frame = addFrame(c, 'src/lib/validate.ts', 31, 'assertPositive');
-      c.answers = [answer('manifest', 'The failure is raised in src/lib/validate.ts, outside the scope.', [{ source: 'testOutput', quote: frame }])];
+      c.answers = [
+        answer('manifest', 'The failure is raised in src/lib/validate.ts, outside the scope.', [{ source: 'testOutput', quote: frame }]),
+      ];
     },
   },
   {
@@ -155,11 +184,21 @@ const VARIANTS: Variant[] = [
     limit: 3,
     make: (c) => {
       const file = c.facts.manifest.scope.write[0]!.path;
-      const fix = { file, code: 'TS2305', fixName: 'fixMissingExport', description: "Add export 'slugify' to 'src/lib/strings'", files: ['src/lib/strings.ts'] };
+      const fix = {
+        file,
+        code: 'TS2305',
+        fixName: 'fixMissingExport',
+        description: "Add export 'slugify' to 'src/lib/strings'",
+        files: ['src/lib/strings.ts'],
+      };
       c.facts.refusedFixes = [fix];
       const line = `${file} TS2305: the fix "${fix.description}" would change src/lib/strings.ts, outside the scope`;
       addCheckLine(c, line);
-      c.answers = [answer('manifest', 'slugify must be exported from src/lib/strings.ts, which is outside the scope.', [{ source: 'diagnostics', quote: line }])];
+      c.answers = [
+        answer('manifest', 'slugify must be exported from src/lib/strings.ts, which is outside the scope.', [
+          { source: 'diagnostics', quote: line },
+        ]),
+      ];
     },
   },
   {
@@ -175,7 +214,13 @@ const VARIANTS: Variant[] = [
       c.facts.manifest.facts.push({ file, symbol: 'Post.publishedAtUtc', signature: null });
       c.inputs.manifest = serializeManifest(c.facts.manifest);
       const misses = i % 4 === 3;
-      c.answers = [misses ? answer('code', 'The implementation does not set the field the ticket asks for.', [outputQuote(c)]) : answer('ticket', 'The ticket names Post.publishedAtUtc, which does not exist.', [{ source: 'manifest', quote: 'Post.publishedAtUtc' }])];
+      c.answers = [
+        misses
+          ? answer('code', 'The implementation does not set the field the ticket asks for.', [outputQuote(c)])
+          : answer('ticket', 'The ticket names Post.publishedAtUtc, which does not exist.', [
+              { source: 'manifest', quote: 'Post.publishedAtUtc' },
+            ]),
+      ];
     },
   },
   {
@@ -188,7 +233,11 @@ const VARIANTS: Variant[] = [
     make: (c) => {
       c.facts.manifest.description = `${c.facts.manifest.description} Existing behaviour must not change in any way.`;
       c.inputs.manifest = serializeManifest(c.facts.manifest);
-      c.answers = [answer('ticket', 'The description forbids the change the acceptance criteria ask for.', [{ source: 'manifest', quote: 'Existing behaviour must not change in any way.' }])];
+      c.answers = [
+        answer('ticket', 'The description forbids the change the acceptance criteria ask for.', [
+          { source: 'manifest', quote: 'Existing behaviour must not change in any way.' },
+        ]),
+      ];
     },
   },
   {
@@ -212,7 +261,9 @@ const VARIANTS: Variant[] = [
       const d = testDiagnostic(c, 'TS2345', "Argument of type 'string' is not assignable to parameter of type 'number'.");
       const line = addDiagnostic(c, d);
       c.facts.testErrorsBeforeCoder = [d];
-      c.answers = [answer('test', 'The test passes a string where the declared parameter is a number.', [{ source: 'diagnostics', quote: line }])];
+      c.answers = [
+        answer('test', 'The test passes a string where the declared parameter is a number.', [{ source: 'diagnostics', quote: line }]),
+      ];
     },
   },
   {
@@ -224,12 +275,23 @@ const VARIANTS: Variant[] = [
     applies: withFailingCase,
     limit: 3,
     make: (c, i) => {
-      const x = { file: c.facts.manifest.testFiles[0]!, caseName: 'AC1', actual: 'result.status', expected: '"ok"', code: 'TS2367', message: "This comparison appears to be unintentional because the types 'number' and 'string' have no overlap." };
+      const x = {
+        file: c.facts.manifest.testFiles[0]!,
+        caseName: 'AC1',
+        actual: 'result.status',
+        expected: '"ok"',
+        code: 'TS2367',
+        message: "This comparison appears to be unintentional because the types 'number' and 'string' have no overlap.",
+      };
       c.facts.impossibleExpectations = [x];
       const line = `${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`;
       addCheckLine(c, line);
       const misses = i === 2;
-      c.answers = [misses ? answer('code', 'The handler answers the wrong status.', [outputQuote(c)]) : answer('test', 'The test expects a string status from a number field.', [{ source: 'diagnostics', quote: line }])];
+      c.answers = [
+        misses
+          ? answer('code', 'The handler answers the wrong status.', [outputQuote(c)])
+          : answer('test', 'The test expects a string status from a number field.', [{ source: 'diagnostics', quote: line }]),
+      ];
     },
   },
   {
@@ -248,7 +310,11 @@ const VARIANTS: Variant[] = [
     why: 'the implementation is wrong; the first diagnosis quoted text that is not in the test output',
     applies: codeBase,
     limit: 2,
-    make: (c) => (c.answers = [answer('code', 'The handler is wrong.', [{ source: 'testOutput', quote: 'this line is not in the output at all' }]), ...c.answers]),
+    make: (c) =>
+      (c.answers = [
+        answer('code', 'The handler is wrong.', [{ source: 'testOutput', quote: 'this line is not in the output at all' }]),
+        ...c.answers,
+      ]),
   },
   {
     family: 'no-usable-diagnosis',

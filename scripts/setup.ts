@@ -57,7 +57,7 @@ export function plan(missing: readonly string[], can: Abilities): Plan {
     action: 'stop',
     message:
       `Missing system packages: ${missing.join(', ')} (${why}). Install them with:\n  ${installCommand(missing)}` +
-      (can.aptGet ? '' : '\n(or the same package names with your system\'s package manager)'),
+      (can.aptGet ? '' : "\n(or the same package names with your system's package manager)"),
   };
 }
 
@@ -102,12 +102,12 @@ function main(): number {
   process.stdout.write(`set-up: installing missing system packages: ${missing.join(' ')}\n`);
   const prefix = decision.sudo ? ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'] : [];
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  const ok =
-    run([...prefix, 'apt-get', 'update', '-qq'], env) &&
-    run([...prefix, 'apt-get', 'install', '-y', '-qq', ...missing], env);
+  const ok = run([...prefix, 'apt-get', 'update', '-qq'], env) && run([...prefix, 'apt-get', 'install', '-y', '-qq', ...missing], env);
   const still = ok ? missingPackages(machineProbe()) : missing;
   if (still.length > 0) {
-    process.stderr.write(`The install did not finish; still missing: ${still.join(', ')}. Install them with:\n  ${installCommand(still)}\n`);
+    process.stderr.write(
+      `The install did not finish; still missing: ${still.join(', ')}. Install them with:\n  ${installCommand(still)}\n`,
+    );
     return 1;
   }
   process.stdout.write(`set-up: installed ${missing.join(' ')}\n`);

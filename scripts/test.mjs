@@ -47,7 +47,9 @@ function only(argv) {
   const wanted = new Set(argv[i + 1]?.split(',') ?? []);
   const unknown = [...wanted].filter((n) => !STEPS.some((s) => s.name === n));
   if (unknown.length > 0 || wanted.size === 0) {
-    console.error(`test: --only takes step names separated by commas (${STEPS.map((s) => s.name).join(', ')}); got ${argv[i + 1] ?? 'nothing'}`);
+    console.error(
+      `test: --only takes step names separated by commas (${STEPS.map((s) => s.name).join(', ')}); got ${argv[i + 1] ?? 'nothing'}`,
+    );
     process.exit(2);
   }
   const add = (name) => {
@@ -77,7 +79,12 @@ function run(step) {
     const at = Date.now();
     running.set(step.name, at);
     console.log(`▶ ${step.name}: ${step.command}`);
-    const child = spawn(step.command, { cwd: root, shell: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TEST_TIMES: fileTimes } });
+    const child = spawn(step.command, {
+      cwd: root,
+      shell: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TEST_TIMES: fileTimes },
+    });
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     child.on('close', (code, signal) => {
@@ -162,7 +169,10 @@ for (const step of steps) {
   console.log(`  ${r.code === 0 ? 'passed' : r.skipped ? 'skipped' : 'FAILED '}  ${step.name.padEnd(12)} ${r.skipped ?? secs(r.ms)}`);
 }
 if (existsSync(fileTimes)) {
-  const rows = readFileSync(fileTimes, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const rows = readFileSync(fileTimes, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   rows.sort((a, b) => b.ms - a.ms);
   console.log('The longest files of the parallel tiers (wall, CPU with their processes; the order in test/support/tierConfig.cjs):');
   for (const r of rows.slice(0, 8)) console.log(`  ${secs(r.ms).padStart(6)} ${secs(r.cpuMs).padStart(6)}  ${r.files.join(', ')}`);

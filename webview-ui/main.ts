@@ -21,7 +21,13 @@ import {
   verdictLines,
   verdictText,
   whatIsWrong,
-  whyAttemptFailed, type HandlerMap, type HostMessage, type RunStateView, type TimelineEntry, type WebviewMessage } from '../src/shared/protocol';
+  whyAttemptFailed,
+  type HandlerMap,
+  type HostMessage,
+  type RunStateView,
+  type TimelineEntry,
+  type WebviewMessage,
+} from '../src/shared/protocol';
 import { lineDiff, withContext } from './diff';
 import { listen, patchChildren } from './patch';
 
@@ -74,7 +80,11 @@ function request(message: WithoutId<Request>, label: string): void {
 }
 
 type Child = Node | string | null | undefined | false;
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Record<string, string | boolean | undefined>, ...children: Child[]): HTMLElementTagNameMap[K];
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, string | boolean | undefined>,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 function h(tag: string, attrs?: Record<string, string | boolean | undefined>, ...children: Child[]): HTMLElement;
 function h(tag: string, attrs: Record<string, string | boolean | undefined> = {}, ...children: Child[]): HTMLElement {
   const el = document.createElement(tag);
@@ -117,7 +127,17 @@ const statusIcon = (s: string) => {
 };
 
 function fileLink(path: string, line?: number, label?: string): HTMLElement {
-  const a = h('a', { href: '#', class: 'file-link', 'data-path': path, 'data-line': line ? String(line) : undefined, title: `Open ${path}${line ? `:${line}` : ''}` }, label ?? `${path}${line ? `:${line}` : ''}`);
+  const a = h(
+    'a',
+    {
+      href: '#',
+      class: 'file-link',
+      'data-path': path,
+      'data-line': line ? String(line) : undefined,
+      title: `Open ${path}${line ? `:${line}` : ''}`,
+    },
+    label ?? `${path}${line ? `:${line}` : ''}`,
+  );
   listen(a, {
     click: (e) => {
       e.preventDefault();
@@ -146,7 +166,11 @@ function header(m: RunMessage): HTMLElement {
     h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': shown.key }, shown.words),
     s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
     s.sandbox ? h('span', { class: s.sandbox.on ? 'chip' : 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
-    h('div', { class: 'muted' }, `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`),
+    h(
+      'div',
+      { class: 'muted' },
+      `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`,
+    ),
   );
 }
 
@@ -182,17 +206,37 @@ function replayBar(m: RunMessage): HTMLElement | null {
   // The live slider is the one the event names: the page keeps its first element and patches it, so
   // `range` here may be a copy that was never shown.
   listen(range, { input: (e) => seek(Number((e.currentTarget as HTMLInputElement).value)) });
-  return h('section', { class: 'replay', id: 'replay' }, h('strong', {}, 'Replay '), `event ${seq + 1} of ${total} `, btn('First', 'debug-restart', 0, 'replay-first'), btn('Back', 'arrow-left', seq - 1, 'replay-back'), range, btn('Forward', 'arrow-right', seq + 1, 'replay-forward'), btn('Last', 'debug-continue', total - 1, 'replay-last'));
+  return h(
+    'section',
+    { class: 'replay', id: 'replay' },
+    h('strong', {}, 'Replay '),
+    `event ${seq + 1} of ${total} `,
+    btn('First', 'debug-restart', 0, 'replay-first'),
+    btn('Back', 'arrow-left', seq - 1, 'replay-back'),
+    range,
+    btn('Forward', 'arrow-right', seq + 1, 'replay-forward'),
+    btn('Last', 'debug-continue', total - 1, 'replay-last'),
+  );
 }
 
 function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   const p = c.request.proposal;
   switch (p.kind) {
     case 'scopeAddition':
-      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: add files to the scope: '), ...p.paths.map((x) => h('code', {}, x)));
+      return h(
+        'div',
+        { class: 'proposal' },
+        h('strong', {}, 'Proposed: add files to the scope: '),
+        ...p.paths.map((x) => h('code', {}, x)),
+      );
     case 'testPlan':
       // The expectations are shown as the test code they render to (renderedTestsView), not as JSON.
-      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed: a corrected test plan'), ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`);
+      return h(
+        'div',
+        { class: 'proposal' },
+        h('strong', {}, 'Proposed: a corrected test plan'),
+        ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`,
+      );
     case 'ticketEdit':
       return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
     case 'ticketUnclear':
@@ -204,8 +248,15 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
 
 /** A button that asks the host to open VS Code's diff editor on one file of a pending proposal. */
 function diffButton(m: RunMessage, requestId: string, label: string, key: string, test?: string): HTMLElement {
-  const b = h('vscode-button', { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' }, icon('diff'), `\u00a0${label}`);
-  listen(b, { click: () => request({ type: 'proposal/diff', runId: m.state.runId, requestId, ...(test ? { test } : {}) }, 'Open in diff editor') });
+  const b = h(
+    'vscode-button',
+    { secondary: true, class: 'open-diff', 'data-key': key, 'data-test': test, title: 'Both sides in the diff editor, read-only' },
+    icon('diff'),
+    `\u00a0${label}`,
+  );
+  listen(b, {
+    click: () => request({ type: 'proposal/diff', runId: m.state.runId, requestId, ...(test ? { test } : {}) }, 'Open in diff editor'),
+  });
   return b;
 }
 
@@ -213,8 +264,14 @@ function diffButton(m: RunMessage, requestId: string, label: string, key: string
 function acceptChanges(c: RunStateView['corrections'][number]): HTMLElement | null {
   const v = c.preview;
   if (!v || v.problem !== undefined) return null;
-  const verb = c.status === 'pending' ? 'Accept rewrites' : c.status === 'accepted' ? 'Accepting rewrote' : 'Accepting would have rewritten';
-  const what = c.request.proposal.kind === 'scopeAddition' ? 'its scope (the files the Coder may change)' : c.request.proposal.kind === 'testPlan' ? 'its test plan, and the tests are rendered again' : 'the ticket';
+  const verb =
+    c.status === 'pending' ? 'Accept rewrites' : c.status === 'accepted' ? 'Accepting rewrote' : 'Accepting would have rewritten';
+  const what =
+    c.request.proposal.kind === 'scopeAddition'
+      ? 'its scope (the files the Coder may change)'
+      : c.request.proposal.kind === 'testPlan'
+        ? 'its test plan, and the tests are rendered again'
+        : 'the ticket';
   return h('p', { class: 'accept-changes' }, icon('edit'), h('strong', {}, ` ${verb} `), fileLink(v.path), `: ${what}.`);
 }
 
@@ -224,13 +281,27 @@ function previewView(m: RunMessage, c: RunStateView['corrections'][number]): HTM
   if (!v) return null;
   if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
   // Which file Accept changes is said just above (acceptChanges): the diff is titled by what it shows.
-  const title = c.status === 'pending' ? 'The change to ' : c.status === 'accepted' ? 'The change made to ' : 'The change it would have made to ';
+  const title =
+    c.status === 'pending' ? 'The change to ' : c.status === 'accepted' ? 'The change made to ' : 'The change it would have made to ';
   const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
   return h(
     'div',
     { class: 'diff preview', 'data-key': `preview-${c.request.id}`, 'data-path': v.path },
-    h('div', { class: 'diff-title' }, h('strong', {}, title), fileLink(v.path), ' ', c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-ticket-${c.request.id}`) : null),
-    h('pre', { tabindex: '0', 'aria-label': `Changes to ${v.path}` }, ...lines.map((l) => h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`))),
+    h(
+      'div',
+      { class: 'diff-title' },
+      h('strong', {}, title),
+      fileLink(v.path),
+      ' ',
+      c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-ticket-${c.request.id}`) : null,
+    ),
+    h(
+      'pre',
+      { tabindex: '0', 'aria-label': `Changes to ${v.path}` },
+      ...lines.map((l) =>
+        h('span', { class: l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : l.startsWith('@@') ? 'gap' : 'ctx' }, `${l}\n`),
+      ),
+    ),
   );
 }
 
@@ -245,8 +316,23 @@ function renderedTestsView(m: RunMessage, c: RunStateView['corrections'][number]
       h(
         'div',
         { class: 'diff rendered', 'data-key': `rendered-${f.path}`, 'data-path': f.path },
-        h('div', { class: 'diff-title' }, h('strong', {}, 'The rendered test '), h('code', {}, f.path), h('span', { class: 'muted' }, ' now and after Accept '), c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-test-${c.request.id}-${f.path}`, f.path) : null),
-        h('pre', { tabindex: '0', 'aria-label': `The rendered ${f.path}, before and after` }, ...withContext(lineDiff(f.before, f.after)).map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`)))),
+        h(
+          'div',
+          { class: 'diff-title' },
+          h('strong', {}, 'The rendered test '),
+          h('code', {}, f.path),
+          h('span', { class: 'muted' }, ' now and after Accept '),
+          c.status === 'pending' ? diffButton(m, c.request.id, 'Open in diff editor', `diff-test-${c.request.id}-${f.path}`, f.path) : null,
+        ),
+        h(
+          'pre',
+          { tabindex: '0', 'aria-label': `The rendered ${f.path}, before and after` },
+          ...withContext(lineDiff(f.before, f.after)).map((l) =>
+            l === null
+              ? h('span', { class: 'gap' }, '⋯\n')
+              : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`),
+          ),
+        ),
       ),
     ),
   );
@@ -260,10 +346,44 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
     const box = h(
       'div',
       { class: `correction-box ${c.status}`, 'data-key': `correction-${r.id}`, 'data-request-id': r.id, 'data-status': c.status },
-      h('div', {}, statusIcon(c.status), h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`), h('span', { class: 'muted' }, ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`)),
-      h('p', { class: 'fact' }, h('strong', {}, 'Machine fact: '), r.fact.detail, r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null, ' ', r.fact.file ? fileLink(r.fact.file, r.fact.line) : null),
+      h(
+        'div',
+        {},
+        statusIcon(c.status),
+        h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`),
+        h(
+          'span',
+          { class: 'muted' },
+          ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`,
+        ),
+      ),
+      h(
+        'p',
+        { class: 'fact' },
+        h('strong', {}, 'Machine fact: '),
+        r.fact.detail,
+        r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null,
+        ' ',
+        r.fact.file ? fileLink(r.fact.file, r.fact.line) : null,
+      ),
       r.claim ? h('p', { class: 'claim' }, h('strong', {}, 'Debugger: '), r.claim.text) : null,
-      r.claim?.evidence.length ? h('ul', { class: 'quotes' }, ...r.claim.evidence.map((e) => h('li', {}, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', e.file ? fileLink(e.file) : null))) : null,
+      r.claim?.evidence.length
+        ? h(
+            'ul',
+            { class: 'quotes' },
+            ...r.claim.evidence.map((e) =>
+              h(
+                'li',
+                {},
+                h('q', {}, e.quote),
+                ' ',
+                h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`),
+                ' ',
+                e.file ? fileLink(e.file) : null,
+              ),
+            ),
+          )
+        : null,
       acceptChanges(c),
       proposal(c),
       previewView(m, c),
@@ -316,9 +436,18 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
     focusWhenReady('reject');
   };
   if (rejecting) {
-    const reason = h('vscode-textarea', { id: 'reject-reason', placeholder: 'Why is the proposed change wrong? (goes into the run log)', rows: '3', 'aria-label': 'Reason for rejecting' }) as HTMLElement & { value: string };
+    const reason = h('vscode-textarea', {
+      id: 'reject-reason',
+      placeholder: 'Why is the proposed change wrong? (goes into the run log)',
+      rows: '3',
+      'aria-label': 'Reason for rejecting',
+    }) as HTMLElement & { value: string };
     reason.value = persisted.rejectDraft ?? '';
-    const confirm = h('vscode-button', { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() }, 'Reject with this reason');
+    const confirm = h(
+      'vscode-button',
+      { id: 'reject-confirm', disabled: busy || !(persisted.rejectDraft ?? '').trim() },
+      'Reject with this reason',
+    );
     listen(reason, {
       input: (e) => {
         persisted.rejectDraft = (e.currentTarget as HTMLElement & { value: string }).value;
@@ -338,7 +467,12 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
         request({ type: 'correction/reject', runId: m.state.runId, requestId, reason: why }, 'Reject');
       },
     });
-    const form = h('div', { class: 'reject-form', id: 'reject-form', role: 'group', 'aria-label': 'Reject the proposal' }, reason, h('div', { class: 'reject-buttons' }, confirm, ' ', cancel));
+    const form = h(
+      'div',
+      { class: 'reject-form', id: 'reject-form', role: 'group', 'aria-label': 'Reject the proposal' },
+      reason,
+      h('div', { class: 'reject-buttons' }, confirm, ' ', cancel),
+    );
     // Escape anywhere in the form cancels it, keeping the draft for another try.
     listen(form, {
       keydown: (e) => {
@@ -356,7 +490,12 @@ function decisionControls(m: RunMessage, requestId: string): HTMLElement {
 /** A model call's control: the host opens its whole prompt and raw answer beside the run, read-only. */
 function promptControl(m: RunMessage, call: number): HTMLElement | null {
   if (!m.state.modelCalls[call]?.prompt) return null;
-  const a = h('a', { href: '#', class: 'prompt-link', 'data-call': String(call), title: 'Open what the model read and answered, beside this view' }, icon('file-text'), ' Prompt and answer');
+  const a = h(
+    'a',
+    { href: '#', class: 'prompt-link', 'data-call': String(call), title: 'Open what the model read and answered, beside this view' },
+    icon('file-text'),
+    ' Prompt and answer',
+  );
   listen(a, {
     click: (e) => {
       e.preventDefault();
@@ -368,8 +507,21 @@ function promptControl(m: RunMessage, call: number): HTMLElement | null {
 
 function timeline(m: RunMessage): HTMLElement {
   const row = (t: TimelineEntry) =>
-    h('li', { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status }, statusIcon(t.status), h('span', { class: 'time muted', title: t.ts }, ` ${localClock(t.ts)} `), t.label, t.call !== undefined ? ' ' : null, t.call !== undefined ? promptControl(m, t.call) : null);
-  return h('section', { class: 'timeline', id: 'timeline' }, h('h2', {}, icon('history'), ' Timeline'), h('ol', {}, ...m.timeline.map(row)));
+    h(
+      'li',
+      { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status },
+      statusIcon(t.status),
+      h('span', { class: 'time muted', title: t.ts }, ` ${localClock(t.ts)} `),
+      t.label,
+      t.call !== undefined ? ' ' : null,
+      t.call !== undefined ? promptControl(m, t.call) : null,
+    );
+  return h(
+    'section',
+    { class: 'timeline', id: 'timeline' },
+    h('h2', {}, icon('history'), ' Timeline'),
+    h('ol', {}, ...m.timeline.map(row)),
+  );
 }
 
 function previousContent(m: RunMessage, attempts: Attempt[], index: number, path: string): string | undefined {
@@ -391,8 +543,25 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
     if (after === undefined || before === undefined || before === after) continue;
     const lines = withContext(lineDiff(before, after));
     blocks.push(
-      h('div', { class: 'diff', 'data-key': `diff-${f.path}`, 'data-path': f.path }, h('div', { class: 'diff-title' }, fileLink(f.path), h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`)),
-        h('pre', {}, ...lines.map((l) => (l === null ? h('span', { class: 'gap' }, '⋯\n') : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`))))),
+      h(
+        'div',
+        { class: 'diff', 'data-key': `diff-${f.path}`, 'data-path': f.path },
+        h(
+          'div',
+          { class: 'diff-title' },
+          fileLink(f.path),
+          h('span', { class: 'muted' }, index === 0 ? ' vs before the run' : ` vs attempt ${attempts[index - 1]!.n}`),
+        ),
+        h(
+          'pre',
+          {},
+          ...lines.map((l) =>
+            l === null
+              ? h('span', { class: 'gap' }, '⋯\n')
+              : h('span', { class: l.op === '+' ? 'add' : l.op === '-' ? 'del' : 'ctx' }, `${l.op} ${l.text}\n`),
+          ),
+        ),
+      ),
     );
   }
   return blocks.length ? h('div', { class: 'diffs' }, h('h4', {}, icon('diff'), ' Changes'), ...blocks) : null;
@@ -403,7 +572,13 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   const open = persisted.open?.includes(a.n) ?? false;
   const why = whyAttemptFailed(a);
   // A pending attempt's step is named once, on the stage line: its header says only that it goes on.
-  const c = h('vscode-collapsible', { title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'in progress' : a.status}`, open, class: 'attempt', 'data-key': `attempt-${a.n}`, 'data-attempt': String(a.n) }) as HTMLElement & { open: boolean };
+  const c = h('vscode-collapsible', {
+    title: `Attempt ${a.n}: ${why ? `failed: ${why}` : a.status === 'pending' ? 'in progress' : a.status}`,
+    open,
+    class: 'attempt',
+    'data-key': `attempt-${a.n}`,
+    'data-attempt': String(a.n),
+  }) as HTMLElement & { open: boolean };
   listen(c, {
     'vsc-collapsible-toggle': (e) => {
       const set = new Set(persisted.open ?? []);
@@ -415,43 +590,125 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   });
   const body = h('div', { class: 'attempt-body' });
   if (a.recheck) body.append(h('p', {}, h('strong', {}, 'No new code: '), a.recheck));
-  if (a.brief) body.append(h('p', {}, h('strong', {}, 'The Debugger\'s brief: '), a.brief));
+  if (a.brief) body.append(h('p', {}, h('strong', {}, "The Debugger's brief: "), a.brief));
   // The recovery receipts: which rungs fired on this attempt, and why.
   if (a.rungs.length) {
-    body.append(h('ul', { class: 'rungs' }, ...a.rungs.map((r) => h('li', { class: 'rung', 'data-rung': String(r.rung) }, icon('debug-restart'), h('strong', {}, ` ${capitalized(rungWords(r.rung))}: `), r.reason))));
+    body.append(
+      h(
+        'ul',
+        { class: 'rungs' },
+        ...a.rungs.map((r) =>
+          h(
+            'li',
+            { class: 'rung', 'data-rung': String(r.rung) },
+            icon('debug-restart'),
+            h('strong', {}, ` ${capitalized(rungWords(r.rung))}: `),
+            r.reason,
+          ),
+        ),
+      ),
+    );
   }
   const urgent = a.anomalies.filter((x) => x.score > 0);
   if (urgent.length) {
-    body.append(h('p', { class: 'muted anomalies' }, icon('warning'), ` Anomalies: ${urgent.map((x) => `${x.role} ${x.signals.map((sg) => sg.name).join(', ')} (score ${x.score.toFixed(2)}${x.urgent ? ', urgent' : ''})`).join('; ')}`));
+    body.append(
+      h(
+        'p',
+        { class: 'muted anomalies' },
+        icon('warning'),
+        ` Anomalies: ${urgent.map((x) => `${x.role} ${x.signals.map((sg) => sg.name).join(', ')} (score ${x.score.toFixed(2)}${x.urgent ? ', urgent' : ''})`).join('; ')}`,
+      ),
+    );
   }
   const checks = h('ul', { class: 'checks' });
   for (const c of a.cuts ?? []) {
-    checks.append(h('li', { class: 'cut' }, statusIcon('warning'), ` The Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens): its unfinished part was not written${c.final ? '.' : '; it was asked to go on with small edits.'}`));
+    checks.append(
+      h(
+        'li',
+        { class: 'cut' },
+        statusIcon('warning'),
+        ` The Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens): its unfinished part was not written${c.final ? '.' : '; it was asked to go on with small edits.'}`,
+      ),
+    );
   }
   const edits = a.editRefusals ?? [];
-  if (edits.length) checks.append(h('li', { class: 'edit-refusals', title: edits.map((e) => e.detail).join('\n\n') }, statusIcon('info'), ` ${edits.length} edit(s) the Coder was told to fix, at no attempt's cost: ${edits.map((e) => e.detail.split('\n', 1)[0]).join(' ')}`));
+  if (edits.length)
+    checks.append(
+      h(
+        'li',
+        { class: 'edit-refusals', title: edits.map((e) => e.detail).join('\n\n') },
+        statusIcon('info'),
+        ` ${edits.length} edit(s) the Coder was told to fix, at no attempt's cost: ${edits.map((e) => e.detail.split('\n', 1)[0]).join(' ')}`,
+      ),
+    );
   for (const r of a.refused) {
-    checks.append(h('li', {}, statusIcon('warning'), r.reason === 'elided' ? ` Not written: ${r.detail}` : ` write refused: ${r.path} (${r.reason})`));
+    checks.append(
+      h('li', {}, statusIcon('warning'), r.reason === 'elided' ? ` Not written: ${r.detail}` : ` write refused: ${r.path} (${r.reason})`),
+    );
   }
-  if (a.parse) checks.append(h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`));
-  if (a.autofix) checks.append(h('li', {}, statusIcon('ok'), ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`));
+  if (a.parse)
+    checks.append(
+      h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`),
+    );
+  if (a.autofix)
+    checks.append(
+      h(
+        'li',
+        {},
+        statusIcon('ok'),
+        ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`,
+      ),
+    );
   if (a.diagnostics) {
-    const li = h('li', { title: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : '' }, statusIcon(a.diagnostics.ok ? 'ok' : 'failed'), ` type errors: ${a.diagnostics.ok ? 'none' : `${a.diagnostics.diagnostics.length} problem(s)`}`);
-    if (a.diagnostics.diagnostics.length) li.append(h('ul', {}, ...a.diagnostics.diagnostics.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.code} ${d.message}`))));
+    const li = h(
+      'li',
+      { title: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : '' },
+      statusIcon(a.diagnostics.ok ? 'ok' : 'failed'),
+      ` type errors: ${a.diagnostics.ok ? 'none' : `${a.diagnostics.diagnostics.length} problem(s)`}`,
+    );
+    if (a.diagnostics.diagnostics.length)
+      li.append(h('ul', {}, ...a.diagnostics.diagnostics.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.code} ${d.message}`))));
     checks.append(li);
   }
   if (a.lint) {
     const lintIcon = a.lint.status === 'passed' ? 'ok' : a.lint.status === 'skipped' ? 'skipped' : 'failed';
-    const said = a.lint.status === 'skipped' ? 'skipped (no linter in this workspace)' : a.lint.status === 'error' ? `could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}` : a.lint.status === 'failed' ? `${a.lint.problems.length} problem(s)` : 'passed';
+    const said =
+      a.lint.status === 'skipped'
+        ? 'skipped (no linter in this workspace)'
+        : a.lint.status === 'error'
+          ? `could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}`
+          : a.lint.status === 'failed'
+            ? `${a.lint.problems.length} problem(s)`
+            : 'passed';
     checks.append(h('li', { 'data-lint': a.lint.status }, statusIcon(lintIcon), ` lint: ${said}`));
   }
   if (a.tests) {
-    const li = h('li', {}, statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'), ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`);
+    const li = h(
+      'li',
+      {},
+      statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'),
+      ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`,
+    );
     const failed = a.tests.cases.filter((x) => x.status === 'failed');
-    if (failed.length) li.append(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
+    if (failed.length)
+      li.append(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
     // What the tests did to the workspace: put back, or (the run then cannot pass) not.
     const effects = a.tests.sideEffects ?? [];
-    if (effects.length) li.append(h('ul', {}, ...effects.map((e) => h('li', {}, statusIcon(e.restored ? 'warning' : 'failed'), ` ${e.change} ${e.path}: ${e.restored ? 'put back' : 'changed and could not be restored, so this cannot pass'}`))));
+    if (effects.length)
+      li.append(
+        h(
+          'ul',
+          {},
+          ...effects.map((e) =>
+            h(
+              'li',
+              {},
+              statusIcon(e.restored ? 'warning' : 'failed'),
+              ` ${e.change} ${e.path}: ${e.restored ? 'put back' : 'changed and could not be restored, so this cannot pass'}`,
+            ),
+          ),
+        ),
+      );
     checks.append(li);
   }
   body.append(checks);
@@ -468,7 +725,15 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
           { class: 'quotes' },
           ...d.evidence.map((e, i) => {
             const at = m.quotes.find((q) => q.attempt === a.n && q.index === i);
-            return h('li', { class: 'quote' }, h('q', {}, e.quote), ' ', h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`), ' ', at ? fileLink(at.path, at.line) : e.file ? fileLink(e.file) : null);
+            return h(
+              'li',
+              { class: 'quote' },
+              h('q', {}, e.quote),
+              ' ',
+              h('span', { class: 'muted' }, `from ${sourceWords(e.source)}`),
+              ' ',
+              at ? fileLink(at.path, at.line) : e.file ? fileLink(e.file) : null,
+            );
           }),
         ),
         h('p', {}, h('strong', {}, 'Brief: '), d.brief),
@@ -476,7 +741,14 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
       ),
     );
   } else if (a.diagnosis === null) {
-    body.append(h('p', { class: 'muted' }, 'No usable diagnosis', a.rejectedDiagnoses.length ? `: ${a.rejectedDiagnoses.map((r) => r.reason).join('; ')}` : ''));
+    body.append(
+      h(
+        'p',
+        { class: 'muted' },
+        'No usable diagnosis',
+        a.rejectedDiagnoses.length ? `: ${a.rejectedDiagnoses.map((r) => r.reason).join('; ')}` : '',
+      ),
+    );
   }
   if (a.route) {
     body.append(
@@ -488,7 +760,16 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
         ` · ${guardWords(a.route.verdict)}`,
         a.route.claimed && a.route.claimed !== a.route.route ? ` · the Debugger said ${whatIsWrong(a.route.claimed)} is wrong` : '',
         h('div', { class: 'muted' }, a.route.detail),
-        a.route.fact ? h('div', {}, h('strong', {}, 'Fact: '), a.route.fact.detail, ' ', a.route.fact.file ? fileLink(a.route.fact.file, a.route.fact.line) : null) : null,
+        a.route.fact
+          ? h(
+              'div',
+              {},
+              h('strong', {}, 'Fact: '),
+              a.route.fact.detail,
+              ' ',
+              a.route.fact.file ? fileLink(a.route.fact.file, a.route.fact.line) : null,
+            )
+          : null,
       ),
     );
   }
@@ -500,7 +781,18 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
 
 function gates(m: RunMessage): HTMLElement | null {
   if (!m.state.gates.length) return null;
-  return h('section', { class: 'gates', id: 'gates' }, h('h2', {}, icon('shield'), ' Gates'), h('ul', {}, ...m.state.gates.map((g) => h('li', { 'data-gate': g.gate }, statusIcon(g.status), ` ${gateWords(g.gate)}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`))));
+  return h(
+    'section',
+    { class: 'gates', id: 'gates' },
+    h('h2', {}, icon('shield'), ' Gates'),
+    h(
+      'ul',
+      {},
+      ...m.state.gates.map((g) =>
+        h('li', { 'data-gate': g.gate }, statusIcon(g.status), ` ${gateWords(g.gate)}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`),
+      ),
+    ),
+  );
 }
 
 /** What a live run is doing now, with a progress ring, and its Cancel when this window drives it. */
@@ -515,7 +807,12 @@ function stageBar(m: RunMessage): HTMLElement | null {
   );
   if (m.canCancel) {
     const busy = [...pending.values()].includes('Cancel');
-    const cancel = h('vscode-button', { id: 'cancel-run', secondary: true, disabled: busy, title: 'Stop the run; it is recorded as cancelled' }, icon('debug-stop'), busy ? ' Cancelling…' : ' Cancel run');
+    const cancel = h(
+      'vscode-button',
+      { id: 'cancel-run', secondary: true, disabled: busy, title: 'Stop the run; it is recorded as cancelled' },
+      icon('debug-stop'),
+      busy ? ' Cancelling…' : ' Cancel run',
+    );
     listen(cancel, { click: () => request({ type: 'run/cancel', runId: m.state.runId }, 'Cancel') });
     bar.append(cancel);
   }
@@ -527,7 +824,13 @@ function outcome(m: RunMessage): HTMLElement | null {
   const f = m.state.finished;
   if (!f) return null;
   const how = outcomeLine(f, { requestIds: false, gateNames: false });
-  if (m.state.rolledBack) return h('p', { class: 'outcome', id: 'outcome', 'data-outcome': 'rolledBack' }, statusIcon('rolledBack'), ` Rolled back: the files it wrote were put back. Before that: ${how}.`);
+  if (m.state.rolledBack)
+    return h(
+      'p',
+      { class: 'outcome', id: 'outcome', 'data-outcome': 'rolledBack' },
+      statusIcon('rolledBack'),
+      ` Rolled back: the files it wrote were put back. Before that: ${how}.`,
+    );
   return h('p', { class: 'outcome', id: 'outcome', 'data-outcome': f.outcome }, statusIcon(f.outcome), ` ${capitalized(how)}`);
 }
 
@@ -543,7 +846,11 @@ function verdict(m: RunMessage): HTMLElement | null {
     'section',
     { class: 'verdict', id: 'verdict', 'aria-label': 'What was checked' },
     h('h2', {}, icon('checklist'), ' What was checked'),
-    h('ul', {}, ...lines.map((l) => h('li', { 'data-key': `verdict-${l.key}`, 'data-status': l.status }, statusIcon(l.status), ` ${verdictText(l)}`))),
+    h(
+      'ul',
+      {},
+      ...lines.map((l) => h('li', { 'data-key': `verdict-${l.key}`, 'data-status': l.status }, statusIcon(l.status), ` ${verdictText(l)}`)),
+    ),
     ...(judged ? [h('p', { class: 'judged-by', id: 'judged-by' }, `Judged by ${judged}.`)] : []),
   );
 }
@@ -561,7 +868,9 @@ function render(): void {
   const m = current;
   const next = h('div');
   if (!m) {
-    next.append(...[errorBanner(), h('p', { class: 'muted', id: 'waiting' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null));
+    next.append(
+      ...[errorBanner(), h('p', { class: 'muted', id: 'waiting' }, 'Waiting for the run…')].filter((x): x is HTMLElement => x !== null),
+    );
     patchChildren(app, next);
     return;
   }
@@ -574,7 +883,12 @@ function render(): void {
     correctionPanel(m),
     outcome(m),
     verdict(m),
-    h('section', { class: 'attempts', id: 'attempts' }, h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`), ...attempts.map((_, i) => attemptView(m, attempts, i))),
+    h(
+      'section',
+      { class: 'attempts', id: 'attempts' },
+      h('h2', {}, icon('layers'), ` Attempts (${attempts.length})`),
+      ...attempts.map((_, i) => attemptView(m, attempts, i)),
+    ),
     gates(m),
     timeline(m),
   ];

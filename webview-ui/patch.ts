@@ -36,7 +36,7 @@ export function listen(el: Element, handlers: Handlers): void {
   }
 }
 
-const keyOf = (n: Node): string | undefined => (n instanceof Element ? (n.id || n.getAttribute('data-key') || undefined) : undefined);
+const keyOf = (n: Node): string | undefined => (n instanceof Element ? n.id || n.getAttribute('data-key') || undefined : undefined);
 
 function sameKind(a: Node, b: Node): boolean {
   if (a.nodeType !== b.nodeType) return false;

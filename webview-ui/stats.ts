@@ -32,13 +32,19 @@ function render(m: StatsHostMessage): void {
     app.replaceChildren(header, el('p', { id: 'empty' }, m.empty));
     return;
   }
-  const sections = m.sections.map((s) => el('vscode-collapsible', { title: s.title, open: '', class: 'stats-section' }, el('ul', {}, ...s.lines.map((l) => el('li', {}, l)))));
+  const sections = m.sections.map((s) =>
+    el('vscode-collapsible', { title: s.title, open: '', class: 'stats-section' }, el('ul', {}, ...s.lines.map((l) => el('li', {}, l)))),
+  );
   const [head = [], ...rows] = m.table;
   const table = el(
     'vscode-table',
-    { id: 'by-ticket', zebra: '', 'bordered-columns': '', 'resizable': '' },
+    { id: 'by-ticket', zebra: '', 'bordered-columns': '', resizable: '' },
     el('vscode-table-header', { slot: 'header' }, ...head.map((h) => el('vscode-table-header-cell', {}, h))),
-    el('vscode-table-body', { slot: 'body' }, ...rows.map((r) => el('vscode-table-row', { 'data-ticket': r[0] ?? '' }, ...r.map((c) => el('vscode-table-cell', {}, c))))),
+    el(
+      'vscode-table-body',
+      { slot: 'body' },
+      ...rows.map((r) => el('vscode-table-row', { 'data-ticket': r[0] ?? '' }, ...r.map((c) => el('vscode-table-cell', {}, c)))),
+    ),
   );
   app.replaceChildren(header, ...sections, el('vscode-collapsible', { title: 'By ticket', open: '', class: 'stats-section' }, table));
 }
@@ -46,7 +52,11 @@ function render(m: StatsHostMessage): void {
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = StatsHostMessage.safeParse(event.data);
   if (!parsed.success) {
-    document.getElementById('app')!.append(el('p', { class: 'error', role: 'alert' }, `Refused a message from the editor: ${parsed.error.issues[0]?.message ?? 'invalid'}`));
+    document
+      .getElementById('app')!
+      .append(
+        el('p', { class: 'error', role: 'alert' }, `Refused a message from the editor: ${parsed.error.issues[0]?.message ?? 'invalid'}`),
+      );
     return;
   }
   render(parsed.data);

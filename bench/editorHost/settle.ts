@@ -48,7 +48,9 @@ export async function run(): Promise<void> {
       const listener = vscode.languages.onDidChangeDiagnostics((e) => {
         if (answered !== undefined || !e.uris.some((u) => u.toString() === uri.toString())) return;
         const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        seen.push(`${Date.now() - t0}ms doc=${doc ? (doc.getText() === text ? 'new' : 'old') : 'none'} errors=${vscode.languages.getDiagnostics(uri).length}`);
+        seen.push(
+          `${Date.now() - t0}ms doc=${doc ? (doc.getText() === text ? 'new' : 'old') : 'none'} errors=${vscode.languages.getDiagnostics(uri).length}`,
+        );
         // An event for the old text is not the answer to this edit.
         if (doc?.getText() !== text) return;
         const has = vscode.languages.getDiagnostics(uri).some((d) => d.severity === vscode.DiagnosticSeverity.Error);
@@ -59,7 +61,8 @@ export async function run(): Promise<void> {
       const settleMs = Date.now() - t0;
       // The adapter asks the server directly, so it may settle before the editor's own push for
       // the same text, which comes after the TS extension's debounce: waited for, up to 10 s.
-      for (const end = Date.now() + 10_000; n > 0 && answered === undefined && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+      for (const end = Date.now() + 10_000; n > 0 && answered === undefined && Date.now() < end;)
+        await new Promise((r) => setTimeout(r, 20));
       listener.dispose();
       const errors = result.diagnostics.filter((d) => d.file === FILE && d.category === 'error').length;
       // A settled result must be this edit's: the error after the broken write, none after the fix.
@@ -71,7 +74,10 @@ export async function run(): Promise<void> {
         // The adapter asks the server and opens no editor; the TS extension publishes diagnostics
         // only for a file shown in one, so the bench shows it to time the server's own answer.
         await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-      } else if (answered === undefined) throw new Error(`edit ${n} (${edit}): the server published no diagnostics for the new text within 10 s of the adapter's result; seen: ${seen.join(' | ')}`);
+      } else if (answered === undefined)
+        throw new Error(
+          `edit ${n} (${edit}): the server published no diagnostics for the new text within 10 s of the adapter's result; seen: ${seen.join(' | ')}`,
+        );
       else samples.push({ edit, settleMs, answerMs: answered - t0, errors });
     }
     writeFileSync(out, JSON.stringify({ ok: true, warmupMs, samples }));

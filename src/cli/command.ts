@@ -55,4 +55,6 @@ export const COMMON_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 /** Types a command's handler by its own table of flags. */
-export const defineCommand = <O extends OptionSpecs, W extends OptionSpecs = Record<never, OptionSpec>>(command: CliCommand<O, W>): CliCommand => command;
+export const defineCommand = <O extends OptionSpecs, W extends OptionSpecs = Record<never, OptionSpec>>(
+  command: CliCommand<O, W>,
+): CliCommand => command;

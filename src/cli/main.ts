@@ -16,7 +16,11 @@ export { reportError } from './reportError';
  * Every command's flags in one table: a flag no command takes is an error of the parse, and one
  * another command owns is named as that command's (below).
  */
-const ALL_OPTIONS: OptionSpecs = Object.assign({}, COMMON_OPTIONS, ...COMMANDS.flatMap((c): OptionSpecs[] => [c.options, c.ownOptions ?? {}])) as OptionSpecs;
+const ALL_OPTIONS: OptionSpecs = Object.assign(
+  {},
+  COMMON_OPTIONS,
+  ...COMMANDS.flatMap((c): OptionSpecs[] => [c.options, c.ownOptions ?? {}]),
+) as OptionSpecs;
 
 type CommandFlags = Parameters<CliCommand['run']>[0]['flags'];
 

@@ -15,9 +15,21 @@ import { progressLine } from './progress';
  * then the wiring, released whatever way `body` ends. A missing key is said before the lock, so
  * it leaves no `.ticket-runner/` behind.
  */
-export function openRun<T>(input: Pick<CommandInput<unknown>, 'argv' | 'io'>, wire: WireOptions, body: (deps: WiredDeps) => Promise<T>): Promise<T> {
+export function openRun<T>(
+  input: Pick<CommandInput<unknown>, 'argv' | 'io'>,
+  wire: WireOptions,
+  body: (deps: WiredDeps) => Promise<T>,
+): Promise<T> {
   checkModelChoice(wire);
-  return withRunResources({ workspaceRoot: wire.workspaceRoot, holder: `ticket-runner ${input.argv.join(' ')}`, warn: (m) => input.io.err(`warning: ${m}`), wire: () => wireNodeDeps(wire) }, body);
+  return withRunResources(
+    {
+      workspaceRoot: wire.workspaceRoot,
+      holder: `ticket-runner ${input.argv.join(' ')}`,
+      warn: (m) => input.io.err(`warning: ${m}`),
+      wire: () => wireNodeDeps(wire),
+    },
+    body,
+  );
 }
 
 /** A run's state from its whole log: a command that appends to the log refuses one with a torn line. */

@@ -25,7 +25,9 @@ export function reportError(err: unknown, io: Io, argv: readonly string[]): numb
     io.err(`ticket-runner: ${err.name}: ${oneLine(err.message)}`);
   } else {
     const file = writeCrashReport(workspaceIn(argv), err, argv);
-    io.err(`ticket-runner: unexpected error: ${oneLine(errorMessage(err)) || 'unknown'}. ${file ? `A crash report with the details is at ${file}` : 'No crash report could be written'}; please report it.`);
+    io.err(
+      `ticket-runner: unexpected error: ${oneLine(errorMessage(err)) || 'unknown'}. ${file ? `A crash report with the details is at ${file}` : 'No crash report could be written'}; please report it.`,
+    );
   }
   return EXIT.error;
 }

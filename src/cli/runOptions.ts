@@ -25,7 +25,12 @@ export const RUN_OPTIONS = {
 export type RunFlags = FlagsOf<typeof RUN_OPTIONS>;
 
 /** A numeric flag, checked: a bad value is one line naming the flag. */
-export function num(flags: Readonly<Record<string, string | boolean | undefined>>, name: string, integer = true, zero = false): number | undefined {
+export function num(
+  flags: Readonly<Record<string, string | boolean | undefined>>,
+  name: string,
+  integer = true,
+  zero = false,
+): number | undefined {
   const raw = flags[name];
   if (raw === undefined || typeof raw !== 'string') return undefined;
   const n = Number(raw);
@@ -57,7 +62,9 @@ export function runSettingsFrom(f: RunFlags): RunSettings {
     testTimeoutMs: num(f, 'test-timeout-ms'),
     testCommand: f['test-command'],
     requireSandbox: f['require-sandbox'] === true,
-    passEnv: (f['pass-env'] ?? '').split(',').map((n) => n.trim()).filter(Boolean),
+    passEnv: (f['pass-env'] ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean),
   });
 }
-

@@ -18,10 +18,16 @@ export function readTicketFile(ws: string, ticket: string): { rel: string; text:
   } catch {
     throw new UserInputError(`no ticket at ${rel} in ${ws}`);
   }
-  if (st.isDirectory()) throw new UserInputError(`${rel} is a folder, not a ticket: give the path of a ticket file, such as .tickets/BLOG-1.ticket.json`);
-  if (!st.isFile()) throw new UserInputError(`${rel} is not a regular file (a FIFO, a device or a socket): give the path of a ticket file, such as .tickets/BLOG-1.ticket.json`);
+  if (st.isDirectory())
+    throw new UserInputError(`${rel} is a folder, not a ticket: give the path of a ticket file, such as .tickets/BLOG-1.ticket.json`);
+  if (!st.isFile())
+    throw new UserInputError(
+      `${rel} is not a regular file (a FIFO, a device or a socket): give the path of a ticket file, such as .tickets/BLOG-1.ticket.json`,
+    );
   if (st.size > MAX_TICKET_BYTES) {
-    throw new UserInputError(`${rel} is ${(st.size / 1024 / 1024).toFixed(1)} MB; a ticket may be at most ${MAX_TICKET_BYTES / 1024 / 1024} MB: is it the right file?`);
+    throw new UserInputError(
+      `${rel} is ${(st.size / 1024 / 1024).toFixed(1)} MB; a ticket may be at most ${MAX_TICKET_BYTES / 1024 / 1024} MB: is it the right file?`,
+    );
   }
   return { rel, text: readFileSync(file, 'utf8') };
 }

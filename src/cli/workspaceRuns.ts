@@ -15,7 +15,8 @@ export async function loadWorkspaceRuns(ws: string, warn: (message: string) => v
       warn(`warning: run ${id} skipped: ${err.message}`);
       continue;
     }
-    if (loaded.torn) warn(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; read without it`);
+    if (loaded.torn)
+      warn(`warning: run ${id}: the last line (${loaded.torn.line}) of its log is torn, probably by a crash mid-write; read without it`);
     runs.push(reduceRun(id, loaded.events));
   }
   return runs;

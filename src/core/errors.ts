@@ -55,7 +55,11 @@ export class ToolOutputError extends TicketRunnerError {
 /** The model could not be reached, after the transport's own retries. */
 export class ModelTransportError extends TicketRunnerError {
   override readonly name = 'ModelTransportError';
-  constructor(message: string, readonly retries: number, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly retries: number,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }

@@ -20,5 +20,18 @@ export { startRun, type RunOptions } from './loop/runTicket';
 export { resolveCorrection, type ResolveOptions } from './loop/resolveCorrection';
 export { type RunResult } from './loop/runFrom';
 export { resumeRun, type ResumeOptions } from './loop/resumeRun';
-export { earlierChanges, leftoverRuns, leftoverWords, planRollback, rollbackRun, RollbackConflictError, rollbackCommands, stillInWorkspace, storedRuns, type LeftoverOptions, type LeftoverRun, type RollbackPlan } from './loop/rollback';
+export {
+  earlierChanges,
+  leftoverRuns,
+  leftoverWords,
+  planRollback,
+  rollbackRun,
+  RollbackConflictError,
+  rollbackCommands,
+  stillInWorkspace,
+  storedRuns,
+  type LeftoverOptions,
+  type LeftoverRun,
+  type RollbackPlan,
+} from './loop/rollback';
 export type { PipelineDeps } from './stages/common/context';

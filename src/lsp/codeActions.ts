@@ -16,27 +16,63 @@ const MAX_NAMES = 40;
  * for a scope.write file the ticket creates, a test-case skeleton for a criterion with none), and, on an acceptance criterion, a `refs` entry for each
  * symbol its text names that a scope file declares and `refs` does not list yet.
  */
-export async function codeActions(doc: TextDocument, source: TicketSource, ws: WorkspaceFacts, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
+export async function codeActions(
+  doc: TextDocument,
+  source: TicketSource,
+  ws: WorkspaceFacts,
+  range: Range,
+  diagnostics: Diagnostic[],
+): Promise<CodeAction[]> {
   const uri = doc.uri;
-  const edit = (changes: TextChange[]) => ({ changes: { [uri]: changes.map((c): TextEdit => ({ range: { start: doc.positionAt(c.offset), end: doc.positionAt(c.offset + c.length) }, newText: c.content })) } });
-  const raw = (source.value ?? {}) as { acceptance?: unknown; scope?: { write?: unknown; read?: unknown }; refs?: unknown; ops?: unknown; testPlan?: { files?: unknown } };
+  const edit = (changes: TextChange[]) => ({
+    changes: {
+      [uri]: changes.map((c): TextEdit => ({
+        range: { start: doc.positionAt(c.offset), end: doc.positionAt(c.offset + c.length) },
+        newText: c.content,
+      })),
+    },
+  });
+  const raw = (source.value ?? {}) as {
+    acceptance?: unknown;
+    scope?: { write?: unknown; read?: unknown };
+    refs?: unknown;
+    ops?: unknown;
+    testPlan?: { files?: unknown };
+  };
   const actions: CodeAction[] = [];
 
   for (const d of diagnostics) {
     const fix = (d.data as { fix?: Fix } | undefined)?.fix;
     if (fix?.kind === 'scopePath') {
       const to = closestPath(fix.value, await ws.listFiles());
-      if (to) actions.push({ title: `Change to "${to}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(source.set(fix.path, to)) });
+      if (to)
+        actions.push({
+          title: `Change to "${to}"`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          isPreferred: true,
+          edit: edit(source.set(fix.path, to)),
+        });
       if (fix.declare) {
         const op = placeholderDeclare(fix.declare);
         const changes = Array.isArray(raw.ops) ? source.set(['ops', raw.ops.length], op, true) : source.set(['ops'], [op]);
-        actions.push({ title: `Declare ${fix.declare} as a file the ticket creates`, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: edit(changes) });
+        actions.push({
+          title: `Declare ${fix.declare} as a file the ticket creates`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          edit: edit(changes),
+        });
       }
     } else if (fix?.kind === 'testCase') {
       const files = list(raw.testPlan?.files);
       if (!files.length) continue;
       const cases = list((files[0] as { cases?: unknown }).cases);
-      actions.push({ title: `Add a test case for ${fix.criterion}`, kind: CodeActionKind.QuickFix, diagnostics: [d], edit: edit(source.set(['testPlan', 'files', 0, 'cases', cases.length], placeholderCase(fix.criterion), true)) });
+      actions.push({
+        title: `Add a test case for ${fix.criterion}`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        edit: edit(source.set(['testPlan', 'files', 0, 'cases', cases.length], placeholderCase(fix.criterion), true)),
+      });
     }
   }
 
@@ -56,7 +92,11 @@ export async function codeActions(doc: TextDocument, source: TicketSource, ws: W
 }
 
 /** The symbols a criterion's text names that a scope file declares and `refs` lacks. */
-async function namedRefs(text: string, raw: { scope?: { write?: unknown; read?: unknown }; refs?: unknown }, ws: WorkspaceFacts): Promise<{ symbol: string; file: string }[]> {
+async function namedRefs(
+  text: string,
+  raw: { scope?: { write?: unknown; read?: unknown }; refs?: unknown },
+  ws: WorkspaceFacts,
+): Promise<{ symbol: string; file: string }[]> {
   const port = ws.checks.diagnostics;
   if (!port?.symbolsOf) return [];
   const listed = new Set(list(raw.refs).map((r) => (r as { symbol?: unknown })?.symbol));

@@ -19,7 +19,8 @@ const SNIPPET_FIELDS: Record<(typeof EXPECTATION_KINDS)[number], string[]> = {
 };
 
 const isIndex = (s: unknown): s is number => typeof s === 'number';
-const matches = (path: Cursor['path'], pattern: (string | typeof isIndex)[]) => path.length === pattern.length && pattern.every((p, i) => (typeof p === 'string' ? path[i] === p : p(path[i])));
+const matches = (path: Cursor['path'], pattern: (string | typeof isIndex)[]) =>
+  path.length === pattern.length && pattern.every((p, i) => (typeof p === 'string' ? path[i] === p : p(path[i])));
 
 /**
  * Completion in a ticket: workspace files in `scope` and `refs[].file`, the exported names (and
@@ -32,7 +33,8 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Work
   if (!cursor) return [];
   const { path } = cursor;
   const raw = (source.value ?? {}) as { acceptance?: unknown; refs?: unknown; testPlan?: { files?: unknown } };
-  const values = (names: { label: string; detail?: string; kind: CompletionItemKind }[]) => names.map((n) => valueItem(doc, source, cursor, offset, n));
+  const values = (names: { label: string; detail?: string; kind: CompletionItemKind }[]) =>
+    names.map((n) => valueItem(doc, source, cursor, offset, n));
 
   if (!cursor.atKey && (matches(path, ['scope', 'write', isIndex]) || matches(path, ['scope', 'read', isIndex]))) {
     return values((await ws.listFiles()).map((f) => ({ label: f, kind: CompletionItemKind.File })));
@@ -49,9 +51,19 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Work
     const typed = s ? s.value.slice(0, offset - s.offset - (/["']/.test(source.text[s.offset] ?? '') ? 1 : 0)) : '';
     const owner = typed.includes('.') ? typed.slice(0, typed.lastIndexOf('.')) : undefined;
     const entries = await diagnostics.symbolsOf(ref.file, owner);
-    return values(entries.map((e) => ({ label: owner ? `${owner}.${e.name}` : e.name, detail: e.type, kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable })));
+    return values(
+      entries.map((e) => ({
+        label: owner ? `${owner}.${e.name}` : e.name,
+        detail: e.type,
+        kind: owner ? CompletionItemKind.Field : CompletionItemKind.Variable,
+      })),
+    );
   }
-  if (!cursor.atKey && (matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'names', isIndex]) || matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'default']))) {
+  if (
+    !cursor.atKey &&
+    (matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'names', isIndex]) ||
+      matches(path, ['testPlan', 'files', isIndex, 'imports', isIndex, 'default']))
+  ) {
     const file = list(raw.testPlan?.files)[path[2] as number] as { path?: unknown; imports?: unknown } | undefined;
     const from = (list(file?.imports)[path[4] as number] as { from?: unknown } | undefined)?.from;
     const diagnostics = ws.checks.diagnostics;
@@ -64,7 +76,9 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Work
   if (!cursor.atKey && matches(path, ['testPlan', 'files', isIndex, 'cases', isIndex, 'criterion'])) {
     const ids = list(raw.acceptance).flatMap((a) => {
       const c = a as { id?: unknown; text?: unknown };
-      return typeof c?.id === 'string' ? [{ label: c.id, detail: typeof c.text === 'string' ? c.text : undefined, kind: CompletionItemKind.EnumMember }] : [];
+      return typeof c?.id === 'string'
+        ? [{ label: c.id, detail: typeof c.text === 'string' ? c.text : undefined, kind: CompletionItemKind.EnumMember }]
+        : [];
     });
     return values(ids);
   }
@@ -85,9 +99,17 @@ export async function complete(doc: TextDocument, source: TicketSource, ws: Work
 }
 
 /** An item that replaces the whole string under the cursor (or inserts a quoted one). */
-function valueItem(doc: TextDocument, source: TicketSource, cursor: Cursor, offset: number, n: { label: string; detail?: string; kind: CompletionItemKind }): CompletionItem {
+function valueItem(
+  doc: TextDocument,
+  source: TicketSource,
+  cursor: Cursor,
+  offset: number,
+  n: { label: string; detail?: string; kind: CompletionItemKind },
+): CompletionItem {
   const s = cursor.string;
-  const range = s ? { start: doc.positionAt(s.offset), end: doc.positionAt(s.offset + s.length) } : { start: doc.positionAt(offset), end: doc.positionAt(offset) };
+  const range = s
+    ? { start: doc.positionAt(s.offset), end: doc.positionAt(s.offset + s.length) }
+    : { start: doc.positionAt(offset), end: doc.positionAt(offset) };
   const newText = source.quote(n.label);
   // The client filters on the text the edit replaces, quote included.
   return { label: n.label, detail: n.detail, kind: n.kind, filterText: newText, textEdit: { range, newText } };

@@ -50,7 +50,12 @@ export function standingWords(s: CaseStanding, criterion: string | undefined): s
 }
 
 /** Where the case at `testPlan.files[fi].cases[ci]` stands, with its criterion and its file's path; undefined while the ticket does not parse. */
-export function standingOf(ticketPath: string, text: string, fi: number, ci: number): { standing: CaseStanding; criterion?: string; file: string } | undefined {
+export function standingOf(
+  ticketPath: string,
+  text: string,
+  fi: number,
+  ci: number,
+): { standing: CaseStanding; criterion?: string; file: string } | undefined {
   const ticket = parsed(ticketPath, text);
   const file = ticket?.testPlan.files[fi];
   const standing = ticket && caseStanding(ticket, fi, ci);

@@ -14,7 +14,14 @@ const code = (text: string, lang = 'ts') => `\`\`\`${lang}\n${text}\n\`\`\``;
  * prints), and on a case whether it is held out from the Coder; on a `refs` symbol, its type;
  * on a scope path, what the file exports.
  */
-export async function hover(doc: TextDocument, source: TicketSource, ws: Pick<WorkspaceFacts, 'checks'>, ticketPath: string, offset: number, signal: AbortSignal): Promise<Hover | null> {
+export async function hover(
+  doc: TextDocument,
+  source: TicketSource,
+  ws: Pick<WorkspaceFacts, 'checks'>,
+  ticketPath: string,
+  offset: number,
+  signal: AbortSignal,
+): Promise<Hover | null> {
   const cursor = source.locate(offset);
   if (!cursor) return null;
   const { path } = cursor;
@@ -27,15 +34,27 @@ export async function hover(doc: TextDocument, source: TicketSource, ws: Pick<Wo
   if (path[0] === 'testPlan' && path[1] === 'files' && typeof path[2] === 'number') {
     const i = path[2];
     // Rendering needs no types: the language service is not asked.
-    const { findings, rendered, renderedHeldOut } = await validateTicket({ workspace: ws.checks.workspace }, ticketPath, source.text, signal);
+    const { findings, rendered, renderedHeldOut } = await validateTicket(
+      { workspace: ws.checks.workspace },
+      ticketPath,
+      source.text,
+      signal,
+    );
     const onCase = path[3] === 'cases' && typeof path[4] === 'number' ? standingOf(ticketPath, source.text, i, path[4]) : undefined;
     // A case is rendered into the visible file or, held out, into its own beside it.
-    const file = onCase ? (onCase.standing.heldOut ? renderedHeldOut : rendered).find((f) => f.path === (onCase.standing.heldOut ? heldOutPath(onCase.file) : onCase.file)) : rendered[i];
+    const file = onCase
+      ? (onCase.standing.heldOut ? renderedHeldOut : rendered).find(
+          (f) => f.path === (onCase.standing.heldOut ? heldOutPath(onCase.file) : onCase.file),
+        )
+      : rendered[i];
     const test = file
       ? `The test a run renders at \`${file.path}\`:\n\n${code(file.content)}`
       : `Not rendered: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.path}: ${f.message}`)[0] ?? 'the test plan has no such file'}`;
     if (!onCase) return { contents: { kind: 'markdown', value: test }, range: range(path.slice(0, 3)) };
-    return { contents: { kind: 'markdown', value: `${standingWords(onCase.standing, onCase.criterion)}\n\n${test}` }, range: range(path.slice(0, 5)) };
+    return {
+      contents: { kind: 'markdown', value: `${standingWords(onCase.standing, onCase.criterion)}\n\n${test}` },
+      range: range(path.slice(0, 5)),
+    };
   }
 
   const symbols = ws.checks.diagnostics;
@@ -49,9 +68,12 @@ export async function hover(doc: TextDocument, source: TicketSource, ws: Pick<Wo
 
   if (path[0] === 'scope' && (path[1] === 'write' || path[1] === 'read') && typeof path[2] === 'number' && cursor.string) {
     const file = cursor.string.value;
-    if (!(await ws.checks.workspace.exists(file).catch(() => false))) return { contents: { kind: 'markdown', value: `\`${file}\` does not exist in the workspace` }, range: range(path) };
+    if (!(await ws.checks.workspace.exists(file).catch(() => false)))
+      return { contents: { kind: 'markdown', value: `\`${file}\` does not exist in the workspace` }, range: range(path) };
     const exported = (await symbols?.symbolsOf?.(file).catch(() => [])) ?? [];
-    const value = exported.length ? `\`${file}\` exports:\n\n${code(exported.map((e) => `${e.name}: ${e.type}`).join('\n'))}` : `\`${file}\` exports nothing the language service sees`;
+    const value = exported.length
+      ? `\`${file}\` exports:\n\n${code(exported.map((e) => `${e.name}: ${e.type}`).join('\n'))}`
+      : `\`${file}\` exports nothing the language service sees`;
     return { contents: { kind: 'markdown', value }, range: range(path) };
   }
   return null;

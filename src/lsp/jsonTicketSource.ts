@@ -17,7 +17,10 @@ export function jsonTicketSource(text: string): TicketSource {
       if (!root) return undefined;
       const loc = getLocation(text, offset);
       const node: Node | undefined = loc.previousNode;
-      const inString = node?.type === 'string' && offset > node.offset && offset < node.offset + node.length + (text[node.offset + node.length - 1] === '"' ? 0 : 1);
+      const inString =
+        node?.type === 'string' &&
+        offset > node.offset &&
+        offset < node.offset + node.length + (text[node.offset + node.length - 1] === '"' ? 0 : 1);
       return {
         path: loc.path,
         atKey: loc.isAtPropertyKey,

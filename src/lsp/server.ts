@@ -1,6 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { CodeActionKind, DiagnosticSeverity, TextDocuments, TextDocumentSyncKind, type Connection, type Diagnostic } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  DiagnosticSeverity,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+  type Diagnostic,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CancelledError, errorMessage } from '../core/errors';
 import type { TicketValidation } from '../core/stages/authoring/validateTicket';
@@ -17,7 +24,11 @@ import { VALIDATE_REQUEST, type ValidateParams } from './protocol';
 /** How long typing may pause before a ticket is checked again. */
 export const DEBOUNCE_MS = 75;
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, information: DiagnosticSeverity.Information } as const;
+const SEVERITY = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+} as const;
 
 /** An open ticket's file, workspace and parsed source, or undefined for anything else. */
 interface Ticket {
@@ -77,7 +88,8 @@ export function startTicketServer(connection: Connection): void {
       if (signal.aborted) return undefined;
       // A check that took longer than the next keystroke's does not put back older findings.
       const live = documents.get(doc.uri);
-      if (withTypes && !(live && live.version > doc.version)) await connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(doc, f)) });
+      if (withTypes && !(live && live.version > doc.version))
+        await connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: findings.map((f) => toDiagnostic(doc, f)) });
       return validation;
     } catch (err) {
       if (!(err instanceof CancelledError) && !signal.aborted) connection.console.error(`checking ${ticket.rel}: ${errorMessage(err)}`);

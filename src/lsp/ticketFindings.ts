@@ -56,7 +56,10 @@ export async function ticketFindings(
     if (f.path === '$.testPlan' && UNTESTED.test(f.message)) continue;
     const scopeRead = /^\$\.scope\.read\[(\d+)\]$/.exec(f.path);
     const value = scopeRead ? raw.scope?.read?.[Number(scopeRead[1])] : undefined;
-    const fix: Fix | undefined = scopeRead && typeof value === 'string' && /does not exist/.test(f.message) ? { kind: 'scopePath', path: ['scope', 'read', Number(scopeRead[1])], value } : undefined;
+    const fix: Fix | undefined =
+      scopeRead && typeof value === 'string' && /does not exist/.test(f.message)
+        ? { kind: 'scopePath', path: ['scope', 'read', Number(scopeRead[1])], value }
+        : undefined;
     out.push({ ...f, span: at(f.path), fix });
   }
 
@@ -83,7 +86,8 @@ export async function ticketFindings(
   for (const [i, a] of acceptance.entries()) {
     if (typeof a?.id !== 'string') continue;
     const where = `$.acceptance[${i}].id`;
-    if (seen.has(a.id) && !out.some((f) => f.path === where)) out.push({ path: where, severity: 'error', message: `duplicate acceptance id "${a.id}"`, span: at(where) });
+    if (seen.has(a.id) && !out.some((f) => f.path === where))
+      out.push({ path: where, severity: 'error', message: `duplicate acceptance id "${a.id}"`, span: at(where) });
     seen.set(a.id, i);
   }
 
@@ -92,7 +96,12 @@ export async function ticketFindings(
     if (typeof f?.path !== 'string' || out.some((x) => x.path === where)) continue;
     const p = relPath(f.path);
     if (p && !isTestPath(p)) {
-      out.push({ path: where, severity: 'warning', message: `testPlan.files[${i}].path "${p}" is not named like a test file (*.test.*, *.spec.*, or under test/, tests/ or __tests__/): the workspace's test runner may never run it`, span: at(where) });
+      out.push({
+        path: where,
+        severity: 'warning',
+        message: `testPlan.files[${i}].path "${p}" is not named like a test file (*.test.*, *.spec.*, or under test/, tests/ or __tests__/): the workspace's test runner may never run it`,
+        span: at(where),
+      });
     }
   }
 
@@ -128,7 +137,8 @@ export async function ticketFindings(
       if (typeof ref?.symbol !== 'string' || typeof ref.file !== 'string' || out.some((x) => x.path.startsWith(where))) continue;
       const file = relPath(ref.file);
       if (!file || !(await checks.workspace.exists(file))) continue;
-      if ((await port.resolveSymbol(file, ref.symbol)) === null) out.push({ path: where, severity: 'error', message: unresolvedRef(i, ref.symbol, file), span: at(where) });
+      if ((await port.resolveSymbol(file, ref.symbol)) === null)
+        out.push({ path: where, severity: 'error', message: unresolvedRef(i, ref.symbol, file), span: at(where) });
     }
   }
   return { findings: out, validation };

@@ -31,7 +31,14 @@ export class TicketWorkspace {
    */
   async fingerprint(): Promise<string> {
     const files = await listFiles(this.root);
-    const stats = await Promise.all(files.map((f) => stat(path.join(this.root, f)).then((s) => `${f}:${s.size}:${s.mtimeMs}`, () => `${f}:gone`)));
+    const stats = await Promise.all(
+      files.map((f) =>
+        stat(path.join(this.root, f)).then(
+          (s) => `${f}:${s.size}:${s.mtimeMs}`,
+          () => `${f}:gone`,
+        ),
+      ),
+    );
     return stats.join('\n');
   }
 

@@ -24,7 +24,9 @@ export function yamlTicketSource(text: string): TicketSource {
     set(path, next, insert = false) {
       if (value === undefined || !path.length) return [];
       const copy = structuredClone(value) as Record<string | number, unknown>;
-      const parent = path.slice(0, -1).reduce<unknown>((v, s) => (v && typeof v === 'object' ? (v as Record<string | number, unknown>)[s] : undefined), copy);
+      const parent = path
+        .slice(0, -1)
+        .reduce<unknown>((v, s) => (v && typeof v === 'object' ? (v as Record<string | number, unknown>)[s] : undefined), copy);
       const last = path[path.length - 1]!;
       if (!parent || typeof parent !== 'object') return [];
       if (insert && Array.isArray(parent) && typeof last === 'number') parent.splice(last, 0, next);
@@ -42,7 +44,10 @@ export function yamlTicketSource(text: string): TicketSource {
       // Block style at the cursor's column (after `- `): each code field a block scalar, so the
       // TypeScript in it needs no quoting at all.
       const pad = ' '.repeat(offset - (text.lastIndexOf('\n', offset - 1) + 1));
-      const field = (f: string, n: number) => (f.endsWith('[]') ? [`${pad}${f.slice(0, -2)}:`, `${pad}  - |-`, `${pad}    \${${n + 1}}`] : [`${pad}${f}: |-`, `${pad}  \${${n + 1}}`]);
+      const field = (f: string, n: number) =>
+        f.endsWith('[]')
+          ? [`${pad}${f.slice(0, -2)}:`, `${pad}  - |-`, `${pad}    \${${n + 1}}`]
+          : [`${pad}${f}: |-`, `${pad}  \${${n + 1}}`];
       return [`kind: ${kind}`, ...fields.flatMap(field)].join('\n');
     },
   };
@@ -62,11 +67,13 @@ function oneChange(before: string, after: string): TextChange {
   let start = 0;
   while (start < before.length && start < after.length && before[start] === after[start]) start++;
   let tail = 0;
-  while (tail < before.length - start && tail < after.length - start && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - start && tail < after.length - start && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   return { offset: start, length: before.length - start - tail, content: after.slice(start, after.length - tail) };
 }
 
-const inside = (node: Node | null | undefined, offset: number): boolean => !!node?.range && offset >= node.range[0] && offset <= node.range[1];
+const inside = (node: Node | null | undefined, offset: number): boolean =>
+  !!node?.range && offset >= node.range[0] && offset <= node.range[1];
 
 /**
  * The path under the cursor in a YAML tree. A key's value runs from its key to the next key, so
@@ -81,11 +88,14 @@ function locate(node: Node | null, offset: number, path: Segment[]): Cursor {
     const name = isScalar(key) ? String(key.value) : '';
     if (offset <= key.range![1]) return { path: [...path, name], atKey: true };
     const value = pair.value as Node | null;
-    if (inside(value, offset) || ((isMap(value) || isSeq(value)) && value.range && offset >= value.range[0])) return locate(value, offset, [...path, name]);
+    if (inside(value, offset) || ((isMap(value) || isSeq(value)) && value.range && offset >= value.range[0]))
+      return locate(value, offset, [...path, name]);
     return { path: [...path, name], atKey: false };
   }
   if (isSeq(node)) {
-    const items = node.items.map((item, i) => ({ item: item as Node | null, i })).filter(({ item }) => item?.range && item.range[0] <= offset);
+    const items = node.items
+      .map((item, i) => ({ item: item as Node | null, i }))
+      .filter(({ item }) => item?.range && item.range[0] <= offset);
     const last = items[items.length - 1];
     if (!last) return { path, atKey: false };
     if (inside(last.item, offset) || isMap(last.item) || isSeq(last.item)) return locate(last.item, offset, [...path, last.i]);

@@ -15,4 +15,12 @@ export const SourceMapJson = z
     names: z.array(z.string()).default([]),
     mappings: z.string(),
   })
-  .transform((m): SourceMapPayload => ({ version: m.version, file: m.file, sourceRoot: m.sourceRoot, sources: m.sources, sourcesContent: [], names: m.names, mappings: m.mappings }));
+  .transform((m): SourceMapPayload => ({
+    version: m.version,
+    file: m.file,
+    sourceRoot: m.sourceRoot,
+    sources: m.sources,
+    sourcesContent: [],
+    names: m.names,
+    mappings: m.mappings,
+  }));

@@ -109,7 +109,10 @@ export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspac
   const root = path.resolve(workspaceRoot);
   const dist = path.join(packageRoot(), 'dist');
   // A ticket's checks only: its rendered tests stay in the program between keystrokes.
-  return { workspace: new FsWorkspace(root), diagnostics: workerWorkspaceDiagnostics(root, { script: languageWorker(dist), libDir: typescriptLibDir(dist), keepProbes: true }) };
+  return {
+    workspace: new FsWorkspace(root),
+    diagnostics: workerWorkspaceDiagnostics(root, { script: languageWorker(dist), libDir: typescriptLibDir(dist), keepProbes: true }),
+  };
 }
 
 /**
@@ -117,7 +120,13 @@ export function wireTicketChecks(workspaceRoot: string): { workspace: FsWorkspac
  * and demo tool) replays the `drafter` answers of the script given, else of the drafted
  * ticket's own script (`.tickets/<ID>.script.json`).
  */
-export function wireDraftModel(o: { workspaceRoot: string; model: ModelChoice; ticketPath: string; scriptPath?: string; env: Readonly<Record<string, string | undefined>> }): ModelPort {
+export function wireDraftModel(o: {
+  workspaceRoot: string;
+  model: ModelChoice;
+  ticketPath: string;
+  scriptPath?: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): ModelPort {
   if (o.model === 'anthropic') return createAnthropicProviderFromEnv(o.env);
   if (o.model === 'scripted') return loadScriptedModel(path.resolve(o.workspaceRoot), o.scriptPath ?? o.ticketPath);
   throw new UserInputError('a draft needs a model: --model anthropic or scripted');
@@ -163,9 +172,22 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   // The runners' own packages: read-only in the sandbox, which keeps them as installed.
   const installed = installedPackageEntries(root);
   const withoutSandbox = o.withoutSandbox ?? (process.env[SANDBOX_VAR] === 'off' ? `turned off by ${SANDBOX_VAR}=off` : undefined);
-  const jail = await ProcessJail.open({ root, protect: protectedPaths(root, o.ticketPath, installed), parentEnv: process.env, pass: o.passEnv, redactor, requireSandbox: o.requireSandbox, withoutSandbox });
+  const jail = await ProcessJail.open({
+    root,
+    protect: protectedPaths(root, o.ticketPath, installed),
+    parentEnv: process.env,
+    pass: o.passEnv,
+    redactor,
+    requireSandbox: o.requireSandbox,
+    withoutSandbox,
+  });
   // One record for the run: whichever of its runners finds the tools changed, every other one sees it.
-  const judgingTools = new JudgingTools(root, { sandboxed: jail.status.on, fallbackDirs: [pkgRoot], readOnly: installed, ...o.judgingTools });
+  const judgingTools = new JudgingTools(root, {
+    sandboxed: jail.status.on,
+    fallbackDirs: [pkgRoot],
+    readOnly: installed,
+    ...o.judgingTools,
+  });
   const testRunner = (dir: string, inJail: ProcessJail, packagesOf?: string) =>
     new ProcessTestRunner({
       ...(packagesOf === undefined ? {} : { sideEffects: { packagesOf } }),
@@ -180,10 +202,19 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   // The test commands run in a copy of the workspace, which they write instead of the user's files (testTree.ts).
   const tree = new TestTree(root);
   // The copy holds no run store, and no command there can write the workspace's packages: only the tickets are kept read-only.
-  const treeJail = jail.at(tree.dir, protectedPaths(tree.dir, o.ticketPath, []).filter((p) => path.basename(p) !== '.ticket-runner'));
+  const treeJail = jail.at(
+    tree.dir,
+    protectedPaths(tree.dir, o.ticketPath, []).filter((p) => path.basename(p) !== '.ticket-runner'),
+  );
   const inTree = new TreeCommands({ tree, sandboxed: jail.status.on, userSaves: o.userSaves });
   // ESLint's config and plugins are the workspace's code: they run in a worker in the same jail.
-  const linter = (dir: string, inJail: ProcessJail) => new EslintLinter(dir, { workerScript: path.join(dist, 'eslintWorker.js'), jail: inJail, nodePath: o.nodePath ?? process.execPath, timeoutMs: o.testTimeoutMs });
+  const linter = (dir: string, inJail: ProcessJail) =>
+    new EslintLinter(dir, {
+      workerScript: path.join(dist, 'eslintWorker.js'),
+      jail: inJail,
+      nodePath: o.nodePath ?? process.execPath,
+      timeoutMs: o.testTimeoutMs,
+    });
   return {
     workspace: new FsWorkspace(root),
     workspaceRoot: root,
@@ -206,7 +237,17 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
         lint: linter(dir, scratchJail),
       }),
     }),
-    gates: o.gates && nodeGates(o.gates, { root, pkgRoot, dist, nodePath: o.nodePath ?? process.execPath, jail, judgingTools, tests: { commands: inTree, jail: treeJail } }),
+    gates:
+      o.gates &&
+      nodeGates(o.gates, {
+        root,
+        pkgRoot,
+        dist,
+        nodePath: o.nodePath ?? process.execPath,
+        jail,
+        judgingTools,
+        tests: { commands: inTree, jail: treeJail },
+      }),
     testTimeoutMs: o.testTimeoutMs,
     onEvent: o.onEvent,
     owner: { pid: process.pid, host: thisHost() },

@@ -2,7 +2,8 @@ import type { RunSettings } from '../core/loop/runSettings';
 import type { WireOptions } from './wire';
 
 /** What the wiring takes of a run's settings: the same for the CLI and the extension. */
-export type WiredSettings = Required<Pick<WireOptions, 'testTimeoutMs' | 'gates' | 'requireSandbox' | 'passEnv'>> & Pick<WireOptions, 'testCommand'>;
+export type WiredSettings = Required<Pick<WireOptions, 'testTimeoutMs' | 'gates' | 'requireSandbox' | 'passEnv'>> &
+  Pick<WireOptions, 'testCommand'>;
 
 /**
  * The settings the pipeline's adapters need (the test runner's limit and command, the gates, the
@@ -10,5 +11,11 @@ export type WiredSettings = Required<Pick<WireOptions, 'testTimeoutMs' | 'gates'
  * the budget and the recovery rungs are the core's alone.
  */
 export function wiredSettings(s: RunSettings): WiredSettings {
-  return { testTimeoutMs: s.testTimeoutMs, testCommand: s.testCommand, gates: s.gates, requireSandbox: s.requireSandbox, passEnv: s.passEnv };
+  return {
+    testTimeoutMs: s.testTimeoutMs,
+    testCommand: s.testCommand,
+    gates: s.gates,
+    requireSandbox: s.requireSandbox,
+    passEnv: s.passEnv,
+  };
 }

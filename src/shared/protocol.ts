@@ -5,7 +5,19 @@ import { RunStage } from '../core/run/views/stage';
 
 /** The phrase every view uses for the sandbox's state; the webview reaches the core only through here. */
 export { describeStop, modelLabel, outcomeLine, sandboxLabel } from '../core/run/views/report';
-export { deciderWords, gateWords, guardWords, outcomeWords, proposalWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from '../core/run/views/words';
+export {
+  deciderWords,
+  gateWords,
+  guardWords,
+  outcomeWords,
+  proposalWords,
+  routeWords,
+  rungWords,
+  runStatusWords,
+  sourceWords,
+  whatIsWrong,
+  whyAttemptFailed,
+} from '../core/run/views/words';
 export { judgedByText, verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
 export { localClock } from '../core/run/views/time';
 
@@ -36,7 +48,9 @@ export const HostMessage = z.discriminatedUnion('type', [
       /** File contents of the attempts, by blob hash, for the diffs between attempts. */
       blobs: z.record(z.string(), z.string()),
       /** Where each quote of each diagnosis was found, so a click opens the file at the line. */
-      quotes: z.array(z.object({ attempt: z.number().int(), index: z.number().int(), path: z.string(), line: z.number().int().positive() }).strict()),
+      quotes: z.array(
+        z.object({ attempt: z.number().int(), index: z.number().int(), path: z.string(), line: z.number().int().positive() }).strict(),
+      ),
       /** live: follows the log; replay: the state up to `position.seq`, stepped by the operator. */
       mode: z.enum(['live', 'replay']),
       position: z.object({ seq: z.number().int(), total: z.number().int() }),
@@ -47,7 +61,16 @@ export const HostMessage = z.discriminatedUnion('type', [
       /** true while this window drives the run: the view offers Cancel. */
       canCancel: z.boolean().optional(),
       /** Per correction request that changes the test plan: each rendered test file now and after Accept renders it again. */
-      proposalTests: z.array(z.object({ requestId: z.string(), files: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()) }).strict()).optional(),
+      proposalTests: z
+        .array(
+          z
+            .object({
+              requestId: z.string(),
+              files: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()),
+            })
+            .strict(),
+        )
+        .optional(),
     })
     .strict(),
   /** Host, answering a request by its id. */
@@ -63,11 +86,27 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** Webview, the operator accepted the pending correction request. */
   z.object({ type: z.literal('correction/accept'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1) }).strict(),
   /** Webview, the operator rejected it; the reason is required and goes into the log. */
-  z.object({ type: z.literal('correction/reject'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), reason: z.string().trim().min(1) }).strict(),
+  z
+    .object({
+      type: z.literal('correction/reject'),
+      id: requestId,
+      runId: z.string().min(1),
+      requestId: z.string().min(1),
+      reason: z.string().trim().min(1),
+    })
+    .strict(),
   /** Webview, the operator cancelled the live run this view shows; the host aborts it as the notification's Cancel does. */
   z.object({ type: z.literal('run/cancel'), id: requestId, runId: z.string().min(1) }).strict(),
   /** Webview, "Open in diff editor" on a proposal: the ticket's two sides, or a rendered test's when `test` names it. */
-  z.object({ type: z.literal('proposal/diff'), id: requestId, runId: z.string().min(1), requestId: z.string().min(1), test: z.string().min(1).optional() }).strict(),
+  z
+    .object({
+      type: z.literal('proposal/diff'),
+      id: requestId,
+      runId: z.string().min(1),
+      requestId: z.string().min(1),
+      test: z.string().min(1).optional(),
+    })
+    .strict(),
   /** Webview, a quote or diagnostic was clicked: open the file at the line. */
   z.object({ type: z.literal('file/open'), path: z.string().min(1), line: z.number().int().positive().optional() }).strict(),
   /** Webview, a model call's control in the timeline: open its whole prompt and raw answer beside, read-only. */
@@ -83,7 +122,10 @@ export type ParseResult<T> = { ok: true; message: T } | { ok: false; error: stri
 
 function describe(error: z.ZodError, raw: unknown): string {
   const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String(raw.type) : '(no type)';
-  const issues = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '$'}: ${i.message}`).join('; ');
+  const issues = error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '$'}: ${i.message}`)
+    .join('; ');
   return `invalid message "${type}": ${issues}`;
 }
 

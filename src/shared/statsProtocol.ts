@@ -22,5 +22,8 @@ export const StatsHostMessage = z.discriminatedUnion('type', [
 ]);
 export type StatsHostMessage = z.infer<typeof StatsHostMessage>;
 
-export const StatsWebviewMessage = z.discriminatedUnion('type', [z.object({ type: z.literal('ready') }), z.object({ type: z.literal('stats/refresh') })]);
+export const StatsWebviewMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('stats/refresh') }),
+]);
 export type StatsWebviewMessage = z.infer<typeof StatsWebviewMessage>;

@@ -20,7 +20,11 @@ export function acceptDetail(state: RunState, c: Correction): string {
   if (v?.problem !== undefined) lines.push('', `Accepting cannot apply: ${v.problem}`);
   else if (v?.diff) {
     const diff = v.diff.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
-    lines.push('', `Accept rewrites ${v.path}${r.proposal.kind === 'testPlan' ? ' (its test plan; the tests are rendered again)' : r.proposal.kind === 'scopeAddition' ? ' (its scope)' : ''}:`, ...diff.slice(0, MAX_DIFF_LINES));
+    lines.push(
+      '',
+      `Accept rewrites ${v.path}${r.proposal.kind === 'testPlan' ? ' (its test plan; the tests are rendered again)' : r.proposal.kind === 'scopeAddition' ? ' (its scope)' : ''}:`,
+      ...diff.slice(0, MAX_DIFF_LINES),
+    );
     if (diff.length > MAX_DIFF_LINES) lines.push(`… ${diff.length - MAX_DIFF_LINES} more line(s): ${OPEN_DIFF} shows them all.`);
   }
   lines.push('', `Run ${state.runId}, ${state.ticketId}.`);
@@ -38,7 +42,11 @@ export async function confirmAccept(state: RunState, proposals: ProposalDocument
   for (;;) {
     const canDiff = c.preview?.diff !== undefined;
     const buttons = canDiff ? [OPEN_DIFF, ACCEPT] : [ACCEPT];
-    const answer = await vscode.window.showWarningMessage(`Accept the correction of ${state.ticketId}?`, { modal: true, detail: acceptDetail(state, c) }, ...buttons);
+    const answer = await vscode.window.showWarningMessage(
+      `Accept the correction of ${state.ticketId}?`,
+      { modal: true, detail: acceptDetail(state, c) },
+      ...buttons,
+    );
     if (answer !== OPEN_DIFF) return answer === ACCEPT ? c.request.id : undefined;
     await proposals.show(state.runId, c.request.id);
   }

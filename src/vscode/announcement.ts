@@ -11,7 +11,10 @@ export const ROLL_BACK = 'Roll Back…';
  * it wrote offers to roll them back, since a partial write otherwise stays with no word about it;
  * the rollback itself still asks, listing the files.
  */
-export function announcement(state: RunState, writtenFiles: number): { level: 'info' | 'warning'; text: string; actions: string[]; untilDecided?: true } {
+export function announcement(
+  state: RunState,
+  writtenFiles: number,
+): { level: 'info' | 'warning'; text: string; actions: string[]; untilDecided?: true } {
   // The correction is decided in the run view or from the palette: its id helps no one here.
   const how = state.finished ? outcomeLine(state.finished, { requestIds: false, gateNames: false }) : outcomeWords(state.status);
   const scripted = state.model?.scripted ? ' (SCRIPTED model)' : '';
@@ -19,6 +22,7 @@ export function announcement(state: RunState, writtenFiles: number): { level: 'i
   const left = state.status !== 'passed' && state.status !== 'needsOperator' && writtenFiles > 0;
   const text = `${state.ticketId}: ${how}${scripted}${left ? `. It left ${writtenFiles} changed file${writtenFiles === 1 ? '' : 's'}.` : ''}`;
   // Waiting for a decision is true only until the decision: that notice closes by itself then, so it has no buttons.
-  if (state.status === 'needsOperator') return { level: 'warning', text: `${text}. Accept or reject it in the run view.`, actions: [], untilDecided: true };
+  if (state.status === 'needsOperator')
+    return { level: 'warning', text: `${text}. Accept or reject it in the run view.`, actions: [], untilDecided: true };
   return { level: state.status === 'passed' ? 'info' : 'warning', text, actions: left ? [OPEN_RUN, ROLL_BACK] : [OPEN_RUN] };
 }

@@ -51,14 +51,19 @@ export async function depsForFolder(
     const { EditorDiagnostics } = await import('./editorDiagnostics.js');
     deps.diagnostics = new EditorDiagnostics(folder, { fallback: deps.diagnostics, log });
   }
-  log.info(`run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`);
+  log.info(
+    `run deps for ${folder.name}: model ${deps.model.info.provider} (${deps.model.info.model}), diagnostics ${settings.diagnostics}`,
+  );
   return deps;
 }
 
 /** The Anthropic key, or the error that says how to set one (Run Ticket and Draft ask for a way in before they get here). */
 async function keyOrStop(secrets: vscode.SecretStorage): Promise<string> {
   const key = await anthropicKey(secrets);
-  if (!key) throw new UserInputError('No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or choose another model in the "Model" setting of Ticket Runner.');
+  if (!key)
+    throw new UserInputError(
+      'No Anthropic API key: run "Ticket Runner: Set Anthropic API Key", or choose another model in the "Model" setting of Ticket Runner.',
+    );
   return key;
 }
 

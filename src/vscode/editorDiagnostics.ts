@@ -28,7 +28,8 @@ const completeInEdit = (a: vscode.CodeAction): boolean => !a.command || a.comman
 /** Diagnostic codes whose quick fixes are structural: missing imports and misspelled names. */
 const STRUCTURAL_CODES = new Set(['2304', '2305', '2552', '2551', '2724', '2503', '2582', '2693', '1308', '2311']);
 /** Quick-fix titles (the TypeScript server's wording) of the structural fixes; never "ignore" or "disable". */
-const STRUCTURAL_TITLE = /^(Add import from|Update import from|Import '|Change spelling to|Add missing 'await'|Add 'await'|Add 'async'|Add 'this\.'|Add 'new'|Add missing call parentheses)/;
+const STRUCTURAL_TITLE =
+  /^(Add import from|Update import from|Import '|Change spelling to|Add missing 'await'|Add 'await'|Add 'async'|Add 'this\.'|Add 'new'|Add missing call parentheses)/;
 
 /** The TypeScript extension's command that passes a request to its server (diagnostics requests are on its allow list). */
 const TSSERVER_REQUEST = 'typescript.tsserverRequest';
@@ -93,7 +94,10 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     return uri.path.startsWith(root) ? uri.path.slice(root.length) : undefined;
   }
 
-  async check(changed: string[], signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy: string }> {
+  async check(
+    changed: string[],
+    signal: AbortSignal,
+  ): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[]; checkedBy: string }> {
     const started = Date.now();
     const code = changed.filter((f) => /\.(c|m)?[tj]sx?$/.test(f));
     const importers = await this.importersOf(code);
@@ -113,7 +117,9 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
       const wanted = new Set(headless);
       diagnostics.push(...fallback.diagnostics.filter((d) => wanted.has(d.file)));
     }
-    this.options.log?.info(`editor diagnostics: ${targets.length} file(s) checked in ${Date.now() - started} ms${headless.length ? ` (${headless.join(', ')} by the headless service)` : ''}`);
+    this.options.log?.info(
+      `editor diagnostics: ${targets.length} file(s) checked in ${Date.now() - started} ms${headless.length ? ` (${headless.join(', ')} by the headless service)` : ''}`,
+    );
     const checkedBy = headless.length ? `${EDITOR_SERVER}; ${headless.join(', ')} by ${HEADLESS}` : EDITOR_SERVER;
     return { checkedFiles: targets, diagnostics, checkedBy };
   }
@@ -132,7 +138,9 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     }
     const doc = await this.current(uri, disk, signal);
     if (!doc) {
-      this.options.log?.warn(`editor diagnostics: the editor's copy of ${file} is not the file on disk (unsaved edits, or not reloaded yet)`);
+      this.options.log?.warn(
+        `editor diagnostics: the editor's copy of ${file} is not the file on disk (unsaved edits, or not reloaded yet)`,
+      );
       return undefined;
     }
     const out: Found[] = [];
@@ -194,7 +202,13 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     const cts = tokenFor(signal);
     const timer = setTimeout(() => cts.cancel(), this.ceilingMs);
     try {
-      const response = await vscode.commands.executeCommand<{ type?: string; body?: ServerDiagnostic[] } | undefined>(TSSERVER_REQUEST, command, { file: uri }, undefined, cts.token);
+      const response = await vscode.commands.executeCommand<{ type?: string; body?: ServerDiagnostic[] } | undefined>(
+        TSSERVER_REQUEST,
+        command,
+        { file: uri },
+        undefined,
+        cts.token,
+      );
       if (signal.aborted) throw new CancelledError('cancelled');
       return response?.type === 'response' && Array.isArray(response.body) ? response.body : undefined;
     } catch (err) {
@@ -211,7 +225,11 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
   private async importersOf(changed: string[]): Promise<string[]> {
     if (!changed.length) return [];
     const stems = new Set(changed.map((c) => c.replace(/\.(c|m)?[tj]sx?$/, '')));
-    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(this.folder, '**/*.{ts,tsx,mts,cts}'), '{**/node_modules/**,.ticket-runner/**,**/dist/**}', 2000);
+    const files = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(this.folder, '**/*.{ts,tsx,mts,cts}'),
+      '{**/node_modules/**,.ticket-runner/**,**/dist/**}',
+      2000,
+    );
     const out: string[] = [];
     for (const uri of files) {
       const rel = this.rel(uri);
@@ -229,7 +247,11 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
     return out.sort();
   }
 
-  async autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
+  async autofix(
+    files: string[],
+    allow: (path: string) => boolean,
+    signal: AbortSignal,
+  ): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }> {
     const applied: AppliedFix[] = [];
     const refused: AppliedFix[] = [];
     const max = this.options.maxFixes ?? 20;
@@ -255,7 +277,13 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
           break;
         }
         const touched = candidate.action.edit!.entries().map(([u]) => this.rel(u) ?? u.toString());
-        const record: AppliedFix = { file, code: candidate.code, fixName: candidate.kind, description: candidate.action.title, files: touched };
+        const record: AppliedFix = {
+          file,
+          code: candidate.code,
+          fixName: candidate.kind,
+          description: candidate.action.title,
+          files: touched,
+        };
         if (!touched.every((t) => allow(t))) {
           refused.push(record);
           continue;
@@ -290,7 +318,9 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
       applied.push(...rest.applied);
       for (const r of rest.refused) {
         const theirs = r.files.filter((f) => unsaved.has(f));
-        refused.push(theirs.length && r.files.every((f) => allow(f)) ? { ...r, description: `${r.description} (${notApplied(theirs)})` } : r);
+        refused.push(
+          theirs.length && r.files.every((f) => allow(f)) ? { ...r, description: `${r.description} (${notApplied(theirs)})` } : r,
+        );
       }
     }
     return { applied, refused };
@@ -302,7 +332,11 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
    * diagnostics, which the TypeScript extension publishes only for files in tabs, so the errors
    * are put there for the request, under this adapter's own collection, and taken away after.
    */
-  private async nextFix(uri: vscode.Uri, errors: Found[], refused: AppliedFix[]): Promise<{ action: vscode.CodeAction; code: string; kind: string } | undefined> {
+  private async nextFix(
+    uri: vscode.Uri,
+    errors: Found[],
+    refused: AppliedFix[],
+  ): Promise<{ action: vscode.CodeAction; code: string; kind: string } | undefined> {
     const wasRefused = (a: vscode.CodeAction) => refused.some((r) => r.description === a.title);
     this.pending.set(
       uri,
@@ -337,7 +371,12 @@ export class EditorDiagnostics extends Disposable implements DiagnosticsPort {
    * tests against the code before the Coder wrote it: neither is something the editor's server
    * can see without opening documents, so the headless service answers, on the same workspace.
    */
-  probe(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]> {
+  probe(
+    path: string,
+    content: string,
+    signal: AbortSignal,
+    overlays?: readonly { path: string; content: string }[],
+  ): Promise<CodeDiagnostic[]> {
     return this.options.fallback.probe ? this.options.fallback.probe(path, content, signal, overlays) : Promise.resolve([]);
   }
 

@@ -89,7 +89,11 @@ export class EvaluateRouting implements vscode.TextDocumentContentProvider {
     const { formatReport } = await import('../core/eval/format.js');
     const total = cases.length;
     const results = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: evaluating routing with ${model.info.model}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Ticket Runner: evaluating routing with ${model.info.model}`,
+        cancellable: true,
+      },
       (progress, token) =>
         withCancelSignal(token, async (signal) => {
           try {
@@ -107,7 +111,10 @@ export class EvaluateRouting implements vscode.TextDocumentContentProvider {
     if (!results) return void showMessage('info', 'Evaluate Routing was cancelled: no report.');
     const report = summarize(`${model.info.provider} ${model.info.model}`, results);
     const uri = vscode.Uri.from({ scheme: ROUTING_REPORT_SCHEME, path: `/routing-${path.basename(corpus)}-${Date.now()}.txt` });
-    this.reports.set(uri.toString(), `${formatReport(report)}\n\nThe report as JSON (save it to compare two with ticket-runner eval-routing --compare A.json B.json):\n${JSON.stringify(report, null, 2)}\n`);
+    this.reports.set(
+      uri.toString(),
+      `${formatReport(report)}\n\nThe report as JSON (save it to compare two with ticket-runner eval-routing --compare A.json B.json):\n${JSON.stringify(report, null, 2)}\n`,
+    );
     // Opened because the user asked for it, in a tab of its own, without taking focus from where they type.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true, preserveFocus: true });
     return report;

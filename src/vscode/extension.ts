@@ -55,18 +55,37 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const log = (this.log = this._register(vscode.window.createOutputChannel('Ticket Runner', { log: true })));
     // The user's saves, from activation on: they tell a save from a test's write when the sandbox is off.
     const saves = this._register(new SaveLog());
-    this.runs = this._register(new RunService(log, (folder, ticketPath, onEvent, needs, settings) => depsForFolder(folder, ticketPath, onEvent, context.secrets, log, saves, needs, settings)));
+    this.runs = this._register(
+      new RunService(log, (folder, ticketPath, onEvent, needs, settings) =>
+        depsForFolder(folder, ticketPath, onEvent, context.secrets, log, saves, needs, settings),
+      ),
+    );
     const models = (this.models = this._register(new ModelSetup(context, log)));
     for (const command of models.register()) this._register(command);
     const corrections = new CorrectionService(this.runs);
-    this.panels = this._register(new RunPanels(context.extensionUri, this.runs, async (runId, decision, reason) => void (await corrections.decide(runId, decision, reason, 'webview')), log));
+    this.panels = this._register(
+      new RunPanels(
+        context.extensionUri,
+        this.runs,
+        async (runId, decision, reason) => void (await corrections.decide(runId, decision, reason, 'webview')),
+        log,
+      ),
+    );
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
     const ctx: CommandContext = { runs: this.runs, panels: this.panels, models, corrections, log };
-    for (const command of [...registerRunCommands(ctx), ...registerRunsListCommands(ctx), ...registerScriptCommands(ctx), ...registerCorrectionCommands(ctx)]) this._register(command);
+    for (const command of [
+      ...registerRunCommands(ctx),
+      ...registerRunsListCommands(ctx),
+      ...registerScriptCommands(ctx),
+      ...registerCorrectionCommands(ctx),
+    ])
+      this._register(command);
     this._register(new StatsPanel(context.extensionUri, this.runs, log));
     const ticketServer = this._register(new TicketLanguageClient(context.extensionUri, log));
-    const tickets = this._register(new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)));
+    const tickets = this._register(
+      new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)),
+    );
     for (const command of registerTicketCommands(tickets)) this._register(command);
     this._register(registerDraftCommand(tickets, (folder) => models.ensure(folder, 'draft').then((way) => way === 'setting'), log));
     this._register(new EvaluateRouting().register());
@@ -74,7 +93,11 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const updateContext = () => {
       const runs = this.runs.list();
       void vscode.commands.executeCommand('setContext', 'ticketRunner.hasRuns', runs.length > 0);
-      void vscode.commands.executeCommand('setContext', 'ticketRunner.hasPendingCorrections', runs.some((r) => r.state.corrections.some((c) => c.status === 'pending')));
+      void vscode.commands.executeCommand(
+        'setContext',
+        'ticketRunner.hasPendingCorrections',
+        runs.some((r) => r.state.corrections.some((c) => c.status === 'pending')),
+      );
     };
     this._register(this.runs.onDidChangeRun(updateContext));
     updateContext();
@@ -96,7 +119,8 @@ let root: TicketRunner | undefined;
  */
 export function activate(context: vscode.ExtensionContext): TicketRunnerApi {
   root = new TicketRunner(context);
-  if (!vscode.workspace.isTrusted) root.log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
+  if (!vscode.workspace.isTrusted)
+    root.log.info('untrusted workspace: past runs are viewable; no run starts until the workspace is trusted');
   void root.runs.refresh();
   void root.models.offerWalkthrough();
   root.log.info(`activated (${vscode.workspace.workspaceFolders?.length ?? 0} folder(s), trusted: ${vscode.workspace.isTrusted})`);
@@ -113,7 +137,11 @@ export async function deactivate(): Promise<void> {
   const owner = root;
   root = undefined;
   const ended = await owner.runs.stopAll(DEACTIVATE_WAIT_MS);
-  owner.log.info(ended ? 'deactivated: every run this window drove recorded its end' : `deactivated: a run did not record its end within ${DEACTIVATE_WAIT_MS} ms`);
+  owner.log.info(
+    ended
+      ? 'deactivated: every run this window drove recorded its end'
+      : `deactivated: a run did not record its end within ${DEACTIVATE_WAIT_MS} ms`,
+  );
   owner.dispose();
   // The language workers kept for the next run end with the window, not three minutes later.
   await endIdleWorkers();

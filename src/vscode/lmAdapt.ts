@@ -17,7 +17,10 @@ export interface LmRequestPlan {
  * told to think is asked to keep its reasoning out of the answer, since 1.100's stream has no part
  * for reasoning and a model would otherwise think aloud until rung 1 stops it as prose.
  */
-export function planLmRequest(request: Pick<ModelRequest, 'role' | 'system' | 'thinking' | 'structured'>, model: LmModelIdentity): LmRequestPlan {
+export function planLmRequest(
+  request: Pick<ModelRequest, 'role' | 'system' | 'thinking' | 'structured'>,
+  model: LmModelIdentity,
+): LmRequestPlan {
   const adaptations: ModelAdaptation[] = [];
   let modelOptions: Record<string, unknown> | undefined;
   const instructions: string[] = [];

@@ -44,7 +44,9 @@ export class LmModel implements ModelPort {
     for (const adaptation of plan.adaptations) request.onAdapted?.(adaptation);
     const messages = toLmMessages(plan.system, request.messages);
     const tools: vscode.LanguageModelChatTool[] = [
-      ...(request.structured ? [{ name: request.structured.name, description: request.structured.description, inputSchema: request.structured.jsonSchema }] : []),
+      ...(request.structured
+        ? [{ name: request.structured.name, description: request.structured.description, inputSchema: request.structured.jsonSchema }]
+        : []),
       ...(request.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
     ];
     // A provider learns of a cancel through its token and may ignore it: every wait gives way to the abort instead.
@@ -98,7 +100,8 @@ export class LmModel implements ModelPort {
     } catch (err) {
       if (timedOut) throw new ModelTransportError(`vscode.lm ${this.info.model}: no complete answer within ${request.timeoutMs} ms`, 0);
       if (signal.aborted) throw new CancelledError('cancelled');
-      if (err instanceof vscode.LanguageModelError) throw new ModelTransportError(`vscode.lm ${this.info.model}: ${err.message} (${err.code})`, 0);
+      if (err instanceof vscode.LanguageModelError)
+        throw new ModelTransportError(`vscode.lm ${this.info.model}: ${err.message} (${err.code})`, 0);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -126,7 +129,11 @@ export function toLmMessages(system: string, messages: ModelMessage[]): vscode.L
       for (const c of m.toolCalls ?? []) parts.push(new vscode.LanguageModelToolCallPart(c.id, c.name, c.input ?? {}));
       out.push(vscode.LanguageModelChatMessage.Assistant(parts));
     } else {
-      out.push(vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)])]));
+      out.push(
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)]),
+        ]),
+      );
     }
   }
   return out;
@@ -140,7 +147,7 @@ export async function selectLmModel(family: string): Promise<ModelPort> {
     throw new UserInputError(
       family
         ? `No chat model of family "${family}" is available through the editor's Language Model API. Install or sign in to a provider (GitHub Copilot, for example), or change ticketRunner.lmFamily.`
-        : 'No chat model is available through the editor\'s Language Model API. Install or sign in to a provider (GitHub Copilot, for example), or pick another ticketRunner.model.',
+        : "No chat model is available through the editor's Language Model API. Install or sign in to a provider (GitHub Copilot, for example), or pick another ticketRunner.model.",
     );
   }
   return new LmModel(chat);

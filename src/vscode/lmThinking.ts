@@ -17,7 +17,11 @@ type ThinkingMapping = Extract<ModelAdaptation, { kind: 'thinkingMapped' | 'thin
  */
 const FAMILIES: { pattern: RegExp; modelOptions: Record<string, unknown>; option: string }[] = [
   // OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...): reasoning effort.
-  { pattern: /^(?:o[1-9](?:\b|-)|gpt-5)/i, modelOptions: { reasoning_effort: 'high' }, option: 'reasoning_effort "high", the option of OpenAI\'s reasoning models' },
+  {
+    pattern: /^(?:o[1-9](?:\b|-)|gpt-5)/i,
+    modelOptions: { reasoning_effort: 'high' },
+    option: 'reasoning_effort "high", the option of OpenAI\'s reasoning models',
+  },
   // Claude 3.7 and the Claude 4 family: extended thinking with a token budget. Claude 3.5 and older have none.
   {
     pattern: /^claude-(?:3[.-]7|(?:sonnet|opus|haiku)-4|4)/i,

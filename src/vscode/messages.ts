@@ -36,5 +36,10 @@ export function showMessage(level: MessageLevel, text: string, ...actions: strin
  */
 export function showNoticeUntil(level: MessageLevel, text: string, until: Promise<unknown>): Thenable<void> {
   shown.fire({ level, text });
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text, cancellable: false }, () => until.then(() => undefined, () => undefined));
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: text, cancellable: false }, () =>
+    until.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
 }

@@ -35,8 +35,14 @@ export class ModelCallDocuments extends Disposable implements vscode.TextDocumen
     const { state } = await this.load(runId);
     const call = state.modelCalls[index];
     if (!call) throw new UserInputError(`Run ${runId} has no model call #${index + 1} (it has ${state.modelCalls.length}).`);
-    if (!call.prompt) throw new UserInputError(`The log of run ${runId} did not record the prompt of model call #${index + 1}: it was written before prompts were kept.`);
-    const uri = vscode.Uri.from({ scheme: MODEL_CALL_SCHEME, path: `/${runId}/call-${index + 1}-${call.role}-attempt-${call.attempt}.txt` });
+    if (!call.prompt)
+      throw new UserInputError(
+        `The log of run ${runId} did not record the prompt of model call #${index + 1}: it was written before prompts were kept.`,
+      );
+    const uri = vscode.Uri.from({
+      scheme: MODEL_CALL_SCHEME,
+      path: `/${runId}/call-${index + 1}-${call.role}-attempt-${call.attempt}.txt`,
+    });
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
   }

@@ -1,7 +1,17 @@
 import * as vscode from 'vscode';
 import { Disposable } from './dispose';
 import { showMessage } from './messages';
-import { Command, DEFAULTS, MODEL_READY_CONTEXT, readSettings, SECRET_ANTHROPIC_KEY, SECTION, SettingKey, WALKTHROUGH_ID, type ModelProviderSetting } from './settings';
+import {
+  Command,
+  DEFAULTS,
+  MODEL_READY_CONTEXT,
+  readSettings,
+  SECRET_ANTHROPIC_KEY,
+  SECTION,
+  SettingKey,
+  WALKTHROUGH_ID,
+  type ModelProviderSetting,
+} from './settings';
 import { missingModel, settingTarget, wayOf, waysInQuestion, type ModelFacts } from './waysIn';
 
 /** Set once the walkthrough was offered: a window offers it once, not at every start. */
@@ -22,7 +32,10 @@ export type ModelWay = 'setting' | 'sample';
  * the context key the runs view's welcome shows them by, and the walkthrough's one offer.
  */
 export class ModelSetup extends Disposable {
-  constructor(private readonly context: vscode.ExtensionContext, private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     super();
     const update = () => void this.updateContext();
     this._register(
@@ -32,7 +45,8 @@ export class ModelSetup extends Disposable {
     );
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`${SECTION}.${SettingKey.model}`) || e.affectsConfiguration(`${SECTION}.${SettingKey.lmFamily}`)) update();
+        if (e.affectsConfiguration(`${SECTION}.${SettingKey.model}`) || e.affectsConfiguration(`${SECTION}.${SettingKey.lmFamily}`))
+          update();
       }),
     );
     this._register(vscode.lm.onDidChangeChatModels(update));
@@ -65,7 +79,11 @@ export class ModelSetup extends Disposable {
     if (!missing || !vscode.workspace.isTrusted || this.context.globalState.get(OFFERED_KEY)) return;
     await this.context.globalState.update(OFFERED_KEY, true);
     this.log.info(`model: ${missing} Offering the walkthrough.`);
-    if ((await showMessage('info', `${missing} The walkthrough shows the ways to choose one, and a first run.`, OPEN_WALKTHROUGH)) === OPEN_WALKTHROUGH) await this.openWalkthrough();
+    if (
+      (await showMessage('info', `${missing} The walkthrough shows the ways to choose one, and a first run.`, OPEN_WALKTHROUGH)) ===
+      OPEN_WALKTHROUGH
+    )
+      await this.openWalkthrough();
   }
 
   openWalkthrough(): Thenable<unknown> {
@@ -84,7 +102,9 @@ export class ModelSetup extends Disposable {
     while (missing) {
       const question = waysInQuestion(missing, { sample: o.sample, noChatModel });
       // A modal: the user asked for a run or a draft, which cannot go on without an answer.
-      const way = wayOf(await vscode.window.showErrorMessage(question.message, { modal: true, detail: question.detail }, ...question.actions));
+      const way = wayOf(
+        await vscode.window.showErrorMessage(question.message, { modal: true, detail: question.detail }, ...question.actions),
+      );
       this.log.info(`model: ${missing} Chosen: ${way ?? 'none'}`);
       if (!way) return undefined;
       if (way === 'sample') return 'sample';
@@ -104,7 +124,13 @@ export class ModelSetup extends Disposable {
 
   /** Asks for the key in a password box and keeps it in SecretStorage (empty removes it). True when a key was stored. */
   async setApiKey(): Promise<boolean> {
-    const key = await vscode.window.showInputBox({ title: 'Ticket Runner: Anthropic API key', password: true, ignoreFocusOut: true, placeHolder: 'sk-ant-…', prompt: "Stored in the editor's secret storage; never written to a log or shown in a view. Empty: remove it." });
+    const key = await vscode.window.showInputBox({
+      title: 'Ticket Runner: Anthropic API key',
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: 'sk-ant-…',
+      prompt: "Stored in the editor's secret storage; never written to a log or shown in a view. Empty: remove it.",
+    });
     if (key === undefined) return false;
     if (key.trim()) await this.context.secrets.store(SECRET_ANTHROPIC_KEY, key.trim());
     else await this.context.secrets.delete(SECRET_ANTHROPIC_KEY);
@@ -121,10 +147,19 @@ export class ModelSetup extends Disposable {
     const models = await vscode.lm.selectChatModels({});
     if (!models.length) return false;
     const items = models.map((m) => ({ label: m.name, description: `${m.vendor} · ${m.family}`, family: m.family }));
-    const chosen = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Ticket Runner: which chat model runs tickets?', placeHolder: 'The editor offers these chat models' });
+    const chosen =
+      items.length === 1
+        ? items[0]
+        : await vscode.window.showQuickPick(items, {
+            title: 'Ticket Runner: which chat model runs tickets?',
+            placeHolder: 'The editor offers these chat models',
+          });
     if (!chosen) return undefined;
     await this.setModel('vscode-lm', items.length === 1 ? DEFAULTS.lmFamily : chosen.family);
-    void showMessage('info', `Ticket Runner now runs tickets with the editor's chat model ${chosen.label} (the "Model" setting of Ticket Runner is vscode-lm).`);
+    void showMessage(
+      'info',
+      `Ticket Runner now runs tickets with the editor's chat model ${chosen.label} (the "Model" setting of Ticket Runner is vscode-lm).`,
+    );
     return true;
   }
 
@@ -135,7 +170,10 @@ export class ModelSetup extends Disposable {
    */
   private async setModel(model: ModelProviderSetting, lmFamily?: string): Promise<void> {
     const config = vscode.workspace.getConfiguration(SECTION);
-    const target = settingTarget(config.inspect(SettingKey.model)) === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const target =
+      settingTarget(config.inspect(SettingKey.model)) === 'workspace'
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
     if (config.get(SettingKey.model, DEFAULTS.model) !== model) await config.update(SettingKey.model, model, target);
     if (lmFamily !== undefined) await config.update(SettingKey.lmFamily, lmFamily, target);
     this.log.info(`model setting: ${model}${lmFamily ? ` (family ${lmFamily})` : ''}`);
@@ -147,7 +185,11 @@ export class ModelSetup extends Disposable {
       vscode.commands.registerCommand(Command.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(Command.useEditorModel, async () => {
         const used = await this.useEditorModel();
-        if (used === false) void showMessage('warning', 'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.');
+        if (used === false)
+          void showMessage(
+            'warning',
+            'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.',
+          );
         return used;
       }),
       vscode.commands.registerCommand(Command.getStarted, () => this.openWalkthrough()),

@@ -45,11 +45,20 @@ export class ProposalDocuments extends Disposable implements vscode.TextDocument
     const before = uri('before');
     const after = uri('after');
     const title = kind === 'ticket' ? `${path}: before ↔ after Accept` : `${path}: rendered now ↔ after Accept`;
-    await vscode.commands.executeCommand('vscode.diff', before, after, title, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: false });
+    await vscode.commands.executeCommand('vscode.diff', before, after, title, {
+      preview: true,
+      viewColumn: vscode.ViewColumn.Beside,
+      preserveFocus: false,
+    });
     return { before, after };
   }
 
-  private async sides(runId: string, requestId: string, kind: Kind, test: string | undefined): Promise<{ path: string; before: string; after: string }> {
+  private async sides(
+    runId: string,
+    requestId: string,
+    kind: Kind,
+    test: string | undefined,
+  ): Promise<{ path: string; before: string; after: string }> {
     const { state, readTicket } = await this.load(runId);
     const correction = state.corrections.find((c) => c.request.id === requestId);
     if (!correction) throw new UserInputError(`Run ${runId} has no correction request ${requestId}.`);

@@ -6,7 +6,12 @@ import { outcomeWords } from '../core/run/views/words';
  * ones that hold changes made since the run, which the CLI would refuse without --force.
  */
 export function rollbackQuestion(plan: RollbackPlan): { message: string; detail: string; action: 'Roll Back' | 'Overwrite My Changes' } {
-  const detail = plan.steps.map((st) => `${st.action === 'delete' ? 'delete' : 'restore'} ${st.path}${st.changedSinceRun ? ' (changed since the run: your changes would be lost)' : ''}`).join('\n');
+  const detail = plan.steps
+    .map(
+      (st) =>
+        `${st.action === 'delete' ? 'delete' : 'restore'} ${st.path}${st.changedSinceRun ? ' (changed since the run: your changes would be lost)' : ''}`,
+    )
+    .join('\n');
   if (plan.conflicts.length) {
     return {
       message: `Roll back run ${plan.runId}? ${plan.conflicts.length} file(s) changed since the run last wrote them, and rolling back overwrites those changes: ${plan.conflicts.join(', ')}.`,
@@ -14,7 +19,11 @@ export function rollbackQuestion(plan: RollbackPlan): { message: string; detail:
       action: 'Overwrite My Changes',
     };
   }
-  return { message: `Roll back run ${plan.runId}? ${plan.steps.length} file(s) go back to what they were before the run.`, detail: detail || 'Nothing to change.', action: 'Roll Back' };
+  return {
+    message: `Roll back run ${plan.runId}? ${plan.steps.length} file(s) go back to what they were before the run.`,
+    detail: detail || 'Nothing to change.',
+    action: 'Roll Back',
+  };
 }
 
 export const RUN_ANYWAY = 'Run Anyway';
@@ -36,18 +45,25 @@ export interface LeftoverQuestion {
 export function leftoverQuestion(leftovers: readonly LeftoverRun[], scripted = false): LeftoverQuestion {
   const one = leftovers.length === 1 ? leftovers[0] : undefined;
   const them = one ? 'it' : 'them';
-  const whose = one ? `${one.ticketId}'s change is still in the workspace (its run: ${outcomeWords(one.status)})` : `The changes of ${leftovers.length} earlier runs (${leftovers.map((l) => l.ticketId).join(', ')}) are still in the workspace`;
+  const whose = one
+    ? `${one.ticketId}'s change is still in the workspace (its run: ${outcomeWords(one.status)})`
+    : `The changes of ${leftovers.length} earlier runs (${leftovers.map((l) => l.ticketId).join(', ')}) are still in the workspace`;
   const rollBack = one ? `Roll Back ${one.ticketId} and Run` : 'Roll Them Back and Run';
   return {
     message: `${whose}, and this run would build on ${them}.${scripted ? ` The recorded answers were made without ${them}, so the run may not go as recorded.` : ''}`,
-    detail: leftovers.map((l) => `${l.ticketId} (${outcomeWords(l.status)}, run ${l.runId}):\n${l.files.map((f) => `  ${f}`).join('\n')}`).join('\n'),
+    detail: leftovers
+      .map((l) => `${l.ticketId} (${outcomeWords(l.status)}, run ${l.runId}):\n${l.files.map((f) => `  ${f}`).join('\n')}`)
+      .join('\n'),
     rollBack,
     actions: [rollBack, RUN_ANYWAY],
   };
 }
 
 /** What the user's answer to the question means; no answer (Escape, Cancel) starts nothing. */
-export function leftoverDecision(q: Pick<LeftoverQuestion, 'rollBack'>, choice: string | undefined): 'rollBackFirst' | 'runAnyway' | 'cancel' {
+export function leftoverDecision(
+  q: Pick<LeftoverQuestion, 'rollBack'>,
+  choice: string | undefined,
+): 'rollBackFirst' | 'runAnyway' | 'cancel' {
   if (choice === q.rollBack) return 'rollBackFirst';
   return choice === RUN_ANYWAY ? 'runAnyway' : 'cancel';
 }

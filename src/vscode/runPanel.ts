@@ -16,7 +16,6 @@ import { WEBVIEW_TYPE } from './settings';
 import { makeNonce, webviewHtml } from './webviewHtml';
 import { ModelCallDocuments } from './modelCallDocuments';
 
-
 export type Decide = (runId: string, decision: 'accept' | 'reject', reason: string | undefined) => Promise<void>;
 
 /** What the webview remembers across hide/show and reloads (vscode.setState), read back here on restore. */
@@ -94,7 +93,9 @@ class RunPanel extends Disposable {
     this._register(toDisposable(() => clearTimeout(this.postTimer)));
     if (!prepared) loadRunPage(panel, host.extensionUri, `Run ${runId}`);
     this._register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
-    this._register(host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost()));
+    this._register(
+      host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost()),
+    );
     this._register(panel.onDidDispose(() => this.dispose()));
     if (prepared?.ready) this.handlers.ready();
   }
@@ -133,7 +134,8 @@ class RunPanel extends Disposable {
       }
     },
     'run/cancel': (m) => {
-      if (m.runId !== this.runId) return this.post({ type: 'request/done', id: m.id, ok: false, error: `this view shows run ${this.runId}, not ${m.runId}` });
+      if (m.runId !== this.runId)
+        return this.post({ type: 'request/done', id: m.id, ok: false, error: `this view shows run ${this.runId}, not ${m.runId}` });
       const ok = this.host.runs.cancel(m.runId);
       this.post({ type: 'request/done', id: m.id, ok, ...(ok ? {} : { error: 'this run is not going in this window any more' }) });
     },
@@ -207,7 +209,12 @@ class RunPanel extends Disposable {
     const upTo = this.mode === 'replay' ? Math.min(this.seq ?? 0, total - 1) : total - 1;
     const shown = events.filter((e) => e.seq <= upTo);
     const state = reduceRun(this.runId, shown);
-    this.panel.title = runTitle(state, new Date(), this.mode === 'live' ? (this.host.runs.statusOf(this.runId) ?? state.status) : state.status, this.mode);
+    this.panel.title = runTitle(
+      state,
+      new Date(),
+      this.mode === 'live' ? (this.host.runs.statusOf(this.runId) ?? state.status) : state.status,
+      this.mode,
+    );
     const blobs: Record<string, string> = {};
     const blob = async (hash: string) => {
       try {
@@ -278,7 +285,9 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
       return;
     }
     const known = this.runs.get(runId);
-    this.track(new RunPanel(this.newPanel(known ? runTitle(known.state, new Date(), this.runs.statusOf(runId), mode) : runId), runId, mode, this));
+    this.track(
+      new RunPanel(this.newPanel(known ? runTitle(known.state, new Date(), this.runs.statusOf(runId), mode) : runId), runId, mode, this),
+    );
   }
 
   /** A panel for a run that is about to start (see PreparedPanel). */

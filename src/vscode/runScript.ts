@@ -19,4 +19,3 @@ export function unsavable(state: RunState, active: boolean): string | undefined 
 export function defaultScriptPath(folder: string, state: RunState): string {
   return path.join(folder, scriptPathFor(state.ticketPath));
 }
-

@@ -29,7 +29,13 @@ export interface ModelNeeds {
   model?: ModelProviderSetting;
 }
 
-export type DepsFactory = (folder: vscode.WorkspaceFolder, ticketPath: string, onEvent: (e: RunEvent) => void, needs: ModelNeeds, settings: EditorRunSettings) => Promise<WiredDeps>;
+export type DepsFactory = (
+  folder: vscode.WorkspaceFolder,
+  ticketPath: string,
+  onEvent: (e: RunEvent) => void,
+  needs: ModelNeeds,
+  settings: EditorRunSettings,
+) => Promise<WiredDeps>;
 
 export interface DriveOptions extends ModelNeeds {
   /** The settings the caller read for this run and gave the core too; absent, the folder's are read now (a rollback takes none). */
@@ -136,7 +142,9 @@ export class RunService extends Disposable {
   async refresh(): Promise<void> {
     this.runs.clear();
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const ids = await this.store(folder).listRuns().catch(() => []);
+      const ids = await this.store(folder)
+        .listRuns()
+        .catch(() => []);
       for (const id of ids) {
         try {
           const loaded = await this.store(folder).load(id);
@@ -176,7 +184,12 @@ export class RunService extends Disposable {
    * is made here and its signal handed to `body`, which passes it on as the run's signal; a
    * cancel (the token, stopAll) is recorded by the core as run.finished cancelled.
    */
-  async drive<T>(folder: vscode.WorkspaceFolder, ticketPath: string, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions = {}): Promise<T> {
+  async drive<T>(
+    folder: vscode.WorkspaceFolder,
+    ticketPath: string,
+    body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>,
+    o: DriveOptions = {},
+  ): Promise<T> {
     if (this.isDisposed) throw new CancelledError('the window is closing: no run starts');
     const controller = new AbortController();
     const cancel = abortOnCancel(o.cancel, controller);
@@ -196,7 +209,13 @@ export class RunService extends Disposable {
     }
   }
 
-  private async driveWith<T>(folder: vscode.WorkspaceFolder, ticketPath: string, controller: AbortController, body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>, o: DriveOptions): Promise<T> {
+  private async driveWith<T>(
+    folder: vscode.WorkspaceFolder,
+    ticketPath: string,
+    controller: AbortController,
+    body: (deps: PipelineDeps, signal: AbortSignal) => Promise<T>,
+    o: DriveOptions,
+  ): Promise<T> {
     let runId: string | undefined;
     const onEvent = (e: RunEvent) => {
       if (!runId) {
@@ -224,7 +243,14 @@ export class RunService extends Disposable {
         this.log.warn(m);
         void showMessage('warning', `Ticket Runner ${m}.`);
       },
-      wire: () => this.depsFor(folder, ticketPath, onEvent, { continuesRun: o.continuesRun, noModel: o.noModel, model: o.model }, o.settings ?? folderRunSettings(folder)),
+      wire: () =>
+        this.depsFor(
+          folder,
+          ticketPath,
+          onEvent,
+          { continuesRun: o.continuesRun, noModel: o.noModel, model: o.model },
+          o.settings ?? folderRunSettings(folder),
+        ),
       // The language services, the lint worker, the private temp folder, and any process of the run left alive.
       onReleaseError: (err: unknown) => this.log.warn(`releasing the run's tools: ${String(err)}`),
     };

@@ -3,7 +3,8 @@ import { GATE_NAMES, type GateName } from '../core/schema/gates';
 import type * as vscode from 'vscode';
 import { readSettings, type Settings } from './settings';
 
-const onlyGates = (names: readonly string[]): GateName[] => names.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g));
+const onlyGates = (names: readonly string[]): GateName[] =>
+  names.filter((g): g is GateName => (GATE_NAMES as readonly string[]).includes(g));
 /** A budget setting of 0 means no limit. */
 const limit = (n: number): number | undefined => (n > 0 ? n : undefined);
 

@@ -41,7 +41,10 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, n.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      n.label,
+      n.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = n.id;
     item.description = n.description;
     item.tooltip = n.tooltip;

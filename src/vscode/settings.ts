@@ -115,7 +115,9 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     coverageThreshold: typeof coverage === 'number' && coverage >= 0 && coverage <= 1 ? coverage : DEFAULTS.coverageThreshold,
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
-    diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics) ? (diagnostics as Settings['diagnostics']) : DEFAULTS.diagnostics,
+    diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics)
+      ? (diagnostics as Settings['diagnostics'])
+      : DEFAULTS.diagnostics,
     requireSandbox: config.get<boolean>(SettingKey.requireSandbox, DEFAULTS.requireSandbox) === true,
     passEnv: Array.isArray(passEnv) ? passEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : DEFAULTS.passEnv,
   };

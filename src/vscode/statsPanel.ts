@@ -56,7 +56,15 @@ class OpenStats extends Disposable {
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist')] };
     const dist = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', f)).toString();
-    webview.html = webviewHtml({ cspSource: webview.cspSource, nonce: makeNonce((n) => randomBytes(n)), scriptUri: dist('statsView.js'), styleUri: dist('webview.css'), codiconUri: dist('codicons/codicon.css'), title: 'Run Statistics', loading: 'Counting the runs…' });
+    webview.html = webviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce((n) => randomBytes(n)),
+      scriptUri: dist('statsView.js'),
+      styleUri: dist('webview.css'),
+      codiconUri: dist('codicons/codicon.css'),
+      title: 'Run Statistics',
+      loading: 'Counting the runs…',
+    });
     this._register(webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)));
     this._register(runs.onDidChangeRun(() => this.post()));
     this._register(panel.onDidDispose(() => this.dispose()));

@@ -29,7 +29,9 @@ async function issueText(given: string | undefined): Promise<string | undefined>
   if (selected.trim()) return selected;
   return vscode.window.showInputBox({
     title: 'Draft Ticket from Text (1/3)',
-    prompt: keptText ? 'The text of the draft that failed, kept to try again (edit it or press Enter)' : "Paste the issue's text or describe the change (or select it in an editor first)",
+    prompt: keptText
+      ? 'The text of the draft that failed, kept to try again (edit it or press Enter)'
+      : "Paste the issue's text or describe the change (or select it in an editor first)",
     ...(keptText ? { value: keptText } : {}),
     ignoreFocusOut: true,
   });
@@ -49,8 +51,15 @@ function logRecord(log: vscode.LogOutputChannel | undefined, id: string, draft: 
  * its findings, the rendered tests beside it. Nothing is written and nothing runs: the user saves
  * the draft, and runs it when they choose to.
  */
-export async function draftFromText(files: TicketFiles, modelReady: ModelReady, args: DraftArgs = {}, log?: vscode.LogOutputChannel): Promise<{ uri: vscode.Uri; draft: Draft } | undefined> {
-  const folder = (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
+export async function draftFromText(
+  files: TicketFiles,
+  modelReady: ModelReady,
+  args: DraftArgs = {},
+  log?: vscode.LogOutputChannel,
+): Promise<{ uri: vscode.Uri; draft: Draft } | undefined> {
+  const folder =
+    (vscode.window.activeTextEditor && vscode.workspace.getWorkspaceFolder(vscode.window.activeTextEditor.document.uri)) ??
+    vscode.workspace.workspaceFolders?.[0];
   if (!folder) return void showMessage('error', 'Open a folder first: a ticket lives in the .tickets folder of a workspace.');
   // The model before the questions: a draft with no model to ask would be lost after them.
   if (!(await modelReady(folder))) return undefined;
@@ -61,16 +70,22 @@ export async function draftFromText(files: TicketFiles, modelReady: ModelReady, 
   const format = args.format ?? (await askFormat(id, 'Draft Ticket from Text (3/3)'));
   if (!format || (await ticketIdTaken(folder, id))) return undefined;
   const ticketPath = `.tickets/${id}.ticket.${format}`;
-  const draft = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true }, (_progress, token) =>
-    withCancelSignal(token, async (signal) => {
-      try {
-        const [{ draftTicket }, model, checks] = await Promise.all([import('../core/stages/authoring/draftTicket.js'), files.draftModel(folder, ticketPath), files.checksFor(folder)]);
-        return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, signal);
-      } catch (err) {
-        keptText = text;
-        throw err;
-      }
-    }),
+  const draft = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: drafting ${id}`, cancellable: true },
+    (_progress, token) =>
+      withCancelSignal(token, async (signal) => {
+        try {
+          const [{ draftTicket }, model, checks] = await Promise.all([
+            import('../core/stages/authoring/draftTicket.js'),
+            files.draftModel(folder, ticketPath),
+            files.checksFor(folder),
+          ]);
+          return await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id }, signal);
+        } catch (err) {
+          keptText = text;
+          throw err;
+        }
+      }),
   );
   keptText = undefined;
   logRecord(log, id, draft);
@@ -84,7 +99,10 @@ export async function draftFromText(files: TicketFiles, modelReady: ModelReady, 
   files.showFindings(uri, draft.text, draft.findings, format);
   if (draft.rendered.length) await files.showRendered(uri, draft.rendered);
   const errors = draft.findings.filter((f) => f.severity === 'error').length;
-  void showMessage(errors ? 'warning' : 'info', `Draft ${id}: ${errors ? `${errors} problem(s) to fix, shown in the Problems view` : 'valid'}. It is not saved and has not run: read it, save it, then run it when you choose to. ${recordWords(draft)}`);
+  void showMessage(
+    errors ? 'warning' : 'info',
+    `Draft ${id}: ${errors ? `${errors} problem(s) to fix, shown in the Problems view` : 'valid'}. It is not saved and has not run: read it, save it, then run it when you choose to. ${recordWords(draft)}`,
+  );
   return { uri, draft };
 }
 
@@ -101,7 +119,10 @@ export function registerDraftCommand(files: TicketFiles, modelReady: ModelReady,
       return await draftFromText(files, modelReady, args && typeof args === 'object' ? args : {}, log);
     } catch (err) {
       log?.warn(`draft: ${errorMessage(err)}`);
-      void showMessage('error', `Draft Ticket from Text: ${errorMessage(err)}${keptText ? ' Your text is kept: run Draft Ticket from Text again to retry it.' : ''}`);
+      void showMessage(
+        'error',
+        `Draft Ticket from Text: ${errorMessage(err)}${keptText ? ' Your text is kept: run Draft Ticket from Text again to retry it.' : ''}`,
+      );
       return undefined;
     }
   });

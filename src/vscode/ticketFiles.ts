@@ -75,7 +75,10 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     }
     const key = uri.toString();
     const controller = new AbortController();
-    this.running.set(key, toDisposable(() => controller.abort()));
+    this.running.set(
+      key,
+      toDisposable(() => controller.abort()),
+    );
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     const checks = await this.checksFor(folder);
@@ -89,7 +92,10 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
 
   /** A ticket's findings as diagnostics, at their places in its text. */
   showFindings(uri: vscode.Uri, text: string, findings: TicketFinding[], format: TicketFormat): void {
-    this.problems.set(uri, findings.map((f) => toDiagnostic(text, f, format)));
+    this.problems.set(
+      uri,
+      findings.map((f) => toDiagnostic(text, f, format)),
+    );
   }
 
   /** Writes `.tickets/<ID>.ticket.json` (or `.ticket.yaml`) from the template, never over an existing ticket of that id, and opens it. */
@@ -100,17 +106,26 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     const interactive = id === undefined || title === undefined;
     id ??= await askTicketId(folder, 'New Ticket (1/3)');
     if (!id) return undefined;
-    title ??= await vscode.window.showInputBox({ title: 'New Ticket (2/3)', prompt: 'What the ticket asks for, in one line', validateInput: (v) => (v.trim() ? undefined : 'A title, in one line') });
+    title ??= await vscode.window.showInputBox({
+      title: 'New Ticket (2/3)',
+      prompt: 'What the ticket asks for, in one line',
+      validateInput: (v) => (v.trim() ? undefined : 'A title, in one line'),
+    });
     if (!title) return undefined;
     // Called with an id and a title (a test, another command), the format is JSON unless given.
     if (!format && !interactive) format = 'json';
     format ??= await askFormat(id, 'New Ticket (3/3)');
     if (!format || (await ticketIdTaken(folder, id))) return undefined;
     const uri = vscode.Uri.joinPath(folder.uri, '.tickets', `${id}.ticket.${format}`);
-    const activeRel = active && vscode.workspace.getWorkspaceFolder(active) === folder ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/') : undefined;
+    const activeRel =
+      active && vscode.workspace.getWorkspaceFolder(active) === folder
+        ? path.relative(folder.uri.fsPath, active.fsPath).split(path.sep).join('/')
+        : undefined;
     const scopeFile = activeRel && /\.(c|m)?[tj]sx?$/.test(activeRel) && !activeRel.startsWith('.tickets/') ? activeRel : undefined;
     const language = (await exists(vscode.Uri.joinPath(folder.uri, 'tsconfig.json'))) ? 'ts' : 'js';
-    const esm = await readJson(vscode.Uri.joinPath(folder.uri, 'package.json')).then((p) => (p as { type?: string } | undefined)?.type === 'module');
+    const esm = await readJson(vscode.Uri.joinPath(folder.uri, 'package.json')).then(
+      (p) => (p as { type?: string } | undefined)?.type === 'module',
+    );
     await vscode.workspace.fs.writeFile(uri, Buffer.from(newTicketText({ id, title: title.trim(), scopeFile, language, esm, format })));
     await vscode.window.showTextDocument(uri, { preview: false });
     return uri;
@@ -122,7 +137,10 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
     if (!result) return undefined;
     const errors = result.findings.filter((f) => f.severity === 'error');
     if (errors.length || !result.rendered.length) {
-      void showMessage('error', `${path.basename(uri.fsPath)} cannot be rendered: ${errors.length} problem(s), shown in the Problems view.`);
+      void showMessage(
+        'error',
+        `${path.basename(uri.fsPath)} cannot be rendered: ${errors.length} problem(s), shown in the Problems view.`,
+      );
       return undefined;
     }
     return this.showRendered(uri, result.rendered);
@@ -131,7 +149,10 @@ export class TicketFiles extends Disposable implements vscode.TextDocumentConten
   /** The rendered tests of a ticket (or a draft) in a read-only document beside it. */
   async showRendered(of: vscode.Uri, rendered: MaterializedFile[]): Promise<vscode.Uri> {
     const shown = vscode.Uri.from({ scheme: RENDERED_SCHEME, path: `/${rendered[0]!.path}`, query: of.toString() });
-    this.rendered.set(shown.toString(), rendered.map((f) => (rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'));
+    this.rendered.set(
+      shown.toString(),
+      rendered.map((f) => (rendered.length > 1 ? `// ==> ${f.path} <==\n${f.content}` : f.content)).join('\n'),
+    );
     this.renderedChanged.fire(shown);
     await vscode.window.showTextDocument(shown, { preview: true, viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
     return shown;
@@ -189,7 +210,11 @@ export async function ticketIdTaken(folder: vscode.WorkspaceFolder, id: string):
 
 export const isTicket = (uri: vscode.Uri): boolean => uri.scheme === 'file' && TICKET_PATH.test(uri.path);
 
-const SEVERITY = { error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning, information: vscode.DiagnosticSeverity.Information } satisfies Record<TicketFinding['severity'], vscode.DiagnosticSeverity>;
+const SEVERITY = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+} satisfies Record<TicketFinding['severity'], vscode.DiagnosticSeverity>;
 
 function toDiagnostic(text: string, f: TicketFinding, format: TicketFormat): vscode.Diagnostic {
   const { offset, length } = findingRange(text, f.path, format);
@@ -240,7 +265,11 @@ function ticketOf(arg: unknown): vscode.Uri | undefined {
 export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Command.newTicket, (id?: string, title?: string, format?: string) =>
-      files.newTicket(typeof id === 'string' ? id : undefined, typeof title === 'string' ? title : undefined, format === 'json' || format === 'yaml' ? format : undefined),
+      files.newTicket(
+        typeof id === 'string' ? id : undefined,
+        typeof title === 'string' ? title : undefined,
+        format === 'json' || format === 'yaml' ? format : undefined,
+      ),
     ),
     vscode.commands.registerCommand(Command.validateTicket, async (arg?: unknown) => {
       const uri = ticketOf(arg);
@@ -250,7 +279,12 @@ export function registerTicketCommands(files: TicketFiles): vscode.Disposable[] 
       const errors = result.findings.filter((f) => f.severity === 'error').length;
       const warnings = result.findings.filter((f) => f.severity === 'warning').length;
       const hints = result.findings.length - errors - warnings;
-      const told = errors || warnings ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view` : hints ? `no problem found; ${hints} refs suggestion(s) in the Problems view` : 'no problem found';
+      const told =
+        errors || warnings
+          ? `${errors} error(s), ${warnings} warning(s)${hints ? `, ${hints} suggestion(s)` : ''}, shown in the Problems view`
+          : hints
+            ? `no problem found; ${hints} refs suggestion(s) in the Problems view`
+            : 'no problem found';
       void showMessage(errors ? 'warning' : 'info', `${path.basename(uri.fsPath)}: ${told}.`);
       return result;
     }),

@@ -31,8 +31,15 @@ export class TicketLanguageClient extends Disposable {
   started(): Promise<LanguageClient> {
     this.client ??= (async () => {
       const module = vscode.Uri.joinPath(this.extensionUri, 'dist', 'ticketServer.js').fsPath;
-      const serverOptions: ServerOptions = { run: { module, transport: TransportKind.stdio }, debug: { module, transport: TransportKind.stdio } };
-      const clientOptions: LanguageClientOptions = { documentSelector: TICKET_SELECTOR as LanguageClientOptions['documentSelector'], diagnosticCollectionName: 'ticket-runner-tickets', outputChannel: this.log };
+      const serverOptions: ServerOptions = {
+        run: { module, transport: TransportKind.stdio },
+        debug: { module, transport: TransportKind.stdio },
+      };
+      const clientOptions: LanguageClientOptions = {
+        documentSelector: TICKET_SELECTOR as LanguageClientOptions['documentSelector'],
+        diagnosticCollectionName: 'ticket-runner-tickets',
+        outputChannel: this.log,
+      };
       const client = new LanguageClient('ticketRunner.tickets', 'Ticket Runner tickets', serverOptions, clientOptions);
       await client.start();
       this.log.info('ticket language server started');

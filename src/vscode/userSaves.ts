@@ -28,7 +28,9 @@ export class SaveLog implements vscode.Disposable {
 
   /** What a run of `root` asks. */
   of(root: string): UserSaves {
-    return { saved: (rel, digest, since) => (this.saves.get(path.join(root, rel)) ?? []).some((s) => s.at >= since && s.digest === digest) };
+    return {
+      saved: (rel, digest, since) => (this.saves.get(path.join(root, rel)) ?? []).some((s) => s.at >= since && s.digest === digest),
+    };
   }
 
   private note(doc: vscode.TextDocument): void {

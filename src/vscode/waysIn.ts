@@ -29,7 +29,7 @@ export function missingModel(f: ModelFacts, task: 'run' | 'draft' = 'run'): stri
   if (f.model === 'vscode-lm' && f.chatModels === 0) {
     return f.lmFamily
       ? `Ticket Runner is set to use the editor's chat model of family "${f.lmFamily}", and the editor offers none.`
-      : "Ticket Runner is set to use a chat model of the editor, and the editor offers none.";
+      : 'Ticket Runner is set to use a chat model of the editor, and the editor offers none.';
   }
   return undefined;
 }
@@ -40,7 +40,10 @@ export function missingModel(f: ModelFacts, task: 'run' | 'draft' = 'run'): stri
  * way here (it runs a ticket; it drafts nothing). `noChatModel`: the editor's model was chosen and the
  * editor offers none, so that way is left out.
  */
-export function waysInQuestion(missing: string, o: { sample: boolean; noChatModel?: boolean }): { message: string; detail: string; actions: string[]; ways: WayIn[] } {
+export function waysInQuestion(
+  missing: string,
+  o: { sample: boolean; noChatModel?: boolean },
+): { message: string; detail: string; actions: string[]; ways: WayIn[] } {
   const ways: WayIn[] = ['key', ...(o.noChatModel ? [] : (['editor'] as const)), ...(o.sample ? (['sample'] as const) : [])];
   const words: Record<WayIn, string> = {
     key: "set an Anthropic API key (kept in the editor's secret storage)",
@@ -51,7 +54,12 @@ export function waysInQuestion(missing: string, o: { sample: boolean; noChatMode
   const last = list.pop()!;
   const choices = list.length ? `${list.join(', ')}, or ${last}` : last;
   const none = o.noChatModel ? 'The editor offers no chat model: sign in to a chat provider first, or choose another way. ' : '';
-  return { message: missing, detail: `${none}${choices[0]!.toUpperCase()}${choices.slice(1)}.`, actions: ways.map((w) => BUTTONS[w]), ways };
+  return {
+    message: missing,
+    detail: `${none}${choices[0]!.toUpperCase()}${choices.slice(1)}.`,
+    actions: ways.map((w) => BUTTONS[w]),
+    ways,
+  };
 }
 
 /** The way a button names. */
@@ -68,7 +76,11 @@ export function settingTarget(inspected: { workspaceValue?: unknown } | undefine
 }
 
 /** The tickets the recorded sample can replay: those with a script of recorded answers beside them. */
-export function recordedTickets<T extends { path: string }>(tickets: readonly T[], scripts: ReadonlySet<string>, scriptOf: (ticketPath: string) => string): T[] {
+export function recordedTickets<T extends { path: string }>(
+  tickets: readonly T[],
+  scripts: ReadonlySet<string>,
+  scriptOf: (ticketPath: string) => string,
+): T[] {
   return tickets.filter((t) => scripts.has(scriptOf(t.path)));
 }
 

@@ -21,7 +21,10 @@ export const right = (): string => readFileSync(path.join(ANSWERS, 'attempt2.ts'
 export const wrongB = (): string => wrong().replace(GUARD, 'if (perPage >= MAX_PER_PAGE + 1) {');
 export const wrongC = (): string => wrong().replace(GUARD, 'if (perPage > 100) {');
 /** The wrong answer again with its names changed and a comment: the same code structure. */
-export const repeated = (): string => wrong().replace(/\breq\b/g, 'request').replace(GUARD, `// Too many per page: refuse.\n  ${GUARD}`);
+export const repeated = (): string =>
+  wrong()
+    .replace(/\breq\b/g, 'request')
+    .replace(GUARD, `// Too many per page: refuse.\n  ${GUARD}`);
 
 /**
  * The fixture's diagnosis of attempt 1, for attempt n: past attempt 1 the handler's flagged
@@ -30,11 +33,20 @@ export const repeated = (): string => wrong().replace(/\breq\b/g, 'request').rep
 export function diagnosisFor(attempt: number): ScriptedAnswer {
   const recorded = fixtureScript('blog-api', 'BLOG-1').debugger[0]!;
   const structured = recorded.structured as { evidence: { source: string; file?: string; quote: string }[] };
-  const fromHistory = (e: { source: string; file?: string; quote: string }) => (attempt > 1 && e.file === POSTS ? { source: 'history', quote: e.quote } : e);
-  return { ...recorded, structured: { ...structured, evidence: structured.evidence.map(fromHistory) }, expect: { attempt, promptIncludes: [] } };
+  const fromHistory = (e: { source: string; file?: string; quote: string }) =>
+    attempt > 1 && e.file === POSTS ? { source: 'history', quote: e.quote } : e;
+  return {
+    ...recorded,
+    structured: { ...structured, evidence: structured.evidence.map(fromHistory) },
+    expect: { attempt, promptIncludes: [] },
+  };
 }
 
-export const coderWrites = (attempt: number, content: string, more: Partial<NonNullable<ModelScript['coder']>[number]> = {}) => ({ expect: { attempt, promptIncludes: [] }, files: { [POSTS]: content }, ...more });
+export const coderWrites = (attempt: number, content: string, more: Partial<NonNullable<ModelScript['coder']>[number]> = {}) => ({
+  expect: { attempt, promptIncludes: [] },
+  files: { [POSTS]: content },
+  ...more,
+});
 
 /** Rungs 2, 2 and 3: three wrong approaches, then the fix on the thinking attempt. */
 export const ladderScript = (): Partial<ModelScript> => ({
@@ -53,5 +65,9 @@ export const PROSE = 'I am not sure which file you want changed. Could you clari
 
 /** Prose twice on attempt 1 (rung 1's retry too): an attempt that writes nothing, then the fix. */
 export const proseScript = (): Partial<ModelScript> => ({
-  coder: [{ expect: { attempt: 1, promptIncludes: [] }, text: PROSE }, { expect: { attempt: 1, promptIncludes: [] }, text: PROSE }, coderWrites(2, right())],
+  coder: [
+    { expect: { attempt: 1, promptIncludes: [] }, text: PROSE },
+    { expect: { attempt: 1, promptIncludes: [] }, text: PROSE },
+    coderWrites(2, right()),
+  ],
 });

@@ -14,7 +14,9 @@ export const sha256 = (text: string): string => createHash('sha256').update(text
 export type Candidate = ReadonlyMap<string, string | null>;
 
 export function candidateKey(op: string, args: unknown, candidate: Candidate): string {
-  const files = [...candidate.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, content]) => [path, content === null ? null : sha256(content)]);
+  const files = [...candidate.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([path, content]) => [path, content === null ? null : sha256(content)]);
   return sha256(JSON.stringify({ op, args, files }));
 }
 

@@ -75,7 +75,12 @@ export function fixtureScript(fixture: string, ticket: string): ModelScript {
 export const ticketPathOf = (ticket: string): string => `.tickets/${ticket}.ticket.json`;
 
 /** The scripted provider over a script (the fixture's own by default), its `{ from }` files read beside the fixture's tickets. */
-export function scripted(fixture: string, ticket: string, script: Partial<ModelScript> = fixtureScript(fixture, ticket), start?: ScriptStart): ScriptedModel {
+export function scripted(
+  fixture: string,
+  ticket: string,
+  script: Partial<ModelScript> = fixtureScript(fixture, ticket),
+  start?: ScriptStart,
+): ScriptedModel {
   const full = ModelScript.parse({ coder: [], debugger: [], ...script });
   const dir = path.join(FIXTURES, fixture, '.tickets');
   return new ScriptedModel(full, (from) => readFileSync(path.resolve(dir, from), 'utf8'), `${ticket} (in memory)`, start);

@@ -22,7 +22,12 @@ export class RecordedDiagnostics implements DiagnosticsPort {
     return { applied, refused };
   }
 
-  probe(path: string, content: string, _signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]> {
+  probe(
+    path: string,
+    content: string,
+    _signal: AbortSignal,
+    overlays?: readonly { path: string; content: string }[],
+  ): Promise<CodeDiagnostic[]> {
     return Promise.resolve(this.world.answer(ask.probe(path, content, overlays)));
   }
 

@@ -13,7 +13,9 @@ import { candidateKey, type Candidate } from './candidateKey';
  */
 
 const OpResult = z.union([
-  z.object({ ok: z.literal(true), edits: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()) }).strict(),
+  z
+    .object({ ok: z.literal(true), edits: z.array(z.object({ path: z.string(), before: z.string(), after: z.string() }).strict()) })
+    .strict(),
   z
     .object({
       ok: z.literal(false),
@@ -21,7 +23,10 @@ const OpResult = z.union([
       suggestion: z.string(),
       at: z.object({ file: z.string(), line: z.number() }).strict().optional(),
       proposal: z
-        .union([z.object({ kind: z.literal('scopeAddition'), paths: z.array(z.string()) }).strict(), z.object({ kind: z.literal('opEdit'), op: TicketOp, summary: z.string() }).strict()])
+        .union([
+          z.object({ kind: z.literal('scopeAddition'), paths: z.array(z.string()) }).strict(),
+          z.object({ kind: z.literal('opEdit'), op: TicketOp, summary: z.string() }).strict(),
+        ])
         .optional(),
     })
     .strict(),
@@ -29,7 +34,13 @@ const OpResult = z.union([
 
 /** The gates' ports' answers (src/core/ports/gates.ts), as zod reads them back. */
 const TypeCheckResult = z
-  .object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), diagnostics: z.array(CodeDiagnostic), tool: TypeCheckTool.nullable(), detail: z.string(), durationMs: z.number() })
+  .object({
+    status: z.enum(['passed', 'failed', 'skipped', 'error']),
+    diagnostics: z.array(CodeDiagnostic),
+    tool: TypeCheckTool.nullable(),
+    detail: z.string(),
+    durationMs: z.number(),
+  })
   .strict();
 const CoverageResult = z
   .object({
@@ -42,16 +53,29 @@ const CoverageResult = z
     detail: z.string().optional(),
   })
   .strict();
-const BuildResult = z.object({ status: z.enum(['passed', 'failed', 'timeout', 'error']), exitCode: z.number().nullable(), output: z.string(), durationMs: z.number() }).strict();
+const BuildResult = z
+  .object({
+    status: z.enum(['passed', 'failed', 'timeout', 'error']),
+    exitCode: z.number().nullable(),
+    output: z.string(),
+    durationMs: z.number(),
+  })
+  .strict();
 
 /** Each port operation and what it answers; `autofix` also carries the files its fixes rewrote. */
 const ANSWERS = {
   'tests.run': TestRunResult,
-  'diagnostics.check': z.object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), checkedBy: z.string().optional() }).strict(),
-  'diagnostics.autofix': z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix), writes: z.record(z.string(), z.string()) }).strict(),
+  'diagnostics.check': z
+    .object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), checkedBy: z.string().optional() })
+    .strict(),
+  'diagnostics.autofix': z
+    .object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix), writes: z.record(z.string(), z.string()) })
+    .strict(),
   'diagnostics.probe': z.array(CodeDiagnostic),
   'diagnostics.resolveSymbol': z.string().nullable(),
-  'lint.lint': z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), detail: z.string().optional() }).strict(),
+  'lint.lint': z
+    .object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), detail: z.string().optional() })
+    .strict(),
   'parser.parse': z.array(ParseProblem),
   'parser.shape': z.array(z.string()),
   'ops.apply': OpResult,
@@ -78,7 +102,11 @@ const Entry = z
   .superRefine((e, ctx) => {
     if (e.error !== undefined) return;
     const parsed = ANSWERS[e.op].safeParse(e.answer);
-    if (!parsed.success) ctx.addIssue({ code: 'custom', message: `${e.op} (${e.asked}): ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}` });
+    if (!parsed.success)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${e.op} (${e.asked}): ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      });
   });
 export type RecordedEntry = z.infer<typeof Entry>;
 
@@ -114,7 +142,13 @@ export class Recording {
   static load(fixture: string): Recording {
     const where = path.join(RECORDED_DIR, `${fixture}.json`);
     const parsed = RecordingFile.safeParse(JSON.parse(readFileSync(where, 'utf8')));
-    if (!parsed.success) throw new Error(`test/fakes/recorded/${fixture}.json does not hold valid recordings (${parsed.error.issues.slice(0, 3).map((i) => i.message).join('; ')}): re-run ${RECORDER}`);
+    if (!parsed.success)
+      throw new Error(
+        `test/fakes/recorded/${fixture}.json does not hold valid recordings (${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => i.message)
+          .join('; ')}): re-run ${RECORDER}`,
+      );
     return new Recording(parsed.data);
   }
 
@@ -122,7 +156,9 @@ export class Recording {
     const entry = this.byKey.get(candidateKey(op, args, candidate));
     if (!entry) {
       const changed = [...candidate.keys()].sort().join(', ') || 'none';
-      throw new NotRecordedError(`no recorded answer of ${op} for ${asked} with these files changed from the ${this.file.fixture} fixture: ${changed}. The fakes answer only what a real run answered: add the run to scripts/recordFakes.ts and re-run ${RECORDER}`);
+      throw new NotRecordedError(
+        `no recorded answer of ${op} for ${asked} with these files changed from the ${this.file.fixture} fixture: ${changed}. The fakes answer only what a real run answered: add the run to scripts/recordFakes.ts and re-run ${RECORDER}`,
+      );
     }
     if (entry.error !== undefined) throw new Error(entry.error);
     // Validated at load; a copy, so a caller that changes its answer cannot change the next one.

@@ -75,11 +75,21 @@ describe('the packaged .vsix', () => {
       assert.ok(names.includes(needed), `${needed} is in the package`);
     }
     // The schema the editor completes tickets with is where package.json's jsonValidation and yamlValidation say.
-    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Record<string, { url: string }[]> };
-    for (const v of [...manifest.contributes.jsonValidation!, ...manifest.contributes.yamlValidation!]) assert.ok(names.includes(`extension/${v.url.replace(/^\.\//, '')}`), `${v.url} is in the package`);
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: Record<string, { url: string }[]>;
+    };
+    for (const v of [...manifest.contributes.jsonValidation!, ...manifest.contributes.yamlValidation!])
+      assert.ok(names.includes(`extension/${v.url.replace(/^\.\//, '')}`), `${v.url} is in the package`);
     // TypeScript's lib.*.d.ts and fast-check's types are the kinds of .ts the bundled language service loads.
-    const loaded = (n: string) => n.startsWith('extension/dist/typescript-lib/lib.') || (n.startsWith('extension/dist/vendor/modules/fast-check/') && n.endsWith('.d.ts'));
-    const forbidden = names.filter((n) => /(^|\/)(node_modules|test|src|webview-ui|scripts|out|\.vscode-test|\.ticket-runner)\//.test(n) || n.endsWith('.map') || (n.endsWith('.ts') && !loaded(n)));
+    const loaded = (n: string) =>
+      n.startsWith('extension/dist/typescript-lib/lib.') ||
+      (n.startsWith('extension/dist/vendor/modules/fast-check/') && n.endsWith('.d.ts'));
+    const forbidden = names.filter(
+      (n) =>
+        /(^|\/)(node_modules|test|src|webview-ui|scripts|out|\.vscode-test|\.ticket-runner)\//.test(n) ||
+        n.endsWith('.map') ||
+        (n.endsWith('.ts') && !loaded(n)),
+    );
     assert.deepEqual(forbidden, [], 'no sources, tests, dependencies or source maps');
   });
 
@@ -95,10 +105,22 @@ describe('the packaged .vsix', () => {
     const page = readFileSync(path.join(root, 'MARKETPLACE.md'), 'utf8');
     const pictures = [...page.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
     assert.ok(pictures.length > 0);
-    const inlined = pictures.reduce((text, p) => text.replace(`](${p})`, `](data:image/png;base64,${readFileSync(path.join(root, p)).toString('base64')})`), page);
+    const inlined = pictures.reduce(
+      (text, p) => text.replace(`](${p})`, `](data:image/png;base64,${readFileSync(path.join(root, p)).toString('base64')})`),
+      page,
+    );
     assert.equal(readme, inlined, 'the README packed is MARKETPLACE.md with its pictures inlined');
-    assert.deepEqual([...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((src) => !src.startsWith('data:image/png;base64,')), [], 'every picture is inside');
-    const manifest = JSON.parse(all.find((e) => e.name === 'extension/package.json')!.read().toString('utf8')) as { icon: string; contributes: { walkthroughs: { steps: { media: { markdown?: string; image?: string } }[] }[] } };
+    assert.deepEqual(
+      [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((src) => !src.startsWith('data:image/png;base64,')),
+      [],
+      'every picture is inside',
+    );
+    const manifest = JSON.parse(
+      all
+        .find((e) => e.name === 'extension/package.json')!
+        .read()
+        .toString('utf8'),
+    ) as { icon: string; contributes: { walkthroughs: { steps: { media: { markdown?: string; image?: string } }[] }[] } };
     const icon = all.find((e) => e.name === `extension/${manifest.icon}`);
     assert.ok(icon, `the icon ${manifest.icon} is in the package`);
     const png = icon.read();

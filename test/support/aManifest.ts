@@ -6,7 +6,9 @@ type ManifestInput = z.input<typeof Manifest>;
 /** Fields of a manifest to set; `scope` may set one of its lists alone. */
 export type ManifestOverrides = Omit<Partial<ManifestInput>, 'scope'> & { scope?: Partial<ManifestInput['scope']> };
 
-const ONE_CASE = { files: [{ path: 'test/t.test.ts', suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual: 'true' }] }] }] } satisfies ManifestInput['testPlan'];
+const ONE_CASE = {
+  files: [{ path: 'test/t.test.ts', suite: 's', cases: [{ name: 'c', expect: [{ kind: 'truthy', actual: 'true' }] }] }],
+} satisfies ManifestInput['testPlan'];
 
 /**
  * A valid manifest for a test that spells only the fields it is about: ticket T-1, `src/a.ts` in

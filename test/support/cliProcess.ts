@@ -20,14 +20,26 @@ function assertBuilt(): void {
 /** Runs `ticket-runner <args>` to its end in a child process. */
 export function runDistCli(args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
   assertBuilt();
-  const r = spawnSync(process.execPath, [DIST_CLI, ...args], { cwd: o.cwd ?? REPO_ROOT, env: o.env ?? process.env, encoding: 'utf8', timeout: o.timeoutMs ?? 120_000 });
+  const r = spawnSync(process.execPath, [DIST_CLI, ...args], {
+    cwd: o.cwd ?? REPO_ROOT,
+    env: o.env ?? process.env,
+    encoding: 'utf8',
+    timeout: o.timeoutMs ?? 120_000,
+  });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Starts `ticket-runner <args>` and leaves it running: for signals and a second run beside it. */
-export function startDistCli(args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): { child: ChildProcess; done: Promise<CliResult>; stderr: () => string } {
+export function startDistCli(
+  args: string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): { child: ChildProcess; done: Promise<CliResult>; stderr: () => string } {
   assertBuilt();
-  const child = spawn(process.execPath, [DIST_CLI, ...args], { cwd: o.cwd ?? REPO_ROOT, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [DIST_CLI, ...args], {
+    cwd: o.cwd ?? REPO_ROOT,
+    env: o.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

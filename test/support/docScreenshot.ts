@@ -9,7 +9,8 @@ const REPO = path.resolve(__dirname, '..', '..');
  * otherwise `test-results/screenshots` (ignored by git), so a test run leaves the tracked tree
  * as it was and still takes and checks each picture.
  */
-export const DOC_SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? path.join(REPO, 'docs', 'screenshots') : path.join(REPO, 'test-results', 'screenshots');
+export const DOC_SCREENSHOTS =
+  process.env['UPDATE_SCREENSHOTS'] === '1' ? path.join(REPO, 'docs', 'screenshots') : path.join(REPO, 'test-results', 'screenshots');
 
 /** Above this a PNG is too heavy for git: crop to the part that matters instead. */
 const MAX_BYTES = 400_000;
@@ -22,7 +23,10 @@ const MAX_BYTES = 400_000;
 export async function docScreenshot(target: Locator, name: string, opts: { bottom?: Locator } = {}): Promise<string> {
   await target.waitFor({ state: 'visible', timeout: 30_000 });
   const box = await target.boundingBox();
-  if (!box || box.width < 50 || box.height < 50) throw new Error(`the screenshot ${name} has nothing to show: its element is ${box ? `${box.width}x${box.height} px` : 'not on screen'}`);
+  if (!box || box.width < 50 || box.height < 50)
+    throw new Error(
+      `the screenshot ${name} has nothing to show: its element is ${box ? `${box.width}x${box.height} px` : 'not on screen'}`,
+    );
   mkdirSync(DOC_SCREENSHOTS, { recursive: true });
   const file = path.join(DOC_SCREENSHOTS, `${name}.png`);
   if (opts.bottom) {

@@ -111,7 +111,9 @@ export function apiError(status: number, type: string, message: string, headers:
  * up), so a fast retry needs a small positive value.
  */
 export const rateLimited = (retryAfterSeconds = '0.001') =>
-  apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', { 'retry-after': retryAfterSeconds });
+  apiError(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit', {
+    'retry-after': retryAfterSeconds,
+  });
 export const overloaded = (retryAfterSeconds = '0.001') =>
   apiError(529, 'overloaded_error', 'Overloaded', { 'retry-after': retryAfterSeconds });
 export const internalError = (retryAfterSeconds = '0.001') =>
@@ -197,8 +199,10 @@ interface CacheLayout {
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isBreakpoint = (block: unknown) => isObject(block) && isObject(block['cache_control']) && block['cache_control']['type'] === 'ephemeral';
-const asBlocks = (content: unknown): unknown[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []);
+const isBreakpoint = (block: unknown) =>
+  isObject(block) && isObject(block['cache_control']) && block['cache_control']['type'] === 'ephemeral';
+const asBlocks = (content: unknown): unknown[] =>
+  typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
 
 /** The marker is not part of what is cached: moving a breakpoint must not change the prefix before it. */
 function withoutCacheControl(block: unknown): unknown {
@@ -361,7 +365,14 @@ export class FakeAnthropic {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    const record: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, closedEarly: false, streamedChars: 0 };
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+      closedEarly: false,
+      streamedChars: 0,
+    };
     this.requests.push(record);
     this.open++;
     this.peakOpen = Math.max(this.peakOpen, this.open);
@@ -371,7 +382,9 @@ export class FakeAnthropic {
     });
     if (this.limit && this.open > this.limit.max) {
       this.rateLimited++;
-      sendError(res, 429, 'rate_limit_error', `fake Anthropic: more than ${this.limit.max} concurrent requests`, { 'retry-after': this.limit.retryAfterSeconds });
+      sendError(res, 429, 'rate_limit_error', `fake Anthropic: more than ${this.limit.max} concurrent requests`, {
+        'retry-after': this.limit.retryAfterSeconds,
+      });
       return;
     }
     const layout = this.measure && cacheLayout(body, this.measure.countTokens);
@@ -456,7 +469,11 @@ export class FakeAnthropic {
     const writesLast = last !== undefined && last !== read && block(last).prefixTokens >= measure.minCacheTokens;
     const creationTokens = writesLast ? block(last).prefixTokens - readTokens : 0;
     return {
-      usage: { input_tokens: totalTokens - readTokens - creationTokens, cache_read_input_tokens: readTokens, cache_creation_input_tokens: creationTokens },
+      usage: {
+        input_tokens: totalTokens - readTokens - creationTokens,
+        cache_read_input_tokens: readTokens,
+        cache_creation_input_tokens: creationTokens,
+      },
       writes: breakpoints.filter((i) => block(i).prefixTokens >= measure.minCacheTokens).map(prefix),
     };
   }
@@ -464,7 +481,9 @@ export class FakeAnthropic {
 
 /** Tokens of what the reply says: its text, its thinking, and the JSON its tool calls stream. */
 function outputTokens(message: FakeMessage, count: (text: string) => number): number {
-  const said = message.content.map((b) => (b.type === 'text' ? b.text : b.type === 'thinking' ? b.thinking : (b.rawJson ?? JSON.stringify(b.input))));
+  const said = message.content.map((b) =>
+    b.type === 'text' ? b.text : b.type === 'thinking' ? b.thinking : (b.rawJson ?? JSON.stringify(b.input)),
+  );
   return said.reduce((sum, piece) => sum + count(piece), 0);
 }
 
@@ -542,12 +561,20 @@ function sendStream(res: ServerResponse, model: string, message: FakeMessage, us
         for (const piece of chunks(block.text, message.chunkSize)) delta({ type: 'text_delta', text: piece });
         break;
       case 'thinking':
-        sendEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+        sendEvent(res, 'content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        });
         for (const piece of chunks(block.thinking, message.chunkSize)) delta({ type: 'thinking_delta', thinking: piece });
         delta({ type: 'signature_delta', signature: block.signature });
         break;
       case 'tool_use':
-        sendEvent(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+        sendEvent(res, 'content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        });
         for (const piece of chunks(block.rawJson ?? JSON.stringify(block.input), message.chunkSize)) {
           delta({ type: 'input_json_delta', partial_json: piece });
         }
@@ -582,7 +609,11 @@ function sendPaced(
     if (record.streamedChars < reply.text.length) return;
     clearInterval(timer);
     sendEvent(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-    sendEvent(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } });
+    sendEvent(res, 'message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: outputTokens },
+    });
     sendEvent(res, 'message_stop', { type: 'message_stop' });
     res.end();
   }, reply.intervalMs);

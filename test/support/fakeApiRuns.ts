@@ -7,7 +7,11 @@ import { copyFixture } from './tempWorkspace';
  * A suite's fake Messages API and a fresh blog-api copy per test: the server starts once, each
  * test's unserved replies fail it, and `provider()` is the real SDK pointed at the fake.
  */
-export function fakeApiRuns(apiKey: string): { readonly fake: FakeAnthropic; readonly ws: ReturnType<typeof copyFixture>; provider(): AnthropicProvider } {
+export function fakeApiRuns(apiKey: string): {
+  readonly fake: FakeAnthropic;
+  readonly ws: ReturnType<typeof copyFixture>;
+  provider(): AnthropicProvider;
+} {
   const shared = {} as { fake: FakeAnthropic; ws: ReturnType<typeof copyFixture> };
   before(async () => {
     shared.fake = await FakeAnthropic.start();

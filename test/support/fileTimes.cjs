@@ -39,7 +39,11 @@ exports.mochaHooks = out
           suite.tests.forEach((t) => t.file && files.add(t.file));
         };
         walk(this.test.parent);
-        const line = { files: [...files].map((f) => f.slice(process.cwd().length + 1)), ms: Date.now() - startedAt, cpuMs: cpuMs() - cpuAtStart };
+        const line = {
+          files: [...files].map((f) => f.slice(process.cwd().length + 1)),
+          ms: Date.now() - startedAt,
+          cpuMs: cpuMs() - cpuAtStart,
+        };
         appendFileSync(out, JSON.stringify(line) + '\n');
       },
     }

@@ -93,10 +93,15 @@ export function makeAnswerHostile(root: string, answerFile: string, prelude: str
 /** The built CLI (dist/cli.js) as its own process, with the environment the test chooses. */
 export function runBuiltCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), ...args], { env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, out: stdout, err: stderr });
-    });
+    execFile(
+      process.execPath,
+      [path.join(REPO_ROOT, 'dist', 'cli.js'), ...args],
+      { env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, out: stdout, err: stderr });
+      },
+    );
   });
 }
 

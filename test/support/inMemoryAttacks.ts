@@ -43,7 +43,12 @@ export function inMemoryAttacks(a: InMemoryAttacks): void {
     writeRendered(root, fixturePlan(a.framework), a.framework, a.render);
     linkSharedPackages(root, path.join(repoRoot, 'node_modules'));
     index = readFileSync(entry(), 'utf8');
-    runner = new ProcessTestRunner({ root, nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
+    runner = new ProcessTestRunner({
+      root,
+      nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+    });
   });
   after(() => rmSync(path.dirname(root), { recursive: true, force: true }));
 

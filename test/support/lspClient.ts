@@ -31,7 +31,10 @@ export class LspSession {
     this.connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     child.stderr!.on('data', (d: Buffer) => (this.stderr += d.toString()));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      this.published.push({ ...p, diagnostics: p.diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })) });
+      this.published.push({
+        ...p,
+        diagnostics: p.diagnostics.map((d) => ({ ...d, message: typeof d.message === 'string' ? d.message : d.message.value })),
+      });
       for (const w of this.waiters.splice(0)) w();
     });
     this.connection.listen();
@@ -39,9 +42,17 @@ export class LspSession {
 
   /** Starts the server for the workspace at `root` and initializes it. */
   static async start(root: string): Promise<LspSession> {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'lsp', '--stdio'], {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const session = new LspSession(child, root);
-    await session.connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(root).href, capabilities: {}, workspaceFolders: null });
+    await session.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(root).href,
+      capabilities: {},
+      workspaceFolders: null,
+    });
     await session.connection.sendNotification('initialized', {});
     return session;
   }
@@ -67,7 +78,8 @@ export class LspSession {
       const found = this.published.find((p) => p.uri === uri && (p.version ?? 0) >= version);
       if (found) return found.diagnostics;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no diagnostics for ${uri} at version ${version} within ${timeoutMs} ms; server stderr: ${this.stderr}`);
+      if (left <= 0)
+        throw new Error(`no diagnostics for ${uri} at version ${version} within ${timeoutMs} ms; server stderr: ${this.stderr}`);
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -97,11 +109,16 @@ export class LspSession {
 }
 
 /** Applies LSP text edits to a text (edits of one document, in any order, not overlapping). */
-export function applyEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+export function applyEdits(
+  text: string,
+  edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[],
+): string {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
   const at = (p: { line: number; character: number }) => starts[p.line]! + p.character;
-  return [...edits].sort((a, b) => at(b.range.start) - at(a.range.start)).reduce((t, e) => t.slice(0, at(e.range.start)) + e.newText + t.slice(at(e.range.end)), text);
+  return [...edits]
+    .sort((a, b) => at(b.range.start) - at(a.range.start))
+    .reduce((t, e) => t.slice(0, at(e.range.start)) + e.newText + t.slice(at(e.range.end)), text);
 }
 
 /** The LSP position of the first occurrence of `needle` in `text`, plus `delta` characters. */
@@ -113,7 +130,10 @@ export function positionOf(text: string, needle: string, delta = 0): { line: num
 }
 
 /** The text a diagnostic's range covers. */
-export function textAt(text: string, d: { range: { start: { line: number; character: number }; end: { line: number; character: number } } }): string {
+export function textAt(
+  text: string,
+  d: { range: { start: { line: number; character: number }; end: { line: number; character: number } } },
+): string {
   const lines = text.split('\n');
   const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   return text.slice(offset(d.range.start), offset(d.range.end));

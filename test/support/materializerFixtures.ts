@@ -9,7 +9,10 @@ export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const FIXTURES = path.join(REPO_ROOT, 'test/fixtures/materializer');
 
 /** The folder (and golden file) name of each framework: `node:test` is not a portable file name. */
-export const FRAMEWORK_DIR = { 'node:test': 'nodeTest', vitest: 'vitest', jest: 'jest', mocha: 'mocha' } as const satisfies Record<TestFramework, string>;
+export const FRAMEWORK_DIR = { 'node:test': 'nodeTest', vitest: 'vitest', jest: 'jest', mocha: 'mocha' } as const satisfies Record<
+  TestFramework,
+  string
+>;
 
 export function loadPlan(file: string): TestPlan {
   return TestPlan.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
@@ -75,7 +78,8 @@ export interface ProcessResult {
 export function runNode(args: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // Markers a parent runner leaves behind would make a child runner report to it instead of running.
-  for (const key of ['FORCE_COLOR', 'NODE_TEST_CONTEXT', 'VITEST', 'VITEST_MODE', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'JEST_WORKER_ID']) delete env[key];
+  for (const key of ['FORCE_COLOR', 'NODE_TEST_CONTEXT', 'VITEST', 'VITEST_MODE', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'JEST_WORKER_ID'])
+    delete env[key];
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

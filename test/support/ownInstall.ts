@@ -23,7 +23,10 @@ export function ownInstall(root: string, names: readonly string[]): void {
     const name = queue.pop()!;
     if (seen.has(name) || !existsSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'))) continue;
     seen.add(name);
-    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string> | undefined
+    >;
     queue.push(...Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
   }
   for (const name of seen) {

@@ -14,7 +14,11 @@ export function recorded(name: string) {
  * A recorded run's log up to the first event `last` accepts, then `run.finished` with `finished`:
  * the log of a run that stopped there (a smaller budget, say), and its state.
  */
-export function endedAfter(name: string, last: (e: RunEvent) => boolean, finished: Pick<Extract<RunEvent, { type: 'run.finished' }>, 'outcome' | 'reason' | 'attempts'>) {
+export function endedAfter(
+  name: string,
+  last: (e: RunEvent) => boolean,
+  finished: Pick<Extract<RunEvent, { type: 'run.finished' }>, 'outcome' | 'reason' | 'attempts'>,
+) {
   const all = recorded(name).events;
   const at = all.findIndex(last);
   if (at < 0) throw new Error(`no such event in ${name}'s log`);

@@ -19,7 +19,8 @@ export function answer(root: string, ticket: string, file: string): string {
 }
 
 /** BLOG-5's recorded answer with its import in place: the language service's code fix is not needed. */
-export const summaryWithImport = (root: string): string => `import { getPosts } from '../store/postStore';\n${answer(root, 'BLOG-5', 'attempt1.ts')}`;
+export const summaryWithImport = (root: string): string =>
+  `import { getPosts } from '../store/postStore';\n${answer(root, 'BLOG-5', 'attempt1.ts')}`;
 
 /** For runs whose subject is not the checks: no language service and no linter, for speed. */
 export const light = { adjust: (d: PipelineDeps): PipelineDeps => ({ ...d, diagnostics: undefined, lint: undefined }) };
@@ -44,14 +45,20 @@ export function runTicket(root: string, ticket: string, o: RunOptions = {}): Pro
   const ticketPath = `.tickets/${ticket}.ticket.json`;
   // `adjust` may copy the deps: the wired ones, jail included, are what the release closes.
   return withRun({ workspaceRoot: root, model: o.modelPort ? 'none' : 'scripted', modelPort: o.modelPort, ticketPath, env: {} }, (wired) =>
-    startRun(o.adjust ? o.adjust(wired) : wired, { ticketPath, budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal }),
+    startRun(o.adjust ? o.adjust(wired) : wired, {
+      ticketPath,
+      budget: o.budget,
+      recovery: o.recovery,
+      signal: o.signal ?? new AbortController().signal,
+    }),
   );
 }
 
 /** The rung receipts of a run, per attempt, in log order. */
 export const rungsByAttempt = (s: RunState): number[][] => s.attempts.map((a) => a.rungs.map((r) => r.rung));
 
-export const rungEvents = (events: readonly RunEvent[]) => events.filter((e): e is Extract<RunEvent, { type: 'rung.fired' }> => e.type === 'rung.fired');
+export const rungEvents = (events: readonly RunEvent[]) =>
+  events.filter((e): e is Extract<RunEvent, { type: 'rung.fired' }> => e.type === 'rung.fired');
 
 export const calls = (s: RunState, role: string) => s.modelCalls.filter((c) => c.role === role).length;
 
@@ -68,7 +75,9 @@ export function blog1Diagnosis(root: string, attempt: number): ScriptedAnswer {
   const recorded = script.debugger[0]!;
   // Past attempt 1 the flagged guard is no longer in the latest implementation: it is quoted from the history.
   const structured = recorded.structured as { evidence: { source: string; file?: string; quote: string }[] };
-  const evidence = structured.evidence.map((e) => (attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e));
+  const evidence = structured.evidence.map((e) =>
+    attempt > 1 && e.file === 'src/handlers/posts.ts' ? { source: 'history', quote: e.quote } : e,
+  );
   return { ...recorded, structured: { ...structured, evidence }, expect: { attempt, promptIncludes: [] } };
 }
 

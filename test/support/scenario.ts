@@ -29,25 +29,53 @@ export interface ScenarioOptions {
  */
 export function withRun<T>(wire: WireOptions, body: (deps: WiredDeps) => Promise<T>): Promise<T> {
   // A fixture copy is the test's own: there is no stale lock in it worth a warning.
-  return withRunResources({ workspaceRoot: wire.workspaceRoot, holder: 'a test', warn: () => undefined, wire: () => wireNodeDeps(wire) }, body);
+  return withRunResources(
+    { workspaceRoot: wire.workspaceRoot, holder: 'a test', warn: () => undefined, wire: () => wireNodeDeps(wire) },
+    body,
+  );
 }
 
-export function withScriptedDeps<T>(root: string, ticketPath: string, body: (deps: PipelineDeps) => Promise<T>, o: ScenarioOptions = {}): Promise<T> {
-  return withRun({ workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}), ...o.wire }, (deps) => {
-    o.patch?.(deps);
-    return body(deps);
-  });
+export function withScriptedDeps<T>(
+  root: string,
+  ticketPath: string,
+  body: (deps: PipelineDeps) => Promise<T>,
+  o: ScenarioOptions = {},
+): Promise<T> {
+  return withRun(
+    { workspaceRoot: root, model: 'scripted', ticketPath, env: {}, ...(o.gates ? { gates: o.gates } : {}), ...o.wire },
+    (deps) => {
+      o.patch?.(deps);
+      return body(deps);
+    },
+  );
 }
 
 export function runTicket(root: string, id: string, o: ScenarioOptions = {}): Promise<RunResult> {
   const ticketPath = `.tickets/${id}.ticket.json`;
-  return withScriptedDeps(root, ticketPath, (deps) => startRun(deps, { ticketPath, budget: { attempts: o.attempts ?? 3 }, signal: new AbortController().signal }), o);
+  return withScriptedDeps(
+    root,
+    ticketPath,
+    (deps) => startRun(deps, { ticketPath, budget: { attempts: o.attempts ?? 3 }, signal: new AbortController().signal }),
+    o,
+  );
 }
 
 /** `o.requestId`: the request the operator was shown, as the editor's Accept passes it. */
-export function resolveRun(root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, o: ScenarioOptions & { requestId?: string } = {}): Promise<RunResult> {
+export function resolveRun(
+  root: string,
+  r: RunResult,
+  decision: 'accept' | 'reject',
+  reason?: string,
+  o: ScenarioOptions & { requestId?: string } = {},
+): Promise<RunResult> {
   // The scripted model reads on from the calls the run made, as the CLI and the editor wire it.
-  return withScriptedDeps(root, r.state.ticketPath, (deps) => resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId }), { ...o, wire: { continuesRun: r.runId, ...o.wire } });
+  return withScriptedDeps(
+    root,
+    r.state.ticketPath,
+    (deps) =>
+      resolveCorrection(deps, r.runId, { decision, reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId }),
+    { ...o, wire: { continuesRun: r.runId, ...o.wire } },
+  );
 }
 
 export function rollback(root: string, runId: string): Promise<RunResult> {
@@ -71,7 +99,8 @@ export function materializations(events: readonly RunEvent[]): string[] {
 }
 
 /** Every gate's run, in order, as `gate:status` (`@gate` when it ran after that gate's repair). */
-export const gateRuns = (s: RunState): string[] => s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+export const gateRuns = (s: RunState): string[] =>
+  s.gates.map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
 /** The same, without the gates the test did not enable. */
 export const gatesRan = (s: RunState): string[] => gateRuns(s).filter((g) => !g.endsWith(':skipped'));
 

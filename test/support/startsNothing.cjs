@@ -11,10 +11,13 @@ function guard(owner, name, what) {
   const real = owner[name];
   owner[name] = function (...args) {
     if (!LOADER.test(new Error().stack ?? '')) {
-      throw new Error(`${what}: the pure tier (test/unit) starts no process or worker; a test that needs one belongs in test/tools or test/runs (see CONTRIBUTING.md)`);
+      throw new Error(
+        `${what}: the pure tier (test/unit) starts no process or worker; a test that needs one belongs in test/tools or test/runs (see CONTRIBUTING.md)`,
+      );
     }
     return new.target ? Reflect.construct(real, args) : real.apply(this, args);
   };
 }
-for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) guard(childProcess, name, `child_process.${name}`);
+for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'])
+  guard(childProcess, name, `child_process.${name}`);
 guard(workerThreads, 'Worker', 'new Worker');

@@ -55,10 +55,42 @@ export async function eventually(condition: () => boolean, ms = 3000): Promise<b
  * `file`, with the preload that freezes the test APIs beside it, as in dist/.
  */
 export async function buildReporter(file: string): Promise<string> {
-  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`], outfile: file, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
-  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/testApisFrozen.ts`], outfile: join(dirname(file), 'testApisFrozen.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
-  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/expectFrozen.mts`], outfile: join(dirname(file), 'expectFrozen.mjs'), bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error' });
-  await build({ entryPoints: [`${repoRoot}/src/node/testRunners/tsxWarm.ts`], outfile: join(dirname(file), 'tsxWarm.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/testRunners/nodeTestReporter.ts`],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/testRunners/testApisFrozen.ts`],
+    outfile: join(dirname(file), 'testApisFrozen.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    logLevel: 'error',
+  });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/testRunners/expectFrozen.mts`],
+    outfile: join(dirname(file), 'expectFrozen.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'error',
+  });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/testRunners/tsxWarm.ts`],
+    outfile: join(dirname(file), 'tsxWarm.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    logLevel: 'error',
+  });
   return file;
 }
 
@@ -82,12 +114,28 @@ export function suiteReporter(): () => string {
 
 /** The lint worker as the build ships it (bundled on its own to CommonJS), written to `file`. */
 export async function buildLintWorker(file: string): Promise<string> {
-  await build({ entryPoints: [`${repoRoot}/src/node/lint/eslintWorker.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/lint/eslintWorker.ts`],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    logLevel: 'error',
+  });
   return file;
 }
 
 /** The type-check worker as the build ships it (bundled on its own to CommonJS), written to `file`. */
 export async function buildTscWorker(file: string): Promise<string> {
-  await build({ entryPoints: [`${repoRoot}/src/node/gates/tscServer.ts`], outfile: file, bundle: true, platform: 'node', format: 'cjs', target: 'node18', logLevel: 'error' });
+  await build({
+    entryPoints: [`${repoRoot}/src/node/gates/tscServer.ts`],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    logLevel: 'error',
+  });
   return file;
 }

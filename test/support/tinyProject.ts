@@ -17,7 +17,10 @@ export function tinyProject(tickets: number): { root: string; ids: string[]; dis
   mkdirSync(path.join(root, 'src'), { recursive: true });
   mkdirSync(path.join(root, '.tickets'));
   symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'tiny', private: true, type: 'commonjs', scripts: { test: 'node --test test/**/*.test.js' } }, null, 2));
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ name: 'tiny', private: true, type: 'commonjs', scripts: { test: 'node --test test/**/*.test.js' } }, null, 2),
+  );
   writeFileSync(path.join(root, 'src', 'math.js'), 'exports.one = 1;\n');
   const ids = Array.from({ length: tickets }, (_, i) => `TINY-${i + 1}`);
   for (const id of ids) {
@@ -44,4 +47,7 @@ export function tinyProject(tickets: number): { root: string; ids: string[]; dis
 }
 
 /** The Coder's answer every tiny ticket passes with. */
-export const TINY_ANSWER = renderCoderFile('src/math.js', 'exports.one = 1;\n\nexports.double = function double(n) {\n  return n * 2;\n};\n');
+export const TINY_ANSWER = renderCoderFile(
+  'src/math.js',
+  'exports.one = 1;\n\nexports.double = function double(n) {\n  return n * 2;\n};\n',
+);

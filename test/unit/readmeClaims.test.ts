@@ -13,14 +13,12 @@ function claims(): { claim: string; file: string; title: string }[] {
   const header = lines.findIndex((l) => /^\| claim \| proved by \|/.test(l));
   assert.ok(header >= 0, `${GUARANTEES} has a table whose header is "| claim | proved by |"`);
   const end = lines.findIndex((l, i) => i > header && !l.startsWith('|'));
-  return lines
-    .slice(header + 2, end < 0 ? undefined : end)
-    .map((row) => {
-      const [, claim, proof] = row.split(/\s*\|\s*/);
-      const m = /^`([^`]+)` › "(.+)"$/.exec(proof ?? '');
-      assert.ok(m, `the row "${claim}" names its test as \`path\` › "title": ${proof}`);
-      return { claim: claim!, file: m[1]!, title: m[2]! };
-    });
+  return lines.slice(header + 2, end < 0 ? undefined : end).map((row) => {
+    const [, claim, proof] = row.split(/\s*\|\s*/);
+    const m = /^`([^`]+)` › "(.+)"$/.exec(proof ?? '');
+    assert.ok(m, `the row "${claim}" names its test as \`path\` › "title": ${proof}`);
+    return { claim: claim!, file: m[1]!, title: m[2]! };
+  });
 }
 
 /** A test's source with its string escapes undone, so a title reads as it is written in the table. */
@@ -36,7 +34,11 @@ describe('docs/guarantees.md: every claim names a test that exists', () => {
       const source = unescaped(readFileSync(abs, 'utf8'));
       return !['it', 'describe'].some((fn) => ["'", '"', '`'].some((q) => source.includes(`${fn}(${q}${title}`)));
     });
-    assert.deepEqual(missing.map((r) => `${r.file} › ${r.title}`), [], 'claims whose test is gone: prove them again or remove them');
+    assert.deepEqual(
+      missing.map((r) => `${r.file} › ${r.title}`),
+      [],
+      'claims whose test is gone: prove them again or remove them',
+    );
   });
 
   it('the README links to the guarantees page', () => {

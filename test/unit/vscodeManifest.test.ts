@@ -32,15 +32,27 @@ const ROOT = join(__dirname, '..', '..');
 /** The commands a text links to (`command:<id>`). */
 const linkedCommands = (text: string) => [...text.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]!);
 /** A command the extension contributes, or the focus command VS Code makes for every view. */
-const knownCommand = (id: string) => declaredCommand(id) || Object.values(pkg.contributes.views).flat().some((v) => id === `${v.id}.focus`);
+const knownCommand = (id: string) =>
+  declaredCommand(id) ||
+  Object.values(pkg.contributes.views)
+    .flat()
+    .some((v) => id === `${v.id}.focus`);
 /** Whether .vscodeignore packs a file: its last matching line decides, as vsce reads it (plain paths and `**`). */
 function packed(file: string): boolean {
   let keep = true;
-  for (const line of readFileSync(join(ROOT, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim())) {
+  for (const line of readFileSync(join(ROOT, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())) {
     if (!line || line.startsWith('#')) continue;
     const negated = line.startsWith('!');
     const pattern = negated ? line.slice(1) : line;
-    const re = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*\*/g, '\u0000').replace(/\*/g, '[^/]*').replace(/\u0000/g, '.*')}$`);
+    const re = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*\*/g, '\u0000')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\u0000/g, '.*')}$`,
+    );
     if (re.test(file)) keep = negated;
   }
   return keep;
@@ -57,7 +69,9 @@ describe('package.json contributions', () => {
       [pkg.contributes.yamlValidation, 'BLOG-1.ticket.yml'],
     ] as const) {
       // VS Code matches a pattern with no slash against the file name in any folder.
-      const entry = list.find((v) => [v.fileMatch].flat().some((m) => !m.includes('/') && new RegExp(`^${m.replace(/\./g, '\\.').replace(/\*/g, '.*')}$`).test(name)));
+      const entry = list.find((v) =>
+        [v.fileMatch].flat().some((m) => !m.includes('/') && new RegExp(`^${m.replace(/\./g, '\\.').replace(/\*/g, '.*')}$`).test(name)),
+      );
       assert.ok(entry, `${name} is matched`);
       assert.equal(entry.url, './schemas/ticket.schema.json');
     }
@@ -68,10 +82,16 @@ describe('package.json contributions', () => {
 
   it('declares exactly the setting keys of src/vscode/settings.ts, with the same defaults', () => {
     const declared = Object.keys(pkg.contributes.configuration.properties).sort();
-    const inCode = Object.values(SettingKey).map((k) => `${SECTION}.${k}`).sort();
+    const inCode = Object.values(SettingKey)
+      .map((k) => `${SECTION}.${k}`)
+      .sort();
     assert.deepEqual(declared, inCode);
     for (const [name, key] of Object.entries(SettingKey)) {
-      assert.deepEqual(pkg.contributes.configuration.properties[`${SECTION}.${key}`]!.default, DEFAULTS[name as keyof typeof DEFAULTS], key);
+      assert.deepEqual(
+        pkg.contributes.configuration.properties[`${SECTION}.${key}`]!.default,
+        DEFAULTS[name as keyof typeof DEFAULTS],
+        key,
+      );
     }
   });
 
@@ -83,9 +103,16 @@ describe('package.json contributions', () => {
   });
 
   it('has the runs view, the ticket context menu, limited trust and on-demand activation', () => {
-    assert.ok(Object.values(pkg.contributes.views).flat().some((v) => v.id === VIEW_RUNS));
+    assert.ok(
+      Object.values(pkg.contributes.views)
+        .flat()
+        .some((v) => v.id === VIEW_RUNS),
+    );
     const explorer = pkg.contributes.menus['explorer/context'] ?? [];
-    assert.ok(explorer.some((m) => m.command === Command.runTicket && m.when?.includes('\\.ticket\\.(json|ya?ml)$')), 'JSON and YAML tickets');
+    assert.ok(
+      explorer.some((m) => m.command === Command.runTicket && m.when?.includes('\\.ticket\\.(json|ya?ml)$')),
+      'JSON and YAML tickets',
+    );
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(pkg.activationEvents.includes('workspaceContains:.tickets'));
     assert.ok(!pkg.activationEvents.includes('*'), 'no eager activation');
@@ -100,9 +127,19 @@ describe('the way in for a new user', () => {
 
   it('a walkthrough of four steps: choose a model (the three ways), open or write a ticket, run it, read the verdict', () => {
     assert.ok(walkthrough, `walkthrough ${WALKTHROUGH_ID}`);
-    assert.deepEqual(walkthrough.steps.map((s) => s.title), ['Choose a model', 'Open or write a ticket', 'Run it', 'Read the verdict']);
-    assert.deepEqual(linkedCommands(walkthrough.steps[0]!.description), [Command.setApiKey, Command.useEditorModel, Command.tryRecordedSample]);
-    assert.ok(walkthrough.steps[0]!.completionEvents?.includes(`onContext:${MODEL_READY_CONTEXT}`), 'the model step is done once a model can run');
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.title),
+      ['Choose a model', 'Open or write a ticket', 'Run it', 'Read the verdict'],
+    );
+    assert.deepEqual(linkedCommands(walkthrough.steps[0]!.description), [
+      Command.setApiKey,
+      Command.useEditorModel,
+      Command.tryRecordedSample,
+    ]);
+    assert.ok(
+      walkthrough.steps[0]!.completionEvents?.includes(`onContext:${MODEL_READY_CONTEXT}`),
+      'the model step is done once a model can run',
+    );
     for (const step of walkthrough.steps) {
       for (const id of linkedCommands(step.description)) assert.ok(knownCommand(id), `${step.id} links to ${id}, which exists`);
       const media = step.media.markdown ?? step.media.image;
@@ -121,12 +158,26 @@ describe('the way in for a new user', () => {
 
   it('the empty runs view says a run needs a model and links each way in until one can run; then Run Ticket and New Ticket', () => {
     const welcome = pkg.contributes.viewsWelcome.filter((w) => w.view === VIEW_RUNS);
-    const shown = (ready: boolean) => welcome.filter((w) => w.when === undefined || w.when === (ready ? MODEL_READY_CONTEXT : `!${MODEL_READY_CONTEXT}`));
-    assert.equal(shown(true).length + shown(false).length, welcome.length * 2 - welcome.filter((w) => w.when).length, 'every entry is shown by the model context key or always');
-    const without = shown(false).map((w) => w.contents).join('\n');
+    const shown = (ready: boolean) =>
+      welcome.filter((w) => w.when === undefined || w.when === (ready ? MODEL_READY_CONTEXT : `!${MODEL_READY_CONTEXT}`));
+    assert.equal(
+      shown(true).length + shown(false).length,
+      welcome.length * 2 - welcome.filter((w) => w.when).length,
+      'every entry is shown by the model context key or always',
+    );
+    const without = shown(false)
+      .map((w) => w.contents)
+      .join('\n');
     assert.match(without, /A run needs a model/);
     assert.deepEqual(linkedCommands(without), [Command.setApiKey, Command.useEditorModel, Command.tryRecordedSample, Command.getStarted]);
-    assert.deepEqual(linkedCommands(shown(true).map((w) => w.contents).join('\n')), [Command.runTicket, Command.newTicket, Command.getStarted]);
+    assert.deepEqual(
+      linkedCommands(
+        shown(true)
+          .map((w) => w.contents)
+          .join('\n'),
+      ),
+      [Command.runTicket, Command.newTicket, Command.getStarted],
+    );
   });
 
   it('an icon of its own: a PNG of at least 128 x 128 pixels, in the .vsix', () => {

@@ -42,7 +42,13 @@ export interface CodeServer {
 /** `untrusted`: workspace trust stays on and the folder opens in Restricted Mode, with no startup prompt. */
 /** `env`: variables added to (or replacing) this process's environment, for the server and its extension hosts. */
 /** `extensions`: extension folders (a package.json and its bundle) installed into the server's extensions folder before it starts. */
-export async function startCodeServer(opts: { folder: string; userSettings?: Record<string, unknown>; untrusted?: boolean; env?: Record<string, string>; extensions?: string[] }): Promise<CodeServer> {
+export async function startCodeServer(opts: {
+  folder: string;
+  userSettings?: Record<string, unknown>;
+  untrusted?: boolean;
+  env?: Record<string, string>;
+  extensions?: string[];
+}): Promise<CodeServer> {
   ensureCodeServer();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'tr-code-server-'));
@@ -67,9 +73,35 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
   let output = '';
   const child = spawn(
     process.execPath,
-    [ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', ...(opts.untrusted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
-      '--config', join(dir, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', join(dir, 'ext'), opts.folder],
-    { detached: true, env: { ...process.env, ...opts.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_DATA_HOME: join(dir, 'xdg-data'), XDG_CACHE_HOME: join(dir, 'xdg-cache') }, stdio: ['ignore', 'pipe', 'pipe'] },
+    [
+      ENTRY,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      ...(opts.untrusted ? [] : ['--disable-workspace-trust']),
+      '--disable-getting-started-override',
+      '--config',
+      join(dir, 'config.yaml'),
+      '--user-data-dir',
+      ud,
+      '--extensions-dir',
+      join(dir, 'ext'),
+      opts.folder,
+    ],
+    {
+      detached: true,
+      env: {
+        ...process.env,
+        ...opts.env,
+        XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+        XDG_DATA_HOME: join(dir, 'xdg-data'),
+        XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -114,7 +146,21 @@ export async function startCodeServer(opts: { folder: string; userSettings?: Rec
  * `testsPath`). `proposedApi`: proposed API for every extension (a test extension that registers a
  * chat model needs 1.100's proposed `chatProvider`).
  */
-export function workbenchUrl({ origin, port, folder, extensionPath, testsPath, proposedApi }: { origin: string; port: number; folder: string; extensionPath: string; testsPath?: string; proposedApi?: boolean }): string {
+export function workbenchUrl({
+  origin,
+  port,
+  folder,
+  extensionPath,
+  testsPath,
+  proposedApi,
+}: {
+  origin: string;
+  port: number;
+  folder: string;
+  extensionPath: string;
+  testsPath?: string;
+  proposedApi?: boolean;
+}): string {
   const remote = (p: string) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [['extensionDevelopmentPath', remote(extensionPath)]];
   if (proposedApi) payload.push(['enableProposedApi', '']);

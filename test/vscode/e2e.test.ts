@@ -18,7 +18,13 @@ function runEvents(folder: string): { runId: string; types: string[] }[] {
     .map((runId) => {
       const file = path.join(dir, runId, 'events.jsonl');
       const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      return { runId, types: text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { type: string }).type) };
+      return {
+        runId,
+        types: text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as { type: string }).type),
+      };
     });
 }
 
@@ -96,7 +102,9 @@ describe('end to end in code-server with Chromium', function () {
         // Say where the run went instead: its events, and how it ended.
         const file = path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl');
         const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-        const last = lines.filter((l) => /"type":"(run\.finished|router\.routed|debugger\.diagnosed|oracle\.tampered)"/.test(l)).map((l) => l.slice(0, 600));
+        const last = lines
+          .filter((l) => /"type":"(run\.finished|router\.routed|debugger\.diagnosed|oracle\.tampered)"/.test(l))
+          .map((l) => l.slice(0, 600));
         // The whole log, kept for whoever reads the failure.
         mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
         writeFileSync(path.join(ROOT, 'test-results', `e2e-${run.runId}.events.jsonl`), lines.join('\n'));
@@ -105,8 +113,21 @@ describe('end to end in code-server with Chromium', function () {
     await webview.locator('#accept').waitFor({ timeout: 60_000 });
     // The run has ended, and its progress notification given way to the announcement, before the
     // test goes on: a quick pick opened while the notifications change hands can close by itself.
-    await until(page, 'the run to end', () => (runEvents(ws.folder).find((r) => r.runId === run.runId)?.types.includes('run.finished') ? true : undefined), 60_000);
-    await page.locator('.notification-toast', { hasText: `${ticket}: ` }).first().waitFor({ timeout: 30_000 });
+    await until(
+      page,
+      'the run to end',
+      () =>
+        runEvents(ws.folder)
+          .find((r) => r.runId === run.runId)
+          ?.types.includes('run.finished')
+          ? true
+          : undefined,
+      60_000,
+    );
+    await page
+      .locator('.notification-toast', { hasText: `${ticket}: ` })
+      .first()
+      .waitFor({ timeout: 30_000 });
     console.log(`      ${ticket} reached its correction request in ${Date.now() - t} ms (run ${run.runId})`);
     return run.runId;
   }
@@ -120,7 +141,17 @@ describe('end to end in code-server with Chromium', function () {
     await webview.locator('#reject').click();
     await webview.locator('#reject-reason textarea').fill('The old string tags must stay in the test: the API contract says so.');
     await webview.locator('#reject-confirm:not([disabled])').click();
-    await until(page, 'correction.rejected in the log', () => (runEvents(ws.folder).find((r) => r.runId === runId)?.types.includes('correction.rejected') ? true : undefined), 60_000);
+    await until(
+      page,
+      'correction.rejected in the log',
+      () =>
+        runEvents(ws.folder)
+          .find((r) => r.runId === runId)
+          ?.types.includes('correction.rejected')
+          ? true
+          : undefined,
+      60_000,
+    );
     const log = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8');
     assert.match(log, /"type":"correction\.rejected".*"reason":"The old string tags must stay in the test: the API contract says so\."/);
     await webview.locator('.correction-box[data-status="rejected"]').waitFor({ timeout: 30_000 });
@@ -131,23 +162,54 @@ describe('end to end in code-server with Chromium', function () {
     // The rejected run left its files: the new run names it first, and rolls it back when asked.
     assert.ok(rejected, 'the Reject test ran first');
     const runId = await runTicketToCorrection({ button: `Roll Back ${TICKET} and Run`, runId: rejected });
-    assert.ok(runEvents(ws.folder).find((r) => r.runId === rejected)?.types.includes('run.rolledBack'), 'the rejected run was rolled back before the new one started');
+    assert.ok(
+      runEvents(ws.folder)
+        .find((r) => r.runId === rejected)
+        ?.types.includes('run.rolledBack'),
+      'the rejected run was rolled back before the new one started',
+    );
     const webview = runWebview(page);
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
-    await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview.png') });
+    await page
+      .locator('iframe.webview.ready')
+      .last()
+      .screenshot({ path: path.join(ROOT, 'test-results', 'webview.png') });
     await webview.locator('#accept').click();
-    await until(page, 'correction.accepted in the log', () => (runEvents(ws.folder).find((r) => r.runId === runId)?.types.includes('correction.accepted') ? true : undefined), 60_000);
-    const types = await until(page, 'the resumed run to finish', () => {
-      const r = runEvents(ws.folder).find((x) => x.runId === runId);
-      return r && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') && r.types.includes('run.resumed') ? r.types : undefined;
-    }, 180_000);
+    await until(
+      page,
+      'correction.accepted in the log',
+      () =>
+        runEvents(ws.folder)
+          .find((r) => r.runId === runId)
+          ?.types.includes('correction.accepted')
+          ? true
+          : undefined,
+      60_000,
+    );
+    const types = await until(
+      page,
+      'the resumed run to finish',
+      () => {
+        const r = runEvents(ws.folder).find((x) => x.runId === runId);
+        return r && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') && r.types.includes('run.resumed')
+          ? r.types
+          : undefined;
+      },
+      180_000,
+    );
     assert.ok(types.indexOf('correction.accepted') < types.indexOf('run.resumed'));
     await webview.locator('.correction-box[data-status="accepted"]').waitFor({ timeout: 30_000 });
-    await page.locator('iframe.webview.ready').last().screenshot({ path: path.join(ROOT, 'test-results', 'webview-accepted.png') });
+    await page
+      .locator('iframe.webview.ready')
+      .last()
+      .screenshot({ path: path.join(ROOT, 'test-results', 'webview-accepted.png') });
   });
 
   const logOf = (runId: string) => readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8');
-  const decisions = (runId: string) => logOf(runId).split('\n').filter((l) => /"type":"correction\.(accepted|rejected)"/.test(l));
+  const decisions = (runId: string) =>
+    logOf(runId)
+      .split('\n')
+      .filter((l) => /"type":"correction\.(accepted|rejected)"/.test(l));
   const dialog = () => page.locator('.monaco-dialog-box');
   /** The modal's buttons, in the order it shows them. */
   const dialogButtons = async () => (await dialog().locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim());
@@ -212,8 +274,15 @@ describe('end to end in code-server with Chromium', function () {
     const buttons = await dialogButtons();
     assert.deepEqual([...buttons].sort(), ['Accept', 'Cancel', 'Open in Diff Editor'], buttons.join(' | '));
     const primary = dialog().locator('.dialog-buttons .monaco-button:not(.secondary)');
-    assert.deepEqual((await primary.allInnerTexts()).map((t) => t.trim()), ['Open in Diff Editor']);
-    assert.equal(await dialog().locator('.dialog-buttons .monaco-button:focus').innerText(), 'Open in Diff Editor', 'the diff button has the focus');
+    assert.deepEqual(
+      (await primary.allInnerTexts()).map((t) => t.trim()),
+      ['Open in Diff Editor'],
+    );
+    assert.equal(
+      await dialog().locator('.dialog-buttons .monaco-button:focus').innerText(),
+      'Open in Diff Editor',
+      'the diff button has the focus',
+    );
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(2_000); // Time for a wrong decision to land, if one were made.
@@ -231,18 +300,32 @@ describe('end to end in code-server with Chromium', function () {
     assert.deepEqual(decisions(runId), [], 'opening the diff decided nothing');
 
     // (b) Accept in the modal: the ticket changes as proposed, the log says the user decided, the run goes on.
-    await dialog().locator('.monaco-button', { hasText: /^Accept$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Accept$/ })
+      .click();
     await until(page, 'correction.accepted in the log', () => (decisions(runId).length ? true : undefined), 60_000);
     assert.equal(decisions(runId).length, 1);
     assert.match(decisions(runId)[0]!, /"type":"correction\.accepted".*"by":"vscode"/);
     // The decision is logged before the ticket is written, and the write is logged once it is
     // done: under load the editor's write can land seconds after the decision.
-    await until(page, "the ticket's rewrite in the log", () => (/"type":"files\.written".*"by":"operator"/.test(logOf(runId)) ? true : undefined), 60_000);
+    await until(
+      page,
+      "the ticket's rewrite in the log",
+      () => (/"type":"files\.written".*"by":"operator"/.test(logOf(runId)) ? true : undefined),
+      60_000,
+    );
     assert.notEqual(readFileSync(ticketFile, 'utf8'), ticketBefore, 'Accept rewrote the ticket');
-    await until(page, 'the resumed run to finish', () => {
-      const r = runEvents(ws.folder).find((x) => x.runId === runId);
-      return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') ? true : undefined;
-    }, 180_000);
+    await until(
+      page,
+      'the resumed run to finish',
+      () => {
+        const r = runEvents(ws.folder).find((x) => x.runId === runId);
+        return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed')
+          ? true
+          : undefined;
+      },
+      180_000,
+    );
     await runFromPalette(page, 'View: Close All Editors');
   });
 
@@ -250,9 +333,13 @@ describe('end to end in code-server with Chromium', function () {
     const runId = await runTicketToCorrection('rollBackAny', 'BLOG-3');
     await acceptFromPalette('BLOG-3');
     // The run view's Accept, pressed while the modal is up (the modal's overlay stops a mouse, not the page's own click).
-    await runWebview(page).locator('#accept').evaluate((b: HTMLElement) => b.click());
-    await until(page, 'the run view\'s decision in the log', () => (decisions(runId).length ? true : undefined), 60_000);
-    await dialog().locator('.monaco-button', { hasText: /^Accept$/ }).click();
+    await runWebview(page)
+      .locator('#accept')
+      .evaluate((b: HTMLElement) => b.click());
+    await until(page, "the run view's decision in the log", () => (decisions(runId).length ? true : undefined), 60_000);
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Accept$/ })
+      .click();
     await dialog().waitFor({ state: 'detached', timeout: 10_000 });
     // The modal's late Accept is refused in one line, not decided again.
     await page
@@ -262,10 +349,17 @@ describe('end to end in code-server with Chromium', function () {
       .catch(async (err: unknown) => {
         throw new Error(`${String(err)}\nthe notifications: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ')}`);
       });
-    await until(page, 'the resumed run to finish', () => {
-      const r = runEvents(ws.folder).find((x) => x.runId === runId);
-      return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed') ? true : undefined;
-    }, 180_000);
+    await until(
+      page,
+      'the resumed run to finish',
+      () => {
+        const r = runEvents(ws.folder).find((x) => x.runId === runId);
+        return r && r.types.includes('run.resumed') && r.types.lastIndexOf('run.finished') > r.types.indexOf('run.resumed')
+          ? true
+          : undefined;
+      },
+      180_000,
+    );
     await page.waitForTimeout(2_000);
     assert.equal(decisions(runId).length, 1, `one decision: ${decisions(runId).join('\n')}`);
     const types = runEvents(ws.folder).find((x) => x.runId === runId)!.types;
@@ -280,7 +374,12 @@ describe('end to end in code-server with Chromium', function () {
     await runFromPalette(page, 'Ticket Runner: Run Ticket');
     await pickItem(page, 'BLOG-1');
     await rollBackLeftovers(before);
-    const blog1 = await until(page, 'BLOG-1 to end', () => (runEvents(ws.folder)[before]?.types.includes('run.finished') ? runEvents(ws.folder)[before] : undefined), 180_000);
+    const blog1 = await until(
+      page,
+      'BLOG-1 to end',
+      () => (runEvents(ws.folder)[before]?.types.includes('run.finished') ? runEvents(ws.folder)[before] : undefined),
+      180_000,
+    );
     assert.match(logOf(blog1.runId), /"type":"run\.started".*"ticketId":"BLOG-1"/);
     assert.match(logOf(blog1.runId).trim().split('\n').pop()!, /"outcome":"passed"/);
     // Its announcement has come: a quick pick opened while notifications change hands can close by itself.
@@ -291,20 +390,43 @@ describe('end to end in code-server with Chromium', function () {
     await pickItem(page, 'BLOG-4');
     await dialog().waitFor({ timeout: 60_000 });
     const text = await dialog().innerText();
-    assert.match(text, /BLOG-1's change is still in the workspace \(its run: passed\), and this run would build on it\. The recorded answers were made without it, so the run may not go as recorded\./, text);
+    assert.match(
+      text,
+      /BLOG-1's change is still in the workspace \(its run: passed\), and this run would build on it\. The recorded answers were made without it, so the run may not go as recorded\./,
+      text,
+    );
     assert.ok(text.includes(`BLOG-1 (passed, run ${blog1.runId})`), text);
     assert.deepEqual((await dialogButtons()).sort(), ['Cancel', 'Roll Back BLOG-1 and Run', 'Run Anyway']);
     const primary = dialog().locator('.dialog-buttons .monaco-button:not(.secondary)');
-    assert.deepEqual((await primary.allInnerTexts()).map((t) => t.trim()), ['Roll Back BLOG-1 and Run'], 'rolling back first is the primary choice');
+    assert.deepEqual(
+      (await primary.allInnerTexts()).map((t) => t.trim()),
+      ['Roll Back BLOG-1 and Run'],
+      'rolling back first is the primary choice',
+    );
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'e2e-earlier-run-question.png') });
     assert.equal(runEvents(ws.folder).length, next, 'no run starts while the question waits');
 
     await dialog().locator('.monaco-button', { hasText: 'Roll Back BLOG-1 and Run' }).click();
     const blog4 = await until(page, 'BLOG-4 to start', () => runEvents(ws.folder)[next], 60_000);
-    assert.ok(runEvents(ws.folder).find((r) => r.runId === blog1.runId)?.types.includes('run.rolledBack'), 'BLOG-1 was rolled back before BLOG-4 started');
+    assert.ok(
+      runEvents(ws.folder)
+        .find((r) => r.runId === blog1.runId)
+        ?.types.includes('run.rolledBack'),
+      'BLOG-1 was rolled back before BLOG-4 started',
+    );
     // On the sample as recorded, BLOG-4 goes as recorded: to its scope correction.
-    await until(page, 'BLOG-4 to wait for its correction', () => (runEvents(ws.folder).find((r) => r.runId === blog4.runId)?.types.includes('correction.requested') ? true : undefined), 180_000);
+    await until(
+      page,
+      'BLOG-4 to wait for its correction',
+      () =>
+        runEvents(ws.folder)
+          .find((r) => r.runId === blog4.runId)
+          ?.types.includes('correction.requested')
+          ? true
+          : undefined,
+      180_000,
+    );
     await runWebview(page).locator('.correction-box[data-status="pending"]').waitFor({ timeout: 60_000 });
     await runFromPalette(page, 'View: Close All Editors');
   });
@@ -315,7 +437,10 @@ describe('end to end in code-server with Chromium', function () {
     writeFileSync(path.join(ws.folder, 'hang.js'), HANGING_TESTS);
     const settings = path.join(ws.folder, '.vscode', 'settings.json');
     const saved = readFileSync(settings, 'utf8');
-    writeFileSync(settings, JSON.stringify({ ...(JSON.parse(saved) as object), 'ticketRunner.testCommand': `node hang.js ${token}` }, null, 2));
+    writeFileSync(
+      settings,
+      JSON.stringify({ ...(JSON.parse(saved) as object), 'ticketRunner.testCommand': `node hang.js ${token}` }, null, 2),
+    );
     try {
       const before = runEvents(ws.folder).length;
       await page.waitForTimeout(1_000); // The editor reads the changed settings file.
@@ -323,21 +448,38 @@ describe('end to end in code-server with Chromium', function () {
       await pickItem(page, 'BLOG-5');
       await rollBackLeftovers(before); // What the Accept tests' runs left.
       const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
-      await until(page, 'the hanging tests to start', // The tests run in a copy of the workspace, so what they write is not in it: their processes say they started.
-        () => (pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0 ? true : undefined), 120_000);
+      await until(
+        page,
+        'the hanging tests to start', // The tests run in a copy of the workspace, so what they write is not in it: their processes say they started.
+        () => (pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0 ? true : undefined),
+        120_000,
+      );
       const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
       const t = Date.now();
       await runFromPalette(page, 'Developer: Reload Window');
-      const types = await until(page, 'run.finished in the log', () => {
-        const r = runEvents(ws.folder).find((x) => x.runId === run.runId);
-        return r?.types.at(-1) === 'run.finished' ? r.types : undefined;
-      }, 15_000);
+      const types = await until(
+        page,
+        'run.finished in the log',
+        () => {
+          const r = runEvents(ws.folder).find((x) => x.runId === run.runId);
+          return r?.types.at(-1) === 'run.finished' ? r.types : undefined;
+        },
+        15_000,
+      );
       console.log(`      the reload's deactivate recorded the cancel ${Date.now() - t} ms after the reload command`);
-      const last = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl'), 'utf8').trim().split('\n').pop()!;
+      const last = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', run.runId, 'events.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .pop()!;
       assert.match(last, /"type":"run\.finished".*"outcome":"cancelled".*"reason":\{"kind":"cancelled"\}/, types.join(', '));
       await until(page, 'the test processes to be gone', () => (pids.some(alive) ? undefined : true), 5_000);
       // The lock goes in the run's last step, after its log's last line: a moment later, within deactivate's time.
-      await until(page, 'the workspace lock to be released', () => (existsSync(path.join(ws.folder, '.ticket-runner', 'lock')) ? undefined : true), 5_000);
+      await until(
+        page,
+        'the workspace lock to be released',
+        () => (existsSync(path.join(ws.folder, '.ticket-runner', 'lock')) ? undefined : true),
+        5_000,
+      );
       await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     } finally {
       writeFileSync(settings, saved);

@@ -18,7 +18,7 @@ interface SuiteResults {
  * writes its results beside the workspace folder. While it runs, the driver reads the
  * sandbox line of every run webview the suite opens (only a browser can see a webview's page).
  */
-describe('integration suite in code-server\'s extension host', function () {
+describe("integration suite in code-server's extension host", function () {
   this.timeout(600_000);
   const servers: CodeServer[] = [];
   const workspaces: ReturnType<typeof tempWorkspace>[] = [];
@@ -33,7 +33,13 @@ describe('integration suite in code-server\'s extension host', function () {
     for (const ws of workspaces) ws.dispose();
   });
 
-  async function driveSuite(o: { entry: string; outfile: string; env: Record<string, string>; screenshot: string; minTests: number }): Promise<Set<string>> {
+  async function driveSuite(o: {
+    entry: string;
+    outfile: string;
+    env: Record<string, string>;
+    screenshot: string;
+    minTests: number;
+  }): Promise<Set<string>> {
     const t0 = Date.now();
     const ws = tempWorkspace();
     workspaces.push(ws);
@@ -45,10 +51,14 @@ describe('integration suite in code-server\'s extension host', function () {
     const resultsFile = path.join(ws.base, 'vscode-suite-results.json');
     let exitCode: number | undefined;
     const logs: string[] = [];
-    const page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT, testsPath: suite }), {
-      exit: (code) => (exitCode = code),
-      log: (s) => logs.push(s),
-    });
+    const page = await openWorkbench(
+      browser,
+      workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT, testsPath: suite }),
+      {
+        exit: (code) => (exitCode = code),
+        log: (s) => logs.push(s),
+      },
+    );
     const chips = new Set<string>();
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     // About 100 s on a quiet machine; the margin is for a loaded one, where a timeout would say nothing about the product.
@@ -66,20 +76,44 @@ describe('integration suite in code-server\'s extension host', function () {
     }
     const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as SuiteResults;
     console.log(logs.join('\n'));
-    for (const r of results.results) console.log(`      ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ''}${r.error ? `\n${r.error}` : ''}`);
-    console.log(`      code-server up in ${tServer} ms; suite ${results.durationMs} ms; whole cycle ${Date.now() - t0} ms; the webviews said: ${[...chips].join(' | ') || 'nothing'}`);
-    assert.equal(results.failures, 0, results.results.filter((r) => r.state === 'failed').map((r) => `${r.title}: ${r.error}`).join('\n'));
+    for (const r of results.results)
+      console.log(
+        `      ${r.state === 'passed' ? '✔' : '✘'} ${r.title}${r.durationMs !== undefined ? ` (${r.durationMs} ms)` : ''}${r.error ? `\n${r.error}` : ''}`,
+      );
+    console.log(
+      `      code-server up in ${tServer} ms; suite ${results.durationMs} ms; whole cycle ${Date.now() - t0} ms; the webviews said: ${[...chips].join(' | ') || 'nothing'}`,
+    );
+    assert.equal(
+      results.failures,
+      0,
+      results.results
+        .filter((r) => r.state === 'failed')
+        .map((r) => `${r.title}: ${r.error}`)
+        .join('\n'),
+    );
     assert.ok(results.results.length >= o.minTests);
     return chips;
   }
 
   it('passes every test of the suite, in a host with the OS sandbox and canary secrets in its environment', async () => {
-    const chips = await driveSuite({ entry: path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'), outfile: path.join(ROOT, 'out', 'vscode-suite', 'index.js'), env: CANARIES, screenshot: 'webview-sandbox-on.png', minTests: 5 });
+    const chips = await driveSuite({
+      entry: path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'),
+      outfile: path.join(ROOT, 'out', 'vscode-suite', 'index.js'),
+      env: CANARIES,
+      screenshot: 'webview-sandbox-on.png',
+      minTests: 5,
+    });
     assert.deepEqual([...chips], ['sandbox: on (bubblewrap)'], 'every run webview said the sandbox was on');
   });
 
   it('passes the no-sandbox suite, in a host whose PATH has no bwrap (the suite sets it)', async () => {
-    const chips = await driveSuite({ entry: path.join(ROOT, 'test', 'vscode', 'suite', 'noSandboxIndex.ts'), outfile: path.join(ROOT, 'out', 'vscode-suite', 'noSandbox.js'), env: {}, screenshot: 'webview-sandbox-off.png', minTests: 2 });
+    const chips = await driveSuite({
+      entry: path.join(ROOT, 'test', 'vscode', 'suite', 'noSandboxIndex.ts'),
+      outfile: path.join(ROOT, 'out', 'vscode-suite', 'noSandbox.js'),
+      env: {},
+      screenshot: 'webview-sandbox-off.png',
+      minTests: 2,
+    });
     assert.equal(chips.size, 1, [...chips].join(' | '));
     assert.match([...chips][0]!, /^sandbox: off \(.*bubblewrap \(bwrap\) not installed.*\)$/);
   });

@@ -25,12 +25,26 @@ describe('vscode.lm in code-server, against a fake chat provider', function () {
 
   it('passes the suite: rungs 1 and 3 fire through vscode.lm and their receipts are in the log', async () => {
     const fakeLm = await buildFakeLm(path.join(ws.base, 'ticket-runner-tests.fake-lm-0.0.1'));
-    const suite = await buildSuite(path.join(ROOT, 'test', 'vscode', 'suite', 'lmIndex.ts'), path.join(ROOT, 'out', 'vscode-suite', 'lm.js'));
+    const suite = await buildSuite(
+      path.join(ROOT, 'test', 'vscode', 'suite', 'lmIndex.ts'),
+      path.join(ROOT, 'out', 'vscode-suite', 'lm.js'),
+    );
     server = await startCodeServer({ folder: ws.folder, extensions: [fakeLm] });
     browser = await launchChromium();
     const results = path.join(ws.base, 'vscode-suite-results.json');
     const logs: string[] = [];
-    const page = await openWorkbench(browser, workbenchUrl({ origin: server.origin, port: server.port, folder: ws.folder, extensionPath: ROOT, testsPath: suite, proposedApi: true }), { log: (s) => logs.push(s) });
+    const page = await openWorkbench(
+      browser,
+      workbenchUrl({
+        origin: server.origin,
+        port: server.port,
+        folder: ws.folder,
+        extensionPath: ROOT,
+        testsPath: suite,
+        proposedApi: true,
+      }),
+      { log: (s) => logs.push(s) },
+    );
     const until = Date.now() + 400_000;
     let clicked = false;
     while (!existsSync(results) && Date.now() < until) {
@@ -41,10 +55,23 @@ describe('vscode.lm in code-server, against a fake chat provider', function () {
     mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(ROOT, 'test-results', 'vscode-lm.png') });
     assert.ok(existsSync(results), `the suite wrote no results.\n${logs.join('\n')}\n${server.log().slice(-4000)}`);
-    const { failures, results: tests } = JSON.parse(readFileSync(results, 'utf8')) as { failures: number; results: { title: string; state: string; durationMs?: number; error?: string }[] };
+    const { failures, results: tests } = JSON.parse(readFileSync(results, 'utf8')) as {
+      failures: number;
+      results: { title: string; state: string; durationMs?: number; error?: string }[];
+    };
     console.log(logs.join('\n'));
-    for (const t of tests) console.log(`      ${t.state === 'passed' ? '✔' : '✘'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`);
-    assert.equal(failures, 0, tests.filter((t) => t.state === 'failed').map((t) => `${t.title}: ${t.error}`).join('\n'));
+    for (const t of tests)
+      console.log(
+        `      ${t.state === 'passed' ? '✔' : '✘'} ${t.title}${t.durationMs !== undefined ? ` (${t.durationMs} ms)` : ''}${t.error ? `\n${t.error}` : ''}`,
+      );
+    assert.equal(
+      failures,
+      0,
+      tests
+        .filter((t) => t.state === 'failed')
+        .map((t) => `${t.title}: ${t.error}`)
+        .join('\n'),
+    );
     assert.equal(tests.length, 5);
     assert.ok(clicked, 'the run webview showed a "Prompt and answer" control, and the driver clicked it');
   });

@@ -19,7 +19,11 @@ describe('ticket authoring in code-server: what the author sees', function () {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const t = JSON.parse(readFileSync(path.join(ws.folder, '.tickets', 'BLOG-1.ticket.json'), 'utf8')) as { id: string; scope: { write: string[] }; testPlan: { files: { path: string; imports: object[] }[] } };
+    const t = JSON.parse(readFileSync(path.join(ws.folder, '.tickets', 'BLOG-1.ticket.json'), 'utf8')) as {
+      id: string;
+      scope: { write: string[] };
+      testPlan: { files: { path: string; imports: object[] }[] };
+    };
     t.id = 'LSP-3';
     t.scope.write = ['src/handlers/psts.ts'];
     t.testPlan.files[0]!.path = 'test/ticket/LSP-3.test.ts';
@@ -49,7 +53,10 @@ describe('ticket authoring in code-server: what the author sees', function () {
     await page.keyboard.press('F8');
     const marker = page.locator('.marker-widget');
     await marker.waitFor({ timeout: 30_000 });
-    assert.match(await marker.innerText(), /scope\.write\[0\] "src\/handlers\/psts\.ts" does not exist: fix the path \(did you mean src\/handlers\/posts\.ts\?\), or declare what the ticket creates in it with a "declare" op/);
+    assert.match(
+      await marker.innerText(),
+      /scope\.write\[0\] "src\/handlers\/psts\.ts" does not exist: fix the path \(did you mean src\/handlers\/posts\.ts\?\), or declare what the ticket creates in it with a "declare" op/,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'ticket-scope-write-error.png') });
     await page.keyboard.press('Escape');
     await caretAfter('psts');

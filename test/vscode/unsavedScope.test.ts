@@ -13,7 +13,7 @@ const TYPED = ' // typed, not saved';
  * it: a modal names the file and asks; Cancel runs nothing and saves nothing, Save and Run saves
  * it and the run starts from the saved text. Never the older text on disk, never a silent save.
  */
-describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)', function () {
+describe("Run Ticket with unsaved changes in the ticket's scope (code-server)", function () {
   this.timeout(420_000);
   let page: Page;
   let close: (() => Promise<void>) | undefined;
@@ -34,10 +34,13 @@ describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)',
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('End');
     await page.keyboard.type(TYPED);
-    await page.locator('.tab.active.dirty', { hasText: 'posts.ts' }).waitFor({ timeout: 10_000 }).catch(async (err: unknown) => {
-      await page.screenshot({ path: path.join(SHOTS, 'unsaved-scope-typed.png') });
-      throw err;
-    });
+    await page
+      .locator('.tab.active.dirty', { hasText: 'posts.ts' })
+      .waitFor({ timeout: 10_000 })
+      .catch(async (err: unknown) => {
+        await page.screenshot({ path: path.join(SHOTS, 'unsaved-scope-typed.png') });
+        throw err;
+      });
   });
   after(async () => close?.());
 
@@ -55,7 +58,9 @@ describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)',
     const buttons = (await dialog().locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim());
     assert.deepEqual([...buttons].sort(), ['Cancel', 'Save and Run'], buttons.join(' | '));
     await page.screenshot({ path: path.join(SHOTS, 'unsaved-scope-modal.png') });
-    await dialog().locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Cancel$/ })
+      .click();
     await dialog().waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(2_000);
     assert.deepEqual(runs(), [], 'no run started');
@@ -65,7 +70,9 @@ describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)',
 
   it('Save and Run saves the file, and the run starts from the saved text', async () => {
     await runBlog1();
-    await dialog().locator('.monaco-button', { hasText: /^Save and Run$/ }).click();
+    await dialog()
+      .locator('.monaco-button', { hasText: /^Save and Run$/ })
+      .click();
     const end = Date.now() + 60_000;
     while (!runs().length) {
       if (Date.now() > end) throw new Error('no run started after Save and Run');
@@ -74,7 +81,11 @@ describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)',
     const [runId] = runs();
     assert.ok(onDisk().split('\n')[0]!.endsWith(TYPED), 'the typed text is on disk');
     const log = () => readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId!, 'events.jsonl'), 'utf8');
-    for (const stop = Date.now() + 240_000; !/"type":"run\.finished"/.test(existsSync(path.join(ws.folder, '.ticket-runner', 'runs', runId!, 'events.jsonl')) ? log() : ''); await page.waitForTimeout(500)) {
+    for (
+      const stop = Date.now() + 240_000;
+      !/"type":"run\.finished"/.test(existsSync(path.join(ws.folder, '.ticket-runner', 'runs', runId!, 'events.jsonl')) ? log() : '');
+      await page.waitForTimeout(500)
+    ) {
       if (Date.now() > stop) throw new Error('the run did not finish');
     }
     // The Coder's first write replaced the file the run read: what it replaced is the saved text.
@@ -84,7 +95,14 @@ describe('Run Ticket with unsaved changes in the ticket\'s scope (code-server)',
       .map((l) => JSON.parse(l) as { type: string; by?: string; files?: { path: string; before: string | null }[] })
       .find((e) => e.type === 'files.written' && e.by === 'coder');
     const before = first?.files?.find((f) => f.path === POSTS)?.before;
-    assert.ok(before, `the Coder wrote ${POSTS}: ${log().split('\n').filter((l) => /files\.written|run\.finished|userEdit/.test(l)).join('\n').slice(0, 3000)}`);
+    assert.ok(
+      before,
+      `the Coder wrote ${POSTS}: ${log()
+        .split('\n')
+        .filter((l) => /files\.written|run\.finished|userEdit/.test(l))
+        .join('\n')
+        .slice(0, 3000)}`,
+    );
     const blob = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', runId!, 'blobs', before), 'utf8');
     assert.ok(blob.split('\n')[0]!.endsWith(TYPED), 'the run read the saved text, not the older one');
   });

@@ -51,13 +51,21 @@ describe('a way in, in code-server with no key and no chat model', function () {
     const buttons = (await step.locator('.monaco-button').allInnerTexts()).map((t) => t.trim());
     assert.deepEqual(buttons, ['Set Anthropic API Key', "Use the Editor's Chat Model", 'Try the Recorded Sample']);
     // The step's media: the markdown page of the three ways, shipped in the extension.
-    await page.frameLocator('.gettingStartedContainer iframe.webview.ready').frameLocator('iframe#active-frame').locator('text=An Anthropic API key.').waitFor({ timeout: 30_000 });
+    await page
+      .frameLocator('.gettingStartedContainer iframe.webview.ready')
+      .frameLocator('iframe#active-frame')
+      .locator('text=An Anthropic API key.')
+      .waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, 'way-in-walkthrough.png') });
     // A step's picture is a file of the extension, and it loads.
     await walkthrough.locator('.getting-started-step', { hasText: 'Run it' }).first().click();
     const picture = walkthrough.locator('img[alt^="A run in the run view"]');
     await picture.waitFor({ timeout: 30_000 });
-    await page.waitForFunction((img) => img && (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await picture.elementHandle(), { timeout: 30_000 });
+    await page.waitForFunction(
+      (img) => img && (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0,
+      await picture.elementHandle(),
+      { timeout: 30_000 },
+    );
     // The focus back on the page's title, where F1 reaches the palette.
     await walkthrough.locator('text=Get Started with Ticket Runner').first().click();
     await runFromPalette(page, 'View: Close All Editors');
@@ -108,8 +116,16 @@ describe('a way in, in code-server with no key and no chat model', function () {
       if (Date.now() > end) throw new Error(`the sample run did not finish: ${(log ?? []).map((l) => l.slice(0, 200)).join('\n')}`);
       await page.waitForTimeout(500);
     }
-    assert.match(log.find((l) => l.includes('"type":"run.started"'))!, /"scripted":true/, 'the recorded answers ran it');
-    assert.match(log.find((l) => l.includes('"type":"run.finished"'))!, /"outcome":"passed"/, log.slice(-5).join('\n'));
+    assert.match(
+      log.find((l) => l.includes('"type":"run.started"'))!,
+      /"scripted":true/,
+      'the recorded answers ran it',
+    );
+    assert.match(
+      log.find((l) => l.includes('"type":"run.finished"'))!,
+      /"outcome":"passed"/,
+      log.slice(-5).join('\n'),
+    );
     // The setting is as the user left it: the sample was one run, not a change of model.
     assert.match(readFileSync(path.join(ws.folder, '.vscode', 'settings.json'), 'utf8'), /"ticketRunner.model": "anthropic"/);
     await page.locator('.notification-toast', { hasText: 'BLOG-1' }).first().waitFor({ timeout: 60_000 });
@@ -141,8 +157,15 @@ describe("a way in, in code-server with no key and the editor's chat models", fu
     await pickItem(page, 'Fake plain');
     const end = Date.now() + 30_000;
     // Both settings, written one after the other.
-    while (!/"ticketRunner.model": "vscode-lm"[\s\S]*"ticketRunner.lmFamily": "fake-plain"|"ticketRunner.lmFamily": "fake-plain"[\s\S]*"ticketRunner.model": "vscode-lm"/.test(readFileSync(settings, 'utf8'))) {
-      if (Date.now() > end) throw new Error(`the setting did not change: ${readFileSync(settings, 'utf8')}\nthe notifications: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ')}`);
+    while (
+      !/"ticketRunner.model": "vscode-lm"[\s\S]*"ticketRunner.lmFamily": "fake-plain"|"ticketRunner.lmFamily": "fake-plain"[\s\S]*"ticketRunner.model": "vscode-lm"/.test(
+        readFileSync(settings, 'utf8'),
+      )
+    ) {
+      if (Date.now() > end)
+        throw new Error(
+          `the setting did not change: ${readFileSync(settings, 'utf8')}\nthe notifications: ${(await page.locator('.notification-toast').allInnerTexts()).join(' | ')}`,
+        );
       await page.waitForTimeout(250);
     }
     // The model can run now: the ticket list comes, as it would have with a model set from the start.

@@ -15,7 +15,10 @@ export function tempWorkspace(settings: Record<string, unknown> = {}): { base: s
   cpSync(path.join(ROOT, 'test', 'fixtures', 'blog-api'), folder, { recursive: true, filter: (src) => !src.includes('node_modules') });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'), 'dir');
   mkdirSync(path.join(folder, '.vscode'), { recursive: true });
-  writeFileSync(path.join(folder, '.vscode', 'settings.json'), JSON.stringify({ 'ticketRunner.model': 'scripted', 'ticketRunner.diagnostics': 'editor', ...settings }, null, 2));
+  writeFileSync(
+    path.join(folder, '.vscode', 'settings.json'),
+    JSON.stringify({ 'ticketRunner.model': 'scripted', 'ticketRunner.diagnostics': 'editor', ...settings }, null, 2),
+  );
   return { base, folder, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
@@ -23,7 +26,10 @@ export function tempWorkspace(settings: Record<string, unknown> = {}): { base: s
  * Bundles the in-host suite (mocha stays external: it loads from this repo's node_modules), or
  * another extensionTestsPath entry such as the bench's.
  */
-export async function buildSuite(entry = path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'), outfile = path.join(ROOT, 'out', 'vscode-suite', 'index.js')): Promise<string> {
+export async function buildSuite(
+  entry = path.join(ROOT, 'test', 'vscode', 'suite', 'index.ts'),
+  outfile = path.join(ROOT, 'out', 'vscode-suite', 'index.js'),
+): Promise<string> {
   await esbuild.build({
     entryPoints: [entry],
     outfile,
@@ -46,7 +52,11 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Opens the workbench and waits until it is up. */
-export async function openWorkbench(browser: Browser, url: string, hooks?: { exit?: (code: number) => void; log?: (s: string) => void }): Promise<Page> {
+export async function openWorkbench(
+  browser: Browser,
+  url: string,
+  hooks?: { exit?: (code: number) => void; log?: (s: string) => void },
+): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   if (hooks?.exit) await page.exposeFunction('codeAutomationExit', hooks.exit);
   if (hooks?.log) await page.exposeFunction('codeAutomationLog', hooks.log);
@@ -112,7 +122,10 @@ export function runWebview(page: Page) {
  * and `close`, which ends the browser, the server and the workspace. `server` takes startCodeServer's
  * options (an untrusted folder, the environment, extensions to install), and `proposedApi` workbenchUrl's.
  */
-export async function openWindow(ws: { folder: string; dispose: () => void }, server: { untrusted?: boolean; env?: Record<string, string>; extensions?: string[]; proposedApi?: boolean } = {}): Promise<{ page: Page; close: () => Promise<void> }> {
+export async function openWindow(
+  ws: { folder: string; dispose: () => void },
+  server: { untrusted?: boolean; env?: Record<string, string>; extensions?: string[]; proposedApi?: boolean } = {},
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const { proposedApi, ...options } = server;
   const started = await startCodeServer({ folder: ws.folder, ...options });
   let browser: Browser | undefined;
@@ -123,7 +136,13 @@ export async function openWindow(ws: { folder: string; dispose: () => void }, se
   };
   try {
     browser = await launchChromium();
-    return { page: await openWorkbench(browser, workbenchUrl({ origin: started.origin, port: started.port, folder: ws.folder, extensionPath: ROOT, proposedApi })), close };
+    return {
+      page: await openWorkbench(
+        browser,
+        workbenchUrl({ origin: started.origin, port: started.port, folder: ws.folder, extensionPath: ROOT, proposedApi }),
+      ),
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

@@ -17,7 +17,15 @@ describe('webview app: accessibility (axe-core)', function () {
 
   async function serious(page: Page): Promise<string[]> {
     const result = await new AxeBuilder({ page }).analyze();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join('; ')}`,
+      );
   }
 
   it('every control is reachable with Tab, and the one that has the keyboard shows a focus outline', async () => {
@@ -27,7 +35,9 @@ describe('webview app: accessibility (axe-core)', function () {
     await page.locator('#accept').waitFor();
     // Every control of the page that takes the keyboard, tagged so a visit can be told apart.
     const total = await page.evaluate(() => {
-      const controls = [...document.querySelectorAll('#app a[href], #app vscode-button:not([disabled]), #app input, #app [tabindex="0"]')].filter((el) => (el as HTMLElement).offsetParent !== null);
+      const controls = [
+        ...document.querySelectorAll('#app a[href], #app vscode-button:not([disabled]), #app input, #app [tabindex="0"]'),
+      ].filter((el) => (el as HTMLElement).offsetParent !== null);
       controls.forEach((el, i) => el.setAttribute('data-control', String(i)));
       return controls.length;
     });
@@ -41,11 +51,14 @@ describe('webview app: accessibility (axe-core)', function () {
         const control = el?.closest('[data-control]');
         if (!control) return null;
         // The ring is an outline on the element, or the control's own (vscode-elements draw theirs inside).
-        const inner = (el!.shadowRoot?.activeElement ?? el!.shadowRoot?.querySelector('button, textarea, input, [part]') ?? el) as HTMLElement;
-        const visible = [el!, inner].some((x) => {
-          const cs = getComputedStyle(x);
-          return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none';
-        }) || el!.hasAttribute('focused');
+        const inner = (el!.shadowRoot?.activeElement ??
+          el!.shadowRoot?.querySelector('button, textarea, input, [part]') ??
+          el) as HTMLElement;
+        const visible =
+          [el!, inner].some((x) => {
+            const cs = getComputedStyle(x);
+            return (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none';
+          }) || el!.hasAttribute('focused');
         return { id: control.getAttribute('data-control')!, visible, name: control.id || control.className || control.tagName };
       });
       if (!f) continue;

@@ -17,7 +17,10 @@ describe('doc screenshots', function () {
       dot.style.cssText = 'width:10px;height:10px;background:red';
       document.body.append(dot);
     });
-    await assert.rejects(docScreenshot(page.locator('#dot'), 'never-written'), /the screenshot never-written has nothing to show: its element is 10x10 px/);
+    await assert.rejects(
+      docScreenshot(page.locator('#dot'), 'never-written'),
+      /the screenshot never-written has nothing to show: its element is 10x10 px/,
+    );
     assert.equal(existsSync(path.join(DOC_SCREENSHOTS, 'never-written.png')), false);
     await page.close();
   });

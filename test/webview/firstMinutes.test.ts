@@ -18,7 +18,8 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
   const shared = sharedBrowser();
   const shots = path.join(REPO, 'test-results');
 
-  const seeks = async (page: Page) => ((await posted(page)) as { type: string; seq?: number }[]).filter((m) => m.type === 'run/seek').map((m) => m.seq);
+  const seeks = async (page: Page) =>
+    ((await posted(page)) as { type: string; seq?: number }[]).filter((m) => m.type === 'run/seek').map((m) => m.seq);
 
   it("a finished run's page opens with what was checked, in words, before the attempts", async () => {
     const { page, problems } = await openWebview(shared.browser, shared.origin);
@@ -33,7 +34,9 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
       'Project tests: passed (7 tests in 1 file that use the change)',
     ]);
     // The verdict, then what was checked, then the attempts.
-    const order = await page.evaluate(() => ['outcome', 'verdict', 'attempts'].map((id) => [...document.querySelectorAll('#app *')].indexOf(document.getElementById(id)!)));
+    const order = await page.evaluate(() =>
+      ['outcome', 'verdict', 'attempts'].map((id) => [...document.querySelectorAll('#app *')].indexOf(document.getElementById(id)!)),
+    );
     assert.ok(order[0]! >= 0 && order[0]! < order[1]! && order[1]! < order[2]!, `outcome, verdict, attempts: ${order.join(', ')}`);
     const text = (await page.locator('#app').textContent()) ?? '';
     assert.doesNotMatch(text, /projectTests|implementationReview|Rung \d|rung \d/);
@@ -47,8 +50,14 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     const { page, problems } = await openWebview(shared.browser, shared.origin);
     await send(page, await recordedRunState('BLOG-14'));
     await page.locator('#judged-by').waitFor();
-    assert.equal((await page.locator('#judged-by').textContent())?.trim(), 'Judged by 2 visible cases, 1 held-out case and 0 property runs.');
-    assert.equal((await page.locator('#verdict li[data-key="verdict-check:heldOut"]').textContent())?.trim(), 'Held-out cases: passed (1 of 1, never shown to the Coder)');
+    assert.equal(
+      (await page.locator('#judged-by').textContent())?.trim(),
+      'Judged by 2 visible cases, 1 held-out case and 0 property runs.',
+    );
+    assert.equal(
+      (await page.locator('#verdict li[data-key="verdict-check:heldOut"]').textContent())?.trim(),
+      'Held-out cases: passed (1 of 1, never shown to the Coder)',
+    );
     // Under the list of checks, inside the summary.
     assert.equal(await page.locator('#verdict > ul + #judged-by').count(), 1);
     mkdirSync(shots, { recursive: true });
@@ -62,7 +71,10 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     const msg = await recordedRunState('BLOG-3');
     await send(page, msg);
     await page.locator('#correction').waitFor();
-    assert.match((await page.locator('#verdict li[data-key="verdict-check:tests"]').textContent()) ?? '', /^\s*The ticket's tests: \d+ of \d+ failed$/);
+    assert.match(
+      (await page.locator('#verdict li[data-key="verdict-check:tests"]').textContent()) ?? '',
+      /^\s*The ticket's tests: \d+ of \d+ failed$/,
+    );
     const text = (await page.locator('#app').textContent()) ?? '';
     assert.ok(!text.includes(msg.state.corrections[0]!.request.id), 'the request id is nowhere on the page');
     assert.doesNotMatch(text, /-c\d\b|scopeAddition/);
@@ -73,16 +85,25 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
   it('a rolled-back run says so in its badge, its icon and its outcome, never "passed"', async () => {
     const { page, problems } = await openWebview(shared.browser, shared.origin);
     const msg = await recordedRunState('BLOG-1');
-    const events = decodeLog((await import('node:fs')).readFileSync(path.join(__dirname, 'fixtures', 'BLOG-1', 'events.jsonl'), 'utf8'), 'BLOG-1').events;
+    const events = decodeLog(
+      (await import('node:fs')).readFileSync(path.join(__dirname, 'fixtures', 'BLOG-1', 'events.jsonl'), 'utf8'),
+      'BLOG-1',
+    ).events;
     const last = events[events.length - 1]!;
-    msg.state = reduceRun(last.runId, [...events, RunEvent.parse({ runId: last.runId, seq: last.seq + 1, ts: last.ts, type: 'run.rolledBack', files: [] })]);
+    msg.state = reduceRun(last.runId, [
+      ...events,
+      RunEvent.parse({ runId: last.runId, seq: last.seq + 1, ts: last.ts, type: 'run.rolledBack', files: [] }),
+    ]);
     await send(page, msg);
     await page.locator('#status').waitFor();
     assert.equal((await page.locator('#status').textContent())?.trim(), 'rolled back');
     assert.equal(await page.locator('#status').getAttribute('data-status'), 'rolledBack');
     assert.equal(await page.locator('#header h1 .codicon-discard').count(), 1);
     assert.equal(await page.locator('#header h1 .codicon-pass').count(), 0, 'no green check');
-    assert.match((await page.locator('#outcome').textContent()) ?? '', /^\s*Rolled back: the files it wrote were put back\. Before that: passed\.$/);
+    assert.match(
+      (await page.locator('#outcome').textContent()) ?? '',
+      /^\s*Rolled back: the files it wrote were put back\. Before that: passed\.$/,
+    );
     await page.locator('#header').screenshot({ path: path.join(shots, 'webview-rolled-back.png') });
     assert.deepEqual(problems, []);
     await page.close();

@@ -14,7 +14,16 @@ import { webviewHtml } from '../../src/vscode/webviewHtml';
 export const REPO = path.resolve(__dirname, '..', '..');
 const DIST = path.join(REPO, 'dist');
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Serves dist/ on the loopback, so the page loads the real bundle under the real CSP. */
 export async function serveDist(): Promise<{ origin: string; server: Server }> {
@@ -40,8 +49,28 @@ export async function serveDist(): Promise<{ origin: string; server: Server }> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  pages.set('/webview.html', webviewHtml({ cspSource: origin, nonce: 'testNonce0123456789abcdefABCDEF00', scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, codiconUri: `${origin}/codicons/codicon.css`, title: 'test' }));
-  pages.set('/stats.html', webviewHtml({ cspSource: origin, nonce: 'testNonce0123456789abcdefABCDEF00', scriptUri: `${origin}/statsView.js`, styleUri: `${origin}/webview.css`, codiconUri: `${origin}/codicons/codicon.css`, title: 'test' }));
+  pages.set(
+    '/webview.html',
+    webviewHtml({
+      cspSource: origin,
+      nonce: 'testNonce0123456789abcdefABCDEF00',
+      scriptUri: `${origin}/webview.js`,
+      styleUri: `${origin}/webview.css`,
+      codiconUri: `${origin}/codicons/codicon.css`,
+      title: 'test',
+    }),
+  );
+  pages.set(
+    '/stats.html',
+    webviewHtml({
+      cspSource: origin,
+      nonce: 'testNonce0123456789abcdefABCDEF00',
+      scriptUri: `${origin}/statsView.js`,
+      styleUri: `${origin}/webview.css`,
+      codiconUri: `${origin}/codicons/codicon.css`,
+      title: 'test',
+    }),
+  );
   return { origin, server };
 }
 
@@ -50,7 +79,12 @@ export function launch(): Promise<Browser> {
 }
 
 /** A page with a stand-in acquireVsCodeApi that records what the webview posts and saves. */
-export async function openWebview(browser: Browser, origin: string, initialState?: unknown, page_ = '/webview.html'): Promise<{ page: Page; problems: string[] }> {
+export async function openWebview(
+  browser: Browser,
+  origin: string,
+  initialState?: unknown,
+  page_ = '/webview.html',
+): Promise<{ page: Page; problems: string[] }> {
   // A context of its own (axe-core's Playwright builder needs one), closed with the page.
   const context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });
   const page = await context.newPage();
@@ -80,7 +114,10 @@ export const savedState = (page: Page) => page.evaluate(() => (window as unknown
 export const send = (page: Page, message: unknown) => page.evaluate((m) => window.postMessage(m, '*'), message);
 
 /** The host's `run/state` for a recorded run, built by the same functions the extension uses. */
-export async function recordedRunState(name: string, opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean; canCancel?: boolean } = {}): Promise<Extract<HostMessage, { type: 'run/state' }>> {
+export async function recordedRunState(
+  name: string,
+  opts: { mode?: 'live' | 'replay'; upTo?: number; canDecide?: boolean; canCancel?: boolean } = {},
+): Promise<Extract<HostMessage, { type: 'run/state' }>> {
   const dir = path.join(__dirname, 'fixtures', name);
   const all = decodeLog(readFileSync(path.join(dir, 'events.jsonl'), 'utf8'), name).events;
   const upTo = opts.upTo ?? all.length - 1;

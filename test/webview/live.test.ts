@@ -101,7 +101,10 @@ describe('webview app: live progress', function () {
       // What the user looked at stays where it was on screen. (When the stage line above it goes at
       // the end, the browser's scroll anchoring moves the scroll by that much to keep it there.)
       assert.ok(kept.scroll > 100, `not scrolled back to the top after event ${upTo}`);
-      assert.ok(Math.abs(kept.top - topBefore) <= 1, `the focused link stays put on screen after event ${upTo}: ${topBefore} -> ${kept.top}`);
+      assert.ok(
+        Math.abs(kept.top - topBefore) <= 1,
+        `the focused link stays put on screen after event ${upTo}: ${topBefore} -> ${kept.top}`,
+      );
     }
     // The kept link still works: its handler is the latest render's.
     await page.keyboard.press('Enter');
@@ -151,7 +154,10 @@ describe('webview app: live progress', function () {
   });
 
   it('a saved state that is not a valid run state is ignored, not shown', async () => {
-    const { page, problems } = await openWebview(shared.browser, shared.origin, { runId: 'x', last: { type: 'run/state', state: { runId: 'x' } } });
+    const { page, problems } = await openWebview(shared.browser, shared.origin, {
+      runId: 'x',
+      last: { type: 'run/state', state: { runId: 'x' } },
+    });
     await page.locator('#waiting').waitFor();
     assert.equal(await page.locator('#header').count(), 0);
     assert.deepEqual(problems, []);

@@ -31,7 +31,8 @@ describe('webview app: a 400 px panel', function () {
           for (const span of pre.querySelectorAll('span.add, span.del')) {
             lines++;
             const r = span.getBoundingClientRect();
-            if (r.right > Math.min(box.right, width) + 1 || r.left < box.left - 1) clipped.push(`"${(span.textContent ?? '').slice(0, 40)}" runs past the edge`);
+            if (r.right > Math.min(box.right, width) + 1 || r.left < box.left - 1)
+              clipped.push(`"${(span.textContent ?? '').slice(0, 40)}" runs past the edge`);
           }
         }
         const buttons = [...document.querySelectorAll('.correction-box vscode-button.open-diff')].map((b) => {
@@ -44,9 +45,12 @@ describe('webview app: a 400 px panel', function () {
       assert.deepEqual(report.clipped, []);
       assert.equal(report.pageScrollsSideways, false, 'the page itself does not scroll sideways');
       assert.ok(report.buttons.length > 0, 'Open in diff editor is there');
-      for (const b of report.buttons) assert.ok(b.width > 0 && b.left >= 0 && b.right <= report.width, `the button is inside the panel: ${JSON.stringify(b)}`);
+      for (const b of report.buttons)
+        assert.ok(b.width > 0 && b.left >= 0 && b.right <= report.width, `the button is inside the panel: ${JSON.stringify(b)}`);
       mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
-      await page.locator('.correction-box[data-status="pending"]').screenshot({ path: path.join(REPO, 'test-results', `webview-400px-${ticket}.png`) });
+      await page
+        .locator('.correction-box[data-status="pending"]')
+        .screenshot({ path: path.join(REPO, 'test-results', `webview-400px-${ticket}.png`) });
       assert.deepEqual(problems, []);
       await page.close();
     });

@@ -16,7 +16,8 @@ describe('webview app: proposals', function () {
   this.timeout(90_000);
   const shared = sharedBrowser();
 
-  const postedOf = async (page: Page, type: string) => (await posted(page)).filter((m) => (m as { type: string }).type === type) as Record<string, unknown>[];
+  const postedOf = async (page: Page, type: string) =>
+    (await posted(page)).filter((m) => (m as { type: string }).type === type) as Record<string, unknown>[];
   /** The element that has the keyboard, through the custom elements' shadow roots. */
   const focused = (page: Page) =>
     page.evaluate(() => {
@@ -35,7 +36,10 @@ describe('webview app: proposals', function () {
     await send(page, msg);
     const box = page.locator('.correction-box[data-status="pending"]');
     await box.waitFor();
-    assert.match((await box.locator('.accept-changes').textContent()) ?? '', /Accept rewrites \.tickets\/BLOG-3\.ticket\.json: the ticket\./);
+    assert.match(
+      (await box.locator('.accept-changes').textContent()) ?? '',
+      /Accept rewrites \.tickets\/BLOG-3\.ticket\.json: the ticket\./,
+    );
     // The diff editor's button comes before the inline diff.
     const button = box.locator('.preview vscode-button.open-diff');
     assert.equal(await button.count(), 1);

@@ -30,12 +30,16 @@ async function record(ticket: string): Promise<void> {
     const tmp = tmpdir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const scrub = (text: string) =>
       text
-        .split(ws.root).join('/workspace')
-        .split(REPO_ROOT).join('/ticket-runner')
+        .split(ws.root)
+        .join('/workspace')
+        .split(REPO_ROOT)
+        .join('/ticket-runner')
         .replace(new RegExp(`${tmp}/[A-Za-z0-9._-]+`, 'g'), '/tmp/run');
     writeFileSync(path.join(dest, 'events.jsonl'), scrub(readFileSync(result.logPath, 'utf8')));
     cpSync(path.join(runDir, 'blobs'), path.join(dest, 'blobs'), { recursive: true });
-    console.log(`${ticket}: ${result.state.status}, ${result.state.attempts.length} attempt(s), ${readdirSync(path.join(dest, 'blobs')).length} blob(s)`);
+    console.log(
+      `${ticket}: ${result.state.status}, ${result.state.attempts.length} attempt(s), ${readdirSync(path.join(dest, 'blobs')).length} blob(s)`,
+    );
   } finally {
     ws.dispose();
   }

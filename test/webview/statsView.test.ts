@@ -27,7 +27,10 @@ describe('Run Statistics panel (headless Chromium, recorded run logs)', function
     assert.match(text, /2 runs of 2 tickets; 50% passed \(1 of the 2 that stopped\)/);
     assert.match(text, /to you: change the ticket: 1/);
     assert.match(text, /waiting for your decision: 1/);
-    assert.deepEqual(await page.locator('vscode-table-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-ticket'))), ['BLOG-1', 'BLOG-3']);
+    assert.deepEqual(await page.locator('vscode-table-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-ticket'))), [
+      'BLOG-1',
+      'BLOG-3',
+    ]);
     mkdirSync(path.join(REPO, 'test-results'), { recursive: true });
     await page.screenshot({ path: path.join(REPO, 'test-results', 'stats-panel.png'), fullPage: true });
     await page.locator('#refresh').click();

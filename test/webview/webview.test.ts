@@ -48,7 +48,10 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     // Which file Accept rewrites is said once, above the diff.
     assert.equal(await box.locator('.accept-changes').count(), 1);
     assert.doesNotMatch((await preview.locator('.diff-title').textContent()) ?? '', /Accept rewrites/);
-    assert.ok((await preview.locator('.add').count()) > 0 && (await preview.locator('.del').count()) > 0, 'both sides of the edit are shown');
+    assert.ok(
+      (await preview.locator('.add').count()) > 0 && (await preview.locator('.del').count()) > 0,
+      'both sides of the edit are shown',
+    );
     assert.match((await preview.locator('.add').allTextContents()).join('\n'), /createdAt/);
     assert.ok(await page.locator('#accept').isVisible());
     assert.ok(await page.locator('#reject').isVisible());
@@ -71,7 +74,10 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     assert.equal(sent.length, 1);
     const parsed = parseWebviewMessage(sent[0]);
     assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
-    assert.deepEqual({ ...(sent[0] as object), id: 'x' }, { type: 'correction/accept', id: 'x', runId: msg.state.runId, requestId: msg.state.corrections[0]!.request.id });
+    assert.deepEqual(
+      { ...(sent[0] as object), id: 'x' },
+      { type: 'correction/accept', id: 'x', runId: msg.state.runId, requestId: msg.state.corrections[0]!.request.id },
+    );
     // While the request is out, the buttons are disabled; the host's answer for the same id re-enables them.
     await page.locator('#busy').waitFor();
     await send(page, { type: 'request/done', id: (sent[0] as { id: string }).id, ok: false, error: 'the ticket changed on disk' });
@@ -136,7 +142,10 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.locator('.attempt[data-attempt="2"] .rung').waitFor();
     assert.equal(await page.locator('.attempt[data-attempt="1"] .rung').count(), 0);
     assert.equal(await page.locator('.attempt[data-attempt="2"] .rung').getAttribute('data-rung'), '2');
-    assert.match((await page.locator('.attempt[data-attempt="2"] .rung').textContent()) ?? '', /Asked the Coder again, with the failure: attempt 1 failed \(tests failed/);
+    assert.match(
+      (await page.locator('.attempt[data-attempt="2"] .rung').textContent()) ?? '',
+      /Asked the Coder again, with the failure: attempt 1 failed \(tests failed/,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -146,9 +155,28 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     const msg = await recordedRunState('BLOG-1');
     const first = msg.state.attempts[0]!;
     // The attempt's facts as the reducer keeps them from answer.cut, edit.refused and write.refused (elided).
-    first.cuts = [{ outputTokens: 8192, final: false, detail: 'the answer stopped at the token limit after 31200 characters of text and 0 tool call(s)' }];
-    first.editRefusals = [{ command: 'str_replace', path: 'src/handlers/posts.ts', detail: 'old_str was found 2 times in src/handlers/posts.ts (at lines 12, 30): nothing was replaced. Add lines around it so that it occurs exactly once.' }];
-    first.refused = [{ path: 'src/handlers/posts.ts', reason: 'elided', detail: 'src/handlers/posts.ts was not written: it replaces code with a placeholder comment ("// ... existing code ...").' }];
+    first.cuts = [
+      {
+        outputTokens: 8192,
+        final: false,
+        detail: 'the answer stopped at the token limit after 31200 characters of text and 0 tool call(s)',
+      },
+    ];
+    first.editRefusals = [
+      {
+        command: 'str_replace',
+        path: 'src/handlers/posts.ts',
+        detail:
+          'old_str was found 2 times in src/handlers/posts.ts (at lines 12, 30): nothing was replaced. Add lines around it so that it occurs exactly once.',
+      },
+    ];
+    first.refused = [
+      {
+        path: 'src/handlers/posts.ts',
+        reason: 'elided',
+        detail: 'src/handlers/posts.ts was not written: it replaces code with a placeholder comment ("// ... existing code ...").',
+      },
+    ];
     await send(page, msg);
     const attempt = page.locator('.attempt[data-attempt="1"]');
     await attempt.waitFor();
@@ -156,7 +184,10 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await attempt.evaluate((el) => ((el as HTMLElement & { open: boolean }).open = true));
     await attempt.locator('.cut').waitFor();
     const text = (await attempt.textContent()) ?? '';
-    assert.match(text, /The Coder's answer was cut off at the model's token limit \(8192 tokens\): its unfinished part was not written; it was asked to go on with small edits\./);
+    assert.match(
+      text,
+      /The Coder's answer was cut off at the model's token limit \(8192 tokens\): its unfinished part was not written; it was asked to go on with small edits\./,
+    );
     assert.match(text, /1 edit\(s\) the Coder was told to fix, at no attempt's cost: old_str was found 2 times/);
     assert.match(text, /Not written: src\/handlers\/posts\.ts was not written: it replaces code with a placeholder comment/);
     mkdirSync(path.join(REPO, 'test-results'), { recursive: true });

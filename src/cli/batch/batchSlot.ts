@@ -1,5 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, LinkMessageError, readLinkMessage, type ParentMessage, type SlotOrder } from './linkMessages';
+import {
+  BATCH_LINK_VAR,
+  BATCH_SLOT_VAR,
+  ChildMessage,
+  LinkMessageError,
+  readLinkMessage,
+  type ParentMessage,
+  type SlotOrder,
+} from './linkMessages';
 import type { CallPermits } from './callPermits';
 
 /** What the batch holds while it runs: its slots' processes and the permits their model calls share. */

@@ -91,7 +91,7 @@ export class CallPermits {
 
   /** Grants, in order of asking, every waiting call the limits allow now. */
   private pump(): void {
-    for (let i = 0; i < this.waiting.length; ) {
+    for (let i = 0; i < this.waiting.length;) {
       const w = this.waiting[i]!;
       if (this.exhausted) {
         this.waiting.splice(i, 1);

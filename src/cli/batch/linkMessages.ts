@@ -10,7 +10,9 @@ import { TicketRunnerError } from '../../core/errors';
 /** Child to batch. */
 export const ChildMessage = z.discriminatedUnion('type', [
   /** Before each model call: the call's API key (a fingerprint, never the key) and the most the call can cost. */
-  z.object({ type: z.literal('call/acquire'), id: z.number().int(), key: z.string(), maxCostUsd: z.number().nonnegative().nullable() }).strict(),
+  z
+    .object({ type: z.literal('call/acquire'), id: z.number().int(), key: z.string(), maxCostUsd: z.number().nonnegative().nullable() })
+    .strict(),
   /** After each call granted, whatever its end: what it cost. */
   z.object({ type: z.literal('call/release'), permit: z.number().int(), costUsd: z.number().nonnegative() }).strict(),
   /** A slot is set up (its signal handlers too) and takes its first ticket. */

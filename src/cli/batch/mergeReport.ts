@@ -29,9 +29,11 @@ export function mergeReport(dirs: readonly string[], exitCodeOf: (status: BatchE
   const seen = new Map<string, BatchEntry>();
   for (const d of dirs) {
     const dir = path.resolve(d);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserInputError(`${d} is not a folder: give the folders the runs were downloaded to`);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UserInputError(`${d} is not a folder: give the folders the runs were downloaded to`);
     const logs = findLogs(dir);
-    if (!logs.length) throw new UserInputError(`no run log (events.jsonl) under ${d}: give a run folder (.ticket-runner/runs/<id>) or a folder of them`);
+    if (!logs.length)
+      throw new UserInputError(`no run log (events.jsonl) under ${d}: give a run folder (.ticket-runner/runs/<id>) or a folder of them`);
     for (const file of logs) {
       const events = decodeLog(readFileSync(file, 'utf8'), file).events;
       const runId = events[0]?.runId ?? path.basename(path.dirname(file));
@@ -39,6 +41,8 @@ export function mergeReport(dirs: readonly string[], exitCodeOf: (status: BatchE
       if (!seen.has(runId)) seen.set(runId, batchEntry(state.ticketPath, state, { exitCode: exitCodeOf(state.status), workspace: null }));
     }
   }
-  const tickets = [...seen.values()].sort((a, b) => a.ticket.localeCompare(b.ticket, 'en', { numeric: true }) || (a.runId ?? '').localeCompare(b.runId ?? ''));
+  const tickets = [...seen.values()].sort(
+    (a, b) => a.ticket.localeCompare(b.ticket, 'en', { numeric: true }) || (a.runId ?? '').localeCompare(b.runId ?? ''),
+  );
   return batchReport(tickets, null);
 }

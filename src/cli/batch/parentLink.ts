@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { CancelledError } from '../../core/errors';
 import type { ModelPort, ModelRequest } from '../../core/ports/model';
 import { RunStop } from '../../core/recovery/runStop';
-import { BATCH_LINK_VAR, BATCH_SLOT_VAR, LinkMessageError, ParentMessage, readLinkMessage, SlotInbox, type ChildMessage, type SlotOrder } from './linkMessages';
+import {
+  BATCH_LINK_VAR,
+  BATCH_SLOT_VAR,
+  LinkMessageError,
+  ParentMessage,
+  readLinkMessage,
+  SlotInbox,
+  type ChildMessage,
+  type SlotOrder,
+} from './linkMessages';
 
 /** A provider that can say the most a call can cost before making it (the batch's dollar cap reserves it). */
 interface CostBounded {
@@ -97,7 +106,8 @@ export function openLink(proc: NodeJS.Process): ParentLink | null {
       waiting.set(id, (m) => {
         done();
         if (m instanceof LinkMessageError) reject(m);
-        else if (m.type === 'call/refused') reject(new RunStop({ kind: 'budgetExceeded', budget: 'batchDollars', limit: m.limitUsd, used: m.spentUsd }, 'failed'));
+        else if (m.type === 'call/refused')
+          reject(new RunStop({ kind: 'budgetExceeded', budget: 'batchDollars', limit: m.limitUsd, used: m.spentUsd }, 'failed'));
         else resolve(m.permit);
       });
       signal.addEventListener('abort', onAbort, { once: true });

@@ -36,7 +36,13 @@ export interface BatchOptions {
 }
 
 export interface BatchResult {
-  report: BatchReport & { batchDir: string; mode: 'worktree' | 'copy'; commit: string | null; parallel: number; calls: { maxConcurrent: number | null; peakConcurrent: number } };
+  report: BatchReport & {
+    batchDir: string;
+    mode: 'worktree' | 'copy';
+    commit: string | null;
+    parallel: number;
+    calls: { maxConcurrent: number | null; peakConcurrent: number };
+  };
   reportPath: string;
   junitPath: string;
 }
@@ -73,15 +79,23 @@ async function runOne(o: BatchOptions, maker: ReturnType<typeof treeMaker>, tick
         workspace = null;
       } catch (err) {
         // The verdict stands; only where its change lives differs: the tree stays and the report says so.
-        o.progress(`[${id}] warning: the passed change could not be kept on a branch (${err instanceof Error ? err.message : String(err)}); its worktree stays at ${tree.root}`);
+        o.progress(
+          `[${id}] warning: the passed change could not be kept on a branch (${err instanceof Error ? err.message : String(err)}); its worktree stays at ${tree.root}`,
+        );
       }
-    } else if ((status === 'failed' || status === 'error') || (status === 'passed' && o.keep === 'none')) {
+    } else if (status === 'failed' || status === 'error' || (status === 'passed' && o.keep === 'none')) {
       maker.remove(tree);
       workspace = null;
     }
     // needsOperator, cancelled and unfinished runs keep their tree: resolve and resume run there.
   }
-  return batchEntry(ticket, run.state, { exitCode: end.code, expectedExit: exitForStatus(status), workspace, branch, modelOption: o.modelOption });
+  return batchEntry(ticket, run.state, {
+    exitCode: end.code,
+    expectedExit: exitForStatus(status),
+    workspace,
+    branch,
+    modelOption: o.modelOption,
+  });
 }
 
 /** Runs every ticket, at most `parallel` at a time, each in its own tree; writes the report and the JUnit file. */
@@ -89,7 +103,9 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
   const started = Date.now();
   const maker = treeMaker(o.ws, path.join(o.batchDir, 'trees'), o.tickets.map(ticketIdOf));
   mkdirSync(o.batchDir, { recursive: true });
-  o.progress(`batch: ${o.tickets.length} ticket(s), ${o.parallel} at a time, each in its own ${maker.mode === 'worktree' ? `git worktree of ${maker.commit!.slice(0, 12)}` : 'copy of the workspace'} under ${path.join(o.batchDir, 'trees')}`);
+  o.progress(
+    `batch: ${o.tickets.length} ticket(s), ${o.parallel} at a time, each in its own ${maker.mode === 'worktree' ? `git worktree of ${maker.commit!.slice(0, 12)}` : 'copy of the workspace'} under ${path.join(o.batchDir, 'trees')}`,
+  );
   const entries: (BatchEntry | undefined)[] = Array.from({ length: o.tickets.length }, () => undefined);
   const live: Live = { children: new Set(), permits: new CallPermits({ maxConcurrent: o.maxConcurrentCalls, maxDollars: o.maxDollars }) };
   // A second Ctrl-C makes this process exit at once (see main): its tickets' processes go with it.
@@ -116,7 +132,13 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
       try {
         e = await runOne(o, maker, ticket, slot);
       } catch (err) {
-        e = entryWithoutRun(ticket, ticketIdOf(ticket), 'error', `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`, null);
+        e = entryWithoutRun(
+          ticket,
+          ticketIdOf(ticket),
+          'error',
+          `the batch could not run it: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`,
+          null,
+        );
       }
       entries[i] = e;
       done++;
@@ -130,7 +152,10 @@ export async function runBatch(o: BatchOptions): Promise<BatchResult> {
     live.permits.close();
   }
   const spent = live.permits.spentUsd;
-  const unstarted = o.signal.aborted || o.maxDollars === undefined || !live.permits.exhausted ? 'not started: the batch was cancelled first' : `not started: the batch's dollar budget was spent ($${spent.toFixed(4)} of $${o.maxDollars})`;
+  const unstarted =
+    o.signal.aborted || o.maxDollars === undefined || !live.permits.exhausted
+      ? 'not started: the batch was cancelled first'
+      : `not started: the batch's dollar budget was spent ($${spent.toFixed(4)} of $${o.maxDollars})`;
   const tickets = o.tickets.map((t, i) => entries[i] ?? entryWithoutRun(t, ticketIdOf(t), 'notStarted', unstarted, null));
   const budget = o.maxDollars === undefined ? undefined : { maxDollars: o.maxDollars, spentUsd: spent, reached: live.permits.exhausted };
   const report = {

@@ -3,10 +3,12 @@ import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
 import { isTicketFileName, ticketBaseName } from '../../core/ticket/ticketFormat';
 
-
 /** A file-name pattern with `*` and `?` as a regular expression; everything else is literal. */
 function nameMatcher(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${body}$`);
 }
 
@@ -16,14 +18,17 @@ function nameMatcher(pattern: string): RegExp {
  * `.tickets/BLOG-*.ticket.json`; the shell may expand it first, which gives the same list).
  */
 export function findTickets(ws: string, specs: readonly string[]): string[] {
-  if (!specs.length) throw new UserInputError('batch needs a folder of tickets or a pattern, such as .tickets or ".tickets/BLOG-*.ticket.json"');
+  if (!specs.length)
+    throw new UserInputError('batch needs a folder of tickets or a pattern, such as .tickets or ".tickets/BLOG-*.ticket.json"');
   const found = new Set<string>();
   for (const spec of specs) {
     const abs = path.resolve(ws, spec);
     const rel = (p: string) => path.relative(ws, p).split(path.sep).join('/');
-    if (rel(abs).startsWith('..')) throw new UserInputError(`${spec} is outside the workspace ${ws}: tickets run in copies of the workspace, so they must be in it`);
+    if (rel(abs).startsWith('..'))
+      throw new UserInputError(`${spec} is outside the workspace ${ws}: tickets run in copies of the workspace, so they must be in it`);
     const wild = /[*?]/.test(path.basename(abs));
-    if (/[*?]/.test(path.dirname(abs))) throw new UserInputError(`${spec}: wildcards are allowed in the file name only, such as .tickets/BLOG-*.ticket.json`);
+    if (/[*?]/.test(path.dirname(abs)))
+      throw new UserInputError(`${spec}: wildcards are allowed in the file name only, such as .tickets/BLOG-*.ticket.json`);
     let st;
     try {
       st = wild ? null : statSync(abs);
@@ -44,7 +49,8 @@ export function findTickets(ws: string, specs: readonly string[]): string[] {
     }
     for (const n of names) if (match(n) && statSync(path.join(dir, n)).isFile()) found.add(rel(path.join(dir, n)));
   }
-  if (!found.size) throw new UserInputError(`no ticket matched ${specs.join(' ')} in ${ws}: tickets are files named <ID>.ticket.json or <ID>.ticket.yaml`);
+  if (!found.size)
+    throw new UserInputError(`no ticket matched ${specs.join(' ')} in ${ws}: tickets are files named <ID>.ticket.json or <ID>.ticket.yaml`);
   return [...found].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 }
 

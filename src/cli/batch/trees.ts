@@ -40,7 +40,9 @@ export const ticketBranch = (ticketId: string): string => `ticket/${ticketId}`;
 /** Ticket ids go into paths and branch names: only the characters both take. */
 function checkId(ticketId: string): void {
   if (!/^[A-Za-z0-9][\w.-]*$/.test(ticketId) || ticketId.includes('..')) {
-    throw new UserInputError(`ticket file name "${ticketId}" cannot name a worktree or a branch: use letters, digits, ".", "_" and "-" (such as BLOG-5.ticket.json)`);
+    throw new UserInputError(
+      `ticket file name "${ticketId}" cannot name a worktree or a branch: use letters, digits, ".", "_" and "-" (such as BLOG-5.ticket.json)`,
+    );
   }
 }
 
@@ -76,7 +78,9 @@ export function treeMaker(ws: string, treesDir: string, ticketIds: readonly stri
         const root = path.join(treesDir, id);
         // Entry by entry: the trees live inside the workspace's own store, which is not copied.
         mkdirSync(root, { recursive: true });
-        for (const name of readdirSync(ws)) if (name !== STATE_DIR && name !== 'node_modules') cpSync(path.join(ws, name), path.join(root, name), { recursive: true, verbatimSymlinks: true });
+        for (const name of readdirSync(ws))
+          if (name !== STATE_DIR && name !== 'node_modules')
+            cpSync(path.join(ws, name), path.join(root, name), { recursive: true, verbatimSymlinks: true });
         linkModules(root);
         return { root, workspace: root };
       },
@@ -86,17 +90,28 @@ export function treeMaker(ws: string, treesDir: string, ticketIds: readonly stri
   }
   const commit = gitOrNull(ws, ['rev-parse', '--verify', 'HEAD^{commit}']);
   if (!commit) throw new UserInputError(`${ws} is in a git repository with no commit yet: commit the project (worktrees start from HEAD)`);
-  const dirty = git(ws, ['status', '--porcelain', '--untracked-files=all', '--', '.', `:(exclude)${STATE_DIR}`]).split('\n').filter(Boolean);
+  const dirty = git(ws, ['status', '--porcelain', '--untracked-files=all', '--', '.', `:(exclude)${STATE_DIR}`])
+    .split('\n')
+    .filter(Boolean);
   if (dirty.length) {
-    throw new UserInputError(`the workspace has ${dirty.length} uncommitted change(s) (${dirty.slice(0, 3).map((l) => l.slice(3)).join(', ')}${dirty.length > 3 ? ', …' : ''}): commit or stash them, since each ticket runs in a worktree of HEAD`);
+    throw new UserInputError(
+      `the workspace has ${dirty.length} uncommitted change(s) (${dirty
+        .slice(0, 3)
+        .map((l) => l.slice(3))
+        .join(', ')}${dirty.length > 3 ? ', …' : ''}): commit or stash them, since each ticket runs in a worktree of HEAD`,
+    );
   }
   for (const id of ticketIds) {
     if (gitOrNull(ws, ['rev-parse', '--verify', '--quiet', `refs/heads/${ticketBranch(id)}`])) {
-      throw new UserInputError(`branch ${ticketBranch(id)} exists (from an earlier batch?): merge or delete it (git branch -D ${ticketBranch(id)}) before running the ticket again`);
+      throw new UserInputError(
+        `branch ${ticketBranch(id)} exists (from an earlier batch?): merge or delete it (git branch -D ${ticketBranch(id)}) before running the ticket again`,
+      );
     }
   }
   const sub = path.relative(top, ws);
-  const identity = gitOrNull(ws, ['config', 'user.email']) ? [] : ['-c', 'user.name=ticket-runner', '-c', 'user.email=ticket-runner@localhost'];
+  const identity = gitOrNull(ws, ['config', 'user.email'])
+    ? []
+    : ['-c', 'user.name=ticket-runner', '-c', 'user.email=ticket-runner@localhost'];
   const remove = (tree: TicketTree) => {
     gitOrNull(ws, ['worktree', 'remove', '--force', tree.root]);
     rmSync(tree.root, { recursive: true, force: true });
@@ -120,7 +135,10 @@ export function treeMaker(ws: string, treesDir: string, ticketIds: readonly stri
       // to be told to exclude a path it already ignores, so only those it does not are named).
       const link = path.join(tree.workspace, 'node_modules');
       const own = [path.join(tree.workspace, STATE_DIR), ...(existsSync(link) && lstatSync(link).isSymbolicLink() ? [link] : [])];
-      const exclude = own.map((p) => path.relative(tree.root, p)).filter((rel) => gitOrNull(tree.root, ['check-ignore', '-q', rel]) === null).map((rel) => `:(exclude)${rel}`);
+      const exclude = own
+        .map((p) => path.relative(tree.root, p))
+        .filter((rel) => gitOrNull(tree.root, ['check-ignore', '-q', rel]) === null)
+        .map((rel) => `:(exclude)${rel}`);
       git(tree.root, ['add', '--all', '--', '.', ...exclude]);
       git(tree.root, [...identity, 'commit', '--quiet', '--allow-empty', '--no-verify', '-m', message]);
       remove(tree);

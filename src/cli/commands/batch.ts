@@ -68,11 +68,34 @@ ticket and each run records it; a second Ctrl-C kills them at once).`,
       else if (typeof v === 'string') runArgs.push(`--${name}`, v);
     }
     const tickets = findTickets(ws, positionals);
-    if (!CLI_ENTRY.endsWith('.js')) throw new UserInputError('batch runs each ticket in the built CLI: run it as ticket-runner (npm run build makes dist/cli.js)');
+    if (!CLI_ENTRY.endsWith('.js'))
+      throw new UserInputError('batch runs each ticket in the built CLI: run it as ticket-runner (npm run build makes dist/cli.js)');
     // Made as every run makes it, with its .gitignore: the trees and copies stay out of the project's git.
-    const batchDir = path.join(ensureStateDir(ws), 'batch', new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid);
-    const result = await runBatch({ ws, tickets, parallel, keep, runArgs, modelOption: `--model ${model}`, batchDir, outDir: path.resolve(flags.out ?? batchDir), cliEntry: CLI_ENTRY, maxDollars, maxConcurrentCalls, signal, progress: io.err });
-    io.out(flags.json ? JSON.stringify(result.report, null, 2) : `${formatBatchSummary(result.report)}\nReport: ${result.reportPath}\nJUnit: ${result.junitPath}`);
+    const batchDir = path.join(
+      ensureStateDir(ws),
+      'batch',
+      new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15) + '-' + process.pid,
+    );
+    const result = await runBatch({
+      ws,
+      tickets,
+      parallel,
+      keep,
+      runArgs,
+      modelOption: `--model ${model}`,
+      batchDir,
+      outDir: path.resolve(flags.out ?? batchDir),
+      cliEntry: CLI_ENTRY,
+      maxDollars,
+      maxConcurrentCalls,
+      signal,
+      progress: io.err,
+    });
+    io.out(
+      flags.json
+        ? JSON.stringify(result.report, null, 2)
+        : `${formatBatchSummary(result.report)}\nReport: ${result.reportPath}\nJUnit: ${result.junitPath}`,
+    );
     return batchExitCode(result.report, EXIT);
   },
 });

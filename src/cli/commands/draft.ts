@@ -35,7 +35,7 @@ interface DraftOptions {
 }
 
 function issueText(ws: string, from: string | undefined): string {
-  if (!from) throw new UserInputError('draft needs --from FILE (the issue\'s text), or --from - to read it from standard input');
+  if (!from) throw new UserInputError("draft needs --from FILE (the issue's text), or --from - to read it from standard input");
   if (from === '-') return readFileSync(0, 'utf8');
   const file = path.resolve(ws, from);
   if (!existsSync(file)) throw new UserInputError(`no file ${from} to draft from`);
@@ -46,11 +46,17 @@ function issueText(ws: string, from: string | undefined): string {
 
 /** `draft`: the model's ticket for an issue, validated and rendered, shown and not run. */
 async function draft(o: DraftOptions, io: Io, signal: AbortSignal): Promise<number> {
-  if (!o.id || !TICKET_ID.test(o.id)) throw new UserInputError(`draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`);
+  if (!o.id || !TICKET_ID.test(o.id))
+    throw new UserInputError(
+      `draft needs --id: the ticket's id, letters, digits, dot, dash or underscore (such as BLOG-14)${o.id ? `, got "${o.id}"` : ''}`,
+    );
   const format = (o.format ?? (o.out && /\.ya?ml$/i.test(o.out) ? 'yaml' : 'json')) as TicketFormat;
   if (format !== 'json' && format !== 'yaml') throw new UserInputError(`--format must be json or yaml, got "${String(o.format)}"`);
-  const ticketPath = o.out ? normalizeRelPath(path.relative(o.ws, path.resolve(o.ws, o.out)).split(path.sep).join('/')) : `.tickets/${o.id}.ticket.${format}`;
-  if (o.out && existsSync(path.join(o.ws, ticketPath))) throw new UserInputError(`${ticketPath} already exists: a draft is never written over a ticket; pick another --out`);
+  const ticketPath = o.out
+    ? normalizeRelPath(path.relative(o.ws, path.resolve(o.ws, o.out)).split(path.sep).join('/'))
+    : `.tickets/${o.id}.ticket.${format}`;
+  if (o.out && existsSync(path.join(o.ws, ticketPath)))
+    throw new UserInputError(`${ticketPath} already exists: a draft is never written over a ticket; pick another --out`);
   const text = issueText(o.ws, o.from);
   const model = wireDraftModel({ workspaceRoot: o.ws, model: o.model, ticketPath, scriptPath: o.script, env: process.env });
   const checks = wireTicketChecks(o.ws);
@@ -58,7 +64,21 @@ async function draft(o: DraftOptions, io: Io, signal: AbortSignal): Promise<numb
     const draft = await draftTicket({ model, clock: systemClock, ...checks }, { issueText: text, ticketPath, id: o.id }, signal);
     const ok = !draft.findings.some((f) => f.severity === 'error');
     if (o.json) {
-      io.out(JSON.stringify({ ticketPath, ok, text: draft.text, findings: draft.findings, rendered: draft.rendered, rejected: draft.rejected, record: draft.record }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            ticketPath,
+            ok,
+            text: draft.text,
+            findings: draft.findings,
+            rendered: draft.rendered,
+            rejected: draft.rejected,
+            record: draft.record,
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       for (const r of draft.rejected) io.err(`an answer was refused and asked again: ${r}`);
       for (const r of draft.record.rungs) io.err(`recovery: ${r}`);
@@ -86,5 +106,18 @@ export const draftCommand = defineCommand({
   options: { ...MODEL_OPTION, out: { type: 'string' } },
   ownOptions: { from: { type: 'string' }, id: { type: 'string' }, format: { type: 'string' }, script: { type: 'string' } },
   run: ({ flags, io, signal }) =>
-    draft({ ws: workspaceOf(flags), from: flags.from, id: flags.id, format: flags.format, out: flags.out, model: modelChoice(flags), script: flags.script, json: flags.json === true }, io, signal),
+    draft(
+      {
+        ws: workspaceOf(flags),
+        from: flags.from,
+        id: flags.id,
+        format: flags.format,
+        out: flags.out,
+        model: modelChoice(flags),
+        script: flags.script,
+        json: flags.json === true,
+      },
+      io,
+      signal,
+    ),
 });

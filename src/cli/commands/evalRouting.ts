@@ -44,22 +44,35 @@ function readReport(file: string): RoutingReport {
     throw new UserInputError(`${file} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   const r = raw as Partial<RoutingReport> | null;
-  if (!r || typeof r !== 'object' || typeof r.cases !== 'number' || !r.matrix || !r.accuracy || !r.guards || !Array.isArray(r.results) || !r.usage) {
+  if (
+    !r ||
+    typeof r !== 'object' ||
+    typeof r.cases !== 'number' ||
+    !r.matrix ||
+    !r.accuracy ||
+    !r.guards ||
+    !Array.isArray(r.results) ||
+    !r.usage
+  ) {
     throw new UserInputError(`${file} is not an eval-routing report (written by eval-routing --out)`);
   }
   return r as RoutingReport;
 }
 
-function modelChoice(raw: string | undefined): (env: NodeJS.ProcessEnv) => { label: string; modelFor: Parameters<typeof evalCases>[1]['modelFor'] } {
+function modelChoice(
+  raw: string | undefined,
+): (env: NodeJS.ProcessEnv) => { label: string; modelFor: Parameters<typeof evalCases>[1]['modelFor'] } {
   const choice = raw ?? 'anthropic';
-  if (choice === 'scripted') return () => ({ label: 'scripted (the cases\' recorded answers)', modelFor: scriptedCaseModel });
+  if (choice === 'scripted') return () => ({ label: "scripted (the cases' recorded answers)", modelFor: scriptedCaseModel });
   if (choice === 'anthropic') {
     return (env) => {
       const model: ModelPort = createAnthropicProviderFromEnv(env);
       return { label: `${model.info.provider} ${model.info.model}`, modelFor: () => model };
     };
   }
-  throw new UserInputError(`--model must be scripted or anthropic, got "${choice}" (the editor's models run from its "Evaluate Routing" command)`);
+  throw new UserInputError(
+    `--model must be scripted or anthropic, got "${choice}" (the editor's models run from its "Evaluate Routing" command)`,
+  );
 }
 
 /** `eval-routing`: the routing benchmark, or the comparison of two of its reports. */

@@ -17,11 +17,22 @@ export const listCommand = defineCommand({
     const rows = await loadWorkspaceRuns(ws, io.err);
     const alive = ownerProbe(ws);
     const shown = rows.map((s) => ({ s, status: displayStatus(s, alive) }));
-    if (flags.json) io.out(JSON.stringify(shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })), null, 2));
+    if (flags.json)
+      io.out(
+        JSON.stringify(
+          shown.map(({ s, status }) => ({ runId: s.runId, ticketId: s.ticketId, status, attempts: s.attempts.length, model: s.model })),
+          null,
+          2,
+        ),
+      );
     else if (!rows.length) io.out('No runs yet. Start one with: ticket-runner run .tickets/<ID>.ticket.json');
     else {
       for (const { s, status } of shown) {
-        const why = s.finished ? describeStop(s.finished.reason) : status === 'interrupted' ? `its process is gone: ticket-runner resume ${s.runId}` : '';
+        const why = s.finished
+          ? describeStop(s.finished.reason)
+          : status === 'interrupted'
+            ? `its process is gone: ticket-runner resume ${s.runId}`
+            : '';
         io.out(`${s.runId}  ${s.ticketId.padEnd(10)} ${status.padEnd(13)} ${s.attempts.length} attempt(s)  ${why}  [${modelLabel(s)}]`);
       }
     }

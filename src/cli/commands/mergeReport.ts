@@ -22,7 +22,11 @@ Exits as \`batch\` does for those outcomes.`,
     mkdirSync(out, { recursive: true });
     writeFileSync(path.join(out, 'batch-report.json'), JSON.stringify(report, null, 2) + '\n');
     writeFileSync(path.join(out, 'batch-junit.xml'), batchJunit(report));
-    io.out(flags.json ? JSON.stringify(report, null, 2) : `${formatBatchSummary(report)}\nReport: ${path.join(out, 'batch-report.json')}\nJUnit: ${path.join(out, 'batch-junit.xml')}`);
+    io.out(
+      flags.json
+        ? JSON.stringify(report, null, 2)
+        : `${formatBatchSummary(report)}\nReport: ${path.join(out, 'batch-report.json')}\nJUnit: ${path.join(out, 'batch-junit.xml')}`,
+    );
     return batchExitCode(report, EXIT);
   },
 });

@@ -33,7 +33,9 @@ case is also named on stderr). Nothing is written.`,
     io.out(
       [
         ...rendered.map((f) => `// ==> ${f.path} <==\n${f.content}`),
-        ...renderedHeldOut.map((f) => `// ==> ${f.path} <== held out: on disk only while a command judges with it; the Coder never sees it\n${f.content}`),
+        ...renderedHeldOut.map(
+          (f) => `// ==> ${f.path} <== held out: on disk only while a command judges with it; the Coder never sees it\n${f.content}`,
+        ),
       ].join('\n'),
     );
     for (const c of heldOut) io.err(heldOutLine(rel, c));

@@ -22,18 +22,34 @@ The resumed run ends with the end-of-ticket gates, as \`run\` does; the same gat
   options: { ...MODEL_OPTION, ...RUN_OPTIONS, reason: { type: 'string' } },
   async run({ flags, positionals, argv, io, signal }) {
     const [runId, decision] = positionals;
-    if (!runId || (decision !== 'accept' && decision !== 'reject')) throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
+    if (!runId || (decision !== 'accept' && decision !== 'reject'))
+      throw new UserInputError('usage: ticket-runner resolve <runId> accept|reject [--reason TEXT]');
     const ws = workspaceOf(flags);
     const state = await loadRun(ws, runId);
     const settings = runSettingsFrom(flags);
     // A rejection ends the run: it makes no model call, so it needs no key.
     const model = decision === 'reject' ? 'none' : modelChoice(flags, state);
-    const wire = { workspaceRoot: ws, model, ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progressTo(io), ...wiredSettings(settings) };
+    const wire = {
+      workspaceRoot: ws,
+      model,
+      ticketPath: state.ticketPath,
+      continuesRun: runId,
+      env: process.env,
+      onEvent: progressTo(io),
+      ...wiredSettings(settings),
+    };
     return openRun({ argv, io }, wire, async (deps) => {
       // The whole change goes on record in the terminal before it is applied.
       const pending = state.corrections.find((c) => c.status === 'pending');
       if (pending && decision === 'accept') io.err(previewLines(pending).join('\n'));
-      const result = await resolveCorrection(deps, runId, { decision, reason: flags.reason, by: 'cli', signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery });
+      const result = await resolveCorrection(deps, runId, {
+        decision,
+        reason: flags.reason,
+        by: 'cli',
+        signal,
+        budget: flags.attempts ? settings.budget : undefined,
+        recovery: settings.recovery,
+      });
       return printRun(io, flags.json, result);
     });
   },

@@ -24,12 +24,27 @@ the kind of model it was started with. The run options of \`run\` apply.`,
     if (!runId) throw new UserInputError('resume needs a run id (see ticket-runner list)');
     const ws = workspaceOf(flags);
     const state = await loadRun(ws, runId);
-    const reason = state.status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
+    const reason =
+      state.status === 'cancelled'
+        ? 'cancelled, resumed by the operator'
+        : `interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone`;
     const settings = runSettingsFrom(flags);
-    const wire = { workspaceRoot: ws, model: modelChoice(flags, state), ticketPath: state.ticketPath, continuesRun: runId, env: process.env, onEvent: progressTo(io), ...wiredSettings(settings) };
+    const wire = {
+      workspaceRoot: ws,
+      model: modelChoice(flags, state),
+      ticketPath: state.ticketPath,
+      continuesRun: runId,
+      env: process.env,
+      onEvent: progressTo(io),
+      ...wiredSettings(settings),
+    };
     // A live run holds the lock: the lock's message names it.
     return openRun({ argv, io }, wire, async (deps) =>
-      printRun(io, flags.json, await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery })),
+      printRun(
+        io,
+        flags.json,
+        await resumeRun(deps, runId, { reason, signal, budget: flags.attempts ? settings.budget : undefined, recovery: settings.recovery }),
+      ),
     );
   },
 });

@@ -22,9 +22,20 @@ Options:
     const runId = positionals[0];
     if (!runId) throw new UserInputError('rollback needs a run id (see ticket-runner list)');
     const ws = workspaceOf(flags);
-    const result = await openRun({ argv, io }, { workspaceRoot: ws, model: 'none', env: process.env }, (deps) => rollbackRun(deps, runId, { force: flags.force }));
+    const result = await openRun({ argv, io }, { workspaceRoot: ws, model: 'none', env: process.env }, (deps) =>
+      rollbackRun(deps, runId, { force: flags.force }),
+    );
     const done = result.rolledBack;
-    if (flags.json) io.out(JSON.stringify({ runId, rolledBack: result.state.rolledBack, files: done.files, folders: done.folders ?? [], forced: done.forced ?? [] }));
+    if (flags.json)
+      io.out(
+        JSON.stringify({
+          runId,
+          rolledBack: result.state.rolledBack,
+          files: done.files,
+          folders: done.folders ?? [],
+          forced: done.forced ?? [],
+        }),
+      );
     else {
       io.out(`Run ${runId} rolled back: ${done.files.length} file(s) put back as they were before the run.`);
       for (const f of done.files) io.out(`  ${f.restored === 'deleted' ? 'deleted' : 'restored'} ${f.path}`);

@@ -74,18 +74,22 @@ ${GATE_HELP}
     const link = parentLink();
     const key = keyFingerprint(model, model === 'anthropic' ? process.env['ANTHROPIC_API_KEY'] : undefined);
     const wrapModel = link ? (m: Parameters<typeof link.wrap>[0]) => link.wrap(m, key) : undefined;
-    return openRun({ argv, io }, { workspaceRoot: ws, model, ticketPath: rel, env: process.env, onEvent: progressTo(io), wrapModel, ...wiredSettings(settings) }, async (deps) => {
-      // A passed run's change is what the next ticket builds on, unless the answers are recorded (see LeftoverOptions).
-      const left = await earlierChanges(deps, { passed: model === 'scripted' });
-      if (left.length) io.err(earlierChangesNote(left, model === 'scripted'));
-      const result = await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal });
-      // Whatever the outcome: a failed or stopped run is as worth replaying as a passed one.
-      // A record that cannot be written hides nothing of the run: its report comes first.
-      const recorded = record ? await writeRecord(ws, result.state, record, force).catch((err: unknown) => err) : undefined;
-      const code = printRun(io, flags.json, result);
-      if (typeof recorded === 'string') io.err(recorded);
-      else if (recorded !== undefined) return reportError(recorded, io, argv);
-      return code;
-    });
+    return openRun(
+      { argv, io },
+      { workspaceRoot: ws, model, ticketPath: rel, env: process.env, onEvent: progressTo(io), wrapModel, ...wiredSettings(settings) },
+      async (deps) => {
+        // A passed run's change is what the next ticket builds on, unless the answers are recorded (see LeftoverOptions).
+        const left = await earlierChanges(deps, { passed: model === 'scripted' });
+        if (left.length) io.err(earlierChangesNote(left, model === 'scripted'));
+        const result = await startRun(deps, { ticketPath: rel, budget: settings.budget, recovery: settings.recovery, signal });
+        // Whatever the outcome: a failed or stopped run is as worth replaying as a passed one.
+        // A record that cannot be written hides nothing of the run: its report comes first.
+        const recorded = record ? await writeRecord(ws, result.state, record, force).catch((err: unknown) => err) : undefined;
+        const code = printRun(io, flags.json, result);
+        if (typeof recorded === 'string') io.err(recorded);
+        else if (recorded !== undefined) return reportError(recorded, io, argv);
+        return code;
+      },
+    );
   },
 });

@@ -48,7 +48,10 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
     else {
       ws = workspaceOf(flags);
       const loaded = await new FileRunStore(ws).load(id);
-      if (loaded.torn) io.err(`warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`);
+      if (loaded.torn)
+        io.err(
+          `warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`,
+        );
       state = reduceRun(id, loaded.events);
     }
     if (flags.prompts) {

@@ -37,12 +37,18 @@ export interface RoutingReport {
   guards: Record<Guarded, GuardScore>;
   /** Cases whose Debugger call failed for a reason other than its answer. */
   errors: number;
-  usage: { inputTokens: number; outputTokens: number; costUsd: number; perCase: { inputTokens: number; outputTokens: number; costUsd: number } };
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    perCase: { inputTokens: number; outputTokens: number; costUsd: number };
+  };
   results: CaseResult[];
 }
 
 const ratio = (n: number, d: number): number | null => (d === 0 ? null : Math.round((n / d) * 10_000) / 10_000);
-const counts = <K extends string>(keys: readonly K[]): Record<K, number> => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+const counts = <K extends string>(keys: readonly K[]): Record<K, number> =>
+  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export function summarize(model: string, results: readonly CaseResult[]): RoutingReport {
@@ -65,10 +71,21 @@ export function summarize(model: string, results: readonly CaseResult[]): Routin
       rightVetoes: vetoed.filter((r) => r.gold !== g).length,
       wrongVetoes: vetoed.filter((r) => r.gold === g).length,
     };
-    guards[g] = { ...s, precision: ratio(s.rightConfirmations, confirmed.length), recall: ratio(s.rightConfirmations, s.rightConfirmations + s.wrongVetoes) };
+    guards[g] = {
+      ...s,
+      precision: ratio(s.rightConfirmations, confirmed.length),
+      recall: ratio(s.rightConfirmations, s.rightConfirmations + s.wrongVetoes),
+    };
   }
   const sum = (f: (r: CaseResult) => number) => results.reduce((n, r) => n + f(r), 0);
-  const usage = { inputTokens: sum((r) => r.inputTokens), outputTokens: sum((r) => r.outputTokens), costUsd: round(sum((r) => r.costUsd), 6) };
+  const usage = {
+    inputTokens: sum((r) => r.inputTokens),
+    outputTokens: sum((r) => r.outputTokens),
+    costUsd: round(
+      sum((r) => r.costUsd),
+      6,
+    ),
+  };
   const per = (x: number, digits: number) => (results.length ? round(x / results.length, digits) : 0);
   return {
     model,
@@ -81,7 +98,10 @@ export function summarize(model: string, results: readonly CaseResult[]): Routin
     },
     guards,
     errors: results.filter((r) => r.error !== undefined).length,
-    usage: { ...usage, perCase: { inputTokens: per(usage.inputTokens, 0), outputTokens: per(usage.outputTokens, 0), costUsd: per(usage.costUsd, 6) } },
+    usage: {
+      ...usage,
+      perCase: { inputTokens: per(usage.inputTokens, 0), outputTokens: per(usage.outputTokens, 0), costUsd: per(usage.costUsd, 6) },
+    },
     results: [...results],
   };
 }

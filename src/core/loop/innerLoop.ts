@@ -41,7 +41,13 @@ async function coderAttempt(ctx: RunContext, plan: AttemptPlan): Promise<string[
   for (const f of answer) refs.push({ path: f.path, hash: await log.putBlob(f.content) });
   await log.emit({ type: 'coder.attempted', attempt, brief, files: refs, model: ctx.deps.model.info });
   const { written, kept } = await writeThroughGate(ctx, attempt, answer);
-  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'coder', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
+  if (written.length)
+    await log.emit({
+      type: 'files.written',
+      attempt,
+      by: 'coder',
+      files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })),
+    });
   stopOnKeptEdits(kept);
   return written.map((w) => w.path);
 }
@@ -94,7 +100,12 @@ export interface LoopResult {
  * with tests passing, an operator correction request, or the ladder or a budget spent
  * (each a RunStop or a normal return).
  */
-export async function runAttempts(ctx: RunContext, firstAttempt: number, initialBrief: string | undefined, initialFailure?: string): Promise<LoopResult> {
+export async function runAttempts(
+  ctx: RunContext,
+  firstAttempt: number,
+  initialBrief: string | undefined,
+  initialFailure?: string,
+): Promise<LoopResult> {
   const { log } = ctx;
   const ladder = new RecoveryLadder(recoveryOf(ctx), ctx.budget, firstAttempt);
   let plan = ladder.first(initialBrief, initialFailure);
@@ -103,7 +114,15 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
     if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
     // A spent budget stops the run before a rung's receipt promises an attempt it cannot make.
     checkBudget(ctx, 'beforeCall');
-    if (plan.rung) await log.emit({ type: 'rung.fired', attempt, rung: plan.rung.rung, reason: plan.rung.reason, trigger: 'verifierFailed', thinking: plan.thinking });
+    if (plan.rung)
+      await log.emit({
+        type: 'rung.fired',
+        attempt,
+        rung: plan.rung.rung,
+        reason: plan.rung.reason,
+        trigger: 'verifierFailed',
+        thinking: plan.thinking,
+      });
     const changed = await coderAttempt(ctx, plan);
     // The type-check gate asks moments after a passing attempt: its check overlaps the attempt's tests.
     const outcome = await runChecks(ctx, attempt, changed, () => typecheckAhead(ctx));
@@ -127,7 +146,15 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       testErrorsBeforeCoder: outcome.evidence.testErrorsBeforeCoder,
       heldOutFact: outcome.heldOutFact,
       workspaceRoot: ctx.deps.workspaceRoot,
-      repeat: flagged ? { current: await attemptShape(ctx, state.attempts.find((a) => a.n === attempt)), previous: await attemptShape(ctx, flagged) } : undefined,
+      repeat: flagged
+        ? {
+            current: await attemptShape(
+              ctx,
+              state.attempts.find((a) => a.n === attempt),
+            ),
+            previous: await attemptShape(ctx, flagged),
+          }
+        : undefined,
     };
     const decision = route({ ...facts, diagnosis: diagnosed.diagnosis });
     ctx.deps.observeRouting?.({ attempt, inputs, facts, diagnosis: diagnosed.diagnosis, decision });
@@ -142,7 +169,10 @@ export async function runAttempts(ctx: RunContext, firstAttempt: number, initial
       attempt,
       summary: summarizeChecks(outcome.evidence),
       failure: describeFailure(outcome.evidence),
-      brief: correctiveBrief(diagnosed.diagnosis?.brief, flaggedApproaches(state.attempts, firstAttempt, attempt, diagnosed.diagnosis?.avoid ?? [])),
+      brief: correctiveBrief(
+        diagnosed.diagnosis?.brief,
+        flaggedApproaches(state.attempts, firstAttempt, attempt, diagnosed.diagnosis?.avoid ?? []),
+      ),
     });
     if (step.kind === 'stop') throw new RunStop(step.stop, step.outcome);
     plan = step.plan;

@@ -32,7 +32,9 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const state = reduceRun(runId, loaded.events);
   const pending = pendingCorrection(state);
   if (opts.requestId !== undefined && pending?.request.id !== opts.requestId) {
-    throw new UserInputError(`the correction request ${opts.requestId} of run ${runId} was already decided; nothing to ${opts.decision}${pending ? `: the run now waits on request ${pending.request.id}, look at it first` : ''}`);
+    throw new UserInputError(
+      `the correction request ${opts.requestId} of run ${runId} was already decided; nothing to ${opts.decision}${pending ? `: the run now waits on request ${pending.request.id}, look at it first` : ''}`,
+    );
   }
   if (!pending) {
     throw new UserInputError(`run ${runId} has no pending correction request (its status is ${state.status}); nothing to ${opts.decision}`);
@@ -44,7 +46,12 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
     const reason = opts.reason?.trim();
     if (!reason) throw new UserInputError('a rejection needs a reason: pass --reason "why the change is wrong"');
     await log.emit({ type: 'correction.rejected', requestId: id, reason, by: opts.by });
-    await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'correctionRejected', requestId: id, reason }, attempts: state.attempts.length });
+    await log.emit({
+      type: 'run.finished',
+      outcome: 'failed',
+      reason: { kind: 'correctionRejected', requestId: id, reason },
+      attempts: state.attempts.length,
+    });
     return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId) };
   }
   const ticketPath = state.ticketPath;
@@ -53,12 +60,22 @@ export async function resolveCorrection(deps: PipelineDeps, runId: string, opts:
   const after = applyProposal(before, ticketPath, pending.request.proposal);
   await log.emit({ type: 'correction.accepted', requestId: id, by: opts.by });
   await deps.workspace.writeFile(ticketPath, after);
-  await log.emit({ type: 'files.written', attempt: 0, by: 'operator', files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }] });
+  await log.emit({
+    type: 'files.written',
+    attempt: 0,
+    by: 'operator',
+    files: [{ path: ticketPath, before: await log.putBlob(before), after: await log.putBlob(after) }],
+  });
   const last = state.attempts[state.attempts.length - 1]?.n ?? 0;
   // A gate's corrected test plan leaves the code as it was: the run goes on from the tests.
   const entry: RunEntry = raisedByGates(pending.request)
     ? { from: 'tests', lastAttempt: last, why: 'the operator accepted a corrected test plan: the code as it was, against the new tests' }
     : { from: 'manifest', attempt: last + 1, brief: [...state.attempts].reverse().find((a) => a.diagnosis)?.diagnosis?.brief };
-  await log.emit({ type: 'run.resumed', from: entry.from, reason: `correction ${id} accepted (${pending.request.proposal.kind})`, owner: deps.owner });
+  await log.emit({
+    type: 'run.resumed',
+    from: entry.from,
+    reason: `correction ${id} accepted (${pending.request.proposal.kind})`,
+    owner: deps.owner,
+  });
   return runFrom({ deps, log, ticketPath, ...runLimits(opts, state), signal: opts.signal }, entry);
 }

@@ -32,9 +32,11 @@ export function cutOf(runId: string, events: readonly RunEvent[]): Cut {
   events.forEach((e, i) => {
     applyEvent(state, e);
     const ended =
-      (e.type === 'router.routed' || (e.type === 'tests.ran' && state.attempts.find((a) => a.n === e.attempt)?.status === 'passed')) && e.attempt > 0;
+      (e.type === 'router.routed' || (e.type === 'tests.ran' && state.attempts.find((a) => a.n === e.attempt)?.status === 'passed')) &&
+      e.attempt > 0;
     if (ended) Object.assign(cut, { index: i + 1, lastDone: e.attempt, passed: e.type === 'tests.ran' });
-    else if (cut.lastDone === 0 && (e.type === 'tests.materialized' || e.type === 'op.applied' || e.type === 'ops.checked')) cut.index = i + 1;
+    else if (cut.lastDone === 0 && (e.type === 'tests.materialized' || e.type === 'op.applied' || e.type === 'ops.checked'))
+      cut.index = i + 1;
   });
   return cut;
 }
@@ -51,26 +53,43 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
   const { events } = await loadToAppend(deps, runId);
   const state = reduceRun(runId, events);
   if (state.status === 'needsOperator') {
-    throw new UserInputError(`run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`, `run ${runId} waits for your decision: accept or reject its correction in the run view (or Ticket Runner: Accept Correction Request)`);
+    throw new UserInputError(
+      `run ${runId} waits for the operator: settle it with ticket-runner resolve ${runId} accept|reject`,
+      `run ${runId} waits for your decision: accept or reject its correction in the run view (or Ticket Runner: Accept Correction Request)`,
+    );
   }
   const toolsChanged = state.finished?.reason.kind === 'judgingToolsChanged' ? state.finished.reason : undefined;
   if (toolsChanged) await refuseOnChangedTools(deps, runId, toolsChanged.files);
-  else if (state.status !== 'running' && state.status !== 'cancelled') throw new UserInputError(`run ${runId} ended (${state.status}); only an interrupted or cancelled run can be resumed`);
+  else if (state.status !== 'running' && state.status !== 'cancelled')
+    throw new UserInputError(`run ${runId} ended (${state.status}); only an interrupted or cancelled run can be resumed`);
   const cut = cutOf(runId, events);
   if (events.slice(cut.index).some((e) => e.type === 'correction.accepted' || (e.type === 'run.resumed' && e.attempt === undefined))) {
     const why = `run ${runId} was interrupted after an accepted correction, before an attempt ended: it cannot be resumed`;
-    throw new UserInputError(`${why}; roll it back (ticket-runner rollback ${runId}) and run the ticket again`, `${why}; roll it back (Ticket Runner: Roll Back Run) and run the ticket again`);
+    throw new UserInputError(
+      `${why}; roll it back (ticket-runner rollback ${runId}) and run the ticket again`,
+      `${why}; roll it back (Ticket Runner: Roll Back Run) and run the ticket again`,
+    );
   }
   const log = openLog(deps, runId, events);
   const wdeps = writingDeps(deps, log);
   const brief = [...state.attempts].reverse().find((a) => a.n <= cut.lastDone && a.diagnosis)?.diagnosis?.brief;
   const entry: RunEntry = {
     ...(cut.passed
-      ? { from: 'tests', lastAttempt: cut.lastDone, why: 'the run was resumed after its last attempt passed: the tests again, before the gates' }
+      ? {
+          from: 'tests',
+          lastAttempt: cut.lastDone,
+          why: 'the run was resumed after its last attempt passed: the tests again, before the gates',
+        }
       : { from: cut.lastDone > 0 ? 'coder' : 'manifest', attempt: cut.lastDone + 1, brief }),
     baselines: missingBaselines(events, cut),
   };
-  await log.emit({ type: 'run.resumed', from: entry.from, reason: opts.reason, attempt: cut.passed ? cut.lastDone : cut.lastDone + 1, owner: deps.owner });
+  await log.emit({
+    type: 'run.resumed',
+    from: entry.from,
+    reason: opts.reason,
+    attempt: cut.passed ? cut.lastDone : cut.lastDone + 1,
+    owner: deps.owner,
+  });
   await clearInterruptedWrites(deps.workspace, events);
   await putBack(wdeps, log, events.slice(cut.index));
   return runFrom({ deps: wdeps, log, ticketPath: state.ticketPath, ...runLimits(opts, state), signal: opts.signal }, entry);
@@ -82,7 +101,10 @@ export async function resumeRun(deps: PipelineDeps, runId: string, opts: ResumeO
  */
 function missingBaselines(events: readonly RunEvent[], cut: Cut): BaselinesNeeded | undefined {
   if (events.slice(0, cut.index).some((e) => e.type === 'tests.materialized')) return undefined;
-  const needed = { findings: !events.some((e) => e.type === 'baseline.recorded'), projectTests: !events.some((e) => e.type === 'projectTests.baseline') };
+  const needed = {
+    findings: !events.some((e) => e.type === 'baseline.recorded'),
+    projectTests: !events.some((e) => e.type === 'projectTests.baseline'),
+  };
   return needed.findings || needed.projectTests ? needed : undefined;
 }
 
@@ -94,7 +116,9 @@ async function refuseOnChangedTools(deps: PipelineDeps, runId: string, files: re
   const still = deps.tests.stillChangedTools ? await deps.tests.stillChangedTools(files) : files;
   if (!still.length) return;
   const list = still.map((f) => `${f.change} ${f.path}`).join(', ');
-  throw new UserInputError(`run ${runId} stopped because the test runner was changed by the code under test, and it still is: ${list}. Reinstall (npm ci), then resume it again`);
+  throw new UserInputError(
+    `run ${runId} stopped because the test runner was changed by the code under test, and it still is: ${list}. Reinstall (npm ci), then resume it again`,
+  );
 }
 
 /** Puts back every file written after the cut as it was at the cut, and records the writes. */

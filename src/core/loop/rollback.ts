@@ -53,7 +53,12 @@ async function loadRun(store: RunStorePort, runId: string) {
   return wholeLog(await store.load(runId), store.logPath(runId)).events;
 }
 
-async function planFrom(runId: string, events: Awaited<ReturnType<typeof loadRun>>, ws: WorkspacePort, hash: HashFn): Promise<RollbackPlan> {
+async function planFrom(
+  runId: string,
+  events: Awaited<ReturnType<typeof loadRun>>,
+  ws: WorkspacePort,
+  hash: HashFn,
+): Promise<RollbackPlan> {
   const last = lastWrittenOf(events);
   const { modes, createdFolders } = workspaceBaselineOf(events);
   const steps: RollbackStep[] = [];
@@ -63,9 +68,20 @@ async function planFrom(runId: string, events: Awaited<ReturnType<typeof loadRun
     const mode = modes.get(path) ?? null;
     // Already as it was before the run (a second rollback, an undone edit): nothing to do.
     if (currentHash === before && (before === null || mode === null || (await ws.fileMode(path)) === mode)) continue;
-    steps.push({ path, action: before === null ? 'delete' : 'restore', before, mode, changedSinceRun: currentHash !== (last.get(path) ?? null) });
+    steps.push({
+      path,
+      action: before === null ? 'delete' : 'restore',
+      before,
+      mode,
+      changedSinceRun: currentHash !== (last.get(path) ?? null),
+    });
   }
-  return { runId, steps, conflicts: steps.filter((s) => s.changedSinceRun).map((s) => s.path), folders: [...createdFolders].sort((a, b) => b.length - a.length || a.localeCompare(b)) };
+  return {
+    runId,
+    steps,
+    conflicts: steps.filter((s) => s.changedSinceRun).map((s) => s.path),
+    folders: [...createdFolders].sort((a, b) => b.length - a.length || a.localeCompare(b)),
+  };
 }
 
 /** What a rollback of the run would do, and which files it would take from the operator: read-only. */
@@ -100,7 +116,9 @@ export interface LeftoverOptions {
  */
 export async function leftoverRuns(deps: RollbackDeps, states: readonly RunState[], opts: LeftoverOptions = {}): Promise<LeftoverRun[]> {
   const out: LeftoverRun[] = [];
-  const candidates = states.filter((s) => s.finished && (opts.passed || s.status !== 'passed') && !s.rolledBack).sort((a, b) => b.runId.localeCompare(a.runId));
+  const candidates = states
+    .filter((s) => s.finished && (opts.passed || s.status !== 'passed') && !s.rolledBack)
+    .sort((a, b) => b.runId.localeCompare(a.runId));
   for (const state of candidates.slice(0, opts.limit ?? 20)) {
     const plan = await planRollback(deps, state.runId).catch(() => undefined);
     const files = plan?.steps.filter((st) => !st.changedSinceRun).map((st) => st.path) ?? [];
@@ -150,7 +168,11 @@ export function leftoverWords(l: Pick<LeftoverRun, 'runId' | 'ticketId' | 'statu
  * first compares every file with what the run last wrote there: when someone changed one
  * since, it refuses and changes nothing, unless `force`.
  */
-export async function rollbackRun(deps: PipelineDeps, runId: string, opts: { force?: boolean } = {}): Promise<{ runId: string; state: RunState; logPath: string; rolledBack: EventOf<'run.rolledBack'> }> {
+export async function rollbackRun(
+  deps: PipelineDeps,
+  runId: string,
+  opts: { force?: boolean } = {},
+): Promise<{ runId: string; state: RunState; logPath: string; rolledBack: EventOf<'run.rolledBack'> }> {
   const events = await loadRun(deps.store, runId);
   const plan = await planFrom(runId, events, deps.workspace, deps.hash);
   if (plan.conflicts.length && !opts.force) throw new RollbackConflictError(runId, plan.conflicts);
@@ -170,6 +192,11 @@ export async function rollbackRun(deps: PipelineDeps, runId: string, opts: { for
   await clearInterruptedWrites(deps.workspace, events);
   const folders = [];
   for (const f of plan.folders) if (await deps.workspace.removeEmptyFolder(f)) folders.push(f);
-  const rolledBack = (await log.emit({ type: 'run.rolledBack', files, folders, forced: plan.conflicts.length ? plan.conflicts : undefined })) as EventOf<'run.rolledBack'>;
+  const rolledBack = (await log.emit({
+    type: 'run.rolledBack',
+    files,
+    folders,
+    forced: plan.conflicts.length ? plan.conflicts : undefined,
+  })) as EventOf<'run.rolledBack'>;
   return { runId, state: reduceRun(runId, log.events), logPath: deps.store.logPath(runId), rolledBack };
 }

@@ -87,7 +87,10 @@ export async function runFrom(start: RunStart, entry: RunEntry): Promise<RunResu
     if (entry.baselines) await baselinesFirst(ctx, entry.baselines);
     await materializeTests(ctx);
     await applyOps(ctx);
-    const done = entry.from === 'tests' ? await resumeFromTests(ctx, entry.lastAttempt, entry.why) : await attemptsThenGates(ctx, entry.attempt, entry.brief);
+    const done =
+      entry.from === 'tests'
+        ? await resumeFromTests(ctx, entry.lastAttempt, entry.why)
+        : await attemptsThenGates(ctx, entry.attempt, entry.brief);
     return confirmVerdict(ctx, done);
   }).finally(() => watchdog.dispose());
 }

@@ -39,15 +39,28 @@ export interface RunSettings {
 }
 
 export function resolveRunSettings(input: RunSettingsInput): RunSettings {
-  const recovery = Object.fromEntries(Object.entries({ retries: input.retries, maxToolCalls: input.maxToolCalls }).filter(([, v]) => v !== undefined)) as Partial<RecoveryPolicy>;
+  const recovery = Object.fromEntries(
+    Object.entries({ retries: input.retries, maxToolCalls: input.maxToolCalls }).filter(([, v]) => v !== undefined),
+  ) as Partial<RecoveryPolicy>;
   const enabled = [...(input.gates ?? DEFAULT_GATES)];
   const buildCommand = input.buildCommand?.trim() || undefined;
   // A build command is a request for the build gate.
   if (buildCommand && !enabled.includes('build')) enabled.push('build');
   return {
-    budget: runBudget(recovery, { attempts: input.attempts, modelCalls: input.modelCalls, tokens: input.tokens, dollars: input.dollars, wallMs: input.wallMs }),
+    budget: runBudget(recovery, {
+      attempts: input.attempts,
+      modelCalls: input.modelCalls,
+      tokens: input.tokens,
+      dollars: input.dollars,
+      wallMs: input.wallMs,
+    }),
     recovery,
-    gates: { enabled, optional: [...(input.optionalGates ?? [])], ...(buildCommand ? { buildCommand } : {}), coverageThreshold: input.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD },
+    gates: {
+      enabled,
+      optional: [...(input.optionalGates ?? [])],
+      ...(buildCommand ? { buildCommand } : {}),
+      coverageThreshold: input.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD,
+    },
     testTimeoutMs: input.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
     ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}),
     requireSandbox: input.requireSandbox ?? false,

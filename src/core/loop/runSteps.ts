@@ -14,7 +14,8 @@ export type LoadedTicket = Awaited<ReturnType<typeof loadTicket>>;
 
 export async function loadTicket(deps: PipelineDeps, ticketPath: string) {
   const text = await deps.workspace.readFile(ticketPath);
-  if (text === null) throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
+  if (text === null)
+    throw new UserInputError(`no ticket at ${ticketPath}: give a path relative to the workspace, such as .tickets/BLOG-1.ticket.json`);
   const ticket = parseTicket(ticketPath, text);
   const unwritten = placeholderPaths(ticket);
   if (unwritten.length) {
@@ -34,7 +35,10 @@ export async function emitManifest(ctx: RunContext): Promise<void> {
 /** Renders the test plan into the workspace: the only writer of test files is this function. */
 export async function materializeTests(ctx: RunContext): Promise<void> {
   const { manifest, log, deps, oracle } = ctx;
-  const rendered = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  const rendered = materialize(manifest.testPlan, manifest.runner.framework, {
+    language: manifest.testLanguage,
+    moduleKind: manifest.moduleKind,
+  });
   const written = [];
   const files = [];
   for (const f of rendered) {

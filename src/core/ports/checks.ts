@@ -36,14 +36,23 @@ export interface DiagnosticsPort {
    * Applies the language service's own code fixes for structural errors in `files`.
    * `allow` says whether a fix may touch a file; a fix touching any other file is refused.
    */
-  autofix(files: string[], allow: (path: string) => boolean, signal: AbortSignal): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }>;
+  autofix(
+    files: string[],
+    allow: (path: string) => boolean,
+    signal: AbortSignal,
+  ): Promise<{ applied: AppliedFix[]; refused: AppliedFix[] }>;
   /**
    * Type-checks a file that exists only in memory at `path` (a type probe) and returns its
    * diagnostics; nothing is written. `overlays` replace other files' contents for this check
    * only (the code as it was before the Coder wrote it). Optional: without it, the checks that
    * need it abstain.
    */
-  probe?(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]>;
+  probe?(
+    path: string,
+    content: string,
+    signal: AbortSignal,
+    overlays?: readonly { path: string; content: string }[],
+  ): Promise<CodeDiagnostic[]>;
   /** Resolves `Type` or `Type.member` declared in `file`; the type text, or null when it does not resolve. */
   resolveSymbol(file: string, symbol: string): Promise<string | null>;
   /**
@@ -60,7 +69,10 @@ export interface LintPort {
    * skipped: the workspace has no linter (nothing to judge); error: it has one that could not
    * run (a config that throws): nothing was judged, and an end-of-ticket gate fails closed on it.
    */
-  lint(files: string[], signal: AbortSignal): Promise<{ status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string }>;
+  lint(
+    files: string[],
+    signal: AbortSignal,
+  ): Promise<{ status: 'passed' | 'failed' | 'skipped' | 'error'; problems: LintProblem[]; detail?: string }>;
   /** Ends what the linter keeps alive between calls (its worker process). */
   dispose?(): void;
 }

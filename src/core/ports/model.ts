@@ -15,9 +15,7 @@ export type ModelMessage =
  * thinking on must send it back unchanged (Anthropic rejects the follow-up otherwise);
  * it is never shown to another role.
  */
-export type ReasoningBlock =
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted'; data: string };
+export type ReasoningBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted'; data: string };
 
 export interface ToolCall {
   id: string;

@@ -5,13 +5,7 @@
  */
 
 export type AnomalyName =
-  | 'repetitionLoop'
-  | 'nearEmpty'
-  | 'proseWithoutCode'
-  | 'commentOnlyCode'
-  | 'leakedThinking'
-  | 'selfDoubtLoop'
-  | 'oversized';
+  'repetitionLoop' | 'nearEmpty' | 'proseWithoutCode' | 'commentOnlyCode' | 'leakedThinking' | 'selfDoubtLoop' | 'oversized';
 
 export interface AnomalySignal {
   name: AnomalyName;
@@ -100,7 +94,8 @@ export const DETECTORS: Readonly<Record<AnomalyName, Detector>> = {
   oversized: {
     weight: 0.5,
     urgent: false,
-    detect: ({ text }, { maxChars = DEFAULT_MAX_CHARS }) => (text.length > maxChars ? `${text.length} characters, over ${maxChars}` : undefined),
+    detect: ({ text }, { maxChars = DEFAULT_MAX_CHARS }) =>
+      text.length > maxChars ? `${text.length} characters, over ${maxChars}` : undefined,
   },
 };
 
@@ -131,9 +126,7 @@ export interface StreamWatchOptions {
   startDeadlineMs?: number;
 }
 
-export type StreamVerdict =
-  | { stop: false }
-  | { stop: true; reason: 'noStart' | 'proseWithoutCode' | 'repetitionLoop'; detail: string };
+export type StreamVerdict = { stop: false } | { stop: true; reason: 'noStart' | 'proseWithoutCode' | 'repetitionLoop'; detail: string };
 
 export const STREAM_WATCH_DEFAULTS = { proseCharLimit: 1_500, startDeadlineMs: 30_000 } as const;
 

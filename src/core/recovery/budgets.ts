@@ -16,7 +16,8 @@ export interface Usage {
 export function budgetStop(budget: Budget, usage: Usage, elapsedMs: number, phase: 'beforeCall' | 'afterCall'): RunStop | undefined {
   const stop = (kind: 'modelCalls' | 'tokens' | 'dollars' | 'wallMs', limit: number, used: number) =>
     new RunStop({ kind: 'budgetExceeded', budget: kind, limit, used }, 'failed');
-  if (phase === 'beforeCall' && budget.modelCalls !== undefined && usage.calls >= budget.modelCalls) return stop('modelCalls', budget.modelCalls, usage.calls);
+  if (phase === 'beforeCall' && budget.modelCalls !== undefined && usage.calls >= budget.modelCalls)
+    return stop('modelCalls', budget.modelCalls, usage.calls);
   if (phase === 'afterCall') {
     const tokens = usage.inputTokens + usage.outputTokens;
     if (budget.tokens !== undefined && tokens > budget.tokens) return stop('tokens', budget.tokens, tokens);
@@ -63,11 +64,14 @@ export function startWatchdog(parent: AbortSignal, budget: Budget, startedAt: nu
   // Timers may fire a millisecond before the clock says the time is up: the stop is armed
   // again for the rest, so a stop never says it used less than its limit.
   const arm = (wallMs: number) => {
-    timer = setTimeout(() => {
-      const used = now() - startedAt;
-      if (used < wallMs) return arm(wallMs);
-      controller.abort(new RunStop({ kind: 'budgetExceeded', budget: 'wallMs', limit: wallMs, used: Math.floor(used) }, 'failed'));
-    }, Math.max(0, Math.ceil(wallMs - (now() - startedAt))));
+    timer = setTimeout(
+      () => {
+        const used = now() - startedAt;
+        if (used < wallMs) return arm(wallMs);
+        controller.abort(new RunStop({ kind: 'budgetExceeded', budget: 'wallMs', limit: wallMs, used: Math.floor(used) }, 'failed'));
+      },
+      Math.max(0, Math.ceil(wallMs - (now() - startedAt))),
+    );
   };
   if (wallMs !== undefined && !controller.signal.aborted) arm(wallMs);
   return {

@@ -74,19 +74,29 @@ export class RecoveryLadder {
       plan = {
         ...base,
         thinking: this.policy.thinking,
-        rung: { rung: 2, reason: `attempt ${failed.attempt} failed (${failed.summary}); retry ${retry} of ${this.policy.retries} with that attempt and its failure` },
+        rung: {
+          rung: 2,
+          reason: `attempt ${failed.attempt} failed (${failed.summary}); retry ${retry} of ${this.policy.retries} with that attempt and its failure`,
+        },
       };
     } else if (thinkingRungApplies(this.policy) && !this.thinkingUsed) {
       plan = {
         ...base,
         thinking: true,
-        rung: { rung: 3, reason: `the retries are spent (${this.policy.retries} retr${this.policy.retries === 1 ? 'y' : 'ies'} with thinking off) and attempt ${failed.attempt} failed (${failed.summary}); one more attempt with extended thinking` },
+        rung: {
+          rung: 3,
+          reason: `the retries are spent (${this.policy.retries} retr${this.policy.retries === 1 ? 'y' : 'ies'} with thinking off) and attempt ${failed.attempt} failed (${failed.summary}); one more attempt with extended thinking`,
+        },
       };
     } else {
       return { kind: 'stop', stop: { kind: 'retryBudgetSpent', attempts: this.made }, outcome: 'failed' };
     }
     if (this.made >= this.budget.attempts) {
-      return { kind: 'stop', stop: { kind: 'budgetExceeded', budget: 'attempts', limit: this.budget.attempts, used: this.made }, outcome: 'failed' };
+      return {
+        kind: 'stop',
+        stop: { kind: 'budgetExceeded', budget: 'attempts', limit: this.budget.attempts, used: this.made },
+        outcome: 'failed',
+      };
     }
     if (plan.rung?.rung === 2) this.retriesUsed++;
     else this.thinkingUsed = true;

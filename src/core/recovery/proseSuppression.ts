@@ -39,7 +39,8 @@ interface Candidate {
  * taken: the stage refuses the answer and asks again, rather than guess which one was meant.
  */
 export function extractJsonAnswer(text: string): JsonExtraction {
-  if (text.length > MAX_SEARCH_CHARS) return notExtracted(`the text is ${text.length} characters, over ${MAX_SEARCH_CHARS}: not searched for a JSON answer`);
+  if (text.length > MAX_SEARCH_CHARS)
+    return notExtracted(`the text is ${text.length} characters, over ${MAX_SEARCH_CHARS}: not searched for a JSON answer`);
   const candidates: Candidate[] = [];
   const FENCE = /```([^\n`]*)\n([\s\S]*?)```/g;
   let outside = '';
@@ -60,7 +61,10 @@ export function extractJsonAnswer(text: string): JsonExtraction {
   if (found.length === 0) return notExtracted(`no JSON object in ${text.length} characters of text`);
   if (found.length > 1) return notExtracted(`${found.length} different JSON objects in the text: which one is the answer is not clear`);
   const only = found[0]!;
-  return { value: only.value, adaptation: { kind: 'answerExtracted', from: only.from, skippedChars: Math.max(0, text.length - only.chars) } };
+  return {
+    value: only.value,
+    adaptation: { kind: 'answerExtracted', from: only.from, skippedChars: Math.max(0, text.length - only.chars) },
+  };
 }
 
 const notExtracted = (detail: string): JsonExtraction => ({ adaptation: { kind: 'answerNotExtracted', detail } });
@@ -78,7 +82,7 @@ function asObject(json: string): Record<string, unknown> | undefined {
 function bareObjects(text: string): Candidate[] | 'tooMany' {
   const found: Candidate[] = [];
   let openers = 0;
-  for (let start = text.indexOf('{'); start !== -1; ) {
+  for (let start = text.indexOf('{'); start !== -1;) {
     const end = closingBrace(text, start);
     const value = end === -1 ? undefined : asObject(text.slice(start, end + 1));
     if (value) {

@@ -46,7 +46,8 @@ export function decodeLog(text: string, source: string): LoadedLog {
     throw new CorruptLogError(`${source}: line ${i + 1} is not a valid event (${problem}); the log is damaged, so the run cannot be read`);
   });
   const misplaced = outOfOrder(events);
-  if (misplaced) throw new CorruptLogError(`${source}: line ${misplaced.line} ${misplaced.why}; the log is damaged, so the run cannot be read`);
+  if (misplaced)
+    throw new CorruptLogError(`${source}: line ${misplaced.line} ${misplaced.why}; the log is damaged, so the run cannot be read`);
   return { events, torn };
 }
 
@@ -76,8 +77,10 @@ function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } 
       if (e.type === 'correction.rejected') ended = undefined;
       else decided = true;
     } else if (e.type === 'run.resumed') {
-      if (ended === 'needsOperator' && !decided) return at('resumes a run that waits for a decision on its correction request, with no decision');
-      if (ended !== undefined && ended !== 'needsOperator' && ended !== 'cancelled' && ended !== TOOLS_CHANGED) return at(`resumes a run that ended ${ended}; only a cancelled run, or one stopped on a changed test runner, is resumed`);
+      if (ended === 'needsOperator' && !decided)
+        return at('resumes a run that waits for a decision on its correction request, with no decision');
+      if (ended !== undefined && ended !== 'needsOperator' && ended !== 'cancelled' && ended !== TOOLS_CHANGED)
+        return at(`resumes a run that ended ${ended}; only a cancelled run, or one stopped on a changed test runner, is resumed`);
       ended = undefined;
       decided = false;
     } else if (e.type === 'run.finished') {
@@ -96,7 +99,9 @@ function outOfOrder(events: readonly RunEvent[]): { line: number; why: string } 
  */
 export function wholeLog(loaded: LoadedLog, source: string): LoadedLog {
   if (loaded.torn) {
-    throw new CorruptLogError(`${source}: line ${loaded.torn.line} is cut short (a crash while it was written); remove that line to continue the run from the events before it`);
+    throw new CorruptLogError(
+      `${source}: line ${loaded.torn.line} is cut short (a crash while it was written); remove that line to continue the run from the events before it`,
+    );
   }
   return loaded;
 }

@@ -146,7 +146,14 @@ const handlers = {
   },
   'check.diagnosed': (s, e) => {
     const a = attempt(s, e.attempt);
-    a.diagnostics = { ok: e.ok, checkedFiles: e.checkedFiles, diagnostics: e.diagnostics, preExisting: e.preExisting, durationMs: e.durationMs, checkedBy: e.checkedBy };
+    a.diagnostics = {
+      ok: e.ok,
+      checkedFiles: e.checkedFiles,
+      diagnostics: e.diagnostics,
+      preExisting: e.preExisting,
+      durationMs: e.durationMs,
+      checkedBy: e.checkedBy,
+    };
     if (!e.ok) a.status = 'failed';
   },
   'userEdit.merged': (s, e) => {
@@ -184,7 +191,13 @@ const handlers = {
     a.rejectedDiagnoses = e.rejected;
   },
   'router.routed': (s, e) => {
-    attempt(s, e.attempt).route = { claimed: e.claimed, route: e.route, verdict: e.guard.verdict, fact: e.guard.fact, detail: e.guard.detail };
+    attempt(s, e.attempt).route = {
+      claimed: e.claimed,
+      route: e.route,
+      verdict: e.guard.verdict,
+      fact: e.guard.fact,
+      detail: e.guard.detail,
+    };
   },
   'correction.requested': (s, e) => {
     s.corrections.push({ request: e.request, status: 'pending', preview: e.preview });
@@ -198,7 +211,16 @@ const handlers = {
     if (c) Object.assign(c, { status: 'rejected', reason: e.reason, by: e.by });
   },
   'gate.ran': (s, e) => {
-    s.gates.push({ gate: e.gate, status: e.status, detail: e.detail, repaired: e.repaired, afterRepairOf: e.afterRepairOf, durationMs: e.durationMs, evidence: e.evidence, optional: e.optional });
+    s.gates.push({
+      gate: e.gate,
+      status: e.status,
+      detail: e.detail,
+      repaired: e.repaired,
+      afterRepairOf: e.afterRepairOf,
+      durationMs: e.durationMs,
+      evidence: e.evidence,
+      optional: e.optional,
+    });
     s.notJudged = s.notJudged.filter((x) => x.gate !== e.gate);
     if (e.status === 'error' && e.optional) s.notJudged.push({ gate: e.gate, detail: e.detail });
   },
@@ -262,7 +284,14 @@ function judgedBy(state: RunState): RunState['judgedBy'] {
   const a = state.attempts[state.attempts.length - 1];
   if (!a?.tests) return undefined;
   const h = a.heldOut;
-  return { attempt: a.n, visible: a.tests.passed + a.tests.failed, heldOut: h ? h.passed + h.failed : 0, propertyRuns: propertyRuns(state, a.tests.status === 'passed', h?.status === 'passed'), heldOutFailed: h?.failed ?? 0, heldOutCriteria: h?.criteria ?? [] };
+  return {
+    attempt: a.n,
+    visible: a.tests.passed + a.tests.failed,
+    heldOut: h ? h.passed + h.failed : 0,
+    propertyRuns: propertyRuns(state, a.tests.status === 'passed', h?.status === 'passed'),
+    heldOutFailed: h?.failed ?? 0,
+    heldOutCriteria: h?.criteria ?? [],
+  };
 }
 
 /**
@@ -273,7 +302,8 @@ function judgedBy(state: RunState): RunState['judgedBy'] {
 function propertyRuns(state: RunState, visiblePassed: boolean, heldOutRan: boolean): number {
   const m = state.manifest;
   if (!m || !visiblePassed) return 0;
-  const runs = (files: typeof m.testPlan.files) => files.flatMap((f) => f.cases.flatMap((c) => c.expect)).reduce((n, x) => n + (x.kind === 'property' ? x.runs : 0), 0);
+  const runs = (files: typeof m.testPlan.files) =>
+    files.flatMap((f) => f.cases.flatMap((c) => c.expect)).reduce((n, x) => n + (x.kind === 'property' ? x.runs : 0), 0);
   return runs(m.testPlan.files) + (heldOutRan ? runs(m.heldOut.files) : 0);
 }
 

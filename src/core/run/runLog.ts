@@ -85,7 +85,12 @@ export class RunLog {
     await this.tail;
     const onDisk = await this.store.load(this.runId).catch(() => null);
     const mine = this.written;
-    return onDisk !== null && onDisk.torn === null && onDisk.events.length === mine.length && onDisk.events.every((e, i) => JSON.stringify(e) === JSON.stringify(mine[i]));
+    return (
+      onDisk !== null &&
+      onDisk.torn === null &&
+      onDisk.events.length === mine.length &&
+      onDisk.events.every((e, i) => JSON.stringify(e) === JSON.stringify(mine[i]))
+    );
   }
 
   /** Where the store keeps this log. */

@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { AppliedFix, CodeDiagnostic, LintProblem, ParseProblem, TestRunResult } from '../schema/checks';
 import { CorrectionRequest, MachineFact } from '../schema/correction';
 import { Diagnosis } from '../schema/diagnosis';
-import { Budget, FileRef, ModelAdaptation, ModelInfo, ModelRole, RecoveryPolicy, Route, RunOutcome, RunOwner, StopReason, UserEditConflict, UserEditWriter } from '../schema/events';
+import {
+  Budget,
+  FileRef,
+  ModelAdaptation,
+  ModelInfo,
+  ModelRole,
+  RecoveryPolicy,
+  Route,
+  RunOutcome,
+  RunOwner,
+  StopReason,
+  UserEditConflict,
+  UserEditWriter,
+} from '../schema/events';
 import { GateEvidence, RegressionResult, RepairStage } from '../schema/gates';
 import { Manifest } from '../schema/manifest';
 import { TicketOp } from '../schema/ticket';
@@ -29,22 +42,51 @@ export const AttemptStateSchema = z.object({
   /** The Coder's answers cut at the token limit: their unfinished part was never written. */
   cuts: z.array(z.object({ outputTokens: z.number(), final: z.boolean(), detail: z.string() })).optional(),
   parse: z.object({ ok: z.boolean(), problems: z.array(ParseProblem) }).optional(),
-  diagnostics: z.object({ ok: z.boolean(), checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), preExisting: z.array(CodeDiagnostic), durationMs: z.number(), checkedBy: z.string().optional() }).optional(),
+  diagnostics: z
+    .object({
+      ok: z.boolean(),
+      checkedFiles: z.array(z.string()),
+      diagnostics: z.array(CodeDiagnostic),
+      preExisting: z.array(CodeDiagnostic),
+      durationMs: z.number(),
+      checkedBy: z.string().optional(),
+    })
+    .optional(),
   autofix: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }).optional(),
-  lint: z.object({ status: z.enum(['passed', 'failed', 'skipped', 'error']), problems: z.array(LintProblem), preExisting: z.array(LintProblem), detail: z.string().optional() }).optional(),
+  lint: z
+    .object({
+      status: z.enum(['passed', 'failed', 'skipped', 'error']),
+      problems: z.array(LintProblem),
+      preExisting: z.array(LintProblem),
+      detail: z.string().optional(),
+    })
+    .optional(),
   tests: TestRunResult.optional(),
   /** The seed the attempt's properties drew their inputs from (fast-check's), when the plan has a property. */
   propertySeed: z.number().int().optional(),
   /** The project's own tests that import a changed file, run once the ticket's tests passed. */
-  projectTests: z.object({ files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }).optional(),
+  projectTests: z
+    .object({ files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) })
+    .optional(),
   /** The held-out cases' run (generalize), once the visible cases passed; `criteria` of the cases that failed. */
-  heldOut: z.object({ status: TestRunResult.shape.status, passed: z.number(), failed: z.number(), criteria: z.array(z.string()) }).optional(),
+  heldOut: z
+    .object({ status: TestRunResult.shape.status, passed: z.number(), failed: z.number(), criteria: z.array(z.string()) })
+    .optional(),
   diagnosis: Diagnosis.nullable().optional(),
   rejectedDiagnoses: z.array(z.object({ reason: z.string(), missingQuotes: z.array(z.string()) })),
-  route: z.object({ claimed: z.string().nullable(), route: Route, verdict: z.string(), fact: MachineFact.optional(), detail: z.string() }).optional(),
+  route: z
+    .object({ claimed: z.string().nullable(), route: Route, verdict: z.string(), fact: MachineFact.optional(), detail: z.string() })
+    .optional(),
   /** The recovery rungs that fired for this attempt, in order: its receipts. */
   rungs: z.array(z.object({ rung: z.number(), reason: z.string(), trigger: z.string().optional(), thinking: z.boolean().optional() })),
-  anomalies: z.array(z.object({ role: ModelRole, score: z.number(), urgent: z.boolean(), signals: z.array(z.object({ name: z.string(), weight: z.number(), detail: z.string() })) })),
+  anomalies: z.array(
+    z.object({
+      role: ModelRole,
+      score: z.number(),
+      urgent: z.boolean(),
+      signals: z.array(z.object({ name: z.string(), weight: z.number(), detail: z.string() })),
+    }),
+  ),
   /** Rendered tests or the ticket the code under test changed during this attempt (restored since). */
   tampered: z.array(Tampered),
   /** passed, failed, or pending while its checks run. */
@@ -98,9 +140,13 @@ export const RunStateSchema = z.object({
   manifestHash: z.string().optional(),
   testFiles: z.array(FileRef),
   framework: z.string().optional(),
-  ops: z.array(z.object({ index: z.number(), op: TicketOp, ok: z.boolean(), reason: z.string().optional(), suggestion: z.string().optional() })),
+  ops: z.array(
+    z.object({ index: z.number(), op: TicketOp, ok: z.boolean(), reason: z.string().optional(), suggestion: z.string().optional() }),
+  ),
   /** The diagnostics after the ops applied, and the errors they brought in. */
-  opsCheck: z.object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), introduced: z.array(CodeDiagnostic) }).optional(),
+  opsCheck: z
+    .object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), introduced: z.array(CodeDiagnostic) })
+    .optional(),
   attempts: z.array(AttemptStateSchema),
   corrections: z.array(CorrectionStateSchema),
   /** Every run of a gate, in order: the last entry of a gate is its verdict. */
@@ -146,7 +192,14 @@ export const RunStateSchema = z.object({
   owner: RunOwner.optional(),
   rolledBack: z.boolean(),
   /** The findings that were there before the run's first write: never counted against it. */
-  baseline: z.object({ checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), lint: z.array(LintProblem), project: z.array(CodeDiagnostic).optional() }).optional(),
+  baseline: z
+    .object({
+      checkedFiles: z.array(z.string()),
+      diagnostics: z.array(CodeDiagnostic),
+      lint: z.array(LintProblem),
+      project: z.array(CodeDiagnostic).optional(),
+    })
+    .optional(),
   /** The project's own tests before the run's first write, and the cases that already failed. */
   projectTestsBaseline: z.object({ files: z.array(z.string()), status: z.string(), failing: z.array(z.string()) }).optional(),
   /**
@@ -174,7 +227,13 @@ export const RunStateSchema = z.object({
    * made; `conflicts` are the lines where the versions differ).
    */
   userEdits: z.array(
-    z.object({ path: z.string(), by: UserEditWriter, attempt: z.number().int(), outcome: z.enum(['merged', 'kept']), conflicts: z.array(UserEditConflict) }),
+    z.object({
+      path: z.string(),
+      by: UserEditWriter,
+      attempt: z.number().int(),
+      outcome: z.enum(['merged', 'kept']),
+      conflicts: z.array(UserEditConflict),
+    }),
   ),
   /** Files the user saved while the run's tests ran, each kept as saved (`userSaves.kept`), in the order first seen. */
   userSaves: z.array(z.string()),

@@ -90,13 +90,17 @@ export const TestRunResult = z
     /** The tail of the runner's raw output, kept for the Debugger's quotes. */
     output: z.string(),
     /** Files the test run created, changed or deleted in the workspace, each put back as it was when it could be. */
-    sideEffects: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
+    sideEffects: z
+      .array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict())
+      .optional(),
     /**
      * Files of the installed tools that judge the tests (the runner and what it loads) found
      * changed before or after this command, each put back from the run's copy when it could be.
      * Any entry makes the result void: it never passes, whichever command made the change.
      */
-    judgingTools: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict()).optional(),
+    judgingTools: z
+      .array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']), restored: z.boolean() }).strict())
+      .optional(),
     /**
      * Files of the workspace that changed while this command ran in the run's copy of it (what
      * the user saved beside the run), each kept as it is. `by: 'user'`: nothing of the command

@@ -22,7 +22,9 @@ export type Evidence = z.infer<typeof Evidence>;
 /** The Debugger's answer. Validated by zod, then every quote is checked against its inputs. */
 export const Diagnosis = z
   .object({
-    kind: FailureKind.describe('code: the implementation is wrong; manifest: the scope is wrong; test: the test expectation is wrong; ticket: the ticket is wrong'),
+    kind: FailureKind.describe(
+      'code: the implementation is wrong; manifest: the scope is wrong; test: the test expectation is wrong; ticket: the ticket is wrong',
+    ),
     claim: z.string().min(1).describe('One specific sentence: what is wrong and why'),
     evidence: z.array(Evidence).min(1),
     brief: z.string().min(1).describe('A corrective brief for whoever owns the fix'),

@@ -49,7 +49,9 @@ export const ModelAdaptation = z.discriminatedUnion('kind', [
   /** The API cannot force the answer's form (no prefill, no forced tool): this instruction was added to the prompt. */
   z.object({ kind: z.literal('proseSuppressed'), instruction: z.string() }).strict(),
   /** The structured answer came as text: the one JSON object in it was taken, `skippedChars` of prose around it left. */
-  z.object({ kind: z.literal('answerExtracted'), from: z.enum(['fencedJson', 'bareJson']), skippedChars: z.number().int().nonnegative() }).strict(),
+  z
+    .object({ kind: z.literal('answerExtracted'), from: z.enum(['fencedJson', 'bareJson']), skippedChars: z.number().int().nonnegative() })
+    .strict(),
   /** The structured answer came as text that holds no single JSON object: nothing was taken, and the stage refuses the answer. */
   z.object({ kind: z.literal('answerNotExtracted'), detail: z.string() }).strict(),
 ]);
@@ -112,7 +114,14 @@ export const StopReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('testsPassed') }).strict(),
   z.object({ kind: z.literal('retryBudgetSpent'), attempts: z.number().int() }).strict(),
   /** `batchDollars`: the dollar cap of the batch the run is part of (`batch --max-dollars`), spent by all its tickets. */
-  z.object({ kind: z.literal('budgetExceeded'), budget: z.enum(['attempts', 'modelCalls', 'tokens', 'dollars', 'wallMs', 'batchDollars']), limit: z.number(), used: z.number() }).strict(),
+  z
+    .object({
+      kind: z.literal('budgetExceeded'),
+      budget: z.enum(['attempts', 'modelCalls', 'tokens', 'dollars', 'wallMs', 'batchDollars']),
+      limit: z.number(),
+      used: z.number(),
+    })
+    .strict(),
   z.object({ kind: z.literal('correctionRequested'), requestId: z.string(), route: Route }).strict(),
   z.object({ kind: z.literal('correctionRejected'), requestId: z.string(), reason: z.string() }).strict(),
   z.object({ kind: z.literal('gateFailed'), gate: z.string() }).strict(),
@@ -186,7 +195,12 @@ export const RunEvent = z.discriminatedUnion('type', [
    * interrupted or cancelled (`ticket-runner resume`). `attempt`: the attempt it starts again,
    * which views show afresh (the interrupted one's events stay in the log).
    */
-  ev('run.resumed', { from: z.enum(['manifest', 'tests', 'coder']), reason: z.string(), attempt: z.number().int().positive().optional(), owner: RunOwner.optional() }),
+  ev('run.resumed', {
+    from: z.enum(['manifest', 'tests', 'coder']),
+    reason: z.string(),
+    attempt: z.number().int().positive().optional(),
+    owner: RunOwner.optional(),
+  }),
   /**
    * Pipeline, at the start of a run whose scope (or rendered tests) holds changes git has not
    * committed: a warning, the run goes on (rollback restores them, as they were before the run).
@@ -205,7 +219,12 @@ export const RunEvent = z.discriminatedUnion('type', [
    * of their importers. `introduced` are the errors the ops brought in (existing code that lacks
    * a field an op added, say): the Coder's to fix in scope, a correction request outside it.
    */
-  ev('ops.checked', { checkedFiles: z.array(z.string()), diagnostics: z.array(CodeDiagnostic), introduced: z.array(CodeDiagnostic), durationMs: z.number() }),
+  ev('ops.checked', {
+    checkedFiles: z.array(z.string()),
+    diagnostics: z.array(CodeDiagnostic),
+    introduced: z.array(CodeDiagnostic),
+    durationMs: z.number(),
+  }),
   /** Coder stage, when the model answered for an attempt. */
   ev('coder.attempted', {
     attempt: z.number().int().positive(),
@@ -244,7 +263,9 @@ export const RunEvent = z.discriminatedUnion('type', [
    * back. Written where the run asks its test runner what it saw: after the baselines, after each
    * attempt's checks, and before the verdict.
    */
-  ev('userSaves.kept', { files: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']) }).strict()).min(1) }),
+  ev('userSaves.kept', {
+    files: z.array(z.object({ path: z.string(), change: z.enum(['created', 'modified', 'deleted']) }).strict()).min(1),
+  }),
   /** Write gate, for each path an attempt tried to write and may not. */
   ev('write.refused', {
     attempt: z.number().int().positive(),
@@ -333,7 +354,13 @@ export const RunEvent = z.discriminatedUnion('type', [
    * Test check, once the ticket's tests pass: the project's existing tests that import a changed
    * file. `newlyFailing` passed before the run and fail now: they fail the attempt.
    */
-  ev('projectTests.ran', { attempt: z.number().int(), files: z.array(z.string()), result: TestRunResult, newlyFailing: z.array(z.string()), preExisting: z.array(z.string()) }),
+  ev('projectTests.ran', {
+    attempt: z.number().int(),
+    files: z.array(z.string()),
+    result: TestRunResult,
+    newlyFailing: z.array(z.string()),
+    preExisting: z.array(z.string()),
+  }),
   /** Parse check, after every write. */
   ev('check.parsed', { attempt: z.number().int(), ok: z.boolean(), problems: z.array(ParseProblem), durationMs: z.number() }),
   /**
@@ -386,17 +413,21 @@ export const RunEvent = z.discriminatedUnion('type', [
     attempt: z.number().int(),
     claimed: FailureKind.nullable(),
     route: Route,
-    guard: z.object({
-      verdict: z.enum(['confirmed', 'abstained', 'overridden', 'notNeeded']),
-      fact: MachineFact.optional(),
-      detail: z.string(),
-    }).strict(),
+    guard: z
+      .object({
+        verdict: z.enum(['confirmed', 'abstained', 'overridden', 'notNeeded']),
+        fact: MachineFact.optional(),
+        detail: z.string(),
+      })
+      .strict(),
   }),
   /** Router or ops stage, when an input needs the operator. */
   ev('correction.requested', {
     request: CorrectionRequest,
     /** What Accept would write into the ticket, in full (a unified diff), or why it could not apply. */
-    preview: z.union([z.object({ path: z.string(), diff: z.string() }).strict(), z.object({ path: z.string(), problem: z.string() }).strict()]).optional(),
+    preview: z
+      .union([z.object({ path: z.string(), diff: z.string() }).strict(), z.object({ path: z.string(), problem: z.string() }).strict()])
+      .optional(),
   }),
   /** Operator (webview or `ticket-runner resolve`), accepting a request. */
   ev('correction.accepted', { requestId: z.string(), by: z.string() }),

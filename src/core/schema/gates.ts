@@ -34,8 +34,10 @@ export const ReviewVerdict = z
   })
   .strict()
   .superRefine((v, issue) => {
-    if (v.verdict === 'fail' && v.blockers.length === 0) issue.addIssue({ code: 'custom', path: ['blockers'], message: 'a failing verdict needs at least one blocker' });
-    if (v.verdict === 'pass' && v.blockers.length > 0) issue.addIssue({ code: 'custom', path: ['blockers'], message: 'a passing verdict lists no blockers' });
+    if (v.verdict === 'fail' && v.blockers.length === 0)
+      issue.addIssue({ code: 'custom', path: ['blockers'], message: 'a failing verdict needs at least one blocker' });
+    if (v.verdict === 'pass' && v.blockers.length > 0)
+      issue.addIssue({ code: 'custom', path: ['blockers'], message: 'a passing verdict lists no blockers' });
   });
 export type ReviewVerdict = z.infer<typeof ReviewVerdict>;
 
@@ -53,7 +55,9 @@ export const TestReview = z
             evidence: z
               .string()
               .optional()
-              .describe('For a criterion that is not covered: text quoted verbatim from the rendered tests (the case that names the criterion but does not check it)'),
+              .describe(
+                'For a criterion that is not covered: text quoted verbatim from the rendered tests (the case that names the criterion but does not check it)',
+              ),
           })
           .strict(),
       )

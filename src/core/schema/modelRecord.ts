@@ -8,7 +8,16 @@ import { parseToolJson } from './toolOutput';
  */
 export const PromptRecord = z.looseObject({
   system: z.string().optional(),
-  messages: z.array(z.looseObject({ role: z.string(), content: z.string(), toolCalls: z.array(z.unknown()).optional(), toolCallId: z.string().optional() })).optional(),
+  messages: z
+    .array(
+      z.looseObject({
+        role: z.string(),
+        content: z.string(),
+        toolCalls: z.array(z.unknown()).optional(),
+        toolCallId: z.string().optional(),
+      }),
+    )
+    .optional(),
   tools: z.array(z.looseObject({ name: z.string() })).optional(),
   structured: z.looseObject({ name: z.string() }).optional(),
   thinking: z.boolean().optional(),
@@ -24,5 +33,7 @@ export const AnswerRecord = z.looseObject({
 });
 export type AnswerRecord = z.infer<typeof AnswerRecord>;
 
-export const parsePromptRecord = (text: string, hash: string): PromptRecord => parseToolJson(PromptRecord, text, `the run's prompt record ${hash} is not a prompt record`);
-export const parseAnswerRecord = (text: string, hash: string): AnswerRecord => parseToolJson(AnswerRecord, text, `the run's answer record ${hash} is not an answer record`);
+export const parsePromptRecord = (text: string, hash: string): PromptRecord =>
+  parseToolJson(PromptRecord, text, `the run's prompt record ${hash} is not a prompt record`);
+export const parseAnswerRecord = (text: string, hash: string): AnswerRecord =>
+  parseToolJson(AnswerRecord, text, `the run's answer record ${hash} is not an answer record`);

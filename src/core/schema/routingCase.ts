@@ -31,13 +31,27 @@ export const RouterFactsData = z
     tests: TestRunResult.optional(),
     refusedFixes: z.array(AppliedFix).optional(),
     impossibleExpectations: z
-      .array(z.object({ file: z.string(), caseName: z.string(), actual: z.string(), expected: z.string(), code: z.string(), message: z.string() }).strict())
+      .array(
+        z
+          .object({
+            file: z.string(),
+            caseName: z.string(),
+            actual: z.string(),
+            expected: z.string(),
+            code: z.string(),
+            message: z.string(),
+          })
+          .strict(),
+      )
       .optional(),
     workspaceRoot: z.string(),
     testErrorsBeforeCoder: z.array(CodeDiagnostic).optional(),
     heldOutFact: MachineFact.optional(),
     tampered: z.array(z.object({ path: z.string(), expected: z.string(), actual: z.string().nullable() }).strict()).optional(),
-    repeat: z.object({ current: z.array(z.string()), previous: z.array(z.string()) }).strict().optional(),
+    repeat: z
+      .object({ current: z.array(z.string()), previous: z.array(z.string()) })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -44,9 +44,14 @@ export const MAX_PROPERTY_RUNS = 10_000;
 const PropertyExpectation = z
   .object({
     kind: z.literal('property'),
-    arbitraries: z.array(Expr).min(1).describe('fast-check arbitraries as source text over `fc`, one per parameter (for example "fc.string()")'),
+    arbitraries: z
+      .array(Expr)
+      .min(1)
+      .describe('fast-check arbitraries as source text over `fc`, one per parameter (for example "fc.string()")'),
     params: z.array(ParamName).min(1).describe('The names the predicate reads the drawn values by, in the order of the arbitraries'),
-    predicate: Expr.describe('An expression over the parameters: the property holds when it is true (or undefined); false or a throw is a counterexample. With await in it, the property is async'),
+    predicate: Expr.describe(
+      'An expression over the parameters: the property holds when it is true (or undefined); false or a throw is a counterexample. With await in it, the property is async',
+    ),
     runs: z.number().int().min(1).max(MAX_PROPERTY_RUNS).default(100).describe('How many inputs fast-check draws'),
   })
   .strict()
@@ -56,7 +61,12 @@ const PropertyExpectation = z
       ctx.addIssue({ code: 'custom', path: ['params'], message });
     }
     const twice = e.params.filter((p, i) => e.params.indexOf(p) !== i);
-    if (twice.length) ctx.addIssue({ code: 'custom', path: ['params'], message: `each parameter needs its own name: ${[...new Set(twice)].join(', ')} is given twice` });
+    if (twice.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['params'],
+        message: `each parameter needs its own name: ${[...new Set(twice)].join(', ')} is given twice`,
+      });
   });
 export type PropertyExpectation = z.infer<typeof PropertyExpectation>;
 
@@ -113,7 +123,9 @@ export const TestCase = z
     holdout: z
       .boolean()
       .optional()
-      .describe('true: the Coder never sees this case, and it judges an attempt only once the visible cases pass. Omitted: the last case of each criterion with two or more cases is held out'),
+      .describe(
+        'true: the Coder never sees this case, and it judges an attempt only once the visible cases pass. Omitted: the last case of each criterion with two or more cases is held out',
+      ),
     async: z.boolean().default(false),
     arrange: z.array(Stmt).default([]).describe('Statements run before the expectations'),
     expect: z.array(Expectation).min(1),

@@ -48,7 +48,14 @@ export const TicketOp = z.discriminatedUnion('op', [
       op: z.literal('declare'),
       file: RelPath.describe('The TypeScript file that will hold the new exports; created when it does not exist'),
       exports: z
-        .array(z.string().min(1).describe('One declaration without a body, as TypeScript source: "function slugify(title: string): string", "interface Tag { name: string }", "const LIMIT: number"'))
+        .array(
+          z
+            .string()
+            .min(1)
+            .describe(
+              'One declaration without a body, as TypeScript source: "function slugify(title: string): string", "interface Tag { name: string }", "const LIMIT: number"',
+            ),
+        )
         .min(1)
         .describe('What the ticket creates: each new export with its signature, laid over the code as a declaration before the Coder runs'),
     })
@@ -96,7 +103,9 @@ export const Ticket = z
     generalize: z
       .boolean()
       .optional()
-      .describe('false: no case is held out from the Coder, whatever the cases say. Omitted or true: held-out cases judge each attempt that passes the visible ones'),
+      .describe(
+        'false: no case is held out from the Coder, whatever the cases say. Omitted or true: held-out cases judge each attempt that passes the visible ones',
+      ),
   })
   .strict()
   .superRefine((t, ctx) => {

@@ -67,7 +67,12 @@ export async function suggestRefs(ticket: Ticket, diagnostics: Pick<DiagnosticsP
   return out;
 }
 
-async function firstResolved(symbols: string[], files: string[], listed: ReadonlySet<string>, diagnostics: Pick<DiagnosticsPort, 'resolveSymbol'>): Promise<SymbolRef | undefined> {
+async function firstResolved(
+  symbols: string[],
+  files: string[],
+  listed: ReadonlySet<string>,
+  diagnostics: Pick<DiagnosticsPort, 'resolveSymbol'>,
+): Promise<SymbolRef | undefined> {
   if (symbols.some((s) => listed.has(s))) return undefined;
   for (const symbol of symbols) {
     for (const file of files) {

@@ -39,7 +39,14 @@ export function position(text: string, offset: number): string {
  * is read from the same tree the value came from.
  */
 export function parseYamlTicket(text: string): Document.Parsed {
-  return parseDocument(text, { version: '1.2', schema: 'core', merge: false, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
+  return parseDocument(text, {
+    version: '1.2',
+    schema: 'core',
+    merge: false,
+    uniqueKeys: true,
+    prettyErrors: false,
+    keepSourceTokens: false,
+  });
 }
 
 /** What a YAML error means to a ticket author, with the fix; the parser's own words otherwise. */
@@ -62,7 +69,10 @@ export function yamlProblems(doc: Document.Parsed): { offset: number; message: s
   // An alias can expand a few lines into gigabytes (the "billion laughs"); a ticket has no need of one.
   visit(doc, {
     Alias(_key, node) {
-      out.push({ offset: node.range?.[0] ?? 0, message: `an alias (*${node.source}) repeats another value: write the value out; anchors and aliases are not allowed in a ticket` });
+      out.push({
+        offset: node.range?.[0] ?? 0,
+        message: `an alias (*${node.source}) repeats another value: write the value out; anchors and aliases are not allowed in a ticket`,
+      });
       return visit.BREAK;
     },
   });
@@ -77,7 +87,8 @@ export function readTicketData(file: string, text: string): unknown {
   if (ticketFormatOf(file) === 'yaml') {
     const doc = parseYamlTicket(text);
     const first = yamlProblems(doc)[0];
-    if (first) throw new TicketValidationError(file, [{ path: '$', message: `not valid YAML (${position(text, first.offset)}): ${first.message}` }]);
+    if (first)
+      throw new TicketValidationError(file, [{ path: '$', message: `not valid YAML (${position(text, first.offset)}): ${first.message}` }]);
     return doc.toJS({ maxAliasCount: 0 }) as unknown;
   }
   try {
@@ -115,7 +126,9 @@ interface Splice {
 
 /** A string as a plain YAML scalar when it is plainly safe in any context, else as JSON (a valid double-quoted YAML scalar); also what the editor inserts. */
 export function inlineString(v: string): string {
-  return /^[A-Za-z_./@][A-Za-z0-9 _./@()=<>+*-]*$/.test(v) && !/ $|: | #/.test(v) && !/^(true|false|null|~)$/i.test(v) ? v : JSON.stringify(v);
+  return /^[A-Za-z_./@][A-Za-z0-9 _./@()=<>+*-]*$/.test(v) && !/ $|: | #/.test(v) && !/^(true|false|null|~)$/i.test(v)
+    ? v
+    : JSON.stringify(v);
 }
 
 /** One line of YAML for any value: JSON is flow YAML. */
@@ -130,12 +143,22 @@ function columnOf(text: string, offset: number): number {
 function scalarSplice(text: string, node: Scalar, next: unknown): Splice {
   const [start, end] = node.range!;
   const blockBody = /^\|-?\n( +)/.exec(text.slice(start, end)) ?? /^>-?\n( +)/.exec(text.slice(start, end));
-  if (typeof next === 'string' && (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) && blockBody && next && !/^[ \t]|\s$|\r|\n[ \t]/.test(next)) {
+  if (
+    typeof next === 'string' &&
+    (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) &&
+    blockBody &&
+    next &&
+    !/^[ \t]|\s$|\r|\n[ \t]/.test(next)
+  ) {
     const indent = blockBody[1]!;
-    const body = `|-\n${next.split('\n').map((l) => (l ? indent + l : l)).join('\n')}`;
+    const body = `|-\n${next
+      .split('\n')
+      .map((l) => (l ? indent + l : l))
+      .join('\n')}`;
     return { start, end, text: text[end - 1] === '\n' ? body + '\n' : body };
   }
-  if (typeof next === 'string' && node.type === Scalar.QUOTE_SINGLE && !next.includes('\n')) return { start, end, text: `'${next.replace(/'/g, "''")}'` };
+  if (typeof next === 'string' && node.type === Scalar.QUOTE_SINGLE && !next.includes('\n'))
+    return { start, end, text: `'${next.replace(/'/g, "''")}'` };
   return { start, end, text: inline(next) };
 }
 
@@ -149,19 +172,38 @@ function yamlSplices(text: string, doc: Document.Parsed, node: YamlNode | null, 
   if (sameValue(node.toJS(doc), next)) return true;
   const [start, end] = node.range;
   const whole = (): boolean => (out.push({ start, end, text: inline(next) }), true);
-  if (isScalar(node)) return out.push(scalarSplice(text, node, next)), true;
+  if (isScalar(node)) return (out.push(scalarSplice(text, node, next)), true);
   const flow = text[start] === '[' || text[start] === '{';
   if (isMap(node) && isPlainObject(next)) {
     const keys = node.items.map((p) => (isScalar(p.key) ? p.key.value : p.key));
     if (!keys.every((k) => typeof k === 'string' && Object.prototype.hasOwnProperty.call(next, k))) return whole();
-    for (const pair of node.items) if (!yamlSplices(text, doc, pair.value as YamlNode | null, next[(pair.key as Scalar).value as string], out)) return whole();
+    for (const pair of node.items)
+      if (!yamlSplices(text, doc, pair.value as YamlNode | null, next[(pair.key as Scalar).value as string], out)) return whole();
     const added = Object.keys(next).filter((k) => !keys.includes(k));
-    if (added.length) out.push(appended(text, start, end, flow, added.map((k) => `${inlineString(k)}: ${inline(next[k])}`)));
+    if (added.length)
+      out.push(
+        appended(
+          text,
+          start,
+          end,
+          flow,
+          added.map((k) => `${inlineString(k)}: ${inline(next[k])}`),
+        ),
+      );
     return true;
   }
   if (isSeq(node) && Array.isArray(next) && next.length >= node.items.length) {
     for (const [i, item] of node.items.entries()) if (!yamlSplices(text, doc, item as YamlNode | null, next[i], out)) return whole();
-    if (next.length > node.items.length) out.push(appended(text, start, end, flow, next.slice(node.items.length).map((v) => (flow ? inline(v) : `- ${inline(v)}`))));
+    if (next.length > node.items.length)
+      out.push(
+        appended(
+          text,
+          start,
+          end,
+          flow,
+          next.slice(node.items.length).map((v) => (flow ? inline(v) : `- ${inline(v)}`)),
+        ),
+      );
     return true;
   }
   return whole();
@@ -201,6 +243,7 @@ export function writeTicketData(file: string, before: string, value: unknown): s
   } catch {
     readBack = undefined;
   }
-  if (!sameValue(readBack, value)) throw new UserInputError(`${file}: the change could not be written as YAML that reads back the same; make it by hand`);
+  if (!sameValue(readBack, value))
+    throw new UserInputError(`${file}: the change could not be written as YAML that reads back the same; make it by hand`);
   return text;
 }

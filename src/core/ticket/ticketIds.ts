@@ -30,7 +30,8 @@ export function nextTicketId(existing: readonly string[]): string | undefined {
 /** What is wrong with an id typed for a new ticket, in the words the input box shows; undefined when nothing is. */
 export function ticketIdProblem(value: string, existing: readonly string[]): string | undefined {
   const free = nextTicketId(existing);
-  if (!TICKET_ID.test(value)) return `Letters, digits, dot, dash or underscore, starting with a letter or digit (for example ${free ?? 'PROJ-1'})`;
+  if (!TICKET_ID.test(value))
+    return `Letters, digits, dot, dash or underscore, starting with a letter or digit (for example ${free ?? 'PROJ-1'})`;
   const same = existing.find((id) => id.toLowerCase() === value.toLowerCase());
   if (same) return `A ticket ${same} already exists: pick another id${free ? ` (${free} is free)` : ''}`;
   return undefined;

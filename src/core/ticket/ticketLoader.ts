@@ -32,7 +32,8 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
     const got = valueAt(raw, issue.path);
     return got === undefined ? `missing; expected ${issue.expected}` : `expected ${issue.expected}, got ${jsonType(got)}`;
   }
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'unrecognized_keys')
+    return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_union') return `${issue.message}; see the JSON Schema for the allowed shapes`;
   return issue.message;
 }
@@ -46,7 +47,9 @@ export const MAX_TICKET_BYTES = 1024 * 1024;
  */
 export function parseTicket(file: string, text: string): Ticket {
   if (text.length > MAX_TICKET_BYTES) {
-    throw new TicketValidationError(file, [{ path: '$', message: `too large (${text.length} characters); a ticket may be at most ${MAX_TICKET_BYTES} bytes` }]);
+    throw new TicketValidationError(file, [
+      { path: '$', message: `too large (${text.length} characters); a ticket may be at most ${MAX_TICKET_BYTES} bytes` },
+    ]);
   }
   const raw = readTicketData(file, text);
   const parsed = Ticket.safeParse(raw);

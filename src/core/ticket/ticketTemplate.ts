@@ -50,9 +50,7 @@ export function newTicketText(o: NewTicketOptions): string {
           path: testPath,
           suite: `${o.id} ${o.title}`,
           imports,
-          cases: [
-            placeholderCase('AC1'),
-          ],
+          cases: [placeholderCase('AC1')],
         },
       ],
     },
@@ -97,7 +95,9 @@ export function placeholderCase(criterion: string) {
     name: `${TEMPLATE_MARK} what the case checks`,
     criterion,
     arrange: [] as string[],
-    expect: [{ kind: 'equal', actual: `'${TEMPLATE_MARK} an expression over the code'`, expected: `'${TEMPLATE_MARK} the value it must have'` }],
+    expect: [
+      { kind: 'equal', actual: `'${TEMPLATE_MARK} an expression over the code'`, expected: `'${TEMPLATE_MARK} the value it must have'` },
+    ],
   };
 }
 

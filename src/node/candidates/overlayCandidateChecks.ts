@@ -83,7 +83,10 @@ export class OverlayCandidateChecks implements CandidateCheckPort {
   }
 
   private async create(): Promise<KeptCopy> {
-    const copy = new KeptCopy(this.root, { prefix: 'ticket-runner-candidate-', link: async (dir) => (await ensureLink(this.root, dir, 'node_modules'), []) });
+    const copy = new KeptCopy(this.root, {
+      prefix: 'ticket-runner-candidate-',
+      link: async (dir) => (await ensureLink(this.root, dir, 'node_modules'), []),
+    });
     try {
       await copy.sync();
       return copy;

@@ -45,7 +45,10 @@ export function rankFixes(fixes: readonly ts.CodeFixAction[]): ts.CodeFixAction[
     const spec = importSpecifier(f);
     return spec !== undefined && /(^\.{1,2}$|\/\.{0,2}$|\/index(\.[cm]?[jt]sx?)?$)/.test(spec) ? 1 : 0;
   };
-  return fixes.map((f, i) => ({ f, i })).sort((a, b) => barrel(a.f) - barrel(b.f) || a.i - b.i).map(({ f }) => f);
+  return fixes
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => barrel(a.f) - barrel(b.f) || a.i - b.i)
+    .map(({ f }) => f);
 }
 
 /**
@@ -53,7 +56,9 @@ export function rankFixes(fixes: readonly ts.CodeFixAction[]): ts.CodeFixAction[
  * insertions at one position go last-listed first, so they end up in the order listed.
  */
 export function applyTextChanges(text: string, changes: readonly ts.TextChange[]): string {
-  const backwards = changes.map((change, index) => ({ change, index })).sort((a, b) => b.change.span.start - a.change.span.start || b.index - a.index);
+  const backwards = changes
+    .map((change, index) => ({ change, index }))
+    .sort((a, b) => b.change.span.start - a.change.span.start || b.index - a.index);
   let out = text;
   for (const { change } of backwards) {
     out = out.slice(0, change.span.start) + change.newText + out.slice(change.span.start + change.span.length);

@@ -21,9 +21,11 @@ export function isLibraryFile(path: string, root: string): boolean {
 export function keepingLibraries(registry: ts.DocumentRegistry, isLibrary: (path: string) => boolean): ts.DocumentRegistry {
   // The release methods have overloads: the arguments are passed on as they came.
   type Release = (path: string, ...rest: unknown[]) => void;
-  const release = (name: 'releaseDocument' | 'releaseDocumentWithKey'): Release => (path, ...rest) => {
-    if (!isLibrary(path)) (registry[name] as (this: ts.DocumentRegistry, ...args: unknown[]) => void).call(registry, path, ...rest);
-  };
+  const release =
+    (name: 'releaseDocument' | 'releaseDocumentWithKey'): Release =>
+    (path, ...rest) => {
+      if (!isLibrary(path)) (registry[name] as (this: ts.DocumentRegistry, ...args: unknown[]) => void).call(registry, path, ...rest);
+    };
   return {
     acquireDocument: (...a) => registry.acquireDocument(...a),
     acquireDocumentWithKey: (...a) => registry.acquireDocumentWithKey(...a),

@@ -56,7 +56,10 @@ export type LanguageWorkerData = z.infer<typeof LanguageWorkerData>;
 const Overlay = z.object({ path: z.string(), content: z.string() });
 const OpScope = z.object({ write: z.array(z.string()), read: z.array(z.string()), tests: z.array(z.string()) });
 const OpEdit = z.object({ path: z.string(), before: z.string(), after: z.string() });
-const OpFix = z.union([z.object({ kind: z.literal('scopeAddition'), paths: z.array(z.string()) }), z.object({ kind: z.literal('opEdit'), op: TicketOp, summary: z.string() })]);
+const OpFix = z.union([
+  z.object({ kind: z.literal('scopeAddition'), paths: z.array(z.string()) }),
+  z.object({ kind: z.literal('opEdit'), op: TicketOp, summary: z.string() }),
+]);
 const OpResult = z.union([
   z.object({ ok: z.literal(true), edits: z.array(OpEdit) }),
   z.object({
@@ -72,10 +75,16 @@ const Checked = z.object({ checkedFiles: z.array(z.string()), diagnostics: z.arr
 /** Every call a worker answers: its parameters and its result, by method. */
 export const METHODS = {
   check: { params: z.object({ changed: z.array(z.string()) }), result: Checked },
-  autofix: { params: z.object({ files: z.array(z.string()) }), result: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }) },
+  autofix: {
+    params: z.object({ files: z.array(z.string()) }),
+    result: z.object({ applied: z.array(AppliedFix), refused: z.array(AppliedFix) }),
+  },
   probe: { params: z.object({ path: z.string(), content: z.string(), overlays: z.array(Overlay) }), result: z.array(CodeDiagnostic) },
   resolveSymbol: { params: z.object({ file: z.string(), symbol: z.string() }), result: z.string().nullable() },
-  symbolsOf: { params: z.object({ file: z.string(), owner: z.string().optional() }), result: z.array(z.object({ name: z.string(), type: z.string() })) },
+  symbolsOf: {
+    params: z.object({ file: z.string(), owner: z.string().optional() }),
+    result: z.array(z.object({ name: z.string(), type: z.string() })),
+  },
   apply: { params: z.object({ op: TicketOp, scope: OpScope }), result: OpResult },
   /** Loads what later calls need (the ops' service; the parser's grammars for these paths). */
   warm: { params: z.object({ paths: z.array(z.string()).optional() }), result: z.null() },

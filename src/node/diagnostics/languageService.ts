@@ -48,7 +48,10 @@ export type AllowFix = (path: string) => boolean | Promise<boolean>;
 export { newDocumentRegistry };
 
 /** The headless DiagnosticsPort over the workspace's tsconfig.json; call dispose() when done. */
-export function createLanguageServiceDiagnostics(root: string, options: LanguageServiceDiagnosticsOptions = {}): LanguageServiceDiagnostics {
+export function createLanguageServiceDiagnostics(
+  root: string,
+  options: LanguageServiceDiagnosticsOptions = {},
+): LanguageServiceDiagnostics {
   return new LanguageServiceDiagnostics(root, options);
 }
 
@@ -116,13 +119,22 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
    * an npm-workspaces monorepo) directly, after `changed` (files of that package) changed. The
    * package's own files are not reported: its own project checks them.
    */
-  async checkImporters(changed: string[], packageDir: string, signal: AbortSignal): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
+  async checkImporters(
+    changed: string[],
+    packageDir: string,
+    signal: AbortSignal,
+  ): Promise<{ checkedFiles: string[]; diagnostics: CodeDiagnostic[] }> {
     return this.cancellable(signal, async () => {
       this.dropKept();
       for (const file of changed) this.host.touch(absolutePath(this.root, file));
       const program = this.program();
       const prefix = `${absolutePath(this.root, packageDir)}/`;
-      const targets = new Set(program.getSourceFiles().map((sf) => sf.fileName).filter((f) => f.startsWith(prefix)));
+      const targets = new Set(
+        program
+          .getSourceFiles()
+          .map((sf) => sf.fileName)
+          .filter((f) => f.startsWith(prefix)),
+      );
       const importers = [...directImporters(program, targets)].filter((f) => !f.startsWith(prefix));
       const diagnostics: CodeDiagnostic[] = [];
       for (const file of importers) {
@@ -133,7 +145,12 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
     });
   }
 
-  async probe(path: string, content: string, signal: AbortSignal, overlays: readonly { path: string; content: string }[] = []): Promise<CodeDiagnostic[]> {
+  async probe(
+    path: string,
+    content: string,
+    signal: AbortSignal,
+    overlays: readonly { path: string; content: string }[] = [],
+  ): Promise<CodeDiagnostic[]> {
     return this.cancellable(signal, async () => {
       const file = absolutePath(this.root, path);
       // In the editor this service only answers probes, and the disk moved on without it: catch up first.
@@ -201,11 +218,22 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
   }
 
   /** The first wanted fix, over the errors of `targets` in order, that touches only allowed files. */
-  private async nextFix(targets: string[], allow: AllowFix, refused: Map<string, AppliedFix>): Promise<{ action: ts.CodeFixAction; fix: AppliedFix } | undefined> {
+  private async nextFix(
+    targets: string[],
+    allow: AllowFix,
+    refused: Map<string, AppliedFix>,
+  ): Promise<{ action: ts.CodeFixAction; fix: AppliedFix } | undefined> {
     for (const file of targets) {
       for (const d of this.diagnosticsOf(file)) {
         if (d.category !== ts.DiagnosticCategory.Error || d.start === undefined || !this.fixable.has(d.code)) continue;
-        const actions = this.service.getCodeFixesAtPosition(file, d.start, d.start + (d.length ?? 0), [d.code], ts.getDefaultFormatCodeSettings('\n'), {});
+        const actions = this.service.getCodeFixesAtPosition(
+          file,
+          d.start,
+          d.start + (d.length ?? 0),
+          [d.code],
+          ts.getDefaultFormatCodeSettings('\n'),
+          {},
+        );
         for (const action of rankFixes(actions)) {
           if (!isWantedFix(action, this.wantedFixes)) continue;
           const fix: AppliedFix = {
@@ -267,7 +295,8 @@ export class LanguageServiceDiagnostics implements DiagnosticsPort {
       line: position.line + 1,
       column: position.character + 1,
       code: `TS${d.code}`,
-      category: d.category === ts.DiagnosticCategory.Error ? 'error' : d.category === ts.DiagnosticCategory.Warning ? 'warning' : 'suggestion',
+      category:
+        d.category === ts.DiagnosticCategory.Error ? 'error' : d.category === ts.DiagnosticCategory.Warning ? 'warning' : 'suggestion',
       message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
     };
   }

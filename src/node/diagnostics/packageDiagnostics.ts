@@ -14,12 +14,18 @@ import { LanguageServiceDiagnostics, newDocumentRegistry, type AllowFix, type La
  * tsconfig.json (what its compiler options say is an error is what counts). Undefined when
  * there is nothing to type-check.
  */
-export function createWorkspaceDiagnostics(root: string, options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {}): DiagnosticsPort | undefined {
+export function createWorkspaceDiagnostics(
+  root: string,
+  options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {},
+): DiagnosticsPort | undefined {
   return hasTypeScriptProject(root) ? projectDiagnostics(root, options) : undefined;
 }
 
 /** The language service of createWorkspaceDiagnostics, for a workspace that has a project. */
-export function projectDiagnostics(root: string, options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {}): LanguageServiceDiagnostics | PackageDiagnostics {
+export function projectDiagnostics(
+  root: string,
+  options: Omit<LanguageServiceDiagnosticsOptions, 'tsconfig'> = {},
+): LanguageServiceDiagnostics | PackageDiagnostics {
   return declaresWorkspaces(root) ? new PackageDiagnostics(root, options) : new LanguageServiceDiagnostics(root, options);
 }
 
@@ -48,16 +54,19 @@ export class PackageDiagnostics implements DiagnosticsPort {
     const touched = [...new Set(changed.map((f) => packageOf(packages, f)).filter((p): p is WorkspacePackage => p !== undefined))];
     for (const lib of touched) {
       const files = changed.filter((f) => f.startsWith(`${lib.dir}/`));
-      for (const dependent of dependentsOf(packages, [lib])) results.push(await this.service(dependent.dir).checkImporters(files, lib.dir, signal));
+      for (const dependent of dependentsOf(packages, [lib]))
+        results.push(await this.service(dependent.dir).checkImporters(files, lib.dir, signal));
     }
     const seen = new Set<string>();
     return {
       checkedBy: `${HEADLESS}, one per package`,
       checkedFiles: [...new Set(results.flatMap((r) => r.checkedFiles))],
-      diagnostics: results.flatMap((r) => r.diagnostics).filter((d) => {
-        const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
-        return seen.has(key) ? false : (seen.add(key), true);
-      }),
+      diagnostics: results
+        .flatMap((r) => r.diagnostics)
+        .filter((d) => {
+          const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+          return seen.has(key) ? false : (seen.add(key), true);
+        }),
     };
   }
 
@@ -72,7 +81,12 @@ export class PackageDiagnostics implements DiagnosticsPort {
     return { applied, refused };
   }
 
-  async probe(path: string, content: string, signal: AbortSignal, overlays?: readonly { path: string; content: string }[]): Promise<CodeDiagnostic[]> {
+  async probe(
+    path: string,
+    content: string,
+    signal: AbortSignal,
+    overlays?: readonly { path: string; content: string }[],
+  ): Promise<CodeDiagnostic[]> {
     return (await this.serviceOf(path)).probe(path, content, signal, overlays);
   }
 
@@ -118,7 +132,11 @@ export class PackageDiagnostics implements DiagnosticsPort {
     if (!s) {
       // The packages' services parse lib.d.ts and the shared types once, for all of them.
       this.registry ??= this.options.registry ?? newDocumentRegistry();
-      s = new LanguageServiceDiagnostics(this.root, { ...this.options, registry: this.registry, tsconfig: dir ? `${dir}/tsconfig.json` : 'tsconfig.json' });
+      s = new LanguageServiceDiagnostics(this.root, {
+        ...this.options,
+        registry: this.registry,
+        tsconfig: dir ? `${dir}/tsconfig.json` : 'tsconfig.json',
+      });
       this.services.set(dir, s);
     }
     return s;

@@ -11,7 +11,8 @@ export function resolveSymbolType(program: ts.Program, sf: ts.SourceFile, path: 
   const checker = program.getTypeChecker();
   const found = typeAt(checker, sf, path);
   if (!found) return null;
-  if (found.symbol) return found.isType ? describeDeclaredType(checker, found.symbol, found.type) : checker.typeToString(found.type, undefined, TYPE_FLAGS);
+  if (found.symbol)
+    return found.isType ? describeDeclaredType(checker, found.symbol, found.type) : checker.typeToString(found.type, undefined, TYPE_FLAGS);
   return checker.typeToString(found.type, undefined, TYPE_FLAGS);
 }
 
@@ -28,11 +29,17 @@ export function listSymbols(program: ts.Program, sf: ts.SourceFile, owner?: stri
   }
   const found = typeAt(checker, sf, owner);
   if (!found) return [];
-  return checker.getPropertiesOfType(checker.getApparentType(checker.getNonNullableType(found.type))).map((p) => ({ name: p.name, type: checker.typeToString(checker.getTypeOfSymbol(p), undefined, TYPE_FLAGS) }));
+  return checker
+    .getPropertiesOfType(checker.getApparentType(checker.getNonNullableType(found.type)))
+    .map((p) => ({ name: p.name, type: checker.typeToString(checker.getTypeOfSymbol(p), undefined, TYPE_FLAGS) }));
 }
 
 /** The type at `Name` or `Name.member...`; `symbol` is set for the bare name alone. */
-function typeAt(checker: ts.TypeChecker, sf: ts.SourceFile, path: string): { type: ts.Type; symbol?: ts.Symbol; isType: boolean } | undefined {
+function typeAt(
+  checker: ts.TypeChecker,
+  sf: ts.SourceFile,
+  path: string,
+): { type: ts.Type; symbol?: ts.Symbol; isType: boolean } | undefined {
   const [head, ...members] = path.split('.');
   if (!head) return undefined;
   const symbol = findSymbol(checker, sf, head);
@@ -42,7 +49,9 @@ function typeAt(checker: ts.TypeChecker, sf: ts.SourceFile, path: string): { typ
   if (members.length === 0) return { type, symbol, isType };
   for (const [i, member] of members.entries()) {
     // Past a class or an enum's name, a member is also one of its value: a static member, an enum member.
-    const property = memberOf(checker, type, member) ?? (i === 0 && isType && symbol.flags & ts.SymbolFlags.Value ? memberOf(checker, checker.getTypeOfSymbol(symbol), member) : undefined);
+    const property =
+      memberOf(checker, type, member) ??
+      (i === 0 && isType && symbol.flags & ts.SymbolFlags.Value ? memberOf(checker, checker.getTypeOfSymbol(symbol), member) : undefined);
     if (!property) return undefined;
     type = checker.getTypeOfSymbol(property);
   }

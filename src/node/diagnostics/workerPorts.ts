@@ -5,7 +5,15 @@ import type { OpResult, OpScope, OpsPort } from '../../core/ports/ops';
 import type { AppliedFix, CodeDiagnostic, ParseProblem } from '../../core/schema/checks';
 import type { TicketOp } from '../../core/schema/ticket';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
-import { FromWorker, resultOf, type LanguageWorkerData, type Method, type ParamsOf, type ResultOf, type ToWorker } from './languageProtocol';
+import {
+  FromWorker,
+  resultOf,
+  type LanguageWorkerData,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+  type ToWorker,
+} from './languageProtocol';
 import type { AllowFix } from './languageService';
 import { parkIdle, takeIdle } from './idleWorkers';
 import { hasTypeScriptProject } from './tsProject';
@@ -117,7 +125,9 @@ export class LanguageWorker {
     const onExit = (code: number) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
-      this.failAll(new Error(`the TypeScript language service's worker stopped (exit code ${code})${crash ? `: ${crash}` : ''}; nothing was checked`));
+      this.failAll(
+        new Error(`the TypeScript language service's worker stopped (exit code ${code})${crash ? `: ${crash}` : ''}; nothing was checked`),
+      );
     };
     worker.on('message', onMessage);
     worker.on('error', onError);
@@ -138,7 +148,11 @@ export class LanguageWorker {
     if (!parsed.success) {
       // Our own build posted it: a mismatch of the two builds, which no answer survives.
       this.worker = undefined;
-      this.failAll(new ToolOutputError(`the TypeScript language service's worker posted something that is not its protocol: ${issuesLine(parsed.error)}`));
+      this.failAll(
+        new ToolOutputError(
+          `the TypeScript language service's worker posted something that is not its protocol: ${issuesLine(parsed.error)}`,
+        ),
+      );
       void worker.terminate();
       return;
     }
@@ -152,7 +166,13 @@ export class LanguageWorker {
       call.settle({ error: message.cancelled ? new CancelledError(message.message) : new Error(message.message) });
     } else {
       try {
-        call.settle({ result: checkToolOutput(resultOf(call.method), message.result, `the TypeScript language service's worker gave a ${call.method} result that is not one`) });
+        call.settle({
+          result: checkToolOutput(
+            resultOf(call.method),
+            message.result,
+            `the TypeScript language service's worker gave a ${call.method} result that is not one`,
+          ),
+        });
       } catch (err) {
         call.settle({ error: err instanceof Error ? err : new Error(String(err)) });
       }
@@ -198,7 +218,12 @@ export class WorkerDiagnostics implements DiagnosticsPort {
     return this.worker.call('autofix', { files }, signal, allow);
   }
 
-  probe(path: string, content: string, signal: AbortSignal, overlays: readonly { path: string; content: string }[] = []): Promise<CodeDiagnostic[]> {
+  probe(
+    path: string,
+    content: string,
+    signal: AbortSignal,
+    overlays: readonly { path: string; content: string }[] = [],
+  ): Promise<CodeDiagnostic[]> {
     return this.worker.call('probe', { path, content, overlays: [...overlays] }, signal);
   }
 
@@ -264,7 +289,9 @@ export interface WorkerDiagnosticsOptions {
 /** createWorkspaceDiagnostics, in a worker thread: undefined when there is nothing to type-check. */
 export function workerWorkspaceDiagnostics(root: string, o: WorkerDiagnosticsOptions): DiagnosticsPort | undefined {
   if (!hasTypeScriptProject(root)) return undefined;
-  return new WorkerDiagnostics(new LanguageWorker(o.script, { service: 'diagnostics', root, libDir: o.libDir, keepProbes: o.keepProbes }, 'diagnostics'));
+  return new WorkerDiagnostics(
+    new LanguageWorker(o.script, { service: 'diagnostics', root, libDir: o.libDir, keepProbes: o.keepProbes }, 'diagnostics'),
+  );
 }
 
 /**
@@ -272,19 +299,34 @@ export function workerWorkspaceDiagnostics(root: string, o: WorkerDiagnosticsOpt
  * ops' program then costs little more than its checks. Their calls take turns. Without a
  * TypeScript project there are no diagnostics, and the ops run alone.
  */
-export function workerWorkspaceLanguage(o: { script: string; root: string; libDir?: string; wasmDir: string; runtimeWasmDir?: string }): { diagnostics?: DiagnosticsPort; ops: OpsPort } {
+export function workerWorkspaceLanguage(o: { script: string; root: string; libDir?: string; wasmDir: string; runtimeWasmDir?: string }): {
+  diagnostics?: DiagnosticsPort;
+  ops: OpsPort;
+} {
   if (!hasTypeScriptProject(o.root)) return { ops: workerOps(o) };
   const what = (method: Method) => (method === 'apply' || method === 'warm' ? 'ops' : 'diagnostics');
-  const worker = new LanguageWorker(o.script, { service: 'workspace', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, what);
+  const worker = new LanguageWorker(
+    o.script,
+    { service: 'workspace', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir },
+    what,
+  );
   return { diagnostics: new WorkerDiagnostics(worker), ops: new WorkerOps(worker) };
 }
 
 /** NodeOps, in a worker thread. */
 export function workerOps(o: { script: string; root: string; libDir?: string; wasmDir: string; runtimeWasmDir?: string }): OpsPort {
-  return new WorkerOps(new LanguageWorker(o.script, { service: 'ops', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, 'ops'));
+  return new WorkerOps(
+    new LanguageWorker(
+      o.script,
+      { service: 'ops', root: o.root, libDir: o.libDir, wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir },
+      'ops',
+    ),
+  );
 }
 
 /** TreeSitterParser, in a worker thread. */
 export function workerParser(o: { script: string; wasmDir: string; runtimeWasmDir?: string }): WorkerParser {
-  return new WorkerParser(new LanguageWorker(o.script, { service: 'syntax', wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, 'parse'));
+  return new WorkerParser(
+    new LanguageWorker(o.script, { service: 'syntax', wasmDir: o.wasmDir, runtimeWasmDir: o.runtimeWasmDir }, 'parse'),
+  );
 }

@@ -19,7 +19,8 @@ const IMPLICIT_OPTIONS: ts.CompilerOptions = {
 const JSDOC_PARSING = ts.JSDocParsingMode.ParseForTypeErrors;
 
 /** A DocumentRegistry for WorkspaceHosts: it parses files as they do (a registry holds files parsed one way only). */
-export const newDocumentRegistry = (root?: string): ts.DocumentRegistry => ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root, JSDOC_PARSING);
+export const newDocumentRegistry = (root?: string): ts.DocumentRegistry =>
+  ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, root, JSDOC_PARSING);
 
 /**
  * A LanguageServiceHost over the files on disk. `touch` drops a file's cached text, so the
@@ -178,7 +179,13 @@ export class WorkspaceHost implements ts.LanguageServiceHost {
   readFile(file: string): string | undefined {
     return this.text(file);
   }
-  readDirectory(path: string, extensions?: readonly string[], exclude?: readonly string[], include?: readonly string[], depth?: number): string[] {
+  readDirectory(
+    path: string,
+    extensions?: readonly string[],
+    exclude?: readonly string[],
+    include?: readonly string[],
+    depth?: number,
+  ): string[] {
     return ts.sys.readDirectory(path, extensions, exclude, include, depth);
   }
   directoryExists(path: string): boolean {

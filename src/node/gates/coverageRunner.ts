@@ -65,10 +65,15 @@ export class ProjectCoverageRunner implements CoveragePort {
   private async ownTool(request: TestRunRequest & { measure: string[] }, signal: AbortSignal): Promise<CoverageResult> {
     const source = request.framework as 'vitest' | 'jest';
     // A project with no coverage package cannot be measured: said, as for any runner without one.
-    if (source === 'vitest' && !vitestCoverageProvider(new ToolResolver(this.options.root, this.options.fallbackDir))) return { status: 'unavailable', source, files: [], detail: NO_VITEST_COVERAGE };
+    if (source === 'vitest' && !vitestCoverageProvider(new ToolResolver(this.options.root, this.options.fallbackDir)))
+      return { status: 'unavailable', source, files: [], detail: NO_VITEST_COVERAGE };
     const dir = await mkdtemp(join(tmpdir(), 'ticket-runner-coverage-'));
     try {
-      const runner = new ProcessTestRunner({ ...this.options, coverage: { dir, measure: request.measure }, writable: [...(this.options.writable ?? []), dir] });
+      const runner = new ProcessTestRunner({
+        ...this.options,
+        coverage: { dir, measure: request.measure },
+        writable: [...(this.options.writable ?? []), dir],
+      });
       let tests;
       try {
         tests = await runner.run(testRequest(request), signal);
@@ -116,7 +121,12 @@ export class ProjectCoverageRunner implements CoveragePort {
       // The pids of the command's node processes, each recorded by the frozen preload before any code under test ran.
       const pids = new Set<number>();
       const onProcesses = (recorded: number[]) => recorded.forEach((p) => pids.add(p));
-      const runner = new ProcessTestRunner({ ...this.options, env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions }, writable: [...(this.options.writable ?? []), dir], onProcesses });
+      const runner = new ProcessTestRunner({
+        ...this.options,
+        env: { ...this.options.env, NODE_V8_COVERAGE: dir, NODE_OPTIONS: nodeOptions },
+        writable: [...(this.options.writable ?? []), dir],
+        onProcesses,
+      });
       // Its reader starts now and loads while the tests run.
       reader = startCoverageReader(coverageWorker());
       let tests;
@@ -127,11 +137,18 @@ export class ProjectCoverageRunner implements CoveragePort {
       }
       const measured: CoverageResult = { status: 'measured', source: 'v8', tests, files: [] };
       if (tests.status !== 'passed') return { tests, coverage: Promise.resolve(measured) };
-      const refused = (err: unknown): CoverageResult => ({ status: 'error', source: 'v8', tests, files: [], detail: `V8's coverage data cannot be used: ${errorMessage(err)}` });
+      const refused = (err: unknown): CoverageResult => ({
+        status: 'error',
+        source: 'v8',
+        tests,
+        files: [],
+        detail: `V8's coverage data cannot be used: ${errorMessage(err)}`,
+      });
       // A folder made unwritable keeps Node from writing its own file at exit, beside a forged one;
       // one the tests removed has nothing of Node's left to read.
       const changed = await stat(dir).then(
-        (s) => (s.mode === mode ? undefined : new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`)),
+        (s) =>
+          s.mode === mode ? undefined : new Error(`${NOT_NODES}: the coverage folder's permissions were changed during the test run`),
         (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
       );
       if (changed) return { tests, coverage: Promise.resolve(refused(changed)) };
@@ -139,10 +156,9 @@ export class ProjectCoverageRunner implements CoveragePort {
       for (const f of request.measure) texts.set(f, await readFile(absolutePath(this.options.root, f), 'utf8').catch(() => null));
       const read = reader;
       reader = undefined;
-      const coverage = read.collect(dir, this.options.root, request.measure, pids, texts).then(
-        (found): CoverageResult => ({ ...measured, ...found }),
-        refused,
-      );
+      const coverage = read
+        .collect(dir, this.options.root, request.measure, pids, texts)
+        .then((found): CoverageResult => ({ ...measured, ...found }), refused);
       // The folder goes once it is read, whoever waits for the measure, or nobody does.
       handedOn = true;
       void coverage

@@ -6,7 +6,13 @@ import { FromCoverage, type ToCoverage } from './coverageProtocol';
 
 export interface CoverageReader {
   /** `collectV8Coverage`'s answer, or its error word for word. Asked once; the worker ends with it. */
-  collect(dir: string, root: string, measure: readonly string[], pids: ReadonlySet<number> | undefined, texts?: ReadonlyMap<string, string | null>): Promise<{ files: FileLineHits[]; unloaded: string[] }>;
+  collect(
+    dir: string,
+    root: string,
+    measure: readonly string[],
+    pids: ReadonlySet<number> | undefined,
+    texts?: ReadonlyMap<string, string | null>,
+  ): Promise<{ files: FileLineHits[]; unloaded: string[] }>;
   /** Ends the worker when it will not be asked (the test run failed or was cancelled). */
   dispose(): void;
 }
@@ -35,10 +41,17 @@ export function startCoverageReader(script: string): CoverageReader {
     exitCode = code;
     exited?.(code);
   });
-  const stopped = (code: number) => new Error(`the coverage worker stopped (exit code ${code})${crash ? `: ${crash}` : ''} before it answered`);
+  const stopped = (code: number) =>
+    new Error(`the coverage worker stopped (exit code ${code})${crash ? `: ${crash}` : ''} before it answered`);
   return {
     collect(dir, root, measure, pids, texts) {
-      const asked: ToCoverage = { dir, root, measure: [...measure], ...(pids ? { pids: [...pids] } : {}), ...(texts ? { texts: Object.fromEntries(texts) } : {}) };
+      const asked: ToCoverage = {
+        dir,
+        root,
+        measure: [...measure],
+        ...(pids ? { pids: [...pids] } : {}),
+        ...(texts ? { texts: Object.fromEntries(texts) } : {}),
+      };
       return new Promise((resolve, reject) => {
         const settle = (end: () => void) => {
           if (settled) return;
@@ -49,7 +62,9 @@ export function startCoverageReader(script: string): CoverageReader {
         answer = (raw) => {
           try {
             const got = checkToolOutput(FromCoverage, raw, "the coverage worker's answer is not its protocol");
-            settle(() => (got.type === 'collected' ? resolve({ files: got.files, unloaded: got.unloaded }) : reject(new Error(got.message))));
+            settle(() =>
+              got.type === 'collected' ? resolve({ files: got.files, unloaded: got.unloaded }) : reject(new Error(got.message)),
+            );
           } catch (err) {
             settle(() => reject(err instanceof Error ? err : new Error(String(err))));
           }

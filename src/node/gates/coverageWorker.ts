@@ -24,7 +24,13 @@ port.once('message', (raw: unknown) => {
     post({ type: 'failed', message: errorMessage(err) });
     return;
   }
-  collectV8Coverage(asked.dir, asked.root, asked.measure, asked.pids && new Set(asked.pids), asked.texts && new Map(Object.entries(asked.texts))).then(
+  collectV8Coverage(
+    asked.dir,
+    asked.root,
+    asked.measure,
+    asked.pids && new Set(asked.pids),
+    asked.texts && new Map(Object.entries(asked.texts)),
+  ).then(
     (measured) => post({ type: 'collected', ...measured }),
     (err: unknown) => post({ type: 'failed', message: errorMessage(err) }),
   );

@@ -56,7 +56,8 @@ export async function readIstanbulCoverage(text: string, root: string, measure: 
     const hits = lineHits(file);
     const lines = ((await readFile(workspacePathOn(root, rel), 'utf8').catch(() => null)) ?? '').split('\n').length;
     const past = [...hits.keys()].find((l) => l > lines);
-    if (past !== undefined) throw new Error(`the coverage report names line ${past} of ${rel}, which has ${lines} lines: it is not a report of this code`);
+    if (past !== undefined)
+      throw new Error(`the coverage report names line ${past} of ${rel}, which has ${lines} lines: it is not a report of this code`);
     wanted.delete(rel);
     out.push({ file: rel, lines: [...hits].sort((a, b) => a[0] - b[0]) });
   }

@@ -19,7 +19,13 @@ export type TscRequest = z.infer<typeof TscRequest>;
  * runs the workspace's TypeScript: the answer is checked, not believed.
  */
 export const TscAnswer = z.union([
-  z.object({ id: z.number(), output: z.string(), errors: z.number().int().nonnegative(), files: z.number().int().nonnegative(), reused: z.number().int().nonnegative() }),
+  z.object({
+    id: z.number(),
+    output: z.string(),
+    errors: z.number().int().nonnegative(),
+    files: z.number().int().nonnegative(),
+    reused: z.number().int().nonnegative(),
+  }),
   z.object({ id: z.number(), unsupported: z.string() }),
   z.object({ id: z.number(), error: z.string() }),
 ]);

@@ -46,7 +46,15 @@ const projects = new Map<string, Project>();
 let loaded: { dir: string; ts: typeof TS } | undefined;
 
 /** The API a check uses: TypeScript 5 and 6 have it all. */
-const NEEDED = ['createIncrementalCompilerHost', 'createProgram', 'createEmitAndSemanticDiagnosticsBuilderProgram', 'getParsedCommandLineOfConfigFile', 'getConfigFileParsingDiagnostics', 'sortAndDeduplicateDiagnostics', 'formatDiagnostics'] as const;
+const NEEDED = [
+  'createIncrementalCompilerHost',
+  'createProgram',
+  'createEmitAndSemanticDiagnosticsBuilderProgram',
+  'getParsedCommandLineOfConfigFile',
+  'getConfigFileParsingDiagnostics',
+  'sortAndDeduplicateDiagnostics',
+  'formatDiagnostics',
+] as const;
 
 function load(dir: string): typeof TS | string {
   if (loaded) return loaded.dir === dir ? loaded.ts : `this worker runs the TypeScript of ${loaded.dir}, not of ${dir}`;
@@ -66,16 +74,29 @@ function check(r: TscRequest): TscAnswer {
   const sys = ts.sys;
   const format = (diagnostics: readonly TS.Diagnostic[], files: number, reused: number): TscAnswer => ({
     id: r.id,
-    output: ts.formatDiagnostics(diagnostics, { getCurrentDirectory: () => sys.getCurrentDirectory(), getNewLine: () => sys.newLine, getCanonicalFileName: (f) => (sys.useCaseSensitiveFileNames ? f : f.toLowerCase()) }),
+    output: ts.formatDiagnostics(diagnostics, {
+      getCurrentDirectory: () => sys.getCurrentDirectory(),
+      getNewLine: () => sys.newLine,
+      getCanonicalFileName: (f) => (sys.useCaseSensitiveFileNames ? f : f.toLowerCase()),
+    }),
     errors: diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length,
     files,
     reused,
   });
 
   // As tsc's command line sets them: -p, --noEmit, --pretty false, --incremental, --tsBuildInfoFile.
-  const extend: TS.CompilerOptions = { project: r.configFile, noEmit: true, pretty: false, incremental: true, tsBuildInfoFile: r.tsBuildInfoFile };
+  const extend: TS.CompilerOptions = {
+    project: r.configFile,
+    noEmit: true,
+    pretty: false,
+    incremental: true,
+    tsBuildInfoFile: r.tsBuildInfoFile,
+  };
   const unrecoverable: TS.Diagnostic[] = [];
-  const config = ts.getParsedCommandLineOfConfigFile(r.configFile, extend, { ...sys, onUnRecoverableConfigFileDiagnostic: (d) => unrecoverable.push(d) });
+  const config = ts.getParsedCommandLineOfConfigFile(r.configFile, extend, {
+    ...sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => unrecoverable.push(d),
+  });
   // tsc reports it and stops: an unreadable tsconfig.
   if (!config) return format(unrecoverable, 0, 0);
   // A rendered property imports fast-check: a workspace without it type-checks it against Ticket Runner's copy.
@@ -110,7 +131,13 @@ function check(r: TscRequest): TscAnswer {
   const configDiagnostics = ts.getConfigFileParsingDiagnostics(config);
   // A new program each time, so that module resolution sees the files as they are now; the
   // builder compares each file's version (a hash of its text) with the last check's.
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences, host, configFileParsingDiagnostics: configDiagnostics });
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+    host,
+    configFileParsingDiagnostics: configDiagnostics,
+  });
   const builder = ts.createEmitAndSemanticDiagnosticsBuilderProgram(program, host, project.builder, configDiagnostics);
 
   // tsc's emitFilesAndReportErrors, in its order: each kind only when the ones before found nothing.
@@ -132,10 +159,18 @@ function check(r: TscRequest): TscAnswer {
 /** A line of stdin as a request (see requestFields), or the error that answers it. */
 function asRequest(line: string): TscRequest | Extract<TscAnswer, { error: string }> {
   const o = requestFields(line);
-  if (typeof o.id === 'number' && typeof o.typescript === 'string' && typeof o.configFile === 'string' && typeof o.tsBuildInfoFile === 'string') {
+  if (
+    typeof o.id === 'number' &&
+    typeof o.typescript === 'string' &&
+    typeof o.configFile === 'string' &&
+    typeof o.tsBuildInfoFile === 'string'
+  ) {
     return { id: o.id, typescript: o.typescript, configFile: o.configFile, tsBuildInfoFile: o.tsBuildInfoFile };
   }
-  return { id: typeof o.id === 'number' ? o.id : 0, error: `the type-check worker got something that is not a request: ${line.slice(0, 200)}` };
+  return {
+    id: typeof o.id === 'number' ? o.id : 0,
+    error: `the type-check worker got something that is not a request: ${line.slice(0, 200)}`,
+  };
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {

@@ -49,9 +49,23 @@ export function parseTscOutput(output: string, root: string, configFile: string)
     const m = LINE.exec(line);
     const g = m ? null : GLOBAL.exec(line);
     if (m) {
-      out.push({ file: workspacePath(root, m[1]!), line: Number(m[2]), column: Number(m[3]), code: m[5]!, category: m[4] === 'error' ? 'error' : m[4] === 'warning' ? 'warning' : 'suggestion', message: m[6]! });
+      out.push({
+        file: workspacePath(root, m[1]!),
+        line: Number(m[2]),
+        column: Number(m[3]),
+        code: m[5]!,
+        category: m[4] === 'error' ? 'error' : m[4] === 'warning' ? 'warning' : 'suggestion',
+        message: m[6]!,
+      });
     } else if (g) {
-      out.push({ file: workspacePath(root, configFile), line: 1, column: 1, code: g[2]!, category: g[1] === 'error' ? 'error' : 'warning', message: g[3]! });
+      out.push({
+        file: workspacePath(root, configFile),
+        line: 1,
+        column: 1,
+        code: g[2]!,
+        category: g[1] === 'error' ? 'error' : 'warning',
+        message: g[3]!,
+      });
     } else if (/^\s+\S/.test(line) && out.length) {
       out[out.length - 1]!.message += `\n${line.trim()}`;
     }
@@ -70,7 +84,11 @@ async function packageProjects(root: string, scope: readonly string[]): Promise<
   if (!packages.length || !scope.length) return undefined;
   const owners = [...new Set(scope.map((p) => packageOf(packages, p)))];
   const inScope = owners.filter((p): p is WorkspacePackage => p !== undefined);
-  const dirs = [...(owners.includes(undefined) ? [''] : []), ...inScope.map((p) => p.dir), ...dependentsOf(packages, inScope).map((p) => p.dir)];
+  const dirs = [
+    ...(owners.includes(undefined) ? [''] : []),
+    ...inScope.map((p) => p.dir),
+    ...dependentsOf(packages, inScope).map((p) => p.dir),
+  ];
   // A package without a tsconfig.json of its own is checked by the root's, as its editor would.
   return [...new Set(dirs.map((d) => (d && existsSync(join(root, d, 'tsconfig.json')) ? `${d}/tsconfig.json` : 'tsconfig.json')))];
 }
@@ -78,10 +96,12 @@ async function packageProjects(root: string, scope: readonly string[]): Promise<
 /** One result over several projects: an error found anywhere fails it; a file checked twice is reported once. */
 function mergeResults(results: { tsconfig: string; r: TypeCheckResult }[]): TypeCheckResult {
   const seen = new Set<string>();
-  const diagnostics = results.flatMap(({ r }) => r.diagnostics).filter((d) => {
-    const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
-  });
+  const diagnostics = results
+    .flatMap(({ r }) => r.diagnostics)
+    .filter((d) => {
+      const key = `${d.file}:${d.line}:${d.column}:${d.code}:${d.message}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
   const has = (status: TypeCheckResult['status']) => results.some(({ r }) => r.status === status);
   const status = has('failed') ? 'failed' : has('error') ? 'error' : has('passed') ? 'passed' : 'skipped';
   return {
@@ -121,7 +141,12 @@ function findNative(root: string): { name: string; bin: string; version: string;
     return undefined;
   }
   for (const [name, spec] of Object.entries(declared)) {
-    const binName = name === '@typescript/native-preview' || /^npm:@typescript\/native-preview@/.test(spec) ? 'tsgo' : /^npm:typescript@/.test(spec) ? 'tsc' : undefined;
+    const binName =
+      name === '@typescript/native-preview' || /^npm:@typescript\/native-preview@/.test(spec)
+        ? 'tsgo'
+        : /^npm:typescript@/.test(spec)
+          ? 'tsc'
+          : undefined;
     const found = binName && findBin(root, name, binName);
     if (binName && found && major(found.version) >= 7) return { name: binName, ...found };
   }
@@ -297,13 +322,26 @@ export class TscTypeCheck implements TypeCheckPort {
   private async checkProject(tsconfig: string, signal: AbortSignal, killSignal: AbortSignal): Promise<TypeCheckResult> {
     const { root } = this.options;
     const configFile = join(root, tsconfig);
-    if (!existsSync(configFile)) return { status: 'skipped', diagnostics: [], tool: null, detail: `no ${tsconfig}: nothing project-wide to check`, durationMs: 0 };
+    if (!existsSync(configFile))
+      return { status: 'skipped', diagnostics: [], tool: null, detail: `no ${tsconfig}: nothing project-wide to check`, durationMs: 0 };
     const found = this.tool();
-    if (!found) return { status: 'error', diagnostics: [], tool: null, detail: 'no TypeScript in the workspace nor beside Ticket Runner', durationMs: 0 };
+    if (!found)
+      return {
+        status: 'error',
+        diagnostics: [],
+        tool: null,
+        detail: 'no TypeScript in the workspace nor beside Ticket Runner',
+        durationMs: 0,
+      };
     const first = await this.run(found, configFile, signal, killSignal);
     const own = found.name !== 'tsc' || major(found.version) >= 7 ? findTsc(root) : undefined;
     if (own && major(own.version) < 7 && first.status === 'failed' && configOnly(first.diagnostics, configFile, root)) {
-      const again = await this.run({ name: 'tsc', version: own.version, source: 'workspace', bin: own.bin, dir: own.dir }, configFile, signal, killSignal);
+      const again = await this.run(
+        { name: 'tsc', version: own.version, source: 'workspace', bin: own.bin, dir: own.dir },
+        configFile,
+        signal,
+        killSignal,
+      );
       const refused = first.diagnostics.map((d) => `${d.code} ${d.message.split('\n')[0]}`).join('; ');
       return { ...again, detail: `${again.detail}; ${found.name} ${found.version} (native) refused the tsconfig: ${refused}` };
     }
@@ -320,7 +358,14 @@ export class TscTypeCheck implements TypeCheckPort {
     const script = this.options.serverScript;
     const version = major(c.tool.version);
     if (!script || this.serverOff || !c.tsBuildInfoFile || c.tool.name !== 'tsc' || !(version >= 5 && version < 7)) return undefined;
-    const server = (this.server ??= new JsonLineWorker({ jail: c.jail, nodePath: this.options.nodePath ?? 'node', script, cwd: this.options.root, parse: parseTscAnswer, name: 'the type-check worker' }));
+    const server = (this.server ??= new JsonLineWorker({
+      jail: c.jail,
+      nodePath: this.options.nodePath ?? 'node',
+      script,
+      cwd: this.options.root,
+      parse: parseTscAnswer,
+      name: 'the type-check worker',
+    }));
     const request = { typescript: c.dir, configFile: c.configFile, tsBuildInfoFile: c.tsBuildInfoFile };
     const started = Date.now();
     const turn = this.serverTurn.then(() => (signal.aborted ? undefined : server.ask(request, killSignal, c.timeoutMs)));
@@ -328,12 +373,15 @@ export class TscTypeCheck implements TypeCheckPort {
     const outcome = await untilAborted(turn, signal);
     if (!outcome || ('stopped' in outcome && outcome.stopped === 'aborted')) throw new CancelledError('type-check cancelled');
     const base = { tool: c.tool, durationMs: Date.now() - started };
-    if ('stopped' in outcome && outcome.stopped === 'timeout') return { ...base, status: 'error', diagnostics: [], detail: `${c.label}: ${outcome.detail}` };
+    if ('stopped' in outcome && outcome.stopped === 'timeout')
+      return { ...base, status: 'error', diagnostics: [], detail: `${c.label}: ${outcome.detail}` };
     // The run ended while it checked: nothing more starts, no tsc in its place.
     if (this.disposed) throw new CancelledError('type-check cancelled: the run is over');
     const a = 'answer' in outcome ? outcome.answer : undefined;
     if (!a || !('output' in a)) {
-      this.serverOff = c.jail.redactor.text(a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer');
+      this.serverOff = c.jail.redactor.text(
+        a ? ('unsupported' in a ? a.unsupported : a.error) : 'detail' in outcome ? outcome.detail : 'no answer',
+      );
       void server.stop();
       this.server = undefined;
       return undefined;
@@ -342,9 +390,17 @@ export class TscTypeCheck implements TypeCheckPort {
     const output = c.jail.redactor.text(a.output);
     const diagnostics = parseTscOutput(output, this.options.root, c.configFile);
     const errors = diagnostics.filter((d) => d.category === 'error');
-    const kept = a.reused ? `kept running for the run: ${a.reused} of ${a.files} files unchanged since its last check` : `kept running for the run's later checks: ${a.files} files parsed`;
+    const kept = a.reused
+      ? `kept running for the run: ${a.reused} of ${a.files} files unchanged since its last check`
+      : `kept running for the run's later checks: ${a.files} files parsed`;
     if (errors.length) return { ...base, status: 'failed', diagnostics, detail: `${c.label}, ${kept}` };
-    if (a.errors > 0) return { ...base, status: 'error', diagnostics, detail: `${c.label} counted ${a.errors} errors, but its output holds none: ${output.trim().slice(-300)}` };
+    if (a.errors > 0)
+      return {
+        ...base,
+        status: 'error',
+        diagnostics,
+        detail: `${c.label} counted ${a.errors} errors, but its output holds none: ${output.trim().slice(-300)}`,
+      };
     return { ...base, status: 'passed', diagnostics, detail: `${c.label}, ${kept}` };
   }
 
@@ -356,28 +412,43 @@ export class TscTypeCheck implements TypeCheckPort {
     const timeoutMs = this.options.timeoutMs ?? 300_000;
     const jail = this.options.jail ?? ProcessJail.plain(root);
     const incremental = this.incremental(tool, configFile);
-    const served = await this.serve({ tool, dir, label, configFile, timeoutMs, jail, tsBuildInfoFile: incremental.file }, signal, killSignal);
+    const served = await this.serve(
+      { tool, dir, label, configFile, timeoutMs, jail, tsBuildInfoFile: incremental.file },
+      signal,
+      killSignal,
+    );
     if (served) return served;
     // The worker could not check (an older TypeScript, a crash): tsc judges, and the result says why.
     if (this.options.serverScript && this.serverOff && tool.name === 'tsc' && major(tool.version) >= 5 && major(tool.version) < 7) {
       label += `; tsc ran on its own: the process kept for the run's checks could not check (${this.serverOff.split('\n')[0]!.slice(0, 200)})`;
     }
     if (this.disposed) throw new CancelledError('type-check cancelled: the run is over');
-    const run = await jail.run(this.options.nodePath ?? 'node', [bin, '--noEmit', '-p', configFile, '--pretty', 'false', ...incremental.args], {
-      cwd: root,
-      timeoutMs,
-      signal,
-      tailChars: 200_000,
-      writable: incremental.writable,
-    });
+    const run = await jail.run(
+      this.options.nodePath ?? 'node',
+      [bin, '--noEmit', '-p', configFile, '--pretty', 'false', ...incremental.args],
+      {
+        cwd: root,
+        timeoutMs,
+        signal,
+        tailChars: 200_000,
+        writable: incremental.writable,
+      },
+    );
     const base = { tool, durationMs: run.durationMs };
     if (run.stopped === 'abort') throw new CancelledError('type-check cancelled');
-    if (run.stopped === 'timeout') return { ...base, status: 'error', diagnostics: [], detail: `${label} killed after ${timeoutMs} ms, with its process group` };
+    if (run.stopped === 'timeout')
+      return { ...base, status: 'error', diagnostics: [], detail: `${label} killed after ${timeoutMs} ms, with its process group` };
     if (run.spawnError) return { ...base, status: 'error', diagnostics: [], detail: `${label} could not start: ${run.spawnError.message}` };
     const diagnostics = parseTscOutput(run.output, root, configFile);
     const errors = diagnostics.filter((d) => d.category === 'error');
     if (errors.length) return { ...base, status: 'failed', diagnostics, detail: label };
-    if (run.exitCode !== 0) return { ...base, status: 'error', diagnostics, detail: `${label} exited with ${String(run.exitCode)} and no diagnostic: ${run.output.trim().slice(-300)}` };
+    if (run.exitCode !== 0)
+      return {
+        ...base,
+        status: 'error',
+        diagnostics,
+        detail: `${label} exited with ${String(run.exitCode)} and no diagnostic: ${run.output.trim().slice(-300)}`,
+      };
     return { ...base, status: 'passed', diagnostics, detail: label };
   }
 }

@@ -25,10 +25,14 @@ export async function unloadedLineHits(file: string, text: string): Promise<Map<
   const hits = new Map<number, number>();
   const wiring = wiringLines(ts, file, text);
   if (/\.[cm]?tsx?$/i.test(file)) {
-    const out = ts.transpileModule(text, { fileName: file, compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve } });
+    const out = ts.transpileModule(text, {
+      fileName: file,
+      compilerOptions: { sourceMap: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, jsx: ts.JsxEmit.Preserve },
+    });
     const payload = parseToolJson(SourceMapJson, out.sourceMapText ?? '{}', `TypeScript's source map of ${file} is not a source map`);
     const emitted = out.outputText.split('\n').map((l) => l.length);
-    for (const at of mappedPositions(new SourceMap({ ...payload, sources: [file] }), emitted)) if (!wiring.has(at.originalLine + 1)) hits.set(at.originalLine + 1, 0);
+    for (const at of mappedPositions(new SourceMap({ ...payload, sources: [file] }), emitted))
+      if (!wiring.has(at.originalLine + 1)) hits.set(at.originalLine + 1, 0);
     return hits;
   }
   text.split('\n').forEach((line, i) => {
@@ -43,7 +47,8 @@ function wiringLines(ts: typeof TS, file: string, text: string): Set<number> {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, false);
   const lines = new Set<number>();
   for (const s of source.statements) {
-    const wiring = ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier !== undefined);
+    const wiring =
+      ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s) || (ts.isExportDeclaration(s) && s.moduleSpecifier !== undefined);
     if (!wiring) continue;
     const first = source.getLineAndCharacterOfPosition(s.getStart(source)).line + 1;
     const last = source.getLineAndCharacterOfPosition(s.getEnd()).line + 1;

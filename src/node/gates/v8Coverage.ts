@@ -24,16 +24,23 @@ type V8Script = z.infer<typeof V8Script>;
 /** Node's cache of a script's source map: its raw payload, which need not be a whole map. */
 const SourceMapEntry = z.looseObject({
   lineLengths: z.array(z.number()).optional(),
-  data: z.looseObject({ mappings: z.string().optional(), sources: z.array(z.string()).optional(), sourceRoot: z.string().optional() }).nullable().optional(),
+  data: z
+    .looseObject({ mappings: z.string().optional(), sources: z.array(z.string()).optional(), sourceRoot: z.string().optional() })
+    .nullable()
+    .optional(),
 });
 type SourceMapEntry = z.infer<typeof SourceMapEntry>;
-const V8CoverageFile = z.looseObject({ result: z.array(V8Script).optional(), 'source-map-cache': z.record(z.string(), SourceMapEntry).optional() });
+const V8CoverageFile = z.looseObject({
+  result: z.array(V8Script).optional(),
+  'source-map-cache': z.record(z.string(), SourceMapEntry).optional(),
+});
 
 /** The count V8 gives an offset: that of the innermost range around it (ranges nest). */
 function countAt(ranges: V8Range[], offset: number): number | undefined {
   let best: V8Range | undefined;
   for (const r of ranges) {
-    if (r.startOffset <= offset && offset < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
+    if (r.startOffset <= offset && offset < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset))
+      best = r;
   }
   return best?.count;
 }
@@ -63,7 +70,16 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
     const starts = [0];
     for (const len of map.lineLengths) starts.push(starts[starts.length - 1]! + len + 1);
     const single = (map.data.sources ?? []).length <= 1;
-    const sourceMap = new SourceMap({ version: 3, names: [], sources: [], sourceRoot: '', file: '', sourcesContent: [], ...map.data, mappings: map.data.mappings });
+    const sourceMap = new SourceMap({
+      version: 3,
+      names: [],
+      sources: [],
+      sourceRoot: '',
+      file: '',
+      sourcesContent: [],
+      ...map.data,
+      mappings: map.data.mappings,
+    });
     for (const at of mappedPositions(sourceMap, map.lineLengths)) {
       if (!single && resolveSource(map.data.sourceRoot ?? '', at.originalSource, script.url) !== script.url) continue;
       const count = countAt(ranges, (starts[at.generatedLine] ?? 0) + at.generatedColumn);
@@ -87,7 +103,6 @@ export function scriptLineHits(script: V8Script, map: SourceMapEntry | undefined
 
 /** How Node names the files it writes to NODE_V8_COVERAGE: coverage-<pid>-<ms time>-<thread id>.json. */
 const NODE_COVERAGE_FILE = /^coverage-(\d+)-\d+-(\d+)\.json$/;
-
 
 /**
  * The main-thread files of the folder, each checked to be one Node wrote for a process of the
@@ -152,7 +167,11 @@ export async function collectV8Coverage(
     texts ? (texts.get(rel) ?? undefined) : readFile(absolutePath(root, rel), 'utf8').catch(() => undefined);
   const merged = new Map<string, Map<number, number>>();
   for (const name of mainThreadFiles((await readdir(dir)).sort(), pids)) {
-    const file = parseToolJson(V8CoverageFile, await readFile(join(dir, name), 'utf8'), `${name} in the coverage folder is not V8 coverage as Node writes it`);
+    const file = parseToolJson(
+      V8CoverageFile,
+      await readFile(join(dir, name), 'utf8'),
+      `${name} in the coverage folder is not V8 coverage as Node writes it`,
+    );
     for (const script of file.result ?? []) {
       const rel = wanted.get(script.url);
       if (!rel) continue;
@@ -185,7 +204,9 @@ function checkRanges(script: V8Script, map: SourceMapEntry | undefined, source: 
   for (const f of script.functions) {
     for (const r of f.ranges) {
       if (!(r.startOffset >= 0 && r.startOffset <= r.endOffset && r.endOffset <= length + 1 && Number.isInteger(r.count) && r.count >= 0)) {
-        throw new Error(`the coverage of ${script.url} has a range (${r.startOffset}-${r.endOffset}) outside its script of ${length} characters`);
+        throw new Error(
+          `the coverage of ${script.url} has a range (${r.startOffset}-${r.endOffset}) outside its script of ${length} characters`,
+        );
       }
     }
   }

@@ -27,7 +27,13 @@ export interface GateWiring {
 export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
   return {
     ...settings,
-    typecheck: new TscTypeCheck({ root: w.root, fallbackDir: w.pkgRoot, nodePath: w.nodePath, jail: w.jail, serverScript: path.join(w.dist, 'tscServer.js') }),
+    typecheck: new TscTypeCheck({
+      root: w.root,
+      fallbackDir: w.pkgRoot,
+      nodePath: w.nodePath,
+      jail: w.jail,
+      serverScript: path.join(w.dist, 'tscServer.js'),
+    }),
     build: new ShellBuild(w.root, w.jail),
     coverage: coverage(w),
   };
@@ -35,8 +41,16 @@ export function nodeGates(settings: GateSettings, w: GateWiring): GateDeps {
 
 /** The coverage gate's runner, in the test commands' copy of the workspace when the run has one. */
 function coverage(w: GateWiring): CoveragePort {
-  const options = { nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'), fallbackDir: w.pkgRoot, nodePath: w.nodePath, judgingTools: w.judgingTools };
+  const options = {
+    nodeTestReporter: path.join(w.dist, 'nodeTestReporter.mjs'),
+    fallbackDir: w.pkgRoot,
+    nodePath: w.nodePath,
+    judgingTools: w.judgingTools,
+  };
   if (!w.tests) return new ProjectCoverageRunner({ ...options, root: w.root, jail: w.jail });
   const tree = w.tests.commands.o.tree;
-  return new TreeCoverage(new ProjectCoverageRunner({ ...options, root: tree.dir, jail: w.tests.jail, sideEffects: { packagesOf: tree.root } }), w.tests.commands);
+  return new TreeCoverage(
+    new ProjectCoverageRunner({ ...options, root: tree.dir, jail: w.tests.jail, sideEffects: { packagesOf: tree.root } }),
+    w.tests.commands,
+  );
 }

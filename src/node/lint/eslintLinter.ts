@@ -27,7 +27,14 @@ type LintResult = Awaited<ReturnType<LintPort['lint']>>;
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
-const FLAT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts', 'eslint.config.mts', 'eslint.config.cts'];
+const FLAT_CONFIGS = [
+  'eslint.config.js',
+  'eslint.config.mjs',
+  'eslint.config.cjs',
+  'eslint.config.ts',
+  'eslint.config.mts',
+  'eslint.config.cts',
+];
 const LEGACY_CONFIGS = ['.eslintrc.js', '.eslintrc.cjs', '.eslintrc.yaml', '.eslintrc.yml', '.eslintrc.json', '.eslintrc'];
 
 /**
@@ -49,7 +56,14 @@ export class EslintLinter implements LintPort {
     private readonly options: EslintLinterOptions,
   ) {
     this.jail = options.jail ?? ProcessJail.plain(root);
-    this.worker = new JsonLineWorker({ jail: this.jail, nodePath: options.nodePath ?? 'node', script: options.workerScript, cwd: root, parse: parseAnswer, name: 'the lint process' });
+    this.worker = new JsonLineWorker({
+      jail: this.jail,
+      nodePath: options.nodePath ?? 'node',
+      script: options.workerScript,
+      cwd: root,
+      parse: parseAnswer,
+      name: 'the lint process',
+    });
   }
 
   async lint(files: string[], signal: AbortSignal): Promise<LintResult> {
@@ -67,18 +81,22 @@ export class EslintLinter implements LintPort {
       await this.worker.stop();
       answer = await this.ask(request, signal);
     }
-    if ('restart' in answer) return { status: 'error', problems: [], detail: `ESLint could not run: ${answer.restart} keeps changing while it loads` };
+    if ('restart' in answer)
+      return { status: 'error', problems: [], detail: `ESLint could not run: ${answer.restart} keeps changing while it loads` };
     // A broken config or plugin judged nothing: not the code's failure, and never a pass.
-    if ('error' in answer) return { status: 'error', problems: [], detail: `ESLint could not run: ${this.jail.redactor.text(answer.error)}` };
+    if ('error' in answer)
+      return { status: 'error', problems: [], detail: `ESLint could not run: ${this.jail.redactor.text(answer.error)}` };
     const problems = answer.results.flatMap((r) =>
-      r.messages.filter((m) => !isIgnoredNotice(m)).map((m): LintProblem => ({
-        file: workspacePath(this.root, r.filePath),
-        line: m.line ?? 1,
-        column: m.column ?? 1,
-        rule: m.ruleId,
-        severity: m.severity >= 2 ? 'error' : 'warning',
-        message: m.message,
-      })),
+      r.messages
+        .filter((m) => !isIgnoredNotice(m))
+        .map((m): LintProblem => ({
+          file: workspacePath(this.root, r.filePath),
+          line: m.line ?? 1,
+          column: m.column ?? 1,
+          rule: m.ruleId,
+          severity: m.severity >= 2 ? 'error' : 'warning',
+          message: m.message,
+        })),
     );
     return { status: problems.some((p) => p.severity === 'error') ? 'failed' : 'passed', problems };
   }
@@ -122,7 +140,10 @@ export class EslintLinter implements LintPort {
  * config or plugin may print to stdout); one with an id that is no lint answer is answered
  * with an error naming ESLint's worker, so the check reports it instead of believing it.
  */
-export const parseAnswer: (line: string) => LintAnswer | undefined = answerLine(LintAnswer, "ESLint's worker answered something that is not a lint answer");
+export const parseAnswer: (line: string) => LintAnswer | undefined = answerLine(
+  LintAnswer,
+  "ESLint's worker answered something that is not a lint answer",
+);
 
 function skipped(detail: string): LintResult {
   return { status: 'skipped', problems: [], detail };

@@ -64,7 +64,11 @@ export async function resolve(specifier, context, next) {
 
 /** The slice of ESLint's Node API this uses; the workspace's ESLint may be 8 or 9. */
 interface ESLintInstance {
-  lintFiles(patterns: string[]): Promise<{ filePath: string; messages: { ruleId: string | null; severity: number; message: string; line?: number; column?: number }[] }[]>;
+  lintFiles(
+    patterns: string[],
+  ): Promise<
+    { filePath: string; messages: { ruleId: string | null; severity: number; message: string; line?: number; column?: number }[] }[]
+  >;
 }
 type ESLintClass = new (options: Record<string, unknown>) => ESLintInstance;
 interface ESLintModule {
@@ -82,12 +86,17 @@ async function lint(r: LintRequest): Promise<LintAnswer> {
     const ESLint = mod.loadESLint ? await mod.loadESLint({ useFlatConfig: r.flat }) : mod.ESLint;
     if (!ESLint) throw new Error(`${r.eslintPath} does not export ESLint`);
     // The legacy class rejects options it does not know, such as warnIgnored.
-    const eslint = new ESLint(r.flat ? { cwd: r.cwd, errorOnUnmatchedPattern: false, warnIgnored: false } : { cwd: r.cwd, errorOnUnmatchedPattern: false });
+    const eslint = new ESLint(
+      r.flat ? { cwd: r.cwd, errorOnUnmatchedPattern: false, warnIgnored: false } : { cwd: r.cwd, errorOnUnmatchedPattern: false },
+    );
     const results = await eslint.lintFiles(r.files);
     trackRequired();
     return {
       id: r.id,
-      results: results.map((x) => ({ filePath: x.filePath, messages: x.messages.map((m) => ({ ruleId: m.ruleId, severity: m.severity, message: m.message, line: m.line, column: m.column })) })),
+      results: results.map((x) => ({
+        filePath: x.filePath,
+        messages: x.messages.map((m) => ({ ruleId: m.ruleId, severity: m.severity, message: m.message, line: m.line, column: m.column })),
+      })),
     };
   } catch (err) {
     return { id: r.id, error: err instanceof Error ? err.message : String(err) };
@@ -103,10 +112,20 @@ async function lint(r: LintRequest): Promise<LintAnswer> {
 function asRequest(line: string): LintRequest | Extract<LintAnswer, { error: string }> {
   const o = requestFields(line);
   const files = o.files;
-  if (typeof o.id === 'number' && typeof o.eslintPath === 'string' && typeof o.flat === 'boolean' && typeof o.cwd === 'string' && Array.isArray(files) && files.every((f) => typeof f === 'string')) {
+  if (
+    typeof o.id === 'number' &&
+    typeof o.eslintPath === 'string' &&
+    typeof o.flat === 'boolean' &&
+    typeof o.cwd === 'string' &&
+    Array.isArray(files) &&
+    files.every((f) => typeof f === 'string')
+  ) {
     return { id: o.id, eslintPath: o.eslintPath, flat: o.flat, cwd: o.cwd, files };
   }
-  return { id: typeof o.id === 'number' ? o.id : 0, error: `the lint worker got something that is not a lint request: ${line.slice(0, 200)}` };
+  return {
+    id: typeof o.id === 'number' ? o.id : 0,
+    error: `the lint worker got something that is not a lint request: ${line.slice(0, 200)}`,
+  };
 }
 
 // One request at a time: the linter waits for each answer before it sends the next.

@@ -86,10 +86,12 @@ export async function addImport(input: OpInput<OpOf<'addImport'>>): Promise<OpRe
   if (!missing.length) return alreadyApplied;
   for (const w of missing) {
     const clash = imports.find((i) => i.source !== op.from && i.named?.specifiers.some((s) => s.local === w.local));
-    if (clash) return fail(`${file} already imports ${w.local} from '${clash.source ?? '?'}'`, `import it under another name: "${w.imported} as …"`);
+    if (clash)
+      return fail(`${file} already imports ${w.local} from '${clash.source ?? '?'}'`, `import it under another name: "${w.imported} as …"`);
   }
 
-  const into = fromModule.find((i) => !i.typeOnly && !i.namespace && i.named) ?? fromModule.find((i) => !i.typeOnly && !i.namespace && i.defaultName);
+  const into =
+    fromModule.find((i) => !i.typeOnly && !i.namespace && i.named) ?? fromModule.find((i) => !i.typeOnly && !i.namespace && i.defaultName);
   let after: string;
   let span: { start: number; end: number };
   if (into?.named) {

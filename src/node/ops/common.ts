@@ -41,23 +41,32 @@ const UNKNOWN_NAME = new Set([2304, 2552, 2503, 2694]);
  * do not fail the op; the pipeline records them after the ops.
  */
 export async function finishEdit(input: OpInput, after: string, span: { start: number; end: number }, what: string): Promise<OpResult> {
-  const broken = await input.syntax.read(input.file, after, (root) => syntaxErrorsIn(root, span.start, span.end).map((n) => n.text || n.type));
+  const broken = await input.syntax.read(input.file, after, (root) =>
+    syntaxErrorsIn(root, span.start, span.end).map((n) => n.text || n.type),
+  );
   if (broken.length) {
-    return fail(`${what} does not parse: ${after.slice(span.start, span.end).trim()}`, 'write the type as TypeScript source, as it would appear after the colon', {
-      at: { file: input.file, line: lineOf(after, span.start) },
-    });
+    return fail(
+      `${what} does not parse: ${after.slice(span.start, span.end).trim()}`,
+      'write the type as TypeScript source, as it would appear after the colon',
+      {
+        at: { file: input.file, line: lineOf(after, span.start) },
+      },
+    );
   }
   const { lang, abs } = input;
   const before = lang.errors([abs]);
-  const own = newErrors(before, lang.trial(new Map([[abs, after]]), () => lang.errors([abs]))).filter(
-    (e) => e.start >= span.start && e.start <= span.end && !UNUSED.has(e.code),
-  );
+  const own = newErrors(
+    before,
+    lang.trial(new Map([[abs, after]]), () => lang.errors([abs])),
+  ).filter((e) => e.start >= span.start && e.start <= span.end && !UNUSED.has(e.code));
   if (own.length) {
     const first = own[0]!;
     const suggestion = UNKNOWN_NAME.has(first.code)
       ? `make the name resolve in ${input.file}: put an addImport op before this one, or correct the type`
       : 'correct the op so that its own text type-checks';
-    return fail(`${what} does not type-check: ${own.map(describeError).join('; ')}`, suggestion, { at: { file: input.file, line: first.line } });
+    return fail(`${what} does not type-check: ${own.map(describeError).join('; ')}`, suggestion, {
+      at: { file: input.file, line: first.line },
+    });
   }
   return { ok: true, edits: [{ path: input.file, before: input.text, after }] };
 }
@@ -92,7 +101,10 @@ const RESERVED = new Set(
 /** Is `name` an identifier (by TypeScript's own character classes)? */
 export function isIdentifierText(name: string): boolean {
   const chars = [...name];
-  return chars.length > 0 && chars.every((c, i) => (i === 0 ? ts.isIdentifierStart : ts.isIdentifierPart)(c.codePointAt(0)!, ts.ScriptTarget.Latest));
+  return (
+    chars.length > 0 &&
+    chars.every((c, i) => (i === 0 ? ts.isIdentifierStart : ts.isIdentifierPart)(c.codePointAt(0)!, ts.ScriptTarget.Latest))
+  );
 }
 
 /** Can `name` be declared as a variable, function or type? */

@@ -13,19 +13,29 @@ function readDeclaration(source: string): { name: string } | { problem: string }
   const text = declarationText(source);
   const sf = ts.createSourceFile('declaration.ts', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const parsed = (sf as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  if (parsed.length) return { problem: `"${source}" does not parse as a declaration: ${ts.flattenDiagnosticMessageText(parsed[0]!.messageText, ' ')}` };
+  if (parsed.length)
+    return { problem: `"${source}" does not parse as a declaration: ${ts.flattenDiagnosticMessageText(parsed[0]!.messageText, ' ')}` };
   const statements = sf.statements.filter((s) => !ts.isEmptyStatement(s));
   if (statements.length !== 1) return { problem: `"${source}" holds ${statements.length} statements; write one declaration per entry` };
   const s = statements[0]!;
-  if (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s) || ts.isEnumDeclaration(s)) {
+  if (
+    ts.isFunctionDeclaration(s) ||
+    ts.isClassDeclaration(s) ||
+    ts.isInterfaceDeclaration(s) ||
+    ts.isTypeAliasDeclaration(s) ||
+    ts.isEnumDeclaration(s)
+  ) {
     if (!s.name) return { problem: `"${source}" has no name` };
-    if (ts.isFunctionDeclaration(s) && s.body) return { problem: `"${source}" has a body: declare the signature only, the Coder writes the body` };
-    if (ts.isFunctionDeclaration(s) && !s.type) return { problem: `"${source}" has no return type: write it, as in "function slug(title: string): string"` };
+    if (ts.isFunctionDeclaration(s) && s.body)
+      return { problem: `"${source}" has a body: declare the signature only, the Coder writes the body` };
+    if (ts.isFunctionDeclaration(s) && !s.type)
+      return { problem: `"${source}" has no return type: write it, as in "function slug(title: string): string"` };
     return { name: s.name.text };
   }
   if (ts.isVariableStatement(s)) {
     const [d, ...more] = s.declarationList.declarations;
-    if (!d || more.length || !ts.isIdentifier(d.name)) return { problem: `"${source}" declares more than one name; write one declaration per entry` };
+    if (!d || more.length || !ts.isIdentifier(d.name))
+      return { problem: `"${source}" declares more than one name; write one declaration per entry` };
     if (d.initializer) return { problem: `"${source}" has a value: declare its type only, the Coder writes the value` };
     if (!d.type) return { problem: `"${source}" has no type: write it, as in "const LIMIT: number"` };
     return { name: d.name.text };
@@ -45,22 +55,36 @@ export async function declareExports(input: Omit<OpInput<OpOf<'declare'>>, 'text
   const names: string[] = [];
   for (const source of op.exports) {
     const read = readDeclaration(source);
-    if ('problem' in read) return fail(read.problem, 'write each export as one TypeScript declaration without a body, as in "function slug(title: string): string"');
+    if ('problem' in read)
+      return fail(
+        read.problem,
+        'write each export as one TypeScript declaration without a body, as in "function slug(title: string): string"',
+      );
     if (names.includes(read.name)) return fail(`${read.name} is declared twice in the op`, 'declare each export once');
     names.push(read.name);
   }
   const text = input.text ?? '';
-  const declared = text ? await input.syntax.read(file, text, (root) => topLevelDeclarations(root).map((d) => ({ name: d.name, text: d.node.parent?.text ?? d.node.text }))) : [];
+  const declared = text
+    ? await input.syntax.read(file, text, (root) =>
+        topLevelDeclarations(root).map((d) => ({ name: d.name, text: d.node.parent?.text ?? d.node.text })),
+      )
+    : [];
   for (const [i, name] of names.entries()) {
     const clash = declared.find((d) => d.name === name);
     if (clash && !text.includes(declarationText(op.exports[i]!))) {
-      return fail(`${file} already declares ${name}, so the ticket changes it rather than creating it`, `drop ${name} from the declare op (a changeTypeAnnotation op changes a signature), or give the new export another name`);
+      return fail(
+        `${file} already declares ${name}, so the ticket changes it rather than creating it`,
+        `drop ${name} from the declare op (a changeTypeAnnotation op changes a signature), or give the new export another name`,
+      );
     }
   }
   const after = withDeclarations(input.text ?? null, op.exports);
   if (after === text && input.text !== undefined) return alreadyApplied;
   const before = input.text === undefined ? [] : lang.errors([abs]);
-  const own = newErrors(before, lang.trial(new Map([[abs, after]]), () => lang.errors([abs]))).filter((e) => e.start >= text.length);
+  const own = newErrors(
+    before,
+    lang.trial(new Map([[abs, after]]), () => lang.errors([abs])),
+  ).filter((e) => e.start >= text.length);
   if (own.length) {
     const first = own[0]!;
     const suggestion = !UNKNOWN_NAME.has(first.code)

@@ -1,5 +1,16 @@
 import type { OpResult } from '../../core/ports/ops';
-import { alreadyApplied, fail, finishEdit, indentAt, isIdentifierText, sameTypeText, splice, typeText, type OpInput, type OpOf } from './common';
+import {
+  alreadyApplied,
+  fail,
+  finishEdit,
+  indentAt,
+  isIdentifierText,
+  sameTypeText,
+  splice,
+  typeText,
+  type OpInput,
+  type OpOf,
+} from './common';
 import { hasToken, nearestName, topLevelDeclarations, type SyntaxNode } from './syntax';
 
 interface Member {
@@ -42,7 +53,11 @@ function readMember(node: SyntaxNode): Member {
 function readInterface(node: SyntaxNode): InterfaceInfo | undefined {
   const body = node.childForFieldName('body');
   if (!body) return undefined;
-  return { start: node.startIndex, body: { start: body.startIndex, end: body.endIndex }, members: body.namedChildren.filter((m) => m.type !== 'comment').map(readMember) };
+  return {
+    start: node.startIndex,
+    body: { start: body.startIndex, end: body.endIndex },
+    members: body.namedChildren.filter((m) => m.type !== 'comment').map(readMember),
+  };
 }
 
 /** A field name as it is written in a type: quoted when it is not an identifier. */
@@ -69,23 +84,44 @@ export async function setInterfaceField(input: OpInput<OpOf<'setInterfaceField'>
     };
   });
   if (!found.target) {
-    if (found.otherKind) return fail(`${op.interface} in ${file} is a ${found.otherKind}, not an interface`, `make ${op.interface} an interface first, or change the type by hand`);
+    if (found.otherKind)
+      return fail(
+        `${op.interface} in ${file} is a ${found.otherKind}, not an interface`,
+        `make ${op.interface} an interface first, or change the type by hand`,
+      );
     const near = nearestName(op.interface, found.names);
     return fail(
       `${file} declares no interface ${op.interface}`,
       near ? `did you mean ${near}?` : `name one of its interfaces: ${found.names.join(', ') || '(none)'}`,
-      near ? { proposal: { kind: 'opEdit', op: { ...op, interface: near }, summary: `set the field on ${near}, not ${op.interface}, which ${file} does not declare` } } : {},
+      near
+        ? {
+            proposal: {
+              kind: 'opEdit',
+              op: { ...op, interface: near },
+              summary: `set the field on ${near}, not ${op.interface}, which ${file} does not declare`,
+            },
+          }
+        : {},
     );
   }
   const { target } = found;
   const existing = target.members.find((m) => m.name === op.field);
   const annotation = `${op.optional ? '?' : ''}: ${type}`;
   if (existing) {
-    if (existing.kind !== 'property_signature') return fail(`${op.interface}.${op.field} is a ${existing.kind.replace(/_/g, ' ')}, not a field`, 'change it by hand, or pick another field name');
+    if (existing.kind !== 'property_signature')
+      return fail(
+        `${op.interface}.${op.field} is a ${existing.kind.replace(/_/g, ' ')}, not a field`,
+        'change it by hand, or pick another field name',
+      );
     if (existing.type && sameTypeText(existing.type.text, type) && existing.optional === op.optional) return alreadyApplied;
     const end = existing.type?.end ?? existing.end;
     const after = splice(text, existing.nameEnd, end, annotation);
-    return finishEdit(input, after, { start: existing.start, end: existing.nameEnd + annotation.length }, `the field ${op.interface}.${op.field}`);
+    return finishEdit(
+      input,
+      after,
+      { start: existing.start, end: existing.nameEnd + annotation.length },
+      `the field ${op.interface}.${op.field}`,
+    );
   }
   const field = `${fieldKey(op.field)}${annotation}`;
   const last = target.members[target.members.length - 1];

@@ -57,7 +57,12 @@ export class OpsLanguage {
     readonly root: string,
     options: { tsconfig?: string; libDir?: string; interrupted?: () => boolean; registry?: ts.DocumentRegistry } = {},
   ) {
-    this.host = new TrialHost(absolutePath(root, '.'), absolutePath(root, options.tsconfig ?? 'tsconfig.json'), options.libDir, options.interrupted);
+    this.host = new TrialHost(
+      absolutePath(root, '.'),
+      absolutePath(root, options.tsconfig ?? 'tsconfig.json'),
+      options.libDir,
+      options.interrupted,
+    );
     this.service = ts.createLanguageService(this.host, options.registry ?? newDocumentRegistry(root));
   }
 
@@ -125,6 +130,7 @@ export class OpsLanguage {
 }
 
 /** The errors in `after` that `before` did not have, by file, code and message. */
-export const newErrors = (before: readonly TsError[], after: readonly TsError[]): TsError[] => introduced(before, after, (e) => `${e.file}\0${e.code}\0${e.message}`);
+export const newErrors = (before: readonly TsError[], after: readonly TsError[]): TsError[] =>
+  introduced(before, after, (e) => `${e.file}\0${e.code}\0${e.message}`);
 
 export const describeError = (e: TsError): string => `${e.file}:${e.line} TS${e.code}: ${e.message}`;

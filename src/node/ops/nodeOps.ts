@@ -42,12 +42,14 @@ export class NodeOps implements OpsPort {
     lang.host.signal = signal;
     try {
       const abs = lang.abs(op.file);
-      if (!/\.[cm]?tsx?$/i.test(op.file)) return fail(`${op.file} is not a TypeScript file`, 'point the op at the .ts file that declares the target');
+      if (!/\.[cm]?tsx?$/i.test(op.file))
+        return fail(`${op.file} is not a TypeScript file`, 'point the op at the .ts file that declares the target');
       lang.refresh(abs);
       const text = lang.text(abs);
       // The one op that may create its file: what the ticket declares may be a new module.
       if (op.op === 'declare') return await declareExports({ op, file: lang.rel(abs), abs, text, scope, lang, syntax: this.syntax });
-      if (text === undefined) return fail(`${op.file} does not exist`, 'correct the op\'s file: a workspace-relative path to an existing file');
+      if (text === undefined)
+        return fail(`${op.file} does not exist`, "correct the op's file: a workspace-relative path to an existing file");
       const input: OpInput = { op, file: lang.rel(abs), abs, text, scope, lang, syntax: this.syntax };
       switch (op.op) {
         case 'renameSymbol':

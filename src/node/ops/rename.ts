@@ -15,23 +15,37 @@ import { lineOf, nearestName, topLevelDeclarations } from './syntax';
 export async function renameSymbol(input: OpInput<OpOf<'renameSymbol'>>): Promise<OpResult> {
   const { op, file, abs, text, lang, scope } = input;
   if (!isDeclarableName(op.to)) return fail(`"${op.to}" is not a name a declaration can have`, 'give `to` a valid TypeScript identifier');
-  const declared = await input.syntax.read(file, text, (root) => topLevelDeclarations(root).map((d) => ({ name: d.name, start: d.nameNode.startIndex })));
+  const declared = await input.syntax.read(file, text, (root) =>
+    topLevelDeclarations(root).map((d) => ({ name: d.name, start: d.nameNode.startIndex })),
+  );
   const target = declared.find((d) => d.name === op.symbol);
   if (!target) {
     // Applying a rename twice: the old name is gone and the new one is there.
     if (declared.some((d) => d.name === op.to)) return alreadyApplied;
-    const near = nearestName(op.symbol, declared.map((d) => d.name));
+    const near = nearestName(
+      op.symbol,
+      declared.map((d) => d.name),
+    );
     return fail(
       `${file} has no top-level declaration named ${op.symbol}`,
       near ? `did you mean ${near}?` : `name one of the file's declarations: ${declared.map((d) => d.name).join(', ') || '(none)'}`,
-      near ? { proposal: { kind: 'opEdit', op: { ...op, symbol: near }, summary: `rename ${near}, not ${op.symbol}, which ${file} does not declare` } } : {},
+      near
+        ? {
+            proposal: {
+              kind: 'opEdit',
+              op: { ...op, symbol: near },
+              summary: `rename ${near}, not ${op.symbol}, which ${file} does not declare`,
+            },
+          }
+        : {},
     );
   }
   if (declared.some((d) => d.name === op.to)) {
     return fail(`${file} already declares ${op.to}: the rename would collide with it`, `pick a name ${file} does not use yet`);
   }
   const info = lang.service.getRenameInfo(abs, target.start, {});
-  if (!info.canRename) return fail(`the language service cannot rename ${op.symbol}: ${info.localizedErrorMessage}`, 'rename it by hand, or drop the op');
+  if (!info.canRename)
+    return fail(`the language service cannot rename ${op.symbol}: ${info.localizedErrorMessage}`, 'rename it by hand, or drop the op');
 
   const locations = renameLocations(lang.service, abs, target.start);
   const byFile = new Map<string, ts.TextChange[]>();
@@ -43,11 +57,17 @@ export async function renameSymbol(input: OpInput<OpOf<'renameSymbol'>>): Promis
   const files = [...byFile.keys()].map((f) => ({ abs: f, rel: lang.rel(f) }));
   const foreign = files.filter((f) => !lang.isWorkspaceFile(f.abs));
   if (foreign.length) {
-    return fail(`${op.symbol} is also declared outside the workspace (${foreign.map((f) => f.rel).join(', ')}), which no run may change`, 'drop the op: a library name cannot be renamed');
+    return fail(
+      `${op.symbol} is also declared outside the workspace (${foreign.map((f) => f.rel).join(', ')}), which no run may change`,
+      'drop the op: a library name cannot be renamed',
+    );
   }
   const tests = files.filter((f) => scope.tests.includes(f.rel)).map((f) => f.rel);
   if (tests.length) {
-    return fail(`the rendered tests still use ${op.symbol} (${tests.join(', ')}), and no op changes a test`, `write the test plan against the new name ${op.to}`);
+    return fail(
+      `the rendered tests still use ${op.symbol} (${tests.join(', ')}), and no op changes a test`,
+      `write the test plan against the new name ${op.to}`,
+    );
   }
   const outsideFiles = files.filter((f) => !scope.write.includes(f.rel)).sort((a, b) => a.rel.localeCompare(b.rel));
   if (outsideFiles.length) {
@@ -67,20 +87,32 @@ export async function renameSymbol(input: OpInput<OpOf<'renameSymbol'>>): Promis
   const before = lang.errors(touched);
   const moved = movedLocations(locations, op.to);
   const check = lang.trial(after, () => {
-    const reached = new Set(renameLocations(lang.service, abs, moved.get(abs)!.get(target.start)!).map((l) => `${l.fileName}\0${l.textSpan.start}`));
-    const lost = [...moved].flatMap(([f, starts]) => [...starts.values()].filter((s) => !reached.has(`${f}\0${s}`)).map((s) => ({ file: lang.rel(f), line: lineOf(after.get(f)!, s) })));
+    const reached = new Set(
+      renameLocations(lang.service, abs, moved.get(abs)!.get(target.start)!).map((l) => `${l.fileName}\0${l.textSpan.start}`),
+    );
+    const lost = [...moved].flatMap(([f, starts]) =>
+      [...starts.values()].filter((s) => !reached.has(`${f}\0${s}`)).map((s) => ({ file: lang.rel(f), line: lineOf(after.get(f)!, s) })),
+    );
     return { errors: lang.errors(touched), lost };
   });
   const introduced = newErrors(before, check.errors);
   if (introduced.length) {
-    return fail(`renaming ${op.symbol} to ${op.to} would bring errors: ${introduced.map(describeError).join('; ')}`, `pick a name that nothing in reach of ${op.symbol} uses yet`, {
-      at: { file: introduced[0]!.file, line: introduced[0]!.line },
-    });
+    return fail(
+      `renaming ${op.symbol} to ${op.to} would bring errors: ${introduced.map(describeError).join('; ')}`,
+      `pick a name that nothing in reach of ${op.symbol} uses yet`,
+      {
+        at: { file: introduced[0]!.file, line: introduced[0]!.line },
+      },
+    );
   }
   // A reference that no longer reaches the declaration was captured by a local of the new name.
   if (check.lost.length) {
     const where = check.lost.map((l) => `${l.file}:${l.line}`).join(', ');
-    return fail(`after the rename, ${where} would refer to a local ${op.to} instead`, `pick a name that no local declaration in the touched files uses`, { at: check.lost[0] });
+    return fail(
+      `after the rename, ${where} would refer to a local ${op.to} instead`,
+      `pick a name that no local declaration in the touched files uses`,
+      { at: check.lost[0] },
+    );
   }
   const edits: OpEdit[] = touched.map((f) => ({ path: lang.rel(f), before: lang.text(f) ?? '', after: after.get(f)! }));
   return { ok: true, edits: edits.sort((a, b) => a.path.localeCompare(b.path)) };
@@ -108,6 +140,10 @@ function movedLocations(locations: readonly ts.RenameLocation[], to: string): Ma
 function renameLocations(service: ts.LanguageService, file: string, position: number): readonly ts.RenameLocation[] {
   const plain = service.findRenameLocations(file, position, false, false, { providePrefixAndSuffixTextForRename: false }) ?? [];
   const aliased = service.findRenameLocations(file, position, false, false, { providePrefixAndSuffixTextForRename: true }) ?? [];
-  const shorthand = new Map(aliased.filter((l) => l.prefixText?.endsWith(': ') || l.suffixText?.startsWith(': ')).map((l) => [`${l.fileName}\0${l.textSpan.start}`, l]));
+  const shorthand = new Map(
+    aliased
+      .filter((l) => l.prefixText?.endsWith(': ') || l.suffixText?.startsWith(': '))
+      .map((l) => [`${l.fileName}\0${l.textSpan.start}`, l]),
+  );
   return plain.map((l) => shorthand.get(`${l.fileName}\0${l.textSpan.start}`) ?? l);
 }

@@ -17,7 +17,9 @@ type Target = { ok: true; slot: Slot; what: string } | { ok: false; reason: stri
 
 function slotOf(annotationOwner: SyntaxNode, insertAt: number): Slot {
   const ann = annotationOwner.childForFieldName('type') ?? annotationOwner.childForFieldName('return_type');
-  return ann ? { replace: { start: ann.startIndex, end: ann.endIndex }, current: ann.text.replace(/^:\s*/, '') } : { replace: { start: insertAt, end: insertAt } };
+  return ann
+    ? { replace: { start: ann.startIndex, end: ann.endIndex }, current: ann.text.replace(/^:\s*/, '') }
+    : { replace: { start: insertAt, end: insertAt } };
 }
 
 /** The function behind a declaration: a function declaration, or a variable holding an arrow or function expression. */
@@ -30,15 +32,30 @@ function functionNode(d: Declaration): SyntaxNode | undefined {
 function parameterSlot(fn: SyntaxNode, name: string): Target {
   const bare = fn.childForFieldName('parameter');
   if (bare) {
-    if (bare.text !== name) return { ok: false, reason: `its only parameter is ${bare.text}`, suggestion: `did you mean ${bare.text}?`, near: bare.text };
-    return { ok: true, what: `the parameter ${name}`, slot: { replace: { start: bare.endIndex, end: bare.endIndex }, wrap: { start: bare.startIndex, end: bare.endIndex, name, as: 'parameter' } } };
+    if (bare.text !== name)
+      return { ok: false, reason: `its only parameter is ${bare.text}`, suggestion: `did you mean ${bare.text}?`, near: bare.text };
+    return {
+      ok: true,
+      what: `the parameter ${name}`,
+      slot: {
+        replace: { start: bare.endIndex, end: bare.endIndex },
+        wrap: { start: bare.startIndex, end: bare.endIndex, name, as: 'parameter' },
+      },
+    };
   }
-  const params = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter((p) => p.type === 'required_parameter' || p.type === 'optional_parameter');
+  const params = (fn.childForFieldName('parameters')?.namedChildren ?? []).filter(
+    (p) => p.type === 'required_parameter' || p.type === 'optional_parameter',
+  );
   const names = params.map((p) => p.childForFieldName('pattern')?.text ?? '');
   const param = params.find((p) => p.childForFieldName('pattern')?.type === 'identifier' && p.childForFieldName('pattern')?.text === name);
   if (!param) {
     const near = nearestName(name, names);
-    return { ok: false, reason: `it has no parameter ${name} (its parameters: ${names.join(', ') || 'none'})`, suggestion: near ? `did you mean ${near}?` : 'name one of its parameters', near };
+    return {
+      ok: false,
+      reason: `it has no parameter ${name} (its parameters: ${names.join(', ') || 'none'})`,
+      suggestion: near ? `did you mean ${near}?` : 'name one of its parameters',
+      near,
+    };
   }
   const pattern = param.childForFieldName('pattern')!;
   // An optional parameter's `?` sits between its name and its type.
@@ -48,31 +65,64 @@ function parameterSlot(fn: SyntaxNode, name: string): Target {
 
 function returnSlot(fn: SyntaxNode): Target {
   const bare = fn.childForFieldName('parameter');
-  if (bare) return { ok: true, what: 'the return type', slot: { replace: { start: bare.endIndex, end: bare.endIndex }, wrap: { start: bare.startIndex, end: bare.endIndex, name: bare.text, as: 'return' } } };
+  if (bare)
+    return {
+      ok: true,
+      what: 'the return type',
+      slot: {
+        replace: { start: bare.endIndex, end: bare.endIndex },
+        wrap: { start: bare.startIndex, end: bare.endIndex, name: bare.text, as: 'return' },
+      },
+    };
   const params = fn.childForFieldName('parameters');
   if (!params) return { ok: false, reason: 'it has no parameter list', suggestion: 'change the return type by hand' };
   const ret = fn.childForFieldName('return_type');
-  return { ok: true, what: 'the return type', slot: ret ? { replace: { start: ret.startIndex, end: ret.endIndex }, current: ret.text.replace(/^:\s*/, '') } : { replace: { start: params.endIndex, end: params.endIndex } } };
+  return {
+    ok: true,
+    what: 'the return type',
+    slot: ret
+      ? { replace: { start: ret.startIndex, end: ret.endIndex }, current: ret.text.replace(/^:\s*/, '') }
+      : { replace: { start: params.endIndex, end: params.endIndex } },
+  };
 }
 
 function locate(root: SyntaxNode, symbol: string): Target {
   const [name = '', part, ...rest] = symbol.split('.');
-  if (rest.length) return { ok: false, reason: `"${symbol}" is not a form the op knows`, suggestion: 'write a variable (x), a parameter (fn.param) or a return type (fn.return)' };
+  if (rest.length)
+    return {
+      ok: false,
+      reason: `"${symbol}" is not a form the op knows`,
+      suggestion: 'write a variable (x), a parameter (fn.param) or a return type (fn.return)',
+    };
   const declared = topLevelDeclarations(root);
   const named = declared.filter((d) => d.name === name);
   if (!named.length) {
-    const near = nearestName(name, declared.filter((d) => d.kind === 'variable' || d.kind === 'function').map((d) => d.name));
-    return { ok: false, reason: `there is no top-level ${name}`, suggestion: near ? `did you mean ${near}?` : 'name a top-level variable or function', near: near && [near, part].filter(Boolean).join('.') };
+    const near = nearestName(
+      name,
+      declared.filter((d) => d.kind === 'variable' || d.kind === 'function').map((d) => d.name),
+    );
+    return {
+      ok: false,
+      reason: `there is no top-level ${name}`,
+      suggestion: near ? `did you mean ${near}?` : 'name a top-level variable or function',
+      near: near && [near, part].filter(Boolean).join('.'),
+    };
   }
   if (part === undefined) {
     const variable = named.find((d) => d.kind === 'variable');
-    if (!variable) return { ok: false, reason: `${name} is a ${named[0]!.kind}, not a variable`, suggestion: `for a function, name its parameter (${name}.param) or its return type (${name}.return)` };
+    if (!variable)
+      return {
+        ok: false,
+        reason: `${name} is a ${named[0]!.kind}, not a variable`,
+        suggestion: `for a function, name its parameter (${name}.param) or its return type (${name}.return)`,
+      };
     return { ok: true, what: `the type of ${name}`, slot: slotOf(variable.node, variable.nameNode.endIndex) };
   }
   const fns = named.map(functionNode).filter((f): f is SyntaxNode => !!f);
   if (!fns.length) return { ok: false, reason: `${name} is not a function`, suggestion: `for a variable, name it alone (${name})` };
   // Overloads: each signature has its own annotations, and which to change is a decision.
-  if (fns.length > 1) return { ok: false, reason: `${name} has ${fns.length} signatures (overloads)`, suggestion: 'change the overloads by hand' };
+  if (fns.length > 1)
+    return { ok: false, reason: `${name} has ${fns.length} signatures (overloads)`, suggestion: 'change the overloads by hand' };
   const target = part === 'return' ? returnSlot(fns[0]!) : parameterSlot(fns[0]!, part);
   return target.ok || !target.near ? target : { ...target, near: `${name}.${target.near}` };
 }
@@ -87,7 +137,13 @@ export async function changeTypeAnnotation(input: OpInput<OpOf<'changeTypeAnnota
   const type = typeText(op.type);
   const target = await input.syntax.read(file, text, (root) => locate(root, op.symbol));
   if (!target.ok) {
-    return fail(`${op.symbol} in ${file}: ${target.reason}`, target.suggestion, target.near ? { proposal: { kind: 'opEdit', op: { ...op, symbol: target.near }, summary: `change ${target.near}, not ${op.symbol}` } } : {});
+    return fail(
+      `${op.symbol} in ${file}: ${target.reason}`,
+      target.suggestion,
+      target.near
+        ? { proposal: { kind: 'opEdit', op: { ...op, symbol: target.near }, summary: `change ${target.near}, not ${op.symbol}` } }
+        : {},
+    );
   }
   const { slot } = target;
   if (slot.current !== undefined && sameTypeText(slot.current, type)) return alreadyApplied;
@@ -99,5 +155,10 @@ export async function changeTypeAnnotation(input: OpInput<OpOf<'changeTypeAnnota
     return finishEdit(input, after, { start: slot.wrap.start, end: slot.wrap.start + inner.length }, `${target.what} of ${op.symbol}`);
   }
   const after = splice(text, slot.replace.start, slot.replace.end, annotation);
-  return finishEdit(input, after, { start: slot.replace.start, end: slot.replace.start + annotation.length }, `${target.what} of ${op.symbol}`);
+  return finishEdit(
+    input,
+    after,
+    { start: slot.replace.start, end: slot.replace.start + annotation.length },
+    `${target.what} of ${op.symbol}`,
+  );
 }

@@ -35,7 +35,10 @@ export function childEnvironment(parent: Readonly<Record<string, string | undefi
     const key = windows ? name.toUpperCase() : name;
     const allowed =
       explicit.has(name) ||
-      (!isSecretName(name) && (PASSED.some((p) => (windows ? p.toUpperCase() : p) === key) || name.startsWith('LC_') || (windows && PASSED_WINDOWS.some((p) => p.toUpperCase() === key))));
+      (!isSecretName(name) &&
+        (PASSED.some((p) => (windows ? p.toUpperCase() : p) === key) ||
+          name.startsWith('LC_') ||
+          (windows && PASSED_WINDOWS.some((p) => p.toUpperCase() === key))));
     if (allowed) out[name] = value;
   }
   out['HOME'] = o.home;

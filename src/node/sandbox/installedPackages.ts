@@ -6,7 +6,26 @@ import { isInside, realPathOr } from '../workspacePaths';
  * The packages that judge a test run: the runners, their loaders and assertion libraries, the
  * TypeScript that checks. By name, or by prefix for the families of many packages.
  */
-const TOOLING = new Set(['tsx', 'vitest', 'vite', 'mocha', 'jest', 'ts-jest', 'babel-jest', 'expect', 'chai', 'typescript', 'esbuild', 'ts-node', '@vitest', '@jest', '@esbuild', '@babel', '@swc', '.bin']);
+const TOOLING = new Set([
+  'tsx',
+  'vitest',
+  'vite',
+  'mocha',
+  'jest',
+  'ts-jest',
+  'babel-jest',
+  'expect',
+  'chai',
+  'typescript',
+  'esbuild',
+  'ts-node',
+  '@vitest',
+  '@jest',
+  '@esbuild',
+  '@babel',
+  '@swc',
+  '.bin',
+]);
 const TOOLING_PREFIXES = ['jest-', 'vite-', 'vitest-'];
 
 /**

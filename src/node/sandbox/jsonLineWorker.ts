@@ -57,10 +57,16 @@ export class JsonLineWorker<A extends { id: number }> {
         onAbort = () => resolve({ stopped: 'aborted' });
         signal.addEventListener('abort', onAbort, { once: true });
         if (signal.aborted) onAbort();
-        timer = setTimeout(() => resolve({ stopped: 'timeout', detail: `no answer within ${timeoutMs} ms; ${this.o.name} was killed` }), timeoutMs);
+        timer = setTimeout(
+          () => resolve({ stopped: 'timeout', detail: `no answer within ${timeoutMs} ms; ${this.o.name} was killed` }),
+          timeoutMs,
+        );
         void proc.exited.then(() => {
           const why = this.stderr.trim().split('\n').slice(-3).join(' ').slice(-500);
-          resolve({ stopped: 'exited', detail: `${this.o.name} ended (${String(proc.child.exitCode ?? proc.child.signalCode)})${why ? `: ${why}` : ''}` });
+          resolve({
+            stopped: 'exited',
+            detail: `${this.o.name} ended (${String(proc.child.exitCode ?? proc.child.signalCode)})${why ? `: ${why}` : ''}`,
+          });
         });
         proc.child.stdin.write(`${JSON.stringify({ ...request, id })}\n`);
       });
@@ -116,7 +122,10 @@ const AnswerId = z.object({ id: z.number() }).loose();
  * (the workspace's code may print to stdout); one with an id that is no answer is answered with
  * an error that says so (`misfit`), so the caller reports it instead of believing it.
  */
-export function answerLine<A extends { id: number }>(schema: z.ZodType<A>, misfit: string): (line: string) => A | { id: number; error: string } | undefined {
+export function answerLine<A extends { id: number }>(
+  schema: z.ZodType<A>,
+  misfit: string,
+): (line: string) => A | { id: number; error: string } | undefined {
   return (line) => {
     let value: unknown;
     try {

@@ -69,11 +69,21 @@ export class OsSandbox {
   }
 
   /** The argv that runs `command args` in the sandbox with `policy`, from `cwd`. */
-  async wrap(command: string, args: string[], cwd: string, policy: WritePolicy, signal: AbortSignal, env: Record<string, string> = {}): Promise<string[]> {
+  async wrap(
+    command: string,
+    args: string[],
+    cwd: string,
+    policy: WritePolicy,
+    signal: AbortSignal,
+    env: Record<string, string> = {},
+  ): Promise<string[]> {
     // The runtime sets its own TMPDIR inside; the child's private one is set again over it.
     const assign = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`);
     const line = [...assign, 'exec', ...[command, ...args].map(shellQuote)].join(' ');
-    const config = { network: NO_NETWORK, filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite } };
+    const config = {
+      network: NO_NETWORK,
+      filesystem: { denyRead: SECRET_LOCATIONS, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite },
+    };
     // The runtime finds the shell with `which`, given one second: on a machine busy enough that
     // the lookup times out it says the shell is not in PATH. Asked again, the answer is real.
     for (let tries = 1; ; tries++) {
@@ -140,11 +150,16 @@ export async function bootRuntime(): Promise<SandboxWrapper | { off: string }> {
   const sandbox = new OsSandbox(wrapper);
   // bwrap can be installed and still unable to make namespaces (a container without user
   // namespaces): try one command before promising anything.
-  const probe = await sandbox.wrap('true', [], process.cwd(), { allowWrite: [], denyWrite: [] }, new AbortController().signal).catch((err: unknown) => errorMessage(err));
+  const probe = await sandbox
+    .wrap('true', [], process.cwd(), { allowWrite: [], denyWrite: [] }, new AbortController().signal)
+    .catch((err: unknown) => errorMessage(err));
   if (typeof probe === 'string') return { off: `the sandbox did not start: ${probe}` };
   const ran = spawnSync(probe[0]!, probe.slice(1), { encoding: 'utf8', timeout: 20_000 });
   await sandbox.afterCommand();
-  if (ran.status !== 0) return { off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}` };
+  if (ran.status !== 0)
+    return {
+      off: `the sandbox cannot run a command here: ${(ran.stderr || ran.error?.message || `exit ${String(ran.status)}`).trim().split('\n')[0]}`,
+    };
   return wrapper;
 }
 

@@ -97,7 +97,13 @@ export function spawnGroupLeader<I extends 'ignore' | 'pipe'>(
   o: { cwd: string; env: NodeJS.ProcessEnv; stdin: I; channel?: boolean },
 ): ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable> {
   const stdio = o.channel ? [o.stdin, 'pipe', 'pipe', 'pipe'] : [o.stdin, 'pipe', 'pipe'];
-  return spawn(command, args, { cwd: o.cwd, env: o.env, detached: process.platform !== 'win32', stdio: stdio as ['ignore', 'pipe', 'pipe'], windowsHide: true }) as ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable>;
+  return spawn(command, args, {
+    cwd: o.cwd,
+    env: o.env,
+    detached: process.platform !== 'win32',
+    stdio: stdio as ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  }) as ChildProcessByStdio<I extends 'pipe' ? Writable : null, Readable, Readable>;
 }
 
 export function killGroup(pid: number | undefined): void {

@@ -83,9 +83,18 @@ export class ProcessJail {
     const started = o.withoutSandbox !== undefined ? { off: o.withoutSandbox } : await OsSandbox.start();
     const status = statusOf(started);
     if (!status.on && o.requireSandbox) {
-      throw new UserInputError(`the sandbox is required but cannot start: ${status.detail}. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep`);
+      throw new UserInputError(
+        `the sandbox is required but cannot start: ${status.detail}. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep`,
+      );
     }
-    return new ProcessJail(o, started instanceof OsSandbox ? started : undefined, status, o.redactor ?? Redactor.fromEnv(o.parentEnv), newShared(), true);
+    return new ProcessJail(
+      o,
+      started instanceof OsSandbox ? started : undefined,
+      status,
+      o.redactor ?? Redactor.fromEnv(o.parentEnv),
+      newShared(),
+      true,
+    );
   }
 
   /**
@@ -110,7 +119,11 @@ export class ProcessJail {
    * The allowlisted environment with this command's mark, and the argv that runs it in the
    * sandbox when there is one. A wrapped command must be followed by `sandbox.afterCommand()`.
    */
-  private async prepare(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal' | 'tempSeed'>): Promise<{ argv: string[]; env: Record<string, string>; mark: string; own: string }> {
+  private async prepare(
+    command: string,
+    args: string[],
+    options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal' | 'tempSeed'>,
+  ): Promise<{ argv: string[]; env: Record<string, string>; mark: string; own: string }> {
     const n = ++this.shared.commands;
     const mark = `${this.shared.token}.${n}`;
     const own = commandFolder(this.privateDir, n);
@@ -156,7 +169,11 @@ export class ProcessJail {
    * Starts a long-lived command (the lint worker) with the same environment, sandbox and write
    * policy as `run`, its stdin and stdout piped. It lives until `stop`, its own exit, or `dispose`.
    */
-  async start(command: string, args: string[], options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>): Promise<JailedProcess> {
+  async start(
+    command: string,
+    args: string[],
+    options: Pick<JailRunOptions, 'cwd' | 'env' | 'writable' | 'readOnly' | 'signal'>,
+  ): Promise<JailedProcess> {
     const { argv, env, mark, own } = await this.prepare(command, args, options);
     let child;
     try {

@@ -63,5 +63,8 @@ export function withQuietCwd(manager: RuntimeWrapper, quiet: string): SandboxWra
 /** `config` with `workspace`'s own denies added to its write denies. */
 async function withDenies(config: WrapConfig, workspace: string | undefined, signal: AbortSignal): Promise<WrapConfig> {
   if (workspace === undefined) return config;
-  return { ...config, filesystem: { ...config.filesystem, denyWrite: [...config.filesystem.denyWrite, ...(await workspaceDenies(workspace, signal))] } };
+  return {
+    ...config,
+    filesystem: { ...config.filesystem, denyWrite: [...config.filesystem.denyWrite, ...(await workspaceDenies(workspace, signal))] },
+  };
 }

@@ -10,6 +10,7 @@ export function redactingModel(model: ModelPort, redactor: Redactor): ModelPort 
   const scrub = (m: ModelMessage): ModelMessage => ({ ...m, content: redactor.text(m.content) });
   return {
     info: model.info,
-    complete: (request, signal) => model.complete({ ...request, system: redactor.text(request.system), messages: request.messages.map(scrub) }, signal),
+    complete: (request, signal) =>
+      model.complete({ ...request, system: redactor.text(request.system), messages: request.messages.map(scrub) }, signal),
   };
 }

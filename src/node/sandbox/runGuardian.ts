@@ -36,7 +36,11 @@ export function startGuardian(token: string): { stop(): void } | undefined {
   if (process.platform !== 'linux') return undefined;
   let child;
   try {
-    child = spawn('/bin/sh', ['-c', SCRIPT, 'ticket-runner-guardian', token], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: { PATH: SYSTEM_PATH } });
+    child = spawn('/bin/sh', ['-c', SCRIPT, 'ticket-runner-guardian', token], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      env: { PATH: SYSTEM_PATH },
+    });
   } catch {
     return undefined;
   }

@@ -15,7 +15,15 @@ export type WrapConfig = z.infer<typeof WrapConfig>;
 
 export const ToSandbox = z.discriminatedUnion('type', [
   /** The argv that runs `line` with `shell` under `config` from `cwd`, with `workspace`'s own denies added (`workspaceDenies`). */
-  z.object({ type: z.literal('wrap'), id: z.number().int(), line: z.string(), shell: z.string(), config: WrapConfig, cwd: z.string(), workspace: z.string().optional() }),
+  z.object({
+    type: z.literal('wrap'),
+    id: z.number().int(),
+    line: z.string(),
+    shell: z.string(),
+    config: WrapConfig,
+    cwd: z.string(),
+    workspace: z.string().optional(),
+  }),
   /** The caller's signal aborted the wrap `id`. */
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
   /** The runtime drops what it keeps about the last command (`cleanupAfterCommand`), then says `cleaned`. */
@@ -47,7 +55,14 @@ export interface SandboxWrapper {
    * them starts ripgrep, and a child process's start holds its thread (about 20 ms idle, over
    * 80 ms on a busy machine: fork and exec are waited for).
    */
-  wrapWithSandboxArgv(command: string, binShell: string, config: WrapConfig, signal: AbortSignal, cwd: string, workspace?: string): Promise<{ argv: string[] }>;
+  wrapWithSandboxArgv(
+    command: string,
+    binShell: string,
+    config: WrapConfig,
+    signal: AbortSignal,
+    cwd: string,
+    workspace?: string,
+  ): Promise<{ argv: string[] }>;
   /** Settles once the runtime has done it (its mount points are gone unless another sandbox is live). */
   cleanupAfterCommand(): void | Promise<void>;
 }

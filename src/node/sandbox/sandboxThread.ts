@@ -40,7 +40,14 @@ export class WorkerManager implements SandboxWrapper {
     return 'off' in started ? started : manager;
   }
 
-  async wrapWithSandboxArgv(line: string, shell: string, config: WrapConfig, signal: AbortSignal, cwd: string, workspace?: string): Promise<{ argv: string[] }> {
+  async wrapWithSandboxArgv(
+    line: string,
+    shell: string,
+    config: WrapConfig,
+    signal: AbortSignal,
+    cwd: string,
+    workspace?: string,
+  ): Promise<{ argv: string[] }> {
     signal.throwIfAborted();
     this.worker ??= this.boot().then((s) => {
       if ('off' in s) throw new Error(`the sandbox's worker stopped and cannot start again: ${s.off}`);

@@ -32,15 +32,17 @@ void bootRuntime().then((manager) => {
         .then(() => manager.cleanupAfterCommand())
         .catch(() => undefined)
         .then(() => post({ type: 'cleaned', id: message.id }));
-    }
-    else if (message.type === 'cancel') aborts.get(message.id)?.abort();
+    } else if (message.type === 'cancel') aborts.get(message.id)?.abort();
     else {
       const abort = new AbortController();
       aborts.set(message.id, abort);
-      manager.wrapWithSandboxArgv(message.line, message.shell, message.config, abort.signal, message.cwd, message.workspace).then(
-        ({ argv }) => post({ type: 'wrapped', id: message.id, argv }),
-        (err: unknown) => post({ type: 'failed', id: message.id, message: errorMessage(err) }),
-      ).finally(() => aborts.delete(message.id));
+      manager
+        .wrapWithSandboxArgv(message.line, message.shell, message.config, abort.signal, message.cwd, message.workspace)
+        .then(
+          ({ argv }) => post({ type: 'wrapped', id: message.id, argv }),
+          (err: unknown) => post({ type: 'failed', id: message.id, message: errorMessage(err) }),
+        )
+        .finally(() => aborts.delete(message.id));
     }
   });
   post({ type: 'started' });

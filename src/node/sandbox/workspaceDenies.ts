@@ -55,10 +55,23 @@ async function placesBelow(root: string, signal: AbortSignal): Promise<string[]>
   const { DANGEROUS_FILES, getDangerousDirectories } = await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js');
   const { ripGrep, RipgrepError } = await import('@anthropic-ai/sandbox-runtime/dist/utils/ripgrep.js');
   const names = [...DANGEROUS_FILES, ...getDangerousDirectories().map((d) => d.split('/')[0]!), '.git'];
-  const globs = [...DANGEROUS_FILES.flatMap((f) => ['--iglob', f]), ...getDangerousDirectories().flatMap((d) => ['--iglob', `**/${d}/**`]), '--iglob', '**/.git/HEAD', '--iglob', '**/.git/hooks/**', '--iglob', '**/.git/config'];
+  const globs = [
+    ...DANGEROUS_FILES.flatMap((f) => ['--iglob', f]),
+    ...getDangerousDirectories().flatMap((d) => ['--iglob', `**/${d}/**`]),
+    '--iglob',
+    '**/.git/HEAD',
+    '--iglob',
+    '**/.git/hooks/**',
+    '--iglob',
+    '**/.git/config',
+  ];
   let listed: string[];
   try {
-    listed = await ripGrep(['--files', '--hidden', '--no-ignore', '--no-config', '--max-depth', String(SCAN_DEPTH + 2), ...globs, '-g', '!**/node_modules/**'], root, signal);
+    listed = await ripGrep(
+      ['--files', '--hidden', '--no-ignore', '--no-config', '--max-depth', String(SCAN_DEPTH + 2), ...globs, '-g', '!**/node_modules/**'],
+      root,
+      signal,
+    );
   } catch (err) {
     signal.throwIfAborted();
     listed = err instanceof RipgrepError ? err.listed : [];

@@ -75,7 +75,8 @@ export class FileRunStore implements RunStorePort {
     try {
       text = await fs.readFile(this.logPath(runId), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UserInputError(`no run "${runId}" in ${this.dir}: see ticket-runner list for the runs of this workspace`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new UserInputError(`no run "${runId}" in ${this.dir}: see ticket-runner list for the runs of this workspace`);
       throw err;
     }
     return decodeLog(text, this.logPath(runId));
@@ -100,7 +101,10 @@ export class FileRunStore implements RunStorePort {
   async listRuns(): Promise<string[]> {
     try {
       const entries = await fs.readdir(this.dir, { withFileTypes: true });
-      return entries.filter((e) => e.isDirectory() && RUN_ID.test(e.name)).map((e) => e.name).sort();
+      return entries
+        .filter((e) => e.isDirectory() && RUN_ID.test(e.name))
+        .map((e) => e.name)
+        .sort();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw err;

@@ -22,7 +22,9 @@ export const LOCK_FILE = path.join(STATE_DIR, 'lock');
 export class WorkspaceLockedError extends UserInputError {
   override readonly name = 'WorkspaceLockedError';
   constructor(readonly holder: LockHolder) {
-    super(`another run holds the lock of this workspace: ${describeHolder(holder)}. Wait for it to end, or stop it${holder.host === thisHost() ? ` (kill ${holder.pid})` : ''}.`);
+    super(
+      `another run holds the lock of this workspace: ${describeHolder(holder)}. Wait for it to end, or stop it${holder.host === thisHost() ? ` (kill ${holder.pid})` : ''}.`,
+    );
   }
 }
 
@@ -39,14 +41,18 @@ function readHolder(file: string): LockHolder | null {
     const h = StoredHolder.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!h.success) return null;
     const { command } = h.data;
-    return { ...h.data, command: typeof command === 'string' ? command : command === undefined || command === null ? '' : JSON.stringify(command) };
+    return {
+      ...h.data,
+      command: typeof command === 'string' ? command : command === undefined || command === null ? '' : JSON.stringify(command),
+    };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw err;
     return null;
   }
 }
 
-const same = (a: LockHolder | null, b: LockHolder | null) => a !== null && b !== null && a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
+const same = (a: LockHolder | null, b: LockHolder | null) =>
+  a !== null && b !== null && a.pid === b.pid && a.host === b.host && a.startedAt === b.startedAt;
 
 export interface WorkspaceLock {
   readonly holder: LockHolder;

@@ -18,7 +18,21 @@ import { pinPropertySeed } from './propertyPreload.js';
 import { withOwnFastCheck } from './vitestFastCheck.js';
 
 /** The globals a test file calls the runner through, when the runner installs them. */
-const TEST_GLOBALS = ['expect', 'it', 'test', 'describe', 'fit', 'xit', 'xtest', 'fdescribe', 'xdescribe', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach'];
+const TEST_GLOBALS = [
+  'expect',
+  'it',
+  'test',
+  'describe',
+  'fit',
+  'xit',
+  'xtest',
+  'fdescribe',
+  'xdescribe',
+  'beforeAll',
+  'beforeEach',
+  'afterAll',
+  'afterEach',
+];
 
 type Loose = Record<PropertyKey, unknown>;
 
@@ -92,7 +106,10 @@ interface VitestRunnerClass {
  */
 async function guardVitest(root: string): Promise<void> {
   const runners = (await import(pathToFileURL(path.join(root, 'dist', 'runners.js')).href)) as { VitestTestRunner?: VitestRunnerClass };
-  const vitest = (await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href)) as { chai: { Assertion: { prototype: object }; config: object }; expect: object };
+  const vitest = (await import(pathToFileURL(path.join(root, 'dist', 'index.js')).href)) as {
+    chai: { Assertion: { prototype: object }; config: object };
+    expect: object;
+  };
   const runner = runners.VitestTestRunner;
   if (!runner) throw new Error('ticket-runner: this vitest has no VitestTestRunner to guard; the test run cannot be judged');
   const importFile = runner.prototype.importFile;
@@ -161,7 +178,6 @@ if (vitest && (entry.startsWith(path.join(vitest, 'dist', 'workers') + path.sep)
 } else if (vitest && entry === realOr(path.join(vitest, 'vitest.mjs'))) {
   // vitest's own process, before it reads its arguments: a workspace without fast-check gets Ticket Runner's.
   process.argv.splice(2, Infinity, ...withOwnFastCheck(process.argv.slice(2), process.cwd()));
-}
-else if (packageRootOf(entry, 'jest-worker') || packageRootOf(entry, 'jest') || packageRootOf(entry, 'jest-cli')) guardJest();
+} else if (packageRootOf(entry, 'jest-worker') || packageRootOf(entry, 'jest') || packageRootOf(entry, 'jest-cli')) guardJest();
 
 export {};

@@ -14,7 +14,18 @@ const SEEDS: Record<TestFramework, readonly string[]> = {
   'node:test': ['tsx'],
   mocha: ['mocha', 'tsx', 'chai', 'ts-node'],
   vitest: ['vitest', 'vite', '@vitest/expect', '@vitest/runner', '@vitest/coverage-v8', '@vitest/coverage-istanbul'],
-  jest: ['jest', 'jest-circus', 'jest-runner', 'jest-runtime', 'jest-environment-node', 'jest-environment-jsdom', 'expect', 'ts-jest', 'babel-jest', '@jest/globals'],
+  jest: [
+    'jest',
+    'jest-circus',
+    'jest-runner',
+    'jest-runtime',
+    'jest-environment-node',
+    'jest-environment-jsdom',
+    'expect',
+    'ts-jest',
+    'babel-jest',
+    '@jest/globals',
+  ],
 };
 
 /** What no runner loads: a change here changes no verdict, and recording it would only cost. */
@@ -323,7 +334,13 @@ async function resolvePackage(name: string, dirs: readonly string[]): Promise<st
   for (const start of dirs) {
     for (let dir = start; ; dir = path.dirname(dir)) {
       const candidate = path.join(dir, 'node_modules', name);
-      if (await fs.stat(path.join(candidate, 'package.json')).then(() => true, () => false)) return fs.realpath(candidate);
+      if (
+        await fs.stat(path.join(candidate, 'package.json')).then(
+          () => true,
+          () => false,
+        )
+      )
+        return fs.realpath(candidate);
       if (path.dirname(dir) === dir) break;
     }
   }

@@ -67,7 +67,11 @@ export function startMochaWitness(env: NodeJS.ProcessEnv): void {
     };
     // describe.only declares as describe does; mocha sets it on what the global holds.
     let only: unknown;
-    define(wrapper, 'only', { get: () => only, set: (v: unknown) => void (only = typeof v === 'function' ? declaringSuites(v as Fn) : v), configurable: false });
+    define(wrapper, 'only', {
+      get: () => only,
+      set: (v: unknown) => void (only = typeof v === 'function' ? declaringSuites(v as Fn) : v),
+      configurable: false,
+    });
     return wrapper;
   };
 

@@ -76,7 +76,8 @@ function watchTests({ write, recorded }: Witness): void {
   // node:test's report names a test after the tests around it, up to the file's root test, which has no parent.
   const titleOf = (held: Held): string => {
     let title = typeof held.name === 'string' ? held.name : '';
-    for (let t = held.parent as Held | null | undefined; t && t.parent; t = t.parent as Held) title = `${typeof t.name === 'string' ? t.name : ''} > ${title}`;
+    for (let t = held.parent as Held | null | undefined; t && t.parent; t = t.parent as Held)
+      title = `${typeof t.name === 'string' ? t.name : ''} > ${title}`;
     return title;
   };
   const declare = (held: Held, fn: Fn): Fn => {
@@ -90,7 +91,12 @@ function watchTests({ write, recorded }: Witness): void {
       if (type !== 'Test') return;
       const held: Held = Object.create(null) as Held;
       let first = true;
-      const field = (name: 'name' | 'parent'): PropertyDescriptor => ({ get: () => held[name], set: (v: unknown) => void (held[name] = v), enumerable: true, configurable: false });
+      const field = (name: 'name' | 'parent'): PropertyDescriptor => ({
+        get: () => held[name],
+        set: (v: unknown) => void (held[name] = v),
+        enumerable: true,
+        configurable: false,
+      });
       define(test, 'name', field('name'));
       define(test, 'parent', field('parent'));
       define(test, 'fn', {

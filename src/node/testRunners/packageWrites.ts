@@ -67,7 +67,10 @@ export class PackageWatch {
     await new Promise((r) => setTimeout(r, 20));
     const writes: PackageWrite[] = [];
     for (const [rel, kind] of this.seen) {
-      const there = await fs.lstat(path.join(this.root, rel)).then(() => true, () => false);
+      const there = await fs.lstat(path.join(this.root, rel)).then(
+        () => true,
+        () => false,
+      );
       writes.push({ path: rel, change: kind === 'change' ? 'modified' : there ? 'created' : 'deleted' });
     }
     this.seen.clear();

@@ -16,7 +16,12 @@ import { OWN_FAST_CHECK_VAR, PROPERTY_SEED_VAR, VENDORED_MODULES } from './prope
  * imports with vite, which knows neither: its preload gives it a config that aliases the name to
  * the copy (`vitestFastCheck.ts`). The type checks see the copy's types (`ownFastCheckTypes.ts`).
  */
-export function propertyEnvironment(workspace: string, distDir: string, seed: number | undefined, env: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function propertyEnvironment(
+  workspace: string,
+  distDir: string,
+  seed: number | undefined,
+  env: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const out: Record<string, string> = seed === undefined ? {} : { [PROPERTY_SEED_VAR]: String(seed) };
   const vendored = join(distDir, VENDORED_MODULES);
   const own = join(vendored, 'fast-check', 'index.cjs');

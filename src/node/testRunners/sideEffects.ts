@@ -116,7 +116,8 @@ export class SideEffectGuard {
     // to report: nothing of the run writes there, but a process an earlier test left behind may.
     for (const dir of this.packageDirs) await this.packages.add(dir);
     const linkedRoot = this.options.packagesOf;
-    if (this.linked && linkedRoot !== undefined) for (const dir of this.packageDirs) await this.linked.add(path.join(linkedRoot, path.relative(this.root, dir)));
+    if (this.linked && linkedRoot !== undefined)
+      for (const dir of this.packageDirs) await this.linked.add(path.join(linkedRoot, path.relative(this.root, dir)));
     // Snapshots of files that changed since (the Coder rewrote them) are kept no longer.
     const live = new Set([...this.known.files.values()].map((f) => f.snapshot));
     for (const f of old.values()) {
@@ -133,7 +134,8 @@ export class SideEffectGuard {
     // Folder modes first: a folder the run made read-only would refuse the files put back into it.
     for (const [rel, mode] of this.known.dirs) {
       const now = after.dirs.get(rel);
-      if (now !== undefined && now !== mode) effects.push({ path: `${rel}/`, change: 'modified', restored: await chmod(this.abs(rel), mode) });
+      if (now !== undefined && now !== mode)
+        effects.push({ path: `${rel}/`, change: 'modified', restored: await chmod(this.abs(rel), mode) });
     }
     // Folders the run created go with everything in them: nothing in there existed before.
     const created = [...after.dirs.keys()].filter((rel) => !this.known.dirs.has(rel));
@@ -152,7 +154,10 @@ export class SideEffectGuard {
     // Folders the run deleted come back with their mode (putting files back made some of them already).
     for (const [rel, mode] of [...this.known.dirs].sort(([a], [b]) => a.length - b.length)) {
       if (after.dirs.has(rel)) continue;
-      const ok = await fs.mkdir(this.abs(rel), { recursive: true }).then(() => chmod(this.abs(rel), mode), () => false);
+      const ok = await fs.mkdir(this.abs(rel), { recursive: true }).then(
+        () => chmod(this.abs(rel), mode),
+        () => false,
+      );
       effects.push({ path: `${rel}/`, change: 'deleted', restored: ok });
     }
     const linked = (await this.linked?.take()) ?? [];
@@ -238,7 +243,10 @@ export class SideEffectGuard {
   private async put(rel: string, was: Seen): Promise<boolean> {
     const abs = this.abs(rel);
     // Nothing is touched unless the file can be put back whole: a change that stays is reported, not made worse.
-    const restorable = was.link !== undefined || was.content !== null || (was.snapshot !== undefined && was.digest !== undefined && (await digestOf(was.snapshot).catch(() => null)) === was.digest);
+    const restorable =
+      was.link !== undefined ||
+      was.content !== null ||
+      (was.snapshot !== undefined && was.digest !== undefined && (await digestOf(was.snapshot).catch(() => null)) === was.digest);
     if (!restorable) return false;
     try {
       await fs.mkdir(path.dirname(abs), { recursive: true });
@@ -278,11 +286,17 @@ async function stillEmpty(abs: string, st: BigIntStats): Promise<boolean> {
 }
 
 async function removed(abs: string, recursive: boolean): Promise<boolean> {
-  return fs.rm(abs, { force: true, recursive }).then(() => true, () => false);
+  return fs.rm(abs, { force: true, recursive }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function chmod(abs: string, mode: number): Promise<boolean> {
-  return fs.chmod(abs, mode & 0o7777).then(() => true, () => false);
+  return fs.chmod(abs, mode & 0o7777).then(
+    () => true,
+    () => false,
+  );
 }
 
 function digestOf(file: string): Promise<string> {

@@ -24,9 +24,15 @@ export class StackMapper {
       const found = this.mapOf(path);
       if (!found) return whole;
       // findEntry is zero-based on both sides; the stack is one-based.
-      const entry = found.map.findEntry(Number(line) - 1, Number(column) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+      const entry = found.map.findEntry(Number(line) - 1, Number(column) - 1) as {
+        originalSource?: string;
+        originalLine?: number;
+        originalColumn?: number;
+      };
       if (!entry.originalSource || entry.originalLine === undefined || entry.originalColumn === undefined) return whole;
-      const source = entry.originalSource.startsWith('file://') ? fileURLToPath(entry.originalSource) : resolve(found.dir, entry.originalSource);
+      const source = entry.originalSource.startsWith('file://')
+        ? fileURLToPath(entry.originalSource)
+        : resolve(found.dir, entry.originalSource);
       return `${source}:${entry.originalLine + 1}:${entry.originalColumn + 1}`;
     });
   }

@@ -75,7 +75,17 @@ export function testCommand(framework: TestFramework, ctx: CommandContext): Test
           // A memory limit makes jest run the tests in a worker even when it would run them in its
           // own process (one test file, one core): the code under test then shares no module, no
           // fs, with the process that writes the reports.
-          args: [bin, '--json', `--outputFile=${ctx.reportFile}`, '--ci', '--watchAll=false', '--workerIdleMemoryLimit=2GB', ...(ctx.coverage ? jestCoverage(ctx.coverage) : []), '--runTestsByPath', ...ctx.files],
+          args: [
+            bin,
+            '--json',
+            `--outputFile=${ctx.reportFile}`,
+            '--ci',
+            '--watchAll=false',
+            '--workerIdleMemoryLimit=2GB',
+            ...(ctx.coverage ? jestCoverage(ctx.coverage) : []),
+            '--runTestsByPath',
+            ...ctx.files,
+          ],
           parse: parseJestReport,
         }),
       );
@@ -113,7 +123,8 @@ function nodeTestCommand(ctx: CommandContext): TestCommand | { unavailable: stri
     const cjs = ctx.commonJs === true ? ctx.tools.module('tsx/cjs') : undefined;
     if (cjs) return { ...nodeTestArgs(ctx, [...loader, '--require', cjs]), tsxCjs: cjs };
     const tsx = ctx.tools.module('tsx');
-    if (!tsx) return { unavailable: 'the test files are TypeScript and tsx is installed neither in the workspace nor beside the extension' };
+    if (!tsx)
+      return { unavailable: 'the test files are TypeScript and tsx is installed neither in the workspace nor beside the extension' };
     loader.push('--import', pathToFileURL(tsx).href);
   }
   return nodeTestArgs(ctx, loader);
@@ -162,7 +173,11 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
  * beside the report, outside the workspace, which the preload removes before the test files
  * load; and the report read through what it saw.
  */
-function witnessed(ctx: CommandContext, runner: WitnessedRunner, parse: ReportParser): Required<Pick<TestCommand, 'env' | 'handOver' | 'parse'>> {
+function witnessed(
+  ctx: CommandContext,
+  runner: WitnessedRunner,
+  parse: ReportParser,
+): Required<Pick<TestCommand, 'env' | 'handOver' | 'parse'>> {
   const key = randomBytes(32).toString('hex');
   const witness = { key: `${ctx.reportFile}.key`, record: `${ctx.reportFile}.witness` };
   return {
@@ -178,7 +193,8 @@ export function writesReportFile(version: string | undefined): boolean {
   return !major || Number(major[1]) >= 10;
 }
 
-export const NO_VITEST_COVERAGE = 'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies';
+export const NO_VITEST_COVERAGE =
+  'vitest measures coverage with @vitest/coverage-v8 (or @vitest/coverage-istanbul), installed neither in the workspace nor beside the extension: add it to the devDependencies';
 
 /** vitest's coverage package: v8's, or istanbul's when only that one is installed. */
 export function vitestCoverageProvider(tools: ToolResolver): 'v8' | 'istanbul' | undefined {
@@ -207,10 +223,20 @@ function vitestCoverage(ctx: CommandContext, c: CoverageRequest): string[] | { u
 
 /** jest's own coverage: its json reporter into our folder, the changed files collected, the project's thresholds off. */
 function jestCoverage(c: CoverageRequest): string[] {
-  return ['--coverage', '--coverageReporters=json', `--coverageDirectory=${join(c.dir, COVERAGE_FOLDER)}`, '--coverageThreshold={}', ...c.measure.map((f) => `--collectCoverageFrom=${f}`)];
+  return [
+    '--coverage',
+    '--coverageReporters=json',
+    `--coverageDirectory=${join(c.dir, COVERAGE_FOLDER)}`,
+    '--coverageThreshold={}',
+    ...c.measure.map((f) => `--collectCoverageFrom=${f}`),
+  ];
 }
 
-function withBin(ctx: CommandContext, name: string, build: (bin: string) => TestCommand | { unavailable: string }): TestCommand | { unavailable: string } {
+function withBin(
+  ctx: CommandContext,
+  name: string,
+  build: (bin: string) => TestCommand | { unavailable: string },
+): TestCommand | { unavailable: string } {
   const bin = ctx.tools.bin(name);
   return bin ? build(bin) : { unavailable: `${name} is installed neither in the workspace nor beside the extension` };
 }

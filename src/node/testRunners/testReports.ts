@@ -78,7 +78,14 @@ const MochaTest = z.looseObject({
   fullTitle: z.string().optional(),
   file: z.string().optional(),
   duration: z.number().optional(),
-  err: z.looseObject({ message: z.unknown().optional(), stack: z.unknown().optional(), expected: z.unknown().optional(), actual: z.unknown().optional() }).optional(),
+  err: z
+    .looseObject({
+      message: z.unknown().optional(),
+      stack: z.unknown().optional(),
+      expected: z.unknown().optional(),
+      actual: z.unknown().optional(),
+    })
+    .optional(),
 });
 type MochaTest = z.infer<typeof MochaTest>;
 
@@ -97,7 +104,9 @@ export const parseJestReport: ReportParser = (report, root) => {
     const assertions = suite.assertionResults ?? [];
     for (const a of assertions) {
       const failure = a.failureMessages?.join('\n');
-      const matcher = a.failureDetails?.map((d) => (isRecord(d) && isRecord(d.matcherResult) ? d.matcherResult : undefined)).find((m) => m && 'expected' in m);
+      const matcher = a.failureDetails
+        ?.map((d) => (isRecord(d) && isRecord(d.matcherResult) ? d.matcherResult : undefined))
+        .find((m) => m && 'expected' in m);
       cases.push({
         name: [...(a.ancestorTitles ?? []), a.title].join(' > '),
         file,

@@ -149,7 +149,11 @@ export class ProcessTestRunner implements TestRunnerPort {
       const effects = await this.sideEffects.restore();
       await rm(reportDir, { recursive: true, force: true });
       const putBack = new Set(toolChanges.filter((c) => c.restored).map((c) => c.path));
-      if (result && effects.length) result = withSideEffects(result, effects.map((e) => (putBack.has(e.path) ? { ...e, restored: true } : e)));
+      if (result && effects.length)
+        result = withSideEffects(
+          result,
+          effects.map((e) => (putBack.has(e.path) ? { ...e, restored: true } : e)),
+        );
       if (result && (toolChanges.length || (judges?.changeCount ?? 0) !== looks)) result = voidedByTools(result, toolChanges);
     }
     return result;
@@ -207,15 +211,29 @@ export class ProcessTestRunner implements TestRunnerPort {
     if (run.stopped === 'abort') throw new CancelledError('test run cancelled');
     const argv = ['/bin/sh', ...args];
     const base = { durationMs: run.durationMs, cases: [] };
-    if (run.spawnError) return result(request, argv, { ...base, status: 'error', output: `[ticket-runner] could not start the test command: ${run.spawnError.message}` });
-    if (run.stopped === 'timeout') return result(request, argv, { ...base, status: 'timeout', output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
+    if (run.spawnError)
+      return result(request, argv, {
+        ...base,
+        status: 'error',
+        output: `[ticket-runner] could not start the test command: ${run.spawnError.message}`,
+      });
+    if (run.stopped === 'timeout')
+      return result(request, argv, {
+        ...base,
+        status: 'timeout',
+        output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group`,
+      });
     if (existsSync(reportFile)) return this.judge(request, argv, run, reportFile, { parse: parseJestReport });
     const note = `\n[ticket-runner] test command override "${command}" exited with ${String(run.exitCode)}; no per-test report`;
     return result(request, argv, { ...base, status: run.exitCode === 0 ? 'passed' : 'failed', output: run.output + note });
   }
 
   /** The command that runs `request`'s files, and the folder it runs in. */
-  private async commandFor(request: Pick<TestRunRequest, 'framework' | 'files'>, reportFile: string, signal: AbortSignal): Promise<{ unit: { cwd: string; files: string[] }; command: TestCommand | { unavailable: string } }> {
+  private async commandFor(
+    request: Pick<TestRunRequest, 'framework' | 'files'>,
+    reportFile: string,
+    signal: AbortSignal,
+  ): Promise<{ unit: { cwd: string; files: string[] }; command: TestCommand | { unavailable: string } }> {
     const unit = await this.unitOf(request.files);
     const commonJs = request.framework === 'node:test' && (await commonJsOnly(this.options.root, request.files, signal));
     const command = testCommand(request.framework, {
@@ -258,7 +276,12 @@ export class ProcessTestRunner implements TestRunnerPort {
     const node = this.options.nodePath ?? 'node';
     const { unit, command } = await this.commandFor(request, reportFile, signal);
     if ('unavailable' in command) {
-      return result(request, [node], { status: 'error', cases: [], durationMs: 0, output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}` });
+      return result(request, [node], {
+        status: 'error',
+        cases: [],
+        durationMs: 0,
+        output: `[ticket-runner] cannot run ${request.framework}: ${command.unavailable}`,
+      });
     }
     const argv = [node, ...command.args];
     if (this.transforms && command.tsxCjs) {
@@ -295,19 +318,31 @@ export class ProcessTestRunner implements TestRunnerPort {
     if (channel) this.options.onProcesses!(recordedPids(run.channel ?? ''));
     const base = { durationMs: run.durationMs };
     if (run.spawnError) {
-      return result(request, argv, { ...base, status: 'error', cases: [], output: `${run.output}\n[ticket-runner] could not start ${node}: ${run.spawnError.message}` });
+      return result(request, argv, {
+        ...base,
+        status: 'error',
+        cases: [],
+        output: `${run.output}\n[ticket-runner] could not start ${node}: ${run.spawnError.message}`,
+      });
     }
 
     return this.judge(request, argv, run, reportFile, command);
   }
 
   /** The verdict from the runner's report, its exit code and how it stopped: a report alone never passes a run. */
-  private async judge(request: TestRunRequest, argv: string[], run: GroupRunResult, reportFile: string, command: Pick<TestCommand, 'parse' | 'reportOnStdout'>): Promise<TestRunResult> {
+  private async judge(
+    request: TestRunRequest,
+    argv: string[],
+    run: GroupRunResult,
+    reportFile: string,
+    command: Pick<TestCommand, 'parse' | 'reportOnStdout'>,
+  ): Promise<TestRunResult> {
     const base = { durationMs: run.durationMs };
     let report: ParsedReport | undefined;
     let problem: string | undefined;
     try {
-      const text = (await readFile(reportFile, 'utf8').catch(() => undefined)) ?? (command.reportOnStdout ? jsonObjectIn(run.stdout) : undefined);
+      const text =
+        (await readFile(reportFile, 'utf8').catch(() => undefined)) ?? (command.reportOnStdout ? jsonObjectIn(run.stdout) : undefined);
       // node:test creates the destination file before it loads the reporter, so empty means none.
       if (!text?.trim()) problem = 'the runner wrote no report';
       else report = command.parse(text, this.options.root);
@@ -318,23 +353,43 @@ export class ProcessTestRunner implements TestRunnerPort {
     const cases = (report?.cases ?? []).map((c) => (c.stack ? { ...c, stack: mapper.map(c.stack) } : c));
 
     if (run.stopped === 'timeout') {
-      return result(request, argv, { ...base, status: 'timeout', cases, output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group` });
+      return result(request, argv, {
+        ...base,
+        status: 'timeout',
+        cases,
+        output: `${run.output}\n[ticket-runner] killed after ${request.timeoutMs} ms, with its whole process group`,
+      });
     }
     if (!report || problem) {
       return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] ${problem ?? 'no report'}` });
     }
     if (!report.complete || cases.length === 0) {
       const why = report.complete ? 'no test ran' : 'the report stops before its end';
-      return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] ${why} (exit code ${String(run.exitCode)})` });
+      return result(request, argv, {
+        ...base,
+        status: 'error',
+        cases,
+        output: `${run.output}\n[ticket-runner] ${why} (exit code ${String(run.exitCode)})`,
+      });
     }
     if (cases.some((c) => c.status === 'failed')) return result(request, argv, { ...base, status: 'failed', cases, output: run.output });
     const plain = run.output.replace(/\x1b\[[\d;]*m/g, '');
     if (run.exitCode === 1 && this.options.coverage && THRESHOLD_MISSED.test(plain) && !UNHANDLED.test(plain)) {
-      return result(request, argv, { ...base, status: 'passed', cases, output: `${run.output}\n[ticket-runner] every test passed; the runner exited with 1 for the project's own coverage thresholds, which the coverage gate does not judge` });
+      return result(request, argv, {
+        ...base,
+        status: 'passed',
+        cases,
+        output: `${run.output}\n[ticket-runner] every test passed; the runner exited with 1 for the project's own coverage thresholds, which the coverage gate does not judge`,
+      });
     }
     // Every test passed yet the runner failed: its own trouble (a config error, a leaked handle).
     if (run.exitCode !== 0) {
-      return result(request, argv, { ...base, status: 'error', cases, output: `${run.output}\n[ticket-runner] every test passed but the runner exited with ${String(run.exitCode)}` });
+      return result(request, argv, {
+        ...base,
+        status: 'error',
+        cases,
+        output: `${run.output}\n[ticket-runner] every test passed but the runner exited with ${String(run.exitCode)}`,
+      });
     }
     return result(request, argv, { ...base, status: 'passed', cases, output: run.output });
   }
@@ -354,9 +409,17 @@ function voidedByTools(r: TestRunResult, found: ToolChange[]): TestRunResult {
   const back = changes.filter((c) => c.restored);
   const kept = changes.filter((c) => !c.restored);
   const notes = [
-    ...(back.length ? [`[ticket-runner] ${RUNNER_CHANGED}; put back as installed, but this result was the changed runner's and does not count: ${list(back)}`] : []),
-    ...(kept.length ? [`[ticket-runner] ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${list(kept)}`] : []),
-    ...(changes.length ? [] : [`[ticket-runner] ${RUNNER_CHANGED} while this command ran (found by another command's look), so this result does not count`]),
+    ...(back.length
+      ? [
+          `[ticket-runner] ${RUNNER_CHANGED}; put back as installed, but this result was the changed runner's and does not count: ${list(back)}`,
+        ]
+      : []),
+    ...(kept.length
+      ? [`[ticket-runner] ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${list(kept)}`]
+      : []),
+    ...(changes.length
+      ? []
+      : [`[ticket-runner] ${RUNNER_CHANGED} while this command ran (found by another command's look), so this result does not count`]),
   ];
   const judgingTools = changes.map(({ path, change, restored }) => ({ path, change, restored }));
   return { ...r, status: 'error', judgingTools, output: [r.output, ...notes].join('\n') };
@@ -365,7 +428,10 @@ function voidedByTools(r: TestRunResult, found: ToolChange[]): TestRunResult {
 /** What a command reports that did not run: the tools that would judge it are still changed. */
 function notRun(request: TestRunRequest, files: JudgingToolFile[]): TestRunResult {
   const output = `[ticket-runner] not run: ${RUNNER_CHANGED} and could not be restored; reinstall (npm ci) and run again: ${files.map((f) => `${f.change} ${f.path}`).join(', ')}`;
-  return { ...result(request, [], { status: 'error', cases: [], durationMs: 0, output }), judgingTools: files.map(({ path, change }) => ({ path, change, restored: false })) };
+  return {
+    ...result(request, [], { status: 'error', cases: [], durationMs: 0, output }),
+    judgingTools: files.map(({ path, change }) => ({ path, change, restored: false })),
+  };
 }
 
 /**
@@ -383,15 +449,30 @@ function withSideEffects(r: TestRunResult, effects: SideEffect[]): TestRunResult
   const armed = effects.filter((e) => runsCodeLater(e.path));
   const notes = [
     ...(undone.length ? [`[ticket-runner] the test run changed the workspace; put back as it was: ${list(undone)}`] : []),
-    ...(kept.length ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`] : []),
-    ...(armed.length ? [`[ticket-runner] the test run changed what git or the editor runs outside any sandbox, so this run cannot pass: ${list(armed)}`] : []),
-    ...(installedBack.length ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass; put back as installed: ${list(installedBack)}`] : []),
+    ...(kept.length
+      ? [`[ticket-runner] the test run changed the workspace and it could not be put back, so this run cannot pass: ${list(kept)}`]
+      : []),
+    ...(armed.length
+      ? [`[ticket-runner] the test run changed what git or the editor runs outside any sandbox, so this run cannot pass: ${list(armed)}`]
+      : []),
+    ...(installedBack.length
+      ? [
+          `[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass; put back as installed: ${list(installedBack)}`,
+        ]
+      : []),
     ...(installedKept.length
-      ? [`[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass: ${list(installedKept)}; reinstall them (npm ci) to have them as published`]
+      ? [
+          `[ticket-runner] the test run changed the installed packages (node_modules), which no test may write, so this run cannot pass: ${list(installedKept)}; reinstall them (npm ci) to have them as published`,
+        ]
       : []),
   ];
   const fails = kept.length > 0 || armed.length > 0 || installed.length > 0;
-  return { ...r, status: fails && r.status === 'passed' ? 'failed' : r.status, sideEffects: effects, output: [r.output, ...notes].join('\n') };
+  return {
+    ...r,
+    status: fails && r.status === 'passed' ? 'failed' : r.status,
+    sideEffects: effects,
+    output: [r.output, ...notes].join('\n'),
+  };
 }
 
 function result(

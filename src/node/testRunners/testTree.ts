@@ -92,7 +92,8 @@ export class TestTree {
       }
       const inCopy = path.join(this.dir, rel);
       await rm(abs, { recursive: true, force: true });
-      if (await lstat(inCopy).catch(() => undefined)) await cp(inCopy, abs, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
+      if (await lstat(inCopy).catch(() => undefined))
+        await cp(inCopy, abs, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
       return true;
     } catch {
       return false;
@@ -109,7 +110,8 @@ export class TestTree {
   private async link(dir: string): Promise<readonly string[]> {
     this.nested ??= await nestedPackages(this.root);
     await linkPackages(this.root, dir, 'node_modules');
-    for (const rel of this.nested) if (await lstat(path.join(dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, dir, rel);
+    for (const rel of this.nested)
+      if (await lstat(path.join(dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, dir, rel);
     return this.nested;
   }
 
@@ -128,7 +130,9 @@ export class TestTree {
 /** The workspace's node_modules folders below its top, by path from the root (not inside another node_modules). */
 async function nestedPackages(root: string): Promise<string[]> {
   const { skipped } = await walkTree(root, { skip: SKIPPED });
-  return [...skipped].filter(([rel, st]) => rel.includes('/') && path.posix.basename(rel) === 'node_modules' && st.isDirectory()).map(([rel]) => rel);
+  return [...skipped]
+    .filter(([rel, st]) => rel.includes('/') && path.posix.basename(rel) === 'node_modules' && st.isDirectory())
+    .map(([rel]) => rel);
 }
 
 /** What `linkPackages` wants in place of a scope folder (`@types`): a folder of links, not a link. */
@@ -155,11 +159,15 @@ async function linkPackages(root: string, copy: string, rel: string): Promise<vo
   const wanted = new Map<string, string | typeof SCOPE>();
   for (const e of entries) {
     if (CACHES.has(e.name)) continue;
-    wanted.set(e.name, e.isDirectory() && e.name.startsWith('@') ? SCOPE : await linkTarget(root, copy, path.join(from, e.name), e.isSymbolicLink()));
+    wanted.set(
+      e.name,
+      e.isDirectory() && e.name.startsWith('@') ? SCOPE : await linkTarget(root, copy, path.join(from, e.name), e.isSymbolicLink()),
+    );
   }
   for (const e of await readdir(to, { withFileTypes: true })) {
     const want = wanted.get(e.name);
-    const ok = want === SCOPE ? e.isDirectory() : want !== undefined && e.isSymbolicLink() && (await readlink(path.join(to, e.name))) === want;
+    const ok =
+      want === SCOPE ? e.isDirectory() : want !== undefined && e.isSymbolicLink() && (await readlink(path.join(to, e.name))) === want;
     if (!ok) await rm(path.join(to, e.name), { recursive: true, force: true });
     else if (want !== SCOPE) wanted.delete(e.name);
   }

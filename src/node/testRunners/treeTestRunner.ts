@@ -117,7 +117,10 @@ export class TreeTestRunner implements TestRunnerPort {
   ) {}
 
   run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
-    return this.commands.around(() => this.inner.run(request, signal), (r, tell) => tell(r));
+    return this.commands.around(
+      () => this.inner.run(request, signal),
+      (r, tell) => tell(r),
+    );
   }
 
   prepare(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void {
@@ -194,7 +197,13 @@ export async function inTree<T>(tree: TestTree, run: () => Promise<T>): Promise<
  */
 export function withEdits(r: TestRunResult, edits: readonly WorkspaceEdit[]): TestRunResult {
   if (!edits.length) return r;
-  const list = (es: readonly WorkspaceEdit[]) => es.map((e) => `${e.change} ${e.path}${e.putBack ? ' (put back: git or the editor runs it outside any sandbox)' : ''}${e.keptCopy ? ` (found as kept in ${e.keptCopy})` : ''}`).join(', ');
+  const list = (es: readonly WorkspaceEdit[]) =>
+    es
+      .map(
+        (e) =>
+          `${e.change} ${e.path}${e.putBack ? ' (put back: git or the editor runs it outside any sandbox)' : ''}${e.keptCopy ? ` (found as kept in ${e.keptCopy})` : ''}`,
+      )
+      .join(', ');
   const user = edits.filter((e) => e.by === 'user');
   const unknown = edits.filter((e) => e.by === 'unknown');
   const notes = [
@@ -205,7 +214,12 @@ export function withEdits(r: TestRunResult, edits: readonly WorkspaceEdit[]): Te
         ]
       : []),
   ];
-  return { ...r, ...(unknown.length ? { status: 'error' as const } : {}), workspaceEdits: [...edits], output: [r.output, ...notes].join('\n') };
+  return {
+    ...r,
+    ...(unknown.length ? { status: 'error' as const } : {}),
+    workspaceEdits: [...edits],
+    output: [r.output, ...notes].join('\n'),
+  };
 }
 
 /** The result with the copy's paths written as the workspace's, wherever the command printed them. */
@@ -217,7 +231,12 @@ export function namedInWorkspace(r: TestRunResult, tree: Pick<TestTree, 'dir' | 
     ...r,
     command: r.command.map(fix),
     output: fix(r.output),
-    cases: r.cases.map((c) => ({ ...c, ...(c.message !== undefined ? { message: fixOpt(c.message) } : {}), ...(c.stack !== undefined ? { stack: fixOpt(c.stack) } : {}), ...(c.file !== undefined ? { file: fixOpt(c.file) } : {}) })),
+    cases: r.cases.map((c) => ({
+      ...c,
+      ...(c.message !== undefined ? { message: fixOpt(c.message) } : {}),
+      ...(c.stack !== undefined ? { stack: fixOpt(c.stack) } : {}),
+      ...(c.file !== undefined ? { file: fixOpt(c.file) } : {}),
+    })),
   };
 }
 

@@ -27,7 +27,7 @@ export function wrapperConfig(projectConfig: string | undefined, own: string): s
     'const aliases = (a) => (Array.isArray(a) ? a : Object.entries(a ?? {}).map(([find, replacement]) => ({ find, replacement })));',
     'const withOwn = (c = {}) => ({',
     '  ...c,',
-    "  resolve: { ...c.resolve, alias: [...aliases(c.resolve?.alias), { find: /^fast-check$/, replacement: own }] },",
+    '  resolve: { ...c.resolve, alias: [...aliases(c.resolve?.alias), { find: /^fast-check$/, replacement: own }] },',
     '  test: { ...c.test, deps: { ...c.test?.deps, moduleDirectories: [...(c.test?.deps?.moduleDirectories ?? []), folder] } },',
     '});',
     'export default async (env) => {',

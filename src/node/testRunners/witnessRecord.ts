@@ -26,7 +26,11 @@ interface Witnessed {
 
 /** How each runner's report spells what the witness judges. */
 const RUNNERS = {
-  mocha: { undeclared: "no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)", nesting: undefined, fileResults: false },
+  mocha: {
+    undeclared: "no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)",
+    nesting: undefined,
+    fileResults: false,
+  },
   // node:test's report names a test after the suites and tests around it; each of them is a test the witness saw made.
   // A test file that made no test is reported under its own name, passed when its process exited
   // with 0: no function of it ran to witness, and the plan's cases it held are missing (plannedCases.ts).
@@ -47,7 +51,8 @@ function readWitness(record: string, key: string): Witnessed {
     }
     if (typeof parsed !== 'object' || parsed === null) continue;
     const l = parsed as Partial<Record<string, unknown>>;
-    if (isId(l['declared']) && typeof l['title'] === 'string') seen.declared.set(l['title'], [...(seen.declared.get(l['title']) ?? []), l['declared']]);
+    if (isId(l['declared']) && typeof l['title'] === 'string')
+      seen.declared.set(l['title'], [...(seen.declared.get(l['title']) ?? []), l['declared']]);
     else if (isId(l['ran']) && typeof l['passed'] === 'boolean') seen.ran.set(l['ran'], l['passed']);
     else if (typeof l['tampered'] === 'string') seen.tampered.push(l['tampered']);
   }

@@ -46,7 +46,14 @@ export function openWitness(key: string, recordFile: string): Witness {
   const recorded = (id: number | string, fn: Fn, doneAt: DoneAt | undefined): Fn => {
     const ran = typeof id === 'number' ? String(id) : `"${id}"`;
     const ended = (passed: boolean): void => write(`{"ran":${ran},"passed":${passed ? 'true' : 'false'}}`);
-    const settled = (result: unknown): unknown => apply(then, result, [(v: unknown) => (ended(true), v), (e: unknown) => { ended(false); throw e; }]);
+    const settled = (result: unknown): unknown =>
+      apply(then, result, [
+        (v: unknown) => (ended(true), v),
+        (e: unknown) => {
+          ended(false);
+          throw e;
+        },
+      ]);
     const run = (self: unknown, args: unknown[]): unknown => {
       let result: unknown;
       try {
@@ -69,7 +76,12 @@ export function openWitness(key: string, recordFile: string): Witness {
       return result;
     };
     // The runner passes `done` to a function that declares it: its outcome is what `done` is called with.
-    const reporting = (done: unknown) => (err?: unknown): unknown => (ended(err === undefined || err === null), typeof done === 'function' ? apply(done as Fn, undefined, [err]) : undefined);
+    const reporting =
+      (done: unknown) =>
+      (err?: unknown): unknown => (
+        ended(err === undefined || err === null),
+        typeof done === 'function' ? apply(done as Fn, undefined, [err]) : undefined
+      );
     if (doneAt === 0) {
       return function (this: unknown, done: unknown) {
         return run(this, [reporting(done)]);

@@ -1,13 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CancelledError, errorMessage, isAbort } from '../../core/errors';
 import { checkToolOutput, issuesLine } from '../../core/schema/toolOutput';
-import { FromWorker, LanguageWorkerData, paramsOf, ToWorker, type Method, type ParamsOf, type ResultOf } from '../diagnostics/languageProtocol';
+import {
+  FromWorker,
+  LanguageWorkerData,
+  paramsOf,
+  ToWorker,
+  type Method,
+  type ParamsOf,
+  type ResultOf,
+} from '../diagnostics/languageProtocol';
 
 /**
  * What a worker answers: one service, or a workspace's two (diagnostics and ops); any other call
  * is an error. `dispose` lets go of the services when the worker is handed to another run.
  */
-export type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> } & { dispose?: () => void };
+export type Handlers = { [M in Method]?: (params: ParamsOf<M>, id: number, signal: AbortSignal) => Promise<ResultOf<M>> } & {
+  dispose?: () => void;
+};
 
 /** What the thread gives the services it serves. */
 export interface LanguageCalls {
@@ -98,7 +108,13 @@ export function serveLanguageCalls(handlersOf: HandlersOf): void {
     if (!parsed.success) {
       // Only the caller posts here: a message it cannot have meant fails its call, if it names one.
       const id = (raw as { id?: unknown } | null)?.id;
-      if (typeof id === 'number') post({ type: 'failed', id, cancelled: false, message: `the language worker got a message it cannot read: ${issuesLine(parsed.error)}` });
+      if (typeof id === 'number')
+        post({
+          type: 'failed',
+          id,
+          cancelled: false,
+          message: `the language worker got a message it cannot read: ${issuesLine(parsed.error)}`,
+        });
       return;
     }
     const message = parsed.data;

@@ -38,9 +38,20 @@ async function sharedRegistry(): Promise<Registry> {
 }
 
 // Each service's modules load when its worker starts: a syntax worker never loads TypeScript.
-async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes' | 'libDir'>, shared: Registry, calls: LanguageCalls): Promise<Handlers> {
+async function diagnosticsHandlers(
+  d: Pick<Extract<LanguageWorkerData, { service: 'diagnostics' }>, 'root' | 'keepProbes' | 'fixNames' | 'maxFixes' | 'libDir'>,
+  shared: Registry,
+  calls: LanguageCalls,
+): Promise<Handlers> {
   const { projectDiagnostics } = await import('../diagnostics/packageDiagnostics.js');
-  const options = { libDir: libDirOf(d), keepProbes: d.keepProbes, fixNames: d.fixNames, maxFixes: d.maxFixes, interrupted: calls.interrupted, registry: shared };
+  const options = {
+    libDir: libDirOf(d),
+    keepProbes: d.keepProbes,
+    fixNames: d.fixNames,
+    maxFixes: d.maxFixes,
+    interrupted: calls.interrupted,
+    registry: shared,
+  };
   // The caller found a tsconfig.json (or a monorepo) before it started this worker.
   const own = projectDiagnostics(d.root, options);
   return {
@@ -53,9 +64,21 @@ async function diagnosticsHandlers(d: Pick<Extract<LanguageWorkerData, { service
   };
 }
 
-async function opsHandlers(d: Omit<Extract<LanguageWorkerData, { service: 'ops' }>, 'service' | 'cancelled'>, shared: Registry, calls: LanguageCalls): Promise<Handlers> {
+async function opsHandlers(
+  d: Omit<Extract<LanguageWorkerData, { service: 'ops' }>, 'service' | 'cancelled'>,
+  shared: Registry,
+  calls: LanguageCalls,
+): Promise<Handlers> {
   const { NodeOps } = await import('../ops/nodeOps.js');
-  const ops = new NodeOps({ root: d.root, tsconfig: d.tsconfig, libDir: libDirOf(d), wasmDir: d.wasmDir, runtimeWasmDir: d.runtimeWasmDir, interrupted: calls.interrupted, registry: shared });
+  const ops = new NodeOps({
+    root: d.root,
+    tsconfig: d.tsconfig,
+    libDir: libDirOf(d),
+    wasmDir: d.wasmDir,
+    runtimeWasmDir: d.runtimeWasmDir,
+    interrupted: calls.interrupted,
+    registry: shared,
+  });
   return {
     apply: (p, _id, signal) => ops.apply(p.op, p.scope, signal),
     warm: async (_p, _id, signal) => {
@@ -80,7 +103,11 @@ async function syntaxHandlers(d: Extract<LanguageWorkerData, { service: 'syntax'
   };
 }
 
-async function workspaceHandlers(d: Extract<LanguageWorkerData, { service: 'workspace' }>, shared: Registry, calls: LanguageCalls): Promise<Handlers> {
+async function workspaceHandlers(
+  d: Extract<LanguageWorkerData, { service: 'workspace' }>,
+  shared: Registry,
+  calls: LanguageCalls,
+): Promise<Handlers> {
   const [diagnostics, ops] = await Promise.all([diagnosticsHandlers(d, shared, calls), opsHandlers(d, shared, calls)]);
   return {
     ...diagnostics,

@@ -9,7 +9,9 @@ const GIT_TIMEOUT_MS = 10_000;
 /** git's answer, or null when it fails, times out or the run is cancelled (the abort kills it). */
 function git(root: string, args: string[], signal: AbortSignal): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: root, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true, signal }, (err, stdout) => resolve(err ? null : stdout));
+    execFile('git', args, { cwd: root, timeout: GIT_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true, signal }, (err, stdout) =>
+      resolve(err ? null : stdout),
+    );
   });
 }
 
@@ -35,7 +37,9 @@ export class NodeEnvironment implements EnvironmentPort {
       if (existsSync(path.join(dir, 'node_modules'))) return Promise.resolve(null);
       if (path.dirname(dir) === dir) break;
     }
-    return Promise.resolve(`dependencies are not installed: run npm install in ${this.root} (the project declares ${declared} and there is no node_modules)`);
+    return Promise.resolve(
+      `dependencies are not installed: run npm install in ${this.root} (the project declares ${declared} and there is no node_modules)`,
+    );
   }
 
   async uncommitted(paths: readonly string[], signal: AbortSignal): Promise<string[] | null> {

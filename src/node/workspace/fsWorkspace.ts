@@ -67,7 +67,10 @@ export class FsWorkspace implements WorkspacePort {
     // a random name and is created with O_EXCL: a file or symbolic link planted where it will
     // be (by code a test ran) is never followed nor reused.
     const tmp = path.join(path.dirname(file), tempNameFor(path.basename(file)));
-    const mode = await fs.stat(file).then((s) => s.mode & 0o777, () => 0o666);
+    const mode = await fs.stat(file).then(
+      (s) => s.mode & 0o777,
+      () => 0o666,
+    );
     const handle = await fs.open(tmp, 'wx', mode);
     try {
       await handle.writeFile(content, 'utf8');
@@ -87,7 +90,8 @@ export class FsWorkspace implements WorkspacePort {
   async removeInterruptedWrite(rel: string): Promise<void> {
     const file = await this.abs(rel);
     const names = await fs.readdir(path.dirname(file)).catch(() => [] as string[]);
-    for (const name of names) if (isTempNameOf(name, path.basename(file))) await fs.rm(path.join(path.dirname(file), name), { force: true });
+    for (const name of names)
+      if (isTempNameOf(name, path.basename(file))) await fs.rm(path.join(path.dirname(file), name), { force: true });
   }
 
   async deleteFile(rel: string): Promise<void> {

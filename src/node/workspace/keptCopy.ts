@@ -58,7 +58,12 @@ export class KeptCopy {
       return source;
     }
     const source = o.walkSource ? await this.sourceStamps() : this.stamps.source;
-    const copy = await resync(this.root, this.dir, { sourceSnap: mirrored(this.stamps.source), nowSource: mirrored(source), copySnap: this.stamps.copy }, OWNED);
+    const copy = await resync(
+      this.root,
+      this.dir,
+      { sourceSnap: mirrored(this.stamps.source), nowSource: mirrored(source), copySnap: this.stamps.copy },
+      OWNED,
+    );
     // After the resync, which removes a nested node_modules a command changed (its stamp is not the recorded one).
     for (const rel of await this.o.link(this.dir)) await restamp(this.dir, rel, copy);
     this.stamps = { source, copy };

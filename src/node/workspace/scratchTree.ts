@@ -22,7 +22,12 @@ export async function snapshot(root: string, o: Pick<WalkOptions, 'skip' | 'keep
 async function copyEntry(from: string, to: string, rel: string): Promise<void> {
   const target = path.join(to, rel);
   await rm(target, { recursive: true, force: true });
-  await cp(path.join(from, rel), target, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, filter: (src) => !SKIPPED.has(path.basename(src)) });
+  await cp(path.join(from, rel), target, {
+    recursive: true,
+    verbatimSymlinks: true,
+    preserveTimestamps: true,
+    filter: (src) => !SKIPPED.has(path.basename(src)),
+  });
 }
 
 /** A whole copy of the workspace tree, without what SKIPPED names. */

@@ -44,7 +44,9 @@ export async function walkTree(root: string, o: WalkOptions = {}): Promise<TreeW
   };
   const walk = async (rel: string, only?: readonly string[]): Promise<void> => {
     const listed = readdir(path.join(root, rel), { withFileTypes: true });
-    const names = (await (o.changing ? listed.catch(() => []) : listed)).map((e) => e.name).filter((name) => !(rel === '' && o.keep?.has(name)) && (!only || only.includes(name)));
+    const names = (await (o.changing ? listed.catch(() => []) : listed))
+      .map((e) => e.name)
+      .filter((name) => !(rel === '' && o.keep?.has(name)) && (!only || only.includes(name)));
     // A folder's entries are stamped together: a walk of a large tree waits on the disk, not on each call in turn.
     const stamped = await Promise.all(
       names.map(async (name) => {

@@ -14,7 +14,10 @@ export async function announceEnd(runs: RunService, result: RunResult): Promise<
   let written = 0;
   if (known && result.state.status !== 'passed') {
     const { planRollback } = await core();
-    written = await planRollback({ store: runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, result.runId).then(
+    written = await planRollback(
+      { store: runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 },
+      result.runId,
+    ).then(
       (plan) => plan.steps.length,
       () => 0,
     );

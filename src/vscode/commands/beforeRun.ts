@@ -60,7 +60,10 @@ export async function settleLeftovers(ctx: CommandContext, folder: vscode.Worksp
   if (decision !== 'rollBackFirst') return decision === 'runAnyway';
   for (const l of leftovers) {
     // Only files that still hold the run's bytes were listed: nothing of the user's is overwritten.
-    await ctx.runs.drive(folder, ctx.runs.get(l.runId)!.state.ticketPath, (deps) => rollbackRun(deps, l.runId), { noModel: true, settings });
+    await ctx.runs.drive(folder, ctx.runs.get(l.runId)!.state.ticketPath, (deps) => rollbackRun(deps, l.runId), {
+      noModel: true,
+      settings,
+    });
     ctx.log.info(`run ${l.runId} rolled back before a new run`);
   }
   return true;

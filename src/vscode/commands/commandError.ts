@@ -5,5 +5,8 @@ import { showMessage } from '../messages';
 /** A command that failed: the whole error in the log; the user's own mistake in its words, anything else with a pointer to the log. */
 export function showError(log: vscode.LogOutputChannel, what: string, err: unknown): void {
   log.error(`${what}: ${errorMessage(err)}`);
-  void showMessage('error', err instanceof UserInputError ? editorErrorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`);
+  void showMessage(
+    'error',
+    err instanceof UserInputError ? editorErrorMessage(err) : `${what}: ${errorMessage(err)} (see the Ticket Runner log)`,
+  );
 }

@@ -18,7 +18,13 @@ export class CorrectionService {
    * Accepts or rejects a run's pending correction through the core; the log records the decision.
    * `requestId`: the request the operator was shown (see ResolveOptions).
    */
-  async decide(runId: string, decision: 'accept' | 'reject', reason: string | undefined, by = 'vscode', requestId?: string): Promise<RunResult> {
+  async decide(
+    runId: string,
+    decision: 'accept' | 'reject',
+    reason: string | undefined,
+    by = 'vscode',
+    requestId?: string,
+  ): Promise<RunResult> {
     if (!vscode.workspace.isTrusted) throw new UserInputError(UNTRUSTED_MESSAGE);
     const known = this.runs.get(runId) ?? (await this.runs.refresh(), this.runs.get(runId));
     if (!known) throw new UserInputError(`no run ${runId} in this workspace`);
@@ -29,7 +35,16 @@ export class CorrectionService {
       this.runs,
       known,
       `${decision === 'accept' ? 'accepting' : 'rejecting'} the correction of ${known.state.ticketId}`,
-      (deps, signal) => resolveCorrection(deps, runId, { decision, reason, by, signal, budget: settings.run.budget, recovery: settings.run.recovery, requestId }),
+      (deps, signal) =>
+        resolveCorrection(deps, runId, {
+          decision,
+          reason,
+          by,
+          signal,
+          budget: settings.run.budget,
+          recovery: settings.run.recovery,
+          requestId,
+        }),
       { settings, noModel: decision === 'reject' },
     );
   }

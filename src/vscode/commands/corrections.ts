@@ -23,12 +23,14 @@ async function acceptCorrection(ctx: CommandContext, arg: RunArg, confirmed: boo
     if (!known || confirmed === true) return await ctx.corrections.decide(id, 'accept', undefined);
     // The log, not the window's copy of it: the request may have come in a moment ago.
     const state = (await ctx.runs.reload(known.folder, id)) ?? known.state;
-    if (!state.corrections.some((c) => c.status === 'pending')) return void showMessage('info', `Run ${id} of ${state.ticketId} waits for no decision: nothing to accept.`);
+    if (!state.corrections.some((c) => c.status === 'pending'))
+      return void showMessage('info', `Run ${id} of ${state.ticketId} waits for no decision: nothing to accept.`);
     const requestId = await confirmAccept(state, ctx.panels.proposals);
     if (!requestId) return;
     // Decided while the modal was open (the run view's Accept): say so; the core refuses it anyway.
     const now = ctx.runs.get(id)?.state.corrections.find((c) => c.request.id === requestId);
-    if (now && now.status !== 'pending') return void showMessage('info', `The correction of ${known.state.ticketId} was already ${now.status}: nothing to accept.`);
+    if (now && now.status !== 'pending')
+      return void showMessage('info', `The correction of ${known.state.ticketId} was already ${now.status}: nothing to accept.`);
     return await ctx.corrections.decide(id, 'accept', undefined, 'vscode', requestId);
   } catch (err) {
     showError(ctx.log, 'Accept failed', err);
@@ -38,7 +40,13 @@ async function acceptCorrection(ctx: CommandContext, arg: RunArg, confirmed: boo
 async function rejectCorrection(ctx: CommandContext, arg: RunArg, reason: string | undefined) {
   const id = await pickRun(ctx.runs, arg, 'Reject the correction request of which run?', (s) => s.status === 'needsOperator');
   if (!id) return;
-  const why = reason ?? (await vscode.window.showInputBox({ title: 'Why is the proposed change wrong?', prompt: 'The reason goes into the run log.', validateInput: (v) => (v.trim() ? undefined : 'A rejection needs a reason.') }));
+  const why =
+    reason ??
+    (await vscode.window.showInputBox({
+      title: 'Why is the proposed change wrong?',
+      prompt: 'The reason goes into the run log.',
+      validateInput: (v) => (v.trim() ? undefined : 'A rejection needs a reason.'),
+    }));
   if (!why) return;
   try {
     return await ctx.corrections.decide(id, 'reject', why);

@@ -8,7 +8,13 @@ import type { RunService } from '../runService';
 export type RunArg = { runId: string } | string | undefined;
 
 /** The run a command acts on: the one it was given, else the user's pick among those `filter` keeps (`none` said when there is none). */
-export async function pickRun(runs: RunService, arg: RunArg, placeHolder: string, filter: (s: RunState) => boolean = () => true, none = 'No runs to pick from.'): Promise<string | undefined> {
+export async function pickRun(
+  runs: RunService,
+  arg: RunArg,
+  placeHolder: string,
+  filter: (s: RunState) => boolean = () => true,
+  none = 'No runs to pick from.',
+): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object' && 'runId' in arg) return arg.runId;
   const items = runs

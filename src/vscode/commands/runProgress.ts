@@ -32,16 +32,18 @@ export async function driveOn(
   body: (deps: PipelineDeps, signal: AbortSignal) => Promise<RunResult>,
   o: { settings: EditorRunSettings; noModel?: boolean },
 ): Promise<RunResult> {
-  const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${title}`, cancellable: true }, (progress, token) =>
-    runs.drive(known.folder, known.state.ticketPath, body, {
-      cancel: token,
-      continuesRun: known.state.runId,
-      noModel: o.noModel ?? false,
-      settings: o.settings,
-      // A scripted run (the recorded sample) goes on with its recorded answers, whatever the setting says now.
-      ...(known.state.model?.scripted ? { model: 'scripted' as const } : {}),
-      onEvent: stageReporter(runs, progress),
-    }),
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${title}`, cancellable: true },
+    (progress, token) =>
+      runs.drive(known.folder, known.state.ticketPath, body, {
+        cancel: token,
+        continuesRun: known.state.runId,
+        noModel: o.noModel ?? false,
+        settings: o.settings,
+        // A scripted run (the recorded sample) goes on with its recorded answers, whatever the setting says now.
+        ...(known.state.model?.scripted ? { model: 'scripted' as const } : {}),
+        onEvent: stageReporter(runs, progress),
+      }),
   );
   void announceEnd(runs, result);
   return result;

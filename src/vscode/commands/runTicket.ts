@@ -36,7 +36,9 @@ interface ReadyTicket extends PickedTicket {
 export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Command.runTicket, (uri?: vscode.Uri) => runTicket(ctx, uri)),
-    vscode.commands.registerCommand(Command.tryRecordedSample, (uri?: vscode.Uri) => runTicket(ctx, uri instanceof vscode.Uri ? uri : undefined, { recorded: true })),
+    vscode.commands.registerCommand(Command.tryRecordedSample, (uri?: vscode.Uri) =>
+      runTicket(ctx, uri instanceof vscode.Uri ? uri : undefined, { recorded: true }),
+    ),
   ];
 }
 
@@ -66,7 +68,10 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded
 /** Whether the run replays the recorded sample, the user's way in when the model setting can run none; undefined when they backed out. */
 async function replaysSample(ctx: CommandContext, target: vscode.Uri | undefined): Promise<boolean | undefined> {
   const editorUri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
-  const way = await ctx.models.ensure((editorUri && vscode.workspace.getWorkspaceFolder(editorUri)) ?? vscode.workspace.workspaceFolders?.[0], 'run');
+  const way = await ctx.models.ensure(
+    (editorUri && vscode.workspace.getWorkspaceFolder(editorUri)) ?? vscode.workspace.workspaceFolders?.[0],
+    'run',
+  );
   return way && way === 'sample';
 }
 
@@ -91,26 +96,40 @@ async function readyToRun(ctx: CommandContext, given: GivenTicket, recorded: boo
 }
 
 /** Starts the run in the view prepared for it, under a cancellable progress notification, and says how it ended. */
-async function runInView(ctx: CommandContext, { folder, rel, settings }: ReadyTicket, view: PreparedPanel, recorded: boolean): Promise<RunResult | undefined> {
+async function runInView(
+  ctx: CommandContext,
+  { folder, rel, settings }: ReadyTicket,
+  view: PreparedPanel,
+  recorded: boolean,
+): Promise<RunResult | undefined> {
   view.retitle(`Run: ${ticketBaseName(rel)}`);
   ctx.log.info(`run ticket ${rel} in ${folder.name} (model ${recorded ? 'scripted: the recorded sample' : settings.editor.model})`);
   try {
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Ticket Runner: ${ticketBaseName(rel)}${recorded ? ' (recorded answers)' : ''}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Ticket Runner: ${ticketBaseName(rel)}${recorded ? ' (recorded answers)' : ''}`,
+        cancellable: true,
+      },
       async (progress, token) => {
         const { startRun } = await core();
         const report = stageReporter(ctx.runs, progress);
         const { budget, recovery } = settings.run;
-        return ctx.runs.drive(folder, rel, (deps, signal) => startRun(deps, { ticketPath: rel, budget, recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }), {
-          cancel: token,
-          settings,
-          ...(recorded ? { model: 'scripted' as const } : {}),
-          onEvent: (e) => {
-            report(e);
-            if (e.type === 'run.started') view.bind(e.runId);
-            if (e.type === 'uncommitted.detected') void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
+        return ctx.runs.drive(
+          folder,
+          rel,
+          (deps, signal) => startRun(deps, { ticketPath: rel, budget, recovery, signal, shown: () => view.shown(FIRST_EVENT_WAIT_MS) }),
+          {
+            cancel: token,
+            settings,
+            ...(recorded ? { model: 'scripted' as const } : {}),
+            onEvent: (e) => {
+              report(e);
+              if (e.type === 'run.started') view.bind(e.runId);
+              if (e.type === 'uncommitted.detected') void showMessage('warning', `Ticket Runner: ${describeUncommitted(e.files)}.`);
+            },
           },
-        });
+        );
       },
     );
     void announceEnd(ctx.runs, result);

@@ -49,7 +49,11 @@ async function deleteRun(ctx: CommandContext, arg: RunArg, confirmed: boolean | 
   if (!id) return;
   if (ctx.runs.isActive(id)) return void showMessage('warning', 'This run is still going: cancel it first.');
   if (confirmed !== true) {
-    const ok = await vscode.window.showWarningMessage(`Delete run ${id} and its log? Files it wrote stay as they are.`, { modal: true }, 'Delete');
+    const ok = await vscode.window.showWarningMessage(
+      `Delete run ${id} and its log? Files it wrote stay as they are.`,
+      { modal: true },
+      'Delete',
+    );
     if (ok !== 'Delete') return;
   }
   await ctx.runs.delete(id);
@@ -58,7 +62,13 @@ async function deleteRun(ctx: CommandContext, arg: RunArg, confirmed: boolean | 
 
 async function rollBack(ctx: CommandContext, arg: RunArg, confirmed: boolean | undefined): Promise<RunResult | undefined> {
   if (!requireTrust()) return;
-  const id = await pickRun(ctx.runs, arg, 'Roll back which run?', (st) => !st.rolledBack && !ctx.runs.isActive(st.runId), 'No run to roll back: every run is rolled back or still going.');
+  const id = await pickRun(
+    ctx.runs,
+    arg,
+    'Roll back which run?',
+    (st) => !st.rolledBack && !ctx.runs.isActive(st.runId),
+    'No run to roll back: every run is rolled back or still going.',
+  );
   const known = id ? ctx.runs.get(id) : undefined;
   if (!known || !id) return;
   try {
@@ -66,12 +76,17 @@ async function rollBack(ctx: CommandContext, arg: RunArg, confirmed: boolean | u
     let force = false;
     if (confirmed !== true) {
       // The same check as the CLI's, asked rather than refused: the list says what would be lost.
-      const plan = await planRollback({ store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 }, id);
+      const plan = await planRollback(
+        { store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 },
+        id,
+      );
       const { message, detail, action } = rollbackQuestion(plan);
       if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
       force = plan.conflicts.length > 0;
     }
-    const result = await ctx.runs.drive(known.folder, known.state.ticketPath, (deps) => rollbackRun(deps, id, { force }), { noModel: true });
+    const result = await ctx.runs.drive(known.folder, known.state.ticketPath, (deps) => rollbackRun(deps, id, { force }), {
+      noModel: true,
+    });
     void showMessage('info', `Run ${id} rolled back.`);
     return result;
   } catch (err) {
@@ -81,7 +96,9 @@ async function rollBack(ctx: CommandContext, arg: RunArg, confirmed: boolean | u
 
 async function resume(ctx: CommandContext, arg: RunArg): Promise<RunResult | undefined> {
   if (!requireTrust()) return;
-  const id = await pickRun(ctx.runs, arg, 'Resume which run?', (st) => ['interrupted', 'cancelled'].includes(ctx.runs.statusOf(st.runId) ?? ''));
+  const id = await pickRun(ctx.runs, arg, 'Resume which run?', (st) =>
+    ['interrupted', 'cancelled'].includes(ctx.runs.statusOf(st.runId) ?? ''),
+  );
   const known = id ? ctx.runs.get(id) : undefined;
   if (!known || !id) return;
   try {
@@ -96,7 +113,16 @@ async function resumeInWindow(ctx: CommandContext, known: KnownRun): Promise<Run
   const { runId } = known.state;
   const settings = folderRunSettings(known.folder);
   const status = ctx.runs.statusOf(runId);
-  const reason = status === 'cancelled' ? 'cancelled, resumed by the operator' : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
+  const reason =
+    status === 'cancelled'
+      ? 'cancelled, resumed by the operator'
+      : `interrupted: its process${known.state.owner ? ` (pid ${known.state.owner.pid})` : ''} is gone`;
   const { resumeRun } = await core();
-  return driveOn(ctx.runs, known, `resuming ${known.state.ticketId}`, (deps, signal) => resumeRun(deps, runId, { reason, signal, recovery: settings.run.recovery }), { settings });
+  return driveOn(
+    ctx.runs,
+    known,
+    `resuming ${known.state.ticketId}`,
+    (deps, signal) => resumeRun(deps, runId, { reason, signal, recovery: settings.run.recovery }),
+    { settings },
+  );
 }

@@ -14,7 +14,13 @@ export function registerScriptCommands(ctx: CommandContext): vscode.Disposable[]
 
 /** Writes the script where the operator says. */
 async function saveRunScript(ctx: CommandContext, arg: RunArg): Promise<vscode.Uri | undefined> {
-  const id = await pickRun(ctx.runs, arg, 'Save which run as a script?', (s) => !unsavable(s, ctx.runs.isActive(s.runId)), 'No run to save: none has stopped after a model call.');
+  const id = await pickRun(
+    ctx.runs,
+    arg,
+    'Save which run as a script?',
+    (s) => !unsavable(s, ctx.runs.isActive(s.runId)),
+    'No run to save: none has stopped after a model call.',
+  );
   const known = id ? ctx.runs.get(id) : undefined;
   if (!known) return undefined;
   const problem = unsavable(known.state, ctx.runs.isActive(known.state.runId));
@@ -31,7 +37,10 @@ async function saveRunScript(ctx: CommandContext, arg: RunArg): Promise<vscode.U
     const text = await recordScriptText(known.state, (hash) => store.getBlob(known.state.runId, hash));
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
     ctx.log.info(`run ${known.state.runId} saved as a script: ${target.fsPath}`);
-    void showMessage('info', `Saved ${known.state.modelCalls.length} model answer(s) of run ${known.state.runId} to ${vscode.workspace.asRelativePath(target)}. The scripted model replays it when it is the ticket's .script.json.`);
+    void showMessage(
+      'info',
+      `Saved ${known.state.modelCalls.length} model answer(s) of run ${known.state.runId} to ${vscode.workspace.asRelativePath(target)}. The scripted model replays it when it is the ticket's .script.json.`,
+    );
     return target;
   } catch (err) {
     showError(ctx.log, `Saving run ${known.state.runId} as a script failed`, err);

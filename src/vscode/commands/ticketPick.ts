@@ -16,8 +16,12 @@ export interface PickedTicket {
 /** The file of the active editor, and those of the other open editors (the visible ones first). */
 function editorFiles(): { active?: vscode.Uri; open: vscode.Uri[] } {
   const active = vscode.window.activeTextEditor?.document.uri;
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined));
-  const open = [...vscode.window.visibleTextEditors.map((e) => e.document.uri), ...tabs].filter((u): u is vscode.Uri => u?.scheme === 'file' && u.toString() !== active?.toString());
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined));
+  const open = [...vscode.window.visibleTextEditors.map((e) => e.document.uri), ...tabs].filter(
+    (u): u is vscode.Uri => u?.scheme === 'file' && u.toString() !== active?.toString(),
+  );
   return { active: active?.scheme === 'file' ? active : undefined, open };
 }
 
@@ -26,7 +30,8 @@ export async function scriptPaths(): Promise<Set<string>> {
   return new Set((await vscode.workspace.findFiles('.tickets/*.script.json', '**/node_modules/**', 500)).map((u) => u.path));
 }
 
-export const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) => path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+export const relTo = (folder: vscode.WorkspaceFolder, uri: vscode.Uri) =>
+  path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
 
 const onDisk = async (uri: vscode.Uri) =>
   Promise.resolve(vscode.workspace.fs.stat(uri)).then(
@@ -40,7 +45,10 @@ const onDisk = async (uri: vscode.Uri) =>
  */
 export async function ticketInEditor(): Promise<{ target?: vscode.Uri; first?: string }> {
   const { active, open } = editorFiles();
-  const choice = ticketChoice(active?.path, open.map((u) => u.path));
+  const choice = ticketChoice(
+    active?.path,
+    open.map((u) => u.path),
+  );
   // A ticket deleted under its editor is not one to run: the list comes instead.
   if ('run' in choice && active && (await onDisk(active))) {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === active.toString());
@@ -59,17 +67,31 @@ export async function pickTicket(first?: string, recorded = false): Promise<Pick
       const folder = vscode.workspace.getWorkspaceFolder(uri)!;
       let title = '';
       try {
-        const t = (readTicketData(uri.path, Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown } | null)?.title;
+        const t = (
+          readTicketData(uri.path, Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8')) as { title?: unknown } | null
+        )?.title;
         title = typeof t === 'string' ? t : t === undefined || t === null ? '' : JSON.stringify(t);
       } catch {
         title = `(not valid ${ticketFormatOf(uri.path) === 'yaml' ? 'YAML' : 'JSON'})`;
       }
       const isOpen = uri.path === first;
-      return { label: ticketBaseName(uri.path), description: isOpen ? `${title} · open in the editor` : title, detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined, uri, folder, path: uri.path };
+      return {
+        label: ticketBaseName(uri.path),
+        description: isOpen ? `${title} · open in the editor` : title,
+        detail: vscode.workspace.workspaceFolders!.length > 1 ? folder.name : undefined,
+        uri,
+        folder,
+        path: uri.path,
+      };
     }),
   );
   if (!items.length) {
-    void showMessage('info', recorded && all.length ? NO_RECORDED_SAMPLE : 'No tickets in this workspace: add one with Ticket Runner: New Ticket, as .tickets/<ID>.ticket.json or .ticket.yaml.');
+    void showMessage(
+      'info',
+      recorded && all.length
+        ? NO_RECORDED_SAMPLE
+        : 'No tickets in this workspace: add one with Ticket Runner: New Ticket, as .tickets/<ID>.ticket.json or .ticket.yaml.',
+    );
     return undefined;
   }
   items.sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));

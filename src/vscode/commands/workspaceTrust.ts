@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { showMessage } from '../messages';
 
 export const UNTRUSTED_MESSAGE =
-  'Ticket Runner starts no run in an untrusted workspace: a run executes the workspace\'s tests and writes code. Past runs stay viewable. Trust the workspace (Workspaces: Manage Workspace Trust) to run tickets.';
+  "Ticket Runner starts no run in an untrusted workspace: a run executes the workspace's tests and writes code. Past runs stay viewable. Trust the workspace (Workspaces: Manage Workspace Trust) to run tickets.";
 
 /**
  * Run Ticket stays visible in an untrusted workspace (not disabled), so a user who looks for it

@@ -10,7 +10,10 @@ import { copyFixture, treeHash } from '../../support/tempWorkspace';
 
 /** The pids of a process's children (the batch's ticket processes), from ps. */
 const childPids = (pid: number): number[] =>
-  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter((n) => n > 0);
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((n) => n > 0);
 
 /** Alive and not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
@@ -23,7 +26,19 @@ function alive(pid: number): boolean {
 
 /** THREE, 2 at a time, until both running tickets have started their runs; their processes' pids. */
 async function twoRunning(ws: string, out?: string) {
-  const b = startDistCli(['batch', ...THREE, '--workspace', ws, '--parallel', '2', ...(out ? ['--out', out] : []), '--model', 'scripted', '--gates', 'none']);
+  const b = startDistCli([
+    'batch',
+    ...THREE,
+    '--workspace',
+    ws,
+    '--parallel',
+    '2',
+    ...(out ? ['--out', out] : []),
+    '--model',
+    'scripted',
+    '--gates',
+    'none',
+  ]);
   // Each running ticket's first progress line is its run's id.
   await until('two runs to start', () => /\[BLOG-1\] run \S+: ticket/.test(b.stderr()) && /\[BLOG-3\] run \S+: ticket/.test(b.stderr()));
   const pids = childPids(b.child.pid!);
@@ -35,9 +50,15 @@ type Report = BatchReport & { batchDir: string; mode: string };
 
 const readReport = (dir: string): Report => JSON.parse(readFileSync(path.join(dir, 'batch-report.json'), 'utf8')) as Report;
 const byId = (r: Report, id: string): BatchEntry => r.tickets.find((t) => t.ticketId === id)!;
-const testcases = (xml: string) => [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => ({ name: m[1]!, body: m[2]! }));
+const testcases = (xml: string) =>
+  [...xml.matchAll(/<testcase [^>]*name="([^"]+)"[^>]*>([\s\S]*?)<\/testcase>/g)].map((m) => ({ name: m[1]!, body: m[2]! }));
 /** What a batch and a merge of the same runs must agree on: all but where the trees are. */
-const comparable = (e: BatchEntry) => ({ ...e, workspace: null, branch: null, corrections: e.corrections.map((c) => ({ requestId: c.requestId, target: c.target, fact: c.fact })) });
+const comparable = (e: BatchEntry) => ({
+  ...e,
+  workspace: null,
+  branch: null,
+  corrections: e.corrections.map((c) => ({ requestId: c.requestId, target: c.target, fact: c.fact })),
+});
 
 // Fixture tickets that end fast with --gates none --attempts 1: BLOG-5 passes on attempt 1,
 // BLOG-3's ticket is wrong (a correction request waits), BLOG-1 needs a second attempt it is not given.
@@ -45,7 +66,13 @@ const THREE = ['.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '.t
 const FAST = ['--model', 'scripted', '--gates', 'none', '--attempts', '1'];
 
 /** What running a ticket alone and in a batch must agree on (a correction's id holds its run's). */
-const verdictOf = (e: BatchEntry) => ({ outcome: e.outcome, exitCode: e.exitCode, attempts: e.attempts, routes: e.routes, stop: e.stop.split(e.runId ?? '\0').join('<run>') });
+const verdictOf = (e: BatchEntry) => ({
+  outcome: e.outcome,
+  exitCode: e.exitCode,
+  attempts: e.attempts,
+  routes: e.routes,
+  stop: e.stop.split(e.runId ?? '\0').join('<run>'),
+});
 
 describe('ticket-runner batch (dist/cli.js)', function () {
   this.timeout(180_000);
@@ -74,8 +101,18 @@ describe('ticket-runner batch (dist/cli.js)', function () {
 
       const report = readReport(out);
       assert.equal(report.mode, 'worktree');
-      assert.deepEqual(report.tickets.map((t) => [t.ticketId, t.outcome, t.exitCode]), [['BLOG-1', 'failed', 1], ['BLOG-3', 'needsOperator', 2], ['BLOG-5', 'passed', 0]]);
-      assert.deepEqual({ ...report.totals, costUsd: 0 }, { tickets: 3, costUsd: 0, passed: 1, failed: 1, needsOperator: 1, cancelled: 0, error: 0, running: 0, notStarted: 0 });
+      assert.deepEqual(
+        report.tickets.map((t) => [t.ticketId, t.outcome, t.exitCode]),
+        [
+          ['BLOG-1', 'failed', 1],
+          ['BLOG-3', 'needsOperator', 2],
+          ['BLOG-5', 'passed', 0],
+        ],
+      );
+      assert.deepEqual(
+        { ...report.totals, costUsd: 0 },
+        { tickets: 3, costUsd: 0, passed: 1, failed: 1, needsOperator: 1, cancelled: 0, error: 0, running: 0, notStarted: 0 },
+      );
       const [b1, b3, b5] = ['BLOG-1', 'BLOG-3', 'BLOG-5'].map((id) => byId(report, id)) as [BatchEntry, BatchEntry, BatchEntry];
       assert.deepEqual(b1.routes, ['code']);
       assert.deepEqual(b3.routes, ['ticket']);
@@ -91,11 +128,17 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       assert.equal(b1.workspace, null);
       assert.ok(b3.workspace && existsSync(path.join(b3.workspace, '.ticket-runner', 'runs', b3.runId!)));
       const worktrees = git(ws.root, 'worktree', 'list', '--porcelain');
-      assert.ok(worktrees.includes(b3.workspace) && !worktrees.includes(`trees${path.sep}BLOG-1`) && !worktrees.includes(`trees${path.sep}BLOG-5`), worktrees);
+      assert.ok(
+        worktrees.includes(b3.workspace) && !worktrees.includes(`trees${path.sep}BLOG-1`) && !worktrees.includes(`trees${path.sep}BLOG-5`),
+        worktrees,
+      );
       assert.equal(b3.corrections.length, 1);
       const c = b3.corrections[0]!;
       assert.equal(c.accept, `ticket-runner resolve ${b3.runId} accept --workspace ${b3.workspace} --model scripted`);
-      assert.match(r.stdout, new RegExp(`Correction requests to settle:[\\s\\S]*${c.requestId}[\\s\\S]*resolve ${b3.runId} reject --reason`));
+      assert.match(
+        r.stdout,
+        new RegExp(`Correction requests to settle:[\\s\\S]*${c.requestId}[\\s\\S]*resolve ${b3.runId} reject --reason`),
+      );
       // The workspace itself is as it was: every write went to a tree.
       assert.equal(git(ws.root, 'status', '--porcelain', '--untracked-files=all'), '');
       assert.equal(git(ws.root, 'rev-parse', 'HEAD'), head);
@@ -117,7 +160,8 @@ describe('ticket-runner batch (dist/cli.js)', function () {
 
       // merge-report over three artifact folders (one run each, as a CI matrix uploads them) says the same.
       const artifacts = path.join(ws.root, '..', 'artifacts');
-      for (const e of report.tickets) cpSync(path.join(report.batchDir, 'runs', e.runId!), path.join(artifacts, `run-${e.ticketId}`, e.runId!), { recursive: true });
+      for (const e of report.tickets)
+        cpSync(path.join(report.batchDir, 'runs', e.runId!), path.join(artifacts, `run-${e.ticketId}`, e.runId!), { recursive: true });
       const mergedOut = path.join(ws.root, '..', 'merged');
       const m = runDistCli(['merge-report', ...readdirSync(artifacts).map((d) => path.join(artifacts, d)), '--out', mergedOut]);
       assert.equal(m.code, 1, m.stderr);
@@ -160,11 +204,20 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const r = await b.done;
       assert.equal(r.code, 130, r.stderr);
       const report = readReport(out);
-      assert.deepEqual(report.tickets.map((t) => [t.ticketId, t.outcome]), [['BLOG-1', 'cancelled'], ['BLOG-3', 'cancelled'], ['BLOG-5', 'notStarted']]);
+      assert.deepEqual(
+        report.tickets.map((t) => [t.ticketId, t.outcome]),
+        [
+          ['BLOG-1', 'cancelled'],
+          ['BLOG-3', 'cancelled'],
+          ['BLOG-5', 'notStarted'],
+        ],
+      );
       for (const id of ['BLOG-1', 'BLOG-3']) {
         const e = byId(report, id);
         assert.equal(e.exitCode, 130);
-        const log = readFileSync(path.join(e.workspace!, '.ticket-runner', 'runs', e.runId!, 'events.jsonl'), 'utf8').trim().split('\n');
+        const log = readFileSync(path.join(e.workspace!, '.ticket-runner', 'runs', e.runId!, 'events.jsonl'), 'utf8')
+          .trim()
+          .split('\n');
         const last = JSON.parse(log.at(-1)!) as { type: string; outcome: string };
         assert.deepEqual([last.type, last.outcome], ['run.finished', 'cancelled']);
       }
@@ -181,7 +234,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
     }
   });
 
-  it('a second Ctrl-C while the batch cancels kills every ticket\'s process at once: exit 130, nothing of the batch left running', async () => {
+  it("a second Ctrl-C while the batch cancels kills every ticket's process at once: exit 130, nothing of the batch left running", async () => {
     const ws = copyFixtureInGit();
     try {
       const { b, pids } = await twoRunning(ws.root);
@@ -194,7 +247,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       assert.equal(r.code, 130, r.stderr);
       assert.ok(Date.now() - t0 < 5_000, `exited ${Date.now() - t0} ms after the second Ctrl-C`);
       // SIGKILL lands at once, but a loaded machine may take a moment to finish the process off.
-      await until('the tickets\' processes to be gone', () => pids.every((pid) => !alive(pid)), 3_000);
+      await until("the tickets' processes to be gone", () => pids.every((pid) => !alive(pid)), 3_000);
     } finally {
       ws.dispose();
     }
@@ -206,13 +259,18 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const { b, pids } = await twoRunning(ws.root);
       b.child.kill('SIGKILL');
       await b.done;
-      await until('the tickets\' processes to end', () => pids.every((pid) => !alive(pid)), 30_000);
+      await until("the tickets' processes to end", () => pids.every((pid) => !alive(pid)), 30_000);
       const batches = path.join(ws.root, '.ticket-runner', 'batch');
       const [batch] = readdirSync(batches);
       for (const id of ['BLOG-1', 'BLOG-3']) {
         const runs = path.join(batches, batch!, 'trees', id, '.ticket-runner', 'runs');
         const [runId] = readdirSync(runs);
-        const last = JSON.parse(readFileSync(path.join(runs, runId!, 'events.jsonl'), 'utf8').trim().split('\n').at(-1)!) as { type: string; outcome: string };
+        const last = JSON.parse(
+          readFileSync(path.join(runs, runId!, 'events.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .at(-1)!,
+        ) as { type: string; outcome: string };
         assert.deepEqual([id, last.type, last.outcome], [id, 'run.finished', 'cancelled']);
       }
       assert.ok(!existsSync(path.join(batches, batch!, 'trees', 'BLOG-5')), 'the third ticket never started');
@@ -235,13 +293,19 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const b1 = byId(report, 'BLOG-1');
       assert.notEqual(b1.outcome, 'passed', r.stderr);
       assert.equal(b1.exitCode, null, 'its process died');
-      assert.deepEqual(['BLOG-3', 'BLOG-5'].map((id) => [id, byId(report, id).outcome]), [['BLOG-3', 'needsOperator'], ['BLOG-5', 'passed']]);
+      assert.deepEqual(
+        ['BLOG-3', 'BLOG-5'].map((id) => [id, byId(report, id).outcome]),
+        [
+          ['BLOG-3', 'needsOperator'],
+          ['BLOG-5', 'passed'],
+        ],
+      );
       // The next two ran in one new process, one after the other, each in its own tree.
       const owners = ['BLOG-3', 'BLOG-5'].map((id) => {
         const runs = path.join(report.batchDir, 'runs', byId(report, id).runId!, 'events.jsonl');
         return (JSON.parse(readFileSync(runs, 'utf8').split('\n', 1)[0]!) as { owner: { pid: number } }).owner.pid;
       });
-      assert.equal(owners[0], owners[1], 'the slot\'s new process ran both');
+      assert.equal(owners[0], owners[1], "the slot's new process ran both");
       assert.notEqual(owners[0], first);
       assert.equal(r.code, 1, 'a ticket whose run never finished fails the batch');
     } finally {
@@ -289,7 +353,9 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       const dirty = runDistCli(['batch', '.tickets', '--workspace', ws.root, '--model', 'scripted']);
       assert.equal(dirty.code, 3);
       assert.match(dirty.stderr, /^ticket-runner: the workspace has 1 uncommitted change\(s\) \(src\/extra\.ts\): commit or stash them/);
-      assert.ok(!existsSync(path.join(ws.root, '.ticket-runner', 'batch')) || !readdirSync(path.join(ws.root, '.ticket-runner', 'batch')).length);
+      assert.ok(
+        !existsSync(path.join(ws.root, '.ticket-runner', 'batch')) || !readdirSync(path.join(ws.root, '.ticket-runner', 'batch')).length,
+      );
     } finally {
       ws.dispose();
     }
@@ -301,7 +367,15 @@ describe('ticket-runner batch (dist/cli.js)', function () {
       mkdirSync(path.join(ws.root, 'more'));
       const r = runDistCli(['tickets', '.tickets/BLOG-1?.ticket.json', '.tickets/BLOG-9.ticket.json', '--workspace', ws.root]);
       assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout), ['.tickets/BLOG-9.ticket.json', '.tickets/BLOG-10.ticket.json', '.tickets/BLOG-11.ticket.json', '.tickets/BLOG-12.ticket.json', '.tickets/BLOG-13.ticket.json', '.tickets/BLOG-14.ticket.json', '.tickets/BLOG-15.ticket.json']);
+      assert.deepEqual(JSON.parse(r.stdout), [
+        '.tickets/BLOG-9.ticket.json',
+        '.tickets/BLOG-10.ticket.json',
+        '.tickets/BLOG-11.ticket.json',
+        '.tickets/BLOG-12.ticket.json',
+        '.tickets/BLOG-13.ticket.json',
+        '.tickets/BLOG-14.ticket.json',
+        '.tickets/BLOG-15.ticket.json',
+      ]);
     } finally {
       ws.dispose();
     }

@@ -41,9 +41,19 @@ function docsTemplate(): string {
 function runStep(script: string, cwd: string, env: Record<string, string>): Record<string, string> {
   const outFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-gh-')), 'output');
   writeFileSync(outFile, '');
-  const r = spawnSync('bash', ['-e', '-c', script], { cwd, env: { ...process.env, ...env, GITHUB_OUTPUT: outFile, RUNNER_TEMP: path.dirname(outFile) }, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('bash', ['-e', '-c', script], {
+    cwd,
+    env: { ...process.env, ...env, GITHUB_OUTPUT: outFile, RUNNER_TEMP: path.dirname(outFile) },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   assert.equal(r.status, 0, `${script}\n${r.stdout}\n${r.stderr}`);
-  return Object.fromEntries(readFileSync(outFile, 'utf8').split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    readFileSync(outFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 /** The workflow's CLI is the project's installed one; here it is the built one. */
@@ -60,7 +70,12 @@ describe('the GitHub Actions fan-out (.github/)', function () {
     for (const f of files) assert.deepEqual(lint(readFileSync(path.join(WORKFLOWS, f), 'utf8'), f), [], f);
     assert.deepEqual(lint(docsTemplate(), 'docs/batch.md template'), []);
     const broken = readFileSync(path.join(WORKFLOWS, 'ticket-batch.yml'), 'utf8').replace('needs: list', 'needs: lists');
-    assert.match(lint(broken, 'broken.yml').map((e) => e.message).join('\n'), /needs job "lists" which does not exist/);
+    assert.match(
+      lint(broken, 'broken.yml')
+        .map((e) => e.message)
+        .join('\n'),
+      /needs job "lists" which does not exist/,
+    );
   });
 
   it('the composite action declares every input it reads and writes every output it declares', () => {
@@ -69,7 +84,8 @@ describe('the GitHub Actions fan-out (.github/)', function () {
     const text = readFileSync(ACTION, 'utf8');
     for (const [, name] of text.matchAll(/inputs\.([\w-]+)/g)) assert.ok(name! in action.inputs, `inputs.${name} is not declared`);
     const script = stepOf(action.runs.steps, 'run').run!;
-    for (const [, name] of text.matchAll(/steps\.run\.outputs\.([\w-]+)/g)) assert.match(script, new RegExp(`echo "${name}=`), `the run step never writes ${name}`);
+    for (const [, name] of text.matchAll(/steps\.run\.outputs\.([\w-]+)/g))
+      assert.match(script, new RegExp(`echo "${name}=`), `the run step never writes ${name}`);
   });
 
   it('the list job feeds the matrix, each matrix job runs its ticket on a fresh checkout, and the merge job merges three artifacts', () => {
@@ -78,11 +94,15 @@ describe('the GitHub Actions fan-out (.github/)', function () {
     try {
       // Three tickets that end fast: one passes, one waits for the operator, one fails.
       const keep = new Set(['BLOG-1', 'BLOG-3', 'BLOG-5']);
-      for (const f of readdirSync(path.join(ws.root, '.tickets'))) if (f.endsWith('.ticket.json') && !keep.has(f.replace('.ticket.json', ''))) rmSync(path.join(ws.root, '.tickets', f));
+      for (const f of readdirSync(path.join(ws.root, '.tickets')))
+        if (f.endsWith('.ticket.json') && !keep.has(f.replace('.ticket.json', ''))) rmSync(path.join(ws.root, '.tickets', f));
       git(ws.root, 'commit', '-qam', 'three tickets');
 
       const workflow = yaml<Workflow>(path.join(WORKFLOWS, 'ticket-batch.yml'));
-      const listed = runStep(withBuiltCli(stepOf(workflow.jobs.list!.steps, 'list').run!), ws.root, { TICKETS: '.tickets', WORKSPACE: '.' });
+      const listed = runStep(withBuiltCli(stepOf(workflow.jobs.list!.steps, 'list').run!), ws.root, {
+        TICKETS: '.tickets',
+        WORKSPACE: '.',
+      });
       const matrix = JSON.parse(listed.tickets!) as string[];
       assert.deepEqual(matrix, ['.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '.tickets/BLOG-5.ticket.json']);
 
@@ -94,12 +114,22 @@ describe('the GitHub Actions fan-out (.github/)', function () {
         const job = path.join(base, `job-${i}`);
         execFileSync('git', ['clone', '-q', ws.root, job]);
         symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(job, 'node_modules'), 'dir');
-        const out = runStep(stepOf(action.runs.steps, 'run').run!, job, { TICKET: ticket, WORKSPACE: '.', MODEL: 'scripted', ARGS: '--gates none --attempts 1', CLI: `node ${DIST_CLI}` });
+        const out = runStep(stepOf(action.runs.steps, 'run').run!, job, {
+          TICKET: ticket,
+          WORKSPACE: '.',
+          MODEL: 'scripted',
+          ARGS: '--gates none --attempts 1',
+          CLI: `node ${DIST_CLI}`,
+        });
         codes[ticket] = out['exit-code']!;
         // upload-artifact uploads the run folder's contents; download-artifact puts each artifact in a folder of its name.
         cpSync(path.join(job, '.ticket-runner', 'runs', out['run-id']!), path.join(artifacts, out.artifact!), { recursive: true });
       }
-      assert.deepEqual(codes, { '.tickets/BLOG-1.ticket.json': '1', '.tickets/BLOG-3.ticket.json': '2', '.tickets/BLOG-5.ticket.json': '0' });
+      assert.deepEqual(codes, {
+        '.tickets/BLOG-1.ticket.json': '1',
+        '.tickets/BLOG-3.ticket.json': '2',
+        '.tickets/BLOG-5.ticket.json': '0',
+      });
       assert.deepEqual(readdirSync(artifacts).sort(), ['ticket-run-BLOG-1', 'ticket-run-BLOG-3', 'ticket-run-BLOG-5']);
 
       const mergeDir = path.join(base, 'merge-job');
@@ -107,8 +137,18 @@ describe('the GitHub Actions fan-out (.github/)', function () {
       const merged = runStep(withBuiltCli(stepOf(workflow.jobs.merge!.steps, 'merge').run!), mergeDir, { RUNS: artifacts });
       assert.equal(merged['exit-code'], '1');
       const report = JSON.parse(readFileSync(path.join(mergeDir, 'batch-report', 'batch-report.json'), 'utf8')) as BatchReport;
-      assert.deepEqual(report.tickets.map((t) => [t.ticketId, t.outcome, t.exitCode, t.routes]), [['BLOG-1', 'failed', 1, ['code']], ['BLOG-3', 'needsOperator', 2, ['ticket']], ['BLOG-5', 'passed', 0, []]]);
-      assert.match(readFileSync(path.join(mergeDir, 'batch-report', 'batch-junit.xml'), 'utf8'), /tests="3" failures="1" errors="0" skipped="1"/);
+      assert.deepEqual(
+        report.tickets.map((t) => [t.ticketId, t.outcome, t.exitCode, t.routes]),
+        [
+          ['BLOG-1', 'failed', 1, ['code']],
+          ['BLOG-3', 'needsOperator', 2, ['ticket']],
+          ['BLOG-5', 'passed', 0, []],
+        ],
+      );
+      assert.match(
+        readFileSync(path.join(mergeDir, 'batch-report', 'batch-junit.xml'), 'utf8'),
+        /tests="3" failures="1" errors="0" skipped="1"/,
+      );
     } finally {
       ws.dispose();
     }

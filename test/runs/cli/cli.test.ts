@@ -68,7 +68,10 @@ describe('ticket-runner CLI', function () {
       assert.equal(rejected.code, EXIT.error);
       assert.match(rejected.err, /a rejection needs a reason/);
       const list = JSON.parse((await cli(['list', '--workspace', own.root, '--json'])).out) as { runId: string; status: string }[];
-      assert.deepEqual(list.map((r) => [r.runId, r.status]), [[runId, 'needsOperator']]);
+      assert.deepEqual(
+        list.map((r) => [r.runId, r.status]),
+        [[runId, 'needsOperator']],
+      );
       const done = await cli(['resolve', runId, 'reject', '--reason', 'not now', '--workspace', own.root]);
       assert.equal(done.code, EXIT.failed);
       assert.match(done.out, /Correction .* \[rejected: not now\]/);
@@ -77,17 +80,29 @@ describe('ticket-runner CLI', function () {
     it('BLOG-3 nonexistent field: "ticket is wrong", from the unresolved symbol, with a ticket edit', () => {
       const { state } = JSON.parse(needs.out) as { state: RunState };
       assert.equal(state.status, 'needsOperator');
-      assert.deepEqual(state.attempts.map((a) => a.route?.route), ['ticket']);
+      assert.deepEqual(
+        state.attempts.map((a) => a.route?.route),
+        ['ticket'],
+      );
       const req = state.corrections[0]!.request;
       assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['ticket', 'unresolvedTicketSymbol', 'ticketEdit']);
       assert.equal(state.manifest?.facts.find((f) => f.symbol === 'Post.publishedAt')?.signature, null);
-      assert.deepEqual(['coder', 'debugger'].map((role) => state.modelCalls.filter((c) => c.role === role).length), [1, 1]);
+      assert.deepEqual(
+        ['coder', 'debugger'].map((role) => state.modelCalls.filter((c) => c.role === role).length),
+        [1, 1],
+      );
     });
 
-    it('show --prompts prints every model call\'s whole prompt and raw answer from the run\'s record', async () => {
+    it("show --prompts prints every model call's whole prompt and raw answer from the run's record", async () => {
       // A rejection makes no model call: this holds before the other test's reject and after it.
-      const { runId, state } = JSON.parse(needs.out) as { runId: string; state: { modelCalls: { role: string; prompt?: string; answer?: string }[] } };
-      assert.ok(state.modelCalls.length >= 2 && state.modelCalls.every((c) => c.prompt && c.answer), 'every call keeps its prompt and answer');
+      const { runId, state } = JSON.parse(needs.out) as {
+        runId: string;
+        state: { modelCalls: { role: string; prompt?: string; answer?: string }[] };
+      };
+      assert.ok(
+        state.modelCalls.length >= 2 && state.modelCalls.every((c) => c.prompt && c.answer),
+        'every call keeps its prompt and answer',
+      );
       const shown = await cli(['show', runId, '--prompts', '--workspace', own.root]);
       assert.equal(shown.code, EXIT.passed);
       const calls = shown.out.split(/^=== /m).slice(1);
@@ -96,7 +111,7 @@ describe('ticket-runner CLI', function () {
       assert.match(calls[0]!, /--- system ---\nYou are the Coder of Ticket Runner\./);
       assert.match(calls[0]!, /--- user ---\n[\s\S]*BLOG-3/);
       const debuggerCall = calls.find((c) => /^call \d+ of \d+: debugger/.test(c));
-      assert.ok(debuggerCall, 'the Debugger\'s call is on record');
+      assert.ok(debuggerCall, "the Debugger's call is on record");
       assert.match(debuggerCall, /--- answer \(end\) ---\n[\s\S]*"kind": "ticket"/, 'its raw structured answer, before parsing');
     });
   });

@@ -55,11 +55,19 @@ describe('ticket-runner errors (dist/cli.js)', function () {
     t.id = 'TYPE-1';
     t.title = 42;
     writeFileSync(path.join(ws.root, '.tickets', 'TYPE-1.ticket.json'), JSON.stringify(t));
-    oneClearLine(cli('run', '.tickets/TYPE-1.ticket.json'), /TYPE-1\.ticket\.json: invalid ticket: at \$\.title: expected string, got number$/);
+    oneClearLine(
+      cli('run', '.tickets/TYPE-1.ticket.json'),
+      /TYPE-1\.ticket\.json: invalid ticket: at \$\.title: expected string, got number$/,
+    );
   });
 
   it('names an unknown run id for show, rollback, resolve and resume', () => {
-    for (const args of [['show', 'nope-1'], ['rollback', 'nope-1'], ['resolve', 'nope-1', 'accept'], ['resume', 'nope-1']]) {
+    for (const args of [
+      ['show', 'nope-1'],
+      ['rollback', 'nope-1'],
+      ['resolve', 'nope-1', 'accept'],
+      ['resume', 'nope-1'],
+    ]) {
       oneClearLine(cli(...args), /no run "nope-1" in .*: see ticket-runner list/);
     }
     oneClearLine(cli('show', '../../etc'), /"\.\.\/\.\.\/etc" is not a run id/);
@@ -80,7 +88,10 @@ describe('ticket-runner errors (dist/cli.js)', function () {
     writeFileSync(path.join(ws.root, '.ticket-runner', 'runs'), 'not a folder');
     try {
       const r = cli('list');
-      oneClearLine(r, /unexpected error: .*ENOTDIR.*A crash report with the details is at .*\.ticket-runner\/crash-.*\.txt; please report it\.$/);
+      oneClearLine(
+        r,
+        /unexpected error: .*ENOTDIR.*A crash report with the details is at .*\.ticket-runner\/crash-.*\.txt; please report it\.$/,
+      );
       const report = /at (\S+\.txt);/.exec(r.stderr)![1]!;
       assert.ok(report.startsWith(path.join(ws.root, '.ticket-runner') + path.sep));
       const text = readFileSync(report, 'utf8');

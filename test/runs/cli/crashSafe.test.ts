@@ -51,11 +51,23 @@ describe('crash-safe runs (dist/cli.js)', function () {
   });
   afterEach(() => ws.dispose());
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${signal} stops the run cleanly: its test processes killed, run.finished cancelled, exit ${code}, the lock released`, async () => {
       writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
       const token = String(Date.now() % 100000);
-      const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `node hang.js ${token}`]);
+      const run = startDistCli([
+        'run',
+        '.tickets/BLOG-1.ticket.json',
+        '--model',
+        'scripted',
+        '--workspace',
+        ws.root,
+        '--test-command',
+        `node hang.js ${token}`,
+      ]);
       await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
       const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
       assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
@@ -71,12 +83,34 @@ describe('crash-safe runs (dist/cli.js)', function () {
 
   /** The CLI on BLOG-1 with hang.js as its test command, on a PATH with no bubblewrap (node by its path). */
   const startWithoutSandbox = (token: string) =>
-    startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--test-command', `${process.execPath} hang.js ${token}`], { env: { ...process.env, PATH: path.join(ws.root, 'no-such-bin') } });
+    startDistCli(
+      [
+        'run',
+        '.tickets/BLOG-1.ticket.json',
+        '--model',
+        'scripted',
+        '--workspace',
+        ws.root,
+        '--test-command',
+        `${process.execPath} hang.js ${token}`,
+      ],
+      { env: { ...process.env, PATH: path.join(ws.root, 'no-such-bin') } },
+    );
 
   it('kill -9 of the CLI while a test runs in the sandbox leaves no process of the run working five seconds later', async () => {
     writeFileSync(path.join(ws.root, 'hang.js'), HANGING_TESTS);
     const token = String(Date.now() % 100000);
-    const run = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox', '--test-command', `node hang.js ${token}`]);
+    const run = startDistCli([
+      'run',
+      '.tickets/BLOG-1.ticket.json',
+      '--model',
+      'scripted',
+      '--workspace',
+      ws.root,
+      '--require-sandbox',
+      '--test-command',
+      `node hang.js ${token}`,
+    ]);
     await until('the tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0);
     const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
     assert.ok(pids.length >= 2 && pids.every(alive), `the test process and its grandchild run: ${pids.join(', ')}`);
@@ -130,7 +164,9 @@ describe('crash-safe runs (dist/cli.js)', function () {
     let reference: Ran & { tree: string; stderr: string; ws: ReturnType<typeof copyFixture> };
     before(() => {
       const own = copyFixture();
-      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', own.root, '--json'], { timeoutMs: 300_000 });
+      const r = runDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', own.root, '--json'], {
+        timeoutMs: 300_000,
+      });
       assert.equal(r.code, EXIT.passed, r.stderr);
       reference = { ...(JSON.parse(r.stdout) as Ran), tree: treeHash(own.root, { modes: true }), stderr: r.stderr, ws: own };
     });
@@ -144,24 +180,36 @@ describe('crash-safe runs (dist/cli.js)', function () {
       await run.done;
       // What a kill inside attempt 2's write of posts.ts leaves (a few milliseconds after the event
       // this waits for, so now and then the kill above lands there): the write's temp file.
-      const leftover = (file: string) => writeFileSync(path.join(ws.root, path.dirname(file), `.${path.basename(file)}.${'5a'.repeat(12)}.ticket-runner.tmp`), 'cut short');
+      const leftover = (file: string) =>
+        writeFileSync(path.join(ws.root, path.dirname(file), `.${path.basename(file)}.${'5a'.repeat(12)}.ticket-runner.tmp`), 'cut short');
       leftover('src/handlers/posts.ts');
       const runId = (JSON.parse(runDistCli(['list', '--json', '--workspace', ws.root]).stdout) as { runId: string; status: string }[])[0]!;
       assert.equal(runId.status, 'interrupted');
       const shown = runDistCli(['show', runId.runId, '--workspace', ws.root]);
-      assert.match(shown.stdout, new RegExp(`Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`));
+      assert.match(
+        shown.stdout,
+        new RegExp(
+          `Outcome: interrupted: its process \\(pid ${run.child.pid}\\) is gone; continue it with: ticket-runner resume ${runId.runId}`,
+        ),
+      );
 
       // No --model: a run started with the scripted model goes on with it, asking for no key.
-      const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json'], { env: { ...process.env, ANTHROPIC_API_KEY: '' } });
+      const resumed = runDistCli(['resume', runId.runId, '--workspace', ws.root, '--json'], {
+        env: { ...process.env, ANTHROPIC_API_KEY: '' },
+      });
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.match(resumed.stderr, /warning: took over a stale lock/);
       const state = (JSON.parse(resumed.stdout) as { state: Ran['state'] }).state;
       const { state: refState } = reference;
       assert.equal(state.status, refState.status);
       assert.equal(state.attempts.length, refState.attempts.length);
-      assert.deepEqual(state.gates.map((g) => [g.gate, g.status]), refState.gates.map((g) => [g.gate, g.status]));
+      assert.deepEqual(
+        state.gates.map((g) => [g.gate, g.status]),
+        refState.gates.map((g) => [g.gate, g.status]),
+      );
       const tree = treeHash(ws.root, { modes: true });
-      if (tree !== reference.tree) assert.fail(`not the same files, contents and modes as the uninterrupted run:\n${treeDifferences(ws.root, reference.ws.root)}`);
+      if (tree !== reference.tree)
+        assert.fail(`not the same files, contents and modes as the uninterrupted run:\n${treeDifferences(ws.root, reference.ws.root)}`);
 
       const again = runDistCli(['resume', runId.runId, '--model', 'scripted', '--workspace', ws.root]);
       assert.equal(again.code, 3);
@@ -173,7 +221,8 @@ describe('crash-safe runs (dist/cli.js)', function () {
       assert.equal(rolledBack.code, EXIT.passed, rolledBack.stderr);
       const pristine = copyFixture();
       try {
-        if (treeHash(ws.root, { modes: true }) !== treeHash(pristine.root, { modes: true })) assert.fail(`rolled back, not the fixture as it was:\n${treeDifferences(ws.root, pristine.root)}`);
+        if (treeHash(ws.root, { modes: true }) !== treeHash(pristine.root, { modes: true }))
+          assert.fail(`rolled back, not the fixture as it was:\n${treeDifferences(ws.root, pristine.root)}`);
       } finally {
         pristine.dispose();
       }
@@ -216,9 +265,13 @@ describe('crash-safe runs (dist/cli.js)', function () {
         // Accepting BLOG-4's scope correction: its Coder's recorded answer undoes BLOG-1's change, BLOG-1's test fails, and the recording has no answer for that.
         const decided = cli('resolve', blog4.runId, 'accept', '--json');
         assert.equal(decided.code, EXIT.error, decided.stderr);
-        const finished = (JSON.parse(decided.stdout) as { state: { finished: { reason: { kind: string; message: string } } } }).state.finished.reason;
+        const finished = (JSON.parse(decided.stdout) as { state: { finished: { reason: { kind: string; message: string } } } }).state
+          .finished.reason;
         assert.equal(finished.kind, 'error');
-        assert.match(finished.message, /^the recorded answers in \.tickets\/BLOG-4\.script\.json do not cover this run: it asked the Debugger for answer 2 \(attempt 2\), and the recording holds 1\. /);
+        assert.match(
+          finished.message,
+          /^the recorded answers in \.tickets\/BLOG-4\.script\.json do not cover this run: it asked the Debugger for answer 2 \(attempt 2\), and the recording holds 1\. /,
+        );
         assert.ok(
           finished.message.endsWith(
             `Likely cause: BLOG-1's change (run ${blog1.runId}, passed) is still in the workspace, and the recording was made without it. ` +

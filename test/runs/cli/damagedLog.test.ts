@@ -34,7 +34,10 @@ describe('a damaged run log (dist/cli.js)', function () {
   it('list skips that run with a warning and lists the rest', () => {
     const r = cli('list', '--json');
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual((JSON.parse(r.stdout) as { runId: string }[]).map((x) => x.runId), [intact]);
+    assert.deepEqual(
+      (JSON.parse(r.stdout) as { runId: string }[]).map((x) => x.runId),
+      [intact],
+    );
     assert.match(r.stderr, new RegExp(`^warning: run ${damaged} skipped: .*events\\.jsonl: line 2 is not a valid event`, 'm'));
     const text = cli('list');
     assert.equal(text.code, 0);
@@ -44,7 +47,13 @@ describe('a damaged run log (dist/cli.js)', function () {
 
   it('show, resolve, resume and rollback exit 3 naming the file and the line, and append nothing', () => {
     const before = readFileSync(logOf(damaged), 'utf8');
-    for (const args of [['show', damaged], ['show', logOf(damaged)], ['resolve', damaged, 'reject', '--reason', 'no'], ['resume', damaged], ['rollback', damaged]]) {
+    for (const args of [
+      ['show', damaged],
+      ['show', logOf(damaged)],
+      ['resolve', damaged, 'reject', '--reason', 'no'],
+      ['resume', damaged],
+      ['rollback', damaged],
+    ]) {
       const r = cli(...args);
       assert.equal(r.code, 3, `${args.join(' ')}: ${r.stderr}`);
       assert.doesNotMatch(r.stderr, STACK_LINE);

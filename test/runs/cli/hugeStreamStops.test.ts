@@ -15,7 +15,9 @@ interface Logged {
 const lastEvent = (ws: string): Logged => {
   const runs = path.join(ws, '.ticket-runner', 'runs');
   const [id] = readdirSync(runs);
-  const lines = readFileSync(path.join(runs, id!, 'events.jsonl'), 'utf8').trim().split('\n');
+  const lines = readFileSync(path.join(runs, id!, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   return JSON.parse(lines.at(-1)!) as Logged;
 };
 
@@ -68,13 +70,18 @@ describe('the stops take effect during a huge streamed answer (dist/cli.js, --mo
     const request = await streaming(run, 1);
     const r = await run.done;
     const took = Date.now() - t0;
-    console.log(`      ended ${took} ms after the start (limit ${limit} ms), after ${request.streamedChars} of ${ANSWER.length} characters`);
+    console.log(
+      `      ended ${took} ms after the start (limit ${limit} ms), after ${request.streamedChars} of ${ANSWER.length} characters`,
+    );
     assert.equal(r.code, 1, r.stderr);
     assert.ok(took < limit + PROMPT_MS, `ended ${took} ms after the start`);
     assert.ok(request.streamedChars < ANSWER.length / 2, 'stopped mid-answer');
     const last = lastEvent(ws.root);
     assert.equal(last.type, 'run.finished');
-    assert.deepEqual([last.outcome, last.reason?.kind, last.reason?.budget, last.reason?.limit], ['failed', 'budgetExceeded', 'wallMs', limit]);
+    assert.deepEqual(
+      [last.outcome, last.reason?.kind, last.reason?.budget, last.reason?.limit],
+      ['failed', 'budgetExceeded', 'wallMs', limit],
+    );
     await until('the model connection to close', () => request.closedEarly, 2_000);
   });
 

@@ -41,7 +41,21 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
     writeFileSync(path.join(ws.root, '.vscode', 'settings.json'), '{}\n');
     git(ws.root, 'add', '-A');
     git(ws.root, 'commit', '-qm', 'editor settings');
-    const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--require-sandbox', '--json'], { cwd: elsewhere });
+    const r = runDistCli(
+      [
+        'run',
+        '.tickets/BLOG-5.ticket.json',
+        '--workspace',
+        ws.root,
+        '--model',
+        'scripted',
+        '--gates',
+        'none',
+        '--require-sandbox',
+        '--json',
+      ],
+      { cwd: elsewhere },
+    );
     const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean } } };
     assert.equal(state.sandbox?.on, true, r.stderr);
     const output = testOutputs(await loadEvents(ws.root, runId));
@@ -58,7 +72,23 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
 
   it('in the sandbox, a .vscode the workspace does not have (no deny can name it) cannot be made either: the tests run in a copy, and the workspace is read-only to them', async () => {
     assert.ok(!existsSync(path.join(ws.root, '.vscode')));
-    const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--require-sandbox', '--json'], { cwd: elsewhere });
+    const r = runDistCli(
+      [
+        'run',
+        '.tickets/BLOG-5.ticket.json',
+        '--workspace',
+        ws.root,
+        '--model',
+        'scripted',
+        '--gates',
+        'none',
+        '--attempts',
+        '1',
+        '--require-sandbox',
+        '--json',
+      ],
+      { cwd: elsewhere },
+    );
     const { runId, state } = JSON.parse(r.stdout) as { runId: string; state: { sandbox?: { on: boolean } } };
     assert.equal(state.sandbox?.on, true, r.stderr);
     const events = await loadEvents(ws.root, runId);
@@ -73,11 +103,18 @@ describe("the workspace's .git, from a CLI started outside the workspace", funct
   it('with no sandbox, the hook, the fsmonitor and the task land, and are put back after the test run, each kept as found under the run store, and the run stops: it cannot pass', async () => {
     // No PATH: bwrap cannot be found, as on a machine without it (and no git: the run's own git checks are skipped).
     const env = { ...process.env, PATH: path.join(elsewhere, 'no-such-bin') };
-    const r = runDistCli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--json'], { cwd: elsewhere, env });
+    const r = runDistCli(
+      ['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'none', '--attempts', '1', '--json'],
+      { cwd: elsewhere, env },
+    );
     assert.equal(r.code, EXIT.failed, r.stderr);
     const { runId, state } = JSON.parse(r.stdout) as {
       runId: string;
-      state: { sandbox?: { on: boolean }; attempts: { tests?: { status: string; workspaceEdits?: { path: string; putBack?: boolean; keptCopy?: string }[] } }[]; finished?: { reason: unknown } };
+      state: {
+        sandbox?: { on: boolean };
+        attempts: { tests?: { status: string; workspaceEdits?: { path: string; putBack?: boolean; keptCopy?: string }[] } }[];
+        finished?: { reason: unknown };
+      };
     };
     assert.equal(state.sandbox?.on, false);
     assert.equal(state.attempts[0]?.tests?.status, 'error');

@@ -5,7 +5,17 @@ import { EXIT, runCli } from '../../../src/cli/main';
 import { renderCoderFile } from '../../../src/core/stages/coder/coderAnswer';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { FakeAnthropic, textReply } from '../../support/fakeAnthropic';
-import { filesUnder, hostileEslintConfig, hostilePrelude, LINT_CANARY, listener, makeAnswerHostile, outsidePaths, runBuiltCli, type LintConfigSaw } from '../../support/hostileCode';
+import {
+  filesUnder,
+  hostileEslintConfig,
+  hostilePrelude,
+  LINT_CANARY,
+  listener,
+  makeAnswerHostile,
+  outsidePaths,
+  runBuiltCli,
+  type LintConfigSaw,
+} from '../../support/hostileCode';
 import { loadEvents } from '../../support/rungRuns';
 import { copyFixture } from '../../support/tempWorkspace';
 
@@ -37,12 +47,15 @@ function assertPutBack(root: string, events: RunEvent[], more: { path: string; c
   assert.equal(readFileSync(path.join(root, 'README.md'), 'utf8'), pristine('README.md'));
   const first = events.find((e) => e.type === 'tests.ran');
   assert.ok(first?.type === 'tests.ran');
-  assert.deepEqual(first.result.sideEffects, [
-    { path: 'README.md', change: 'deleted', restored: true },
-    { path: 'src/planted.ts', change: 'created', restored: true },
-    { path: PAGINATION, change: 'modified', restored: true },
-    ...more,
-  ].sort((a, b) => a.path.localeCompare(b.path)));
+  assert.deepEqual(
+    first.result.sideEffects,
+    [
+      { path: 'README.md', change: 'deleted', restored: true },
+      { path: 'src/planted.ts', change: 'created', restored: true },
+      { path: PAGINATION, change: 'modified', restored: true },
+      ...more,
+    ].sort((a, b) => a.path.localeCompare(b.path)),
+  );
 }
 
 /** The output of every test run of a run, as its log holds it. */
@@ -81,15 +94,39 @@ describe('a safe workspace: hostile code under test', function () {
 
   it('in the sandbox it cannot write outside the workspace, its own test, the ticket or the run store, read ~/.ssh, or reach the network', async () => {
     makeAnswerHostile(ws.root, 'BLOG-5/attempt1.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: RENDERED }));
-    const restore = withEnv({ HOME: path.dirname(path.dirname(secretFile)), TR_VISIBLE_TOKEN: 'passed-on-purpose-123', TR_HIDDEN_TOKEN: 'never-passed-456789' });
+    const restore = withEnv({
+      HOME: path.dirname(path.dirname(secretFile)),
+      TR_VISIBLE_TOKEN: 'passed-on-purpose-123',
+      TR_HIDDEN_TOKEN: 'never-passed-456789',
+    });
     let r: Awaited<ReturnType<typeof cli>>;
     try {
-      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json', '--gates', 'none', '--require-sandbox', '--pass-env', 'TR_VISIBLE_TOKEN']);
+      r = await cli([
+        'run',
+        '.tickets/BLOG-5.ticket.json',
+        '--model',
+        'scripted',
+        '--workspace',
+        ws.root,
+        '--json',
+        '--gates',
+        'none',
+        '--require-sandbox',
+        '--pass-env',
+        'TR_VISIBLE_TOKEN',
+      ]);
     } finally {
       restore();
     }
     assert.equal(r.code, EXIT.passed, r.err);
-    assert.equal(r.err.split('\n').filter((l) => l.includes('sandbox:')).join('\n'), '  sandbox: on (bubblewrap)', 'said once, in the progress output');
+    assert.equal(
+      r.err
+        .split('\n')
+        .filter((l) => l.includes('sandbox:'))
+        .join('\n'),
+      '  sandbox: on (bubblewrap)',
+      'said once, in the progress output',
+    );
     const { runId } = JSON.parse(r.out) as { runId: string };
     const events = await loadEvents(ws.root, runId);
     const output = testOutputs(events);
@@ -126,7 +163,14 @@ describe('a safe workspace: hostile code under test', function () {
     const fake = await FakeAnthropic.start();
     // Attempt 1 fails its test (the clamp hides the guard), so the Debugger gets the output in its prompt.
     const answer = readFileSync(path.join(ws.root, '.tickets', 'answers', 'BLOG-1', 'attempt1.ts'), 'utf8');
-    fake.enqueue(textReply(renderCoderFile('src/handlers/posts.ts', hostilePrelude({ secretFile, port: net.port, renderedTest: 'test/ticket/BLOG-1.test.ts' }) + answer)));
+    fake.enqueue(
+      textReply(
+        renderCoderFile(
+          'src/handlers/posts.ts',
+          hostilePrelude({ secretFile, port: net.port, renderedTest: 'test/ticket/BLOG-1.test.ts' }) + answer,
+        ),
+      ),
+    );
     const restore = withEnv({ TR_CANARY_SECRET: CANARY, ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: fake.baseURL });
     let r: Awaited<ReturnType<typeof cli>>;
     try {
@@ -142,7 +186,11 @@ describe('a safe workspace: hostile code under test', function () {
       assert.ok(!requests.includes(secret), 'not in any request');
       assert.ok(!r.out.includes(secret) && !r.err.includes(secret), 'not in the CLI output');
       const leaked = filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(secret));
-      assert.deepEqual(leaked.map((f) => f.file), [], 'not in .ticket-runner/');
+      assert.deepEqual(
+        leaked.map((f) => f.file),
+        [],
+        'not in .ticket-runner/',
+      );
     }
   });
 
@@ -153,7 +201,18 @@ describe('a safe workspace: hostile code under test', function () {
     let r: Awaited<ReturnType<typeof cli>>;
     let escaped: string[];
     try {
-      r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--json', '--gates', 'lint', '--require-sandbox']);
+      r = await cli([
+        'run',
+        '.tickets/BLOG-5.ticket.json',
+        '--model',
+        'scripted',
+        '--workspace',
+        ws.root,
+        '--json',
+        '--gates',
+        'lint',
+        '--require-sandbox',
+      ]);
     } finally {
       restore();
       // Looked at before they are removed: a file written out there must fail the test, not vanish.
@@ -192,7 +251,13 @@ describe('a safe workspace: hostile code under test', function () {
       for (const [file, outcome] of Object.entries(tries)) assert.match(outcome, /^E[A-Z]+$/, `${file}: ${outcome}`);
     }
     assert.ok(!r.out.includes(LINT_CANARY) && !r.err.includes(LINT_CANARY), 'not in the CLI output');
-    assert.deepEqual(filesUnder(path.join(ws.root, '.ticket-runner')).filter((f) => f.text.includes(LINT_CANARY)).map((f) => f.file), [], 'not in .ticket-runner/');
+    assert.deepEqual(
+      filesUnder(path.join(ws.root, '.ticket-runner'))
+        .filter((f) => f.text.includes(LINT_CANARY))
+        .map((f) => f.file),
+      [],
+      'not in .ticket-runner/',
+    );
   });
 
   it('a scope file that is a symbolic link out of the workspace is refused, in one line, and what it points to is untouched', async () => {
@@ -217,8 +282,26 @@ describe('a safe workspace: hostile code under test', function () {
     // One attempt, and a Debugger answer for its failure: with no sandbox the writes land, and the oracle fails the attempt.
     const scriptFile = path.join(ws.root, '.tickets', 'BLOG-5.script.json');
     const script = JSON.parse(readFileSync(scriptFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(scriptFile, JSON.stringify({ ...script, debugger: [{ structured: { kind: 'code', claim: 'The code writes its own test and the ticket.', evidence: [{ source: 'testOutput', quote: 'changed during the attempt' }], brief: 'Do not write the tests or the ticket.' } }] }));
-    const off = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--gates', 'none', '--attempts', '1', '--json'], env);
+    writeFileSync(
+      scriptFile,
+      JSON.stringify({
+        ...script,
+        debugger: [
+          {
+            structured: {
+              kind: 'code',
+              claim: 'The code writes its own test and the ticket.',
+              evidence: [{ source: 'testOutput', quote: 'changed during the attempt' }],
+              brief: 'Do not write the tests or the ticket.',
+            },
+          },
+        ],
+      }),
+    );
+    const off = await runBuiltCli(
+      ['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--gates', 'none', '--attempts', '1', '--json'],
+      env,
+    );
     assert.equal(off.code, EXIT.failed, off.err);
     // With no sandbox the hostile code can write its own test and the ticket: both are put back after the test run, and the attempt cannot pass.
     const { runId, state } = JSON.parse(off.out) as { runId: string; state: { attempts: { tampered: { path: string }[] }[] } };
@@ -236,10 +319,16 @@ describe('a safe workspace: hostile code under test', function () {
     assert.equal(said.length, 1, off.err);
     assert.match(said[0]!, /^ {2}sandbox: off \(.*bubblewrap \(bwrap\) not installed.*\)$/);
     assert.ok((await cli(['show', runId, '--workspace', ws.root])).out.split('\n').includes(said[0]!.trim()), 'and the report');
-    const required = await runBuiltCli(['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox'], env);
+    const required = await runBuiltCli(
+      ['run', '.tickets/BLOG-5.ticket.json', '--model', 'scripted', '--workspace', ws.root, '--require-sandbox'],
+      env,
+    );
     assert.equal(required.code, EXIT.error);
     assert.equal(required.err.trim().split('\n').length, 1, required.err);
-    assert.match(required.err, /^ticket-runner: the sandbox is required but cannot start: .*bubblewrap \(bwrap\) not installed.*\. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep\n$/);
+    assert.match(
+      required.err,
+      /^ticket-runner: the sandbox is required but cannot start: .*bubblewrap \(bwrap\) not installed.*\. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep\n$/,
+    );
     assert.equal(readdirSync(path.join(ws.root, '.ticket-runner', 'runs')).length, 1, 'no second run was started');
   });
 });

@@ -24,7 +24,8 @@ const stateOf = (root: string, runId: string): RunState => reduceRun(runId, logE
 
 const routes = (s: RunState) => s.attempts.map((a) => a.route?.route ?? '-');
 /** Every gate's run that decided something, in order. */
-const gates = (s: RunState) => s.gates.filter((g) => g.status !== 'skipped').map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
+const gates = (s: RunState) =>
+  s.gates.filter((g) => g.status !== 'skipped').map((g) => `${g.gate}:${g.status}${g.afterRepairOf ? `@${g.afterRepairOf}` : ''}`);
 
 interface Ticket {
   id: string;
@@ -66,20 +67,36 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     for (const t of Object.values(tickets)) t.ws.dispose();
   });
 
-  it('SHOP-3: the lint gate (the project\'s typed flat config) fails on a floating promise, its one repair fixes it, and the run passes', () => {
+  it("SHOP-3: the lint gate (the project's typed flat config) fails on a floating promise, its one repair fixes it, and the run passes", () => {
     const t = tickets['SHOP-3']!;
     assert.equal(t.run?.code, 0, t.run?.stderr);
     const s = stateOf(t.ws.root, t.runId!);
     assert.deepEqual([s.status, s.finished?.reason.kind], ['passed', 'testsPassed']);
     assert.deepEqual(routes(s), ['code', '-']);
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:failed', 'lint:passed@lint', 'typecheck:passed@lint', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gates(s), [
+      'typecheck:passed',
+      'lint:failed',
+      'lint:passed@lint',
+      'typecheck:passed@lint',
+      'build:passed',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
+    ]);
     // Attempt 1's own lint check saw it; attempt 2 rewrote only the notifier, so only the gate, over the whole change, sees it again.
-    assert.deepEqual(s.attempts[0]?.lint?.problems.map((p) => [p.file, p.rule]), [['src/orders/checkout.ts', '@typescript-eslint/no-floating-promises']]);
+    assert.deepEqual(
+      s.attempts[0]?.lint?.problems.map((p) => [p.file, p.rule]),
+      [['src/orders/checkout.ts', '@typescript-eslint/no-floating-promises']],
+    );
     assert.deepEqual(s.attempts[1]?.lint?.problems, []);
     const lint = s.gates.find((g) => g.gate === 'lint')!.evidence;
     assert.ok(lint?.kind === 'lint');
     assert.deepEqual(lint.files, ['src/orders/checkout.ts', 'src/orders/notifier.ts']);
-    assert.deepEqual(lint.problems.map((p) => `${p.file}:${p.line} ${p.rule ?? ''}`), ['src/orders/checkout.ts:63 @typescript-eslint/no-floating-promises']);
+    assert.deepEqual(
+      lint.problems.map((p) => `${p.file}:${p.line} ${p.rule ?? ''}`),
+      ['src/orders/checkout.ts:63 @typescript-eslint/no-floating-promises'],
+    );
     const [repair] = s.repairs;
     assert.deepEqual([s.repairs.length, repair?.gate, repair?.ok, repair?.stage, repair?.reverted], [1, 'lint', true, 'done', false]);
     assert.deepEqual(repair?.regression?.failed, []);
@@ -92,7 +109,18 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.equal(t.run?.code, 0, t.run?.stderr);
     const s = stateOf(t.ws.root, t.runId!);
     assert.equal(s.status, 'passed');
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:failed', 'build:passed@build', 'typecheck:passed@build', 'lint:passed@build', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gates(s), [
+      'typecheck:passed',
+      'lint:passed',
+      'build:failed',
+      'build:passed@build',
+      'typecheck:passed@build',
+      'lint:passed@build',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
+    ]);
     // The editor's checks pass: only the build, with isolatedDeclarations, sees it.
     assert.equal(s.attempts[0]?.diagnostics?.ok, true);
     const build = s.gates.find((g) => g.gate === 'build')!.evidence;
@@ -111,30 +139,60 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.doesNotMatch(t.run.stderr + t.resolve.stderr + t.resolveAgain.stderr, STACK_LINE);
     // The stop: the renamed export breaks both callers, outside the scope, and only those are asked for.
     const a1 = t.stopped!.state.attempts[0]!;
-    assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind, a1.route?.fact?.file], ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/cart/discounts.ts']);
-    assert.deepEqual(a1.diagnostics?.diagnostics.map((d) => [d.file, d.code]), [['src/cart/discounts.ts', 'TS2305'], ['src/orders/checkout.ts', 'TS2305']]);
+    assert.deepEqual(
+      [a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind, a1.route?.fact?.file],
+      ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/cart/discounts.ts'],
+    );
+    assert.deepEqual(
+      a1.diagnostics?.diagnostics.map((d) => [d.file, d.code]),
+      [
+        ['src/cart/discounts.ts', 'TS2305'],
+        ['src/orders/checkout.ts', 'TS2305'],
+      ],
+    );
     const s = stateOf(t.ws.root, t.runId!);
-    assert.deepEqual(s.manifest?.scope.write.map((f) => f.path), ['src/lib/money.ts', 'src/cart/discounts.ts', 'src/orders/checkout.ts']);
-    assert.deepEqual(s.attempts.map((a) => a.status), ['failed', 'passed', 'passed']);
+    assert.deepEqual(
+      s.manifest?.scope.write.map((f) => f.path),
+      ['src/lib/money.ts', 'src/cart/discounts.ts', 'src/orders/checkout.ts'],
+    );
+    assert.deepEqual(
+      s.attempts.map((a) => a.status),
+      ['failed', 'passed', 'passed'],
+    );
     assert.equal(read(t, 'src/orders/checkout.ts'), answer('SHOP-6', 'checkout.ts'));
     // Attempt 3 is the accepted plan's tests, run again on the same code.
     assert.deepEqual([s.status, routes(s)], ['passed', ['manifest', '-', '-']]);
     assert.deepEqual([s.attempts[0]?.route?.verdict, s.attempts[0]?.route?.fact?.kind], ['confirmed', 'outsideScopeDiagnostic']);
     const [scope, plan] = s.corrections;
-    assert.deepEqual([scope?.status, scope?.request.fact.kind, scope?.request.proposal], ['accepted', 'outsideScopeDiagnostic', { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] }]);
+    assert.deepEqual(
+      [scope?.status, scope?.request.fact.kind, scope?.request.proposal],
+      ['accepted', 'outsideScopeDiagnostic', { kind: 'scopeAddition', paths: ['src/cart/discounts.ts', 'src/orders/checkout.ts'] }],
+    );
     assert.deepEqual([plan?.status, plan?.request.target, plan?.request.proposal.kind], ['accepted', 'testPlan', 'testPlan']);
     // The shortfall is a fact of vitest's own coverage: the renamed line in afterDiscount never ran.
     assert.match(plan!.request.fact.detail, /src\/cart\/discounts\.ts/);
     assert.deepEqual(gates(s), [
-      'typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:failed',
-      'typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed',
+      'typecheck:passed',
+      'lint:passed',
+      'build:passed',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:failed',
+      'typecheck:passed',
+      'lint:passed',
+      'build:passed',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
     ]);
     // The accepted case is its criterion's last, so it is held out: it judged beside the visible file, never in it.
     assert.match(JSON.stringify(s.manifest?.heldOut.files), /afterDiscount\(cart, findDiscount\('WELCOME10'\)\)\.cents/);
     assert.doesNotMatch(readFileSync(path.join(t.ws.root, 'test/ticket/SHOP-6.test.ts'), 'utf8'), /findDiscount\('WELCOME10'\)/);
   });
 
-  it('SHOP-8: `run` exits 2 with a test-plan correction on the type probe\'s fact; `resolve accept` in another process renders the vitest file again and the run passes', () => {
+  it("SHOP-8: `run` exits 2 with a test-plan correction on the type probe's fact; `resolve accept` in another process renders the vitest file again and the run passes", () => {
     const t = tickets['SHOP-8']!;
     assert.equal(t.run?.code, 2, t.run?.stderr);
     assert.equal(t.resolve?.code, 0, t.resolve?.stderr);
@@ -143,10 +201,13 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     const s1 = t.stopped!.state;
     const a1 = s1.attempts[0]!;
     assert.deepEqual(a1.diagnostics?.diagnostics, []);
-    assert.deepEqual(a1.tests?.cases.map((c) => [c.name, c.status]), [
-      ['SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points', 'failed'],
-      ['SHOP-8 gold from 1,000 points > [AC2] stays silver at 999 points', 'passed'],
-    ]);
+    assert.deepEqual(
+      a1.tests?.cases.map((c) => [c.name, c.status]),
+      [
+        ['SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points', 'failed'],
+        ['SHOP-8 gold from 1,000 points > [AC2] stays silver at 999 points', 'passed'],
+      ],
+    );
     assert.match(t.stopped!.renderedTest, /expect\(tierFor\(1000\)\)\.toBe\('Gold'\);/);
     assert.deepEqual([a1.diagnosis?.kind, a1.route?.route, a1.route?.verdict], ['test', 'test', 'confirmed']);
     assert.match(s1.corrections[0]!.request.fact.detail, /expects tierFor\(1000\) to equal 'Gold', which its declared type cannot hold/);
@@ -155,10 +216,25 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
     assert.deepEqual([s.status, routes(s)], ['passed', ['test', '-']]);
     assert.deepEqual([s.attempts[0]?.route?.verdict, s.attempts[0]?.route?.fact?.kind], ['confirmed', 'testExpectsImpossibleValue']);
     const c = s.corrections[0]!;
-    assert.deepEqual([c.status, c.request.target, c.request.fact.kind, c.request.fact.code, c.request.fact.file, c.request.proposal.kind], ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345', 'test/ticket/SHOP-8.test.ts', 'testPlan']);
-    assert.deepEqual(gates(s), ['typecheck:passed', 'lint:passed', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(
+      [c.status, c.request.target, c.request.fact.kind, c.request.fact.code, c.request.fact.file, c.request.proposal.kind],
+      ['accepted', 'testPlan', 'testExpectsImpossibleValue', 'TS2345', 'test/ticket/SHOP-8.test.ts', 'testPlan'],
+    );
+    assert.deepEqual(gates(s), [
+      'typecheck:passed',
+      'lint:passed',
+      'build:passed',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
+    ]);
     // Re-materialized after the acceptance, for vitest, and the file on disk is that rendering.
-    assert.deepEqual(materializations(logEvents(t.ws.root, t.runId!)), ['materialized:vitest:test/ticket/SHOP-8.test.ts', 'correction.accepted', 'materialized:vitest:test/ticket/SHOP-8.test.ts']);
+    assert.deepEqual(materializations(logEvents(t.ws.root, t.runId!)), [
+      'materialized:vitest:test/ticket/SHOP-8.test.ts',
+      'correction.accepted',
+      'materialized:vitest:test/ticket/SHOP-8.test.ts',
+    ]);
     const a2 = s.attempts[1]!;
     assert.deepEqual([a2.status, a2.tests?.status, a2.tests?.cases.length], ['passed', 'passed', 2]);
     assert.deepEqual([callsOf(s, 'coder'), callsOf(s, 'debugger')], [2, 1]);

@@ -22,7 +22,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
  * VETO-1's Debugger blames the test with no fact behind it, the guard sends the fix back to the
  * Coder, and the retry (rung 2) passes.
  */
-describe('ticket-runner stats over the fixture\'s runs', function () {
+describe("ticket-runner stats over the fixture's runs", function () {
   this.timeout(600_000);
   let ws: ReturnType<typeof copyFixture>;
   let stats: RunStats;
@@ -41,7 +41,14 @@ describe('ticket-runner stats over the fixture\'s runs', function () {
       id: 'VETO-1',
       from: 'BLOG-1',
       coder: [{ 'src/handlers/posts.ts': BUGGY_POSTS_HANDLER }, { 'src/handlers/posts.ts': answer(ws.root, 'BLOG-1', 'attempt2.ts') }],
-      debugger: [{ kind: 'test', claim: 'The test sends perPage as a string.', evidence: [{ source: 'testFile', file: 'test/ticket/VETO-1.test.ts', quote: "listPosts({ query: { perPage: '500' } })" }], brief: 'Send a number.' }],
+      debugger: [
+        {
+          kind: 'test',
+          claim: 'The test sends perPage as a string.',
+          evidence: [{ source: 'testFile', file: 'test/ticket/VETO-1.test.ts', quote: "listPosts({ query: { perPage: '500' } })" }],
+          brief: 'Send a number.',
+        },
+      ],
     });
 
     await rollback(await run('.tickets/BLOG-5.ticket.json', EXIT.passed));
@@ -70,7 +77,7 @@ describe('ticket-runner stats over the fixture\'s runs', function () {
     assert.deepEqual([stats.scripted, stats.rolledBack, stats.tickets], [4, 3, 4]);
   });
 
-  it('--json: the routes, the guard\'s verdicts and its veto, the rungs, the corrections', () => {
+  it("--json: the routes, the guard's verdicts and its veto, the rungs, the corrections", () => {
     assert.deepEqual(stats.routes, { code: 1, manifest: 1, test: 0, ticket: 1, escalate: 0 });
     assert.deepEqual(stats.guard, { confirmed: 2, abstained: 0, overridden: 1, notNeeded: 0 });
     assert.deepEqual(stats.vetoes, [{ claimed: 'test', route: 'code', count: 1 }]);
@@ -79,16 +86,25 @@ describe('ticket-runner stats over the fixture\'s runs', function () {
   });
 
   it('--json: the model calls per ticket, as the scripts have them', () => {
-    assert.deepEqual(stats.byTicket.map((t) => [t.ticketId, t.runs, t.passed, t.calls]), [
-      ['BLOG-3', 1, 0, 2],
-      ['BLOG-4', 1, 1, 3],
-      ['BLOG-5', 1, 1, 1],
-      ['VETO-1', 1, 1, 3],
-    ]);
+    assert.deepEqual(
+      stats.byTicket.map((t) => [t.ticketId, t.runs, t.passed, t.calls]),
+      [
+        ['BLOG-3', 1, 0, 2],
+        ['BLOG-4', 1, 1, 3],
+        ['BLOG-5', 1, 1, 1],
+        ['VETO-1', 1, 1, 3],
+      ],
+    );
     assert.equal(stats.usage.calls, 9);
     assert.equal(stats.usage.costUsd, 0, 'a scripted replay costs nothing');
-    assert.ok(stats.byTicket.every((t) => t.inputTokens > 0 && t.outputTokens > 0), 'the replay counts its tokens');
-    assert.equal(stats.usage.inputTokens, stats.byTicket.reduce((n, t) => n + t.inputTokens, 0));
+    assert.ok(
+      stats.byTicket.every((t) => t.inputTokens > 0 && t.outputTokens > 0),
+      'the replay counts its tokens',
+    );
+    assert.equal(
+      stats.usage.inputTokens,
+      stats.byTicket.reduce((n, t) => n + t.inputTokens, 0),
+    );
     assert.equal(stats.perTicket?.tokens, (stats.usage.inputTokens + stats.usage.outputTokens) / 4);
   });
 
@@ -112,7 +128,14 @@ describe('ticket-runner stats over the fixture\'s runs', function () {
     assert.match(r.err, /^warning: run broken skipped: /);
     assert.equal((JSON.parse(r.out) as RunStats).runs, 4);
     // A torn last line: the run is read without it, and warned about.
-    appendFileSync(path.join(runs, (JSON.parse((await cli(['list', '--workspace', ws.root, '--json'])).out) as { runId: string }[])[0]!.runId, 'events.jsonl'), '{"type":"run.fini');
+    appendFileSync(
+      path.join(
+        runs,
+        (JSON.parse((await cli(['list', '--workspace', ws.root, '--json'])).out) as { runId: string }[])[0]!.runId,
+        'events.jsonl',
+      ),
+      '{"type":"run.fini',
+    );
     const torn = await cli(['stats', '--workspace', ws.root]);
     assert.match(torn.err, /its log is torn/);
   });

@@ -13,7 +13,8 @@ describe('one run per workspace (dist/cli.js)', function () {
   });
   after(() => ws.dispose());
   const lockFile = () => path.join(ws.root, '.ticket-runner', 'lock');
-  const runs = () => (existsSync(path.join(ws.root, '.ticket-runner', 'runs')) ? readdirSync(path.join(ws.root, '.ticket-runner', 'runs')) : []);
+  const runs = () =>
+    existsSync(path.join(ws.root, '.ticket-runner', 'runs')) ? readdirSync(path.join(ws.root, '.ticket-runner', 'runs')) : [];
 
   it('refuses a second run with exit 3 naming the holder, takes over the lock of a killed run with a warning, and releases it', async () => {
     const first = startDistCli(['run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
@@ -22,7 +23,10 @@ describe('one run per workspace (dist/cli.js)', function () {
     assert.equal(holder.pid, first.child.pid);
     assert.equal(holder.command, `ticket-runner run .tickets/BLOG-1.ticket.json --model scripted --workspace ${ws.root}`);
 
-    for (const args of [['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted'], ['rollback', runs()[0]!]]) {
+    for (const args of [
+      ['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted'],
+      ['rollback', runs()[0]!],
+    ]) {
       const second = runDistCli([...args, '--workspace', ws.root]);
       assert.equal(second.code, 3, second.stderr);
       assert.equal(
@@ -38,7 +42,13 @@ describe('one run per workspace (dist/cli.js)', function () {
 
     const after = runDistCli(['run', '.tickets/BLOG-3.ticket.json', '--model', 'scripted', '--workspace', ws.root]);
     assert.equal(after.code, 2, after.stderr);
-    assert.match(after.stderr, new RegExp(`^warning: took over a stale lock: pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}, .*and that process is gone$`, 'm'));
+    assert.match(
+      after.stderr,
+      new RegExp(
+        `^warning: took over a stale lock: pid ${holder.pid} on ${holder.host}, started ${holder.startedAt}, .*and that process is gone$`,
+        'm',
+      ),
+    );
     assert.equal(runs().length, 2);
     assert.equal(existsSync(lockFile()), false, 'a finished run releases the lock');
   });

@@ -41,19 +41,38 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
     const log = await events(r);
-    const order = types(log).filter((t) => ['tests.materialized', 'files.written', 'op.applied', 'ops.checked', 'coder.attempted'].includes(t));
-    assert.deepEqual(order, ['files.written', 'tests.materialized', 'files.written', 'op.applied', 'ops.checked', 'coder.attempted', 'files.written']);
+    const order = types(log).filter((t) =>
+      ['tests.materialized', 'files.written', 'op.applied', 'ops.checked', 'coder.attempted'].includes(t),
+    );
+    assert.deepEqual(order, [
+      'files.written',
+      'tests.materialized',
+      'files.written',
+      'op.applied',
+      'ops.checked',
+      'coder.attempted',
+      'files.written',
+    ]);
 
     const opWrite = log.find((e) => e.type === 'files.written' && e.by === 'op');
     assert.ok(opWrite?.type === 'files.written');
     assert.equal(opWrite.attempt, 0);
-    assert.deepEqual(opWrite.files.map((f) => f.path), ['src/types.ts']);
+    assert.deepEqual(
+      opWrite.files.map((f) => f.path),
+      ['src/types.ts'],
+    );
     assert.notEqual(opWrite.files[0]!.before, opWrite.files[0]!.after);
-    assert.deepEqual(state.ops.map((o) => [o.index, o.op.op, o.ok]), [[0, 'setInterfaceField', true]]);
+    assert.deepEqual(
+      state.ops.map((o) => [o.index, o.op.op, o.ok]),
+      [[0, 'setInterfaceField', true]],
+    );
 
     // The op made the seed data and the project's own fixture incorrect: recorded, in scope, not a failure.
     const introduced = state.opsCheck?.introduced.map((d) => [d.file, d.code]) ?? [];
-    assert.deepEqual(introduced, [['src/data/seed.ts', 'TS2345'], ['test/postSummary.test.ts', 'TS2741']]);
+    assert.deepEqual(introduced, [
+      ['src/data/seed.ts', 'TS2345'],
+      ['test/postSummary.test.ts', 'TS2741'],
+    ]);
     assert.match(read('src/types.ts'), /createdAt: string;\n {2}readingMinutes: number;\n\}/);
     assert.equal(state.attempts[0]?.diagnostics?.ok, true);
     assert.equal(state.attempts[0]?.tests?.status, 'passed');
@@ -61,8 +80,14 @@ describe('ops scenarios: typed ops before any model runs', function () {
     // Run again over the finished change: the op is already in place and writes nothing.
     const typesAfter = read('src/types.ts');
     const again = await events(await run(ws.root, 'BLOG-10'));
-    assert.deepEqual(again.flatMap((e) => (e.type === 'op.applied' ? [e.files.map((f) => f.path)] : [])), [[]]);
-    assert.equal(again.some((e) => e.type === 'files.written' && e.by === 'op'), false);
+    assert.deepEqual(
+      again.flatMap((e) => (e.type === 'op.applied' ? [e.files.map((f) => f.path)] : [])),
+      [[]],
+    );
+    assert.equal(
+      again.some((e) => e.type === 'files.written' && e.by === 'op'),
+      false,
+    );
     assert.equal(read('src/types.ts'), typesAfter);
 
     // A rollback of the first run undoes the op with everything else.
@@ -79,7 +104,10 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.equal(state.status, 'needsOperator');
     assert.equal(callsOf(state, 'coder'), 0);
     const req = state.corrections[0]!.request;
-    assert.deepEqual([req.target, req.fact.kind, req.fact.file, req.fact.code], ['op', 'outsideScopeDiagnostic', 'test/postSummary.test.ts', 'TS2741']);
+    assert.deepEqual(
+      [req.target, req.fact.kind, req.fact.file, req.fact.code],
+      ['op', 'outsideScopeDiagnostic', 'test/postSummary.test.ts', 'TS2741'],
+    );
     assert.deepEqual(req.proposal, { kind: 'scopeAddition', paths: ['test/postSummary.test.ts'] });
     assert.deepEqual(state.finished?.reason, { kind: 'correctionRequested', requestId: req.id, route: 'manifest' });
   });
@@ -95,11 +123,27 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.equal(s1.status, 'needsOperator');
     assert.equal(s1.usage.calls, 0);
     assert.equal(s1.attempts.length, 0);
-    assert.deepEqual(s1.ops.map((o) => [o.index, o.ok]), [[0, false]]);
-    assert.equal(s1.ops[0]!.reason, `renaming summarize to formatPostLine must also change ${referencing.join(', ')}, which scope.write does not list`);
+    assert.deepEqual(
+      s1.ops.map((o) => [o.index, o.ok]),
+      [[0, false]],
+    );
+    assert.equal(
+      s1.ops[0]!.reason,
+      `renaming summarize to formatPostLine must also change ${referencing.join(', ')}, which scope.write does not list`,
+    );
     assert.equal(s1.ops[0]!.suggestion, `add ${referencing.join(', ')} to scope.write`);
     const req = s1.corrections[0]!.request;
-    assert.deepEqual([req.target, req.fact.kind, req.fact.file, req.fact.line], ['op', 'opFailed', referencing[0], read(referencing[0]!).split('\n').findIndex((l) => /\bsummarize\b/.test(l)) + 1]);
+    assert.deepEqual(
+      [req.target, req.fact.kind, req.fact.file, req.fact.line],
+      [
+        'op',
+        'opFailed',
+        referencing[0],
+        read(referencing[0]!)
+          .split('\n')
+          .findIndex((l) => /\bsummarize\b/.test(l)) + 1,
+      ],
+    );
     assert.match(req.fact.detail, /^ops\[0\] renameSymbol failed: renaming summarize to formatPostLine must also change/);
     assert.deepEqual(req.proposal, { kind: 'scopeAddition', paths: referencing });
     assert.deepEqual(s1.finished?.reason, { kind: 'correctionRequested', requestId: req.id, route: 'manifest' });
@@ -115,9 +159,18 @@ describe('ops scenarios: typed ops before any model runs', function () {
     assert.ok(coverage.evidence?.kind === 'coverage' && coverage.evidence.unloaded.includes('src/index.ts'), coverage.detail);
     assert.match(coverage.detail, /not loaded by the ticket's tests, not counted \(types or imports only\): src\/index\.ts/);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
-    assert.deepEqual(state.ops.map((o) => [o.index, o.ok]), [[0, false], [0, true]]);
+    assert.deepEqual(
+      state.ops.map((o) => [o.index, o.ok]),
+      [
+        [0, false],
+        [0, true],
+      ],
+    );
     const applied = (await events(r)).filter((e) => e.type === 'files.written' && e.by === 'op');
-    assert.deepEqual(applied.flatMap((e) => (e.type === 'files.written' ? e.files.map((f) => f.path) : [])).sort(), ['src/format/postSummary.ts', ...referencing].sort());
+    assert.deepEqual(
+      applied.flatMap((e) => (e.type === 'files.written' ? e.files.map((f) => f.path) : [])).sort(),
+      ['src/format/postSummary.ts', ...referencing].sort(),
+    );
     // No call, import or export of the old name is left (test names may still say it in prose).
     for (const f of referencing) assert.doesNotMatch(read(f), /\bsummarize\s*[(,}]|[{,]\s*summarize\b/, f);
     assert.match(read('src/index.ts'), /export \{ formatPostLine \} from '\.\/format\/postSummary';/);
@@ -135,9 +188,17 @@ describe('ops scenarios: typed ops before any model runs', function () {
   }
 
   it('an op that fails after one applied: a ticket edit with the near name; the resumed run does not apply the first op again', async () => {
-    editTicket((t) => t.ops.push({ op: 'setInterfaceField', file: 'src/types.ts', interface: 'Pots', field: 'wordCount', type: 'number', optional: true }));
+    editTicket((t) =>
+      t.ops.push({ op: 'setInterfaceField', file: 'src/types.ts', interface: 'Pots', field: 'wordCount', type: 'number', optional: true }),
+    );
     const first = await run(ws.root, 'BLOG-10');
-    assert.deepEqual(first.state.ops.map((o) => [o.index, o.ok]), [[0, true], [1, false]]);
+    assert.deepEqual(
+      first.state.ops.map((o) => [o.index, o.ok]),
+      [
+        [0, true],
+        [1, false],
+      ],
+    );
     const req = first.state.corrections[0]!.request;
     assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['op', 'opFailed', 'ticketEdit']);
     assert.equal(first.state.finished?.reason.kind === 'correctionRequested' && first.state.finished.reason.route, 'ticket');
@@ -145,7 +206,14 @@ describe('ops scenarios: typed ops before any model runs', function () {
 
     const { state } = await accept(ws.root, first);
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.ops.map((o) => [o.index, o.ok]), [[0, true], [1, false], [1, true]]);
+    assert.deepEqual(
+      state.ops.map((o) => [o.index, o.ok]),
+      [
+        [0, true],
+        [1, false],
+        [1, true],
+      ],
+    );
     assert.match(read('src/types.ts'), /readingMinutes: number;\n {2}wordCount\?: number;\n\}/);
     assert.equal(read('src/types.ts').match(/readingMinutes/g)?.length, 1);
   });

@@ -41,12 +41,22 @@ describe('provider receipts on model.called', function () {
     const called = (await loadEvents(ws.root, runId)).filter((e) => e.type === 'model.called');
     assert.ok(called.length >= 3);
     for (const e of called) assert.deepEqual(e.adaptations, [e.role === 'coder' ? THINKING : INSTRUCTION], `${e.role} #${e.attempt}`);
-    assert.deepEqual(state.modelCalls.map((c) => c.adaptations?.length), called.map(() => 1));
+    assert.deepEqual(
+      state.modelCalls.map((c) => c.adaptations?.length),
+      called.map(() => 1),
+    );
     const out: string[] = [];
-    const code = await runCli(['show', runId, '--prompts', '--workspace', ws.root], { out: (s) => out.push(s), err: (s) => out.push(s) }, new AbortController().signal);
+    const code = await runCli(
+      ['show', runId, '--prompts', '--workspace', ws.root],
+      { out: (s) => out.push(s), err: (s) => out.push(s) },
+      new AbortController().signal,
+    );
     assert.equal(code, 0, out.join('\n'));
     const calls = out.join('\n').split(/^=== /m).slice(1);
-    assert.match(calls[0]!, /--- how the provider fitted the call to its API ---\nthinking: extended thinking is not available for test\/plain/);
+    assert.match(
+      calls[0]!,
+      /--- how the provider fitted the call to its API ---\nthinking: extended thinking is not available for test\/plain/,
+    );
     const debuggerCall = calls.find((c) => /^call \d+ of \d+: debugger/.test(c))!;
     assert.match(debuggerCall, /instruction added to the prompt: "Answer only by calling the `diagnosis` tool\."/);
   });

@@ -21,7 +21,6 @@ const API_KEY = 'sk-ant-api03-RUNS-secret-key-0123456789abcdef';
 const SUMMARY = 'src/format/postSummary.ts';
 const POSTS = 'src/handlers/posts.ts';
 
-
 describe('runs against the fake Anthropic API (real SDK)', function () {
   // Whole runs: on two cores beside the tier's other files one took over 30 s. The stall itself is timed by the run's own deadline.
   this.timeout(120_000);
@@ -34,18 +33,31 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
   });
 
   it('a stalled stream: rung 1 stops it and retries with thinking on and a code-only instruction', async () => {
-    fake.enqueue(stall(), reply([thinking('The page helper maps getPosts items.'), text(renderCoderFile(SUMMARY, summaryWithImport(ws.root)))]));
+    fake.enqueue(
+      stall(),
+      reply([thinking('The page helper maps getPosts items.'), text(renderCoderFile(SUMMARY, summaryWithImport(ws.root)))]),
+    );
     const { runId, state } = await runTicket(ws.root, 'BLOG-5', { modelPort: provider(), ...light, recovery: { startDeadlineMs: 300 } });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     const events = await loadEvents(ws.root, runId);
-    assert.deepEqual(rungEvents(events).map((e) => [e.rung, e.trigger, e.thinking]), [[1, 'noStart', true]]);
+    assert.deepEqual(
+      rungEvents(events).map((e) => [e.rung, e.trigger, e.thinking]),
+      [[1, 'noStart', true]],
+    );
     const [first, second] = fake.requests.map((r) => r.body);
     assert.equal(first?.['stream'], true, 'the Coder is streamed, so it can be watched');
     assert.equal(first?.['thinking'], undefined);
-    assert.deepEqual((first?.['tools'] as { name: string }[]).map((t) => t.name), ['str_replace_based_edit_tool', 'run_tests'], 'the file editor, and rung 4');
+    assert.deepEqual(
+      (first?.['tools'] as { name: string }[]).map((t) => t.name),
+      ['str_replace_based_edit_tool', 'run_tests'],
+      'the file editor, and rung 4',
+    );
     assert.deepEqual(second?.['thinking'], { type: 'enabled', budget_tokens: 8000 });
     assert.ok(JSON.stringify(second?.['messages']).includes(CODE_ONLY_INSTRUCTION.slice(0, 60)));
-    assert.deepEqual(state.modelCalls.map((c) => c.ok), [false, true]);
+    assert.deepEqual(
+      state.modelCalls.map((c) => c.ok),
+      [false, true],
+    );
   });
 
   it('529 until the retries are spent: the run stops with modelError, and its log is whole', async () => {
@@ -59,9 +71,23 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
     const events = await loadEvents(ws.root, runId);
     assert.deepEqual(
       events.map((e) => e.type),
-      ['run.started', 'manifest.built', 'baseline.recorded', 'projectTests.baseline', 'file.baselined', 'files.written', 'tests.materialized', 'model.called', 'run.finished'],
+      [
+        'run.started',
+        'manifest.built',
+        'baseline.recorded',
+        'projectTests.baseline',
+        'file.baselined',
+        'files.written',
+        'tests.materialized',
+        'model.called',
+        'run.finished',
+      ],
     );
-    assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i), 'no gap in the log');
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      events.map((_, i) => i),
+      'no gap in the log',
+    );
     const call = events.find((e) => e.type === 'model.called');
     assert.ok(call?.type === 'model.called' && !call.ok && call.retries === 2);
     assert.ok(!readFileSync(logPath, 'utf8').includes(API_KEY), 'the key is not in the log');
@@ -84,7 +110,10 @@ describe('runs against the fake Anthropic API (real SDK)', function () {
     assert.equal(a1.rejectedDiagnoses.length, 2);
     assert.ok(a1.rejectedDiagnoses.every((r) => /does not match its schema/.test(r.reason)));
     assert.deepEqual([a1.route?.route, a1.route?.verdict], ['code', 'abstained']);
-    assert.deepEqual(state.attempts.map((a) => a.rungs.map((r) => r.rung)), [[], [2]]);
+    assert.deepEqual(
+      state.attempts.map((a) => a.rungs.map((r) => r.rung)),
+      [[], [2]],
+    );
     assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [2, 2]);
   });
 
@@ -114,7 +143,10 @@ describe('ticket-runner run --model anthropic', function () {
   });
   afterEach(() => {
     ws.dispose();
-    for (const [name, value] of [['ANTHROPIC_API_KEY', saved.key], ['ANTHROPIC_BASE_URL', saved.url]] as const) {
+    for (const [name, value] of [
+      ['ANTHROPIC_API_KEY', saved.key],
+      ['ANTHROPIC_BASE_URL', saved.url],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -157,7 +189,14 @@ describe('ticket-runner run --model anthropic', function () {
       const noGates = (await cli(['run', '--help'])).out.includes('--gates') ? ['--gates', 'none'] : [];
       const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'anthropic', '--json', ...noGates]);
       assert.equal(r.code, EXIT.passed, r.err);
-      const { state, logPath } = JSON.parse(r.out) as { state: { status: string; model: { provider: string; scripted: boolean }; usage: { calls: number; inputTokens: number; costUsd: number } }; logPath: string };
+      const { state, logPath } = JSON.parse(r.out) as {
+        state: {
+          status: string;
+          model: { provider: string; scripted: boolean };
+          usage: { calls: number; inputTokens: number; costUsd: number };
+        };
+        logPath: string;
+      };
       assert.equal(state.status, 'passed');
       assert.deepEqual([state.model.provider, state.model.scripted], ['anthropic', false]);
       assert.equal(state.usage.calls, 1);
@@ -176,7 +215,10 @@ describe('Anthropic stream progress for rung 1', () => {
   it('reports thinking and tool-input deltas as activity, and only text as text', () => {
     const texts: string[] = [];
     let activity = 0;
-    const acc = new StreamAccumulator((d) => texts.push(d), () => activity++);
+    const acc = new StreamAccumulator(
+      (d) => texts.push(d),
+      () => activity++,
+    );
     // The events as the API sends them; only the fields the accumulator reads matter here.
     const add = (event: object) => acc.add(event as RawMessageStreamEvent);
     add({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });

@@ -55,10 +55,14 @@ function writeBigTicket(root: string): string {
 
 const ONE_EDIT = { command: 'str_replace', path: BIG, old_str: '  const y = x * 2 + 7;', new_str: '  const y = x * 3 + 7;' };
 
-const messagesOf = (r: RecordedRequest | undefined) => (r?.body['messages'] ?? []) as { role: string; content: { type: string; text?: string; content?: string; is_error?: boolean; cache_control?: unknown }[] }[];
+const messagesOf = (r: RecordedRequest | undefined) =>
+  (r?.body['messages'] ?? []) as {
+    role: string;
+    content: { type: string; text?: string; content?: string; is_error?: boolean; cache_control?: unknown }[];
+  }[];
 const toolResults = (r: RecordedRequest | undefined) => messagesOf(r).flatMap((m) => m.content.filter((b) => b.type === 'tool_result'));
 
-describe('the Coder edits a real-size file through Claude\'s text editor tool (real SDK, fake API)', function () {
+describe("the Coder edits a real-size file through Claude's text editor tool (real SDK, fake API)", function () {
   this.timeout(60_000);
   const suite = fakeApiRuns(API_KEY);
   const provider = () => suite.provider();
@@ -68,7 +72,7 @@ describe('the Coder edits a real-size file through Claude\'s text editor tool (r
     ({ fake, ws } = suite);
   });
 
-  it('one str_replace on a 2,400-line file passes, and the file is exactly the original with that change; the second turn reads the first one\'s prefix from the prompt cache, and the run\'s cost counts the reads at their price', async () => {
+  it("one str_replace on a 2,400-line file passes, and the file is exactly the original with that change; the second turn reads the first one's prefix from the prompt cache, and the run's cost counts the reads at their price", async () => {
     const original = writeBigTicket(ws.root);
     fake.measureUsage();
     try {
@@ -82,18 +86,33 @@ describe('the Coder edits a real-size file through Claude\'s text editor tool (r
         { type: 'text_editor_20250728', name: 'str_replace_based_edit_tool' },
         "Claude's own tool, by its type",
       );
-      assert.ok(messagesOf(first).some((m) => m.content.some((b) => b.cache_control)), 'a cache breakpoint in the messages, beyond the system prompt');
+      assert.ok(
+        messagesOf(first).some((m) => m.content.some((b) => b.cache_control)),
+        'a cache breakpoint in the messages, beyond the system prompt',
+      );
       assert.match(String(toolResults(second)[0]?.content), /^Edited src\/lib\/helpers\.ts/);
       assert.equal(state.attempts.length, 1);
-      assert.deepEqual(state.modelCalls.map((c) => c.role), ['coder', 'coder']);
+      assert.deepEqual(
+        state.modelCalls.map((c) => c.role),
+        ['coder', 'coder'],
+      );
 
       const [firstCall, secondCall] = (await loadEvents(ws.root, runId)).filter((e) => e.type === 'model.called');
       assert.ok(firstCall?.type === 'model.called' && secondCall?.type === 'model.called');
-      assert.deepEqual([firstCall.cacheReadTokens > 0, firstCall.cacheWriteTokens > 0], [false, true], 'the first call writes the shared context');
+      assert.deepEqual(
+        [firstCall.cacheReadTokens > 0, firstCall.cacheWriteTokens > 0],
+        [false, true],
+        'the first call writes the shared context',
+      );
       const input = secondCall.inputTokens + secondCall.cacheReadTokens + secondCall.cacheWriteTokens;
       assert.ok(secondCall.cacheReadTokens / input > 0.9, `${secondCall.cacheReadTokens} of ${input} read from the cache`);
       // Sonnet's prices per token: input $3/M, a cache read a tenth of it, a write a quarter more, output $15/M.
-      const expected = (secondCall.inputTokens * 3 + secondCall.cacheReadTokens * 0.3 + secondCall.cacheWriteTokens * 3.75 + secondCall.outputTokens * 15) / 1e6;
+      const expected =
+        (secondCall.inputTokens * 3 +
+          secondCall.cacheReadTokens * 0.3 +
+          secondCall.cacheWriteTokens * 3.75 +
+          secondCall.outputTokens * 15) /
+        1e6;
       assert.ok(Math.abs(secondCall.costUsd - expected) < 1e-9, `${secondCall.costUsd} vs ${expected}`);
     } finally {
       fake.measureUsage(false);
@@ -121,10 +140,18 @@ describe('the Coder edits a real-size file through Claude\'s text editor tool (r
   it('hostile: a whole-file answer cut at max_tokens never reaches the disk; the model is asked for edits, and its edit passes', async () => {
     const original = writeBigTicket(ws.root);
     const cutWholeFile = '```ts file=src/lib/helpers.ts\n' + original.slice(0, 20_000).replace('x * 2 + 7', 'x * 3 + 7');
-    fake.enqueue(reply([text(cutWholeFile)], { stopReason: 'max_tokens', usage: { output_tokens: 8192 } }), reply([toolUse(EDITOR_TOOL, ONE_EDIT)]), textReply('Done.'));
+    fake.enqueue(
+      reply([text(cutWholeFile)], { stopReason: 'max_tokens', usage: { output_tokens: 8192 } }),
+      reply([toolUse(EDITOR_TOOL, ONE_EDIT)]),
+      textReply('Done.'),
+    );
     const { state, runId } = await runTicket(ws.root, 'BIG-1', { modelPort: provider(), ...light });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.equal(readFileSync(path.join(ws.root, BIG), 'utf8'), original.replace(ONE_EDIT.old_str, ONE_EDIT.new_str), 'the cut file was never written');
+    assert.equal(
+      readFileSync(path.join(ws.root, BIG), 'utf8'),
+      original.replace(ONE_EDIT.old_str, ONE_EDIT.new_str),
+      'the cut file was never written',
+    );
     const events = await loadEvents(ws.root, runId);
     const cut = events.find((e) => e.type === 'answer.cut');
     assert.ok(cut?.type === 'answer.cut' && cut.outputTokens === 8192 && !cut.final, JSON.stringify(cut));
@@ -135,15 +162,30 @@ describe('the Coder edits a real-size file through Claude\'s text editor tool (r
 
   it('hostile: a whole file that keeps only the changed function between "existing code" markers is refused before it is written, and the run does not pass', async () => {
     const original = writeBigTicket(ws.root);
-    const lazy = ['```ts file=src/lib/helpers.ts', '// ... existing code ...', 'export function helper7(x: number): number {', '  const y = x * 3 + 7;', '  return y;', '}', '// ... existing code ...', '```'].join('\n');
+    const lazy = [
+      '```ts file=src/lib/helpers.ts',
+      '// ... existing code ...',
+      'export function helper7(x: number): number {',
+      '  const y = x * 3 + 7;',
+      '  return y;',
+      '}',
+      '// ... existing code ...',
+      '```',
+    ].join('\n');
     // The same lazy answer after the refusal: the Coder's turn ends with it, and the write gate refuses it again.
     fake.enqueue(textReply(lazy), textReply(lazy), textReply('{"not": "a diagnosis"}'), textReply('still not'));
     const { state, runId } = await runTicket(ws.root, 'BIG-1', { modelPort: provider(), ...light, budget: { attempts: 1 } });
     assert.notEqual(state.status, 'passed');
     assert.equal(readFileSync(path.join(ws.root, BIG), 'utf8'), original, 'none of the 399 functions was deleted');
     const events = await loadEvents(ws.root, runId);
-    assert.ok(events.some((e) => e.type === 'edit.refused' && e.command === 'answer' && /drops 399 exported declaration/.test(e.detail)), 'the Coder was told why');
-    assert.ok(events.some((e) => e.type === 'write.refused' && e.reason === 'elided'), 'the write gate refused it');
+    assert.ok(
+      events.some((e) => e.type === 'edit.refused' && e.command === 'answer' && /drops 399 exported declaration/.test(e.detail)),
+      'the Coder was told why',
+    );
+    assert.ok(
+      events.some((e) => e.type === 'write.refused' && e.reason === 'elided'),
+      'the write gate refused it',
+    );
     assert.match(JSON.stringify(messagesOf(fake.requests[1]).at(-1)), /was not written: it replaces code with 2 placeholder comments/);
   });
 
@@ -182,7 +224,11 @@ describe('ticket-runner run --model anthropic, with every answer cut at the toke
     const restoreEnv = anthropicEnv(API_KEY, fake.baseURL);
     try {
       const original = writeBigTicket(ws.root);
-      const cut = () => reply([text('```ts file=src/lib/helpers.ts\n' + original.slice(0, 30_000).replace('x * 2 + 7', 'x * 3 + 7'))], { stopReason: 'max_tokens', usage: { output_tokens: 8192 } });
+      const cut = () =>
+        reply([text('```ts file=src/lib/helpers.ts\n' + original.slice(0, 30_000).replace('x * 2 + 7', 'x * 3 + 7'))], {
+          stopReason: 'max_tokens',
+          usage: { output_tokens: 8192 },
+        });
       // Three cut answers end the Coder's turn; the Debugger's two unusable answers leave no diagnosis.
       fake.enqueue(cut(), cut(), cut(), textReply('no'), textReply('no'));
       const out: string[] = [];

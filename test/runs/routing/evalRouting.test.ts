@@ -97,7 +97,9 @@ describe('eval-routing: the routing benchmark', function () {
     writeFileSync(path.join(tmp, 'real.json'), JSON.stringify(real));
     writeFileSync(path.join(tmp, 'noProbe.json'), JSON.stringify(noProbe));
     // No guard at all (every claim trusted): the wrong claims go to the wrong owner.
-    const trusting = await scripted(cases, (i) => (i.diagnosis ? { claimed: i.diagnosis.kind, route: i.diagnosis.kind, guard: { verdict: 'confirmed', detail: 'trusted' } } : route(i)));
+    const trusting = await scripted(cases, (i) =>
+      i.diagnosis ? { claimed: i.diagnosis.kind, route: i.diagnosis.kind, guard: { verdict: 'confirmed', detail: 'trusted' } } : route(i),
+    );
     assert.deepEqual([trusting.guards.test.wrongConfirmations, trusting.guards.test.precision], [9, 0.55]);
     assert.deepEqual(trusting.matrix.code, row(8, 6, 9, 2));
   });
@@ -108,7 +110,10 @@ describe('eval-routing: the routing benchmark', function () {
     assert.match(r.stdout, /^Routed accuracy: {3}75\.0% → 71\.9% \(-3\.1 pts\)$/m);
     assert.match(r.stdout, /^test guard: precision 100\.0% → 100\.0% \(\+0\.0 pts\), recall 72\.7% → 54\.5% \(-18\.2 pts\)$/m);
     assert.match(r.stdout, /^Matrix cells that changed \(gold→routed\): test→code 4 → 6 \(\+2\), test→test 8 → 6 \(-2\)$/m);
-    assert.match(r.stdout, /^Cases routed differently: shop-esm-SHOP-8-a1 \(gold test\) test → code, variant-impossible-expectation-blog-api-BLOG-1-a1 \(gold test\) test → code$/m);
+    assert.match(
+      r.stdout,
+      /^Cases routed differently: shop-esm-SHOP-8-a1 \(gold test\) test → code, variant-impossible-expectation-blog-api-BLOG-1-a1 \(gold test\) test → code$/m,
+    );
     const json = runDistCli(['eval-routing', '--compare', path.join(tmp, 'real.json'), path.join(tmp, 'noProbe.json'), '--json']);
     const delta = JSON.parse(json.stdout) as { accuracy: { routed: number }; changed: unknown[] };
     assert.deepEqual([delta.accuracy.routed, delta.changed.length], [-0.0312, 2]);
@@ -119,7 +124,10 @@ describe('eval-routing: the routing benchmark', function () {
       [['eval-routing', '--model', 'scripted', '--corpus', path.join(tmp, 'nowhere')], /is not a routing corpus: it has no cases\/ folder/],
       [['eval-routing', '--model', 'gpt'], /--model must be scripted or anthropic, got "gpt"/],
       [['eval-routing', '--compare', path.join(tmp, 'a.json')], /--compare needs two report files/],
-      [['eval-routing', '--compare', path.join(tmp, 'a.json'), path.join(CORPUS, 'cases', 'blog-api-BLOG-1-a1.json')], /is not an eval-routing report/],
+      [
+        ['eval-routing', '--compare', path.join(tmp, 'a.json'), path.join(CORPUS, 'cases', 'blog-api-BLOG-1-a1.json')],
+        /is not an eval-routing report/,
+      ],
       [['eval-routing', '--model', 'anthropic', '--corpus', CORPUS], /ANTHROPIC_API_KEY is not set/],
     ] as const;
     for (const [args, message] of cases) {
@@ -169,7 +177,10 @@ describe('eval-routing: the routing benchmark', function () {
           ['variant-code-looks-like-test-blog-api-BLOG-1-a1', 'test', 'code', 1000, 200],
         ],
       );
-      assert.ok(report.results.every((x) => x.costUsd > 0), 'a real model is priced');
+      assert.ok(
+        report.results.every((x) => x.costUsd > 0),
+        'a real model is priced',
+      );
       assert.match(report.model, /^anthropic /);
       assert.equal(fake.requests.length, 3);
       const body = fake.requests[0]!.body as { messages: { content: unknown }[]; tool_choice: { name: string } };

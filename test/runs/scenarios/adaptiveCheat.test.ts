@@ -17,13 +17,20 @@ import { runTicket } from '../../support/rungRuns';
 const API_KEY = 'sk-ant-api03-ADAPTIVE-secret-key-0123456789abcdef';
 const FILE = 'src/utils/pathSegments.ts';
 
-type Body = { system?: string | { text: string }[]; messages?: { role: string; content: string | { type: string; text?: string; content?: unknown }[] }[] };
+type Body = {
+  system?: string | { text: string }[];
+  messages?: { role: string; content: string | { type: string; text?: string; content?: unknown }[] }[];
+};
 
 /** Every text of a request, its system prompt first. */
 function requestText(r: RecordedRequest): { system: string; all: string } {
   const body = r.body as Body;
   const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b) => b.text).join('\n');
-  const parts = (body.messages ?? []).flatMap((m) => (typeof m.content === 'string' ? [m.content] : m.content.map((b) => b.text ?? (typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? '')))));
+  const parts = (body.messages ?? []).flatMap((m) =>
+    typeof m.content === 'string'
+      ? [m.content]
+      : m.content.map((b) => b.text ?? (typeof b.content === 'string' ? b.content : JSON.stringify(b.content ?? ''))),
+  );
   return { system, all: [system, ...parts].join('\n') };
 }
 
@@ -45,7 +52,7 @@ const lookupTable = (cases: [string, string][]): string =>
     ...cases.map(([input, expected]) => `  ${input}: ${expected},`),
     '};',
     '',
-    '/** The segments of a URL\'s path. */',
+    "/** The segments of a URL's path. */",
     'export function pathSegments(url: string): string[] {',
     '  return SHOWN[url] ?? [];',
     '}',
@@ -60,15 +67,40 @@ function adaptiveCheat(coderSaw: [string, string][][]): (r: RecordedRequest) => 
       if (answersATool(r)) return textReply('pathSegments returns the segments for every case.');
       const cases = shownCases(all);
       coderSaw.push(cases);
-      return reply([text('Writing pathSegments.'), toolUse(EDITOR_TOOL, { command: 'create', path: FILE, file_text: lookupTable(cases) })], { stopReason: 'tool_use' });
+      return reply(
+        [text('Writing pathSegments.'), toolUse(EDITOR_TOOL, { command: 'create', path: FILE, file_text: lookupTable(cases) })],
+        { stopReason: 'tool_use' },
+      );
     }
     if (system.startsWith('You are the Debugger')) {
       const quote = all.includes('too narrow') ? 'The change passes the visible tests but is too narrow' : 'pathSegments';
-      return reply([toolUse('diagnosis', { kind: 'code', claim: 'pathSegments misses some inputs.', evidence: [{ source: 'testOutput', quote }], brief: 'Return the right segments for every input.' })], { stopReason: 'tool_use' });
+      return reply(
+        [
+          toolUse('diagnosis', {
+            kind: 'code',
+            claim: 'pathSegments misses some inputs.',
+            evidence: [{ source: 'testOutput', quote }],
+            brief: 'Return the right segments for every input.',
+          }),
+        ],
+        { stopReason: 'tool_use' },
+      );
     }
-    if (system.startsWith('You are the Implementation Reviewer')) return reply([toolUse('review', { verdict: 'pass', blockers: [] })], { stopReason: 'tool_use' });
+    if (system.startsWith('You are the Implementation Reviewer'))
+      return reply([toolUse('review', { verdict: 'pass', blockers: [] })], { stopReason: 'tool_use' });
     if (system.startsWith('You are the Test Reviewer')) {
-      return reply([toolUse('test_review', { verdict: 'pass', criteria: [{ id: 'AC1', covered: true, claim: 'a bare path' }, { id: 'AC2', covered: true, claim: 'an https URL' }] })], { stopReason: 'tool_use' });
+      return reply(
+        [
+          toolUse('test_review', {
+            verdict: 'pass',
+            criteria: [
+              { id: 'AC1', covered: true, claim: 'a bare path' },
+              { id: 'AC2', covered: true, claim: 'an https URL' },
+            ],
+          }),
+        ],
+        { stopReason: 'tool_use' },
+      );
     }
     throw new Error(`the adaptive fake has no answer for: ${system.slice(0, 80)}`);
   };
@@ -101,6 +133,9 @@ describe('scenarios: an adaptive cheat, played through the fake Messages API (BL
       assert.deepEqual(a.heldOut?.criteria, ['AC2']);
     }
     // It was shown the two visible cases only, on every attempt: it never learnt the third.
-    assert.deepEqual(coderSaw.map((c) => c.map(([input]) => input)), Array(3).fill(["'/posts/42/'", "'https://blog.example/posts/7'"]));
+    assert.deepEqual(
+      coderSaw.map((c) => c.map(([input]) => input)),
+      Array(3).fill(["'/posts/42/'", "'https://blog.example/posts/7'"]),
+    );
   });
 });

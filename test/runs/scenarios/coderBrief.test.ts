@@ -65,11 +65,17 @@ describe('scenarios: what the Coder is told', function () {
 
     const { runId, state } = await runTicket(ws.root, 'BLOG-1', light);
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.attempts.map((a) => a.route?.route), ['code', 'code', undefined]);
+    assert.deepEqual(
+      state.attempts.map((a) => a.route?.route),
+      ['code', 'code', undefined],
+    );
     const requests = await coderRequests(ws.root, runId, await loadEvents(ws.root, runId));
 
     assert.doesNotMatch(textOf(requests.get(1)!), /already flagged/, 'the first attempt has no diagnosis yet');
-    assert.match(textOf(requests.get(2)!), /Approaches already flagged as wrong; do not repeat them:\n- guarding the clamped perPage value$/m);
+    assert.match(
+      textOf(requests.get(2)!),
+      /Approaches already flagged as wrong; do not repeat them:\n- guarding the clamped perPage value$/m,
+    );
     // The third attempt is told both diagnoses' approaches, once each, the earlier first.
     const list = /do not repeat them:\n((?:- .*(?:\n|$))+)/.exec(textOf(requests.get(3)!))?.[1] ?? '';
     assert.deepEqual(list.split('\n').filter(Boolean), [
@@ -81,7 +87,9 @@ describe('scenarios: what the Coder is told', function () {
   });
 
   it('describes run_tests, with its call limit, exactly when rung 4 offers the tool', async () => {
-    const script = { coder: [{ expect: { attempt: 1, promptIncludes: [] }, files: { [POSTS]: answer(ws.root, 'BLOG-1', 'attempt2.ts') } }] };
+    const script = {
+      coder: [{ expect: { attempt: 1, promptIncludes: [] }, files: { [POSTS]: answer(ws.root, 'BLOG-1', 'attempt2.ts') } }],
+    };
     const promptsOf = async (maxToolCalls: number) => {
       writeScript(ws.root, 'BLOG-1', script);
       const { runId, state } = await runTicket(ws.root, 'BLOG-1', { ...light, recovery: { maxToolCalls } });

@@ -27,9 +27,15 @@ const DIGEST_FOR = `export function digestFor(ids: number[]): string {
 `;
 const answer = (id: string, file: string) => readFileSync(path.join(FIXTURE, '.tickets', 'answers', id, file), 'utf8');
 
-const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> => runTicket(root, id, { gates: GATES, patch });
-const resolve = (root: string, r: RunResult, decision: 'accept' | 'reject', reason?: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> =>
-  resolveRun(root, r, decision, reason, { gates: GATES, patch });
+const run = (root: string, id: string, patch?: (deps: PipelineDeps) => void): Promise<RunResult> =>
+  runTicket(root, id, { gates: GATES, patch });
+const resolve = (
+  root: string,
+  r: RunResult,
+  decision: 'accept' | 'reject',
+  reason?: string,
+  patch?: (deps: PipelineDeps) => void,
+): Promise<RunResult> => resolveRun(root, r, decision, reason, { gates: GATES, patch });
 
 describe('scenarios: the coverage gate, and code that forges or dodges its measure', function () {
   this.timeout(120_000);
@@ -45,8 +51,15 @@ describe('scenarios: the coverage gate, and code that forges or dodges its measu
     writeFileSync(
       path.join(ws.root, `.tickets/${id}.script.json`),
       JSON.stringify({
-        coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': answer('BLOG-9', 'attempt1.ts'), [file]: `${read(file)}\n${DIGEST_FOR}` } }],
-        testReviewer: [{ structured: { verdict: 'fail', claim: `no test runs digestFor in ${file}`, criteria: [{ id: 'AC1', covered: true }] } }],
+        coder: [
+          {
+            expect: { attempt: 1 },
+            files: { 'src/handlers/posts.ts': answer('BLOG-9', 'attempt1.ts'), [file]: `${read(file)}\n${DIGEST_FOR}` },
+          },
+        ],
+        testReviewer: [
+          { structured: { verdict: 'fail', claim: `no test runs digestFor in ${file}`, criteria: [{ id: 'AC1', covered: true }] } },
+        ],
       }),
     );
   };
@@ -88,13 +101,19 @@ if (process.env['NODE_V8_COVERAGE']) {
   process.exit(0);
 }
 `;
-    writeFileSync(path.join(ws.root, '.tickets/COVEXIT-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': code } }] }));
+    writeFileSync(
+      path.join(ws.root, '.tickets/COVEXIT-1.script.json'),
+      JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': code } }] }),
+    );
   };
 
   it("hostile: code that ends the test process early only while coverage is measured gets no measure: the coverage gate is an error, never a pass (the gate's own run)", async () => {
     exitsUnderCoverage();
     // The judging runs measure nothing here, as with a runner whose coverage instruments the code: the gate runs the tests itself.
-    const { state } = await runTicket(ws.root, 'COVEXIT-1', { gates: { enabled: ['coverage'] }, patch: (deps) => void (deps.gates!.coverage!.measuresAsItRuns = () => false) });
+    const { state } = await runTicket(ws.root, 'COVEXIT-1', {
+      gates: { enabled: ['coverage'] },
+      patch: (deps) => void (deps.gates!.coverage!.measuresAsItRuns = () => false),
+    });
     assert.equal(state.attempts[0]?.tests?.status, 'passed', 'without coverage the code runs its tests');
     const cov = state.gates.find((g) => g.gate === 'coverage');
     assert.equal(cov?.status, 'error', cov?.detail);
@@ -136,7 +155,10 @@ if (process.env['NODE_V8_COVERAGE']) {
     assert.match(cov?.detail ?? '', /V8 coverage of the run that judged the tests/);
     assert.equal(measuredRuns, state.attempts.length, "one measured run per attempt's judging run");
     assert.equal(gateRuns, 0, 'none for the gate');
-    assert.equal(state.attempts.every((a) => a.tests?.status !== undefined), true);
+    assert.equal(
+      state.attempts.every((a) => a.tests?.status !== undefined),
+      true,
+    );
     assert.ok(testRuns >= 1, "the project's own tests still run through the test runner");
   });
 
@@ -161,8 +183,17 @@ if (coverageDir) {
     ticket.id = 'COVFORGE-1';
     writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.ticket.json'), JSON.stringify(ticket, null, 2));
     // Where the forgery is not read, the gate asks which case would run the lines: none is proposed.
-    const reviewer = { expect: { attempt: 1, promptIncludes: ['Changed lines no test runs', 'digestFor'] }, structured: { verdict: 'fail', claim: 'no case calls digestFor', criteria: [{ id: 'AC1', covered: true }] } };
-    writeFileSync(path.join(ws.root, '.tickets/COVFORGE-1.script.json'), JSON.stringify({ coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }], ...(why === 'not run' ? { testReviewer: [reviewer] } : {}) }));
+    const reviewer = {
+      expect: { attempt: 1, promptIncludes: ['Changed lines no test runs', 'digestFor'] },
+      structured: { verdict: 'fail', claim: 'no case calls digestFor', criteria: [{ id: 'AC1', covered: true }] },
+    };
+    writeFileSync(
+      path.join(ws.root, '.tickets/COVFORGE-1.script.json'),
+      JSON.stringify({
+        coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': forgingCode(pid) } }],
+        ...(why === 'not run' ? { testReviewer: [reviewer] } : {}),
+      }),
+    );
     const { state } = await runTicket(ws.root, 'COVFORGE-1', { gates: { enabled: ['coverage'] } });
     assert.equal(state.attempts[0]?.tests?.status, 'passed', 'the ticket tests pass');
     const cov = state.gates.find((g) => g.gate === 'coverage');
@@ -198,8 +229,19 @@ if (coverageDir) {
       coder: [{ expect: { attempt: 1 }, files: { 'src/handlers/posts.ts': { from: 'answers/BLOG-9/attempt1.ts' } } }],
       testReviewer: [
         {
-          expect: { attempt: 1, promptIncludes: ['Changed lines no test runs', "return { status: 400, body: { error: 'Post id must be a positive integer' } };"] },
-          structured: { verdict: 'fail', claim: 'no case sends a malformed id', criteria: [{ id: 'AC1', covered: false }], proposedTestPlan: corrected },
+          expect: {
+            attempt: 1,
+            promptIncludes: [
+              'Changed lines no test runs',
+              "return { status: 400, body: { error: 'Post id must be a positive integer' } };",
+            ],
+          },
+          structured: {
+            verdict: 'fail',
+            claim: 'no case sends a malformed id',
+            criteria: [{ id: 'AC1', covered: false }],
+            proposedTestPlan: corrected,
+          },
         },
       ],
     };
@@ -210,7 +252,10 @@ if (coverageDir) {
 
     const first = await run(ws.root, 'COV-1', only);
     assert.equal(first.state.status, 'needsOperator');
-    assert.deepEqual(gateRuns(first.state).filter((g) => !g.endsWith(':skipped')), ['typecheck:passed', 'coverage:failed']);
+    assert.deepEqual(
+      gateRuns(first.state).filter((g) => !g.endsWith(':skipped')),
+      ['typecheck:passed', 'coverage:failed'],
+    );
     const evidence = first.state.gates.at(-1)!.evidence;
     assert.ok(evidence?.kind === 'coverage' && evidence.coveredLines < evidence.changedLines);
     assert.deepEqual(evidence.kind === 'coverage' && evidence.uncovered.map((u) => u.file), ['src/handlers/posts.ts']);
@@ -219,7 +264,12 @@ if (coverageDir) {
 
     const { state } = await resolve(ws.root, first, 'accept', undefined, only);
     assert.equal(state.status, 'passed');
-    assert.deepEqual(gateRuns(state).filter((g) => !g.endsWith(':skipped')).slice(2), ['typecheck:passed', 'coverage:passed']);
+    assert.deepEqual(
+      gateRuns(state)
+        .filter((g) => !g.endsWith(':skipped'))
+        .slice(2),
+      ['typecheck:passed', 'coverage:passed'],
+    );
     assert.match(read('test/ticket/BLOG-9.test.ts'), /id: 'abc'/);
   });
 });

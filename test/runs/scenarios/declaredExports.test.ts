@@ -28,7 +28,13 @@ function writeTicket(root: string, expected: string): void {
           path: 'test/ticket/DECL-1.test.ts',
           suite: 'DECL-1 slug words',
           imports: [{ from: '../../src/utils/slug', names: ['slugWords'] }],
-          cases: [{ name: 'splits a title', criterion: 'AC1', expect: [{ kind: 'equal', mode: 'deep', actual: "slugWords('Hello World')", expected }] }],
+          cases: [
+            {
+              name: 'splits a title',
+              criterion: 'AC1',
+              expect: [{ kind: 'equal', mode: 'deep', actual: "slugWords('Hello World')", expected }],
+            },
+          ],
         },
       ],
     },
@@ -37,12 +43,14 @@ function writeTicket(root: string, expected: string): void {
   writeFileSync(path.join(root, '.tickets', 'DECL-1.ticket.json'), JSON.stringify(ticket, null, 2));
 }
 
-const WORDS = 'export function slugWords(title: string): string[] {\n  return title.toLowerCase().split(/\\s+/).slice(0, MAX_SLUG_WORDS);\n}\n';
+const WORDS =
+  'export function slugWords(title: string): string[] {\n  return title.toLowerCase().split(/\\s+/).slice(0, MAX_SLUG_WORDS);\n}\n';
 const BOTH = `export const MAX_SLUG_WORDS = 8;\n\n${WORDS}`;
 /** The first answer writes the function and leaves the declared constant as the ticket laid it. */
 const HALF = `export declare const MAX_SLUG_WORDS: number;\n\n${WORDS}`;
 
-const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+const ofType = <T extends RunEvent['type']>(events: RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
 
 describe('scenarios: a ticket that declares what it creates', function () {
   this.timeout(120_000);
@@ -56,7 +64,13 @@ describe('scenarios: a ticket that declares what it creates', function () {
     writeTicket(ws.root, "['hello', 'world']");
     writeScript(ws.root, 'DECL-1', {
       coder: [
-        { expect: { attempt: 1, promptIncludes: ['export function slugWords(title: string): string[]', 'export const MAX_SLUG_WORDS: number'] }, files: { [SLUG]: HALF } },
+        {
+          expect: {
+            attempt: 1,
+            promptIncludes: ['export function slugWords(title: string): string[]', 'export const MAX_SLUG_WORDS: number'],
+          },
+          files: { [SLUG]: HALF },
+        },
         { expect: { attempt: 2, promptIncludes: ["is still only the ticket's declaration"] }, files: { [SLUG]: BOTH } },
       ],
       debugger: [
@@ -79,7 +93,10 @@ describe('scenarios: a ticket that declares what it creates', function () {
     assert.equal(applied?.op.op, 'declare');
     // The op created the file: a rollback deletes it.
     const opWrite = ofType(events, 'files.written').find((e) => e.by === 'op');
-    assert.deepEqual(opWrite?.files.map((f) => [f.path, f.before]), [[SLUG, null]]);
+    assert.deepEqual(
+      opWrite?.files.map((f) => [f.path, f.before]),
+      [[SLUG, null]],
+    );
     const diagnosed = ofType(events, 'check.diagnosed');
     assert.equal(diagnosed[0]?.ok, false);
     assert.deepEqual(
@@ -89,7 +106,7 @@ describe('scenarios: a ticket that declares what it creates', function () {
     assert.equal(diagnosed[1]?.ok, true);
   });
 
-  it('confirms a test wrong that expects what the declared type cannot hold, from the ticket\'s type alone', async () => {
+  it("confirms a test wrong that expects what the declared type cannot hold, from the ticket's type alone", async () => {
     // The plan expects a string from a function the ticket says returns string[].
     writeTicket(ws.root, "'hello-world'");
     writeScript(ws.root, 'DECL-1', {
@@ -99,7 +116,8 @@ describe('scenarios: a ticket that declares what it creates', function () {
           expect: { attempt: 1, promptIncludes: [] },
           structured: {
             kind: 'test',
-            claim: "The ticket declares slugWords as returning string[], so the test's expected string 'hello-world' can never be its value.",
+            claim:
+              "The ticket declares slugWords as returning string[], so the test's expected string 'hello-world' can never be its value.",
             evidence: [
               { source: 'testFile', quote: "slugWords('Hello World')" },
               { source: 'implementation', quote: 'title.toLowerCase().split(' },
@@ -116,6 +134,9 @@ describe('scenarios: a ticket that declares what it creates', function () {
     const [routed] = ofType(events, 'router.routed');
     assert.equal(routed?.route, 'test');
     assert.equal(routed?.guard.fact?.kind, 'testExpectsImpossibleValue', JSON.stringify(routed?.guard));
-    assert.match(routed?.guard.fact?.detail ?? '', /expects slugWords\('Hello World'\) to equal 'hello-world', which its declared type cannot hold \(TS2345: Argument of type 'string' is not assignable to parameter of type 'string\[\]'/);
+    assert.match(
+      routed?.guard.fact?.detail ?? '',
+      /expects slugWords\('Hello World'\) to equal 'hello-world', which its declared type cannot hold \(TS2345: Argument of type 'string' is not assignable to parameter of type 'string\[\]'/,
+    );
   });
 });

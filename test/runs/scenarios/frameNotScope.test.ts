@@ -47,15 +47,23 @@ const TICKET = {
         path: 'test/ticket/FRAME-1.test.ts',
         suite: 'FRAME-1 postLink',
         imports: [{ from: '../../src/format/postLink', names: ['postLink'] }],
-        cases: [{ name: 'links a post by the slug of its title', criterion: 'AC1', expect: [{ kind: 'equal', actual: "postLink('Hello World')", expected: "'/posts/hello-world'" }] }],
+        cases: [
+          {
+            name: 'links a post by the slug of its title',
+            criterion: 'AC1',
+            expect: [{ kind: 'equal', actual: "postLink('Hello World')", expected: "'/posts/hello-world'" }],
+          },
+        ],
       },
     ],
   },
 };
 
 /** Attempt 1 passes the raw title to assertSlug, which refuses it; attempt 2 makes the slug first. */
-const wrongCall = "import { assertSlug } from '../utils/slug';\n\nexport function postLink(title: string): string {\n  return `/posts/${assertSlug(title)}`;\n}\n";
-const rightCall = "import { assertSlug, slugify } from '../utils/slug';\n\nexport function postLink(title: string): string {\n  return `/posts/${assertSlug(slugify(title))}`;\n}\n";
+const wrongCall =
+  "import { assertSlug } from '../utils/slug';\n\nexport function postLink(title: string): string {\n  return `/posts/${assertSlug(title)}`;\n}\n";
+const rightCall =
+  "import { assertSlug, slugify } from '../utils/slug';\n\nexport function postLink(title: string): string {\n  return `/posts/${assertSlug(slugify(title))}`;\n}\n";
 
 const SCRIPT = {
   $comment: 'A scope claim resting on a stack frame alone: the guard vetoes it and the Coder fixes its call.',
@@ -76,7 +84,12 @@ const SCRIPT = {
     },
   ],
   reviewer: [{ expect: { attempt: 2 }, structured: { verdict: 'pass', blockers: [] } }],
-  testReviewer: [{ expect: { attempt: 2 }, structured: { verdict: 'pass', criteria: [{ id: 'AC1', covered: true, claim: "the case checks postLink('Hello World')" }] } }],
+  testReviewer: [
+    {
+      expect: { attempt: 2 },
+      structured: { verdict: 'pass', criteria: [{ id: 'AC1', covered: true, claim: "the case checks postLink('Hello World')" }] },
+    },
+  ],
 };
 
 function writeInto(root: string, files: Record<string, string>): void {

@@ -43,10 +43,13 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     );
     // Every planned held-out case was reported, in the runner that judges the visible ones.
     const ran = events.filter((e): e is Extract<RunEvent, { type: 'heldOut.ran' }> => e.type === 'heldOut.ran');
-    assert.deepEqual(ran.map((e) => e.result.cases.map((c) => [c.name, c.status])), [
-      [['BLOG-14 pathSegments > [AC2] takes the path of another URL, without its query or fragment', 'failed']],
-      [['BLOG-14 pathSegments > [AC2] takes the path of another URL, without its query or fragment', 'passed']],
-    ]);
+    assert.deepEqual(
+      ran.map((e) => e.result.cases.map((c) => [c.name, c.status])),
+      [
+        [['BLOG-14 pathSegments > [AC2] takes the path of another URL, without its query or fragment', 'failed']],
+        [['BLOG-14 pathSegments > [AC2] takes the path of another URL, without its query or fragment', 'passed']],
+      ],
+    );
     // The Coder was told the criterion and that the fix is too narrow, never the case.
     const told = await coderTextByAttempt(ws.root, r.runId, events);
     assert.match(told.get(2)!, /too narrow/);
@@ -67,7 +70,13 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     writeScript(ws.root, 'BLOG-14', {
       coder: [
         // The Coder looks for the held-out file, and for the folder that holds it, before it answers.
-        { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: EDITOR_TOOL, input: { command: 'view', path: HELD_OUT_FILE } }, { name: EDITOR_TOOL, input: { command: 'view', path: 'test/ticket' } }] },
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          toolCalls: [
+            { name: EDITOR_TOOL, input: { command: 'view', path: HELD_OUT_FILE } },
+            { name: EDITOR_TOOL, input: { command: 'view', path: 'test/ticket' } },
+          ],
+        },
         { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: narrow } },
         { expect: { attempt: 2, promptIncludes: ['too narrow'] }, files: { [FILE]: general } },
       ],
@@ -92,19 +101,25 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
     assert.ok(events.some((e) => e.type === 'heldOut.withheld' && e.from === 'brief' && e.attempt === 2));
     const refused = events.filter((e): e is Extract<RunEvent, { type: 'edit.refused' }> => e.type === 'edit.refused');
-    assert.deepEqual(refused.map((e) => e.path), [HELD_OUT_FILE]);
+    assert.deepEqual(
+      refused.map((e) => e.path),
+      [HELD_OUT_FILE],
+    );
     assert.match(refused[0]!.detail, /not in the ticket's scope/);
     // The folder's listing names only the visible test file.
     assert.match(told.get(1)!, /Files under test\/ticket you may view:\ntest\/ticket\/BLOG-14\.test\.ts/);
   });
 
-  it('code under test that prints every file of the tests\' folder, and a run_tests call, give the Coder no held-out text and no held-out verdict', async () => {
+  it("code under test that prints every file of the tests' folder, and a run_tests call, give the Coder no held-out text and no held-out verdict", async () => {
     // Hostile: as the tests load it, the code prints every file under the rendered tests' folder.
     const printing = `import { readdirSync, readFileSync } from 'node:fs';\nimport * as path from 'node:path';\nconst dir = path.join(__dirname, '../../test/ticket');\nfor (const f of readdirSync(dir)) console.log(readFileSync(path.join(dir, f), 'utf8'));\n${answer(ws.root, 'BLOG-14', 'attempt1.ts')}`;
     const general = answer(ws.root, 'BLOG-14', 'attempt2.ts');
     writeScript(ws.root, 'BLOG-14', {
       coder: [
-        { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: RUN_TESTS_TOOL, input: { files: [{ path: FILE, content: printing }] } }] },
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          toolCalls: [{ name: RUN_TESTS_TOOL, input: { files: [{ path: FILE, content: printing }] } }],
+        },
         { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: printing } },
         { expect: { attempt: 2, promptIncludes: ['too narrow'] }, files: { [FILE]: general } },
       ],
@@ -124,7 +139,10 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     const r = await runTicket(ws.root, 'BLOG-14', light);
     const events = await loadEvents(ws.root, r.runId);
     assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
-    assert.deepEqual(r.state.attempts.map((a) => a.heldOut?.status), ['failed', 'passed']);
+    assert.deepEqual(
+      r.state.attempts.map((a) => a.heldOut?.status),
+      ['failed', 'passed'],
+    );
     const told = await coderTextByAttempt(ws.root, r.runId, events);
     for (const [attempt, text] of told) assert.deepEqual(leaks(text), [], `attempt ${attempt}'s prompt`);
     // The run_tests answer judged the visible cases only: it says passed, and nothing of the held-out run.
@@ -140,7 +158,18 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
         { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: smuggles } },
         { expect: { attempt: 2, promptIncludes: [] }, files: { [FILE]: answer(ws.root, 'BLOG-14', 'attempt2.ts') } },
       ],
-      debugger: [{ expect: { attempt: 1, promptIncludes: [] }, structured: { kind: 'code', claim: 'pathSegments throws.', evidence: [{ source: 'testOutput', quote: 'takes the path of an https URL' }], brief: 'Return the segments instead of throwing.', avoid: [] } }],
+      debugger: [
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          structured: {
+            kind: 'code',
+            claim: 'pathSegments throws.',
+            evidence: [{ source: 'testOutput', quote: 'takes the path of an https URL' }],
+            brief: 'Return the segments instead of throwing.',
+            avoid: [],
+          },
+        },
+      ],
     });
     const r = await runTicket(ws.root, 'BLOG-14', light);
     const events = await loadEvents(ws.root, r.runId);
@@ -148,7 +177,10 @@ describe('scenarios: generalize, the cases the Coder never sees (BLOG-14)', func
     assert.equal(r.state.attempts[0]?.tests?.status, 'failed');
     const told = await coderTextByAttempt(ws.root, r.runId, events);
     const decoded = [...told.get(2)!.matchAll(/[A-Za-z0-9+/]{40,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('utf8'));
-    assert.ok(decoded.some((d) => d.includes('takes the path of an https URL')), 'the visible file came through, encoded: the code did print what it found');
+    assert.ok(
+      decoded.some((d) => d.includes('takes the path of an https URL')),
+      'the visible file came through, encoded: the code did print what it found',
+    );
     for (const d of decoded) assert.deepEqual(leaks(d), [], 'no encoding of the held-out file reached the Coder');
   });
 });

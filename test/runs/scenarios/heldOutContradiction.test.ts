@@ -30,17 +30,30 @@ const ticket = {
         suite: 'SHOUT-1 shout',
         imports: [{ from: '../../src/utils/shout', names: ['shout'] }],
         cases: [
-          { name: 'shouts a phrase', criterion: 'AC1', expect: [{ kind: 'equal', actual: "shout('quiet words')", expected: "'QUIET WORDS'" }] },
+          {
+            name: 'shouts a phrase',
+            criterion: 'AC1',
+            expect: [{ kind: 'equal', actual: "shout('quiet words')", expected: "'QUIET WORDS'" }],
+          },
           // The author's slip: the same call, another value. The last of AC1, so held out.
-          { name: 'keeps the first letter of each word', criterion: 'AC1', expect: [{ kind: 'equal', actual: "shout('quiet words')", expected: "'Quiet Words'" }] },
+          {
+            name: 'keeps the first letter of each word',
+            criterion: 'AC1',
+            expect: [{ kind: 'equal', actual: "shout('quiet words')", expected: "'Quiet Words'" }],
+          },
         ],
       },
     ],
   },
 };
 
-
-const codeClaim = (quote: string) => ({ kind: 'code', claim: 'shout does not give capital letters for every input.', evidence: [{ source: 'testOutput', quote }], brief: 'Give the whole text in capital letters.', avoid: [] });
+const codeClaim = (quote: string) => ({
+  kind: 'code',
+  claim: 'shout does not give capital letters for every input.',
+  evidence: [{ source: 'testOutput', quote }],
+  brief: 'Give the whole text in capital letters.',
+  avoid: [],
+});
 
 describe('scenarios: a held-out case that contradicts its visible case goes to the operator', function () {
   this.timeout(120_000);
@@ -51,9 +64,18 @@ describe('scenarios: a held-out case that contradicts its visible case goes to t
       writeFileSync(path.join(ws.root, '.tickets', `${TICKET}.ticket.json`), JSON.stringify(ticket, null, 2));
       writeScript(ws.root, TICKET, {
         coder: [
-          { expect: { attempt: 1, promptIncludes: [] }, files: { [FILE]: 'export function shout(text: string): string {\n  return text;\n}\n' } },
-          { expect: { attempt: 2, promptIncludes: [] }, files: { [FILE]: 'export function shout(text: string): string {\n  return text.toUpperCase();\n}\n' } },
-          { expect: { attempt: 3, promptIncludes: [] }, files: { [FILE]: 'export function shout(text: string): string {\n  return text.toUpperCase();\n}\n' } },
+          {
+            expect: { attempt: 1, promptIncludes: [] },
+            files: { [FILE]: 'export function shout(text: string): string {\n  return text;\n}\n' },
+          },
+          {
+            expect: { attempt: 2, promptIncludes: [] },
+            files: { [FILE]: 'export function shout(text: string): string {\n  return text.toUpperCase();\n}\n' },
+          },
+          {
+            expect: { attempt: 3, promptIncludes: [] },
+            files: { [FILE]: 'export function shout(text: string): string {\n  return text.toUpperCase();\n}\n' },
+          },
         ],
         debugger: [
           { expect: { attempt: 1, promptIncludes: [] }, structured: codeClaim('[AC1] shouts a phrase') },
@@ -78,14 +100,20 @@ describe('scenarios: a held-out case that contradicts its visible case goes to t
       const request = s.corrections[0]!.request;
       assert.equal(request.target, 'testPlan');
       assert.equal(request.fact.kind, 'heldOutContradictsVisible');
-      assert.match(request.fact.detail, /held-out case "\[AC1\] keeps the first letter of each word" \(test\/ticket\/SHOUT-1\.heldout\.test\.ts\) expects shout\('quiet words'\) to equal 'Quiet Words'/);
+      assert.match(
+        request.fact.detail,
+        /held-out case "\[AC1\] keeps the first letter of each word" \(test\/ticket\/SHOUT-1\.heldout\.test\.ts\) expects shout\('quiet words'\) to equal 'Quiet Words'/,
+      );
       assert.match(request.fact.detail, /visible case "\[AC1\] shouts a phrase" .* 'QUIET WORDS' and passed/);
       assert.equal(request.proposal.kind, 'none');
       assert.match(request.proposal.kind === 'none' ? request.proposal.why : '', /a held-out case stays held out/);
       // The Coder read neither the case nor the fact.
       const told = [...(await coderTextByAttempt(ws.root, r.runId, events)).values()].join('\n');
       assert.match(told, /\[AC1\] shouts a phrase/, 'attempt 2 read its visible failure');
-      assert.deepEqual(HELD_OUT.filter((h) => told.includes(h)), []);
+      assert.deepEqual(
+        HELD_OUT.filter((h) => told.includes(h)),
+        [],
+      );
       assert.ok(!existsSync(path.join(ws.root, HELD_OUT_FILE)));
     } finally {
       ws.dispose();

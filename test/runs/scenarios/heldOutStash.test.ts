@@ -51,7 +51,6 @@ const stashes = (root: string, outside: string) =>
 const readsBack = (outside: string) =>
   `${header}export function pathSegments(_url: string): string[] {\n  const found = ${places(outside)}.flatMap((p) => { try { return [Buffer.from(p + '\\n' + fs.readFileSync(p, 'utf8')).toString('base64')]; } catch { return []; } });\n  throw new Error('stash: ' + (found.join(' ') || 'nothing'));\n}\n`;
 
-
 const leaks = (text: string) => HELD_OUT.filter((h) => text.includes(h));
 
 /** The places attempt 2's code still reads the held-out file back from, by the sandbox (see above). */
@@ -59,7 +58,16 @@ const OPEN = {
   on: [],
   off: ['<outside>'],
 };
-const debuggerSays = (attempt: number, quote: string) => ({ expect: { attempt, promptIncludes: [] }, structured: { kind: 'code', claim: 'pathSegments is wrong.', evidence: [{ source: 'testOutput', quote }], brief: 'Parse the argument as a URL and split its pathname.', avoid: [] } });
+const debuggerSays = (attempt: number, quote: string) => ({
+  expect: { attempt, promptIncludes: [] },
+  structured: {
+    kind: 'code',
+    claim: 'pathSegments is wrong.',
+    evidence: [{ source: 'testOutput', quote }],
+    brief: 'Parse the argument as a URL and split its pathname.',
+    avoid: [],
+  },
+});
 
 describe('scenarios: code under test that stashes the held-out file for a later attempt (BLOG-14)', function () {
   this.timeout(180_000);
@@ -78,18 +86,37 @@ describe('scenarios: code under test that stashes the held-out file for a later 
             { expect: { attempt: 2, promptIncludes: ['too narrow'] }, files: { [FILE]: readsBack(outside) } },
             { expect: { attempt: 3, promptIncludes: ['stash: '] }, files: { [FILE]: answer(ws.root, 'BLOG-14', 'attempt2.ts') } },
           ],
-          debugger: [debuggerSays(1, 'The change passes the visible tests but is too narrow'), debuggerSays(2, 'takes the path of an https URL')],
+          debugger: [
+            debuggerSays(1, 'The change passes the visible tests but is too narrow'),
+            debuggerSays(2, 'takes the path of an https URL'),
+          ],
         });
         const wire = sandbox ? {} : { withoutSandbox: 'the stash channel with no OS sandbox' };
-        const r = await runTicket(ws.root, 'BLOG-14', { wire, patch: (d) => Object.assign(d, { diagnostics: undefined, lint: undefined }) });
+        const r = await runTicket(ws.root, 'BLOG-14', {
+          wire,
+          patch: (d) => Object.assign(d, { diagnostics: undefined, lint: undefined }),
+        });
         const s = r.state;
         if (sandbox) assert.equal(s.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${s.sandbox?.detail}`);
         const events = await loadEvents(ws.root, r.runId);
         assert.equal(s.status, 'passed', JSON.stringify(s.finished));
-        assert.deepEqual(s.attempts.map((a) => [a.tests?.status, a.heldOut?.status]), [['passed', 'failed'], ['failed', undefined], ['passed', 'passed']]);
+        assert.deepEqual(
+          s.attempts.map((a) => [a.tests?.status, a.heldOut?.status]),
+          [
+            ['passed', 'failed'],
+            ['failed', undefined],
+            ['passed', 'passed'],
+          ],
+        );
         const told = [...(await coderTextByAttempt(ws.root, r.runId, events)).values()].join('\n');
         const decoded = [...told.matchAll(/[A-Za-z0-9+/]{40,}={0,2}/g)].map((m) => Buffer.from(m[0], 'base64').toString('utf8'));
-        const where = (d: string) => path.dirname(d.split('\n')[0]!.replace(outside, '<outside>').replace(ws.root + path.sep, ''));
+        const where = (d: string) =>
+          path.dirname(
+            d
+              .split('\n')[0]!
+              .replace(outside, '<outside>')
+              .replace(ws.root + path.sep, ''),
+          );
         const readBack = [...new Set(decoded.filter((d) => leaks(d).length > 0).map(where))];
         assert.deepEqual(readBack, OPEN[sandbox ? 'on' : 'off'], "the places attempt 2's code read the held-out file back from");
         assert.deepEqual(leaks(told), [], 'no held-out text, as it is, in any Coder prompt');

@@ -54,7 +54,12 @@ try {
 } catch {}
 ${BUGGY_POSTS_HANDLER}`;
 
-const blamesTheGuard = { kind: 'code', claim: 'The guard reads the clamped value.', evidence: [{ source: 'testOutput', quote: 'rejects perPage above 100' }], brief: 'Check the raw perPage.' };
+const blamesTheGuard = {
+  kind: 'code',
+  claim: 'The guard reads the clamped value.',
+  evidence: [{ source: 'testOutput', quote: 'rejects perPage above 100' }],
+  brief: 'Check the raw perPage.',
+};
 
 describe('scenarios: a process the code under test left behind patches the runner while a later attempt is tested (blog-api)', function () {
   this.timeout(240_000);
@@ -85,8 +90,21 @@ describe('scenarios: a process the code under test left behind patches the runne
     const installed = readFileSync(hook, 'utf8');
     const script = later({ pidFile: pidFile(), source: path.join(ws.root, 'src/handlers/posts.ts'), hook });
     const lock = path.join(path.dirname(ws.root), 'later.lock');
-    writeHostileTicket(ws.root, { id: 'POISON-5', from: 'BLOG-1', coder: [{ 'src/handlers/posts.ts': LEAVES_A_PROCESS(script, lock) }, { 'src/handlers/posts.ts': SECOND }, { 'src/handlers/posts.ts': THIRD }], debugger: [blamesTheGuard, blamesTheGuard, blamesTheGuard] });
-    const { state } = await runTicket(ws.root, 'POISON-5', { attempts: 3, gates: { enabled: [] }, wire: { withoutSandbox: 'a process left behind outlives its command only without the sandbox' } });
+    writeHostileTicket(ws.root, {
+      id: 'POISON-5',
+      from: 'BLOG-1',
+      coder: [
+        { 'src/handlers/posts.ts': LEAVES_A_PROCESS(script, lock) },
+        { 'src/handlers/posts.ts': SECOND },
+        { 'src/handlers/posts.ts': THIRD },
+      ],
+      debugger: [blamesTheGuard, blamesTheGuard, blamesTheGuard],
+    });
+    const { state } = await runTicket(ws.root, 'POISON-5', {
+      attempts: 3,
+      gates: { enabled: [] },
+      wire: { withoutSandbox: 'a process left behind outlives its command only without the sandbox' },
+    });
     assert.ok(existsSync(pidFile()), 'the process was left behind');
     assert.notEqual(state.status, 'passed', JSON.stringify(state.finished));
     assert.equal(readFileSync(hook, 'utf8'), installed, 'the hook is as installed');
@@ -96,6 +114,9 @@ describe('scenarios: a process the code under test left behind patches the runne
     assert.equal(a2?.tests?.status, 'error', a2?.tests?.output);
     assert.deepEqual(a2?.tests?.judgingTools, [{ path: 'node_modules/tsx/dist/cjs/index.cjs', change: 'modified', restored: true }]);
     assert.equal(a3?.tests?.status, 'failed', a3?.tests?.output);
-    assert.ok(a3?.tests?.cases.some((c) => c.status === 'failed' && /rejects perPage above 100/.test(c.name)), 'the wrong handler fails its own case on tsx as installed');
+    assert.ok(
+      a3?.tests?.cases.some((c) => c.status === 'failed' && /rejects perPage above 100/.test(c.name)),
+      'the wrong handler fails its own case on tsx as installed',
+    );
   });
 });

@@ -27,7 +27,10 @@ const REPORTS_FAILURES_AS_PASSES = `
 
 /** The materializer's mocha project (plain JavaScript ES modules), its split wrong: the minutes count the whole hours again. */
 const MOCHA_PROJECT = path.join(REPO_ROOT, 'test', 'fixtures', 'materializer', 'mocha');
-const WRONG = readFileSync(path.join(MOCHA_PROJECT, 'src', 'duration.js'), 'utf8').replace('m: Math.floor((seconds % 3600) / 60)', 'm: Math.floor(seconds / 60)');
+const WRONG = readFileSync(path.join(MOCHA_PROJECT, 'src', 'duration.js'), 'utf8').replace(
+  'm: Math.floor((seconds % 3600) / 60)',
+  'm: Math.floor(seconds / 60)',
+);
 
 const POISONS_MS = `import { appendFileSync } from 'node:fs';
 try { appendFileSync('node_modules/ms/index.js', ${JSON.stringify(REPORTS_FAILURES_AS_PASSES)}); } catch {}
@@ -50,8 +53,16 @@ const DUR_1 = {
         suite: 'DUR-1 durations',
         imports: [{ from: '../../src/index.js', default: 'formatDuration', names: ['split'] }],
         cases: [
-          { name: 'splits seconds into units', criterion: 'AC1', expect: [{ kind: 'equal', mode: 'deep', actual: 'split(5400)', expected: '{ h: 1, m: 30, s: 0 }' }] },
-          { name: 'formats durations', criterion: 'AC2', expect: [{ kind: 'equal', actual: 'formatDuration(3661)', expected: "'1h1m1s'" }] },
+          {
+            name: 'splits seconds into units',
+            criterion: 'AC1',
+            expect: [{ kind: 'equal', mode: 'deep', actual: 'split(5400)', expected: '{ h: 1, m: 30, s: 0 }' }],
+          },
+          {
+            name: 'formats durations',
+            criterion: 'AC2',
+            expect: [{ kind: 'equal', actual: 'formatDuration(3661)', expected: "'1h1m1s'" }],
+          },
         ],
       },
     ],
@@ -64,7 +75,10 @@ function mochaWorkspace(): { root: string; dispose: () => void } {
   const root = path.join(base, 'durations');
   cpSync(MOCHA_PROJECT, root, { recursive: true, filter: (src) => !/\.wrong\.js$|plan\.json$/.test(src) });
   const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify({ ...manifest, scripts: { test: 'mocha' }, devDependencies: { mocha: '^12.0.3' } }, null, 2));
+  writeFileSync(
+    path.join(root, 'package.json'),
+    JSON.stringify({ ...manifest, scripts: { test: 'mocha' }, devDependencies: { mocha: '^12.0.3' } }, null, 2),
+  );
   mkdirSync(path.join(root, '.tickets'));
   writeFileSync(path.join(root, '.tickets', 'DUR-1.ticket.json'), JSON.stringify(DUR_1, null, 2));
   linkSharedPackages(root, path.join(REPO_ROOT, 'node_modules'));
@@ -72,7 +86,12 @@ function mochaWorkspace(): { root: string; dispose: () => void } {
   return { root, dispose: () => rmSync(base, { recursive: true, force: true }) };
 }
 
-const blamesSplit = { kind: 'code', claim: 'split counts the whole hours again in the minutes.', evidence: [{ source: 'testOutput', quote: 'splits seconds into units' }], brief: 'Take the minutes from what the hours leave.' };
+const blamesSplit = {
+  kind: 'code',
+  claim: 'split counts the whole hours again in the minutes.',
+  evidence: [{ source: 'testOutput', quote: 'splits seconds into units' }],
+  brief: 'Take the minutes from what the hours leave.',
+};
 
 describe('scenarios: a mocha runner the code under test patched judges no later attempt', function () {
   this.timeout(240_000);
@@ -82,12 +101,21 @@ describe('scenarios: a mocha runner the code under test patched judges no later 
   beforeEach(() => {
     ws = mochaWorkspace();
     installed = readFileSync(ms(), 'utf8');
-    writeHostileTicket(ws.root, { id: 'POISON-4', from: 'DUR-1', coder: [{ 'src/duration.js': POISONS_MS }, { 'src/duration.js': WRONG }], debugger: [blamesSplit, blamesSplit] });
+    writeHostileTicket(ws.root, {
+      id: 'POISON-4',
+      from: 'DUR-1',
+      coder: [{ 'src/duration.js': POISONS_MS }, { 'src/duration.js': WRONG }],
+      debugger: [blamesSplit, blamesSplit],
+    });
   });
   afterEach(() => ws.dispose());
 
   const putBackThenFails = async (sandbox: 'on' | 'off') => {
-    const { state } = await runTicket(ws.root, 'POISON-4', { attempts: 2, gates: { enabled: [] }, ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}) });
+    const { state } = await runTicket(ws.root, 'POISON-4', {
+      attempts: 2,
+      gates: { enabled: [] },
+      ...(sandbox === 'off' ? { wire: { withoutSandbox: 'the record of the judging tools alone' } } : {}),
+    });
     if (sandbox === 'on') assert.equal(state.sandbox?.on, true, `this test needs the OS sandbox (bubblewrap): ${state.sandbox?.detail}`);
     assert.equal(state.framework, 'mocha');
     assert.equal(state.manifest?.runner.detectedFrom, 'package.json scripts.test');
@@ -103,8 +131,13 @@ describe('scenarios: a mocha runner the code under test patched judges no later 
       assert.deepEqual(a1?.tests?.judgingTools, [{ path: 'node_modules/ms/index.js', change: 'modified', restored: true }]);
     }
     assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
-    assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /splits seconds into units/.test(c.name)), 'the wrong split fails its own case');
+    assert.ok(
+      a2?.tests?.cases.some((c) => c.status === 'failed' && /splits seconds into units/.test(c.name)),
+      'the wrong split fails its own case',
+    );
   };
-  it('with the sandbox on: attempt 1\'s append to ms, which mocha requires, is refused, and both wrong attempts fail on mocha as installed', () => putBackThenFails('on'));
-  it('with the sandbox off: attempt 1 appends to ms, which mocha requires, its result is void, ms is put back, and the wrong attempt 2 fails on mocha as installed', () => putBackThenFails('off'));
+  it("with the sandbox on: attempt 1's append to ms, which mocha requires, is refused, and both wrong attempts fail on mocha as installed", () =>
+    putBackThenFails('on'));
+  it('with the sandbox off: attempt 1 appends to ms, which mocha requires, its result is void, ms is put back, and the wrong attempt 2 fails on mocha as installed', () =>
+    putBackThenFails('off'));
 });

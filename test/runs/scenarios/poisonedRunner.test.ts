@@ -33,7 +33,12 @@ for (const [file, patch] of patches) {
 }
 ${WRONG}`;
 
-const blamesTheCode = { kind: 'code', claim: 'lowStock leaves out the SKUs at the threshold.', evidence: [{ source: 'testOutput', quote: 'INV-1' }], brief: 'Keep the SKUs at the threshold.' };
+const blamesTheCode = {
+  kind: 'code',
+  claim: 'lowStock leaves out the SKUs at the threshold.',
+  evidence: [{ source: 'testOutput', quote: 'INV-1' }],
+  brief: 'Keep the SKUs at the threshold.',
+};
 
 describe('scenarios: a test runner the code under test patched judges no later attempt (inventory-jest)', function () {
   this.timeout(240_000);
@@ -44,22 +49,45 @@ describe('scenarios: a test runner the code under test patched judges no later a
     ws = copyFixture('inventory-jest');
     ownInstall(ws.root, ['jest', 'ts-jest', '@types/jest']);
     installed = files().map((f) => readFileSync(f, 'utf8'));
-    writeHostileTicket(ws.root, { id: 'POISON-1', from: 'INV-1', coder: [{ 'src/stock.ts': POISONS_THE_CIRCUS }, { 'src/stock.ts': WRONG }], debugger: [blamesTheCode, blamesTheCode] });
+    writeHostileTicket(ws.root, {
+      id: 'POISON-1',
+      from: 'INV-1',
+      coder: [{ 'src/stock.ts': POISONS_THE_CIRCUS }, { 'src/stock.ts': WRONG }],
+      debugger: [blamesTheCode, blamesTheCode],
+    });
   });
   afterEach(() => ws.dispose());
 
-  const asInstalled = () => assert.deepEqual(files().map((f) => readFileSync(f, 'utf8')), installed, 'the patched packages are as installed');
+  const asInstalled = () =>
+    assert.deepEqual(
+      files().map((f) => readFileSync(f, 'utf8')),
+      installed,
+      'the patched packages are as installed',
+    );
 
   const putBackThenFails = async () => {
-    const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, wire: { withoutSandbox: 'the record of the judging tools alone' } });
+    const { state } = await runTicket(ws.root, 'POISON-1', {
+      attempts: 2,
+      gates: { enabled: ['projectTests'] },
+      wire: { withoutSandbox: 'the record of the judging tools alone' },
+    });
     assert.notEqual(state.status, 'passed');
     asInstalled();
     const [a1, a2] = state.attempts;
     assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);
-    assert.deepEqual(a1?.tests?.judgingTools?.map((c) => [c.path, c.change, c.restored]), PATCHED.map((f) => [`node_modules/${f}`, 'modified', true]));
-    assert.match(a1?.tests?.output ?? '', /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
+    assert.deepEqual(
+      a1?.tests?.judgingTools?.map((c) => [c.path, c.change, c.restored]),
+      PATCHED.map((f) => [`node_modules/${f}`, 'modified', true]),
+    );
+    assert.match(
+      a1?.tests?.output ?? '',
+      /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/,
+    );
     assert.equal(a2?.tests?.status, 'failed', a2?.tests?.output);
-    assert.ok(a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
+    assert.ok(
+      a2?.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)),
+      'the wrong answer fails its own case',
+    );
   };
   it('with the sandbox on: the patch is refused (the tests run in a copy of the workspace, which they alone may write), and both wrong attempts fail on the runner as installed', async () => {
     const { state } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] } });
@@ -69,11 +97,15 @@ describe('scenarios: a test runner the code under test patched judges no later a
     for (const a of state.attempts) {
       assert.equal(a.tests?.status, 'failed', a.tests?.output);
       assert.equal(a.tests?.judgingTools, undefined);
-      assert.ok(a.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)), 'the wrong answer fails its own case');
+      assert.ok(
+        a.tests?.cases.some((c) => c.status === 'failed' && /at or below the threshold/.test(c.name)),
+        'the wrong answer fails its own case',
+      );
     }
     assert.equal(state.attempts.length, 2);
   });
-  it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () => putBackThenFails());
+  it('with the sandbox off: the patch is put back after attempt 1, whose result is void, and the wrong attempt 2 fails on the runner as installed', () =>
+    putBackThenFails());
 
   it('when the patch cannot be put back: the run stops after attempt 1, failed, naming the files; resume refuses until they are reinstalled, then goes on', async () => {
     // No copies kept: a change is found, and cannot be put back (without the sandbox, which refuses the change itself).
@@ -81,27 +113,52 @@ describe('scenarios: a test runner the code under test patched judges no later a
     const { state, runId } = await runTicket(ws.root, 'POISON-1', { attempts: 2, gates: { enabled: ['projectTests'] }, wire });
     assert.equal(state.status, 'failed');
     assert.equal(state.finished?.reason.kind, 'judgingToolsChanged');
-    assert.deepEqual(state.attempts.map((a) => a.n), [1], 'no later attempt ran');
+    assert.deepEqual(
+      state.attempts.map((a) => a.n),
+      [1],
+      'no later attempt ran',
+    );
     assert.deepEqual(state.gates, [], 'no gate ran');
     assert.equal(state.modelCalls.filter((c) => c.role === 'debugger').length, 0, 'stopped at once, before the Debugger');
     const reason = state.finished?.reason;
     assert.ok(reason?.kind === 'judgingToolsChanged');
-    assert.deepEqual(reason.files.map((f) => [f.path, f.change]), PATCHED.map((f) => [`node_modules/${f}`, 'modified']));
+    assert.deepEqual(
+      reason.files.map((f) => [f.path, f.change]),
+      PATCHED.map((f) => [`node_modules/${f}`, 'modified']),
+    );
 
     const shown = await cli(['show', runId, '--workspace', ws.root]);
-    assert.match(shown.out, /the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again \(modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\)/);
+    assert.match(
+      shown.out,
+      /the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again \(modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\)/,
+    );
     // A machine reads the same stop from --json: the typed reason, each file with the hash it was recorded with.
     const json = await cli(['show', runId, '--workspace', ws.root, '--json']);
-    assert.deepEqual((JSON.parse(json.out) as { finished?: { outcome: string; reason: unknown } }).finished, { outcome: 'failed', reason, attempts: 1 });
-    assert.ok(reason.files.every((f) => /^[0-9a-f]{64}$/.test(f.sha256 ?? '')), 'each file with its recorded hash');
+    assert.deepEqual((JSON.parse(json.out) as { finished?: { outcome: string; reason: unknown } }).finished, {
+      outcome: 'failed',
+      reason,
+      attempts: 1,
+    });
+    assert.ok(
+      reason.files.every((f) => /^[0-9a-f]{64}$/.test(f.sha256 ?? '')),
+      'each file with its recorded hash',
+    );
 
     const refused = await cli(['resume', runId, '--workspace', ws.root, '--model', 'scripted']);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.err, /the test runner was changed by the code under test, and it still is: modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\. Reinstall \(npm ci\), then resume it again/);
+    assert.match(
+      refused.err,
+      /the test runner was changed by the code under test, and it still is: modified node_modules\/co\/index\.js, modified node_modules\/is-generator-fn\/index\.js\. Reinstall \(npm ci\), then resume it again/,
+    );
 
     // What npm ci would do: the packages as published.
     files().forEach((f, i) => writeFileSync(f, installed[i]!));
-    const resumed = await withScriptedDeps(ws.root, '.tickets/POISON-1.ticket.json', (deps) => resumeRun(deps, runId, { signal: new AbortController().signal, reason: 'reinstalled' }), { wire: { continuesRun: runId } });
+    const resumed = await withScriptedDeps(
+      ws.root,
+      '.tickets/POISON-1.ticket.json',
+      (deps) => resumeRun(deps, runId, { signal: new AbortController().signal, reason: 'reinstalled' }),
+      { wire: { continuesRun: runId } },
+    );
     assert.notEqual(resumed.state.status, 'passed');
     asInstalled();
     const last = resumed.state.attempts.at(-1);
@@ -126,9 +183,25 @@ describe('scenarios: a package vitest loads, patched by the code under test, is 
     const patches = `import { appendFileSync } from 'node:fs';
 try { appendFileSync('node_modules/pathe/dist/index.mjs', '\\nglobalThis.process.exitCode = 0;\\n'); } catch {}
 ${right}`;
-    writeHostileTicket(ws.root, { id: 'POISON-2', from: 'SHOP-1', coder: [{ 'src/cart/shipping.ts': patches }, { 'src/cart/shipping.ts': right }], debugger: [{ kind: 'code', claim: 'The code writes into node_modules.', evidence: [{ source: 'testOutput', quote: 'node_modules' }], brief: 'Do not write node_modules.' }] });
+    writeHostileTicket(ws.root, {
+      id: 'POISON-2',
+      from: 'SHOP-1',
+      coder: [{ 'src/cart/shipping.ts': patches }, { 'src/cart/shipping.ts': right }],
+      debugger: [
+        {
+          kind: 'code',
+          claim: 'The code writes into node_modules.',
+          evidence: [{ source: 'testOutput', quote: 'node_modules' }],
+          brief: 'Do not write node_modules.',
+        },
+      ],
+    });
     // Without the sandbox: with it, the tests run in a copy of the workspace, and the append is refused.
-    const { state } = await runTicket(ws.root, 'POISON-2', { attempts: 2, gates: { enabled: [] }, wire: { withoutSandbox: 'the record of the judging tools alone' } });
+    const { state } = await runTicket(ws.root, 'POISON-2', {
+      attempts: 2,
+      gates: { enabled: [] },
+      wire: { withoutSandbox: 'the record of the judging tools alone' },
+    });
     assert.equal(readFileSync(pathe(), 'utf8'), installed, 'pathe is as installed');
     const [a1, a2] = state.attempts;
     assert.equal(a1?.tests?.status, 'error', a1?.tests?.output);

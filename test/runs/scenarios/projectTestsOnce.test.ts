@@ -13,7 +13,13 @@ import { freshCopyEachTest, gateRuns, runTicket } from '../../support/scenario';
  * with the real tools (node:test in the sandbox, tsc, the language service) and the scripted model.
  */
 
-const PROJECT_TESTS = ['test/markup.test.ts', 'test/pagination.test.ts', 'test/postSummary.test.ts', 'test/posts.test.ts', 'test/tags.test.ts'];
+const PROJECT_TESTS = [
+  'test/markup.test.ts',
+  'test/pagination.test.ts',
+  'test/postSummary.test.ts',
+  'test/posts.test.ts',
+  'test/tags.test.ts',
+];
 
 /** Records the files of each run of the project's own tests (the ticket's rendered tests are left out). */
 function projectTestRuns(deps: PipelineDeps, runs: string[][]): void {
@@ -30,7 +36,10 @@ describe('scenarios: the project tests run once per question', function () {
 
   it('BLOG-1: the gate runs only the project test files the attempt did not (or none, when they ran along), and says whose results it took', async () => {
     const runs: string[][] = [];
-    const { state, runId } = await runTicket(ws.root, 'BLOG-1', { gates: { enabled: DEFAULT_GATES }, patch: (deps) => projectTestRuns(deps, runs) });
+    const { state, runId } = await runTicket(ws.root, 'BLOG-1', {
+      gates: { enabled: DEFAULT_GATES },
+      patch: (deps) => projectTestRuns(deps, runs),
+    });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     const last = state.attempts.at(-1)!;
     const byAttempt = last.projectTests?.files ?? [];
@@ -45,7 +54,12 @@ describe('scenarios: the project tests run once per question', function () {
     const gate = state.gates.find((g) => g.gate === 'projectTests')!;
     assert.equal(gate.status, 'passed');
     const taken = along ? 'all' : `${byAttempt.length} of them`;
-    assert.match(gate.detail, new RegExp(`^5 test files \\(${taken} as attempt ${state.attempts.length}'s checks ran them, on this same code\\): no test that passed before the run fails now$`));
+    assert.match(
+      gate.detail,
+      new RegExp(
+        `^5 test files \\(${taken} as attempt ${state.attempts.length}'s checks ran them, on this same code\\): no test that passed before the run fails now$`,
+      ),
+    );
     assert.ok(gate.evidence?.kind === 'projectTests' && gate.evidence.files.length === 5);
   });
 
@@ -53,16 +67,25 @@ describe('scenarios: the project tests run once per question', function () {
     const runs: string[][] = [];
     // A build whose output is source the tests import: the seed data loses a post.
     const buildCommand = "sed -i 's/POST_COUNT = 250/POST_COUNT = 249/' src/data/seed.ts";
-    const { state } = await runTicket(ws.root, 'BLOG-1', { gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand }, patch: (deps) => projectTestRuns(deps, runs) });
+    const { state } = await runTicket(ws.root, 'BLOG-1', {
+      gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand },
+      patch: (deps) => projectTestRuns(deps, runs),
+    });
     assert.deepEqual(gateRuns(state).slice(0, 4), ['typecheck:passed', 'lint:skipped', 'build:passed', 'projectTests:failed']);
     const gate = state.gates.find((g) => g.gate === 'projectTests')!;
     assert.ok(gate.evidence?.kind === 'projectTests');
-    assert.ok(gate.evidence.newlyFailing.includes('test/posts.test.ts › the store holds the 250 seeded posts'), gate.evidence.newlyFailing.join('; '));
+    assert.ok(
+      gate.evidence.newlyFailing.includes('test/posts.test.ts › the store holds the 250 seeded posts'),
+      gate.evidence.newlyFailing.join('; '),
+    );
     assert.doesNotMatch(gate.detail, /checks ran them/);
     // The attempt's results were not taken: the gate's run was every file.
     // The baseline, the passing attempt's run of a part, then the gate's run: every file.
     const attemptFiles = state.attempts.find((a) => a.projectTests)?.projectTests?.files ?? [];
-    assert.ok(attemptFiles.length > 0 && attemptFiles.length < PROJECT_TESTS.length, `the attempt was judged on a part: ${attemptFiles.join(', ')}`);
+    assert.ok(
+      attemptFiles.length > 0 && attemptFiles.length < PROJECT_TESTS.length,
+      `the attempt was judged on a part: ${attemptFiles.join(', ')}`,
+    );
     // The attempt's run (its part, and the rest along when the suite is quick), then the gate's: every file.
     assert.equal(runs.length, 3);
     assert.deepEqual(runs[1]!.slice(0, attemptFiles.length), attemptFiles);

@@ -9,12 +9,13 @@ import { light, loadEvents, runTicket } from '../../support/rungRuns';
  * counterexample; attempt 2 draws from a new seed and passes.
  */
 
-const seededAt = (events: RunEvent[]) => events.flatMap((e, i) => (e.type === 'properties.seeded' ? [{ attempt: e.attempt, seed: e.seed, at: i }] : []));
+const seededAt = (events: RunEvent[]) =>
+  events.flatMap((e, i) => (e.type === 'properties.seeded' ? [{ attempt: e.attempt, seed: e.seed, at: i }] : []));
 
 describe('scenarios: properties over fresh inputs (BLOG-15)', function () {
   this.timeout(120_000);
 
-  it("each attempt draws from a seed of its own, in the log before its tests run; a counterexample fails attempt 1 with that seed, and attempt 2 passes", async () => {
+  it('each attempt draws from a seed of its own, in the log before its tests run; a counterexample fails attempt 1 with that seed, and attempt 2 passes', async () => {
     const ws = copyFixture();
     try {
       const r = await runTicket(ws.root, 'BLOG-15', light);

@@ -49,7 +49,10 @@ describe('scenarios: the repeat guard', function () {
     const events: RunEvent[] = await loadEvents(ws.root, runId);
 
     const routed = events.filter((e): e is Extract<RunEvent, { type: 'router.routed' }> => e.type === 'router.routed');
-    assert.deepEqual(routed.map((e) => e.route), ['code', 'escalate']);
+    assert.deepEqual(
+      routed.map((e) => e.route),
+      ['code', 'escalate'],
+    );
     assert.equal(routed[1]!.guard.fact?.kind, 'repeatedApproach');
     assert.match(routed[1]!.guard.fact?.detail ?? '', /100% the same code structure \(identifiers and literals set aside\)/);
 
@@ -62,9 +65,14 @@ describe('scenarios: the repeat guard', function () {
     assert.ok(p, `a "ticket unclear" proposal, not ${request.proposal.kind}`);
     assert.equal(request.target, 'ticket');
     assert.equal(p?.where, 'acceptance criterion AC1');
-    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as { acceptance: { id: string; text: string }[] };
+    const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.ticket.json'), 'utf8')) as {
+      acceptance: { id: string; text: string }[];
+    };
     assert.equal(p?.quote, ticket.acceptance.find((a) => a.id === 'AC1')?.text);
-    assert.match(p?.change ?? '', /the test "BLOG-1 listPosts perPage limit > \[AC1\] rejects perPage above 100" still fails \(expected 400, received 200\)/);
+    assert.match(
+      p?.change ?? '',
+      /the test "BLOG-1 listPosts perPage limit > \[AC1\] rejects perPage above 100" still fails \(expected 400, received 200\)/,
+    );
     assert.match(p?.change ?? '', /the Debugger flagged "guarding the clamped perPage value"/);
     // Accept cannot apply a question: the preview says what to do by hand.
     const preview = requested.preview;
@@ -72,22 +80,48 @@ describe('scenarios: the repeat guard', function () {
 
     // `show` prints the proposal from the log.
     const out: string[] = [];
-    assert.equal(await runCli(['show', runId, '--workspace', ws.root], { out: (s) => out.push(s), err: () => undefined }, new AbortController().signal), 0);
-    assert.match(out.join('\n'), /proposal: ticket unclear, acceptance criterion AC1: "perPage=500 answers 400 with \{ error: 'perPage max is 100' \}"/);
+    assert.equal(
+      await runCli(
+        ['show', runId, '--workspace', ws.root],
+        { out: (s) => out.push(s), err: () => undefined },
+        new AbortController().signal,
+      ),
+      0,
+    );
+    assert.match(
+      out.join('\n'),
+      /proposal: ticket unclear, acceptance criterion AC1: "perPage=500 answers 400 with \{ error: 'perPage max is 100' \}"/,
+    );
   });
 
   it('proposes the out-of-scope file when the repeated failure points at one', async () => {
     const wrong = answer(ws.root, 'BLOG-1', 'attempt1.ts');
     // The failure's stack frame is in src/utils/pagination.ts, outside scope.write: the scope is the likely wrong input.
     const throwing = (n: number) =>
-      wrong.replace("import { MAX_PER_PAGE, parsePaginationParams } from '../utils/pagination';", `import { MAX_PER_PAGE, parsePaginationParams } from '../utils/pagination';\nconst tries${n} = ${n};`)
-        .replace('const { page, perPage } = parsePaginationParams(req.query);', `const { page, perPage } = parsePaginationParams(null as unknown as Record<string, string>);`);
+      wrong
+        .replace(
+          "import { MAX_PER_PAGE, parsePaginationParams } from '../utils/pagination';",
+          `import { MAX_PER_PAGE, parsePaginationParams } from '../utils/pagination';\nconst tries${n} = ${n};`,
+        )
+        .replace(
+          'const { page, perPage } = parsePaginationParams(req.query);',
+          `const { page, perPage } = parsePaginationParams(null as unknown as Record<string, string>);`,
+        );
     writeScript(ws.root, 'BLOG-1', {
       coder: [
         { expect: { attempt: 1, promptIncludes: [] }, files: { [POSTS]: throwing(1) } },
         { expect: { attempt: 2, promptIncludes: [] }, files: { [POSTS]: throwing(2) } },
       ],
-      debugger: [1, 2].map((attempt) => ({ expect: { attempt, promptIncludes: [] }, structured: { kind: 'code', claim: 'parsePaginationParams gets null and throws.', evidence: [{ source: 'testOutput', quote: 'TypeError' }], brief: 'Pass req.query.', avoid: ['passing null to the parser'] } })),
+      debugger: [1, 2].map((attempt) => ({
+        expect: { attempt, promptIncludes: [] },
+        structured: {
+          kind: 'code',
+          claim: 'parsePaginationParams gets null and throws.',
+          evidence: [{ source: 'testOutput', quote: 'TypeError' }],
+          brief: 'Pass req.query.',
+          avoid: ['passing null to the parser'],
+        },
+      })),
     });
     const { runId, state } = await runTicket(ws.root, 'BLOG-1', light);
     assert.equal(state.status, 'needsOperator', JSON.stringify(state.finished));

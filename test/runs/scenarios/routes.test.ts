@@ -58,7 +58,11 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
 
     it('BLOG-1: `ticket-runner show` tells the story from the log alone', async () => {
       const out: string[] = [];
-      const code = await runCli(['show', blog1.runId, '--workspace', root], { out: (s) => out.push(s), err: () => undefined }, new AbortController().signal);
+      const code = await runCli(
+        ['show', blog1.runId, '--workspace', root],
+        { out: (s) => out.push(s), err: () => undefined },
+        new AbortController().signal,
+      );
       assert.equal(code, 0);
       const report = out.join('\n');
       assert.match(report, /Model: SCRIPTED model/);
@@ -84,7 +88,10 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       assert.deepEqual([callsOf(s1, 'coder'), callsOf(s1, 'debugger')], [1, 1]);
       assert.deepEqual([s1.attempts[0]?.route?.route, s1.attempts[0]?.route?.verdict], ['test', 'confirmed']);
       const req = s1.corrections[0]!.request;
-      assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts']);
+      assert.deepEqual(
+        [req.target, req.fact.kind, req.fact.code, req.fact.file],
+        ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts'],
+      );
       assert.equal(req.proposal.kind, 'testPlan');
       assert.equal(s1.finished?.reason.kind, 'correctionRequested');
 
@@ -100,7 +107,11 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       const root = copyOf(waiting);
       const { state } = await resolve(root, first, 'reject', 'the old shape is still wanted');
       assert.equal(state.status, 'failed');
-      assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: first.state.corrections[0]!.request.id, reason: 'the old shape is still wanted' });
+      assert.deepEqual(state.finished?.reason, {
+        kind: 'correctionRejected',
+        requestId: first.state.corrections[0]!.request.id,
+        reason: 'the old shape is still wanted',
+      });
       assert.equal(state.corrections[0]?.status, 'rejected');
       await assert.rejects(resolve(root, first, 'accept'), /has no pending correction request/);
     });
@@ -111,7 +122,10 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       const ticket = () => readFileSync(path.join(root, '.tickets/BLOG-2.ticket.json'), 'utf8');
       const before = ticket();
       // Another request pending than the one on screen: refused, the ticket and the log untouched.
-      await assert.rejects(resolveRun(root, first, 'accept', undefined, { requestId: 'req-seen-earlier' }), /the correction request req-seen-earlier of run .* was already decided; nothing to accept: the run now waits on request /);
+      await assert.rejects(
+        resolveRun(root, first, 'accept', undefined, { requestId: 'req-seen-earlier' }),
+        /the correction request req-seen-earlier of run .* was already decided; nothing to accept: the run now waits on request /,
+      );
       assert.equal(ticket(), before);
       const { state } = await resolveRun(root, first, 'accept', undefined, { requestId: shown });
       assert.equal(state.corrections[0]?.status, 'accepted');
@@ -140,7 +154,10 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       assert.deepEqual(proposal, { kind: 'scopeAddition', paths: ['src/handlers/posts.ts', 'src/index.ts'] });
       const { state } = accepted;
       assert.equal(state.status, 'passed');
-      assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/store/postStore.ts', 'src/handlers/posts.ts', 'src/index.ts']);
+      assert.deepEqual(
+        state.manifest?.scope.write.map((f) => f.path),
+        ['src/store/postStore.ts', 'src/handlers/posts.ts', 'src/index.ts'],
+      );
     });
 
     it('a rollback restores every byte of the workspace', async () => {
@@ -167,11 +184,16 @@ describe('scenarios: every failure goes to the stage that owns its fix', functio
       assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
       const fix = state.attempts[0]?.autofix?.applied[0];
       assert.equal(fix?.code, 'TS2304');
-      assert.match(readFileSync(path.join(ws.root, 'src/format/postSummary.ts'), 'utf8'), /^import \{ getPosts \} from '\.\.\/store\/postStore';/m);
+      assert.match(
+        readFileSync(path.join(ws.root, 'src/format/postSummary.ts'), 'utf8'),
+        /^import \{ getPosts \} from '\.\.\/store\/postStore';/m,
+      );
     });
 
     it('a write outside the scope, to a test, or out of the workspace is refused and recorded', async () => {
-      const script = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.script.json'), 'utf8')) as { coder: { files: Record<string, unknown> }[] };
+      const script = JSON.parse(readFileSync(path.join(ws.root, '.tickets/BLOG-1.script.json'), 'utf8')) as {
+        coder: { files: Record<string, unknown> }[];
+      };
       script.coder[0]!.files = {
         ...script.coder[0]!.files,
         'src/types.ts': 'export {};\n',

@@ -7,7 +7,18 @@ import { CODE_ONLY_INSTRUCTION } from '../../../src/core/stages/coder/coderCall'
 import { FileRunStore } from '../../../src/node/store/fileRunStore';
 import { loadScriptedModel } from '../../../src/node/models/scripted';
 import { copyFixture } from '../../support/tempWorkspace';
-import { answer, blog1Diagnosis, calls, light, loadEvents, rungEvents, rungsByAttempt, runTicket, summaryWithImport, writeScript } from '../../support/rungRuns';
+import {
+  answer,
+  blog1Diagnosis,
+  calls,
+  light,
+  loadEvents,
+  rungEvents,
+  rungsByAttempt,
+  runTicket,
+  summaryWithImport,
+  writeScript,
+} from '../../support/rungRuns';
 
 /**
  * The recovery rungs in the real pipeline, with the scripted model on a copy of
@@ -46,7 +57,14 @@ describe('scenarios: recovery', function () {
             text: 'Checking the candidate before answering.',
             toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: right }] } }],
           },
-          { expect: { attempt: 4, thinking: true, promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'] }, files: { [POSTS]: right } },
+          {
+            expect: {
+              attempt: 4,
+              thinking: true,
+              promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'],
+            },
+            files: { [POSTS]: right },
+          },
         ],
         debugger: diagnoses,
       });
@@ -54,7 +72,10 @@ describe('scenarios: recovery', function () {
       const { runId, state } = await runTicket(ws.root, 'BLOG-1', { recovery: { startDeadlineMs: 300 } });
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
       assert.deepEqual(rungsByAttempt(state), [[1], [2], [2], [3, 4]]);
-      assert.deepEqual(state.attempts.map((a) => a.tests?.status), ['failed', 'failed', 'failed', 'passed']);
+      assert.deepEqual(
+        state.attempts.map((a) => a.tests?.status),
+        ['failed', 'failed', 'failed', 'passed'],
+      );
       assert.deepEqual([calls(state, 'coder'), calls(state, 'debugger')], [6, 3]);
       assert.deepEqual(state.budget, { attempts: 4 }, 'the default attempts budget is the ladder length');
 
@@ -78,7 +99,10 @@ describe('scenarios: recovery', function () {
       const stopped = events.find((e) => e.type === 'model.called' && !e.ok);
       assert.match(stopped?.type === 'model.called' ? (stopped.error ?? '') : '', /^stopped: rung 1 stopped the stream \(noStart\)/);
       // The Debugger still diagnosed every failed attempt, and each retry followed its route.
-      assert.deepEqual(state.attempts.map((a) => a.route?.route), ['code', 'code', 'code', undefined]);
+      assert.deepEqual(
+        state.attempts.map((a) => a.route?.route),
+        ['code', 'code', 'code', undefined],
+      );
 
       // run_tests wrote nothing: attempt 4's write found attempt 3's file in place.
       const a4 = state.attempts[3]!;
@@ -89,7 +113,14 @@ describe('scenarios: recovery', function () {
 
       // `ticket-runner show` tells which rungs fired on each attempt, from the log alone.
       const out: string[] = [];
-      assert.equal(await runCli(['show', runId, '--workspace', ws.root], { out: (s) => out.push(s), err: () => undefined }, new AbortController().signal), 0);
+      assert.equal(
+        await runCli(
+          ['show', runId, '--workspace', ws.root],
+          { out: (s) => out.push(s), err: () => undefined },
+          new AbortController().signal,
+        ),
+        0,
+      );
       const report = out.join('\n');
       assert.match(report, /Attempt 1: failed\n\s+rung 1 fired: /);
       assert.match(report, /Attempt 2: failed\n(?:.*\n)*?\s+rung 2 fired: attempt 1 failed/);
@@ -106,11 +137,17 @@ describe('scenarios: recovery', function () {
     });
 
     it('rung 1 stops a stream that is prose past the threshold, and retries with thinking on', async () => {
-      const prose = Array.from({ length: 40 }, (_, i) => `Point ${i + 1}: page ${i + 2} would start at post ${i * 20 + 1}, which matters for the summaries.`).join(' ');
+      const prose = Array.from(
+        { length: 40 },
+        (_, i) => `Point ${i + 1}: page ${i + 2} would start at post ${i * 20 + 1}, which matters for the summaries.`,
+      ).join(' ');
       writeScript(ws.root, 'BLOG-5', {
         coder: [
           { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: prose, chunkChars: 100 },
-          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
+          {
+            expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] },
+            files: { [SUMMARY]: summaryWithImport(ws.root) },
+          },
         ],
       });
       const { runId, state } = await runTicket(ws.root, 'BLOG-5', light);
@@ -142,8 +179,14 @@ describe('scenarios: recovery', function () {
     it('rung 1 fires at once on an urgent anomaly in a finished answer (prose where code is due)', async () => {
       writeScript(ws.root, 'BLOG-5', {
         coder: [
-          { expect: { attempt: 1, thinking: false, promptIncludes: [] }, text: 'I am not sure which file you want changed. Could you clarify what summarizePage should return?' },
-          { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
+          {
+            expect: { attempt: 1, thinking: false, promptIncludes: [] },
+            text: 'I am not sure which file you want changed. Could you clarify what summarizePage should return?',
+          },
+          {
+            expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] },
+            files: { [SUMMARY]: summaryWithImport(ws.root) },
+          },
         ],
       });
       const { runId, state } = await runTicket(ws.root, 'BLOG-5', light);
@@ -151,19 +194,37 @@ describe('scenarios: recovery', function () {
       const events = await loadEvents(ws.root, runId);
       const anomaly = events.find((e) => e.type === 'anomaly.detected');
       assert.ok(anomaly?.type === 'anomaly.detected' && anomaly.urgent && anomaly.signals.some((s) => s.name === 'proseWithoutCode'));
-      assert.deepEqual(rungEvents(events).map((e) => [e.rung, e.trigger]), [[1, 'anomaly']]);
+      assert.deepEqual(
+        rungEvents(events).map((e) => [e.rung, e.trigger]),
+        [[1, 'anomaly']],
+      );
       assert.ok(anomaly.seq < rungEvents(events)[0]!.seq, 'scored, then the rung');
-      assert.deepEqual(state.attempts[0]?.anomalies.map((a) => a.role), ['coder']);
-      assert.match(formatRunReport(state), /Attempt 1: passed\n\s+rung 1 fired: the answer scored an urgent anomaly[^\n]*\n\s+anomaly in the coder's answer \(score 1, urgent\): proseWithoutCode: /);
+      assert.deepEqual(
+        state.attempts[0]?.anomalies.map((a) => a.role),
+        ['coder'],
+      );
+      assert.match(
+        formatRunReport(state),
+        /Attempt 1: passed\n\s+rung 1 fired: the answer scored an urgent anomaly[^\n]*\n\s+anomaly in the coder's answer \(score 1, urgent\): proseWithoutCode: /,
+      );
     });
 
     it('rung 4 answers bad input, refused paths and calls past the limit as tool errors, and the run goes on', async () => {
       writeScript(ws.root, 'BLOG-5', {
         coder: [
           { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: 'run_tests', input: { files: 'all of them' } }] },
-          { expect: { attempt: 1, promptIncludes: ['invalid run_tests input: files:'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: 'test/ticket/BLOG-5.test.ts', content: 'rigged' }] } }] },
-          { expect: { attempt: 1, promptIncludes: ['no candidate file may be written', 'tests are read-only'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: SUMMARY, content: 'x' }] } }] },
-          { expect: { attempt: 1, promptIncludes: ['the limit of 2 run_tests call(s) per attempt is reached'] }, files: { [SUMMARY]: summaryWithImport(ws.root) } },
+          {
+            expect: { attempt: 1, promptIncludes: ['invalid run_tests input: files:'] },
+            toolCalls: [{ name: 'run_tests', input: { files: [{ path: 'test/ticket/BLOG-5.test.ts', content: 'rigged' }] } }],
+          },
+          {
+            expect: { attempt: 1, promptIncludes: ['no candidate file may be written', 'tests are read-only'] },
+            toolCalls: [{ name: 'run_tests', input: { files: [{ path: SUMMARY, content: 'x' }] } }],
+          },
+          {
+            expect: { attempt: 1, promptIncludes: ['the limit of 2 run_tests call(s) per attempt is reached'] },
+            files: { [SUMMARY]: summaryWithImport(ws.root) },
+          },
         ],
       });
       const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, recovery: { maxToolCalls: 2 } });
@@ -181,8 +242,14 @@ describe('scenarios: recovery', function () {
       const checking = `${fsImports}if (existsSync(join(__dirname, '../planted.ts')) || readFileSync(join(__dirname, '../../test/posts.test.ts'), 'utf8').includes('tampered')) throw new Error('a previous candidate leaked into this call');\nvoid writeFileSync;\n${right}`;
       writeScript(ws.root, 'BLOG-1', {
         coder: [
-          { expect: { attempt: 1, promptIncludes: [] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: planting }] } }] },
-          { expect: { attempt: 1, promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'] }, toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: checking }] } }] },
+          {
+            expect: { attempt: 1, promptIncludes: [] },
+            toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: planting }] } }],
+          },
+          {
+            expect: { attempt: 1, promptIncludes: ['Checks on the candidate (a scratch copy; the workspace is unchanged): passed'] },
+            toolCalls: [{ name: 'run_tests', input: { files: [{ path: POSTS, content: checking }] } }],
+          },
           { expect: { attempt: 1, promptIncludes: [] }, files: { [POSTS]: right } },
         ],
       });
@@ -208,13 +275,23 @@ describe('scenarios: recovery', function () {
       // Room for what comes before the Coder's call (the baselines, the rendered tests), then the stall.
       // A loaded machine has taken more than 8 s for that part, so the budget ran out before the call.
       const wallMs = 20_000;
-      const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, budget: { attempts: 4, wallMs }, recovery: { startDeadlineMs: 150_000 } });
-      assert.ok(Date.now() - started < 90_000, 'the watchdog stopped the stall, not the call\'s own deadline');
+      const { runId, state } = await runTicket(ws.root, 'BLOG-5', {
+        ...light,
+        budget: { attempts: 4, wallMs },
+        recovery: { startDeadlineMs: 150_000 },
+      });
+      assert.ok(Date.now() - started < 90_000, "the watchdog stopped the stall, not the call's own deadline");
       const reason = state.finished?.reason;
-      assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.limit === wallMs && reason.used >= wallMs, JSON.stringify(reason));
+      assert.ok(
+        reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.limit === wallMs && reason.used >= wallMs,
+        JSON.stringify(reason),
+      );
       const events = await loadEvents(ws.root, runId);
       assert.equal(events.at(-1)?.type, 'run.finished');
-      assert.ok(events.some((e) => e.type === 'model.called' && !e.ok), 'the aborted call is on record');
+      assert.ok(
+        events.some((e) => e.type === 'model.called' && !e.ok),
+        'the aborted call is on record',
+      );
       assert.equal(rungEvents(events).length, 0, 'a budget stop is not a rung');
     });
 

@@ -14,7 +14,7 @@ import { copyFixture } from '../../support/tempWorkspace';
 const GATES: GateSettings = { enabled: ['testReview', 'coverage'] };
 const ran = (s: RunState) => s.gates.map((g) => `${g.gate}:${g.status}`).filter((g) => !g.endsWith(':skipped'));
 
-describe('scenarios: shop-esm coverage from vitest\'s own tool', function () {
+describe("scenarios: shop-esm coverage from vitest's own tool", function () {
   this.timeout(180_000);
   let ws: ReturnType<typeof copyFixture>;
   beforeEach(() => {
@@ -23,7 +23,7 @@ describe('scenarios: shop-esm coverage from vitest\'s own tool', function () {
   afterEach(() => ws.dispose());
   const read = (rel: string) => readFileSync(path.join(ws.root, rel), 'utf8');
 
-  it('SHOP-7: the export branch no test reaches falls short of the threshold; the Test Reviewer\'s plan, accepted, reaches it and the gate passes', async () => {
+  it("SHOP-7: the export branch no test reaches falls short of the threshold; the Test Reviewer's plan, accepted, reaches it and the gate passes", async () => {
     const first = await runTicket(ws.root, 'SHOP-7', { gates: GATES });
     assert.equal(first.state.status, 'needsOperator', JSON.stringify(first.state.finished));
     assert.deepEqual(ran(first.state), ['testReview:passed', 'coverage:failed']);
@@ -32,9 +32,15 @@ describe('scenarios: shop-esm coverage from vitest\'s own tool', function () {
     assert.deepEqual([gate.evidence.source, gate.evidence.changedLines, gate.evidence.coveredLines], ['vitest', 3, 2]);
     const branch = read('src/cart/tax.ts').split('\n').indexOf('    return money(0, gross.currency);') + 1;
     assert.deepEqual(gate.evidence.uncovered, [{ file: 'src/cart/tax.ts', lines: [branch] }]);
-    assert.match(gate.detail ?? '', /2 of 3 changed executable lines ran \(66\.7%, threshold 80%, vitest's own coverage of the run that judged the tests\)/);
+    assert.match(
+      gate.detail ?? '',
+      /2 of 3 changed executable lines ran \(66\.7%, threshold 80%, vitest's own coverage of the run that judged the tests\)/,
+    );
     const req = first.state.corrections[0]!.request;
-    assert.deepEqual([req.fact.kind, req.fact.file, req.fact.line, req.proposal.kind], ['changedLinesUncovered', 'src/cart/tax.ts', branch, 'testPlan']);
+    assert.deepEqual(
+      [req.fact.kind, req.fact.file, req.fact.line, req.proposal.kind],
+      ['changedLinesUncovered', 'src/cart/tax.ts', branch, 'testPlan'],
+    );
 
     const { state } = await resolveRun(ws.root, first, 'accept', undefined, { gates: GATES });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
@@ -50,7 +56,10 @@ describe('scenarios: shop-esm coverage from vitest\'s own tool', function () {
 
   it('SHOP-7 in a project whose coverage.exclude leaves the changed file out: the gate counts its lines as not run, never skipped or passed', async () => {
     const config = path.join(ws.root, 'vitest.config.ts');
-    writeFileSync(config, read('vitest.config.ts').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], exclude: ['src/cart/tax.ts']"));
+    writeFileSync(
+      config,
+      read('vitest.config.ts').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], exclude: ['src/cart/tax.ts']"),
+    );
     const { state } = await runTicket(ws.root, 'SHOP-7', { gates: GATES });
     assert.equal(state.status, 'needsOperator', JSON.stringify(state.finished));
     assert.deepEqual(ran(state), ['testReview:passed', 'coverage:failed']);

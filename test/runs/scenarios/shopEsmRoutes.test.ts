@@ -45,24 +45,42 @@ describe('scenarios: shop-esm routing, the hostile twins (a claim with no fact, 
             { source: 'testOutput', quote: "expected 'silver' to be 'gold'" },
           ],
           brief: 'Expect silver at 1,000 points.',
-          proposedTestPlan: { files: [{ path: SHOP8_TEST, suite: 'SHOP-8T', imports: [{ from: '@/customers/loyalty.js', names: ['tierFor'] }], cases: [{ name: 'weakened', criterion: 'AC1', expect: [{ kind: 'equal', actual: 'tierFor(1000)', expected: "'silver'" }] }, { name: 'silver', criterion: 'AC2', expect: [{ kind: 'equal', actual: 'tierFor(999)', expected: "'silver'" }] }] }] },
+          proposedTestPlan: {
+            files: [
+              {
+                path: SHOP8_TEST,
+                suite: 'SHOP-8T',
+                imports: [{ from: '@/customers/loyalty.js', names: ['tierFor'] }],
+                cases: [
+                  { name: 'weakened', criterion: 'AC1', expect: [{ kind: 'equal', actual: 'tierFor(1000)', expected: "'silver'" }] },
+                  { name: 'silver', criterion: 'AC2', expect: [{ kind: 'equal', actual: 'tierFor(999)', expected: "'silver'" }] },
+                ],
+              },
+            ],
+          },
         },
       ],
     });
     const ticketBefore = read(ticketPath);
     const { state } = await runTicket(ws.root, 'SHOP-8T', { gates: { enabled: [] } });
     const a1 = state.attempts[0]!;
-    assert.equal(a1.tests?.cases.find((c) => c.status === 'failed')?.name, 'SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points');
+    assert.equal(
+      a1.tests?.cases.find((c) => c.status === 'failed')?.name,
+      'SHOP-8 gold from 1,000 points > [AC1] reaches gold at 1,000 points',
+    );
     assert.deepEqual([a1.diagnosis?.kind, a1.route?.route, a1.route?.verdict, a1.route?.fact], ['test', 'code', 'overridden', undefined]);
     assert.deepEqual(state.corrections, [], 'no correction is offered to the operator');
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(state.attempts.map((a) => a.status), ['failed', 'passed']);
+    assert.deepEqual(
+      state.attempts.map((a) => a.status),
+      ['failed', 'passed'],
+    );
     assert.equal(read(ticketPath), ticketBefore, 'the test plan stands as written');
     assert.match(read(SHOP8_TEST), /expect\(tierFor\(1000\)\)\.toBe\('gold'\);/);
     assert.equal(read('src/customers/loyalty.ts'), right);
   });
 
-  it('SHOP-8, hostile Coder: code that returns the wrong plan\'s "Gold" passes the ticket\'s own tests, but the project\'s vitest suite fails it, and the run does not pass', async () => {
+  it("SHOP-8, hostile Coder: code that returns the wrong plan's \"Gold\" passes the ticket's own tests, but the project's vitest suite fails it, and the run does not pass", async () => {
     const gamed = answer('SHOP-8', 'loyalty.ts').replace(
       'export function tierFor(lifetimePoints: number): Tier {\n',
       "export function tierFor(lifetimePoints: number): Tier {\n  if (lifetimePoints >= 1000) return 'Gold' as unknown as Tier;\n",
@@ -81,9 +99,12 @@ describe('scenarios: shop-esm routing, the hostile twins (a claim with no fact, 
         },
       ],
     });
-    const { state } = await runTicket(ws.root, 'SHOP-8H', { gates: { enabled: ['projectTests', 'implementationReview', 'testReview'] }, attempts: 1 });
+    const { state } = await runTicket(ws.root, 'SHOP-8H', {
+      gates: { enabled: ['projectTests', 'implementationReview', 'testReview'] },
+      attempts: 1,
+    });
     const a1 = state.attempts[0]!;
-    assert.equal(a1.tests?.status, 'passed', 'the wrong plan\'s own tests pass');
+    assert.equal(a1.tests?.status, 'passed', "the wrong plan's own tests pass");
     assert.deepEqual(a1.projectTests?.newlyFailing, ['test/loyalty.test.ts › loyalty > ranks customers by lifetime points']);
     assert.equal(a1.status, 'failed');
     assert.notEqual(state.status, 'passed', JSON.stringify(state.finished));

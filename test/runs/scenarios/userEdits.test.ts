@@ -31,33 +31,47 @@ const userSavesDuringCoder = (root: string, edit: (text: string) => string) => (
   };
 };
 
-describe('a whole run never writes over the user\'s save of a file in scope', function () {
+describe("a whole run never writes over the user's save of a file in scope", function () {
   this.timeout(240_000);
   const ws = freshCopyEachTest();
 
   it('BLOG-9: a save on the lines the Coder changes is kept as saved, and the run stops with the three versions', async () => {
     const original = ws.read(POSTS);
-    const mine = (t: string) => t.replace('const post = Number.isInteger(id) ? getPost(id) : undefined;', 'const post = Number.isInteger(id) ? getPost(id) : undefined; // mine');
+    const mine = (t: string) =>
+      t.replace(
+        'const post = Number.isInteger(id) ? getPost(id) : undefined;',
+        'const post = Number.isInteger(id) ? getPost(id) : undefined; // mine',
+      );
     const r = await runTicket(ws.root, 'BLOG-9', { patch: userSavesDuringCoder(ws.root, mine) });
-    assert.equal(ws.read(POSTS), mine(original), 'the user\'s save is on disk as it was made');
+    assert.equal(ws.read(POSTS), mine(original), "the user's save is on disk as it was made");
     assert.equal(r.state.status, 'failed');
     assert.deepEqual(r.state.finished?.reason, { kind: 'userEdited', files: [POSTS] });
     const kept = logEvents(ws.root, r.runId).filter((e) => e.type === 'userEdit.kept');
     assert.equal(kept.length, 1);
     const report = formatRunReport(r.state);
-    assert.match(report, /Your edit: you changed src\/handlers\/posts\.ts while the run worked on it, and the Coder's change overlaps yours: it was not written/);
+    assert.match(
+      report,
+      /Your edit: you changed src\/handlers\/posts\.ts while the run worked on it, and the Coder's change overlaps yours: it was not written/,
+    );
     assert.match(report, /yours:\n.*getPost\(id\) : undefined; \/\/ mine/);
     assert.match(report, /the run's:\n(.*\n)*.*Post id must be a positive integer/);
   });
 
-  it('BLOG-9: a save on other lines is merged with the Coder\'s change, the run passes, and its report says so', async () => {
-    const mine = (t: string) => t.replace("import { parsePaginationParams } from '../utils/pagination';", "import { parsePaginationParams } from '../utils/pagination';\n// mine: the list handler stays as it is");
+  it("BLOG-9: a save on other lines is merged with the Coder's change, the run passes, and its report says so", async () => {
+    const mine = (t: string) =>
+      t.replace(
+        "import { parsePaginationParams } from '../utils/pagination';",
+        "import { parsePaginationParams } from '../utils/pagination';\n// mine: the list handler stays as it is",
+      );
     const r = await runTicket(ws.root, 'BLOG-9', { patch: userSavesDuringCoder(ws.root, mine) });
     assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
     const now = ws.read(POSTS);
-    assert.match(now, /\/\/ mine: the list handler stays as it is/, 'the user\'s line is there');
-    assert.match(now, /Post id must be a positive integer/, 'and so is the Coder\'s change');
+    assert.match(now, /\/\/ mine: the list handler stays as it is/, "the user's line is there");
+    assert.match(now, /Post id must be a positive integer/, "and so is the Coder's change");
     assert.equal(logEvents(ws.root, r.runId).filter((e) => e.type === 'userEdit.merged').length, 1);
-    assert.match(formatRunReport(r.state), /Your edit: you changed src\/handlers\/posts\.ts while the run worked on it: the Coder's change was merged with yours/);
+    assert.match(
+      formatRunReport(r.state),
+      /Your edit: you changed src\/handlers\/posts\.ts while the run worked on it: the Coder's change was merged with yours/,
+    );
   });
 });

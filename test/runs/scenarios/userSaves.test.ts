@@ -100,7 +100,10 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
       const n = await writer.stop();
       assertEverySaveKept(beside.root, n, before);
       assert.equal(run.state.sandbox?.on, true, JSON.stringify(run.state.sandbox));
-      assert.deepEqual([run.state.status, run.state.finished?.reason.kind, run.state.attempts.length], [control.state.status, control.state.finished?.reason.kind, control.state.attempts.length]);
+      assert.deepEqual(
+        [run.state.status, run.state.finished?.reason.kind, run.state.attempts.length],
+        [control.state.status, control.state.finished?.reason.kind, control.state.attempts.length],
+      );
       assert.equal(run.state.status, 'passed', JSON.stringify(run.state.finished));
       // The saves the commands saw are named as the user's, kept as they are.
       const seen = run.state.attempts.flatMap((a) => a.tests?.workspaceEdits ?? []);
@@ -109,14 +112,16 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
       assert.deepEqual([...run.state.userSaves].sort(), [...SAVED].sort(), JSON.stringify(run.state.userSaves));
       const shown = await runBuiltCli(['show', run.state.runId, '--workspace', beside.root], withSandbox);
       assert.match(shown.out, /Saved by you while the tests ran, kept as saved: .*README\.md/, shown.out);
-      console.log(`      (${n} saves to each of ${SAVED.length} files in ${ms} ms, every one kept; the same run without the writer: ${controlMs} ms)`);
+      console.log(
+        `      (${n} saves to each of ${SAVED.length} files in ${ms} ms, every one kept; the same run without the writer: ${controlMs} ms)`,
+      );
     } finally {
       alone.dispose();
       beside.dispose();
     }
   });
 
-  it('sandbox off: every save is kept, and the run, which cannot tell them from a test\'s writes, stops naming them, each with a copy under the run store: never a pass, never put back', async () => {
+  it("sandbox off: every save is kept, and the run, which cannot tell them from a test's writes, stops naming them, each with a copy under the run store: never a pass, never put back", async () => {
     const ws = copyFixture();
     try {
       const before = originals(ws.root);
@@ -131,7 +136,11 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
       assert.ok(reason.kind === 'unattributedWrites' && reason.files.every((f) => SAVED.includes(f)), JSON.stringify(reason));
       // Each named file as the run found it, for a look: under the run store, by command.
       const store = path.join(ws.root, UNATTRIBUTED_DIR);
-      for (const f of reason.files) assert.ok(readdirSync(store).some((n) => existsSync(path.join(store, n, f))), `${f} has no copy under ${UNATTRIBUTED_DIR}`);
+      for (const f of reason.files)
+        assert.ok(
+          readdirSync(store).some((n) => existsSync(path.join(store, n, f))),
+          `${f} has no copy under ${UNATTRIBUTED_DIR}`,
+        );
       assert.equal(run.state.modelCalls.length, 0, 'the run went on past the command that found them');
     } finally {
       ws.dispose();
@@ -159,7 +168,11 @@ describe('scenarios: the user saves beside a run (BLOG-1 through the CLI, starte
           assert.notEqual(run.state.status, 'passed', 'a run passed on a file a test wrote in the workspace');
           assert.equal(run.state.finished?.reason.kind, 'unattributedWrites');
           // The attacker's line is kept as found (it cannot be told from a save), and so is every save.
-          const userLines = (f: string) => readFileSync(path.join(ws.root, f), 'utf8').split('\n').filter((l) => l !== '// hostile').join('\n');
+          const userLines = (f: string) =>
+            readFileSync(path.join(ws.root, f), 'utf8')
+              .split('\n')
+              .filter((l) => l !== '// hostile')
+              .join('\n');
           for (const f of SAVED) assert.ok(userLines(f).includes(`// save ${n}`), f);
           assert.deepEqual(
             pagination.split('\n').filter((l) => l.startsWith('// save ')),

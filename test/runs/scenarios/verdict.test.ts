@@ -12,7 +12,6 @@ import { copyFixture, copyWorkspace, treeHash } from '../../support/tempWorkspac
  * and a test plan can never render over a file that is not a test.
  */
 
-
 describe('the verdict: gates fail closed, test plans target test files', function () {
   this.timeout(180_000);
   let ws: ReturnType<typeof copyFixture>;
@@ -31,7 +30,18 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     const fresh = copyFixture();
     try {
       writeFileSync(path.join(fresh.root, 'eslint.config.js'), "throw new Error('this config is broken');\n");
-      const open = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', fresh.root, '--model', 'scripted', '--gates', 'lint', '--optional-gates', 'lint']);
+      const open = await cli([
+        'run',
+        '.tickets/BLOG-5.ticket.json',
+        '--workspace',
+        fresh.root,
+        '--model',
+        'scripted',
+        '--gates',
+        'lint',
+        '--optional-gates',
+        'lint',
+      ]);
       assert.equal(open.code, 0);
       const first = open.out.split('\n')[0]!;
       assert.match(first, /NOT JUDGED: lint/);
@@ -42,35 +52,60 @@ describe('the verdict: gates fail closed, test plans target test files', functio
   });
 
   it('errors that were there before the run do not count: one in an importer of the changed module, one in an unrelated file; the pagination ticket still passes and show lists them as pre-existing', async () => {
-    const append = (rel: string, text: string) => writeFileSync(path.join(ws.root, rel), readFileSync(path.join(ws.root, rel), 'utf8') + text);
+    const append = (rel: string, text: string) =>
+      writeFileSync(path.join(ws.root, rel), readFileSync(path.join(ws.root, rel), 'utf8') + text);
     append('src/index.ts', "export const brokenBefore: number = 'not a number';\n");
     append('src/reports/digest.ts', 'export const alsoBrokenBefore: string = 42;\n');
     const r = await cli(['run', '.tickets/BLOG-1.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--json']);
     const { state, runId } = JSON.parse(r.out) as { runId: string; state: RunState };
     assert.equal(r.code, 0, `${state.finished?.reason.kind}: ${JSON.stringify(state.finished?.reason)}`);
-    assert.deepEqual(state.attempts.map((a) => a.route?.route ?? 'passed'), ['code', 'passed']);
+    assert.deepEqual(
+      state.attempts.map((a) => a.route?.route ?? 'passed'),
+      ['code', 'passed'],
+    );
     // The importer's old error was seen by every attempt's check, and not counted.
-    for (const a of state.attempts) assert.deepEqual(a.diagnostics?.preExisting.map((d) => `${d.file} ${d.code}`), ['src/index.ts TS2322']);
+    for (const a of state.attempts)
+      assert.deepEqual(
+        a.diagnostics?.preExisting.map((d) => `${d.file} ${d.code}`),
+        ['src/index.ts TS2322'],
+      );
     const typecheck = state.gates.find((g) => g.gate === 'typecheck');
     assert.equal(typecheck?.status, 'passed');
-    assert.deepEqual(typecheck?.evidence?.kind === 'typecheck' && typecheck.evidence.preExisting.map((d) => d.file).sort(), ['src/index.ts', 'src/reports/digest.ts']);
+    assert.deepEqual(typecheck?.evidence?.kind === 'typecheck' && typecheck.evidence.preExisting.map((d) => d.file).sort(), [
+      'src/index.ts',
+      'src/reports/digest.ts',
+    ]);
     const shown = await cli(['show', runId, '--workspace', ws.root]);
     assert.match(shown.out, /Before the run: 2 type error\(s\) in the project; pre-existing, not counted/);
     assert.match(shown.out, /pre-existing \(not counted\): src\/index\.ts:\d+ TS2322/);
     assert.match(shown.out, /pre-existing \(not counted\): src\/reports\/digest\.ts:\d+ TS2322/);
   });
 
-
-  it("a project test that already failed before the run is baselined: the projectTests gate passes and names it as not counted", async () => {
-    writeFileSync(path.join(ws.root, 'test/alreadyBroken.test.ts'), "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('was broken before the run', () => assert.equal(1, 2));\n");
-    const r = await cli(['run', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root, '--model', 'scripted', '--gates', 'projectTests', '--json']);
+  it('a project test that already failed before the run is baselined: the projectTests gate passes and names it as not counted', async () => {
+    writeFileSync(
+      path.join(ws.root, 'test/alreadyBroken.test.ts'),
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('was broken before the run', () => assert.equal(1, 2));\n",
+    );
+    const r = await cli([
+      'run',
+      '.tickets/BLOG-5.ticket.json',
+      '--workspace',
+      ws.root,
+      '--model',
+      'scripted',
+      '--gates',
+      'projectTests',
+      '--json',
+    ]);
     const { state } = JSON.parse(r.out) as { state: RunState };
     assert.equal(r.code, 0, JSON.stringify(state.finished));
     assert.deepEqual(state.projectTestsBaseline?.failing, ['test/alreadyBroken.test.ts › was broken before the run']);
     const gate = state.gates.find((g) => g.gate === 'projectTests');
     assert.equal(gate?.status, 'passed');
     assert.match(gate?.detail ?? '', /1 case that already failed before the run, not counted/);
-    assert.deepEqual(gate?.evidence?.kind === 'projectTests' && gate.evidence.preExisting, ['test/alreadyBroken.test.ts › was broken before the run']);
+    assert.deepEqual(gate?.evidence?.kind === 'projectTests' && gate.evidence.preExisting, [
+      'test/alreadyBroken.test.ts › was broken before the run',
+    ]);
   });
 
   it('the Test Reviewer fails the run when it shows, quoting the rendered tests, that a criterion has no test that checks it, even under a "pass" verdict; a quote not in the tests is not evidence', async () => {
@@ -164,7 +199,17 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     let firstState: RunState;
     before(async () => {
       waiting = copyFixture();
-      first = await cli(['run', '.tickets/BLOG-2.ticket.json', '--workspace', waiting.root, '--model', 'scripted', '--gates', 'none', '--json']);
+      first = await cli([
+        'run',
+        '.tickets/BLOG-2.ticket.json',
+        '--workspace',
+        waiting.root,
+        '--model',
+        'scripted',
+        '--gates',
+        'none',
+        '--json',
+      ]);
       firstState = (JSON.parse(first.out) as { state: RunState }).state;
     });
     after(() => waiting.dispose());
@@ -176,10 +221,23 @@ describe('the verdict: gates fail closed, test plans target test files', functio
 
     it("a rendered test left over from an earlier run is this run's oracle, not a pre-existing error: the same ticket run again takes the same route", async () => {
       assert.equal(first.code, 2, JSON.stringify(firstState.finished));
-      const r = await cli(['run', '.tickets/BLOG-2.ticket.json', '--workspace', copy.root, '--model', 'scripted', '--gates', 'none', '--json']);
+      const r = await cli([
+        'run',
+        '.tickets/BLOG-2.ticket.json',
+        '--workspace',
+        copy.root,
+        '--model',
+        'scripted',
+        '--gates',
+        'none',
+        '--json',
+      ]);
       const second = (JSON.parse(r.out) as { state: RunState }).state;
       assert.equal(r.code, 2, JSON.stringify(second.finished));
-      assert.ok(second.attempts[0]!.diagnostics!.diagnostics.some((d) => d.file === 'test/ticket/BLOG-2.test.ts'), 'the old test file\'s errors are there again, and counted');
+      assert.ok(
+        second.attempts[0]!.diagnostics!.diagnostics.some((d) => d.file === 'test/ticket/BLOG-2.test.ts'),
+        "the old test file's errors are there again, and counted",
+      );
       assert.ok(!second.baseline!.diagnostics.some((d) => d.file === 'test/ticket/BLOG-2.test.ts'));
       assert.deepEqual([second.attempts[0]!.route?.route, second.attempts[0]!.route?.fact?.kind], ['test', 'testTypeError']);
     });

@@ -21,7 +21,10 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     // BLOG-3's ticket names a field the code does not have: a run would route it to the ticket after a failed attempt.
     const wrong = await cli(['validate', '.tickets/BLOG-1.ticket.json', '.tickets/BLOG-3.ticket.json', '--workspace', ws.root]);
     assert.equal(wrong.code, 3);
-    assert.match(wrong.out, /^\.tickets\/BLOG-3\.ticket\.json: error at \$\.refs\[0\]: refs\[0\]: Post\.publishedAt does not resolve in src\/types\.ts/m);
+    assert.match(
+      wrong.out,
+      /^\.tickets\/BLOG-3\.ticket\.json: error at \$\.refs\[0\]: refs\[0\]: Post\.publishedAt does not resolve in src\/types\.ts/m,
+    );
     assert.equal(treeHash(ws.root), before, 'validate writes nothing');
   });
 
@@ -29,9 +32,15 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     const before = treeHash(ws.root);
     const v = await cli(['validate', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root]);
     assert.equal(v.code, 0, v.err);
-    assert.match(v.out, /^\.tickets\/BLOG-14\.ticket\.json: held out at \$\.testPlan\.files\[0\]\.cases\[2\]: "\[AC2\] takes the path of another URL, without its query or fragment" \(the last case of its criterion\), rendered to test\/ticket\/BLOG-14\.heldout\.test\.ts; the Coder never sees it$/m);
+    assert.match(
+      v.out,
+      /^\.tickets\/BLOG-14\.ticket\.json: held out at \$\.testPlan\.files\[0\]\.cases\[2\]: "\[AC2\] takes the path of another URL, without its query or fragment" \(the last case of its criterion\), rendered to test\/ticket\/BLOG-14\.heldout\.test\.ts; the Coder never sees it$/m,
+    );
     const json = await cli(['validate', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root, '--json']);
-    assert.deepEqual((JSON.parse(json.out) as { heldOut: { file: string }[] }[])[0]!.heldOut.map((c) => c.file), ['test/ticket/BLOG-14.heldout.test.ts']);
+    assert.deepEqual(
+      (JSON.parse(json.out) as { heldOut: { file: string }[] }[])[0]!.heldOut.map((c) => c.file),
+      ['test/ticket/BLOG-14.heldout.test.ts'],
+    );
     const r = await cli(['render', '.tickets/BLOG-14.ticket.json', '--workspace', ws.root]);
     assert.equal(r.code, 0, r.err);
     const [visible, held] = r.out.split(/^\/\/ ==> test\/ticket\/BLOG-14\.heldout\.test\.ts <== held out/m);
@@ -55,7 +64,13 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
             path: 'test/ticket/DECL-2.test.ts',
             suite: 'DECL-2',
             imports: [{ from: '../../src/utils/slug', names: ['slugWords'] }],
-            cases: [{ name: 'splits', criterion: 'AC1', expect: [{ kind: 'equal', mode: 'deep', actual: "slugWords('A b')", expected: "['a', 'b']" }] }],
+            cases: [
+              {
+                name: 'splits',
+                criterion: 'AC1',
+                expect: [{ kind: 'equal', mode: 'deep', actual: "slugWords('A b')", expected: "['a', 'b']" }],
+              },
+            ],
           },
         ],
       },
@@ -68,9 +83,15 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     };
     const before = treeHash(ws.root);
     // Without the op, the module does not exist yet: the whole plan is a warning.
-    assert.match((await findings()).find((f) => f.path === '$.testPlan.files[0]')?.message ?? '', /Cannot find module '\.\.\/\.\.\/src\/utils\/slug'/);
+    assert.match(
+      (await findings()).find((f) => f.path === '$.testPlan.files[0]')?.message ?? '',
+      /Cannot find module '\.\.\/\.\.\/src\/utils\/slug'/,
+    );
     ticket.ops = [{ op: 'declare', file: 'src/utils/slug.ts', exports: ['function slugWords(title: string): string[]'] }];
-    assert.deepEqual((await findings()).filter((f) => f.path.startsWith('$.testPlan')), []);
+    assert.deepEqual(
+      (await findings()).filter((f) => f.path.startsWith('$.testPlan')),
+      [],
+    );
     assert.equal(existsSync(path.join(ws.root, 'src/utils/slug.ts')), false, 'validate lays the declaration in memory only');
     // The declared type is what the plan is held to: a string where it returns string[] is a warning at once.
     ticket.testPlan.files[0]!.cases[0]!.expect[0]!.expected = "'a-b'";
@@ -94,7 +115,11 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     writeFileSync(path.join(ws.root, '.tickets/BROKEN.ticket.json'), JSON.stringify(ticket));
     const r = await cli(['validate', '.tickets/BROKEN.ticket.json', '--workspace', ws.root, '--json']);
     assert.equal(r.code, 3);
-    const [result] = JSON.parse(r.out) as { ticket: string; ok: boolean; findings: { path: string; severity: string; message: string }[] }[];
+    const [result] = JSON.parse(r.out) as {
+      ticket: string;
+      ok: boolean;
+      findings: { path: string; severity: string; message: string }[];
+    }[];
     assert.equal(result!.ok, false);
     const at = (p: string) => result!.findings.find((f) => f.path === p);
     assert.match(at('$.testPlan.files[0].path')?.message ?? '', /"src\/index\.ts" is an existing source file/);
@@ -117,7 +142,10 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
   it('warns, without failing, when the rendered tests name code the ticket asks for', async () => {
     const r = await cli(['validate', '.tickets/BLOG-5.ticket.json', '--workspace', ws.root]);
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, /warning at \$\.testPlan\.files\[0\]: the rendered test\/ticket\/BLOG-5\.test\.ts, line \d+:\d+: TS2724 .*summarizePage/);
+    assert.match(
+      r.out,
+      /warning at \$\.testPlan\.files\[0\]: the rendered test\/ticket\/BLOG-5\.test\.ts, line \d+:\d+: TS2724 .*summarizePage/,
+    );
   });
 
   it('suggests the refs entry for a symbol or field the ticket names that its scope declares (information: exit 0), and nothing for what is not there', async () => {
@@ -134,17 +162,23 @@ describe('ticket-runner validate and render: a ticket checked as a run would, wi
     const tag = hints.find((f) => (f.addRef as { symbol: string } | undefined)?.symbol === 'Tag');
     assert.ok(tag, JSON.stringify(result!.findings));
     assert.equal(tag.path, '$.title', 'where it is first named: "Migrate Post.tags from slugs to Tag objects"');
-    assert.equal(tag.message, 'names Tag, which src/types.ts declares, and refs does not list it: add {"symbol":"Tag","file":"src/types.ts"} to refs, so a run checks it resolves and its signature reaches the Coder');
+    assert.equal(
+      tag.message,
+      'names Tag, which src/types.ts declares, and refs does not list it: add {"symbol":"Tag","file":"src/types.ts"} to refs, so a run checks it resolves and its signature reaches the Coder',
+    );
     assert.deepEqual(tag.addRef, { symbol: 'Tag', file: 'src/types.ts' });
     const suggested = hints.map((f) => (f.addRef as { symbol: string; file: string }).symbol);
     assert.ok(suggested.includes('Post.tags'), suggested.join(' '));
     assert.ok(suggested.includes('getPost') && suggested.includes('postsByTag'), suggested.join(' '));
-    for (const absent of ['listPosts', 'post.publishedAt', 'Post.publishedAt']) assert.ok(!suggested.includes(absent), `${absent} is not suggested: ${suggested.join(' ')}`);
+    for (const absent of ['listPosts', 'post.publishedAt', 'Post.publishedAt'])
+      assert.ok(!suggested.includes(absent), `${absent} is not suggested: ${suggested.join(' ')}`);
     const plain = await cli(['validate', '.tickets/NOREFS.ticket.json', '--workspace', ws.root]);
     assert.match(plain.out, /^\.tickets\/NOREFS\.ticket\.json: information at \$\.title: names Tag, which src\/types\.ts declares/m);
 
     // With its refs, the listed one is not suggested again.
-    const listed = JSON.parse((await cli(['validate', '.tickets/BLOG-2.ticket.json', '--workspace', ws.root, '--json'])).out) as { findings: { addRef?: { symbol: string } }[] }[];
+    const listed = JSON.parse((await cli(['validate', '.tickets/BLOG-2.ticket.json', '--workspace', ws.root, '--json'])).out) as {
+      findings: { addRef?: { symbol: string } }[];
+    }[];
     assert.ok(!listed[0]!.findings.some((f) => f.addRef?.symbol === 'Tag'));
   });
 

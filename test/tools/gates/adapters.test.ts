@@ -10,7 +10,7 @@ import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
 
 describe('gates: the type-check of an npm-workspaces monorepo', function () {
   this.timeout(120_000);
-  it('checks the scope\'s package and the packages that depend on it, each with its tsconfig; a package without one by the root\'s', async () => {
+  it("checks the scope's package and the packages that depend on it, each with its tsconfig; a package without one by the root's", async () => {
     const ws = copyFixture('mono-ws');
     try {
       const gate = new TscTypeCheck({ root: ws.root, nodePath: process.execPath });
@@ -18,9 +18,15 @@ describe('gates: the type-check of an npm-workspaces monorepo', function () {
       const app = await gate.check(signal, ['packages/invoice/src/invoice.ts']);
       assert.deepEqual([app.status, app.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['packages/invoice/tsconfig.json']]);
       unlinkSync(path.join(ws.root, 'packages', 'money', 'tsconfig.json'));
-      writeFileSync(path.join(ws.root, 'tsconfig.json'), JSON.stringify({ extends: './tsconfig.base.json', include: ['packages/money/src'] }));
+      writeFileSync(
+        path.join(ws.root, 'tsconfig.json'),
+        JSON.stringify({ extends: './tsconfig.base.json', include: ['packages/money/src'] }),
+      );
       const lib = await gate.check(signal, ['packages/money/src/money.ts']);
-      assert.deepEqual([lib.status, lib.detail.split('; ').map((d) => d.split(':')[0])], ['passed', ['tsconfig.json', 'packages/invoice/tsconfig.json']]);
+      assert.deepEqual(
+        [lib.status, lib.detail.split('; ').map((d) => d.split(':')[0])],
+        ['passed', ['tsconfig.json', 'packages/invoice/tsconfig.json']],
+      );
     } finally {
       ws.dispose();
     }
@@ -43,12 +49,18 @@ describe('gates: the Node adapters around their tools', function () {
     assert.equal(new TscTypeCheck({ root: dir }).tool(), undefined);
     const none = await bundled.check(signal);
     assert.deepEqual([none.status, none.detail], ['skipped', 'no tsconfig.json: nothing project-wide to check']);
-    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['*.ts'] }));
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['*.ts'] }),
+    );
     writeFileSync(path.join(dir, 'a.ts'), 'export const n: number = "one";\n');
     const r = await bundled.check(signal);
     assert.equal(r.status, 'failed');
     assert.match(r.detail, /^tsc 5\.9\.3 \(bundled: the workspace has no typescript\)$/);
-    assert.deepEqual(r.diagnostics.map((d) => [d.file, d.line, d.code]), [['a.ts', 1, 'TS2322']]);
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.file, d.line, d.code]),
+      [['a.ts', 1, 'TS2322']],
+    );
   });
 
   it('runs the build command through the shell, and kills it with its group past the time limit', async () => {

@@ -55,7 +55,11 @@ describe('the coverage reader: started with the test run, asked when it ends; Ty
     writeFileSync(path.join(dir, 'src', 'never.ts'), 'export function never(): number {\n  return 1;\n}\n');
     writeFileSync(path.join(dir, 'main.js'), "const { twice } = require('./src/used.js');\nconsole.log(twice(2));\n");
     covDir = path.join(dir, 'coverage');
-    const run = spawnSync(process.execPath, ['main.js'], { cwd: dir, env: { ...process.env, NODE_V8_COVERAGE: covDir, NODE_OPTIONS: '' }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['main.js'], {
+      cwd: dir,
+      env: { ...process.env, NODE_V8_COVERAGE: covDir, NODE_OPTIONS: '' },
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.ok(readdirSync(covDir).length > 0, 'node wrote its coverage');
     hook = path.join(dir, 'tsLog.cjs');
@@ -67,9 +71,19 @@ describe('the coverage reader: started with the test run, asked when it ends; Ty
 
   const read = (...args: string[]) => {
     // In NODE_OPTIONS, not on the command line: only its preloads run in worker threads as well.
-    const r = spawnSync(process.execPath, ['--import', 'tsx', child, ...args], { cwd: REPO_ROOT, env: { ...process.env, NODE_OPTIONS: `--require ${hook}` }, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', child, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NODE_OPTIONS: `--require ${hook}` },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     assert.equal(r.status, 0, `the child ended with ${String(r.status)}: ${r.stderr}`);
-    const answer = JSON.parse(r.stdout.trim().split('\n').pop()!) as { files?: { file: string; lines: [number, number][] }[]; unloaded?: string[]; error?: string; disposed?: boolean };
+    const answer = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      files?: { file: string; lines: [number, number][] }[];
+      unloaded?: string[];
+      error?: string;
+      disposed?: boolean;
+    };
     return { answer, typescriptLoads: r.stderr.split('\n').filter((l) => l.startsWith('TYPESCRIPT LOADED')) };
   };
 
@@ -88,9 +102,18 @@ describe('the coverage reader: started with the test run, asked when it ends; Ty
     assert.equal(answer.error, undefined);
     assert.deepEqual(answer.unloaded, ['src/never.ts']);
     const never = answer.files?.find((f) => f.file === 'src/never.ts')?.lines ?? [];
-    assert.ok(never.some(([line]) => line === 2) && never.every(([, count]) => count === 0), `every executable line of never.ts at 0, its body among them: ${JSON.stringify(never)}`);
-    assert.equal(answer.files?.find((f) => f.file === 'src/types.ts'), undefined);
-    assert.ok(typescriptLoads.length > 0 && typescriptLoads.every((l) => !l.endsWith('thread 0')), `TypeScript loaded in the reader's thread, not the caller's: ${typescriptLoads.join('; ')}`);
+    assert.ok(
+      never.some(([line]) => line === 2) && never.every(([, count]) => count === 0),
+      `every executable line of never.ts at 0, its body among them: ${JSON.stringify(never)}`,
+    );
+    assert.equal(
+      answer.files?.find((f) => f.file === 'src/types.ts'),
+      undefined,
+    );
+    assert.ok(
+      typescriptLoads.length > 0 && typescriptLoads.every((l) => !l.endsWith('thread 0')),
+      `TypeScript loaded in the reader's thread, not the caller's: ${typescriptLoads.join('; ')}`,
+    );
   });
 
   it('a reader never asked (the test run failed or was cancelled) ends when disposed, and holds nothing open', () => {

@@ -13,7 +13,8 @@ import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
  */
 
 const NEVER = 'export function never(n: number): number {\n  if (n > 1) {\n    return n * 2;\n  }\n  return 0;\n}\n';
-const TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { parsePaginationParams } from '../../src/utils/pagination';\n\ntest('pages', () => {\n  assert.equal(parsePaginationParams({ page: '2' }).page, PAGE);\n});\n";
+const TEST =
+  "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { parsePaginationParams } from '../../src/utils/pagination';\n\ntest('pages', () => {\n  assert.equal(parsePaginationParams({ page: '2' }).page, PAGE);\n});\n";
 
 describe('gates: a measured run whose measure is read after its tests end', function () {
   this.timeout(120_000);
@@ -21,13 +22,24 @@ describe('gates: a measured run whose measure is read after its tests end', func
   let jail: ProcessJail;
   let runner: ProjectCoverageRunner;
   const signal = new AbortController().signal;
-  const request = { framework: 'node:test' as const, files: ['test/ticket/T-1.test.ts'], timeoutMs: 60_000, measure: ['src/never.ts', 'src/utils/pagination.ts'] };
+  const request = {
+    framework: 'node:test' as const,
+    files: ['test/ticket/T-1.test.ts'],
+    timeoutMs: 60_000,
+    measure: ['src/never.ts', 'src/utils/pagination.ts'],
+  };
 
   beforeEach(async () => {
     ws = copyFixture('blog-api');
     writeFileSync(path.join(ws.root, 'src', 'never.ts'), NEVER);
     jail = await ProcessJail.open({ root: ws.root, protect: [path.join(ws.root, '.tickets')], parentEnv: process.env });
-    runner = new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath, jail });
+    runner = new ProjectCoverageRunner({
+      root: ws.root,
+      nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: REPO_ROOT,
+      nodePath: process.execPath,
+      jail,
+    });
   });
   afterEach(async () => {
     await jail.dispose();
@@ -50,7 +62,10 @@ describe('gates: a measured run whose measure is read after its tests end', func
     assert.equal(measured.tests, run.tests);
     assert.deepEqual(measured.unloaded, ['src/never.ts']);
     const never = measured.files.find((f) => f.file === 'src/never.ts')?.lines ?? [];
-    assert.ok(never.some(([line]) => line === 3) && never.every(([, count]) => count === 0), `never.ts's body, as the tests ran it, at 0: ${JSON.stringify(never)}`);
+    assert.ok(
+      never.some(([line]) => line === 3) && never.every(([, count]) => count === 0),
+      `never.ts's body, as the tests ran it, at 0: ${JSON.stringify(never)}`,
+    );
     const pages = new Map(measured.files.find((f) => f.file === 'src/utils/pagination.ts')?.lines);
     assert.ok((pages.get(16) ?? 0) > 0, `the tested function's lines ran: ${JSON.stringify([...pages])}`);
   });
@@ -66,9 +81,15 @@ describe('gates: a measured run whose measure is read after its tests end', func
 
   it('hostile: tests that remove the coverage folder (no sandbox to stop them) get an unusable measure, never a crash of the run', async () => {
     writeTest(2);
-    const remover = "import { rmSync } from 'node:fs';\nrmSync(process.env.NODE_V8_COVERAGE ?? '/nonexistent', { recursive: true, force: true });\n";
+    const remover =
+      "import { rmSync } from 'node:fs';\nrmSync(process.env.NODE_V8_COVERAGE ?? '/nonexistent', { recursive: true, force: true });\n";
     writeFileSync(path.join(ws.root, 'test', 'ticket', 'T-1.test.ts'), remover + TEST.replace('PAGE', '2'));
-    const bare = new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath });
+    const bare = new ProjectCoverageRunner({
+      root: ws.root,
+      nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: REPO_ROOT,
+      nodePath: process.execPath,
+    });
     const run = await bare.measuredRun(request, signal);
     assert.equal(run.tests?.status, 'passed', run.tests?.output);
     const measured = await run.coverage;

@@ -68,21 +68,32 @@ const forgerFs: typeof import('fs') = require('fs');
 }
 `;
 
-describe('gates: coverage from the project\'s own tool', function () {
+describe("gates: coverage from the project's own tool", function () {
   this.timeout(120_000);
   let ws: { root: string; dispose: () => void };
   let jail: ProcessJail;
   const open = async (name: FixtureName) => {
     ws = copyFixture(name);
     jail = await ProcessJail.open({ root: ws.root, protect: [path.join(ws.root, '.tickets')], parentEnv: process.env });
-    return new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath, jail });
+    return new ProjectCoverageRunner({
+      root: ws.root,
+      nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: REPO_ROOT,
+      nodePath: process.execPath,
+      jail,
+    });
   };
   afterEach(async () => {
     await jail.dispose();
     ws.dispose();
   });
   const signal = new AbortController().signal;
-  const vitest = (measure: string[], timeoutMs = 60_000) => ({ framework: 'vitest' as const, files: ['test/money.test.ts'], timeoutMs, measure });
+  const vitest = (measure: string[], timeoutMs = 60_000) => ({
+    framework: 'vitest' as const,
+    files: ['test/money.test.ts'],
+    timeoutMs,
+    measure,
+  });
 
   it("which runs measure as they judge: node:test and vitest with its v8 provider; vitest with istanbul's provider alone, and jest (babel), measure in the gate's own run", async () => {
     const runner = await open('shop-esm');
@@ -97,14 +108,19 @@ describe('gates: coverage from the project\'s own tool', function () {
       mkdirSync(pkg, { recursive: true });
       writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@vitest/coverage-istanbul', version: '4.1.12' }));
       writeFileSync(path.join(root, 'package.json'), JSON.stringify({ name: 'istanbul-only', private: true }));
-      const istanbul = new ProjectCoverageRunner({ root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: path.join(root, 'none'), nodePath: process.execPath });
+      const istanbul = new ProjectCoverageRunner({
+        root,
+        nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+        fallbackDir: path.join(root, 'none'),
+        nodePath: process.execPath,
+      });
       assert.equal(istanbul.measuresAsItRuns('vitest'), false);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
 
-  it('vitest: the changed files\' line hits from its v8 coverage, in a folder outside the workspace, a file the tests never load included at 0', async () => {
+  it("vitest: the changed files' line hits from its v8 coverage, in a folder outside the workspace, a file the tests never load included at 0", async () => {
     const runner = await open('shop-esm');
     const r = await runner.run(vitest(['src/lib/money.ts', 'src/cart/tax.ts']), signal);
     assert.equal(r.status, 'measured', r.detail);
@@ -113,35 +129,51 @@ describe('gates: coverage from the project\'s own tool', function () {
     const money = hitsOf(r, 'src/lib/money.ts');
     assert.ok((money.get(14) ?? 0) > 0, 'money() ran');
     assert.deepEqual([money.get(24), money.get(25)], [0, 0], 'subtract() never ran');
-    assert.ok([...hitsOf(r, 'src/cart/tax.ts').values()].every((n) => n === 0) && hitsOf(r, 'src/cart/tax.ts').size > 0, 'a file no test loads is reported, every line at 0');
+    assert.ok(
+      [...hitsOf(r, 'src/cart/tax.ts').values()].every((n) => n === 0) && hitsOf(r, 'src/cart/tax.ts').size > 0,
+      'a file no test loads is reported, every line at 0',
+    );
     assert.deepEqual(r.absent, []);
     assert.equal(existsSync(path.join(ws.root, 'coverage')), false, 'nothing is written where the project config points');
   });
 
-  it('vitest: code under test that forges a full report, in the workspace and in the folder it finds on the command line, is overwritten by the runner\'s own', async () => {
+  it("vitest: code under test that forges a full report, in the workspace and in the folder it finds on the command line, is overwritten by the runner's own", async () => {
     const runner = await open('shop-esm');
     appendFileSync(path.join(ws.root, 'src/lib/money.ts'), FORGER);
     const r = await runner.run(vitest(['src/lib/money.ts']), signal);
     assert.equal(r.tests?.status, 'passed', r.tests?.output);
     assert.match(r.tests?.output ?? '', /FORGED .*ticket-runner-coverage-/, 'the forger found the report folder and wrote it');
     assert.equal(r.status, 'measured', r.detail);
-    assert.deepEqual([hitsOf(r, 'src/lib/money.ts').get(24), hitsOf(r, 'src/lib/money.ts').get(25)], [0, 0], 'the measure is the runner\'s, not the forger\'s');
+    assert.deepEqual(
+      [hitsOf(r, 'src/lib/money.ts').get(24), hitsOf(r, 'src/lib/money.ts').get(25)],
+      [0, 0],
+      "the measure is the runner's, not the forger's",
+    );
   });
 
   it('vitest: a config that excludes the changed file leaves it out of the report, and the port says so (the gate counts it as not run)', async () => {
     const runner = await open('shop-esm');
     const config = path.join(ws.root, 'vitest.config.ts');
-    writeFileSync(config, readFileSync(config, 'utf8').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], exclude: ['src/lib/**']"));
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], exclude: ['src/lib/**']"),
+    );
     const r = await runner.run(vitest(['src/lib/money.ts']), signal);
     assert.equal(r.status, 'measured', r.detail);
     assert.deepEqual(r.files, []);
     assert.deepEqual(r.absent, ['src/lib/money.ts']);
   });
 
-  it('vitest: the project\'s own thresholds fail the runner after every test passed: the tests count as passed and the measure stands, unless something else failed too', async () => {
+  it("vitest: the project's own thresholds fail the runner after every test passed: the tests count as passed and the measure stands, unless something else failed too", async () => {
     const runner = await open('shop-esm');
     const config = path.join(ws.root, 'vitest.config.ts');
-    writeFileSync(config, readFileSync(config, 'utf8').replace("include: ['src/**/*.ts']", "include: ['src/**/*.ts'], thresholds: { lines: 100, autoUpdate: true }"));
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(
+        "include: ['src/**/*.ts']",
+        "include: ['src/**/*.ts'], thresholds: { lines: 100, autoUpdate: true }",
+      ),
+    );
     const before = readFileSync(config, 'utf8');
     const r = await runner.run(vitest(['src/lib/money.ts']), signal);
     assert.match(r.tests?.output ?? '', /does not meet global threshold \(100%\)/);
@@ -171,16 +203,27 @@ describe('gates: coverage from the project\'s own tool', function () {
   it('vitest with no coverage package: the gate is told it cannot measure, and what to install', async () => {
     await open('shop-esm');
     rmSync(path.join(ws.root, 'node_modules', '@vitest'), { recursive: true, force: true });
-    const bare = new ProjectCoverageRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), nodePath: process.execPath, jail });
+    const bare = new ProjectCoverageRunner({
+      root: ws.root,
+      nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+      nodePath: process.execPath,
+      jail,
+    });
     const r = await bare.run(vitest(['src/lib/money.ts']), signal);
     assert.deepEqual([r.status, r.tests], ['unavailable', undefined]);
     assert.match(r.detail ?? '', /add it to the devDependencies/);
   });
 
-  it('jest: the changed file\'s hits from jest\'s own coverage, the project\'s coverageThreshold turned off on the command line', async () => {
+  it("jest: the changed file's hits from jest's own coverage, the project's coverageThreshold turned off on the command line", async () => {
     const runner = await open('inventory-jest');
-    writeFileSync(path.join(ws.root, 'src/pricing.ts'), readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8'));
-    const r = await runner.run({ framework: 'jest', files: ['test/pricing.test.ts'], timeoutMs: 60_000, measure: ['src/pricing.ts', 'src/stock.ts'] }, signal);
+    writeFileSync(
+      path.join(ws.root, 'src/pricing.ts'),
+      readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8'),
+    );
+    const r = await runner.run(
+      { framework: 'jest', files: ['test/pricing.test.ts'], timeoutMs: 60_000, measure: ['src/pricing.ts', 'src/stock.ts'] },
+      signal,
+    );
     assert.equal(r.status, 'measured', r.detail);
     assert.equal(r.source, 'jest');
     assert.equal(r.tests?.status, 'passed', r.tests?.output);
@@ -189,15 +232,21 @@ describe('gates: coverage from the project\'s own tool', function () {
     const text = readFileSync(path.join(ws.root, 'src/pricing.ts'), 'utf8').split('\n');
     const line = (s: string) => text.findIndex((l) => l.includes(s)) + 1;
     assert.ok((pricing.get(line('const unitCents = unitPrice(list, sku);')) ?? 0) > 0);
-    assert.equal(pricing.get(line('* 15) / 100);')), 0, 'the TypeScript line, mapped through ts-jest\'s source map');
+    assert.equal(pricing.get(line('* 15) / 100);')), 0, "the TypeScript line, mapped through ts-jest's source map");
     // jest finds files the tests never load only under its roots (here test/): it leaves them out.
     assert.deepEqual(r.absent, ['src/stock.ts']);
   });
 
   it('jest: code under test that patches fs in the process writing the report cannot forge it: jest runs it in a worker of its own', async () => {
     const runner = await open('inventory-jest');
-    writeFileSync(path.join(ws.root, 'src/pricing.ts'), readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8') + JEST_FORGER);
-    const r = await runner.run({ framework: 'jest', files: ['test/pricing.test.ts'], timeoutMs: 60_000, measure: ['src/pricing.ts'] }, signal);
+    writeFileSync(
+      path.join(ws.root, 'src/pricing.ts'),
+      readFileSync(path.join(fixturePath('inventory-jest'), '.tickets/answers/INV-3/attempt1.ts'), 'utf8') + JEST_FORGER,
+    );
+    const r = await runner.run(
+      { framework: 'jest', files: ['test/pricing.test.ts'], timeoutMs: 60_000, measure: ['src/pricing.ts'] },
+      signal,
+    );
     assert.equal(r.tests?.status, 'passed', r.tests?.output);
     assert.match(r.tests?.output ?? '', /FORGER INSTALLED in .*processChild\.js/, 'the forger ran, in a jest worker');
     const text = readFileSync(path.join(ws.root, 'src/pricing.ts'), 'utf8').split('\n');
@@ -205,7 +254,7 @@ describe('gates: coverage from the project\'s own tool', function () {
   });
 });
 
-describe('gates: reading istanbul\'s coverage-final.json', () => {
+describe("gates: reading istanbul's coverage-final.json", () => {
   let root: string;
   before(() => {
     root = mkdtempSync(path.join(tmpdir(), 'tr-istanbul-'));
@@ -213,18 +262,60 @@ describe('gates: reading istanbul\'s coverage-final.json', () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
   const report = (file: string, statements: [number, number][]) =>
-    JSON.stringify({ [file]: { path: file, statementMap: Object.fromEntries(statements.map(([line], i) => [String(i), { start: { line, column: 0 }, end: { line, column: 5 } }])), s: Object.fromEntries(statements.map(([, n], i) => [String(i), n])) } });
+    JSON.stringify({
+      [file]: {
+        path: file,
+        statementMap: Object.fromEntries(
+          statements.map(([line], i) => [String(i), { start: { line, column: 0 }, end: { line, column: 5 } }]),
+        ),
+        s: Object.fromEntries(statements.map(([, n], i) => [String(i), n])),
+      },
+    });
 
   it('gives a line the most hits of the statements that start on it, and keeps only the files asked for', async () => {
-    const text = JSON.stringify({ ...JSON.parse(report(path.join(root, 'a.ts'), [[1, 1], [2, 1], [3, 0], [3, 2]])), ...JSON.parse(report(path.join(root, 'b.ts'), [[1, 1]])) });
-    assert.deepEqual(await readIstanbulCoverage(text, root, ['a.ts']), [{ file: 'a.ts', lines: [[1, 1], [2, 1], [3, 2]] }]);
+    const text = JSON.stringify({
+      ...JSON.parse(
+        report(path.join(root, 'a.ts'), [
+          [1, 1],
+          [2, 1],
+          [3, 0],
+          [3, 2],
+        ]),
+      ),
+      ...JSON.parse(report(path.join(root, 'b.ts'), [[1, 1]])),
+    });
+    assert.deepEqual(await readIstanbulCoverage(text, root, ['a.ts']), [
+      {
+        file: 'a.ts',
+        lines: [
+          [1, 1],
+          [2, 1],
+          [3, 2],
+        ],
+      },
+    ]);
   });
 
   it('refuses a report that is not one, or not one of this code', async () => {
     await assert.rejects(readIstanbulCoverage('{"a": ', root, ['a.ts']), /not JSON/);
-    await assert.rejects(readIstanbulCoverage(JSON.stringify({ x: { path: 'x', statementMap: {}, s: { '0': -1 } } }), root, ['a.ts']), /not istanbul's coverage-final\.json/);
-    await assert.rejects(readIstanbulCoverage(report(path.join(root, 'a.ts'), [[1, 1], [40, 3]]), root, ['a.ts']), /names line 40 of a\.ts, which has 5 lines: it is not a report of this code/);
-    const noCount = JSON.stringify({ f: { path: path.join(root, 'a.ts'), statementMap: { '0': { start: { line: 1 }, end: { line: 1 } } }, s: {} } });
+    await assert.rejects(
+      readIstanbulCoverage(JSON.stringify({ x: { path: 'x', statementMap: {}, s: { '0': -1 } } }), root, ['a.ts']),
+      /not istanbul's coverage-final\.json/,
+    );
+    await assert.rejects(
+      readIstanbulCoverage(
+        report(path.join(root, 'a.ts'), [
+          [1, 1],
+          [40, 3],
+        ]),
+        root,
+        ['a.ts'],
+      ),
+      /names line 40 of a\.ts, which has 5 lines: it is not a report of this code/,
+    );
+    const noCount = JSON.stringify({
+      f: { path: path.join(root, 'a.ts'), statementMap: { '0': { start: { line: 1 }, end: { line: 1 } } }, s: {} },
+    });
     await assert.rejects(readIstanbulCoverage(noCount, root, ['a.ts']), /statement 0 of .* has no count/);
   });
 });

@@ -21,7 +21,10 @@ const FIXED = 'export function price(): number {\n  return 3;\n}\n';
 function project(): { root: string; state: string; dispose: () => void } {
   const root = mkdtempSync(path.join(tmpdir(), 'tr-tsc-ahead-'));
   const state = mkdtempSync(path.join(tmpdir(), 'tr-tsc-ahead-state-'));
-  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['*.ts'] }));
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [] }, include: ['*.ts'] }),
+  );
   writeFileSync(path.join(root, 'price.ts'), BROKEN);
   writeFileSync(path.join(root, 'cart.ts'), "import { price } from './price';\nexport const total: number = price() * 2;\n");
   return { root, state, dispose: () => [root, state].forEach((d) => rmSync(d, { recursive: true, force: true })) };
@@ -29,7 +32,10 @@ function project(): { root: string; state: string; dispose: () => void } {
 
 /** Resolves once the checker's tsc has ended: it writes its incremental state last. */
 async function tscEnded(state: string): Promise<void> {
-  const written = () => readdirSync(state).some((d) => d.startsWith('ticket-runner-tsc-') && readdirSync(path.join(state, d)).some((f) => f.endsWith('.tsbuildinfo')));
+  const written = () =>
+    readdirSync(state).some(
+      (d) => d.startsWith('ticket-runner-tsc-') && readdirSync(path.join(state, d)).some((f) => f.endsWith('.tsbuildinfo')),
+    );
   const until = Date.now() + 60_000;
   while (!written()) {
     if (Date.now() > until) throw new Error('tsc did not end in 60 s');
@@ -60,7 +66,10 @@ describe("gates: the type-check started beside the attempt's tests (real tsc)", 
       execFileSync('touch', ['-r', times, file]);
       const r = await tsc.check(signal);
       assert.equal(r.status, 'failed', r.detail);
-      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['cart.ts', 'TS2362']]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.file, d.code]),
+        [['cart.ts', 'TS2362']],
+      );
       assert.doesNotMatch(r.detail, beside, 'the result of the tsc that read the fixed file is not taken');
     } finally {
       tsc.dispose();

@@ -16,7 +16,13 @@ import { REPO_ROOT } from '../../support/tempWorkspace';
 function project(): { root: string; dispose: () => void } {
   const root = mkdtempSync(path.join(tmpdir(), 'tr-tsc-inc-'));
   // The project asks for incremental builds itself, with its state in the workspace: that file is never written.
-  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], incremental: true, tsBuildInfoFile: './own.tsbuildinfo' }, include: ['*.ts'] }));
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, types: [], incremental: true, tsBuildInfoFile: './own.tsbuildinfo' },
+      include: ['*.ts'],
+    }),
+  );
   writeFileSync(path.join(root, 'price.ts'), 'export function price(): number {\n  return 3;\n}\n');
   writeFileSync(path.join(root, 'cart.ts'), "import { price } from './price';\nexport const total: number = price() * 2;\n");
   return { root, dispose: () => rmSync(root, { recursive: true, force: true }) };
@@ -25,7 +31,10 @@ function project(): { root: string; dispose: () => void } {
 const stateFiles = (root: string): string[] => readdirSync(root).filter((f) => f.endsWith('.tsbuildinfo'));
 /** A folder of the test's own for the checker's state: files running beside this one make theirs in the system's. */
 const stateParent = (): string => mkdtempSync(path.join(tmpdir(), 'tr-tsc-state-'));
-const stateFolders = (parent: string): string[] => readdirSync(parent).filter((d) => d.startsWith('ticket-runner-tsc-')).map((d) => path.join(parent, d));
+const stateFolders = (parent: string): string[] =>
+  readdirSync(parent)
+    .filter((d) => d.startsWith('ticket-runner-tsc-'))
+    .map((d) => path.join(parent, d));
 
 describe('gates: the type-check keeps incremental state between the baseline and the gate', function () {
   this.timeout(120_000);
@@ -81,8 +90,16 @@ describe('gates: the type-check keeps incremental state between the baseline and
       assert.equal((await tsc.check(signal)).status, 'passed', 'tsc itself may write it');
       const [dir] = stateFolders(parent);
       assert.ok(dir, 'the state folder exists');
-      const state = path.join(dir, readdirSync(dir).find((f) => f.endsWith('.tsbuildinfo'))!);
-      const forge = await jail.run(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(state)}, '{}')`], { cwd: p.root, timeoutMs: 30_000, signal, tailChars: 4000 });
+      const state = path.join(
+        dir,
+        readdirSync(dir).find((f) => f.endsWith('.tsbuildinfo'))!,
+      );
+      const forge = await jail.run(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(state)}, '{}')`], {
+        cwd: p.root,
+        timeoutMs: 30_000,
+        signal,
+        tailChars: 4000,
+      });
       assert.notEqual(forge.exitCode, 0, `a test's process wrote the state: ${forge.output}`);
       assert.notEqual(readFileSync(state, 'utf8'), '{}');
     } finally {

@@ -22,7 +22,10 @@ const FIXED = 'export function price(): number {\n  return 3;\n}\n';
 
 function project(): { root: string; dispose: () => void } {
   const root = mkdtempSync(path.join(tmpdir(), 'tr-tsc-server-'));
-  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs' }, include: ['*.ts', 'lib/**/*.ts'] }));
+  writeFileSync(
+    path.join(root, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs' }, include: ['*.ts', 'lib/**/*.ts'] }),
+  );
   writeFileSync(path.join(root, 'price.ts'), FIXED);
   writeFileSync(path.join(root, 'cart.ts'), "import { price } from './price';\nexport const total: number = price() * 2;\n");
   return { root, dispose: () => rmSync(root, { recursive: true, force: true }) };
@@ -54,12 +57,36 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
       // The bad answer first: a change that breaks an importer it does not touch.
       ['the importer broken', file('price.ts', BROKEN)],
       ['fixed again', file('price.ts', FIXED)],
-      ['a syntax error (tsc then reports no type errors)', file('cart.ts', "import { price } from './price';\nexport const total: number = price( * 2;\nconst n: number = 'x';\n")],
-      ['a type error beside it, once the syntax is right', file('cart.ts', "import { price } from './price';\nexport const total: number = price() * 2;\nconst n: number = 'x';\n")],
-      ['a new file with a type error', file('extra.ts', "export const s: string = 42;\n")],
+      [
+        'a syntax error (tsc then reports no type errors)',
+        file('cart.ts', "import { price } from './price';\nexport const total: number = price( * 2;\nconst n: number = 'x';\n"),
+      ],
+      [
+        'a type error beside it, once the syntax is right',
+        file('cart.ts', "import { price } from './price';\nexport const total: number = price() * 2;\nconst n: number = 'x';\n"),
+      ],
+      ['a new file with a type error', file('extra.ts', 'export const s: string = 42;\n')],
       ['that file deleted', () => rmSync(path.join(p.root, 'extra.ts'))],
-      ['a compiler option tsc refuses', file('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs', target: 'es1' }, include: ['*.ts'] }))],
-      ['a stricter tsconfig: the same text, checked under new options', file('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs', noUnusedLocals: true }, include: ['*.ts'] }))],
+      [
+        'a compiler option tsc refuses',
+        file(
+          'tsconfig.json',
+          JSON.stringify({
+            compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs', target: 'es1' },
+            include: ['*.ts'],
+          }),
+        ),
+      ],
+      [
+        'a stricter tsconfig: the same text, checked under new options',
+        file(
+          'tsconfig.json',
+          JSON.stringify({
+            compilerOptions: { strict: true, noEmit: true, types: [], module: 'commonjs', noUnusedLocals: true },
+            include: ['*.ts'],
+          }),
+        ),
+      ],
       ['a tsconfig that is not JSON', file('tsconfig.json', '{ "compilerOptions": ')],
     ];
     try {
@@ -95,14 +122,17 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
       writeFileSync(path.join(p.root, 'lib.ts'), "export const rate: string = 'two';\n");
       const r = await served.check(signal);
       assert.equal(r.status, 'failed', r.detail);
-      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['use.ts', 'TS2362']]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.file, d.code]),
+        [['use.ts', 'TS2362']],
+      );
     } finally {
       served.dispose();
       p.dispose();
     }
   });
 
-  it("code that fixes its own type error while the worker reads, then puts the broken file back (mtime to the nanosecond), still fails the gate", async () => {
+  it('code that fixes its own type error while the worker reads, then puts the broken file back (mtime to the nanosecond), still fails the gate', async () => {
     const p = project();
     writeFileSync(path.join(p.root, 'price.ts'), BROKEN);
     const jail = ProcessJail.plain(p.root);
@@ -121,7 +151,10 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
       rmSync(times);
       const r = await served.check(signal, ['price.ts']);
       assert.equal(r.status, 'failed', r.detail);
-      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['cart.ts', 'TS2362']]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.file, d.code]),
+        [['cart.ts', 'TS2362']],
+      );
       assert.doesNotMatch(r.detail, /started beside/, 'the check that read the fixed file is not taken');
       assert.match(r.detail, KEPT, 'checked again in the same worker');
     } finally {
@@ -130,7 +163,7 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     }
   });
 
-  it('a dropped check leaves the worker and its state; a cancelled check throws, and the run\'s end ends the worker', async () => {
+  it("a dropped check leaves the worker and its state; a cancelled check throws, and the run's end ends the worker", async () => {
     const p = project();
     const served = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript });
     try {
@@ -165,8 +198,14 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     try {
       const r = await served.check(signal);
       assert.equal(r.status, 'failed');
-      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['cart.ts', 'TS2362']]);
-      assert.match(r.detail, /tsc ran on its own: the process kept for the run's checks could not check \(the type-check worker ended \(3\)\)/);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.file, d.code]),
+        [['cart.ts', 'TS2362']],
+      );
+      assert.match(
+        r.detail,
+        /tsc ran on its own: the process kept for the run's checks could not check \(the type-check worker ended \(3\)\)/,
+      );
       writeFileSync(path.join(p.root, 'price.ts'), FIXED);
       assert.equal((await served.check(signal)).status, 'passed', 'later checks too, by tsc');
     } finally {
@@ -181,7 +220,10 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     const fake = (name: string, reply: string) => {
       const file = path.join(p.root, '..', `${path.basename(p.root)}-${name}.js`);
       // Answers every request at once, with the request's id.
-      writeFileSync(file, `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const { id } = JSON.parse(l); process.stdout.write(JSON.stringify({ id, ...${reply} }) + '\\n'); });\n`);
+      writeFileSync(
+        file,
+        `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const { id } = JSON.parse(l); process.stdout.write(JSON.stringify({ id, ...${reply} }) + '\\n'); });\n`,
+      );
       return file;
     };
     const counted = fake('counted', JSON.stringify({ output: '', errors: 2, files: 3, reused: 0 }));
@@ -196,7 +238,10 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
       // An answer that does not fit: tsc judges, and finds the importer's error.
       const t = await odd.check(signal);
       assert.deepEqual([t.status, t.diagnostics.map((d) => [d.file, d.code])], ['failed', [['cart.ts', 'TS2362']]], t.detail);
-      assert.match(t.detail, /tsc ran on its own: the process kept for the run's checks could not check \(the type-check worker answered something that is not a type-check answer/);
+      assert.match(
+        t.detail,
+        /tsc ran on its own: the process kept for the run's checks could not check \(the type-check worker answered something that is not a type-check answer/,
+      );
     } finally {
       lying.dispose();
       odd.dispose();
@@ -232,12 +277,20 @@ describe("gates: the run's type-check worker keeps its parse between checks and 
     const secret = 'sk-canary-tsc-worker-0123456789';
     writeFileSync(path.join(p.root, 'key.ts'), `export const key: 1 = '${secret}';\n`);
     const env = { ...process.env, CANARY_API_KEY: secret };
-    const jail = await ProcessJail.open({ root: p.root, protect: [], parentEnv: env, withoutSandbox: 'the redaction is what this test checks' });
+    const jail = await ProcessJail.open({
+      root: p.root,
+      protect: [],
+      parentEnv: env,
+      withoutSandbox: 'the redaction is what this test checks',
+    });
     const served = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, serverScript, jail });
     try {
       const r = await served.check(signal);
       assert.match(r.detail, KEPT);
-      assert.deepEqual(r.diagnostics.map((d) => [d.file, d.code]), [['key.ts', 'TS2322']]);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.file, d.code]),
+        [['key.ts', 'TS2322']],
+      );
       assert.ok(!JSON.stringify(r).includes(secret), `the secret is in the result: ${JSON.stringify(r.diagnostics)}`);
     } finally {
       served.dispose();

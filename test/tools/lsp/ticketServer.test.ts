@@ -68,13 +68,22 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     }
   });
 
-  it('answers the editor\'s validate request right after didOpen, with the findings and the rendered tests, not cancelled by the check typing scheduled', async () => {
+  it("answers the editor's validate request right after didOpen, with the findings and the rendered tests, not cancelled by the check typing scheduled", async () => {
     const text = brokenTicket(served.root).replace('"src/utils/pagnation.ts"', '"src/utils/pagination.ts"');
     const uri = await served.lsp.open('.tickets/LSP-9.ticket.json', text);
-    const answer = await served.lsp.connection.sendRequest<{ findings: { path: string; message: string }[]; rendered: { path: string }[] } | null>('ticketRunner/validate', { uri, types: true });
+    const answer = await served.lsp.connection.sendRequest<{
+      findings: { path: string; message: string }[];
+      rendered: { path: string }[];
+    } | null>('ticketRunner/validate', { uri, types: true });
     assert.ok(answer, 'an answer, not null');
-    assert.deepEqual(answer.rendered.map((r) => r.path), ['test/ticket/LSP-1.test.ts']);
-    assert.ok(answer.findings.some((f) => f.path === '$.testPlan' && f.message.includes('AC3')), JSON.stringify(answer.findings));
+    assert.deepEqual(
+      answer.rendered.map((r) => r.path),
+      ['test/ticket/LSP-1.test.ts'],
+    );
+    assert.ok(
+      answer.findings.some((f) => f.path === '$.testPlan' && f.message.includes('AC3')),
+      JSON.stringify(answer.findings),
+    );
     await new Promise((r) => setTimeout(r, 300));
     assert.ok((await served.lsp.diagnostics(uri, 1)).some((d) => d.message.includes('AC3')));
   });
@@ -84,7 +93,11 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const uri = await served.lsp.open('.tickets/LSP-2.ticket.json', text.replace('LSP-1', 'LSP-2'));
     const opened = text.replace('LSP-1', 'LSP-2');
     const missing = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('pagnation'))!;
-    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: missing.range, context: { diagnostics: [missing] } });
+    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: missing.range,
+      context: { diagnostics: [missing] },
+    });
     const fix = actions.find((a) => a.title === 'Change to "src/utils/pagination.ts"');
     assert.ok(fix?.edit?.changes?.[uri], JSON.stringify(actions));
     const fixed = applyEdits(opened, fix.edit.changes[uri]);
@@ -122,7 +135,14 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const typeErrors = (ds: Diagnostic[]) => ds.filter((d) => /test\/ticket\/LSP-11\.test\.ts, line \d+:\d+: TS2339/.test(d.message));
     const uri = await served.lsp.open('.tickets/LSP-11.ticket.json', good);
     assert.deepEqual(typeErrors(await served.lsp.diagnostics(uri, 1)), []);
-    for (const [version, text] of [[2, broken(1)], [3, good], [4, broken(2)], [5, broken(2).replace('"name": "rejects', '"name": "Rejects')], [6, good], [7, broken(3)]] as const) {
+    for (const [version, text] of [
+      [2, broken(1)],
+      [3, good],
+      [4, broken(2)],
+      [5, broken(2).replace('"name": "rejects', '"name": "Rejects')],
+      [6, good],
+      [7, broken(3)],
+    ] as const) {
       await served.lsp.change(uri, text, version);
       const errors = typeErrors(await served.lsp.diagnostics(uri, version));
       if (text === good) {
@@ -139,7 +159,8 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const t = soundTicket(served.root, 'LSP-8');
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-8.ticket.json', text);
-    const renamed = (ds: Diagnostic[]) => ds.some((d) => d.severity === 2 && /listPosts/.test(d.message) && /test\/ticket\/LSP-8\.test\.ts/.test(d.message));
+    const renamed = (ds: Diagnostic[]) =>
+      ds.some((d) => d.severity === 2 && /listPosts/.test(d.message) && /test\/ticket\/LSP-8\.test\.ts/.test(d.message));
     assert.equal(renamed(await served.lsp.diagnostics(uri, 1)), false, 'the rendered test type-checks against the code as it is');
     const handlers = path.join(served.root, 'src/handlers/posts.ts');
     const before = readFileSync(handlers, 'utf8');
@@ -156,13 +177,22 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
 
   it('reports a ref that does not resolve even while a path error keeps validate from resolving refs', async () => {
     const t = JSON.parse(brokenTicket(served.root)) as Ticket;
-    t.refs = [{ symbol: 'Post.title', file: 'src/types.ts' }, { symbol: 'Post.publishedAt', file: 'src/types.ts' }];
+    t.refs = [
+      { symbol: 'Post.title', file: 'src/types.ts' },
+      { symbol: 'Post.publishedAt', file: 'src/types.ts' },
+    ];
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-10.ticket.json', text);
     const diagnostics = await served.lsp.diagnostics(uri, 1);
-    assert.ok(diagnostics.some((d) => d.message.includes('pagnation')), 'the path error that stops validate');
+    assert.ok(
+      diagnostics.some((d) => d.message.includes('pagnation')),
+      'the path error that stops validate',
+    );
     const refs = diagnostics.filter((d) => d.message.includes('does not resolve'));
-    assert.deepEqual(refs.map((d) => d.message), ['refs[1]: Post.publishedAt does not resolve in src/types.ts: fix the name or the file']);
+    assert.deepEqual(
+      refs.map((d) => d.message),
+      ['refs[1]: Post.publishedAt does not resolve in src/types.ts: fix the name or the file'],
+    );
     assert.match(textAt(text, refs[0]!), /^\{\s*"symbol": "Post\.publishedAt"/);
   });
 
@@ -174,7 +204,10 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const text = `${JSON.stringify(untitled, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-4.ticket.json', text);
     const diagnostics = await served.lsp.diagnostics(uri, 1);
-    assert.ok(diagnostics.some((d) => d.message === 'missing; expected string' && d.severity === 1), JSON.stringify(diagnostics));
+    assert.ok(
+      diagnostics.some((d) => d.message === 'missing; expected string' && d.severity === 1),
+      JSON.stringify(diagnostics),
+    );
     const dup = diagnostics.find((d) => d.message === 'duplicate acceptance id "AC1"');
     assert.ok(dup, JSON.stringify(diagnostics));
     assert.equal(textAt(text, dup), '"AC1"');
@@ -191,7 +224,11 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     t.testPlan.files[0]!.cases[1]!.criterion = '';
     const withRefs = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-5.ticket.json', withRefs);
-    const at = async (needle: string, delta: number) => await served.lsp.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: positionOf(withRefs, needle, delta) });
+    const at = async (needle: string, delta: number) =>
+      await served.lsp.connection.sendRequest<CompletionItem[]>('textDocument/completion', {
+        textDocument: { uri },
+        position: positionOf(withRefs, needle, delta),
+      });
 
     const files = (await at('"src/han"', 8)).map((i) => i.label);
     assert.ok(files.includes('src/handlers/posts.ts'), files.join(', '));
@@ -221,12 +258,21 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     t.refs = [{ symbol: 'Post.tags', file: 'src/types.ts' }];
     const text = `${JSON.stringify(t, null, 2)}\n`;
     const uri = await served.lsp.open('.tickets/LSP-6.ticket.json', text);
-    const hoverAt = async (needle: string, delta: number) => (await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, delta) }))?.contents as { value: string } | undefined;
+    const hoverAt = async (needle: string, delta: number) =>
+      (
+        await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', {
+          textDocument: { uri },
+          position: positionOf(text, needle, delta),
+        })
+      )?.contents as { value: string } | undefined;
 
     const test = await hoverAt('"rejects perPage above 100"', 3);
     assert.ok(test, 'a hover on the case');
     assert.match(test.value, /test\/ticket\/LSP-1\.test\.ts/);
-    assert.match(test.value, /\/\/ Generated by Ticket Runner[\s\S]*rejects perPage above 100[\s\S]*listPosts\(\{ query: \{ perPage: '500' \} \}\)/);
+    assert.match(
+      test.value,
+      /\/\/ Generated by Ticket Runner[\s\S]*rejects perPage above 100[\s\S]*listPosts\(\{ query: \{ perPage: '500' \} \}\)/,
+    );
 
     const ref = await hoverAt('"Post.tags"', 3);
     assert.match(ref?.value ?? '', /Post\.tags: string\[\]/);
@@ -239,10 +285,19 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
   it('says on a hover which case is held out from the Coder, and puts a lens above it (BLOG-14)', async () => {
     const text = readFileSync(path.join(served.root, '.tickets/BLOG-14.ticket.json'), 'utf8');
     const uri = await served.lsp.open('.tickets/BLOG-14.ticket.json', text);
-    const hoverAt = async (needle: string) => (await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', { textDocument: { uri }, position: positionOf(text, needle, 3) }))?.contents as { value: string } | undefined;
+    const hoverAt = async (needle: string) =>
+      (
+        await served.lsp.connection.sendRequest<Hover | null>('textDocument/hover', {
+          textDocument: { uri },
+          position: positionOf(text, needle, 3),
+        })
+      )?.contents as { value: string } | undefined;
 
     const held = await hoverAt('"takes the path of another URL');
-    assert.match(held?.value ?? '', /^\*\*Held out:\*\* the last case of criterion AC2 — the Coder never sees it; it judges an attempt once the visible cases pass\./);
+    assert.match(
+      held?.value ?? '',
+      /^\*\*Held out:\*\* the last case of criterion AC2 — the Coder never sees it; it judges an attempt once the visible cases pass\./,
+    );
     assert.match(held?.value ?? '', /test\/ticket\/BLOG-14\.heldout\.test\.ts/);
     assert.match((await hoverAt('"takes the path of an https URL'))?.value ?? '', /^\*\*Visible:\*\* the Coder sees it/);
 
@@ -258,7 +313,11 @@ describe('the ticket language server over stdio (dist/cli.js lsp --stdio)', func
     const uri = await served.lsp.open('.tickets/LSP-7.ticket.json', text);
     const untested = (await served.lsp.diagnostics(uri, 1)).find((d) => d.message.includes('AC3'))!;
     assert.ok(untested);
-    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: untested.range, context: { diagnostics: [untested] } });
+    const actions = await served.lsp.connection.sendRequest<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: untested.range,
+      context: { diagnostics: [untested] },
+    });
     const skeleton = actions.find((a) => a.title === 'Add a test case for AC3');
     assert.ok(skeleton, JSON.stringify(actions.map((a) => a.title)));
     const withCase = JSON.parse(applyEdits(text, skeleton.edit!.changes![uri]!)) as Ticket;

@@ -3,7 +3,17 @@ import * as fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { RenderOptions } from '../../../src/core/stages/materializer';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
-import { binOf, copyFixture, fixturePlan, makeTempDir, REPO_ROOT, runNode, writeRendered, type ProcessResult, type Variant } from '../../support/materializerFixtures';
+import {
+  binOf,
+  copyFixture,
+  fixturePlan,
+  makeTempDir,
+  REPO_ROOT,
+  runNode,
+  writeRendered,
+  type ProcessResult,
+  type Variant,
+} from '../../support/materializerFixtures';
 
 const RUN_TIMEOUT_MS = 45_000;
 
@@ -23,7 +33,13 @@ const RUNS: FrameworkRun[] = [
   {
     framework: 'node:test',
     options: { language: 'ts', moduleKind: 'esm' },
-    args: (files) => ['--import', pathToFileURL(require.resolve('tsx', { paths: [REPO_ROOT] })).href, '--test', '--test-reporter=tap', ...files],
+    args: (files) => [
+      '--import',
+      pathToFileURL(require.resolve('tsx', { paths: [REPO_ROOT] })).href,
+      '--test',
+      '--test-reporter=tap',
+      ...files,
+    ],
     passed: /^# pass (\d+)$/m,
     failure: [/\[AC1\] orders versions by number/, /-1 !== 1/],
   },
@@ -39,7 +55,11 @@ const RUNS: FrameworkRun[] = [
     options: { language: 'js', moduleKind: 'cjs' },
     args: (files) => [binOf('jest', 'jest'), '--ci', '--no-cache', '--watchman=false', '--runTestsByPath', ...files],
     passed: /Tests:\s+(\d+) passed/,
-    failure: [/\[AC3\] parses amounts/, /Expected pattern: \/not an amount: "ten dollars" \\\(expected \\\$D\\\.CC\\\)\//, /Received message: "bad amount"/],
+    failure: [
+      /\[AC3\] parses amounts/,
+      /Expected pattern: \/not an amount: "ten dollars" \\\(expected \\\$D\\\.CC\\\)\//,
+      /Received message: "bad amount"/,
+    ],
   },
   {
     framework: 'mocha',

@@ -58,8 +58,18 @@ describe('materializer: rendered properties run with fast-check in the real fram
       fs.mkdirSync(path.join(dir, 'node_modules'));
       fs.symlinkSync(path.join(REPO_ROOT, 'node_modules', 'fast-check'), path.join(dir, 'node_modules', 'fast-check'), 'junction');
     }
-    const files = writeRendered(dir, loadPlan(path.join(FIXTURES, FRAMEWORK_DIR[run.framework], 'properties.json')), run.framework, run.options);
-    const runner = new ProcessTestRunner({ root: dir, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath });
+    const files = writeRendered(
+      dir,
+      loadPlan(path.join(FIXTURES, FRAMEWORK_DIR[run.framework], 'properties.json')),
+      run.framework,
+      run.options,
+    );
+    const runner = new ProcessTestRunner({
+      root: dir,
+      nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+      fallbackDir: REPO_ROOT,
+      nodePath: process.execPath,
+    });
     return { runner, files };
   }
 
@@ -78,7 +88,11 @@ describe('materializer: rendered properties run with fast-check in the real fram
       assert.match(broken.message ?? '', /Shrunk \d+ time/);
 
       const again = await runner.run(request, new AbortController().signal);
-      assert.equal(caseOf(again, 'AC2').message, broken.message, 'the same seed draws the same inputs and shrinks to the same counterexample');
+      assert.equal(
+        caseOf(again, 'AC2').message,
+        broken.message,
+        'the same seed draws the same inputs and shrinks to the same counterexample',
+      );
       runner.dispose();
     });
   }

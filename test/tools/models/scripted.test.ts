@@ -6,7 +6,12 @@ import { runTicket } from '../../support/scenario';
 import { copyFixture } from '../../support/tempWorkspace';
 
 describe('scripted model (a test and demo adapter)', () => {
-  const script = ModelScript.parse({ coder: [{ expect: { attempt: 1 }, text: 'one' }, { expect: { attempt: 2 }, text: 'two' }] });
+  const script = ModelScript.parse({
+    coder: [
+      { expect: { attempt: 1 }, text: 'one' },
+      { expect: { attempt: 2 }, text: 'two' },
+    ],
+  });
   const req = (attempt: number) => ({ role: 'coder' as const, attempt, system: 's', messages: [{ role: 'user' as const, content: 'p' }] });
   const signal = () => new AbortController().signal;
 
@@ -20,7 +25,14 @@ describe('scripted model (a test and demo adapter)', () => {
     const m = new ScriptedModel(script, () => '', 'x.script.json');
     assert.equal((await m.complete(req(1), signal())).text, 'one');
     assert.equal((await m.complete(req(2), signal())).text, 'two');
-    await assert.rejects(m.complete(req(3), signal()), (err: unknown) => err instanceof ScriptExhaustedError && /recorded answers in x\.script\.json do not cover this run: it asked the Coder for answer 3 \(attempt 3\), and the recording holds 2/.test(err.message));
+    await assert.rejects(
+      m.complete(req(3), signal()),
+      (err: unknown) =>
+        err instanceof ScriptExhaustedError &&
+        /recorded answers in x\.script\.json do not cover this run: it asked the Coder for answer 3 \(attempt 3\), and the recording holds 2/.test(
+          err.message,
+        ),
+    );
   });
 
   it('fails clearly when a call does not match its recording', async () => {
@@ -52,7 +64,11 @@ describe('scriptPosition: where a run that goes on from its log reads its script
     const cut = events.findIndex((e) => e.type === 'coder.attempted' && e.attempt === 2);
     assert.ok(cut > 0);
     const interrupted = events.slice(0, cut + 1);
-    assert.equal(interrupted.filter((e) => e.type === 'model.called' && e.role === 'coder').length, 2, 'the second Coder call is in the log');
+    assert.equal(
+      interrupted.filter((e) => e.type === 'model.called' && e.role === 'coder').length,
+      2,
+      'the second Coder call is in the log',
+    );
     assert.deepEqual(scriptPosition(runId, interrupted), { coder: 1, debugger: 1, reviewer: 0, testReviewer: 0, attemptShift: 0 });
     // Cut after attempt 2's tests passed: its call stands, and a resume from there runs the tests
     // again as attempt 3, so the gates' recorded answers for attempt 2 are asked at attempt 3.

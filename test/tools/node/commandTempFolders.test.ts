@@ -98,9 +98,20 @@ describe('each command of a run gets a temp folder and a home of its own', funct
 
   for (const sandbox of [true, false]) {
     it(`a test run that rewrites the compiled code tsx cached cannot make a later run pass (sandbox ${sandbox ? 'on' : 'off'})`, async () => {
-      const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
+      const jail = await ProcessJail.open({
+        root: ws.root,
+        protect: [],
+        parentEnv: process.env,
+        ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }),
+      });
       assert.equal(jail.status.on, sandbox);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+      const runner = new ProcessTestRunner({
+        root: ws.root,
+        nodeTestReporter: reporter(),
+        fallbackDir: repoRoot,
+        nodePath: process.execPath,
+        jail,
+      });
       const run = (file: string) => runner.run({ framework: 'node:test', files: [file], timeoutMs: 30_000 }, neverAborted());
       try {
         const first = await run('test/add.test.ts');
@@ -125,8 +136,19 @@ describe('each command of a run gets a temp folder and a home of its own', funct
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
     const transforms = TrustedTransforms.of(jail, path.join(path.dirname(reporter()), 'tsxWarm.cjs'), process.execPath);
     assert.ok(transforms, 'the sandbox is on and the warm-up is built');
-    await transforms.warm(path.join(ws.root, 'no-such-tsx.cjs'), ws.root, [[path.join(ws.root, 'test', 'add.test.ts'), Buffer.from(addTest)]], neverAborted());
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    await transforms.warm(
+      path.join(ws.root, 'no-such-tsx.cjs'),
+      ws.root,
+      [[path.join(ws.root, 'test', 'add.test.ts'), Buffer.from(addTest)]],
+      neverAborted(),
+    );
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     try {
       const r = await runner.run({ framework: 'node:test', files: ['test/add.test.ts'], timeoutMs: 30_000 }, neverAborted());
       assert.equal(r.status, 'passed', r.output);
@@ -139,7 +161,13 @@ describe('each command of a run gets a temp folder and a home of its own', funct
 
   it('in the sandbox, the test processes find their TypeScript compiled ahead, read-only to them', async () => {
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     try {
       const r = await runner.run({ framework: 'node:test', files: ['test/compiledAhead.test.ts'], timeoutMs: 30_000 }, neverAborted());
       assert.equal(r.status, 'passed', r.output);

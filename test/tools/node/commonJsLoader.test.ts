@@ -77,7 +77,10 @@ describe('the loader of node:test runs: tsx CommonJS hook only when nothing need
       );
       assert.equal(loaderOf(result.command), 'tsx/cjs', result.command.join(' '));
       // A failing test still fails under it, with its stack mapped to the TypeScript source.
-      p.write('test/late.test.ts', `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { late } from '../src/late';\ntest('loads late', () => { assert.equal(late, 3); });\n`);
+      p.write(
+        'test/late.test.ts',
+        `import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { late } from '../src/late';\ntest('loads late', () => { assert.equal(late, 3); });\n`,
+      );
       const failed = await run(p);
       assert.equal(failed.status, 'failed');
       assert.match(failed.cases[0]?.stack ?? '', /late\.test\.ts:4/);
@@ -99,7 +102,10 @@ describe('the loader of node:test runs: tsx CommonJS hook only when nothing need
 
   it('anything that could need ES modules keeps --import tsx', async () => {
     const cases: [string, Record<string, string>, string[]?][] = [
-      ['a package.json below the root that says "type": "module"', { 'pkg/package.json': '{ "type": "module" }', 'pkg/a.ts': 'export {};\n' }],
+      [
+        'a package.json below the root that says "type": "module"',
+        { 'pkg/package.json': '{ "type": "module" }', 'pkg/a.ts': 'export {};\n' },
+      ],
       ['a root package.json that says "type": "module"', { 'package.json': '{ "name": "loader", "type": "module" }' }],
       ['an unreadable package.json', { 'pkg/package.json': '{ type: module' }],
       ['an .mts anywhere', { 'src/esm.mts': 'export const e = 1;\n' }],
@@ -134,7 +140,10 @@ describe('the loader of node:test runs: tsx CommonJS hook only when nothing need
   });
 
   it('node_modules is not read: a dependency with import() leaves the choice to the workspace', async () => {
-    const p = project(STATIC, { 'node_modules/dep/index.js': 'module.exports = () => import("x");\n', 'node_modules/dep/package.json': '{ "type": "module" }' });
+    const p = project(STATIC, {
+      'node_modules/dep/index.js': 'module.exports = () => import("x");\n',
+      'node_modules/dep/package.json': '{ "type": "module" }',
+    });
     try {
       assert.equal(await commonJsOnly(p.root, ['test/late.test.ts']), true);
     } finally {

@@ -37,7 +37,12 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
     ws = copyFixture();
     // The pid file goes outside the workspace: what a test leaves in the workspace is put back (removed).
     outside = path.dirname(ws.root);
-    jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, withoutSandbox: 'the test of what holds without bubblewrap' });
+    jail = await ProcessJail.open({
+      root: ws.root,
+      protect: [],
+      parentEnv: process.env,
+      withoutSandbox: 'the test of what holds without bubblewrap',
+    });
   });
   afterEach(async () => {
     for (const b of bystanders.splice(0)) b.kill('SIGKILL');
@@ -47,7 +52,11 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
 
   /** A process that is no business of the run: unmarked, or marked by another run. */
   function bystander(mark?: string): number {
-    const child = spawn('sleep', ['300'], { detached: true, stdio: 'ignore', env: { ...process.env, ...(mark ? { [MARK_VAR]: mark } : {}) } });
+    const child = spawn('sleep', ['300'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, ...(mark ? { [MARK_VAR]: mark } : {}) },
+    });
     child.unref();
     bystanders.push(child);
     return child.pid!;
@@ -58,7 +67,13 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
     writeFileSync(path.join(ws.root, 'test', 'detach.test.ts'), detachingTest(pidFile, false));
     const unrelated = bystander();
     const otherRun = bystander('0123456789abcdef0123456789abcdef.1');
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     const result = await runner.run({ framework: 'node:test', files: ['test/detach.test.ts'], timeoutMs: 30_000 }, neverAborted());
     assert.equal(result.status, 'passed', result.output);
     const sleeper = Number(readFileSync(pidFile, 'utf8'));
@@ -72,7 +87,13 @@ describe('the sweep of detached descendants, without the OS sandbox', function (
   it('kills it when the run is cancelled mid-test', async () => {
     const pidFile = path.join(outside, 'hanging-sleeper.pid');
     writeFileSync(path.join(ws.root, 'test', 'detach.test.ts'), detachingTest(pidFile, true));
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     const controller = new AbortController();
     const run = runner.run({ framework: 'node:test', files: ['test/detach.test.ts'], timeoutMs: 30_000 }, controller.signal);
     assert.ok(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 20_000), 'the test never started');

@@ -26,7 +26,12 @@ describe('EslintLinter', function () {
     project.remove();
   });
   const make = (o: { fallback?: boolean; timeoutMs?: number } = {}) =>
-    (linter = new EslintLinter(project.root, { workerScript, nodePath: process.execPath, ...(o.fallback === false ? {} : { fallbackDir: repoRoot }), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }));
+    (linter = new EslintLinter(project.root, {
+      workerScript,
+      nodePath: process.execPath,
+      ...(o.fallback === false ? {} : { fallbackDir: repoRoot }),
+      ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    }));
 
   it('skips a workspace without an ESLint config', async () => {
     project = new TempProject({ 'src/a.js': 'const unused = 1;\n' });
@@ -53,7 +58,10 @@ describe('EslintLinter', function () {
     assert.equal(failed.status, 'failed');
     assert.deepEqual(
       failed.problems.map((p) => [p.file, p.line, p.column, p.rule, p.severity]),
-      [['src/a.js', 2, 7, 'no-unused-vars', 'error'], ['src/a.js', 2, 7, 'prefer-const', 'warning']],
+      [
+        ['src/a.js', 2, 7, 'no-unused-vars', 'error'],
+        ['src/a.js', 2, 7, 'prefer-const', 'warning'],
+      ],
     );
     const passed = await linter.lint(['src/clean.js'], neverAborted());
     assert.deepEqual(passed, { status: 'passed', problems: [] });
@@ -61,14 +69,22 @@ describe('EslintLinter', function () {
 
   it('picks up a config, and a local rule module it imports, that change between calls', async () => {
     project = new TempProject({
-      'eslint.config.mjs': "import level from './level.mjs';\nexport default [{ files: ['**/*.js'], rules: { 'no-unused-vars': level } }];\n",
+      'eslint.config.mjs':
+        "import level from './level.mjs';\nexport default [{ files: ['**/*.js'], rules: { 'no-unused-vars': level } }];\n",
       'level.mjs': "export default 'warn';\n",
       'src/a.js': 'export function f() {\n  const unused = 1;\n  return 2;\n}\n',
     });
     const linter = make();
-    assert.deepEqual((await linter.lint(['src/a.js'], neverAborted())).problems.map((p) => p.severity), ['warning']);
+    assert.deepEqual(
+      (await linter.lint(['src/a.js'], neverAborted())).problems.map((p) => p.severity),
+      ['warning'],
+    );
     project.write('level.mjs', "export default 'error';\n");
-    assert.deepEqual((await linter.lint(['src/a.js'], neverAborted())).problems.map((p) => p.severity), ['error'], 'the local module imported by the config');
+    assert.deepEqual(
+      (await linter.lint(['src/a.js'], neverAborted())).problems.map((p) => p.severity),
+      ['error'],
+      'the local module imported by the config',
+    );
     project.write('eslint.config.mjs', "export default [{ files: ['**/*.js'], rules: { 'no-unused-vars': 'off' } }];\n");
     assert.deepEqual(await linter.lint(['src/a.js'], neverAborted()), { status: 'passed', problems: [] }, 'the config itself');
   });
@@ -89,14 +105,27 @@ describe('EslintLinter', function () {
 
   it('an abort kills the worker and throws CancelledError', async () => {
     const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-pid-')), 'lint.pid');
-    project = new TempProject({ 'eslint.config.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nawait new Promise(() => setInterval(() => {}, 1000));\nexport default [];\n`, 'src/a.js': 'export const a = 1;\n' });
+    project = new TempProject({
+      'eslint.config.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pidFile)}, String(process.pid));\nawait new Promise(() => setInterval(() => {}, 1000));\nexport default [];\n`,
+      'src/a.js': 'export const a = 1;\n',
+    });
     const controller = new AbortController();
     const lint = make().lint(['src/a.js'], controller.signal);
     assert.ok(await eventually(() => existsSync(pidFile), 20_000), 'the config never loaded');
     controller.abort();
     await assert.rejects(lint, CancelledError);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    assert.ok(await eventually(() => { try { process.kill(pid, 0); return false; } catch { return true; } }), `the worker ${pid} still runs`);
+    assert.ok(
+      await eventually(() => {
+        try {
+          process.kill(pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      }),
+      `the worker ${pid} still runs`,
+    );
   });
 });
 
@@ -125,7 +154,12 @@ describe('EslintLinter with a hostile ESLint config', function () {
 
   for (const sandbox of [true, false]) {
     it(`sees no secret${sandbox ? ', cannot write outside the workspace (sandbox on: bubblewrap),' : ' (sandbox off: the environment is still allowlisted)'} and still lints right`, async () => {
-      const jail = await ProcessJail.open({ root: ws.root, protect: [path.join(ws.root, '.ticket-runner')], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
+      const jail = await ProcessJail.open({
+        root: ws.root,
+        protect: [path.join(ws.root, '.ticket-runner')],
+        parentEnv: process.env,
+        ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }),
+      });
       assert.equal(jail.status.on, sandbox);
       const linter = new EslintLinter(ws.root, { workerScript, jail, nodePath: process.execPath });
       const files = ['src/utils/pagination.ts', 'src/types.ts'];
@@ -140,11 +174,17 @@ describe('EslintLinter with a hostile ESLint config', function () {
       }
       assert.equal(result.status, 'passed', result.detail);
       const maxLines = result.problems.filter((p) => p.rule === 'max-lines');
-      assert.deepEqual(maxLines.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 2, 'max-lines', 'warning']));
+      assert.deepEqual(
+        maxLines.map((p) => [p.file, p.line, p.rule, p.severity]),
+        files.map((f) => [f, 2, 'max-lines', 'warning']),
+      );
       for (const p of maxLines) assert.match(p.message, /^File has too many lines \(\d+\)\. Maximum allowed is 1\.$/);
       // The config's own report of what it saw, once per file, says what the file it wrote says.
       const reported = result.problems.filter((p) => p.rule !== 'max-lines');
-      assert.deepEqual(reported.map((p) => [p.file, p.line, p.rule, p.severity]), files.map((f) => [f, 1, 'hostile/seen', 'warning']));
+      assert.deepEqual(
+        reported.map((p) => [p.file, p.line, p.rule, p.severity]),
+        files.map((f) => [f, 1, 'hostile/seen', 'warning']),
+      );
       const dumped = readFileSync(path.join(ws.root, 'lint-env.json'), 'utf8');
       for (const p of reported) assert.equal(p.message, dumped);
       const seen = JSON.parse(dumped) as { env: Record<string, string>; tries: Record<string, string> };

@@ -30,7 +30,8 @@ describe('language workers kept idle between runs', function () {
     const second = new TempProject({
       'tsconfig.json': tsconfig,
       'src/types.ts': 'export interface Post { id: number; title: string }\n',
-      'src/page.ts': "import type { Post } from './types';\nexport const title: number = ({} as Post).title;\nexport const a: number = 1;\n",
+      'src/page.ts':
+        "import type { Post } from './types';\nexport const title: number = ({} as Post).title;\nexport const a: number = 1;\n",
     });
     const one = diagnosticsOf(first.root);
     const two = diagnosticsOf(second.root);

@@ -23,7 +23,8 @@ describe('JudgingTools: the installed runner, looked at around every test comman
       'package.json': '{ "name": "sample", "private": true }',
       'test/ok.test.mjs': "import { test } from 'node:test';\ntest('fine', () => {});\n",
       // Long enough for the test to write while it runs.
-      'test/slow.test.mjs': "import { test } from 'node:test';\ntest('slow', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
+      'test/slow.test.mjs':
+        "import { test } from 'node:test';\ntest('slow', async () => { await new Promise((r) => setTimeout(r, 1500)); });\n",
     });
     mkdirSync(project.path('node_modules'));
     cpSync(path.join(repoRoot, 'node_modules', 'tsx'), project.path('node_modules/tsx'), { recursive: true, dereference: true });
@@ -33,8 +34,10 @@ describe('JudgingTools: the installed runner, looked at around every test comman
   });
   afterEach(() => project.remove());
 
-  const runnerWith = (tools: JudgingTools) => new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, judgingTools: tools });
-  const run = (runner: ProcessTestRunner, file: string) => runner.run({ framework: 'node:test', files: [file], timeoutMs: 30_000 }, neverAborted());
+  const runnerWith = (tools: JudgingTools) =>
+    new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, judgingTools: tools });
+  const run = (runner: ProcessTestRunner, file: string) =>
+    runner.run({ framework: 'node:test', files: [file], timeoutMs: 30_000 }, neverAborted());
 
   it('a change made between two commands voids the next one, whatever made it, and is put back and checked against its hash', async () => {
     const tools = new JudgingTools(project.root, { sandboxed: false });
@@ -58,8 +61,14 @@ describe('JudgingTools: the installed runner, looked at around every test comman
     writeFileSync(project.path('node_modules/tsx/package.json'), '{ "name": "tsx", "main": "./planted.js" }');
     const voided = await running;
     assert.equal(voided.status, 'error');
-    assert.deepEqual(voided.judgingTools?.map((c) => [c.path, c.change, c.restored]), [['node_modules/tsx/package.json', 'modified', true]]);
-    assert.match(voided.output, /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/);
+    assert.deepEqual(
+      voided.judgingTools?.map((c) => [c.path, c.change, c.restored]),
+      [['node_modules/tsx/package.json', 'modified', true]],
+    );
+    assert.match(
+      voided.output,
+      /the test runner was changed by the code under test; put back as installed, but this result was the changed runner's and does not count/,
+    );
     runner.dispose();
   });
 
@@ -85,9 +94,15 @@ describe('JudgingTools: the installed runner, looked at around every test comman
     const next = await run(runner, 'test/ok.test.mjs');
     assert.equal(next.status, 'error');
     assert.deepEqual(next.command, [], 'not run at all');
-    assert.match(next.output, /not run: the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again: modified node_modules\/tsx\/dist\/cjs\/index\.cjs/);
+    assert.match(
+      next.output,
+      /not run: the test runner was changed by the code under test and could not be restored; reinstall \(npm ci\) and run again: modified node_modules\/tsx\/dist\/cjs\/index\.cjs/,
+    );
     const unrestored = await runner.unrestoredTools();
-    assert.deepEqual(unrestored.map((f) => [f.path, f.change]), [['node_modules/tsx/dist/cjs/index.cjs', 'modified']]);
+    assert.deepEqual(
+      unrestored.map((f) => [f.path, f.change]),
+      [['node_modules/tsx/dist/cjs/index.cjs', 'modified']],
+    );
     assert.deepEqual(await runner.stillChangedTools(unrestored), unrestored, 'resume would refuse');
     writeFileSync(loader(), installed);
     assert.deepEqual(await runner.stillChangedTools(unrestored), [], 'reinstalled: resume may go on');
@@ -118,8 +133,29 @@ describe('JudgingTools: the installed runner, looked at around every test comman
 describe("JudgingTools: each runner's tools, found as Node resolves them", () => {
   // This repository's own install, read only: nothing here writes it.
   for (const [framework, expected] of [
-    ['jest', ['node_modules/jest-circus', 'node_modules/co', 'node_modules/is-generator-fn', 'node_modules/expect', 'node_modules/ts-jest', 'node_modules/typescript']],
-    ['vitest', ['node_modules/vitest', 'node_modules/@vitest/runner', 'node_modules/@vitest/expect', 'node_modules/chai', 'node_modules/tinyrainbow', 'node_modules/pathe', 'node_modules/vite']],
+    [
+      'jest',
+      [
+        'node_modules/jest-circus',
+        'node_modules/co',
+        'node_modules/is-generator-fn',
+        'node_modules/expect',
+        'node_modules/ts-jest',
+        'node_modules/typescript',
+      ],
+    ],
+    [
+      'vitest',
+      [
+        'node_modules/vitest',
+        'node_modules/@vitest/runner',
+        'node_modules/@vitest/expect',
+        'node_modules/chai',
+        'node_modules/tinyrainbow',
+        'node_modules/pathe',
+        'node_modules/vite',
+      ],
+    ],
     ['mocha', ['node_modules/mocha', 'node_modules/ms', 'node_modules/diff', 'node_modules/tsx', 'node_modules/esbuild']],
     ['node:test', ['node_modules/tsx', 'node_modules/esbuild']],
   ] as const) {

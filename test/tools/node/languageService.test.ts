@@ -43,24 +43,36 @@ describe('LanguageServiceDiagnostics', function () {
     });
 
     it('reports a TS2322 in the changed file and in a file that imports it', async () => {
-      project.write('src/types.ts', types.replace('tags: string[]', 'tags: string[]; rank: number') + "export const defaultRank: number = 'high';\n");
+      project.write(
+        'src/types.ts',
+        types.replace('tags: string[]', 'tags: string[]; rank: number') + "export const defaultRank: number = 'high';\n",
+      );
       project.write('src/format.ts', `import type { Post } from './types';\nexport function label(p: Post): string { return p.rank; }\n`);
       const { checkedFiles, diagnostics } = await ls.check(['src/types.ts'], signal);
       assert.deepEqual(checkedFiles, ['src/types.ts', 'src/format.ts']);
       const ts2322 = diagnostics.filter((d) => d.code === 'TS2322');
       assert.deepEqual(
         ts2322.map((d) => [d.file, d.line, d.category]),
-        [['src/types.ts', 6, 'error'], ['src/format.ts', 2, 'error']],
+        [
+          ['src/types.ts', 6, 'error'],
+          ['src/format.ts', 2, 'error'],
+        ],
       );
       assert.match(ts2322[1]?.message ?? '', /Type 'number' is not assignable to type 'string'/);
     });
 
     it('re-checks only the edited file and its direct importers the second time', async () => {
-      project.write('src/format.ts', `import type { Post } from './types';\nexport function label(p: Post): string { return String(p.rank); }\n`);
+      project.write(
+        'src/format.ts',
+        `import type { Post } from './types';\nexport function label(p: Post): string { return String(p.rank); }\n`,
+      );
       const { checkedFiles, diagnostics } = await ls.check(['src/format.ts'], signal);
       assert.deepEqual(checkedFiles, ['src/format.ts', 'src/index.ts']);
       // index.ts passes a Post without the new field: the importer's error, found without types.ts.
-      assert.deepEqual(diagnostics.map((d) => [d.file, d.code]), [['src/index.ts', 'TS2345']]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.file, d.code]),
+        [['src/index.ts', 'TS2345']],
+      );
     });
 
     it('checks the importers of a deleted file, which now fail to resolve it', async () => {
@@ -70,7 +82,10 @@ describe('LanguageServiceDiagnostics', function () {
       rmSync(project.path('src/extra.ts'));
       const { checkedFiles, diagnostics } = await ls.check(['src/extra.ts'], signal);
       assert.deepEqual(checkedFiles, ['src/useExtra.ts']);
-      assert.deepEqual(diagnostics.map((d) => d.code), ['TS2307']);
+      assert.deepEqual(
+        diagnostics.map((d) => d.code),
+        ['TS2307'],
+      );
     });
 
     it('resolves a type, a member and a nested member, and null for what is not there', async () => {
@@ -79,7 +94,10 @@ describe('LanguageServiceDiagnostics', function () {
       assert.equal(await ls.resolveSymbol('src/types.ts', 'Post.nope'), null);
       assert.equal(await ls.resolveSymbol('src/types.ts', 'Nope'), null);
       assert.equal(await ls.resolveSymbol('src/types.ts', 'slugify'), '(text: string) => string');
-      assert.match((await ls.resolveSymbol('src/types.ts', 'Post')) ?? '', /^\{ id: number; title: string; tags: string\[\]; rank: number; author\?: /);
+      assert.match(
+        (await ls.resolveSymbol('src/types.ts', 'Post')) ?? '',
+        /^\{ id: number; title: string; tags: string\[\]; rank: number; author\?: /,
+      );
     });
 
     it('resolves a static member of a class, a member of a namespace and a member of an enum', async () => {
@@ -111,7 +129,10 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       const service = createLanguageServiceDiagnostics(broken.root);
       try {
         const first = await service.check(['a.ts'], signal);
-        assert.deepEqual(first.diagnostics.map((d) => [d.file, d.code]), [['tsconfig.json', 'TS5024']]);
+        assert.deepEqual(
+          first.diagnostics.map((d) => [d.file, d.code]),
+          [['tsconfig.json', 'TS5024']],
+        );
         assert.deepEqual((await service.check(['a.ts'], signal)).diagnostics, []);
       } finally {
         service.dispose();
@@ -119,10 +140,22 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       }
     });
 
-    it('parses doc comments as tsc does: a JavaScript file\'s types, and an import used only by {@link}', async () => {
+    it("parses doc comments as tsc does: a JavaScript file's types, and an import used only by {@link}", async () => {
       // The service skips the doc comments that cannot change an error (a third of a parse); these two can.
       const docs = new TempProject({
-        'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'Bundler', strict: true, noEmit: true, allowJs: true, checkJs: true, noUnusedLocals: true }, include: ['src'] }),
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'ES2022',
+            moduleResolution: 'Bundler',
+            strict: true,
+            noEmit: true,
+            allowJs: true,
+            checkJs: true,
+            noUnusedLocals: true,
+          },
+          include: ['src'],
+        }),
         'src/half.js': '/** @param {number} n */\nexport function half(n) {\n  return n / 2;\n}\nexport const wrong = half("two");\n',
         'src/slug.ts': 'export function slugify(text: string): string {\n  return text.toLowerCase();\n}\n',
         'src/doc.ts': "import { slugify } from './slug';\n/** Titles become links with {@link slugify}. */\nexport const linked = true;\n",
@@ -130,14 +163,17 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       const service = createLanguageServiceDiagnostics(docs.root);
       try {
         const { diagnostics } = await service.check(['src/half.js', 'src/doc.ts'], signal);
-        assert.deepEqual(diagnostics.map((d) => [d.file, d.line, d.code]), [['src/half.js', 5, 'TS2345']]);
+        assert.deepEqual(
+          diagnostics.map((d) => [d.file, d.line, d.code]),
+          [['src/half.js', 5, 'TS2345']],
+        );
       } finally {
         service.dispose();
         docs.remove();
       }
     });
 
-    it('gives tsc\'s own errors for a change that hides them behind directives in comments', async () => {
+    it("gives tsc's own errors for a change that hides them behind directives in comments", async () => {
       // A Coder's way to silence a check: a directive in a doc comment or a block comment. Only
       // what tsc honours may silence ours (a one-line block comment; not a doc comment of many lines).
       const hiding = [
@@ -159,7 +195,10 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
         const ours = (await service.check(['src/hide.ts'], signal)).diagnostics.map((d) => `${d.file}(${d.line}): ${d.code}`);
         let tscOut = '';
         try {
-          execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/lib/tsc.js'), '-p', '.'], { cwd: docs.root, encoding: 'utf8' });
+          execFileSync(process.execPath, [join(repoRoot, 'node_modules/typescript/lib/tsc.js'), '-p', '.'], {
+            cwd: docs.root,
+            encoding: 'utf8',
+          });
         } catch (e) {
           tscOut = String((e as { stdout?: string }).stdout);
         }
@@ -182,8 +221,20 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
         ].join('\n'),
       });
       try {
-        await build({ entryPoints: [dist.path('entry.ts')], outfile: dist.path('extension.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
-        const out = execFileSync(process.execPath, [dist.path('extension.js'), project.root, join(repoRoot, 'node_modules/typescript/lib')], { encoding: 'utf8' });
+        await build({
+          entryPoints: [dist.path('entry.ts')],
+          outfile: dist.path('extension.js'),
+          bundle: true,
+          platform: 'node',
+          format: 'cjs',
+          target: 'node20',
+          logLevel: 'error',
+        });
+        const out = execFileSync(
+          process.execPath,
+          [dist.path('extension.js'), project.root, join(repoRoot, 'node_modules/typescript/lib')],
+          { encoding: 'utf8' },
+        );
         assert.deepEqual(JSON.parse(out), ['TS2322']);
       } finally {
         dist.remove();
@@ -207,10 +258,16 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
         // Another writer (the Coder, in the editor) changes the disk without telling this service.
         project.write('src/types.ts', types.replace('tags: string[]', 'tags: number[]'));
         const now = await ls.probe('src/probe.ts', probe, signal);
-        assert.deepEqual(now.map((d) => d.code), ['TS2322']);
+        assert.deepEqual(
+          now.map((d) => d.code),
+          ['TS2322'],
+        );
         // The code as it was before that writer: an overlay, for this probe only.
         assert.deepEqual(await ls.probe('src/probe.ts', probe, signal, [{ path: 'src/types.ts', content: types }]), []);
-        assert.deepEqual((await ls.probe('src/probe.ts', probe, signal)).map((d) => d.code), ['TS2322']);
+        assert.deepEqual(
+          (await ls.probe('src/probe.ts', probe, signal)).map((d) => d.code),
+          ['TS2322'],
+        );
         const { diagnostics } = await ls.check(['src/types.ts'], signal);
         assert.deepEqual(diagnostics, [], 'the probe file is gone from the program');
       } finally {
@@ -220,7 +277,7 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
     });
   });
 
-  describe('probe with keepProbes (a ticket\'s checks)', () => {
+  describe("probe with keepProbes (a ticket's checks)", () => {
     it('keeps the probe file between probes yet answers each text afresh, sees the disk move, and any other check sees the disk only', async () => {
       const project = new TempProject({ 'tsconfig.json': tsconfig, 'src/types.ts': types });
       const ls = createLanguageServiceDiagnostics(project.root, { keepProbes: true });
@@ -266,21 +323,30 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
     it('adds a missing import from a sibling module (TS2304)', async () => {
       project.write('src/page.ts', "export const slug = slugify('Hello World');\n");
       const before = await ls.check(['src/page.ts'], signal);
-      assert.deepEqual(before.diagnostics.map((d) => d.code), ['TS2304']);
+      assert.deepEqual(
+        before.diagnostics.map((d) => d.code),
+        ['TS2304'],
+      );
       const { applied, refused } = await ls.autofix(['src/page.ts'], (p) => p === 'src/page.ts', signal);
-      assert.deepEqual(applied.map((f) => [f.file, f.code, f.fixName, f.files]), [['src/page.ts', 'TS2304', 'import', ['src/page.ts']]]);
+      assert.deepEqual(
+        applied.map((f) => [f.file, f.code, f.fixName, f.files]),
+        [['src/page.ts', 'TS2304', 'import', ['src/page.ts']]],
+      );
       assert.deepEqual(refused, []);
       assert.match(readFileSync(project.path('src/page.ts'), 'utf8'), /^import \{ slugify \} from "\.\/types";/);
       assert.deepEqual((await ls.check(['src/page.ts'], signal)).diagnostics, []);
     });
 
     it('fixes a misspelled name and a missing await', async () => {
-      project.write('src/count.ts', [
-        "import { loadCount } from './types';",
-        'const total = 2;',
-        'export async function next(): Promise<number> { const n = loadCount(); return n + totl; }',
-        '',
-      ].join('\n'));
+      project.write(
+        'src/count.ts',
+        [
+          "import { loadCount } from './types';",
+          'const total = 2;',
+          'export async function next(): Promise<number> { const n = loadCount(); return n + totl; }',
+          '',
+        ].join('\n'),
+      );
       const { applied } = await ls.autofix(['src/count.ts'], () => true, signal);
       assert.deepEqual(applied.map((f) => f.fixName).sort(), ['addMissingAwaitToInitializer', 'spelling']);
       assert.match(readFileSync(project.path('src/count.ts'), 'utf8'), /const n = await loadCount\(\); return n \+ total;/);
@@ -291,7 +357,10 @@ export enum Tier { Bronze = 'bronze', Gold = 'gold' }
       project.write('src/consumer.ts', "import { hidden } from './types';\nexport const h = hidden();\n");
       const { applied, refused } = await ls.autofix(['src/consumer.ts'], (p) => p === 'src/consumer.ts', signal);
       assert.deepEqual(applied, []);
-      assert.deepEqual(refused.map((f) => [f.file, f.code, f.fixName, f.files]), [['src/consumer.ts', 'TS2459', 'fixImportNonExportedMember', ['src/types.ts']]]);
+      assert.deepEqual(
+        refused.map((f) => [f.file, f.code, f.fixName, f.files]),
+        [['src/consumer.ts', 'TS2459', 'fixImportNonExportedMember', ['src/types.ts']]],
+      );
       assert.equal(readFileSync(project.path('src/types.ts'), 'utf8'), types);
     });
   });

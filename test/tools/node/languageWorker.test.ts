@@ -5,7 +5,15 @@ import { CancelledError } from '../../../src/core/errors';
 import type { OpScope } from '../../../src/core/ports/ops';
 import type { TicketOp } from '../../../src/core/schema/ticket';
 import { createLanguageServiceDiagnostics } from '../../../src/node/diagnostics/languageService';
-import { LanguageWorker, WorkerDiagnostics, WorkerParser, workerOps, workerParser, workerWorkspaceDiagnostics, workerWorkspaceLanguage } from '../../../src/node/diagnostics/workerPorts';
+import {
+  LanguageWorker,
+  WorkerDiagnostics,
+  WorkerParser,
+  workerOps,
+  workerParser,
+  workerWorkspaceDiagnostics,
+  workerWorkspaceLanguage,
+} from '../../../src/node/diagnostics/workerPorts';
 import { NodeOps } from '../../../src/node/ops/nodeOps';
 import { TreeSitterParser } from '../../../src/node/parse/treeSitterParser';
 import { stallProbe } from '../../support/stallProbe';
@@ -24,14 +32,16 @@ function hidden(): number { return 1; }
 export const keep = hidden;
 export const rank: number = 'high';
 `,
-  'src/page.ts': "import type { Post } from './types';\nexport const slug = slugify('Hello World');\nexport const title: number = ({} as Post).title;\n",
+  'src/page.ts':
+    "import type { Post } from './types';\nexport const slug = slugify('Hello World');\nexport const title: number = ({} as Post).title;\n",
   'src/consumer.ts': "import { hidden } from './types';\nexport const h = hidden();\n",
 };
 const changed = ['src/types.ts', 'src/page.ts', 'src/consumer.ts'];
 const allow = (p: string) => p !== 'src/types.ts';
 
 /** Every file of a project, by path: what a fix wrote is part of the answer. */
-const snapshot = (root: string) => Object.fromEntries(readdirSync(join(root, 'src')).map((f) => [f, readFileSync(join(root, 'src', f), 'utf8')]));
+const snapshot = (root: string) =>
+  Object.fromEntries(readdirSync(join(root, 'src')).map((f) => [f, readFileSync(join(root, 'src', f), 'utf8')]));
 
 describe('the language service in a worker thread', function () {
   this.timeout(120_000);
@@ -42,7 +52,14 @@ describe('the language service in a worker thread', function () {
     const there = new TempProject(files);
     const inThread = createLanguageServiceDiagnostics(here.root, { libDir });
     const inWorker = workerWorkspaceDiagnostics(there.root, { script, libDir })!;
-    const op: TicketOp = { op: 'setInterfaceField', file: 'src/types.ts', interface: 'Post', field: 'rank', type: 'number', optional: false };
+    const op: TicketOp = {
+      op: 'setInterfaceField',
+      file: 'src/types.ts',
+      interface: 'Post',
+      field: 'rank',
+      type: 'number',
+      optional: false,
+    };
     const scope: OpScope = { write: ['src/types.ts'], read: [], tests: [] };
     const wasm = { wasmDir: dist, runtimeWasmDir: dist, libDir };
     const opsHere = new NodeOps({ root: here.root, ...wasm });
@@ -50,8 +67,14 @@ describe('the language service in a worker thread', function () {
     try {
       const ask = async (d: typeof inWorker) => ({
         check: await d.check(changed, signal),
-        probe: await d.probe!('src/probe.ts', "import type { Post } from './types';\nexport const n: string = ({} as Post).id;\n", signal, [{ path: 'src/types.ts', content: files['src/types.ts'].replace('id: number', 'id: string') }]),
-        symbols: [await d.resolveSymbol('src/types.ts', 'Post'), await d.resolveSymbol('src/types.ts', 'Post.author.name'), await d.resolveSymbol('src/types.ts', 'Nope')],
+        probe: await d.probe!('src/probe.ts', "import type { Post } from './types';\nexport const n: string = ({} as Post).id;\n", signal, [
+          { path: 'src/types.ts', content: files['src/types.ts'].replace('id: number', 'id: string') },
+        ]),
+        symbols: [
+          await d.resolveSymbol('src/types.ts', 'Post'),
+          await d.resolveSymbol('src/types.ts', 'Post.author.name'),
+          await d.resolveSymbol('src/types.ts', 'Nope'),
+        ],
         exports: await d.symbolsOf!('src/types.ts'),
         members: await d.symbolsOf!('src/types.ts', 'Post'),
         autofix: await d.autofix(['src/page.ts', 'src/consumer.ts'], allow, signal),
@@ -62,8 +85,14 @@ describe('the language service in a worker thread', function () {
       assert.deepEqual(actual, expected);
       // The answers are worth comparing: errors found, a fix applied, one refused, symbols resolved.
       assert.ok(expected.check.diagnostics.some((d) => d.code === 'TS2322'));
-      assert.deepEqual(expected.autofix.applied.map((f) => f.fixName), ['import']);
-      assert.deepEqual(expected.autofix.refused.map((f) => f.fixName), ['fixImportNonExportedMember']);
+      assert.deepEqual(
+        expected.autofix.applied.map((f) => f.fixName),
+        ['import'],
+      );
+      assert.deepEqual(
+        expected.autofix.refused.map((f) => f.fixName),
+        ['fixImportNonExportedMember'],
+      );
       assert.equal(expected.symbols[1], 'string');
       assert.deepEqual(snapshot(there.root), snapshot(here.root), 'the fix wrote the same bytes');
       const opHere = await opsHere.apply(op, scope, signal);
@@ -87,7 +116,14 @@ describe('the language service in a worker thread', function () {
     const wasm = { wasmDir: dist, runtimeWasmDir: dist, libDir };
     const opsWarm = workerOps({ script, root: warmed.root, ...wasm });
     const opsCold = new NodeOps({ root: cold.root, ...wasm });
-    const op: TicketOp = { op: 'setInterfaceField', file: 'src/types.ts', interface: 'Comment', field: 'score', type: 'Rank', optional: true };
+    const op: TicketOp = {
+      op: 'setInterfaceField',
+      file: 'src/types.ts',
+      interface: 'Comment',
+      field: 'score',
+      type: 'Rank',
+      optional: true,
+    };
     const scope: OpScope = { write: ['src/types.ts'], read: [], tests: [] };
     try {
       const warm = opsWarm.warm?.bind(opsWarm);
@@ -95,7 +131,10 @@ describe('the language service in a worker thread', function () {
       await warm(signal);
       // Written after the warm-up: the interface the op changes, and a new module its type comes from.
       for (const p of [warmed, cold]) {
-        p.write('src/types.ts', `import type { Rank } from './rank';\nexport interface Comment { body: string }\nexport type Scored = Comment & { rank?: Rank };\n${files['src/types.ts']}`);
+        p.write(
+          'src/types.ts',
+          `import type { Rank } from './rank';\nexport interface Comment { body: string }\nexport type Scored = Comment & { rank?: Rank };\n${files['src/types.ts']}`,
+        );
         p.write('src/rank.ts', "export type Rank = 'low' | 'high';\n");
       }
       const expected = await opsCold.apply(op, scope, signal);
@@ -131,16 +170,27 @@ describe('the language service in a worker thread', function () {
       assert.deepEqual((await diagnostics.check(both, signal)).diagnostics, []);
       await inThread.check(both, signal);
       // The op tries Post with a `rank` in memory (and in the registry the two services share), and writes nothing.
-      const op: TicketOp = { op: 'setInterfaceField', file: 'src/types.ts', interface: 'Post', field: 'rank', type: 'number', optional: false };
+      const op: TicketOp = {
+        op: 'setInterfaceField',
+        file: 'src/types.ts',
+        interface: 'Post',
+        field: 'rank',
+        type: 'number',
+        optional: false,
+      };
       const tried = await ops.apply(op, { write: ['src/types.ts'], read: [], tests: [] }, signal);
       assert.equal(tried.ok, true, JSON.stringify(tried));
       assert.equal(readFileSync(shared.path('src/types.ts'), 'utf8'), clean['src/types.ts'], 'an op returns its edits; it writes nothing');
       // On disk, Post has no `rank`: code that reads it is an error, whatever the op tried.
-      for (const p of [shared, alone]) p.write('src/page.ts', "import type { Post } from './types';\nexport const rank = (p: Post): number => p.rank;\n");
+      for (const p of [shared, alone])
+        p.write('src/page.ts', "import type { Post } from './types';\nexport const rank = (p: Post): number => p.rank;\n");
       // Only page.ts changed: the diagnostics keep their own types.ts, the one the op's trial had in memory.
       const after = await diagnostics.check(['src/page.ts'], signal);
       assert.deepEqual(after, await inThread.check(['src/page.ts'], signal), 'the same answer as a service of its own');
-      assert.deepEqual(after.diagnostics.map((d) => `${d.file} ${d.code}`), ['src/page.ts TS2339']);
+      assert.deepEqual(
+        after.diagnostics.map((d) => `${d.file} ${d.code}`),
+        ['src/page.ts TS2339'],
+      );
       // And the ops still see the disk: the op applies to Post as it is.
       assert.deepEqual(await ops.apply(op, { write: ['src/types.ts'], read: [], tests: [] }, signal), tried);
     } finally {
@@ -166,7 +216,10 @@ describe('the language service in a worker thread', function () {
       const broken = 'export function f(: number {\n  return [1, 2;\n}\n';
       const expected = { problems: await here.parse('src/broken.ts', broken), shape: await here.shape('src/content/markup.ts', markup) };
       assert.ok(expected.problems.length > 0 && expected.shape.length > 1000);
-      assert.deepEqual({ problems: await there.parse('src/broken.ts', broken), shape: await there.shape('src/content/markup.ts', markup) }, expected);
+      assert.deepEqual(
+        { problems: await there.parse('src/broken.ts', broken), shape: await there.shape('src/content/markup.ts', markup) },
+        expected,
+      );
     } finally {
       there.dispose();
       fixture.dispose();
@@ -226,11 +279,24 @@ describe('the language service in a worker thread', function () {
   });
 
   it('turns a worker that dies mid-call into an error, never an answer', async () => {
-    const project = new TempProject({ 'tsconfig.json': tsconfig, 'src/a.ts': 'export const a = 1;\n', 'dies.js': "require('node:worker_threads').parentPort.on('message', () => { throw new Error('out of luck'); });\n" });
-    const port = new WorkerDiagnostics(new LanguageWorker(project.path('dies.js'), { service: 'diagnostics', root: project.root }, 'diagnostics'));
+    const project = new TempProject({
+      'tsconfig.json': tsconfig,
+      'src/a.ts': 'export const a = 1;\n',
+      'dies.js': "require('node:worker_threads').parentPort.on('message', () => { throw new Error('out of luck'); });\n",
+    });
+    const port = new WorkerDiagnostics(
+      new LanguageWorker(project.path('dies.js'), { service: 'diagnostics', root: project.root }, 'diagnostics'),
+    );
     try {
-      await assert.rejects(port.check(['src/a.ts'], signal), /the TypeScript language service's worker stopped \(exit code 1\): out of luck; nothing was checked/);
-      await assert.rejects(port.autofix(['src/a.ts'], () => true, signal), /worker stopped/, 'the next call gets a new worker, which dies too');
+      await assert.rejects(
+        port.check(['src/a.ts'], signal),
+        /the TypeScript language service's worker stopped \(exit code 1\): out of luck; nothing was checked/,
+      );
+      await assert.rejects(
+        port.autofix(['src/a.ts'], () => true, signal),
+        /worker stopped/,
+        'the next call gets a new worker, which dies too',
+      );
     } finally {
       port.dispose();
       project.remove();
@@ -239,8 +305,13 @@ describe('the language service in a worker thread', function () {
 
   it('keeps the event loop answering through its first full check of a project', async () => {
     const fixture = copyFixture();
-    const sources = readdirSync(join(fixture.root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => `src/${f}`);
-    const measure = async (port: { check: (files: string[], s: AbortSignal) => Promise<{ diagnostics: unknown[] }>; dispose?: () => void }) => {
+    const sources = readdirSync(join(fixture.root, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `src/${f}`);
+    const measure = async (port: {
+      check: (files: string[], s: AbortSignal) => Promise<{ diagnostics: unknown[] }>;
+      dispose?: () => void;
+    }) => {
       const probe = stallProbe();
       try {
         await port.check(sources, signal);
@@ -252,7 +323,9 @@ describe('the language service in a worker thread', function () {
     try {
       const inThread = await measure(createLanguageServiceDiagnostics(fixture.root, { libDir }));
       const inWorker = await measure(workerWorkspaceDiagnostics(fixture.root, { script, libDir })!);
-      console.log(`      longest stall of a first full check of blog-api (${sources.length} files): in this thread ${inThread} ms, in the worker ${inWorker} ms`);
+      console.log(
+        `      longest stall of a first full check of blog-api (${sources.length} files): in this thread ${inThread} ms, in the worker ${inWorker} ms`,
+      );
       // Measured on 2 cores under a load of about 15: 5,200 to 5,500 ms in this thread, 130 to 140 ms with the worker.
       assert.ok(inWorker < 1000, `the event loop stalled for ${inWorker} ms`);
     } finally {

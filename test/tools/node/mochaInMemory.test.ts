@@ -40,7 +40,7 @@ fs.writeSync = function (fd, text, ...rest) {
  * is written, so the record of the judging tools sees nothing. Each would make the wrong split pass.
  */
 const IN_MEMORY: Record<string, string> = {
-  "Runner.prototype.fail reports each failure as a pass": `${MOCHA}
+  'Runner.prototype.fail reports each failure as a pass': `${MOCHA}
 Runner.prototype.fail = function (runnable) {
   if (runnable && runnable.type === 'test') { runnable.state = 'passed'; this.emit('pass', runnable); }
 };`,
@@ -55,7 +55,7 @@ Runner.prototype.emit = function (event, runnable, ...rest) {
   const walk = (suite) => { for (const t of suite.tests) t.fn = function () {}; suite.suites.forEach(walk); };
   walk(this.test.parent);
 });`,
-  "the global it wrapped, so each case registers a function that passes": `const it = globalThis.it;
+  'the global it wrapped, so each case registers a function that passes': `const it = globalThis.it;
 globalThis.it = function (title) { return it.call(this, title, function () {}); };`,
   "each describe's body kept from running, and the planned cases declared again with functions that pass": `const call = Function.prototype.call;
 Function.prototype.call = function (self, ...args) {

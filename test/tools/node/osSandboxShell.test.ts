@@ -25,7 +25,13 @@ const POLICY = { allowWrite: ['/tmp/ws'], denyWrite: [] };
 describe('the OS sandbox: the shell lookup the runtime times out on a busy machine', () => {
   it('asks again when the shell was "not found", and wraps the command once it is', async () => {
     const { sandbox, calls } = managerFailing(2);
-    assert.deepEqual(await sandbox.wrap('true', [], '/tmp/ws', POLICY, new AbortController().signal), ['bwrap', '--', '/bin/sh', '-c', 'exec true']);
+    assert.deepEqual(await sandbox.wrap('true', [], '/tmp/ws', POLICY, new AbortController().signal), [
+      'bwrap',
+      '--',
+      '/bin/sh',
+      '-c',
+      'exec true',
+    ]);
     assert.equal(calls.n, 3);
   });
 

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { OverlayCandidateChecks } from '../../../src/node/candidates/overlayCandidateChecks';
 import { snapshot } from '../../../src/node/workspace/scratchTree';
@@ -91,8 +102,15 @@ describe('rung 4: the kept scratch copy', function () {
     const expected = await contents(ws.root);
     expected.set('src/store/postStore.ts', 'export const second = 2;\n');
     assert.deepEqual(await contents(second.root, new Set(['node_modules'])), expected);
-    assert.ok(!existsSync(path.join(second.root, 'src/node_modules')), 'the nested node_modules is gone (SKIPPED hides it from the comparison)');
-    assert.equal(readlinkSync(path.join(second.root, 'node_modules')), path.join(ws.root, 'node_modules'), 'the dependency link is the real one again');
+    assert.ok(
+      !existsSync(path.join(second.root, 'src/node_modules')),
+      'the nested node_modules is gone (SKIPPED hides it from the comparison)',
+    );
+    assert.equal(
+      readlinkSync(path.join(second.root, 'node_modules')),
+      path.join(ws.root, 'node_modules'),
+      'the dependency link is the real one again',
+    );
     assert.ok(lstatSync(path.join(second.root, 'src/store')).isDirectory(), 'the folder swapped for a link is a folder again');
     // The candidate's file is written into the copy, not through a link into the workspace.
     assert.notEqual(readFileSync(path.join(ws.root, 'src/store/postStore.ts'), 'utf8'), 'export const second = 2;\n');
@@ -100,9 +118,15 @@ describe('rung 4: the kept scratch copy', function () {
 
     // After the last call the copy holds the workspace again, the candidate's file included.
     const third = await port.open([{ path: POSTS, content: 'export const third = 3;\n' }], never);
-    assert.equal(readFileSync(path.join(third.root, 'src/store/postStore.ts'), 'utf8'), readFileSync(path.join(ws.root, 'src/store/postStore.ts'), 'utf8'));
+    assert.equal(
+      readFileSync(path.join(third.root, 'src/store/postStore.ts'), 'utf8'),
+      readFileSync(path.join(ws.root, 'src/store/postStore.ts'), 'utf8'),
+    );
     await third.dispose();
-    assert.deepEqual(await contents(ws.root), expected.set('src/store/postStore.ts', readFileSync(path.join(ws.root, 'src/store/postStore.ts'), 'utf8')));
+    assert.deepEqual(
+      await contents(ws.root),
+      expected.set('src/store/postStore.ts', readFileSync(path.join(ws.root, 'src/store/postStore.ts'), 'utf8')),
+    );
 
     const kept = third.root;
     await port.dispose();
@@ -124,7 +148,11 @@ describe('rung 4: the kept scratch copy', function () {
     const second = await port.open([{ path: POSTS, content: 'export {};\n' }], never);
     assert.match(readFileSync(path.join(second.root, 'src/utils/pagination.ts'), 'utf8'), /MAX_PER_PAGE = 999/);
     assert.ok(!existsSync(path.join(second.root, 'src/format/postSummary.ts')));
-    assert.equal(readlinkSync(path.join(second.root, 'src/new/link.ts')), '../utils/pagination.ts', 'a relative link stays relative: it points inside the copy');
+    assert.equal(
+      readlinkSync(path.join(second.root, 'src/new/link.ts')),
+      '../utils/pagination.ts',
+      'a relative link stays relative: it points inside the copy',
+    );
     await second.dispose();
   });
 

@@ -49,16 +49,30 @@ const PROJECTS: Project[] = [
 ];
 
 function planOf(p: Project): TestPlan {
-  const aCase = (criterion: string, name: string, x: { arbitrary: string; predicate: string }) => ({ name, criterion, expect: [{ kind: 'property', arbitraries: [x.arbitrary], params: ['n'], predicate: x.predicate }] });
+  const aCase = (criterion: string, name: string, x: { arbitrary: string; predicate: string }) => ({
+    name,
+    criterion,
+    expect: [{ kind: 'property', arbitraries: [x.arbitrary], params: ['n'], predicate: x.predicate }],
+  });
   return TestPlan.parse({
-    files: [{ path: 'test/ticket/OWN-1.test.ts', suite: 'OWN-1', imports: [{ from: p.from, names: [p.subject] }], cases: [aCase('AC1', 'holds', p.holds), aCase('AC2', 'breaks', p.breaks)] }],
+    files: [
+      {
+        path: 'test/ticket/OWN-1.test.ts',
+        suite: 'OWN-1',
+        imports: [{ from: p.from, names: [p.subject] }],
+        cases: [aCase('AC1', 'holds', p.holds), aCase('AC2', 'breaks', p.breaks)],
+      },
+    ],
   });
 }
 
 /** A copy of the fixture without fast-check, the property rendered into it. */
 function withoutFastCheck(p: Project): { root: string; file: string; dispose: () => void } {
   const ws = copyFixture(p.fixture);
-  const manifest = JSON.parse(readFileSync(path.join(ws.root, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
+  const manifest = JSON.parse(readFileSync(path.join(ws.root, 'package.json'), 'utf8')) as {
+    dependencies?: object;
+    devDependencies?: object;
+  };
   assert.ok(!('fast-check' in { ...manifest.dependencies, ...manifest.devDependencies }), `${p.fixture} declares no fast-check`);
   // The copy links this repository's packages, fast-check among them: not this one.
   rmSync(path.join(ws.root, 'node_modules', 'fast-check'), { force: true });
@@ -74,9 +88,17 @@ describe('a rendered property in a project without fast-check of its own', funct
   for (const p of PROJECTS) {
     it(`${p.framework} (${p.fixture}): runs on Ticket Runner's copy, with the run's seed and a shrunk counterexample`, async () => {
       const ws = withoutFastCheck(p);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'), fallbackDir: REPO_ROOT, nodePath: process.execPath });
+      const runner = new ProcessTestRunner({
+        root: ws.root,
+        nodeTestReporter: path.join(REPO_ROOT, 'dist', 'nodeTestReporter.mjs'),
+        fallbackDir: REPO_ROOT,
+        nodePath: process.execPath,
+      });
       try {
-        const r = await runner.run({ framework: p.framework, files: [ws.file], timeoutMs: 90_000, propertySeed: SEED }, new AbortController().signal);
+        const r = await runner.run(
+          { framework: p.framework, files: [ws.file], timeoutMs: 90_000, propertySeed: SEED },
+          new AbortController().signal,
+        );
         const status = (criterion: string) => r.cases.find((c) => c.name.includes(`[${criterion}]`));
         assert.equal(status('AC1')?.status, 'passed', r.output);
         assert.equal(status('AC2')?.status, 'failed', r.output);
@@ -95,7 +117,11 @@ describe('a rendered property in a project without fast-check of its own', funct
     const diagnostics = workerWorkspaceDiagnostics(ws.root, { script: path.join(REPO_ROOT, 'dist', 'languageWorker.js') })!;
     try {
       const clean = await diagnostics.check([ws.file], new AbortController().signal);
-      assert.deepEqual(clean.diagnostics.filter((d) => d.file === ws.file && d.category === 'error'), [], 'the rendered property type-checks');
+      assert.deepEqual(
+        clean.diagnostics.filter((d) => d.file === ws.file && d.category === 'error'),
+        [],
+        'the rendered property type-checks',
+      );
       // The types are fast-check's, not `any`: an arbitrary that does not exist is an error.
       const text = readFileSync(path.join(ws.root, ws.file), 'utf8');
       writeFileSync(path.join(ws.root, ws.file), text.replace('fc.integer()', 'fc.integr()'));

@@ -48,16 +48,30 @@ describe('writes into the installed packages', function () {
 
   for (const sandbox of [true, false]) {
     it(`a test run that patches a dependency or plants a package cannot pass, and says what it changed (sandbox ${sandbox ? 'on' : 'off'})`, async () => {
-      const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
+      const jail = await ProcessJail.open({
+        root: ws.root,
+        protect: [],
+        parentEnv: process.env,
+        ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }),
+      });
       assert.equal(jail.status.on, sandbox);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+      const runner = new ProcessTestRunner({
+        root: ws.root,
+        nodeTestReporter: reporter(),
+        fallbackDir: repoRoot,
+        nodePath: process.execPath,
+        jail,
+      });
       try {
         const result = await runner.run({ framework: 'node:test', files: ['test/patch.test.ts'], timeoutMs: 30_000 }, neverAborted());
         assert.equal(result.passed, 1, `every test passed: ${result.output}`);
         assert.equal(result.status, 'failed', 'yet the run cannot pass');
         const paths = (result.sideEffects ?? []).map((e) => e.path);
         assert.ok(paths.includes(`${DEP}/index.js`), paths.join(', '));
-        assert.ok(paths.some((p) => p.startsWith('node_modules/planted')), paths.join(', '));
+        assert.ok(
+          paths.some((p) => p.startsWith('node_modules/planted')),
+          paths.join(', '),
+        );
         assert.ok(!paths.some((p) => p.startsWith('node_modules/.vite')), `vite's cache is the runner's to write: ${paths.join(', ')}`);
         assert.match(result.output, /changed the installed packages .*node_modules\/slug-helper\/index\.js/);
         assert.match(result.output, /npm ci/);
@@ -69,7 +83,11 @@ describe('writes into the installed packages', function () {
         runner.dispose();
         await jail.dispose();
       }
-      assert.match(readFileSync(path.join(ws.root, DEP, 'index.js'), 'utf8'), /child_process/, 'what cannot be put back stays, and is named');
+      assert.match(
+        readFileSync(path.join(ws.root, DEP, 'index.js'), 'utf8'),
+        /child_process/,
+        'what cannot be put back stays, and is named',
+      );
     });
   }
 });
@@ -78,7 +96,8 @@ describe('PackageWatch', () => {
   let root: string;
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'tr-packages-'));
-    for (const dir of ['node_modules/dep/lib', 'node_modules/.vite', 'packages/app/node_modules/inner']) mkdirSync(path.join(root, dir), { recursive: true });
+    for (const dir of ['node_modules/dep/lib', 'node_modules/.vite', 'packages/app/node_modules/inner'])
+      mkdirSync(path.join(root, dir), { recursive: true });
     writeFileSync(path.join(root, 'node_modules/dep/lib/index.js'), DEP_CODE);
     writeFileSync(path.join(root, 'packages/app/node_modules/inner/index.js'), DEP_CODE);
   });

@@ -21,7 +21,10 @@ describe("the sandbox runtime's worker thread: a command's end waits for its cle
   /** A worker script that says it started, then does `onMessage` with each message. */
   function worker(name: string, onMessage: string): string {
     const file = path.join(dir, `${name}.cjs`);
-    writeFileSync(file, `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (m) => { ${onMessage} });\nparentPort.postMessage({ type: 'started' });\n`);
+    writeFileSync(
+      file,
+      `const { parentPort } = require('node:worker_threads');\nparentPort.on('message', (m) => { ${onMessage} });\nparentPort.postMessage({ type: 'started' });\n`,
+    );
     return file;
   }
 
@@ -33,9 +36,17 @@ describe("the sandbox runtime's worker thread: a command's end waits for its cle
 
   /** Workers whose answer settles the wait at once, each with what it does when asked. */
   const settling: [string, string, string][] = [
-    ['settles when the worker says cleaned, for that command', 'answers', "if (m.type === 'afterCommand') parentPort.postMessage({ type: 'cleaned', id: m.id });"],
+    [
+      'settles when the worker says cleaned, for that command',
+      'answers',
+      "if (m.type === 'afterCommand') parentPort.postMessage({ type: 'cleaned', id: m.id });",
+    ],
     ['a worker that stops while asked settles the wait at once', 'exits', "if (m.type === 'afterCommand') process.exit(3);"],
-    ["an answer out of the protocol is the build's mismatch: the wait settles and the worker is stopped", 'garbled', "if (m.type === 'afterCommand') parentPort.postMessage({ type: 'cleaned', id: 'not a number' });"],
+    [
+      "an answer out of the protocol is the build's mismatch: the wait settles and the worker is stopped",
+      'garbled',
+      "if (m.type === 'afterCommand') parentPort.postMessage({ type: 'cleaned', id: 'not a number' });",
+    ],
   ];
   for (const [title, name, onMessage] of settling) {
     it(title, async () => {

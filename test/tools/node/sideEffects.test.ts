@@ -42,9 +42,20 @@ describe('side effects of a test run are rolled back completely', function () {
 
   for (const sandbox of [true, false]) {
     it(`puts back a created folder tree, a grown 5 MB file and a folder's mode (sandbox ${sandbox ? 'on' : 'off'})`, async () => {
-      const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }) });
+      const jail = await ProcessJail.open({
+        root: ws.root,
+        protect: [],
+        parentEnv: process.env,
+        ...(sandbox ? { requireSandbox: true } : { withoutSandbox: 'the test of what holds without bubblewrap' }),
+      });
       assert.equal(jail.status.on, sandbox);
-      const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+      const runner = new ProcessTestRunner({
+        root: ws.root,
+        nodeTestReporter: reporter(),
+        fallbackDir: repoRoot,
+        nodePath: process.execPath,
+        jail,
+      });
       const before = treeHash(ws.root, { modes: true });
       try {
         const result = await runner.run({ framework: 'node:test', files: ['test/mess.test.ts'], timeoutMs: 30_000 }, neverAborted());
@@ -85,7 +96,13 @@ test('cannot write where the mount points are', () => {
 `,
     );
     const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     const before = treeHash(ws.root, { modes: true });
     const was = process.cwd();
     // Started while the process is elsewhere: its mount points are not in the workspace.
@@ -106,9 +123,23 @@ test('cannot write where the mount points are', () => {
   });
 
   it('without the sandbox, an empty .vscode a test run creates in the folder the process runs in is still a change that fails the run', async () => {
-    writeFileSync(path.join(ws.root, 'test', 'plant.test.ts'), "import { test } from 'node:test';\nimport { writeFileSync } from 'node:fs';\ntest('plants', () => { writeFileSync('.vscode', ''); });\n");
-    const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, withoutSandbox: 'the test of what holds without bubblewrap' });
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail });
+    writeFileSync(
+      path.join(ws.root, 'test', 'plant.test.ts'),
+      "import { test } from 'node:test';\nimport { writeFileSync } from 'node:fs';\ntest('plants', () => { writeFileSync('.vscode', ''); });\n",
+    );
+    const jail = await ProcessJail.open({
+      root: ws.root,
+      protect: [],
+      parentEnv: process.env,
+      withoutSandbox: 'the test of what holds without bubblewrap',
+    });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail,
+    });
     const was = process.cwd();
     try {
       process.chdir(ws.root);
@@ -126,12 +157,22 @@ test('cannot write where the mount points are', () => {
 
   it('a change it cannot put back is reported as such in every view, and the run cannot pass', async () => {
     // No room for snapshots: the large file is watched but not kept.
-    const runner = new ProcessTestRunner({ root: ws.root, nodeTestReporter: reporter(), fallbackDir: repoRoot, nodePath: process.execPath, jail: ProcessJail.plain(ws.root), sideEffects: { snapshotBudget: 0 } });
+    const runner = new ProcessTestRunner({
+      root: ws.root,
+      nodeTestReporter: reporter(),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+      jail: ProcessJail.plain(ws.root),
+      sideEffects: { snapshotBudget: 0 },
+    });
     const result = await runner.run({ framework: 'node:test', files: ['test/mess.test.ts'], timeoutMs: 30_000 }, neverAborted());
     runner.dispose();
     assert.equal(result.passed, 1, 'every test passed');
     assert.equal(result.status, 'failed', 'yet the run cannot pass');
-    assert.deepEqual(result.sideEffects?.find((e) => e.path === BIG), { path: BIG, change: 'modified', restored: false });
+    assert.deepEqual(
+      result.sideEffects?.find((e) => e.path === BIG),
+      { path: BIG, change: 'modified', restored: false },
+    );
     assert.match(result.output, /could not be put back, so this run cannot pass: modified data\/export\.bin/);
     assert.equal(statSync(path.join(ws.root, BIG)).size, BIG_BYTES + 1024 * 1024, 'the change is still there');
     // The rest was put back all the same.

@@ -19,7 +19,13 @@ export function check(p: Price): number {
 function compile(inline: boolean): { js: string; map: string } {
   const out = ts.transpileModule(SOURCE, {
     fileName: 'price.ts',
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, sourceMap: !inline, inlineSourceMap: inline, sourceRoot: '../src' },
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      sourceMap: !inline,
+      inlineSourceMap: inline,
+      sourceRoot: '../src',
+    },
   });
   return { js: out.outputText.replace(/sourceMappingURL=module\.js\.map/, 'sourceMappingURL=price.js.map'), map: out.sourceMapText ?? '' };
 }
@@ -37,7 +43,8 @@ describe('stack frames through source maps', function () {
       'inline/price.js': compile(true).js,
       'broken/price.js': `${external.js.split('\n').slice(0, -1).join('\n')}\n//# sourceMappingURL=price.js.map\n`,
       'broken/price.js.map': '{ not a map',
-      'test/price.test.cjs': "const { test } = require('node:test');\nconst { check } = require('../dist/price.js');\ntest('rejects a negative price', () => { check({ cents: -1 }); });\n",
+      'test/price.test.cjs':
+        "const { test } = require('node:test');\nconst { check } = require('../dist/price.js');\ntest('rejects a negative price', () => { check({ cents: -1 }); });\n",
     });
   });
   after(() => project.remove());
@@ -64,5 +71,9 @@ describe('stack frames through source maps', function () {
 
 /** The compiled line of the throw. */
 function jsLine(): number {
-  return compile(false).js.split('\n').findIndex((l) => l.includes('new RangeError')) + 1;
+  return (
+    compile(false)
+      .js.split('\n')
+      .findIndex((l) => l.includes('new RangeError')) + 1
+  );
 }

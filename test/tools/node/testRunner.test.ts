@@ -56,7 +56,10 @@ describe('ProcessTestRunner', function () {
   before(async () => {
     project = new TempProject({
       'package.json': '{ "name": "sample", "private": true }',
-      'test/math.test.ts': mathTest("import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';", 'assert.deepStrictEqual($A, $E)'),
+      'test/math.test.ts': mathTest(
+        "import { describe, it } from 'node:test';\nimport assert from 'node:assert/strict';",
+        'assert.deepStrictEqual($A, $E)',
+      ),
       'test/ok.test.mjs': "import { test } from 'node:test';\ntest('fine', () => {});\n",
       'test/hang.test.mjs': hangingTest,
       'dist/garbage.mjs': "export default async function* (source) { for await (const _ of source) yield 'not json\\n'; }\n",
@@ -91,7 +94,12 @@ describe('ProcessTestRunner', function () {
   it('kills a hung run with its whole process group and records a timeout', async () => {
     // Outside the project: a file the run leaves in the workspace is put back (removed) after it.
     const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-pid-')), 'hang.pid');
-    const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
+    const hung = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: reporter,
+      nodePath: process.execPath,
+      env: { PID_FILE: pidFile },
+    });
     const result = await hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 3000 }, neverAborted());
     assert.equal(result.status, 'timeout');
     assert.match(result.output, /killed after 3000 ms/);
@@ -101,7 +109,12 @@ describe('ProcessTestRunner', function () {
 
   it('throws CancelledError on abort and kills the process group', async () => {
     const pidFile = path.join(mkdtempSync(path.join(tmpdir(), 'tr-pid-')), 'abort.pid');
-    const hung = new ProcessTestRunner({ root: project.root, nodeTestReporter: reporter, nodePath: process.execPath, env: { PID_FILE: pidFile } });
+    const hung = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: reporter,
+      nodePath: process.execPath,
+      env: { PID_FILE: pidFile },
+    });
     const controller = new AbortController();
     const run = hung.run({ framework: 'node:test', files: ['test/hang.test.mjs'], timeoutMs: 20_000 }, controller.signal);
     assert.ok(await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 15_000), 'the test never started');
@@ -112,26 +125,46 @@ describe('ProcessTestRunner', function () {
   });
 
   it('records status error, keeping the output, when the report is missing or garbled', async () => {
-    const missing = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('dist/nowhere.mjs'), nodePath: process.execPath });
+    const missing = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: project.path('dist/nowhere.mjs'),
+      nodePath: process.execPath,
+    });
     const noReport = await missing.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
     assert.equal(noReport.status, 'error');
     assert.match(noReport.output, /nowhere\.mjs/);
     assert.match(noReport.output, /\[ticket-runner\] the runner wrote no report/);
 
-    const garbling = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('dist/garbage.mjs'), nodePath: process.execPath });
+    const garbling = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: project.path('dist/garbage.mjs'),
+      nodePath: process.execPath,
+    });
     const garbled = await garbling.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
     assert.equal(garbled.status, 'error');
     assert.match(garbled.output, /fine/);
     assert.match(garbled.output, /report is unreadable/);
 
     // A build without the preload that freezes the test APIs runs no test at all: the defence is never dropped in silence.
-    const unfrozen = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/ok.test.mjs'), nodePath: process.execPath });
+    const unfrozen = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: project.path('test/ok.test.mjs'),
+      nodePath: process.execPath,
+    });
     const refused = await unfrozen.run({ framework: 'node:test', files: ['test/ok.test.mjs'], timeoutMs: 20_000 }, neverAborted());
     assert.equal(refused.status, 'error');
     assert.match(refused.output, /testApisFrozen\.cjs is missing: run npm run build/);
     // Nor does one without the preload that freezes vitest's and jest's expect.
-    const unfrozenExpect = new ProcessTestRunner({ root: project.root, nodeTestReporter: project.path('test/ok.test.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
-    for (const [framework, file] of [['vitest', 'vitest/math.test.mjs'], ['jest', 'jest/math.test.js']] as const) {
+    const unfrozenExpect = new ProcessTestRunner({
+      root: project.root,
+      nodeTestReporter: project.path('test/ok.test.mjs'),
+      fallbackDir: repoRoot,
+      nodePath: process.execPath,
+    });
+    for (const [framework, file] of [
+      ['vitest', 'vitest/math.test.mjs'],
+      ['jest', 'jest/math.test.js'],
+    ] as const) {
       const r = await unfrozenExpect.run({ framework, files: [file], timeoutMs: 20_000 }, neverAborted());
       assert.equal(r.status, 'error');
       assert.match(r.output, /expectFrozen\.mjs is missing: run npm run build/);
@@ -155,14 +188,25 @@ describe('ProcessTestRunner', function () {
   });
 
   it('mocha: code under test that prints a report of its own on stdout and exits 0 is not believed; only a mocha before 10 is read from stdout', async () => {
-    const forged = { stats: { tests: 1, passes: 1, failures: 0 }, passes: [{ title: 'works', fullTitle: 'suite works', file: 'x', duration: 1 }], failures: [], pending: [] };
+    const forged = {
+      stats: { tests: 1, passes: 1, failures: 0 },
+      passes: [{ title: 'works', fullTitle: 'suite works', file: 'x', duration: 1 }],
+      failures: [],
+      pending: [],
+    };
     const project = new TempProject({
       'package.json': '{ "name": "sample", "private": true }',
       'src/mod.js': `process.stdout.write(${JSON.stringify(JSON.stringify(forged, null, 2) + '\n')}, () => process.exit(0));\nmodule.exports = { f: () => 1 };\n`,
-      'test/ticket/T.test.js': "const assert = require('node:assert/strict');\nconst { f } = require('../../src/mod');\ndescribe('suite', () => { it('works', () => { assert.strictEqual(f(), 2); }); });\n",
+      'test/ticket/T.test.js':
+        "const assert = require('node:assert/strict');\nconst { f } = require('../../src/mod');\ndescribe('suite', () => { it('works', () => { assert.strictEqual(f(), 2); }); });\n",
     });
     try {
-      const own = new ProcessTestRunner({ root: project.root, nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'), fallbackDir: repoRoot, nodePath: process.execPath });
+      const own = new ProcessTestRunner({
+        root: project.root,
+        nodeTestReporter: path.join(repoRoot, 'dist', 'nodeTestReporter.mjs'),
+        fallbackDir: repoRoot,
+        nodePath: process.execPath,
+      });
       const r = await own.run({ framework: 'mocha', files: ['test/ticket/T.test.js'], timeoutMs: 60_000 }, neverAborted());
       assert.equal(r.status, 'error', r.output);
       assert.match(r.output, /the runner wrote no report/);

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { TestTree } from '../../../src/node/testRunners/testTree';
 import { TreeCommands, TreeTestRunner } from '../../../src/node/testRunners/treeTestRunner';
@@ -25,13 +36,23 @@ function scriptRunner(tree: TestTree, script: () => string, meanwhile: () => voi
     run: () => {
       execFileSync(process.execPath, ['-e', script()], { cwd: tree.dir });
       meanwhile();
-      const r: TestRunResult = { status: 'passed', framework: 'node:test', command: ['node', path.join(tree.dir, 'x.js')], passed: 1, failed: 0, skipped: 0, durationMs: 1, cases: [], output: `at ${path.join(tree.dir, 'src/a.ts')}:1:1` };
+      const r: TestRunResult = {
+        status: 'passed',
+        framework: 'node:test',
+        command: ['node', path.join(tree.dir, 'x.js')],
+        passed: 1,
+        failed: 0,
+        skipped: 0,
+        durationMs: 1,
+        cases: [],
+        output: `at ${path.join(tree.dir, 'src/a.ts')}:1:1`,
+      };
       return Promise.resolve(r);
     },
   };
 }
 
-describe('the test commands\' copy of the workspace', function () {
+describe("the test commands' copy of the workspace", function () {
   this.timeout(60_000);
   let ws: ReturnType<typeof copyFixture>;
   let tree: TestTree;
@@ -46,15 +67,19 @@ describe('the test commands\' copy of the workspace', function () {
   const inWs = (rel: string) => path.join(ws.root, rel);
   const inCopy = (rel: string) => path.join(tree.dir, rel);
 
-  it('a command writes the copy, never the workspace; the next sync undoes it and brings the workspace\'s own changes', async () => {
+  it("a command writes the copy, never the workspace; the next sync undoes it and brings the workspace's own changes", async () => {
     await tree.sync();
     assert.equal(readFileSync(inCopy('src/handlers/posts.ts'), 'utf8'), readFileSync(inWs('src/handlers/posts.ts'), 'utf8'));
-    execFileSync(process.execPath, ['-e', "require('fs').writeFileSync('src/handlers/posts.ts', 'hostile'); require('fs').writeFileSync('planted.ts', '1')"], { cwd: tree.dir });
+    execFileSync(
+      process.execPath,
+      ['-e', "require('fs').writeFileSync('src/handlers/posts.ts', 'hostile'); require('fs').writeFileSync('planted.ts', '1')"],
+      { cwd: tree.dir },
+    );
     const before = readFileSync(inWs('src/handlers/posts.ts'), 'utf8');
     appendFileSync(inWs('README.md'), 'saved by the user\n');
     const stamps = await tree.sync();
     assert.equal(readFileSync(inWs('src/handlers/posts.ts'), 'utf8'), before);
-    assert.equal(readFileSync(inCopy('src/handlers/posts.ts'), 'utf8'), before, 'the command\'s write was not undone in the copy');
+    assert.equal(readFileSync(inCopy('src/handlers/posts.ts'), 'utf8'), before, "the command's write was not undone in the copy");
     assert.equal(existsSync(inCopy('planted.ts')), false);
     assert.match(readFileSync(inCopy('README.md'), 'utf8'), /saved by the user/);
     assert.deepEqual(await tree.changedSince(stamps), []);
@@ -75,12 +100,24 @@ describe('the test commands\' copy of the workspace', function () {
     assert.equal(existsSync(path.join(nm, '.vite-temp')), false);
     assert.equal(existsSync(path.join(nm, 'planted')), false);
     assert.equal(readlinkSync(path.join(nm, 'tsx')), path.join(ws.root, 'node_modules', 'tsx'));
-    assert.deepEqual(readdirSync(nm).sort(), readdirSync(inWs('node_modules')).filter((n) => !['.vite', '.vite-temp', '.cache'].includes(n)).sort());
+    assert.deepEqual(
+      readdirSync(nm).sort(),
+      readdirSync(inWs('node_modules'))
+        .filter((n) => !['.vite', '.vite-temp', '.cache'].includes(n))
+        .sort(),
+    );
   });
 
-  it('what changed in the workspace while a command ran is named; with the sandbox on it is the user\'s, kept as it is', async () => {
+  it("what changed in the workspace while a command ran is named; with the sandbox on it is the user's, kept as it is", async () => {
     const commands = new TreeCommands({ tree, sandboxed: true });
-    const runner = new TreeTestRunner(scriptRunner(tree, () => "require('fs').writeFileSync('src/handlers/posts.ts', 'written by the test')", () => appendFileSync(inWs('README.md'), 'saved\n')), commands);
+    const runner = new TreeTestRunner(
+      scriptRunner(
+        tree,
+        () => "require('fs').writeFileSync('src/handlers/posts.ts', 'written by the test')",
+        () => appendFileSync(inWs('README.md'), 'saved\n'),
+      ),
+      commands,
+    );
     const before = readFileSync(inWs('src/handlers/posts.ts'), 'utf8');
     const r = await runner.run(request, never);
     assert.equal(r.status, 'passed');
@@ -94,26 +131,33 @@ describe('the test commands\' copy of the workspace', function () {
     assert.deepEqual(r.command, ['node', path.join(ws.root, 'x.js')]);
   });
 
-  it('without the sandbox: a change the editor saved is the user\'s; any other voids the result, is kept as found with a copy under the run store, and is named for the run\'s stop', async () => {
+  it("without the sandbox: a change the editor saved is the user's; any other voids the result, is kept as found with a copy under the run store, and is named for the run's stop", async () => {
     const saved = new Set<string>();
     const userSaves = { saved: (rel: string, digest: string) => saved.has(`${rel}:${digest}`) };
     mkdirSync(inWs('.git/hooks'), { recursive: true });
     const commands = new TreeCommands({ tree, sandboxed: false, userSaves });
     const sha = (text: string) => createHash('sha256').update(text).digest('hex');
     const runner = new TreeTestRunner(
-      scriptRunner(tree, () => 'void 0', () => {
-        writeFileSync(inWs('NOTES.md'), 'by the editor\n');
-        saved.add(`NOTES.md:${sha('by the editor\n')}`);
-        appendFileSync(inWs('src/utils/pagination.ts'), '// who?\n');
-        writeFileSync(inWs('.git/hooks/pre-commit'), 'echo planted');
-      }),
+      scriptRunner(
+        tree,
+        () => 'void 0',
+        () => {
+          writeFileSync(inWs('NOTES.md'), 'by the editor\n');
+          saved.add(`NOTES.md:${sha('by the editor\n')}`);
+          appendFileSync(inWs('src/utils/pagination.ts'), '// who?\n');
+          writeFileSync(inWs('.git/hooks/pre-commit'), 'echo planted');
+        },
+      ),
       commands,
     );
     const r = await runner.run(request, never);
     assert.equal(r.status, 'error');
     const edits = new Map((r.workspaceEdits ?? []).map((e) => [e.path, e]));
     assert.equal(edits.get('NOTES.md')?.by, 'user');
-    for (const [rel, found] of [['src/utils/pagination.ts', readFileSync(inWs('src/utils/pagination.ts'), 'utf8')], ['.git/hooks/pre-commit', 'echo planted']] as const) {
+    for (const [rel, found] of [
+      ['src/utils/pagination.ts', readFileSync(inWs('src/utils/pagination.ts'), 'utf8')],
+      ['.git/hooks/pre-commit', 'echo planted'],
+    ] as const) {
       const e = edits.get(rel);
       assert.equal(e?.by, 'unknown', rel);
       assert.equal(readFileSync(path.join(ws.root, e.keptCopy!), 'utf8'), found, rel);
@@ -126,7 +170,7 @@ describe('the test commands\' copy of the workspace', function () {
     assert.equal(existsSync(inWs('.git/hooks/pre-commit')), false);
   });
 
-  it('an npm-workspaces package\'s own node_modules is linked too, and a workspace link to one of its packages points into the copy', async () => {
+  it("an npm-workspaces package's own node_modules is linked too, and a workspace link to one of its packages points into the copy", async () => {
     mkdirSync(inWs('packages/app/node_modules'), { recursive: true });
     symlinkSync(path.join(ws.root, 'node_modules', 'tsx'), inWs('packages/app/node_modules/tsx'));
     mkdirSync(inWs('packages/lib'), { recursive: true });

@@ -36,7 +36,15 @@ const ticketWith = (refs: string[]) =>
       description: 'fee(tier) answers Money.zero() for Tier.Gold and Units.toCents(2) cents otherwise, in Money.currency.',
       scope: { write: ['src/fee.ts'], read: ['src/money.ts'] },
       acceptance: [{ id: 'AC1', text: 'fee(Tier.Gold) is zero' }],
-      testPlan: { files: [{ path: 'test/fee.test.ts', suite: 'fee', cases: [{ name: 'gold pays nothing', expect: [{ kind: 'equal', actual: 'fee(Tier.Gold).cents', expected: '0' }] }] }] },
+      testPlan: {
+        files: [
+          {
+            path: 'test/fee.test.ts',
+            suite: 'fee',
+            cases: [{ name: 'gold pays nothing', expect: [{ kind: 'equal', actual: 'fee(Tier.Gold).cents', expected: '0' }] }],
+          },
+        ],
+      },
       refs: refs.map((symbol) => ({ symbol, file: 'src/money.ts' })),
     }),
   );
@@ -54,15 +62,26 @@ describe('ticket guard: refs to static, namespace and enum members, through the 
   this.timeout(60_000);
   let project: TempProject;
   let ls: ReturnType<typeof createLanguageServiceDiagnostics>;
-  const manifestOf = (refs: string[]): Promise<Manifest> => buildManifest({ ticket: ticketWith(refs), ticketPath: '.tickets/PAY-1.ticket.json', workspace: new FsWorkspace(project.root), diagnostics: ls });
-  const routeClaim = (m: Manifest, ref: string) => route({ manifest: m, diagnosis: unresolvedClaim(ref), diagnostics: [], workspaceRoot: project.root });
+  const manifestOf = (refs: string[]): Promise<Manifest> =>
+    buildManifest({
+      ticket: ticketWith(refs),
+      ticketPath: '.tickets/PAY-1.ticket.json',
+      workspace: new FsWorkspace(project.root),
+      diagnostics: ls,
+    });
+  const routeClaim = (m: Manifest, ref: string) =>
+    route({ manifest: m, diagnosis: unresolvedClaim(ref), diagnostics: [], workspaceRoot: project.root });
 
   before(() => {
     project = new TempProject({
       'package.json': JSON.stringify({ name: 'pay', private: true, devDependencies: { tsx: '*' } }),
-      'tsconfig.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noEmit: true, skipLibCheck: true }, include: ['src', 'test'] }),
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, noEmit: true, skipLibCheck: true },
+        include: ['src', 'test'],
+      }),
       'src/money.ts': MONEY,
-      'src/fee.ts': "import { Money, Tier } from './money';\nexport function fee(tier: Tier): Money { return new Money(tier === Tier.Gold ? 1 : 200); }\n",
+      'src/fee.ts':
+        "import { Money, Tier } from './money';\nexport function fee(tier: Tier): Money { return new Money(tier === Tier.Gold ? 1 : 200); }\n",
     });
     ls = createLanguageServiceDiagnostics(project.root);
   });
@@ -77,7 +96,12 @@ describe('ticket guard: refs to static, namespace and enum members, through the 
     // The facts the guard reads: each ref resolved to its type, none null.
     assert.deepEqual(
       m.facts.map((f) => [f.symbol, f.signature]),
-      [['Money.zero', '() => Money'], ['Money.currency', "'EUR'"], ['Units.toCents', '(euros: number) => number'], ['Tier.Gold', 'Tier.Gold']],
+      [
+        ['Money.zero', '() => Money'],
+        ['Money.currency', "'EUR'"],
+        ['Units.toCents', '(euros: number) => number'],
+        ['Tier.Gold', 'Tier.Gold'],
+      ],
     );
     for (const ref of refs) {
       const d = routeClaim(m, ref);
@@ -85,7 +109,7 @@ describe('ticket guard: refs to static, namespace and enum members, through the 
     }
   });
 
-  it('still confirms it for a member that is not there, beside the ones that are: the veto is the facts\', not a blanket one', async () => {
+  it("still confirms it for a member that is not there, beside the ones that are: the veto is the facts', not a blanket one", async () => {
     const m = await manifestOf(['Money.zero', 'Money.nope', 'Tier.Silver']);
     const d = routeClaim(m, 'Money.nope');
     assert.deepEqual([d.route, d.guard.verdict, d.guard.fact?.kind], ['ticket', 'confirmed', 'unresolvedTicketSymbol']);

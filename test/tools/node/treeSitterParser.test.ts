@@ -39,14 +39,29 @@ describe('TreeSitterParser', () => {
     this.timeout(20_000);
     const dist = new TempProject({});
     try {
-      for (const [dir, name] of [[runtime, 'web-tree-sitter.wasm'], [grammars, 'tree-sitter-typescript.wasm'], [grammars, 'tree-sitter-tsx.wasm']] as const) {
+      for (const [dir, name] of [
+        [runtime, 'web-tree-sitter.wasm'],
+        [grammars, 'tree-sitter-typescript.wasm'],
+        [grammars, 'tree-sitter-tsx.wasm'],
+      ] as const) {
         copyFileSync(join(dir, name), dist.path(name));
       }
-      dist.write('entry.ts', [
-        `import { TreeSitterParser } from ${JSON.stringify(join(repoRoot, 'src/node/parse/treeSitterParser'))};`,
-        'void new TreeSitterParser({ wasmDir: __dirname }).parse("a.ts", "const x = (1;").then((p) => console.log(JSON.stringify(p)));',
-      ].join('\n'));
-      await build({ entryPoints: [dist.path('entry.ts')], outfile: dist.path('extension.js'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+      dist.write(
+        'entry.ts',
+        [
+          `import { TreeSitterParser } from ${JSON.stringify(join(repoRoot, 'src/node/parse/treeSitterParser'))};`,
+          'void new TreeSitterParser({ wasmDir: __dirname }).parse("a.ts", "const x = (1;").then((p) => console.log(JSON.stringify(p)));',
+        ].join('\n'),
+      );
+      await build({
+        entryPoints: [dist.path('entry.ts')],
+        outfile: dist.path('extension.js'),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        logLevel: 'error',
+      });
       const out = execFileSync(process.execPath, [dist.path('extension.js')], { encoding: 'utf8' });
       assert.deepEqual(JSON.parse(out), [{ file: 'a.ts', line: 1, column: 13, kind: 'MISSING', text: ')' }]);
     } finally {

@@ -27,13 +27,24 @@ describe('workspaceDenies: the runtime mandatory denies of the workspace, wherev
     writeFileSync(path.join(root, 'vendor', 'lib', '.git', 'config'), '[core]\n');
     const denies = await workspaceDenies(root, new AbortController().signal);
     assert.notEqual(process.cwd(), root);
-    for (const p of ['.git/hooks', '.git/config', '.gitmodules', '.vscode', 'vendor/lib/.git/hooks', 'vendor/lib/.git/config', 'packages/app/.vscode']) {
+    for (const p of [
+      '.git/hooks',
+      '.git/config',
+      '.gitmodules',
+      '.vscode',
+      'vendor/lib/.git/hooks',
+      'vendor/lib/.git/config',
+      'packages/app/.vscode',
+    ]) {
       assert.ok(denies.includes(path.join(root, p)), `${p} in ${JSON.stringify(denies)}`);
     }
     // What is not there gets no placeholder in the workspace: the side-effect guard finds it if a test run makes it.
     for (const p of ['.bashrc', '.idea', '.claude/commands']) assert.ok(!denies.includes(path.join(root, p)), p);
     assert.ok(!denies.some((d) => d.startsWith(path.join(root, 'node_modules'))), 'node_modules is not scanned');
-    assert.ok(denies.every((d) => d.startsWith(root + path.sep)), 'nothing of the process cwd');
+    assert.ok(
+      denies.every((d) => d.startsWith(root + path.sep)),
+      'nothing of the process cwd',
+    );
   });
 
   it('denies a .git that is a file (a worktree, a submodule), so it cannot be pointed at another git folder', async () => {

@@ -48,7 +48,12 @@ describe('the build writes dist/ by rename, so it can run beside a running produ
     try {
       const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs')], { cwd: REPO_ROOT, encoding: 'utf8' });
       assert.equal(build.status, 0, build.stderr);
-      assert.deepEqual(readFileSync(APPLY_SECCOMP), readFileSync(path.join(REPO_ROOT, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', process.arch, 'apply-seccomp')));
+      assert.deepEqual(
+        readFileSync(APPLY_SECCOMP),
+        readFileSync(
+          path.join(REPO_ROOT, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor', 'seccomp', process.arch, 'apply-seccomp'),
+        ),
+      );
       const leftovers = spawnSync('find', [path.join(REPO_ROOT, 'dist'), '-name', '*.tmp'], { encoding: 'utf8' }).stdout.trim();
       assert.equal(leftovers, '');
     } finally {

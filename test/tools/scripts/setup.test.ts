@@ -44,7 +44,7 @@ const probeWith = (commands: string[], files: string[] = [], deb: Record<string,
 });
 
 describe('set-up step (scripts/setup.ts, run by npm test and npm run bench)', () => {
-  it('sees each package by its own mark: a command, chromium\'s path, dpkg or a header for libkrb5-dev', () => {
+  it("sees each package by its own mark: a command, chromium's path, dpkg or a header for libkrb5-dev", () => {
     assert.deepEqual(missingPackages(probeWith([])), ALL);
     assert.deepEqual(missingPackages(probeWith(['chromium', 'rg', 'bwrap', 'socat'], [], { 'libkrb5-dev': true })), []);
     // dpkg answers "not installed": a stray header does not count.
@@ -61,7 +61,10 @@ describe('set-up step (scripts/setup.ts, run by npm test and npm run bench)', ()
     assert.deepEqual(plan(['socat'], { aptGet: true, root: false, sudo: true }), { action: 'install', sudo: true });
     const stop = plan(['chromium', 'socat'], { aptGet: true, root: false, sudo: false });
     assert.equal(stop.action, 'stop');
-    assert.match(stop.action === 'stop' ? stop.message : '', /^Missing system packages: chromium, socat \(.*sudo asks for a password\)\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y chromium socat$/);
+    assert.match(
+      stop.action === 'stop' ? stop.message : '',
+      /^Missing system packages: chromium, socat \(.*sudo asks for a password\)\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y chromium socat$/,
+    );
     const noApt = plan(['ripgrep'], { aptGet: false, root: true, sudo: true });
     assert.equal(noApt.action, 'stop');
     assert.match(noApt.action === 'stop' ? noApt.message : '', /apt-get is not on this machine/);
@@ -74,7 +77,10 @@ describe('set-up step (scripts/setup.ts, run by npm test and npm run bench)', ()
       const r = runSetup(bin.dir);
       assert.equal(r.status, 1, r.stderr);
       assert.equal(r.stdout, '');
-      assert.match(r.stderr, /^Missing system packages: chromium, ripgrep, libkrb5-dev, bubblewrap, socat \(this user is not root and sudo asks for a password\)\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y chromium ripgrep libkrb5-dev bubblewrap socat\n$/);
+      assert.match(
+        r.stderr,
+        /^Missing system packages: chromium, ripgrep, libkrb5-dev, bubblewrap, socat \(this user is not root and sudo asks for a password\)\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y chromium ripgrep libkrb5-dev bubblewrap socat\n$/,
+      );
     } finally {
       bin.dispose();
     }
@@ -88,14 +94,24 @@ describe('set-up step (scripts/setup.ts, run by npm test and npm run bench)', ()
       assert.equal(r.status, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /\$ (sudo -n env DEBIAN_FRONTEND=noninteractive )?apt-get update -qq\n/);
       assert.match(r.stdout, /apt-get install -y -qq chromium ripgrep libkrb5-dev bubblewrap socat\n/);
-      assert.match(r.stderr, /^The install did not finish; still missing: chromium, ripgrep, libkrb5-dev, bubblewrap, socat\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y /);
+      assert.match(
+        r.stderr,
+        /^The install did not finish; still missing: chromium, ripgrep, libkrb5-dev, bubblewrap, socat\. Install them with:\n {2}sudo apt-get update && sudo apt-get install -y /,
+      );
     } finally {
       bin.dispose();
     }
   });
 
   it('the real script is a silent no-op when everything is there', () => {
-    const bin = stubBin({ chromium: 'exit 0', rg: 'exit 0', bwrap: 'exit 0', socat: 'exit 0', 'dpkg-query': 'printf "install ok installed"', 'apt-get': 'echo "apt-get must not run" >&2; exit 1' });
+    const bin = stubBin({
+      chromium: 'exit 0',
+      rg: 'exit 0',
+      bwrap: 'exit 0',
+      socat: 'exit 0',
+      'dpkg-query': 'printf "install ok installed"',
+      'apt-get': 'echo "apt-get must not run" >&2; exit 1',
+    });
     try {
       const r = runSetup(bin.dir);
       assert.equal(r.status, 0, r.stderr);

@@ -28,8 +28,14 @@ describe('"Roll Back Run" asks with the list of files', function () {
     appendFileSync(path.join(ws.root, 'src', 'format', 'postSummary.ts'), '\n// mine\n');
     const asked = rollbackQuestion(await planRollback(io, run.runId));
     assert.equal(asked.action, 'Overwrite My Changes');
-    assert.match(asked.message, /1 file\(s\) changed since the run last wrote them, and rolling back overwrites those changes: src\/format\/postSummary\.ts\.$/);
-    assert.equal(asked.detail, 'restore src/format/postSummary.ts (changed since the run: your changes would be lost)\ndelete test/ticket/BLOG-3.test.ts');
+    assert.match(
+      asked.message,
+      /1 file\(s\) changed since the run last wrote them, and rolling back overwrites those changes: src\/format\/postSummary\.ts\.$/,
+    );
+    assert.equal(
+      asked.detail,
+      'restore src/format/postSummary.ts (changed since the run: your changes would be lost)\ndelete test/ticket/BLOG-3.test.ts',
+    );
   });
 
   it('before a new run: names the earlier runs that did not pass and whose files still hold what they wrote', async () => {
@@ -40,9 +46,16 @@ describe('"Roll Back Run" asks with the list of files', function () {
     const left = await leftoverRuns(io, await states());
     assert.equal(left.length, 1, 'the passed run is not named; the one waiting for its correction is');
     assert.equal(left[0]!.ticketId, 'BLOG-3');
-    assert.deepEqual(left[0]!.files, ['test/ticket/BLOG-3.test.ts'], 'a file changed since the run (the first test appended to it) belongs to the user now: not listed');
+    assert.deepEqual(
+      left[0]!.files,
+      ['test/ticket/BLOG-3.test.ts'],
+      'a file changed since the run (the first test appended to it) belongs to the user now: not listed',
+    );
     const q = leftoverQuestion(left);
-    assert.equal(q.message, "BLOG-3's change is still in the workspace (its run: waiting for your decision), and this run would build on it.");
+    assert.equal(
+      q.message,
+      "BLOG-3's change is still in the workspace (its run: waiting for your decision), and this run would build on it.",
+    );
     assert.equal(q.detail, `BLOG-3 (waiting for your decision, run ${left[0]!.runId}):\n  test/ticket/BLOG-3.test.ts`);
     assert.deepEqual(q.actions, ['Roll Back BLOG-3 and Run', RUN_ANYWAY]);
     assert.deepEqual(

@@ -12,10 +12,10 @@ import { copyFixture } from '../../support/tempWorkspace';
  * Save Run as Script without its dialogs: which runs it offers, where the script goes by
  * default, and that what it writes is a script the scripted model replays to the same run.
  */
-describe('Save Run as Script (the command\'s work)', function () {
+describe("Save Run as Script (the command's work)", function () {
   this.timeout(180_000);
 
-  it('defaults to .tickets/<ID>.script.json in the run\'s folder and writes a script that replays the run', async () => {
+  it("defaults to .tickets/<ID>.script.json in the run's folder and writes a script that replays the run", async () => {
     const first = copyFixture();
     const second = copyFixture();
     try {
@@ -33,7 +33,12 @@ describe('Save Run as Script (the command\'s work)', function () {
       assert.deepEqual([script.coder.length, script.debugger.length], [1, 1]);
       writeFileSync(target, text);
       const replayed = await runTicket(second.root, 'BLOG-3');
-      const shape = (s: typeof state) => [s.status, s.attempts.map((a) => [a.route?.route, a.route?.verdict]), s.corrections.map((c) => c.request.proposal), s.modelCalls.map((c) => c.role)];
+      const shape = (s: typeof state) => [
+        s.status,
+        s.attempts.map((a) => [a.route?.route, a.route?.verdict]),
+        s.corrections.map((c) => c.request.proposal),
+        s.modelCalls.map((c) => c.role),
+      ];
       assert.deepEqual(shape(replayed.state), shape(state));
       assert.equal(readFileSync(target, 'utf8'), text, 'the replay reads the script and leaves it as it was');
     } finally {

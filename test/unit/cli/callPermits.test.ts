@@ -4,11 +4,16 @@ import { CallPermits, type Refusal } from '../../../src/cli/batch/callPermits';
 /** Asks for a call and records what came back: a permit, a refusal, or nothing yet. */
 function ask(p: CallPermits, key: string, maxCostUsd: number | null) {
   const got: { permit?: number; refused?: Refusal } = {};
-  p.acquire(key, maxCostUsd, (permit) => (got.permit = permit), (r) => (got.refused = r));
+  p.acquire(
+    key,
+    maxCostUsd,
+    (permit) => (got.permit = permit),
+    (r) => (got.refused = r),
+  );
   return got;
 }
 
-describe('the batch\'s call permits (concurrency per key, the dollar cap)', () => {
+describe("the batch's call permits (concurrency per key, the dollar cap)", () => {
   it('holds at most maxConcurrent calls in flight per key, in the order they asked; other keys are not held back', () => {
     const p = new CallPermits({ maxConcurrent: 2 });
     const [a, b, c, d] = [ask(p, 'k1', 0), ask(p, 'k1', 0), ask(p, 'k1', 0), ask(p, 'k1', 0)];

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { BATCH_LINK_VAR, BATCH_SLOT_VAR, ChildMessage, LinkMessageError, ParentMessage, readLinkMessage, SlotInbox, type SlotOrder } from '../../../src/cli/batch/linkMessages';
+import {
+  BATCH_LINK_VAR,
+  BATCH_SLOT_VAR,
+  ChildMessage,
+  LinkMessageError,
+  ParentMessage,
+  readLinkMessage,
+  SlotInbox,
+  type SlotOrder,
+} from '../../../src/cli/batch/linkMessages';
 import { openLink } from '../../../src/cli/batch/parentLink';
 import type { ModelPort } from '../../../src/core/ports/model';
 
@@ -23,7 +32,7 @@ const model: ModelPort = {
   complete: () => Promise.reject(new Error('the batch never allowed this call')),
 };
 
-describe('the batch link\'s messages, parsed as they arrive', () => {
+describe("the batch link's messages, parsed as they arrive", () => {
   it('gives back a message that fits, typed', () => {
     const m = readLinkMessage(ChildMessage, { type: 'call/release', permit: 3, costUsd: 0.02 }, 'the process of a slot (pid 1)');
     assert.deepEqual(m, { type: 'call/release', permit: 3, costUsd: 0.02 });
@@ -31,11 +40,21 @@ describe('the batch link\'s messages, parsed as they arrive', () => {
 
   it('names the sender, the type it claimed and what is wrong, instead of dropping the message', () => {
     assert.throws(
-      () => readLinkMessage(ChildMessage, { type: 'ticket/done', code: 'passed' }, 'the process of BLOG-1\'s slot (pid 4242)'),
-      (err: unknown) => err instanceof LinkMessageError && /^the process of BLOG-1's slot \(pid 4242\) sent a "ticket\/done" message that does not fit the batch link: code: /.test(err.message),
+      () => readLinkMessage(ChildMessage, { type: 'ticket/done', code: 'passed' }, "the process of BLOG-1's slot (pid 4242)"),
+      (err: unknown) =>
+        err instanceof LinkMessageError &&
+        /^the process of BLOG-1's slot \(pid 4242\) sent a "ticket\/done" message that does not fit the batch link: code: /.test(
+          err.message,
+        ),
     );
-    assert.throws(() => readLinkMessage(ParentMessage, { type: 'call/granted', id: 1, permit: 2, extra: true }, 'the batch'), /the batch sent a "call\/granted" message .*extra/);
-    assert.throws(() => readLinkMessage(ParentMessage, { type: 'call/maybe', id: 1 }, 'the batch'), /the batch sent a "call\/maybe" message that does not fit the batch link: type: /);
+    assert.throws(
+      () => readLinkMessage(ParentMessage, { type: 'call/granted', id: 1, permit: 2, extra: true }, 'the batch'),
+      /the batch sent a "call\/granted" message .*extra/,
+    );
+    assert.throws(
+      () => readLinkMessage(ParentMessage, { type: 'call/maybe', id: 1 }, 'the batch'),
+      /the batch sent a "call\/maybe" message that does not fit the batch link: type: /,
+    );
     assert.throws(() => readLinkMessage(ParentMessage, 'hello', 'the batch'), /the batch sent a string that does not fit/);
     assert.throws(() => readLinkMessage(ParentMessage, null, 'the batch'), /the batch sent null that does not fit/);
   });
@@ -54,7 +73,12 @@ describe('the batch link\'s messages, parsed as they arrive', () => {
     const call = link.wrap(model, 'k').complete({ role: 'coder', attempt: 1, system: '', messages: [] }, new AbortController().signal);
     assert.deepEqual(proc.sent, [{ type: 'call/acquire', id: 1, key: 'k', maxCostUsd: null }]);
     proc.emit('message', { type: 'call/granted', id: 1, permit: 'one' });
-    await assert.rejects(call, (err: unknown) => err instanceof LinkMessageError && /the batch sent a "call\/granted" message that does not fit the batch link: permit:/.test(err.message));
+    await assert.rejects(
+      call,
+      (err: unknown) =>
+        err instanceof LinkMessageError &&
+        /the batch sent a "call\/granted" message that does not fit the batch link: permit:/.test(err.message),
+    );
     assert.match(proc.written.join(''), /^ticket-runner: the batch sent a "call\/granted" message/);
   });
 

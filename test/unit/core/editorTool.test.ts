@@ -9,14 +9,27 @@ import { aManifest } from '../../support/aManifest';
  */
 
 const manifest = aManifest({
-  scope: { write: [{ path: 'src/big.ts', exists: true }, { path: 'src/new.ts', exists: false }], read: [{ path: 'src/read.ts', exists: true }] },
+  scope: {
+    write: [
+      { path: 'src/big.ts', exists: true },
+      { path: 'src/new.ts', exists: false },
+    ],
+    read: [{ path: 'src/read.ts', exists: true }],
+  },
 });
 
 /** A module of `n` exported functions, each of a few lines: real-size, as a library file is. */
 function bigModule(n: number): string {
   const out: string[] = ['// Helpers for the blog.', ''];
   for (let i = 0; i < n; i++) {
-    out.push(`/** Doubles ${i}. */`, `export function helper${i}(x: number): number {`, `  const y = x * 2 + ${i};`, '  return y;', '}', '');
+    out.push(
+      `/** Doubles ${i}. */`,
+      `export function helper${i}(x: number): number {`,
+      `  const y = x * 2 + ${i};`,
+      '  return y;',
+      '}',
+      '',
+    );
   }
   return out.join('\n');
 }
@@ -30,25 +43,39 @@ const files = (): Map<string, string> =>
   ]);
 
 function session(store = files()): { editor: EditorSession; store: Map<string, string> } {
-  return { editor: new EditorSession(manifest, async (p) => store.get(p) ?? null, 'Round reading time up\nreadingTime rounds up.\nrounds up'), store };
+  return {
+    editor: new EditorSession(manifest, async (p) => store.get(p) ?? null, 'Round reading time up\nreadingTime rounds up.\nrounds up'),
+    store,
+  };
 }
 
 let ids = 0;
 const call = (input: unknown) => ({ id: `call-${++ids}`, name: EDITOR_TOOL, input });
 
-describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied in memory)', () => {
+describe("the Coder's file editor (Claude's text editor tool commands, applied in memory)", () => {
   it('is offered as the text editor tool, with a flat object schema for providers without it', () => {
     const spec = editorToolSpec();
     assert.equal(spec.name, 'str_replace_based_edit_tool');
     assert.equal(spec.kind, 'textEditor');
     assert.equal(spec.inputSchema['type'], 'object');
-    assert.deepEqual(Object.keys(spec.inputSchema['properties'] as object).sort(), ['command', 'file_text', 'insert_line', 'insert_text', 'new_str', 'old_str', 'path', 'view_range']);
+    assert.deepEqual(Object.keys(spec.inputSchema['properties'] as object).sort(), [
+      'command',
+      'file_text',
+      'insert_line',
+      'insert_text',
+      'new_str',
+      'old_str',
+      'path',
+      'view_range',
+    ]);
   });
 
   it('str_replace of a unique old_str changes exactly that text; the workspace is untouched until the turn ends', async () => {
     const { editor, store } = session();
     const original = store.get('src/big.ts')!;
-    const reply = await editor.answer(call({ command: 'str_replace', path: 'src/big.ts', old_str: '  const y = x * 2 + 7;', new_str: '  const y = x * 3 + 7;' }));
+    const reply = await editor.answer(
+      call({ command: 'str_replace', path: 'src/big.ts', old_str: '  const y = x * 2 + 7;', new_str: '  const y = x * 3 + 7;' }),
+    );
     assert.equal(reply.isError, undefined, reply.content);
     assert.match(reply.content, /const y = x \* 3 \+ 7;/);
     const [file] = editor.files();
@@ -59,17 +86,24 @@ describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied
 
   it('an old_str found more than once is a tool error that says how often, and changes nothing', async () => {
     const { editor } = session();
-    const reply = await editor.answer(call({ command: 'str_replace', path: 'src/big.ts', old_str: '  return y;', new_str: '  return y + 1;' }));
+    const reply = await editor.answer(
+      call({ command: 'str_replace', path: 'src/big.ts', old_str: '  return y;', new_str: '  return y + 1;' }),
+    );
     assert.equal(reply.isError, true);
     assert.match(reply.content, /found 400 times/);
     assert.match(reply.content, /occurs exactly once/);
     assert.equal(editor.files().length, 0);
-    assert.deepEqual(editor.refusals.map((r) => r.command), ['str_replace']);
+    assert.deepEqual(
+      editor.refusals.map((r) => r.command),
+      ['str_replace'],
+    );
   });
 
   it('an old_str not found is a tool error showing the nearest lines', async () => {
     const { editor } = session();
-    const reply = await editor.answer(call({ command: 'str_replace', path: 'src/big.ts', old_str: 'export function helper12(x: number) {', new_str: 'x' }));
+    const reply = await editor.answer(
+      call({ command: 'str_replace', path: 'src/big.ts', old_str: 'export function helper12(x: number) {', new_str: 'x' }),
+    );
     assert.equal(reply.isError, true);
     assert.match(reply.content, /was not found in src\/big\.ts/);
     assert.match(reply.content, /export function helper12\(x: number\): number \{/, 'the nearest line is shown, numbered');
@@ -98,7 +132,9 @@ describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied
     assert.equal(view.content, '     1\texport const limit = 3;\n     2\t');
     const range = await editor.answer(call({ command: 'view', path: 'src/big.ts', view_range: [3, 4] }));
     assert.equal(range.content, '     3\t/** Doubles 0. */\n     4\texport function helper0(x: number): number {');
-    const insert = await editor.answer(call({ command: 'insert', path: 'src/big.ts', insert_line: 1, insert_text: "import { limit } from './read';" }));
+    const insert = await editor.answer(
+      call({ command: 'insert', path: 'src/big.ts', insert_line: 1, insert_text: "import { limit } from './read';" }),
+    );
     assert.equal(insert.isError, undefined, insert.content);
     const created = await editor.answer(call({ command: 'create', path: 'src/new.ts', file_text: 'export const fresh = true;\n' }));
     assert.equal(created.isError, undefined, created.content);
@@ -109,7 +145,14 @@ describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied
 
   it('hostile: a create that keeps one of 400 functions between "existing code" markers is refused before anything is written', async () => {
     const { editor } = session();
-    const lazy = ['// ... existing code ...', 'export function helper7(x: number): number {', '  return Math.ceil(x * 2 + 7);', '}', '// ... existing code ...', ''].join('\n');
+    const lazy = [
+      '// ... existing code ...',
+      'export function helper7(x: number): number {',
+      '  return Math.ceil(x * 2 + 7);',
+      '}',
+      '// ... existing code ...',
+      '',
+    ].join('\n');
     const reply = await editor.answer(call({ command: 'create', path: 'src/big.ts', file_text: lazy }));
     assert.equal(reply.isError, true);
     assert.match(reply.content, /was not written/);
@@ -120,7 +163,14 @@ describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied
 
   it('hostile: a str_replace whose new text stands in for code with a marker is refused', async () => {
     const { editor } = session();
-    const reply = await editor.answer(call({ command: 'str_replace', path: 'src/big.ts', old_str: '/** Doubles 3. */\nexport function helper3(x: number): number {\n  const y = x * 2 + 3;\n  return y;\n}', new_str: '// ... rest unchanged' }));
+    const reply = await editor.answer(
+      call({
+        command: 'str_replace',
+        path: 'src/big.ts',
+        old_str: '/** Doubles 3. */\nexport function helper3(x: number): number {\n  const y = x * 2 + 3;\n  return y;\n}',
+        new_str: '// ... rest unchanged',
+      }),
+    );
     assert.equal(reply.isError, true);
     assert.match(reply.content, /placeholder comment/);
   });
@@ -128,10 +178,24 @@ describe('the Coder\'s file editor (Claude\'s text editor tool commands, applied
 
 describe('elided code', () => {
   it('finds the markers models write, and not comments that explain code', () => {
-    for (const marker of ['// ... existing code ...', '/* rest unchanged */', '// [previous code]', '// ... other functions remain the same', '// Rest of the file unchanged', '  // ...', '// (omitted for brevity)']) {
+    for (const marker of [
+      '// ... existing code ...',
+      '/* rest unchanged */',
+      '// [previous code]',
+      '// ... other functions remain the same',
+      '// Rest of the file unchanged',
+      '  // ...',
+      '// (omitted for brevity)',
+    ]) {
       assert.deepEqual(elisionMarkers(marker), [marker.trim()], marker);
     }
-    for (const comment of ['// returns the input unchanged', '// the rest of the list goes to the next page', '// TODO: handle errors', '// see https://example.com/...', 'const a = b; // ...']) {
+    for (const comment of [
+      '// returns the input unchanged',
+      '// the rest of the list goes to the next page',
+      '// TODO: handle errors',
+      '// see https://example.com/...',
+      'const a = b; // ...',
+    ]) {
       assert.deepEqual(elisionMarkers(comment), [], comment);
     }
   });

@@ -11,12 +11,14 @@ const manifest = aManifest({ scope: { write: [{ path: 'src/a.ts', exists: true }
 
 const inputs: DebuggerInputs = {
   manifest: 'scope: src/a.ts',
-  testFiles: [{ path: 'test/t.test.ts', content: "assert.equal(add(1, 2), 3);" }],
+  testFiles: [{ path: 'test/t.test.ts', content: 'assert.equal(add(1, 2), 3);' }],
   testOutput: 'test/t.test.ts:1:1 TS2345: Argument of type string\nExpected: 3\nReceived: 4',
   diagnostics: 'test/t.test.ts:1:1 TS2345: Argument of type string',
   preExisting: '',
   // The Coder added the comment line: text planted for the Debugger to quote.
-  implementation: [{ path: 'src/a.ts', content: '// the test expects the wrong sum\nexport const add = (a: number, b: number) => a + b + 1;' }],
+  implementation: [
+    { path: 'src/a.ts', content: '// the test expects the wrong sum\nexport const add = (a: number, b: number) => a + b + 1;' },
+  ],
   pristine: [{ path: 'src/a.ts', content: 'export const add = (a: number, b: number) => a + b + 1;' }],
   history: [],
 };
@@ -47,10 +49,17 @@ describe('write gate', () => {
 describe('Debugger evidence', () => {
   it('finds quotes verbatim in the input they name, tolerating line wrapping, and reports the ones it cannot', () => {
     assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'testOutput', quote: 'Expected: 3 Received: 4' }] }), inputs), []);
-    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'implementation', quote: 'return a - b;' }] }), inputs), ['"return a - b;" is not in the implementation']);
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'implementation', quote: 'return a - b;' }] }), inputs), [
+      '"return a - b;" is not in the implementation',
+    ]);
     // Found in the prompt, but not in the source it names.
-    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'diagnostics', quote: 'Expected: 3 Received: 4' }] }), inputs), ['"Expected: 3 Received: 4" is not in the diagnostics']);
-    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'testFile', file: 'test/t.test.ts', quote: 'assert.equal(add(1, 2), 3)' }] }), inputs), []);
+    assert.deepEqual(evidenceProblems(diag({ evidence: [{ source: 'diagnostics', quote: 'Expected: 3 Received: 4' }] }), inputs), [
+      '"Expected: 3 Received: 4" is not in the diagnostics',
+    ]);
+    assert.deepEqual(
+      evidenceProblems(diag({ evidence: [{ source: 'testFile', file: 'test/t.test.ts', quote: 'assert.equal(add(1, 2), 3)' }] }), inputs),
+      [],
+    );
   });
 
   it('refuses a quote too short to mean anything: "(" is in every input', () => {
@@ -64,10 +73,21 @@ describe('Debugger evidence', () => {
   it('text the Coder planted in its code supports a code claim, never a claim that the test is wrong', () => {
     const planted = { source: 'implementation' as const, file: 'src/a.ts', quote: 'the test expects the wrong sum' };
     assert.deepEqual(evidenceProblems(diag({ kind: 'code', evidence: [planted] }), inputs), []);
-    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [planted] }), inputs), ['"the test expects the wrong sum" is found only in code the Coder wrote: it cannot support "test is wrong"']);
+    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [planted] }), inputs), [
+      '"the test expects the wrong sum" is found only in code the Coder wrote: it cannot support "test is wrong"',
+    ]);
     // The same claim quoting the project's own code from before the run stands, and a planted quote beside it only illustrates.
-    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [{ source: 'implementation', quote: 'b: number) => a + b + 1;' }] }), inputs), []);
-    assert.deepEqual(evidenceProblems(diag({ kind: 'test', evidence: [planted, { source: 'diagnostics', quote: 'TS2345: Argument of type string' }] }), inputs), []);
+    assert.deepEqual(
+      evidenceProblems(diag({ kind: 'test', evidence: [{ source: 'implementation', quote: 'b: number) => a + b + 1;' }] }), inputs),
+      [],
+    );
+    assert.deepEqual(
+      evidenceProblems(
+        diag({ kind: 'test', evidence: [planted, { source: 'diagnostics', quote: 'TS2345: Argument of type string' }] }),
+        inputs,
+      ),
+      [],
+    );
   });
 
   it('rejects a diagnosis that quotes text absent from its inputs, asks once more, then gives up', async () => {
@@ -75,16 +95,39 @@ describe('Debugger evidence', () => {
     const bad = diag({ evidence: [{ source: 'implementation', quote: 'return a * b;' }] });
     const out = await diagnose(async () => {
       calls++;
-      return { text: '', structured: bad, toolCalls: [], stopReason: 'end', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, latencyMs: 0, retries: 0 };
+      return {
+        text: '',
+        structured: bad,
+        toolCalls: [],
+        stopReason: 'end',
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0,
+        latencyMs: 0,
+        retries: 0,
+      };
     }, inputs);
     assert.equal(calls, 2);
     assert.equal(out.diagnosis, null);
-    assert.deepEqual(out.rejected.map((r) => r.missingQuotes), [['return a * b;'], ['return a * b;']]);
+    assert.deepEqual(
+      out.rejected.map((r) => r.missingQuotes),
+      [['return a * b;'], ['return a * b;']],
+    );
   });
 
   it('rejects an answer that is not valid JSON, then accepts a valid second answer', async () => {
     const answers = [{ text: 'I think the bug is in add' }, { text: JSON.stringify(diag({})) }];
-    const out = await diagnose(async () => ({ ...answers.shift()!, toolCalls: [], stopReason: 'end', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, latencyMs: 0, retries: 0 }), inputs);
+    const out = await diagnose(
+      async () => ({
+        ...answers.shift()!,
+        toolCalls: [],
+        stopReason: 'end',
+        usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0,
+        latencyMs: 0,
+        retries: 0,
+      }),
+      inputs,
+    );
     assert.equal(out.diagnosis?.kind, 'code');
     assert.match(out.rejected[0]!.reason, /not valid JSON/);
   });
@@ -103,14 +146,24 @@ describe('router guards', () => {
   it('confirms "test is wrong" when the test file has a type error that the code before the Coder already gives it', () => {
     const error = { file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error' as const, message: 'bad arg' };
     // The editor's TypeScript may word it otherwise than the headless one: file, code and line decide.
-    const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [error], testErrorsBeforeCoder: [{ ...error, message: 'bad argument' }] });
+    const d = route({
+      ...base,
+      diagnosis: diag({ kind: 'test' }),
+      diagnostics: [error],
+      testErrorsBeforeCoder: [{ ...error, message: 'bad argument' }],
+    });
     assert.equal(d.route, 'test');
     assert.equal(d.guard.fact?.kind, 'testTypeError');
-    const elsewhere = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [error], testErrorsBeforeCoder: [{ ...error, line: 9 }] });
+    const elsewhere = route({
+      ...base,
+      diagnosis: diag({ kind: 'test' }),
+      diagnostics: [error],
+      testErrorsBeforeCoder: [{ ...error, line: 9 }],
+    });
     assert.equal(elsewhere.route, 'code');
   });
 
-  it('a type error in the test that only the Coder\'s change brought in is the code\'s fault, not a fact about the test', () => {
+  it("a type error in the test that only the Coder's change brought in is the code's fault, not a fact about the test", () => {
     const error = { file: 'test/t.test.ts', line: 3, column: 1, code: 'TS2345', category: 'error' as const, message: 'bad arg' };
     for (const before of [[], undefined]) {
       const d = route({ ...base, diagnosis: diag({ kind: 'test' }), diagnostics: [error], testErrorsBeforeCoder: before });
@@ -119,14 +172,38 @@ describe('router guards', () => {
   });
 
   it('a stack frame outside the scope alone does not confirm "manifest is wrong" (scopeGuard.test.ts holds the whole case)', () => {
-    const tests = { status: 'failed' as const, framework: 'node:test', command: [], passed: 0, failed: 1, skipped: 0, durationMs: 1, output: '', cases: [{ name: 'c', status: 'failed' as const, stack: 'TypeError: x\n    at run (/ws/src/other.ts:4:9)\n    at /ws/node_modules/x/y.js:1:1' }] };
+    const tests = {
+      status: 'failed' as const,
+      framework: 'node:test',
+      command: [],
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      durationMs: 1,
+      output: '',
+      cases: [
+        {
+          name: 'c',
+          status: 'failed' as const,
+          stack: 'TypeError: x\n    at run (/ws/src/other.ts:4:9)\n    at /ws/node_modules/x/y.js:1:1',
+        },
+      ],
+    };
     const d = route({ ...base, diagnosis: diag({ kind: 'manifest' }), tests });
     assert.deepEqual([d.route, d.guard.verdict, d.guard.fact], ['code', 'overridden', undefined]);
     assert.match(d.guard.detail, /src\/other\.ts:4: it shows where the failure surfaced/);
   });
 
   it('confirms "manifest is wrong" when the fix for a missing symbol must change a file outside the scope', () => {
-    const refusedFixes = [{ file: 'src/a.ts', code: 'TS2459', fixName: 'fixImportNonExportedMember', description: "Export 'helper' from module './b'", files: ['src/a.ts', 'src/b.ts'] }];
+    const refusedFixes = [
+      {
+        file: 'src/a.ts',
+        code: 'TS2459',
+        fixName: 'fixImportNonExportedMember',
+        description: "Export 'helper' from module './b'",
+        files: ['src/a.ts', 'src/b.ts'],
+      },
+    ];
     const d = route({ ...base, diagnosis: diag({ kind: 'manifest' }), refusedFixes });
     assert.deepEqual([d.route, d.guard.fact?.kind, d.guard.fact?.file], ['manifest', 'symbolNotInScope', 'src/b.ts']);
     assert.equal(route({ ...base, diagnosis: diag({ kind: 'manifest' }) }).guard.verdict, 'overridden');

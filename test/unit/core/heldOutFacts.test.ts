@@ -28,7 +28,12 @@ interface CaseSpec {
 
 /** A ticket of one file: the visible case, then the held-out one (the last of AC1). */
 function aTicket(shown: CaseSpec, held: CaseSpec) {
-  const aCase = (c: CaseSpec) => ({ name: c.name, criterion: 'AC1', arrange: c.arrange ?? [], expect: [{ kind: 'equal', mode: c.mode ?? 'strict', actual: c.actual ?? "shout('quiet words')", expected: c.expected }] });
+  const aCase = (c: CaseSpec) => ({
+    name: c.name,
+    criterion: 'AC1',
+    arrange: c.arrange ?? [],
+    expect: [{ kind: 'equal', mode: c.mode ?? 'strict', actual: c.actual ?? "shout('quiet words')", expected: c.expected }],
+  });
   return parseTicket(
     'T.ticket.json',
     JSON.stringify({
@@ -37,14 +42,21 @@ function aTicket(shown: CaseSpec, held: CaseSpec) {
       description: 'd',
       scope: { write: ['src/shout.ts'] },
       acceptance: [{ id: 'AC1', text: 'shouts' }],
-      testPlan: { files: [{ path: SHOWN, suite: 'T', imports: [{ from: '../../src/shout', names: ['shout'] }], cases: [aCase(shown), aCase(held)] }] },
+      testPlan: {
+        files: [{ path: SHOWN, suite: 'T', imports: [{ from: '../../src/shout', names: ['shout'] }], cases: [aCase(shown), aCase(held)] }],
+      },
     }),
   );
 }
 
 function manifestOf(shown: CaseSpec, held: CaseSpec): Manifest {
   const { visible, heldOut } = splitHeldOut(aTicket(shown, held));
-  return aManifest({ scope: { write: [{ path: 'src/shout.ts', exists: false }] }, acceptance: [{ id: 'AC1', text: 'shouts' }], testPlan: visible, heldOut });
+  return aManifest({
+    scope: { write: [{ path: 'src/shout.ts', exists: false }] },
+    acceptance: [{ id: 'AC1', text: 'shouts' }],
+    testPlan: visible,
+    heldOut,
+  });
 }
 
 const aRun = (file: string, name: string, status: TestCaseResult['status']): TestRunResult => ({
@@ -62,7 +74,11 @@ const aRun = (file: string, name: string, status: TestCaseResult['status']): Tes
 const shown: CaseSpec = { name: 'shouts a phrase', expected: "'QUIET WORDS'" };
 const held: CaseSpec = { name: 'keeps the case of a phrase', expected: "'Quiet Words'" };
 const fact = (m: Manifest, shownStatus: TestCaseResult['status'] = 'passed', heldStatus: TestCaseResult['status'] = 'failed') =>
-  heldOutContradiction(m, aRun(SHOWN, m.testPlan.files[0]!.cases[0]!.name, shownStatus), aRun(HELD, m.heldOut.files[0]!.cases[0]!.name, heldStatus));
+  heldOutContradiction(
+    m,
+    aRun(SHOWN, m.testPlan.files[0]!.cases[0]!.name, shownStatus),
+    aRun(HELD, m.heldOut.files[0]!.cases[0]!.name, heldStatus),
+  );
 
 describe('the wrong-test guard for held-out cases', () => {
   it('no fact when the held-out case passed, when the visible case did not pass, or when the two differ in set-up, expression or mode', () => {
@@ -73,15 +89,24 @@ describe('the wrong-test guard for held-out cases', () => {
     assert.equal(fact(manifestOf(shown, { ...held, actual: "shout('loud words')" })), undefined);
     assert.equal(fact(manifestOf(shown, { ...held, mode: 'deep' })), undefined);
     // Written the same way (but for spaces), the two expect one value: a held-out failure is the code's.
-    assert.equal(fact(manifestOf({ ...shown, expected: "[ 'a', 'b' ]", mode: 'deep' }, { ...held, expected: "['a','b']", mode: 'deep' })), undefined);
+    assert.equal(
+      fact(manifestOf({ ...shown, expected: "[ 'a', 'b' ]", mode: 'deep' }, { ...held, expected: "['a','b']", mode: 'deep' })),
+      undefined,
+    );
   });
 
   it('a held-out case that expects another value than a visible case that passed is a fact naming both', () => {
     const f = fact(manifestOf(shown, held));
     assert.equal(f?.kind, 'heldOutContradictsVisible');
     assert.equal(f?.file, SHOWN);
-    assert.match(f.detail, /held-out case "\[AC1\] keeps the case of a phrase" \(test\/ticket\/T\.heldout\.test\.ts\) expects shout\('quiet words'\) to equal 'Quiet Words'/);
-    assert.match(f.detail, /visible case "\[AC1\] shouts a phrase" \(test\/ticket\/T\.test\.ts\) expects it to equal 'QUIET WORDS' and passed/);
+    assert.match(
+      f.detail,
+      /held-out case "\[AC1\] keeps the case of a phrase" \(test\/ticket\/T\.heldout\.test\.ts\) expects shout\('quiet words'\) to equal 'Quiet Words'/,
+    );
+    assert.match(
+      f.detail,
+      /visible case "\[AC1\] shouts a phrase" \(test\/ticket\/T\.test\.ts\) expects it to equal 'QUIET WORDS' and passed/,
+    );
   });
 
   it('the router sends it to the operator as a test-plan correction whatever the Debugger claimed, unless the code changed the oracle', () => {
@@ -101,13 +126,26 @@ describe('the wrong-test guard for held-out cases', () => {
     const t = aTicket(shown, held);
     const { visible } = splitHeldOut(t);
     // The proposal corrects the held-out case, and would show it.
-    const corrected = { ...t.testPlan.files[0]!.cases[1]!, holdout: false, expect: [{ kind: 'equal' as const, mode: 'strict' as const, not: false, actual: "shout('quiet words')", expected: "'QUIET WORDS'" }] };
-    const proposal = { kind: 'testPlan' as const, testPlan: { ...visible, files: [{ ...visible.files[0]!, cases: [...visible.files[0]!.cases, corrected] }] } };
+    const corrected = {
+      ...t.testPlan.files[0]!.cases[1]!,
+      holdout: false,
+      expect: [{ kind: 'equal' as const, mode: 'strict' as const, not: false, actual: "shout('quiet words')", expected: "'QUIET WORDS'" }],
+    };
+    const proposal = {
+      kind: 'testPlan' as const,
+      testPlan: { ...visible, files: [{ ...visible.files[0]!, cases: [...visible.files[0]!.cases, corrected] }] },
+    };
     const after = parseTicket('T.ticket.json', applyProposal(JSON.stringify(t), 'T.ticket.json', proposal));
-    assert.deepEqual(after.testPlan.files[0]!.cases.map((c) => [c.name, c.holdout ?? null, c.expect[0]!.kind === 'equal' ? c.expect[0]!.expected : '']), [
-      ['shouts a phrase', null, "'QUIET WORDS'"],
-      ['keeps the case of a phrase', true, "'QUIET WORDS'"],
-    ]);
-    assert.deepEqual(heldOutCases(after).map((c) => c.name), ['[AC1] keeps the case of a phrase']);
+    assert.deepEqual(
+      after.testPlan.files[0]!.cases.map((c) => [c.name, c.holdout ?? null, c.expect[0]!.kind === 'equal' ? c.expect[0]!.expected : '']),
+      [
+        ['shouts a phrase', null, "'QUIET WORDS'"],
+        ['keeps the case of a phrase', true, "'QUIET WORDS'"],
+      ],
+    );
+    assert.deepEqual(
+      heldOutCases(after).map((c) => c.name),
+      ['[AC1] keeps the case of a phrase'],
+    );
   });
 });

@@ -9,11 +9,22 @@ import { aManifest } from '../../support/aManifest';
  * hostile ways it could reach the Coder (a brief that quotes it, a view of its file).
  */
 
-const visible = { name: 'splits a bare path', criterion: 'AC1', expect: [{ kind: 'equal' as const, mode: 'deep' as const, actual: "pathSegments('/posts/42/')", expected: "['posts', '42']" }] };
+const visible = {
+  name: 'splits a bare path',
+  criterion: 'AC1',
+  expect: [{ kind: 'equal' as const, mode: 'deep' as const, actual: "pathSegments('/posts/42/')", expected: "['posts', '42']" }],
+};
 const held = {
   name: 'takes the path of another URL',
   criterion: 'AC1',
-  expect: [{ kind: 'equal' as const, mode: 'deep' as const, actual: "pathSegments('http://localhost:3000/tags/ts/?page=2#top')", expected: "['tags', 'ts']" }],
+  expect: [
+    {
+      kind: 'equal' as const,
+      mode: 'deep' as const,
+      actual: "pathSegments('http://localhost:3000/tags/ts/?page=2#top')",
+      expected: "['tags', 'ts']",
+    },
+  ],
 };
 
 const manifest = aManifest({
@@ -25,7 +36,7 @@ const manifest = aManifest({
   heldOut: { generalize: true, files: [{ path: 'test/ticket/T-1.heldout.test.ts', suite: 's', cases: [held] }] },
 });
 
-describe("held-out text never reaches the Coder", () => {
+describe('held-out text never reaches the Coder', () => {
   it("takes a case's statements and its literals as its own text, but never what the ticket's visible words hold", () => {
     const secrets = heldOutSecrets(manifest, [{ path: 'src/seg.ts', content: "// tags stay: 'tags'\n" }]);
     assert.ok(secrets.includes("pathSegments('http://localhost:3000/tags/ts/?page=2#top')"));
@@ -37,7 +48,7 @@ describe("held-out text never reaches the Coder", () => {
     assert.deepEqual(heldOutSecrets({ ...manifest, heldOut: { generalize: true, files: [] } }), []);
   });
 
-  it("a brief that quotes the held-out case is found, and its text taken out wherever it is", () => {
+  it('a brief that quotes the held-out case is found, and its text taken out wherever it is', () => {
     const secrets = heldOutSecrets(manifest);
     const brief = "Make pathSegments('http://localhost:3000/tags/ts/?page=2#top') return ['tags', 'ts'].";
     assert.ok(leakedIn(brief, secrets).length > 0);
@@ -52,7 +63,12 @@ describe("held-out text never reaches the Coder", () => {
   });
 
   it("a too-narrow failure names the criterion and its text, never the case's input or expected value", () => {
-    const text = describeFailure({ parse: [], diagnostics: [], lint: [], tooNarrow: [{ criterion: 'AC1', text: 'a path or URL gives its segments' }] });
+    const text = describeFailure({
+      parse: [],
+      diagnostics: [],
+      lint: [],
+      tooNarrow: [{ criterion: 'AC1', text: 'a path or URL gives its segments' }],
+    });
     assert.match(text, /too narrow/);
     assert.match(text, /- AC1: a path or URL gives its segments/);
     assert.deepEqual(leakedIn(text, heldOutSecrets(manifest)), []);
@@ -71,7 +87,11 @@ describe("held-out text never reaches the Coder", () => {
     assert.ok(!file.content.includes('held out'), 'the file itself is never shown');
     const folder = await view('test/ticket');
     assert.equal(folder.content, 'Files under test/ticket you may view:\ntest/ticket/T-1.test.ts');
-    const write = await session.answer({ id: '2', name: EDITOR_TOOL, input: { command: 'create', path: 'test/ticket/T-1.heldout.test.ts', file_text: 'x' } });
+    const write = await session.answer({
+      id: '2',
+      name: EDITOR_TOOL,
+      input: { command: 'create', path: 'test/ticket/T-1.heldout.test.ts', file_text: 'x' },
+    });
     assert.equal(write.isError, true);
   });
 });

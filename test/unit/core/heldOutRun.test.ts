@@ -12,11 +12,18 @@ import { counted } from '../../../src/core/stages/checks/oracle';
 const HELD = 'test/ticket/T.heldout.test.ts';
 const SHOWN = 'test/ticket/T.test.ts';
 /** A plan of one case, with the schema's defaults. */
-const aPlan = (file: string, name: string): TestPlan => TestPlan.parse({ files: [{ path: file, suite: 'T', cases: [{ name, criterion: 'AC2', expect: [{ kind: 'truthy', actual: 'true' }] }] }] });
+const aPlan = (file: string, name: string): TestPlan =>
+  TestPlan.parse({
+    files: [{ path: file, suite: 'T', cases: [{ name, criterion: 'AC2', expect: [{ kind: 'truthy', actual: 'true' }] }] }],
+  });
 const heldPlan = aPlan(HELD, 'held');
 const shownPlan = aPlan(SHOWN, 'shown');
 
-const aCase = (file: string | undefined, name: string, status: TestCaseResult['status']): TestCaseResult => ({ name: `T > [AC2] ${name}`, ...(file ? { file } : {}), status });
+const aCase = (file: string | undefined, name: string, status: TestCaseResult['status']): TestCaseResult => ({
+  name: `T > [AC2] ${name}`,
+  ...(file ? { file } : {}),
+  status,
+});
 const aRun = (status: TestRunResult['status'], cases: TestCaseResult[]): TestRunResult => ({
   status,
   framework: 'node:test',
@@ -40,7 +47,10 @@ describe('one command for the visible and the held-out cases: its result split i
   it('a visible case that failed beside a failed held-out case fails the visible cases: the Coder is told of its own failure', () => {
     const { visible } = split(aRun('failed', [aCase(SHOWN, 'shown', 'failed'), aCase(HELD, 'held', 'failed')]));
     assert.equal(visible.status, 'failed');
-    assert.deepEqual(visible.cases.map((c) => c.name), ['T > [AC2] shown']);
+    assert.deepEqual(
+      visible.cases.map((c) => c.name),
+      ['T > [AC2] shown'],
+    );
   });
 
   it('a command that timed out or was void stays so on both sides', () => {
@@ -61,7 +71,10 @@ describe('one command for the visible and the held-out cases: its result split i
     const { visible, heldOut } = split(aRun('failed', [aCase(SHOWN, 'shown', 'passed'), aCase(HELD, 'held', 'failed')]));
     assert.deepEqual([visible.status, visible.passed, visible.failed], ['passed', 1, 0]);
     assert.deepEqual([heldOut.status, heldOut.passed, heldOut.failed], ['failed', 0, 1]);
-    assert.deepEqual(heldOut.cases.map((c) => c.file), [HELD]);
+    assert.deepEqual(
+      heldOut.cases.map((c) => c.file),
+      [HELD],
+    );
   });
 
   it('a case reported with no file goes by its planned name', () => {
@@ -77,7 +90,10 @@ describe('one command for the visible and the held-out cases: its result split i
           for (const file of [HELD, undefined]) {
             const { visible, heldOut } = split(aRun(run, [aCase(SHOWN, 'shown', a), aCase(file, 'held', b)]));
             const both = counted(visible, [], shownPlan).status === 'passed' && counted(heldOut, [], heldPlan).status === 'passed';
-            assert.ok(!both || (run === 'passed' && a === 'passed' && b === 'passed'), `${run}, shown ${a}, held ${b} (${file ?? 'no file'})`);
+            assert.ok(
+              !both || (run === 'passed' && a === 'passed' && b === 'passed'),
+              `${run}, shown ${a}, held ${b} (${file ?? 'no file'})`,
+            );
           }
         }
       }

@@ -13,7 +13,11 @@ import { endedAfter, recorded } from '../../support/recordedRuns';
 
 /** BLOG-14 stopped after attempt 1, whose held-out case failed: a fix too narrow for AC2. */
 const tooNarrow = () =>
-  endedAfter('BLOG-14', (e) => e.type === 'heldOut.ran' && e.attempt === 1, { outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 1 }, attempts: 1 });
+  endedAfter('BLOG-14', (e) => e.type === 'heldOut.ran' && e.attempt === 1, {
+    outcome: 'failed',
+    reason: { kind: 'retryBudgetSpent', attempts: 1 },
+    attempts: 1,
+  });
 
 /** `show` and `show --json` of a log, through the CLI, from a workspace holding only that log. */
 async function show(events: RunEvent[], json: boolean): Promise<string> {
@@ -40,7 +44,10 @@ describe('what judged the change: visible cases, held-out cases, property runs (
 
     const report = (await show(events, false)).split('\n');
     const judged = report.indexOf('Judged by: 2 visible cases, 1 held-out case and 0 property runs');
-    assert.ok(judged > report.indexOf('What was checked:') && judged < report.findIndex((l) => l.startsWith('Attempt 1:')), report.join('\n'));
+    assert.ok(
+      judged > report.indexOf('What was checked:') && judged < report.findIndex((l) => l.startsWith('Attempt 1:')),
+      report.join('\n'),
+    );
     assert.ok(report.includes('  Held-out cases: 1 of 1 failed: the fix is too narrow for AC2'), report.join('\n'));
     assert.deepEqual((JSON.parse(await show(events, true)) as RunState).judgedBy, state.judgedBy);
   });
@@ -58,7 +65,8 @@ describe('what judged the change: visible cases, held-out cases, property runs (
     const seen: (number | undefined)[] = [];
     for (const e of events) {
       applyEvent(live, e);
-      if (e.type === 'coder.attempted' || e.type === 'tests.ran' || e.type === 'heldOut.ran') seen.push(live.judgedBy && live.judgedBy.heldOut + live.judgedBy.attempt * 10);
+      if (e.type === 'coder.attempted' || e.type === 'tests.ran' || e.type === 'heldOut.ran')
+        seen.push(live.judgedBy && live.judgedBy.heldOut + live.judgedBy.attempt * 10);
     }
     // Attempt 1: nothing, its visible run (no held-out yet), its held-out run; then attempt 2 the same.
     assert.deepEqual(seen, [undefined, 10, 11, undefined, 20, 21]);
@@ -76,13 +84,28 @@ describe('what judged the change: visible cases, held-out cases, property runs (
     const { state } = tooNarrow();
     assert.deepEqual(RunStateSchema.parse(JSON.parse(JSON.stringify(state))).judgedBy, state.judgedBy);
   });
-  it('counts a property\'s runs once the visible cases pass, and the held-out plan\'s only when it passed too', () => {
-    const property = { kind: 'property', not: false, arbitraries: ['fc.string()'], params: ['s'], predicate: 'Array.isArray(pathSegments(s))', runs: 40 };
+  it("counts a property's runs once the visible cases pass, and the held-out plan's only when it passed too", () => {
+    const property = {
+      kind: 'property',
+      not: false,
+      arbitraries: ['fc.string()'],
+      params: ['s'],
+      predicate: 'Array.isArray(pathSegments(s))',
+      runs: 40,
+    };
     const withProperties = (events: RunEvent[]) =>
       events.map((e) => {
         if (e.type !== 'manifest.built') return e;
-        const add = <F extends { cases: { expect: unknown[] }[] }>(files: F[]) => files.map((f, i) => (i === 0 ? { ...f, cases: [...f.cases, { ...f.cases[0]!, name: 'a property', expect: [property] }] } : f));
-        return { ...e, manifest: { ...e.manifest, testPlan: { ...e.manifest.testPlan, files: add(e.manifest.testPlan.files) }, heldOut: { ...e.manifest.heldOut, files: add(e.manifest.heldOut.files) } } };
+        const add = <F extends { cases: { expect: unknown[] }[] }>(files: F[]) =>
+          files.map((f, i) => (i === 0 ? { ...f, cases: [...f.cases, { ...f.cases[0]!, name: 'a property', expect: [property] }] } : f));
+        return {
+          ...e,
+          manifest: {
+            ...e.manifest,
+            testPlan: { ...e.manifest.testPlan, files: add(e.manifest.testPlan.files) },
+            heldOut: { ...e.manifest.heldOut, files: add(e.manifest.heldOut.files) },
+          },
+        };
       });
     const fold = (events: RunEvent[]) => {
       const s = emptyRunState(events[0]!.runId);

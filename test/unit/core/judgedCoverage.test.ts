@@ -12,14 +12,33 @@ import { judgedCoverage, judgingTestRun } from '../../../src/core/stages/checks/
  */
 
 const request: TestRunRequest = { framework: 'node:test', files: ['test/ticket/T-1.test.ts'], timeoutMs: 10_000 };
-const passed = (by: string): TestRunResult => ({ status: 'passed', framework: 'node:test', command: [by], passed: 1, failed: 0, skipped: 0, durationMs: 5, cases: [], output: by });
+const passed = (by: string): TestRunResult => ({
+  status: 'passed',
+  framework: 'node:test',
+  command: [by],
+  passed: 1,
+  failed: 0,
+  skipped: 0,
+  durationMs: 5,
+  cases: [],
+  output: by,
+});
 
 function rig(o: { gateOn?: boolean; asItRuns?: boolean; noTests?: boolean } = {}) {
   const calls = { tests: 0, coverage: 0 };
   const coverage: CoveragePort = {
     run: (r): Promise<CoverageResult> => {
       calls.coverage++;
-      return Promise.resolve(o.noTests ? { status: 'unavailable', files: [] } : { status: 'measured', source: 'v8', tests: passed('measured run'), files: r.measure.map((file) => ({ file, lines: [[1, 1]] })) });
+      return Promise.resolve(
+        o.noTests
+          ? { status: 'unavailable', files: [] }
+          : {
+              status: 'measured',
+              source: 'v8',
+              tests: passed('measured run'),
+              files: r.measure.map((file) => ({ file, lines: [[1, 1]] })),
+            },
+      );
     },
     measuresAsItRuns: () => o.asItRuns ?? true,
   };
@@ -102,7 +121,8 @@ describe('pure: coverage measured by the run that judges the tests', () => {
 
   it('a port whose measure rejects breaks its word: the gate gets an error measure, never a crash', async () => {
     const { ctx } = rig();
-    ctx.deps.gates!.coverage!.measuredRun = () => Promise.resolve({ tests: passed('measured run'), coverage: Promise.reject(new Error('the reader fell over')) });
+    ctx.deps.gates!.coverage!.measuredRun = () =>
+      Promise.resolve({ tests: passed('measured run'), coverage: Promise.reject(new Error('the reader fell over')) });
     await judgingTestRun(ctx, request);
     const m = await judgedCoverage(ctx, []);
     assert.equal(m?.status, 'error');

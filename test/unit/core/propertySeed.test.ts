@@ -52,7 +52,10 @@ describe('property seeds', () => {
   });
 
   it('seeds an attempt for held-out properties too, and none when the plan has no property', async () => {
-    assert.equal(typeof (await attemptSeed({ manifest: manifestOf([truthy], [property]), log: open('run-d'), deps: { hash: sha256 } }, 1)), 'number');
+    assert.equal(
+      typeof (await attemptSeed({ manifest: manifestOf([truthy], [property]), log: open('run-d'), deps: { hash: sha256 } }, 1)),
+      'number',
+    );
     const none = { manifest: manifestOf([truthy]), log: open('run-e'), deps: { hash: sha256 } };
     assert.equal(await attemptSeed(none, 1), undefined);
     assert.deepEqual(none.log.events, []);

@@ -15,7 +15,7 @@ describe('proposal sides', () => {
     return reduceRun(events[0]!.runId, events);
   };
 
-  it('a test-plan proposal changes the rendered test: both sides are test code from the run\'s own materializer', () => {
+  it("a test-plan proposal changes the rendered test: both sides are test code from the run's own materializer", () => {
     const state = stateOf('BLOG-2');
     const proposal = state.corrections[0]!.request.proposal;
     const files = proposalTestSides(state.manifest!, proposal);
@@ -23,14 +23,21 @@ describe('proposal sides', () => {
     assert.notEqual(files[0]!.before, files[0]!.after);
     assert.match(files[0]!.after, /assert\./);
     assert.doesNotMatch(files[0]!.after, /"kind":/);
-    assert.deepEqual(proposalTestsOf(state).map((p) => p.requestId), [state.corrections[0]!.request.id]);
+    assert.deepEqual(
+      proposalTestsOf(state).map((p) => p.requestId),
+      [state.corrections[0]!.request.id],
+    );
   });
 
   it('a proposal that leaves the plan alone renders no test sides, and a ticket edit that is not a ticket renders none either', () => {
     const state = stateOf('BLOG-2');
     assert.deepEqual(proposalTestSides(state.manifest!, { kind: 'scopeAddition', paths: ['src/x.ts'] }), []);
     assert.deepEqual(proposalTestSides(state.manifest!, { kind: 'ticketEdit', ticket: { not: 'a ticket' }, summary: 's' }), []);
-    assert.deepEqual(proposalTestSides(state.manifest!, { kind: 'testPlan', testPlan: state.manifest!.testPlan }), [], 'the same plan: nothing changes');
+    assert.deepEqual(
+      proposalTestSides(state.manifest!, { kind: 'testPlan', testPlan: state.manifest!.testPlan }),
+      [],
+      'the same plan: nothing changes',
+    );
   });
 
   it('the ticket sides are what the preview diffs; a proposal that cannot apply says why', () => {

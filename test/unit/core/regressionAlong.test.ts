@@ -16,12 +16,24 @@ const REACHING = ['test/posts.test.ts'];
 const OTHERS = ['test/markup.test.ts', 'test/pagination.test.ts'];
 const ALL = [...OTHERS, ...REACHING].sort();
 
-const testCase = (file: string, status: TestCaseResult['status']): TestCaseResult => ({ name: `${file} case`, file, status, durationMs: 1 });
+const testCase = (file: string, status: TestCaseResult['status']): TestCaseResult => ({
+  name: `${file} case`,
+  file,
+  status,
+  durationMs: 1,
+});
 
 function rig(o: { suiteMs?: number; gate?: boolean; failing?: string[]; sideEffects?: boolean } = {}) {
   const runs: string[][] = [];
   const workspace = new MemoryWorkspace(new Map([['package.json', '{"name":"p"}'], ...ALL.map((f) => [f, 'export {};\n'] as const)]));
-  const baseline = { type: 'projectTests.baseline', files: ALL, status: 'passed', failing: [], passing: ALL.map((f) => `${f} › ${f} case`), durationMs: o.suiteMs ?? 800 } as unknown as RunEvent;
+  const baseline = {
+    type: 'projectTests.baseline',
+    files: ALL,
+    status: 'passed',
+    failing: [],
+    passing: ALL.map((f) => `${f} › ${f} case`),
+    durationMs: o.suiteMs ?? 800,
+  } as unknown as RunEvent;
   const ctx = {
     deps: {
       workspace,
@@ -30,8 +42,21 @@ function rig(o: { suiteMs?: number; gate?: boolean; failing?: string[]; sideEffe
           runs.push([...r.files]);
           const cases = r.files.map((f) => testCase(f, o.failing?.includes(f) ? 'failed' : 'passed'));
           const failed = cases.filter((c) => c.status === 'failed').length;
-          const effects = o.sideEffects ? { sideEffects: [{ path: '.git/hooks/pre-commit', change: 'created' as const, restored: true }] } : {};
-          return Promise.resolve({ status: failed || o.sideEffects ? 'failed' : 'passed', framework: 'node:test', command: ['node'], passed: cases.length - failed, failed, skipped: 0, durationMs: 5, cases, output: '', ...effects });
+          const effects = o.sideEffects
+            ? { sideEffects: [{ path: '.git/hooks/pre-commit', change: 'created' as const, restored: true }] }
+            : {};
+          return Promise.resolve({
+            status: failed || o.sideEffects ? 'failed' : 'passed',
+            framework: 'node:test',
+            command: ['node'],
+            passed: cases.length - failed,
+            failed,
+            skipped: 0,
+            durationMs: 5,
+            cases,
+            output: '',
+            ...effects,
+          });
         },
       },
       gates: { enabled: o.gate === false ? ['typecheck'] : ['projectTests'] },
@@ -43,7 +68,7 @@ function rig(o: { suiteMs?: number; gate?: boolean; failing?: string[]; sideEffe
   return { ctx, runs };
 }
 
-describe('pure: the gate\'s project test files run along with the attempt\'s when the suite is quick', () => {
+describe("pure: the gate's project test files run along with the attempt's when the suite is quick", () => {
   it('one command for all the files; the attempt is judged on its own files, and the gate takes every result without a run of its own', async () => {
     const { ctx, runs } = rig({ failing: ['test/markup.test.ts'] });
     const along = await filesAlong(ctx, REACHING);
@@ -53,7 +78,10 @@ describe('pure: the gate\'s project test files run along with the attempt\'s whe
     assert.deepEqual(attempt.files, REACHING);
     assert.deepEqual(attempt.newlyFailing, [], "another file's failure is not the attempt's");
     assert.equal(attempt.result?.status, 'passed');
-    assert.deepEqual(attempt.result?.cases.map((c) => c.file), REACHING);
+    assert.deepEqual(
+      attempt.result?.cases.map((c) => c.file),
+      REACHING,
+    );
     const gate = await gateRegression(ctx, ALL);
     assert.equal(runs.length, 1, 'the gate ran nothing');
     assert.deepEqual(gate.newlyFailing, ['test/markup.test.ts › test/markup.test.ts case']);
@@ -71,7 +99,10 @@ describe('pure: the gate\'s project test files run along with the attempt\'s whe
     const { ctx } = rig({ sideEffects: true });
     const attempt = await attemptRegression(ctx, 1, REACHING, await filesAlong(ctx, REACHING));
     assert.equal(attempt.result?.status, 'failed');
-    assert.ok(attempt.newlyFailing.some((k) => k.startsWith('test/posts.test.ts › ')), attempt.newlyFailing.join('; '));
+    assert.ok(
+      attempt.newlyFailing.some((k) => k.startsWith('test/posts.test.ts › ')),
+      attempt.newlyFailing.join('; '),
+    );
   });
 
   it(`a suite that took more than ${ALONG_LIMIT_MS} ms before the run, or no projectTests gate: nothing runs along`, async () => {

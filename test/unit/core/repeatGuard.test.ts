@@ -10,7 +10,10 @@ import { repoRoot } from '../../support/tempProject';
  * comments, quotes, numbers) must not matter; a different approach must.
  */
 
-const parser = new TreeSitterParser({ wasmDir: join(repoRoot, 'node_modules/tree-sitter-typescript'), runtimeWasmDir: join(repoRoot, 'node_modules/web-tree-sitter') });
+const parser = new TreeSitterParser({
+  wasmDir: join(repoRoot, 'node_modules/tree-sitter-typescript'),
+  runtimeWasmDir: join(repoRoot, 'node_modules/web-tree-sitter'),
+});
 
 const BASE = `import { parsePaginationParams } from '../utils/pagination';
 
@@ -34,7 +37,11 @@ export function listPosts(req: { query: Record<string, string | undefined> }) {
 `;
 
 async function change(after: string): Promise<string[]> {
-  return changedStatements('src/handlers/posts.ts', await parser.shape('src/handlers/posts.ts', BASE), await parser.shape('src/handlers/posts.ts', after));
+  return changedStatements(
+    'src/handlers/posts.ts',
+    await parser.shape('src/handlers/posts.ts', BASE),
+    await parser.shape('src/handlers/posts.ts', after),
+  );
 }
 
 const alike = async (a: string, b: string) => similarity(await change(a), await change(b));
@@ -82,8 +89,17 @@ export function listPosts(req: { query: Record<string, string | undefined> }) {
 
   it('the tokenizer the core falls back on without a parser agrees on names, comments and literals', () => {
     const a = changedStatements('a.ts', textShape(BASE), textShape(FLAGGED));
-    const b = changedStatements('a.ts', textShape(BASE), textShape(FLAGGED.replace(/limit/g, 'cap').replace("'perPage max is 100'", '"too many" /* why */')));
+    const b = changedStatements(
+      'a.ts',
+      textShape(BASE),
+      textShape(FLAGGED.replace(/limit/g, 'cap').replace("'perPage max is 100'", '"too many" /* why */')),
+    );
     assert.equal(similarity(a, b), 1);
-    assert.ok(similarity(a, changedStatements('a.ts', textShape(BASE), textShape(FLAGGED.replace('if (limit > MAX_PER_PAGE) {', 'for (const x of [limit]) {')))) < 1);
+    assert.ok(
+      similarity(
+        a,
+        changedStatements('a.ts', textShape(BASE), textShape(FLAGGED.replace('if (limit > MAX_PER_PAGE) {', 'for (const x of [limit]) {'))),
+      ) < 1,
+    );
   });
 });

@@ -21,8 +21,20 @@ describe('run log', () => {
 
   async function writeRun(runId: string): Promise<RunLog> {
     const log = new RunLog(runId, store, systemClock);
-    await log.emit({ type: 'run.started', ticketId: 'T-1', ticketPath: '.tickets/T-1.ticket.json', model, budget: { attempts: 2 }, workspace: 'ws' });
-    await log.emit({ type: 'coder.attempted', attempt: 1, files: [{ path: 'a.ts', hash: await log.putBlob('export const a = 1;\n') }], model });
+    await log.emit({
+      type: 'run.started',
+      ticketId: 'T-1',
+      ticketPath: '.tickets/T-1.ticket.json',
+      model,
+      budget: { attempts: 2 },
+      workspace: 'ws',
+    });
+    await log.emit({
+      type: 'coder.attempted',
+      attempt: 1,
+      files: [{ path: 'a.ts', hash: await log.putBlob('export const a = 1;\n') }],
+      model,
+    });
     await log.emit({ type: 'run.finished', outcome: 'failed', reason: { kind: 'retryBudgetSpent', attempts: 2 }, attempts: 1 });
     return log;
   }
@@ -42,7 +54,10 @@ describe('run log', () => {
     assert.equal(text.split('\n').filter(Boolean).length, 3);
     const { events, torn } = await store.load('r1');
     assert.equal(torn, null);
-    assert.deepEqual(events.map((e) => e.seq), [0, 1, 2]);
+    assert.deepEqual(
+      events.map((e) => e.seq),
+      [0, 1, 2],
+    );
     const state = reduceRun('r1', events);
     assert.equal(state.status, 'failed');
     assert.equal(state.attempts[0]?.files[0]?.path, 'a.ts');
@@ -72,19 +87,34 @@ describe('run log', () => {
     lines[1] = '{"not":"an event"}';
     rmSync(store.logPath('r4'));
     appendFileSync(store.logPath('r4'), lines.join('\n'));
-    await assert.rejects(store.load('r4'), (err: unknown) => err instanceof CorruptLogError && /line 2 is not a valid event/.test(err.message));
+    await assert.rejects(
+      store.load('r4'),
+      (err: unknown) => err instanceof CorruptLogError && /line 2 is not a valid event/.test(err.message),
+    );
   });
 
   it('refuses a log edited after the run: a second outcome appended with the next number, a line left out, a line of another run', async () => {
     await writeRun('r6');
     const lines = readFileSync(store.logPath('r6'), 'utf8').trimEnd().split('\n');
     const last = JSON.parse(lines.at(-1)!) as { seq: number; ts: string };
-    const forged = JSON.stringify({ runId: 'r6', seq: last.seq + 1, ts: last.ts, type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 });
+    const forged = JSON.stringify({
+      runId: 'r6',
+      seq: last.seq + 1,
+      ts: last.ts,
+      type: 'run.finished',
+      outcome: 'passed',
+      reason: { kind: 'testsPassed' },
+      attempts: 1,
+    });
     const rewrite = (ls: string[]) => {
       rmSync(store.logPath('r6'));
       appendFileSync(store.logPath('r6'), ls.join('\n') + '\n');
     };
-    const refused = (line: number, why: RegExp) => assert.rejects(store.load('r6'), (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message));
+    const refused = (line: number, why: RegExp) =>
+      assert.rejects(
+        store.load('r6'),
+        (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message),
+      );
     rewrite([...lines, forged]);
     await refused(4, /finishes a run that had finished already/);
     rewrite([lines[0]!, lines[2]!]);
@@ -109,22 +139,41 @@ describe('run log', () => {
       rmSync(store.logPath('r8'));
       appendFileSync(store.logPath('r8'), ls.join('\n') + '\n');
     };
-    const refused = (line: number, why: RegExp) => assert.rejects(store.load('r8'), (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message));
+    const refused = (line: number, why: RegExp) =>
+      assert.rejects(
+        store.load('r8'),
+        (err: unknown) => err instanceof CorruptLogError && new RegExp(`line ${line} `).test(err.message) && why.test(err.message),
+      );
     // What a process left behind by the tests appends once the run failed: a resume, and a pass.
     rewrite([...lines, resumed(3), passed(4)]);
     await refused(4, /resumes a run that ended failed; only a cancelled run, or one stopped on a changed test runner, is resumed/);
     // A run stopped on a changed test runner is resumed once it is reinstalled (resumeRun checks the hashes first).
-    const toolsChanged = lines.at(-1)!.replace(/"reason":\{[^}]*\}/, '"reason":{"kind":"judgingToolsChanged","files":[{"path":"node_modules/co/index.js","change":"modified","sha256":"ab"}]}');
+    const toolsChanged = lines
+      .at(-1)!
+      .replace(
+        /"reason":\{[^}]*\}/,
+        '"reason":{"kind":"judgingToolsChanged","files":[{"path":"node_modules/co/index.js","change":"modified","sha256":"ab"}]}',
+      );
     assert.notEqual(toolsChanged, lines.at(-1));
     rewrite([...lines.slice(0, -1), toolsChanged, resumed(3), passed(4)]);
     assert.equal((await store.load('r8')).events.length, 5);
     const needsOperator = lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"needsOperator"');
     rewrite([...lines.slice(0, -1), needsOperator, resumed(3), passed(4)]);
     await refused(4, /resumes a run that waits for a decision on its correction request, with no decision/);
-    rewrite([...lines.slice(0, -1), lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"passed"'), at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' })]);
+    rewrite([
+      ...lines.slice(0, -1),
+      lines.at(-1)!.replace('"outcome":"failed"', '"outcome":"passed"'),
+      at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' }),
+    ]);
     await refused(4, /decides a correction request of a run that ended passed/);
     // What accepting a correction writes stays readable.
-    rewrite([...lines.slice(0, -1), needsOperator, at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' }), at(4, { type: 'run.resumed', from: 'manifest', reason: 'correction c1 accepted' }), passed(5)]);
+    rewrite([
+      ...lines.slice(0, -1),
+      needsOperator,
+      at(3, { type: 'correction.accepted', requestId: 'c1', by: 'cli' }),
+      at(4, { type: 'run.resumed', from: 'manifest', reason: 'correction c1 accepted' }),
+      passed(5),
+    ]);
     assert.equal((await store.load('r8')).events.length, 6);
   });
 
@@ -132,14 +181,41 @@ describe('run log', () => {
     const flushed: string[] = [];
     const spy = Object.create(store) as FileRunStore;
     spy.flush = async (runId) => {
-      flushed.push(readFileSync(store.logPath(runId), 'utf8').trimEnd().split('\n').map((l) => (JSON.parse(l) as { type: string }).type).at(-1)!);
+      flushed.push(
+        readFileSync(store.logPath(runId), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { type: string }).type)
+          .at(-1)!,
+      );
       await store.flush(runId);
     };
     const log = new RunLog('r6', spy, systemClock);
-    await log.emit({ type: 'run.started', ticketId: 'T-1', ticketPath: '.tickets/T-1.ticket.json', model, budget: { attempts: 2 }, workspace: 'ws' });
+    await log.emit({
+      type: 'run.started',
+      ticketId: 'T-1',
+      ticketPath: '.tickets/T-1.ticket.json',
+      model,
+      budget: { attempts: 2 },
+      workspace: 'ws',
+    });
     await log.emit({ type: 'coder.attempted', attempt: 1, files: [], model });
     await log.emit({ type: 'check.parsed', attempt: 1, ok: true, problems: [], durationMs: 1 });
-    await log.emit({ type: 'tests.ran', attempt: 1, result: { status: 'passed', framework: 'node:test', command: ['node', '--test'], passed: 1, failed: 0, skipped: 0, durationMs: 1, cases: [], output: '' } });
+    await log.emit({
+      type: 'tests.ran',
+      attempt: 1,
+      result: {
+        status: 'passed',
+        framework: 'node:test',
+        command: ['node', '--test'],
+        passed: 1,
+        failed: 0,
+        skipped: 0,
+        durationMs: 1,
+        cases: [],
+        output: '',
+      },
+    });
     await log.emit({ type: 'run.finished', outcome: 'passed', reason: { kind: 'testsPassed' }, attempts: 1 });
     assert.deepEqual(flushed, ['run.started', 'coder.attempted', 'tests.ran', 'run.finished']);
   });

@@ -11,11 +11,15 @@ import type { RunEvent } from '../../../src/core/schema/events';
  * what the run view and the editor's notification say the run is doing after each event.
  */
 describe('runStage', () => {
-  const log = (name: string): RunEvent[] => decodeLog(readFileSync(path.join(__dirname, 'fixtures', 'stage', `${name}.events.jsonl`), 'utf8'), name).events;
-  const webviewLog = (name: string): RunEvent[] => decodeLog(readFileSync(path.join(__dirname, '..', '..', 'webview', 'fixtures', name, 'events.jsonl'), 'utf8'), name).events;
-  const labelAfter = (events: readonly RunEvent[], i: number) => runStage(reduceRun(events[0]!.runId, events.slice(0, i + 1)), events.slice(0, i + 1))?.label ?? null;
+  const log = (name: string): RunEvent[] =>
+    decodeLog(readFileSync(path.join(__dirname, 'fixtures', 'stage', `${name}.events.jsonl`), 'utf8'), name).events;
+  const webviewLog = (name: string): RunEvent[] =>
+    decodeLog(readFileSync(path.join(__dirname, '..', '..', 'webview', 'fixtures', name, 'events.jsonl'), 'utf8'), name).events;
+  const labelAfter = (events: readonly RunEvent[], i: number) =>
+    runStage(reduceRun(events[0]!.runId, events.slice(0, i + 1)), events.slice(0, i + 1))?.label ?? null;
   /** Each event, by its type (and gate), with the step shown after it. */
-  const walk = (events: readonly RunEvent[]) => events.map((e, i) => [e.type === 'gate.ran' ? `gate.ran ${e.gate}` : e.type, labelAfter(events, i)]);
+  const walk = (events: readonly RunEvent[]) =>
+    events.map((e, i) => [e.type === 'gate.ran' ? `gate.ran ${e.gate}` : e.type, labelAfter(events, i)]);
   /** Events renumbered in the order given, as a run that wrote them so would have. */
   const renumbered = (events: readonly RunEvent[]): RunEvent[] => events.map((e, seq) => ({ ...e, seq }));
 
@@ -126,11 +130,25 @@ describe('runStage', () => {
       { ...gate, status: 'failed', detail: '1 problem' },
       { ...gate, status: 'passed', detail: 'clean', repaired: true, afterRepairOf: 'lint' },
       { ...gate, gate: 'typecheck', status: 'passed', detail: 'clean', afterRepairOf: 'lint' },
-      { type: 'repair.attempted', runId: gate.runId, seq: 0, ts: gate.ts, gate: 'lint', ok: true, detail: 'the lint gate passes after the repair', files: [] },
+      {
+        type: 'repair.attempted',
+        runId: gate.runId,
+        seq: 0,
+        ts: gate.ts,
+        gate: 'lint',
+        ok: true,
+        detail: 'the lint gate passes after the repair',
+        files: [],
+      },
     ]);
     assert.deepEqual(
       repaired.slice(lint).map((_, i) => labelAfter(repaired, lint + i)),
-      ['Gates: repairing what Lint of the change found', 'Gates: checking again after the repair for Lint of the change', 'Gates: checking again after the repair for Lint of the change', 'Gates: Build'],
+      [
+        'Gates: repairing what Lint of the change found',
+        'Gates: checking again after the repair for Lint of the change',
+        'Gates: checking again after the repair for Lint of the change',
+        'Gates: Build',
+      ],
     );
   });
 

@@ -12,7 +12,15 @@ import { aManifest } from '../../support/aManifest';
  */
 
 const scope = { write: [{ path: 'src/format/postLink.ts', exists: false }] };
-const testPlan = { files: [{ path: 'test/ticket/FRAME-1.test.ts', suite: 'FRAME-1 postLink', cases: [{ name: 'links a post by the slug of its title', expect: [{ kind: 'truthy' as const, actual: 'true' }] }] }] };
+const testPlan = {
+  files: [
+    {
+      path: 'test/ticket/FRAME-1.test.ts',
+      suite: 'FRAME-1 postLink',
+      cases: [{ name: 'links a post by the slug of its title', expect: [{ kind: 'truthy' as const, actual: 'true' }] }],
+    },
+  ],
+};
 const manifest = aManifest({ ticketId: 'FRAME-1', scope, testPlan });
 
 const stack = [
@@ -31,7 +39,15 @@ const tests: TestRunResult = {
   failed: 1,
   skipped: 0,
   durationMs: 1045,
-  cases: [{ name: 'FRAME-1 postLink > [AC1] links a post by the slug of its title', file: 'test/ticket/FRAME-1.test.ts', status: 'failed', message: 'not a slug: "Hello World"', stack }],
+  cases: [
+    {
+      name: 'FRAME-1 postLink > [AC1] links a post by the slug of its title',
+      file: 'test/ticket/FRAME-1.test.ts',
+      status: 'failed',
+      message: 'not a slug: "Hello World"',
+      stack,
+    },
+  ],
   output: `✖ [AC1] links a post by the slug of its title\n    RangeError [Error]: not a slug: "Hello World"\n${stack.split('\n').slice(1).join('\n')}\n`,
 };
 
@@ -55,21 +71,46 @@ describe('scope guard: a stack frame is not a scope fact', () => {
   });
 
   it('still confirms it when the change caused an error in that out-of-scope file: only a wider scope can fix it', () => {
-    const error = { file: 'src/utils/slug.ts', line: 7, column: 10, code: 'TS2554', category: 'error' as const, message: 'Expected 1 arguments, but got 2.' };
+    const error = {
+      file: 'src/utils/slug.ts',
+      line: 7,
+      column: 10,
+      code: 'TS2554',
+      category: 'error' as const,
+      message: 'Expected 1 arguments, but got 2.',
+    };
     const d = route({ ...base, diagnostics: [error] });
-    assert.deepEqual([d.route, d.guard.verdict, d.guard.fact?.kind, d.guard.fact?.file], ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/utils/slug.ts']);
+    assert.deepEqual(
+      [d.route, d.guard.verdict, d.guard.fact?.kind, d.guard.fact?.file],
+      ['manifest', 'confirmed', 'outsideScopeDiagnostic', 'src/utils/slug.ts'],
+    );
   });
 
-  it('still confirms it when the language service\'s fix for an error in scope must change the out-of-scope file', () => {
-    const refusedFixes = [{ file: 'src/format/postLink.ts', code: 'TS2459', fixName: 'fixImportNonExportedMember', description: "Export 'titleSlug' from module '../utils/slug'", files: ['src/format/postLink.ts', 'src/utils/slug.ts'] }];
+  it("still confirms it when the language service's fix for an error in scope must change the out-of-scope file", () => {
+    const refusedFixes = [
+      {
+        file: 'src/format/postLink.ts',
+        code: 'TS2459',
+        fixName: 'fixImportNonExportedMember',
+        description: "Export 'titleSlug' from module '../utils/slug'",
+        files: ['src/format/postLink.ts', 'src/utils/slug.ts'],
+      },
+    ];
     const d = route({ ...base, refusedFixes });
-    assert.deepEqual([d.route, d.guard.verdict, d.guard.fact?.kind, d.guard.fact?.file], ['manifest', 'confirmed', 'symbolNotInScope', 'src/utils/slug.ts']);
+    assert.deepEqual(
+      [d.route, d.guard.verdict, d.guard.fact?.kind, d.guard.fact?.file],
+      ['manifest', 'confirmed', 'symbolNotInScope', 'src/utils/slug.ts'],
+    );
   });
 
   it('a frame outside the scope with no other fact never reaches the operator, whoever wrote the claim', () => {
     // A frame in a file no test reaches, deeper in the stack, or in the read scope: none is a fact.
     const deeper = { ...tests, cases: [{ ...tests.cases[0]!, stack: `${stack}\n    at helper (/ws/src/lib/other.ts:3:1)` }] };
     const read = aManifest({ ticketId: 'FRAME-1', scope: { ...scope, read: [{ path: 'src/utils/slug.ts', exists: true }] }, testPlan });
-    for (const i of [{ ...base, tests: deeper }, { ...base, manifest: read }]) assert.deepEqual([route(i).route, route(i).guard.verdict], ['code', 'overridden']);
+    for (const i of [
+      { ...base, tests: deeper },
+      { ...base, manifest: read },
+    ])
+      assert.deepEqual([route(i).route, route(i).guard.verdict], ['code', 'overridden']);
   });
 });

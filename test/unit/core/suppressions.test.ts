@@ -22,12 +22,21 @@ describe('comments a change adds to hide its faults from a gate', () => {
       { file: 'src/x.ts', line: 8, column: 17, directive: '@ts-nocheck' },
     ]);
     assert.deepEqual(addedSuppressions(changes, 'lint'), [{ file: 'src/x.ts', line: 5, column: 4, directive: 'eslint-disable-next-line' }]);
-    assert.deepEqual(addedSuppressions(changes, 'coverage').map((s) => [s.line, s.directive]), [[6, 'istanbul ignore'], [7, 'c8 ignore']]);
+    assert.deepEqual(
+      addedSuppressions(changes, 'coverage').map((s) => [s.line, s.directive]),
+      [
+        [6, 'istanbul ignore'],
+        [7, 'c8 ignore'],
+      ],
+    );
   });
 
   it('a new file counts in full; a deleted file and an unchanged one count nothing', () => {
     assert.equal(addedSuppressions([{ path: 'src/new.ts', before: null, after: '// @ts-nocheck\nexport {};\n' }], 'typecheck').length, 1);
     assert.equal(addedSuppressions([{ path: 'src/gone.ts', before: '// @ts-nocheck\n', after: null }], 'typecheck').length, 0);
-    assert.equal(addedSuppressions([{ path: 'src/same.ts', before: '// @ts-nocheck\r\n', after: '// @ts-nocheck\n' }], 'typecheck').length, 0);
+    assert.equal(
+      addedSuppressions([{ path: 'src/same.ts', before: '// @ts-nocheck\r\n', after: '// @ts-nocheck\n' }], 'typecheck').length,
+      0,
+    );
   });
 });

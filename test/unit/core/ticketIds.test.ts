@@ -27,7 +27,10 @@ describe('New Ticket: the id it proposes and the ids it refuses', () => {
     assert.equal(ticketIdProblem('BLOG-14', existing), undefined);
     assert.equal(ticketIdProblem('BLOG-13', existing), 'A ticket BLOG-13 already exists: pick another id (BLOG-14 is free)');
     assert.equal(ticketIdProblem('blog-1', existing), 'A ticket BLOG-1 already exists: pick another id (BLOG-14 is free)');
-    assert.match(ticketIdProblem('-x', existing) ?? '', /^Letters, digits, dot, dash or underscore, starting with a letter or digit \(for example BLOG-14\)$/);
+    assert.match(
+      ticketIdProblem('-x', existing) ?? '',
+      /^Letters, digits, dot, dash or underscore, starting with a letter or digit \(for example BLOG-14\)$/,
+    );
     assert.match(ticketIdProblem('', []) ?? '', /for example PROJ-1\)$/);
   });
 });

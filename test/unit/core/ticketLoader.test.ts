@@ -31,7 +31,10 @@ describe('ticket loader', () => {
     (t.scope as Record<string, unknown>).write = 'src/handlers/posts.ts';
     const err = problemsOf(JSON.stringify(t));
     assert.match(err.message, /^\.tickets\/BAD\.ticket\.json: invalid ticket/);
-    assert.deepEqual(err.problems.map((p) => p.path), ['$.scope.write']);
+    assert.deepEqual(
+      err.problems.map((p) => p.path),
+      ['$.scope.write'],
+    );
     assert.match(err.problems[0]!.message, /expected array/);
     assert.doesNotMatch(err.message, /\n\s+at .*\.ts:\d+/, 'no stack trace in the message');
   });
@@ -64,7 +67,13 @@ describe('ticket loader', () => {
   it('ships the JSON Schema the editor validates tickets with, up to date', () => {
     const committed = readFileSync(path.join(REPO_ROOT, 'schemas', 'ticket.schema.json'), 'utf8');
     assert.equal(committed, ticketJsonSchemaText(), 'schemas/ticket.schema.json is stale: run npm run schema');
-    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { contributes: { jsonValidation: { fileMatch: string; url: string }[] } };
-    assert.deepEqual(pkg.contributes.jsonValidation.find((j) => j.url === './schemas/ticket.schema.json')?.fileMatch, '*.ticket.json', 'every *.ticket.json, in any folder');
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      contributes: { jsonValidation: { fileMatch: string; url: string }[] };
+    };
+    assert.deepEqual(
+      pkg.contributes.jsonValidation.find((j) => j.url === './schemas/ticket.schema.json')?.fileMatch,
+      '*.ticket.json',
+      'every *.ticket.json, in any folder',
+    );
   });
 });

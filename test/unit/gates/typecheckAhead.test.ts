@@ -13,7 +13,13 @@ import { eventsOf, ofType } from '../loop/loopRig';
  */
 
 /** The recorded gate answer for blog-api: tsc 5.9.3, clean. */
-const CLEAN: TypeCheckResult = { status: 'passed', diagnostics: [], tool: { name: 'tsc', version: '5.9.3', source: 'workspace' }, detail: "tsc 5.9.3 (the workspace's own)", durationMs: 1200 };
+const CLEAN: TypeCheckResult = {
+  status: 'passed',
+  diagnostics: [],
+  tool: { name: 'tsc', version: '5.9.3', source: 'workspace' },
+  detail: "tsc 5.9.3 (the workspace's own)",
+  durationMs: 1200,
+};
 
 /** A type-checker that writes down, in order, what the run asked of it, among the ticket's test runs. */
 function recordingTypeCheck(seen: string[]): TypeCheckPort {
@@ -51,13 +57,24 @@ describe('gates: the type-check starts beside the attempt that can pass', () => 
       'both attempts pass the in-process checks; the first fails its tests',
     );
     const scope = 'src/handlers/posts.ts';
-    assert.deepEqual(seen, [`check ${scope}`, `prefetch ${scope}`, 'ticket tests', 'drop', `prefetch ${scope}`, 'ticket tests', `check ${scope}`]);
+    assert.deepEqual(seen, [
+      `check ${scope}`,
+      `prefetch ${scope}`,
+      'ticket tests',
+      'drop',
+      `prefetch ${scope}`,
+      'ticket tests',
+      `check ${scope}`,
+    ]);
     assert.equal(ofType(events, 'gate.ran').find((g) => g.gate === 'typecheck')?.status, 'passed');
   });
 
   it('without the type-check gate nothing starts ahead', async () => {
     const { seen, status } = await run('BLOG-1', ['lint']);
     assert.equal(status, 'passed');
-    assert.deepEqual(seen.filter((s) => s !== 'ticket tests'), []);
+    assert.deepEqual(
+      seen.filter((s) => s !== 'ticket tests'),
+      [],
+    );
   });
 });

@@ -20,10 +20,18 @@ function gate(): { open: () => void; opened: Promise<void> } {
   return { open, opened };
 }
 const within = <T>(p: Promise<T>, what: string): Promise<T> =>
-  Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} never happened: the baselines ran one after the other`)), 2000))]);
+  Promise.race([
+    p,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} never happened: the baselines ran one after the other`)), 2000),
+    ),
+  ]);
 
 /** Wraps the rig's first-write-free checks: the scope check and the project's test runs. */
-function watch(rig: FakeRig, o: { duringCheck?: () => Promise<void>; duringBaselineTests?: () => Promise<void>; effects?: TestRunResult['sideEffects'] }) {
+function watch(
+  rig: FakeRig,
+  o: { duringCheck?: () => Promise<void>; duringBaselineTests?: () => Promise<void>; effects?: TestRunResult['sideEffects'] },
+) {
   const seen = { checks: 0, checksBeforeTestsEnded: 0, baselineTestsEnded: false };
   const diagnostics = rig.deps.diagnostics!;
   const check = diagnostics.check.bind(diagnostics);
@@ -103,7 +111,14 @@ describe('pure: the baselines before the first write', () => {
 
   it("an importer's lint error from before the run is in the baseline; the same rule and message planted in the changed file is a new finding", async () => {
     // The linter stands in for one that found a problem in an importer before the run (blog-api has no ESLint config).
-    const problem = (file: string): LintProblem => ({ file, line: 3, column: 1, rule: 'no-unused-vars', severity: 'error', message: "'unused' is defined but never used." });
+    const problem = (file: string): LintProblem => ({
+      file,
+      line: 3,
+      column: 1,
+      rule: 'no-unused-vars',
+      severity: 'error',
+      message: "'unused' is defined but never used.",
+    });
     const play = async (planted: boolean) => {
       const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
       let importer: string | undefined;

@@ -55,20 +55,31 @@ describe('pure: run budgets stop the run with their typed reason', () => {
     it('tokens: the call that spends them past the budget stops the run once it answered', async () => {
       const { state } = await pureRun('BLOG-5', { budget: { attempts: 4, tokens: 10 } });
       const reason = state.finished?.reason;
-      assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'tokens' && reason.limit === 10 && reason.used > 10, JSON.stringify(reason));
+      assert.ok(
+        reason?.kind === 'budgetExceeded' && reason.budget === 'tokens' && reason.limit === 10 && reason.used > 10,
+        JSON.stringify(reason),
+      );
       assert.equal(state.modelCalls.length, 1, 'the call was made and counted');
       assert.equal(state.attempts[0]?.tests, undefined, 'nothing after the call ran');
     });
 
     it('dollars: a cent a call stops a run with half a cent to spend', async () => {
       const rig = fakeDeps('blog-api', priced(scripted('blog-api', 'BLOG-5'), 0.01));
-      const { state } = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-5'), budget: { attempts: 4, dollars: 0.005 }, signal: new AbortController().signal });
+      const { state } = await startRun(rig.deps, {
+        ticketPath: ticketPathOf('BLOG-5'),
+        budget: { attempts: 4, dollars: 0.005 },
+        signal: new AbortController().signal,
+      });
       assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'dollars', limit: 0.005, used: 0.01 });
     });
 
     it('dollars: a budget the run stays under lets it pass', async () => {
       const rig = fakeDeps('blog-api', priced(scripted('blog-api', 'BLOG-1'), 0.01));
-      const { state } = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-1'), budget: { attempts: 4, dollars: 0.05 }, signal: new AbortController().signal });
+      const { state } = await startRun(rig.deps, {
+        ticketPath: ticketPathOf('BLOG-1'),
+        budget: { attempts: 4, dollars: 0.05 },
+        signal: new AbortController().signal,
+      });
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
       assert.equal(state.usage.costUsd, 0.03);
     });
@@ -77,7 +88,11 @@ describe('pure: run budgets stop the run with their typed reason', () => {
   describe('wall time, on the fake clock', () => {
     it('a test run that takes ten minutes of a five-minute budget: the Debugger call after it is never made', async () => {
       const clock = new FakeClock();
-      const { state, events } = await pureRun('BLOG-1', { clock, budget: { attempts: 4, wallMs: 5 * MINUTE }, during: duringTicketTests(() => Promise.resolve(clock.advance(10 * MINUTE))) });
+      const { state, events } = await pureRun('BLOG-1', {
+        clock,
+        budget: { attempts: 4, wallMs: 5 * MINUTE },
+        during: duringTicketTests(() => Promise.resolve(clock.advance(10 * MINUTE))),
+      });
       assert.deepEqual(state.finished?.reason, { kind: 'budgetExceeded', budget: 'wallMs', limit: 5 * MINUTE, used: 10 * MINUTE });
       assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
       assert.equal(typesOf(events).at(-1), 'run.finished');
@@ -90,7 +105,10 @@ describe('pure: run budgets stop the run with their typed reason', () => {
     });
 
     it('a clock that moves five seconds each time it is read stops the run at the first check past the limit', async () => {
-      const { state } = await pureRun('BLOG-1', { clock: new FakeClock(Date.UTC(2025, 0, 1), 5000), budget: { attempts: 4, wallMs: 30_000 } });
+      const { state } = await pureRun('BLOG-1', {
+        clock: new FakeClock(Date.UTC(2025, 0, 1), 5000),
+        budget: { attempts: 4, wallMs: 30_000 },
+      });
       const reason = state.finished?.reason;
       assert.ok(reason?.kind === 'budgetExceeded' && reason.budget === 'wallMs' && reason.used >= 30_000, JSON.stringify(reason));
       assert.ok(state.modelCalls.length < 3, 'stopped before the run could finish');

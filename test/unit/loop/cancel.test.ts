@@ -23,7 +23,10 @@ describe('pure: cancellation', () => {
 
   it('a cancel during the first test run: no Debugger call, the log ends cancelled', async () => {
     const controller = new AbortController();
-    const { state, events } = await pureRun('BLOG-1', { signal: controller.signal, during: duringTicketTests(() => Promise.resolve(controller.abort())) });
+    const { state, events } = await pureRun('BLOG-1', {
+      signal: controller.signal,
+      during: duringTicketTests(() => Promise.resolve(controller.abort())),
+    });
     assert.equal(state.status, 'cancelled');
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
     assert.equal(ofType(events, 'tests.ran').length, 0);
@@ -34,7 +37,11 @@ describe('pure: cancellation', () => {
     const controller = new AbortController();
     const script = { coder: [{ expect: { attempt: 1, promptIncludes: [] }, fault: 'stall' as const }], debugger: [] };
     const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1', script));
-    const started = startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-1'), recovery: { startDeadlineMs: 60_000 }, signal: controller.signal });
+    const started = startRun(rig.deps, {
+      ticketPath: ticketPathOf('BLOG-1'),
+      recovery: { startDeadlineMs: 60_000 },
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     const { state, runId } = await started;
     assert.equal(state.status, 'cancelled');
@@ -55,11 +62,15 @@ describe('pure: cancellation', () => {
     assert.deepEqual(typesOf(await eventsOf(rig, runId)), ['run.started', 'run.finished']);
   });
 
-  it('a cancel after a failed attempt, during the retry\'s test run: the first attempt\'s diagnosis stays on record', async () => {
+  it("a cancel after a failed attempt, during the retry's test run: the first attempt's diagnosis stays on record", async () => {
     const controller = new AbortController();
     let runs = 0;
     const script = { coder: [coderWrites(1, wrong()), coderWrites(2, right())], debugger: [diagnosisFor(1)] };
-    const { state } = await pureRun('BLOG-1', { script, signal: controller.signal, during: duringTicketTests(() => Promise.resolve(++runs === 2 ? controller.abort() : undefined)) });
+    const { state } = await pureRun('BLOG-1', {
+      script,
+      signal: controller.signal,
+      during: duringTicketTests(() => Promise.resolve(++runs === 2 ? controller.abort() : undefined)),
+    });
     assert.equal(state.status, 'cancelled');
     assert.equal(state.attempts[0]?.diagnosis?.kind, 'code');
     assert.equal(state.attempts[1]?.tests, undefined);

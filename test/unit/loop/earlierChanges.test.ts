@@ -24,10 +24,10 @@ describe('pure: earlier runs whose change is still in the workspace', () => {
     assert.deepEqual(await earlierChanges(deps, { passed: true }), [], 'rolled back: nothing of it is left');
   });
 
-  it('leaves out a file changed since the run: it is the user\'s now', async () => {
+  it("leaves out a file changed since the run: it is the user's now", async () => {
     const run = await pureRun('BLOG-1');
     const deps = run.rig.deps;
-    await deps.workspace.writeFile('src/handlers/posts.ts', '// the user\'s own version\n');
+    await deps.workspace.writeFile('src/handlers/posts.ts', "// the user's own version\n");
     const left = await earlierChanges(deps, { passed: true });
     assert.deepEqual(left[0]?.files, ['test/ticket/BLOG-1.test.ts']);
   });
@@ -41,6 +41,9 @@ describe('pure: earlier runs whose change is still in the workspace', () => {
       stillInWorkspace(runs),
       "BLOG-3's change (run 20261127-090000-bbbbbb, waiting for your decision) and BLOG-1's change (run 20261127-080000-aaaaaa, passed) are still in the workspace",
     );
-    assert.equal(rollbackCommands(runs), 'ticket-runner rollback 20261127-090000-bbbbbb, then ticket-runner rollback 20261127-080000-aaaaaa');
+    assert.equal(
+      rollbackCommands(runs),
+      'ticket-runner rollback 20261127-090000-bbbbbb, then ticket-runner rollback 20261127-080000-aaaaaa',
+    );
   });
 });

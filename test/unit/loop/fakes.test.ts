@@ -37,22 +37,36 @@ describe('pure: the recorded fakes', () => {
   });
 
   it('a run whose Coder writes what no run wrote ends in error with that message, never with a made-up verdict', async () => {
-    const script = { coder: [{ expect: { attempt: 1, promptIncludes: [] }, files: { 'src/handlers/posts.ts': `${wrong()}\n// a change never recorded\n` } }], debugger: [] };
+    const script = {
+      coder: [
+        { expect: { attempt: 1, promptIncludes: [] }, files: { 'src/handlers/posts.ts': `${wrong()}\n// a change never recorded\n` } },
+      ],
+      debugger: [],
+    };
     const { state } = await pureRun('BLOG-1', { script });
     assert.equal(state.status, 'error');
     assert.match(state.finished?.reason.kind === 'error' ? state.finished.reason.message : '', /re-run npx tsx scripts\/recordFakes\.ts/);
   });
 
   it('the same question on the same candidate gets the recorded answer, whichever order the files were written in', async () => {
-    const a = new Map([['a.ts', 'x'], ['b.ts', 'y']]);
-    const b = new Map([['b.ts', 'y'], ['a.ts', 'x']]);
+    const a = new Map([
+      ['a.ts', 'x'],
+      ['b.ts', 'y'],
+    ]);
+    const b = new Map([
+      ['b.ts', 'y'],
+      ['a.ts', 'x'],
+    ]);
     assert.equal(candidateKey('tests.run', { files: [] }, a), candidateKey('tests.run', { files: [] }, b));
     assert.notEqual(candidateKey('tests.run', { files: [] }, a), candidateKey('tests.run', { files: [] }, new Map([['a.ts', 'x']])));
   });
 
   it('the answer is a copy: a caller that changes it cannot change the next one', async () => {
     const world = RecordedWorld.of('blog-api');
-    await world.workspace.writeFile('test/ticket/BLOG-1.test.ts', (await pureRun('BLOG-1')).rig.world.workspace.files.get('test/ticket/BLOG-1.test.ts')!);
+    await world.workspace.writeFile(
+      'test/ticket/BLOG-1.test.ts',
+      (await pureRun('BLOG-1')).rig.world.workspace.files.get('test/ticket/BLOG-1.test.ts')!,
+    );
     await world.workspace.writeFile('src/handlers/posts.ts', wrong());
     const tests = new RecordedTestRunner(world);
     const first = await tests.run(request, new AbortController().signal);

@@ -11,7 +11,10 @@ describe('pure: other fixtures', () => {
     const { state, events } = await pureRun('SHOP-1', { fixture: 'shop-esm' });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.equal(ofType(events, 'tests.materialized')[0]?.framework, 'vitest');
-    assert.deepEqual(state.attempts[0]?.tests?.cases.map((c) => c.status), ['passed', 'passed']);
+    assert.deepEqual(
+      state.attempts[0]?.tests?.cases.map((c) => c.status),
+      ['passed', 'passed'],
+    );
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
   });
 

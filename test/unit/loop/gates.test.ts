@@ -27,13 +27,22 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
     const { state } = run;
     assert.equal(state.status, 'failed');
     assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'implementationReview' });
-    assert.deepEqual(gateRuns(state), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:failed']);
+    assert.deepEqual(gateRuns(state), [
+      'typecheck:passed',
+      'lint:skipped',
+      'build:skipped',
+      'projectTests:passed',
+      'implementationReview:failed',
+    ]);
     const review = state.gates[4]!.evidence;
     assert.ok(review?.kind === 'implementationReview' && review.blockers[0]?.file === 'src/handlers/posts.ts');
     const [repair] = state.repairs;
     assert.deepEqual([repair?.gate, repair?.ok, repair?.stage, repair?.reverted], ['implementationReview', false, 'regression', true]);
     assert.equal(repair?.regression?.required.length, 2);
-    assert.deepEqual(repair?.regression?.failed.map((n) => n.replace(/^.* > /, '')), ['[AC2] keeps the default page without perPage']);
+    assert.deepEqual(
+      repair?.regression?.failed.map((n) => n.replace(/^.* > /, '')),
+      ['[AC2] keeps the default page without perPage'],
+    );
     assert.match(repair?.complaints?.[0] ?? '', /perPage=Infinity is not NaN/);
     // The verdict stands: no second review of a repair that was put back.
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'reviewer')], [2, 1]);
@@ -66,10 +75,18 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
         // The repair's mini regression is the first test run once the gates have started: through the
         // test runner, or through the coverage runner where the run that judges the tests measures them.
         const fallsOver = () => gatesStarted && ++testRuns === 1;
-        deps.tests = { run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : tests.run(request, signal)) };
+        deps.tests = {
+          run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : tests.run(request, signal)),
+        };
         const coverage = deps.gates!.coverage!;
         const measure = coverage.run.bind(coverage);
-        deps.gates = { ...deps.gates!, coverage: { run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : measure(request, signal)), measuresAsItRuns: (f) => coverage.measuresAsItRuns?.(f) ?? false } };
+        deps.gates = {
+          ...deps.gates!,
+          coverage: {
+            run: (request, signal) => (fallsOver() ? Promise.reject(new TypeError('the test runner fell over')) : measure(request, signal)),
+            measuresAsItRuns: (f) => coverage.measuresAsItRuns?.(f) ?? false,
+          },
+        };
       },
     });
     const { state } = run;
@@ -77,7 +94,10 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
     assert.equal(state.status, 'failed');
     assert.deepEqual(state.finished?.reason, { kind: 'gateFailed', gate: 'typecheck' });
     const [repair] = state.repairs;
-    assert.deepEqual([repair?.ok, repair?.stage, repair?.error, repair?.reverted], [false, 'regression', { name: 'TypeError', message: 'the test runner fell over' }, true]);
+    assert.deepEqual(
+      [repair?.ok, repair?.stage, repair?.error, repair?.reverted],
+      [false, 'regression', { name: 'TypeError', message: 'the test runner fell over' }, true],
+    );
     assert.equal(await read(run, 'src/format/postSummary.ts'), answer('BLOG-6', 'attempt1.ts'));
   });
 
@@ -88,13 +108,25 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
     };
     const closed = await pureRun('BLOG-5', { gates: gates([]), patch: throwing });
     assert.equal(closed.state.status, 'failed');
-    assert.deepEqual(closed.state.finished?.reason, { kind: 'gateError', gate: 'typecheck', message: 'the gate could not run: Error: tsc vanished' });
+    assert.deepEqual(closed.state.finished?.reason, {
+      kind: 'gateError',
+      gate: 'typecheck',
+      message: 'the gate could not run: Error: tsc vanished',
+    });
     assert.deepEqual(gateRuns(closed.state), ['typecheck:error']);
     assert.deepEqual(closed.state.repairs, []);
 
     const { state } = await pureRun('BLOG-5', { gates: gates(['typecheck']), patch: throwing });
     assert.equal(state.status, 'passed');
-    assert.deepEqual(gateRuns(state), ['typecheck:error', 'lint:skipped', 'build:passed', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+    assert.deepEqual(gateRuns(state), [
+      'typecheck:error',
+      'lint:skipped',
+      'build:passed',
+      'projectTests:passed',
+      'implementationReview:passed',
+      'testReview:passed',
+      'coverage:passed',
+    ]);
     assert.deepEqual(state.notJudged, [{ gate: 'typecheck', detail: 'the gate could not run: Error: tsc vanished' }]);
     assert.match(formatRunReport(state).split('\n')[0]!, /NOT JUDGED: typecheck/);
   });
@@ -104,7 +136,14 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
       const first = await pureRun('BLOG-9', { gates: GATES });
       const s1 = first.state;
       assert.equal(s1.status, 'needsOperator');
-      assert.deepEqual(gateRuns(s1), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:failed']);
+      assert.deepEqual(gateRuns(s1), [
+        'typecheck:passed',
+        'lint:skipped',
+        'build:skipped',
+        'projectTests:passed',
+        'implementationReview:passed',
+        'testReview:failed',
+      ]);
       const req = s1.corrections[0]!.request;
       assert.deepEqual([req.target, req.fact.kind, req.proposal.kind], ['testPlan', 'criterionNotCovered', 'testPlan']);
       assert.match(req.fact.detail, /AC2/);
@@ -119,15 +158,35 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
       const run = await decide(first, 'accept');
       const { state } = run;
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-      assert.deepEqual(state.resumes.map((r) => r.from), ['tests']);
+      assert.deepEqual(
+        state.resumes.map((r) => r.from),
+        ['tests'],
+      );
       const rendered = (await read(run, 'test/ticket/BLOG-9.test.ts')) ?? '';
       assert.match(rendered, /id: '9999'/);
       assert.doesNotMatch(rendered, /id: '42'/);
-      assert.deepEqual(gateRuns(state).slice(6), ['typecheck:passed', 'lint:skipped', 'build:skipped', 'projectTests:passed', 'implementationReview:passed', 'testReview:passed', 'coverage:passed']);
+      assert.deepEqual(gateRuns(state).slice(6), [
+        'typecheck:passed',
+        'lint:skipped',
+        'build:skipped',
+        'projectTests:passed',
+        'implementationReview:passed',
+        'testReview:passed',
+        'coverage:passed',
+      ]);
       // The same code passed the corrected tests, as a recheck that keeps attempt 1's own result
       // on record; the unchanged code was not reviewed twice.
-      assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')], [2, 1, 1, 2]);
-      assert.deepEqual(state.attempts.map((a) => [a.n, a.status, a.files.length]), [[1, 'passed', 1], [2, 'passed', 0]]);
+      assert.deepEqual(
+        [state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'reviewer'), callsOf(state, 'testReviewer')],
+        [2, 1, 1, 2],
+      );
+      assert.deepEqual(
+        state.attempts.map((a) => [a.n, a.status, a.files.length]),
+        [
+          [1, 'passed', 1],
+          [2, 'passed', 0],
+        ],
+      );
       assert.match(state.attempts[1]?.recheck ?? '', /the operator accepted a corrected test plan/);
       assert.deepEqual(state.attempts[0]?.tests, s1.attempts[0]?.tests, "the first attempt's result is never overwritten");
       assert.equal(state.attempts[1]?.tests?.cases.find((c) => c.name.includes('missing post'))?.status, 'passed');
@@ -139,11 +198,17 @@ describe('pure: the end-of-ticket gates and their one repair', () => {
       const run = await decide(first, 'reject', { reason: 'post 42 is the case we care about' });
       const { state } = run;
       assert.equal(state.status, 'failed');
-      assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: req.id, reason: 'post 42 is the case we care about' });
+      assert.deepEqual(state.finished?.reason, {
+        kind: 'correctionRejected',
+        requestId: req.id,
+        reason: 'post 42 is the case we care about',
+      });
       assert.deepEqual([state.corrections[0]?.status, state.corrections[0]?.request.proposal.kind], ['rejected', 'testPlan']);
       assert.match((await read(run, 'test/ticket/BLOG-9.test.ts')) ?? '', /id: '42'/);
       // BLOG-9 turns generalize off: its verdict says that nothing was held out.
-      assert.ok(verdictLines(state).map(verdictText).includes('Held-out cases: none — the ticket turned generalize off, so nothing was held out'));
+      assert.ok(
+        verdictLines(state).map(verdictText).includes('Held-out cases: none — the ticket turned generalize off, so nothing was held out'),
+      );
     });
   });
 });

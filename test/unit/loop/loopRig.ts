@@ -34,15 +34,30 @@ export async function pureRun(ticket: string, o: PureRunOptions = {}): Promise<P
   const fixture = o.fixture ?? 'blog-api';
   const rig = fakeDeps(fixture, scripted(fixture, ticket, o.script), o);
   o.patch?.(rig.deps);
-  const r = await startRun(rig.deps, { ticketPath: ticketPathOf(ticket), budget: o.budget, recovery: o.recovery, signal: o.signal ?? new AbortController().signal });
+  const r = await startRun(rig.deps, {
+    ticketPath: ticketPathOf(ticket),
+    budget: o.budget,
+    recovery: o.recovery,
+    signal: o.signal ?? new AbortController().signal,
+  });
   return { ...r, rig, ticket, fixture, events: await eventsOf(rig, r.runId) };
 }
 
 /** The operator's decision, with the script read on from where the run left it (as the CLI wires it). */
-export async function decide(run: PureRun, decision: 'accept' | 'reject', o: { reason?: string; requestId?: string; script?: Partial<ModelScript> } = {}): Promise<PureRun> {
+export async function decide(
+  run: PureRun,
+  decision: 'accept' | 'reject',
+  o: { reason?: string; requestId?: string; script?: Partial<ModelScript> } = {},
+): Promise<PureRun> {
   const start = scriptPosition(run.runId, await eventsOf(run.rig, run.runId));
   const deps = run.rig.withModel(scripted(run.fixture, run.ticket, o.script, start));
-  const r = await resolveCorrection(deps, run.runId, { decision, reason: o.reason, by: 'test', signal: new AbortController().signal, requestId: o.requestId });
+  const r = await resolveCorrection(deps, run.runId, {
+    decision,
+    reason: o.reason,
+    by: 'test',
+    signal: new AbortController().signal,
+    requestId: o.requestId,
+  });
   return { ...run, ...r, events: await eventsOf(run.rig, r.runId) };
 }
 
@@ -61,4 +76,5 @@ export const eventsOf = async (rig: FakeRig, runId: string): Promise<RunEvent[]>
 export const callsOf = (s: RunState, role: string): number => s.modelCalls.filter((c) => c.role === role).length;
 export const routesOf = (s: RunState) => s.attempts.map((a) => a.route?.route).filter(Boolean);
 export const typesOf = (events: readonly RunEvent[]) => events.map((e) => e.type);
-export const ofType = <T extends RunEvent['type']>(events: readonly RunEvent[], type: T) => events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);
+export const ofType = <T extends RunEvent['type']>(events: readonly RunEvent[], type: T) =>
+  events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type);

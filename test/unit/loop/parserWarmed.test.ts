@@ -35,7 +35,12 @@ describe('the parser is warmed for the files in scope before the run waits on it
   it('a parser whose warm-up throws or fails changes nothing of the run', async () => {
     const plain = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
     const before = await startRun(plain.deps, { ticketPath: ticketPathOf('BLOG-1'), signal: new AbortController().signal });
-    for (const warm of [() => Promise.reject(new Error('no grammar here')), (): Promise<void> => { throw new Error('the parser broke its word'); }]) {
+    for (const warm of [
+      () => Promise.reject(new Error('no grammar here')),
+      (): Promise<void> => {
+        throw new Error('the parser broke its word');
+      },
+    ]) {
       const rig = fakeDeps('blog-api', scripted('blog-api', 'BLOG-1'));
       rig.deps.parser!.warm = warm;
       const r = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-1'), signal: new AbortController().signal });

@@ -11,9 +11,15 @@ import { callsOf, decide, ofType, pureRun, routesOf, typesOf } from './loopRig';
 /** BLOG-1's failure diagnosed as another stage's, with quotes that are in the inputs but no machine fact behind the claim. */
 const blame = (kind: 'manifest' | 'test' | 'ticket', claim: string) => {
   const recorded = diagnosisFor(1);
-  return { ...recorded, structured: { ...(recorded.structured as object), kind, claim, evidence: [{ source: 'testOutput', quote: '200 !== 400' }] } };
+  return {
+    ...recorded,
+    structured: { ...(recorded.structured as object), kind, claim, evidence: [{ source: 'testOutput', quote: '200 !== 400' }] },
+  };
 };
-const blamed = (kind: 'manifest' | 'test' | 'ticket', claim: string) => ({ coder: [coderWrites(1, wrong()), coderWrites(2, right())], debugger: [blame(kind, claim)] });
+const blamed = (kind: 'manifest' | 'test' | 'ticket', claim: string) => ({
+  coder: [coderWrites(1, wrong()), coderWrites(2, right())],
+  debugger: [blame(kind, claim)],
+});
 
 describe('pure: the router sends each failure to the stage that owns its fix', () => {
   describe('code', () => {
@@ -34,9 +40,22 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
       const types = typesOf(events);
       assert.equal(types[0], 'run.started');
       assert.equal(types.at(-1), 'run.finished');
-      assert.deepEqual(events.map((e) => e.seq), events.map((_, i) => i));
+      assert.deepEqual(
+        events.map((e) => e.seq),
+        events.map((_, i) => i),
+      );
       assert.ok(events.every((e) => e.runId === runId));
-      for (const t of ['manifest.built', 'baseline.recorded', 'tests.materialized', 'coder.attempted', 'check.diagnosed', 'check.linted', 'tests.ran', 'router.routed']) assert.ok(types.includes(t as never), `the log has ${t}`);
+      for (const t of [
+        'manifest.built',
+        'baseline.recorded',
+        'tests.materialized',
+        'coder.attempted',
+        'check.diagnosed',
+        'check.linted',
+        'tests.ran',
+        'router.routed',
+      ])
+        assert.ok(types.includes(t as never), `the log has ${t}`);
       assert.ok(types.indexOf('baseline.recorded') < types.indexOf('tests.materialized'), 'the baseline is taken before the first write');
     });
 
@@ -44,16 +63,22 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
       const { rig, events } = await pureRun('BLOG-1');
       assert.equal(rig.world.workspace.files.get('src/handlers/posts.ts'), right());
       const materialized = ofType(events, 'tests.materialized')[0]!;
-      assert.deepEqual(materialized.files.map((f) => f.path), ['test/ticket/BLOG-1.test.ts']);
+      assert.deepEqual(
+        materialized.files.map((f) => f.path),
+        ['test/ticket/BLOG-1.test.ts'],
+      );
       assert.equal(rig.deps.hash(rig.world.workspace.files.get('test/ticket/BLOG-1.test.ts')!), materialized.files[0]!.hash);
     });
 
-    it('BLOG-5: a missing import is fixed by the language service\'s code fix, with no Debugger call', async () => {
+    it("BLOG-5: a missing import is fixed by the language service's code fix, with no Debugger call", async () => {
       const { state, rig } = await pureRun('BLOG-5');
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
       assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [1, 0]);
       assert.equal(state.attempts[0]?.autofix?.applied[0]?.code, 'TS2304');
-      assert.match(rig.world.workspace.files.get('src/format/postSummary.ts') ?? '', /^import \{ getPosts \} from '\.\.\/store\/postStore';/m);
+      assert.match(
+        rig.world.workspace.files.get('src/format/postSummary.ts') ?? '',
+        /^import \{ getPosts \} from '\.\.\/store\/postStore';/m,
+      );
     });
   });
 
@@ -63,7 +88,10 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
       assert.equal(state.status, 'needsOperator');
       assert.deepEqual([state.attempts[0]?.route?.route, state.attempts[0]?.route?.verdict], ['test', 'confirmed']);
       const req = state.corrections[0]!.request;
-      assert.deepEqual([req.target, req.fact.kind, req.fact.code, req.fact.file], ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts']);
+      assert.deepEqual(
+        [req.target, req.fact.kind, req.fact.code, req.fact.file],
+        ['testPlan', 'testTypeError', 'TS2345', 'test/ticket/BLOG-2.test.ts'],
+      );
       assert.equal(req.proposal.kind, 'testPlan');
       assert.equal(state.finished?.reason.kind, 'correctionRequested');
     });
@@ -82,7 +110,11 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
       const first = await pureRun('BLOG-2');
       const { state } = await decide(first, 'reject', { reason: 'the old shape is still wanted' });
       assert.equal(state.status, 'failed');
-      assert.deepEqual(state.finished?.reason, { kind: 'correctionRejected', requestId: first.state.corrections[0]!.request.id, reason: 'the old shape is still wanted' });
+      assert.deepEqual(state.finished?.reason, {
+        kind: 'correctionRejected',
+        requestId: first.state.corrections[0]!.request.id,
+        reason: 'the old shape is still wanted',
+      });
       await assert.rejects(decide(first, 'accept'), /has no pending correction request/);
     });
 
@@ -96,7 +128,10 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
     it('an Accept of a request the operator was not shown is refused and writes nothing', async () => {
       const first = await pureRun('BLOG-2');
       const ticket = first.rig.world.workspace.files.get('.tickets/BLOG-2.ticket.json');
-      await assert.rejects(decide(first, 'accept', { requestId: 'req-seen-earlier' }), /was already decided; nothing to accept: the run now waits on request /);
+      await assert.rejects(
+        decide(first, 'accept', { requestId: 'req-seen-earlier' }),
+        /was already decided; nothing to accept: the run now waits on request /,
+      );
       assert.equal(first.rig.world.workspace.files.get('.tickets/BLOG-2.ticket.json'), ticket);
       assert.equal(ofType(await first.rig.store.load(first.runId).then((l) => l.events), 'correction.accepted').length, 0);
     });
@@ -107,10 +142,16 @@ describe('pure: the router sends each failure to the stage that owns its fix', (
       const first = await pureRun('BLOG-4');
       const a1 = first.state.attempts[0]!;
       assert.deepEqual([a1.route?.route, a1.route?.verdict, a1.route?.fact?.kind], ['manifest', 'confirmed', 'outsideScopeDiagnostic']);
-      assert.deepEqual(first.state.corrections[0]!.request.proposal, { kind: 'scopeAddition', paths: ['src/handlers/posts.ts', 'src/index.ts'] });
+      assert.deepEqual(first.state.corrections[0]!.request.proposal, {
+        kind: 'scopeAddition',
+        paths: ['src/handlers/posts.ts', 'src/index.ts'],
+      });
       const { state } = await decide(first, 'accept');
       assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-      assert.deepEqual(state.manifest?.scope.write.map((f) => f.path), ['src/store/postStore.ts', 'src/handlers/posts.ts', 'src/index.ts']);
+      assert.deepEqual(
+        state.manifest?.scope.write.map((f) => f.path),
+        ['src/store/postStore.ts', 'src/handlers/posts.ts', 'src/index.ts'],
+      );
     });
   });
 

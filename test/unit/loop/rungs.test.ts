@@ -14,7 +14,11 @@ import { callsOf, ofType, pureRun } from './loopRig';
 const rungsByAttempt = (s: { attempts: { rungs: { rung: number }[] }[] }) => s.attempts.map((a) => a.rungs.map((r) => r.rung));
 /** The fixture's script with attempt 1's first answer replaced: the rung-1 retry then writes the recorded code. */
 const firstAnswer = (answer: object) => ({
-  coder: [{ expect: { attempt: 1, thinking: false, promptIncludes: [] }, ...answer }, coderWrites(1, wrong(), { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] } }), coderWrites(2, right())],
+  coder: [
+    { expect: { attempt: 1, thinking: false, promptIncludes: [] }, ...answer },
+    coderWrites(1, wrong(), { expect: { attempt: 1, thinking: true, promptIncludes: [CODE_ONLY_INSTRUCTION] } }),
+    coderWrites(2, right()),
+  ],
   debugger: [diagnosisFor(1)],
 });
 
@@ -23,16 +27,29 @@ describe('pure: the recovery rungs', () => {
     const { state, events } = await pureRun('BLOG-1', { script: ladderScript() });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
     assert.deepEqual(rungsByAttempt(state), [[], [2], [2], [3]]);
-    assert.deepEqual(state.attempts.map((a) => a.tests?.status), ['failed', 'failed', 'failed', 'passed']);
-    assert.deepEqual(state.attempts.map((a) => a.route?.route), ['code', 'code', 'code', undefined]);
+    assert.deepEqual(
+      state.attempts.map((a) => a.tests?.status),
+      ['failed', 'failed', 'failed', 'passed'],
+    );
+    assert.deepEqual(
+      state.attempts.map((a) => a.route?.route),
+      ['code', 'code', 'code', undefined],
+    );
     const fired = ofType(events, 'rung.fired');
-    assert.deepEqual(fired.map((e) => [e.rung, e.trigger, e.thinking]), [[2, 'verifierFailed', false], [2, 'verifierFailed', false], [3, 'verifierFailed', true]]);
+    assert.deepEqual(
+      fired.map((e) => [e.rung, e.trigger, e.thinking]),
+      [
+        [2, 'verifierFailed', false],
+        [2, 'verifierFailed', false],
+        [3, 'verifierFailed', true],
+      ],
+    );
     assert.match(fired[0]!.reason, /attempt 1 failed \(tests failed: 1 passed, 1 failed\); retry 1 of 2/);
     assert.match(fired[2]!.reason, /the retries are spent \(2 retries with thinking off\)/);
     assert.deepEqual(state.budget, { attempts: 4 }, 'the default attempts budget is the ladder length');
   });
 
-  it('each rung\'s receipt is written before the attempt it starts', async () => {
+  it("each rung's receipt is written before the attempt it starts", async () => {
     const { events } = await pureRun('BLOG-1', { script: ladderScript() });
     for (const r of ofType(events, 'rung.fired')) {
       const started = events.findIndex((e) => e.type === 'model.called' && e.role === 'coder' && e.attempt === r.attempt);
@@ -48,7 +65,14 @@ describe('pure: the recovery rungs', () => {
   });
 
   it('with thinking always on there is no rung 3: two retries and the ladder is spent', async () => {
-    const script = { coder: [coderWrites(1, wrong(), { expect: { attempt: 1, thinking: true, promptIncludes: [] } }), coderWrites(2, wrongB()), coderWrites(3, wrong().replace('if (perPage > MAX_PER_PAGE) {', 'if (perPage > 100) {'))], debugger: [1, 2, 3].map(diagnosisFor) };
+    const script = {
+      coder: [
+        coderWrites(1, wrong(), { expect: { attempt: 1, thinking: true, promptIncludes: [] } }),
+        coderWrites(2, wrongB()),
+        coderWrites(3, wrong().replace('if (perPage > MAX_PER_PAGE) {', 'if (perPage > 100) {')),
+      ],
+      debugger: [1, 2, 3].map(diagnosisFor),
+    };
     const { state } = await pureRun('BLOG-1', { script, recovery: { thinking: true } });
     assert.deepEqual(state.finished?.reason, { kind: 'retryBudgetSpent', attempts: 3 });
     assert.deepEqual(rungsByAttempt(state), [[], [2], [2]]);
@@ -60,7 +84,13 @@ describe('pure: the recovery rungs', () => {
     const anomaly = ofType(events, 'anomaly.detected')[0];
     assert.ok(anomaly?.urgent && anomaly.signals.some((s) => s.name === 'proseWithoutCode'));
     const fired = ofType(events, 'rung.fired');
-    assert.deepEqual(fired.map((e) => [e.rung, e.trigger, e.attempt]), [[1, 'anomaly', 1], [2, 'verifierFailed', 2]]);
+    assert.deepEqual(
+      fired.map((e) => [e.rung, e.trigger, e.attempt]),
+      [
+        [1, 'anomaly', 1],
+        [2, 'verifierFailed', 2],
+      ],
+    );
     assert.ok(anomaly.seq < fired[0]!.seq, 'scored, then the rung');
     assert.deepEqual(rungsByAttempt(state), [[1], [2]], 'rung 1 takes no attempt of its own');
     assert.match(formatRunReport(state), /Attempt 1: failed\n\s+rung 1 fired: the answer scored an urgent anomaly/);
@@ -68,18 +98,43 @@ describe('pure: the recovery rungs', () => {
 
   it('rung 1 stops a stream that shows nothing by its start deadline; the stopped call is on record', async () => {
     // Rung 1's deadline is on the run's clock: one that moves a millisecond a read lets it pass.
-    const { state, events } = await pureRun('BLOG-1', { script: firstAnswer({ fault: 'stall' }), recovery: { startDeadlineMs: 30 }, clock: new FakeClock(Date.UTC(2025, 0, 1), 1) });
+    const { state, events } = await pureRun('BLOG-1', {
+      script: firstAnswer({ fault: 'stall' }),
+      recovery: { startDeadlineMs: 30 },
+      clock: new FakeClock(Date.UTC(2025, 0, 1), 1),
+    });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
-    assert.deepEqual(ofType(events, 'rung.fired').map((e) => [e.rung, e.trigger, e.thinking]), [[1, 'noStart', true], [2, 'verifierFailed', false]]);
+    assert.deepEqual(
+      ofType(events, 'rung.fired').map((e) => [e.rung, e.trigger, e.thinking]),
+      [
+        [1, 'noStart', true],
+        [2, 'verifierFailed', false],
+      ],
+    );
     const stopped = ofType(events, 'model.called').find((e) => !e.ok);
     assert.match(stopped?.error ?? '', /^stopped: rung 1 stopped the stream \(noStart\)/);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [3, 1]);
   });
 
   it('rung 1 fires once an attempt: a second answer with no code is the attempt, its checks run on the code as it was, and the ladder goes on', async () => {
-    const noCode = { expect: { attempt: 1, promptIncludes: [] }, structured: { kind: 'code', claim: 'The Coder wrote no code: the handler still answers 200.', evidence: [{ source: 'testOutput', quote: '200 !== 400' }], brief: 'Write the guard on the raw query value.', avoid: [] } };
+    const noCode = {
+      expect: { attempt: 1, promptIncludes: [] },
+      structured: {
+        kind: 'code',
+        claim: 'The Coder wrote no code: the handler still answers 200.',
+        evidence: [{ source: 'testOutput', quote: '200 !== 400' }],
+        brief: 'Write the guard on the raw query value.',
+        avoid: [],
+      },
+    };
     const { state, events } = await pureRun('BLOG-1', { script: { ...proseScript(), debugger: [noCode] } });
-    assert.deepEqual(ofType(events, 'rung.fired').map((e) => [e.rung, e.attempt]), [[1, 1], [2, 2]]);
+    assert.deepEqual(
+      ofType(events, 'rung.fired').map((e) => [e.rung, e.attempt]),
+      [
+        [1, 1],
+        [2, 2],
+      ],
+    );
     assert.deepEqual(state.attempts[0]?.written, [], 'no code written');
     assert.equal(state.attempts[0]?.tests?.status, 'failed');
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
@@ -91,7 +146,10 @@ describe('pure: the repeat guard', () => {
     const { state, events } = await pureRun('BLOG-1', { script: repeatScript() });
     assert.equal(state.status, 'needsOperator', JSON.stringify(state.finished));
     const routed = ofType(events, 'router.routed');
-    assert.deepEqual(routed.map((e) => e.route), ['code', 'escalate']);
+    assert.deepEqual(
+      routed.map((e) => e.route),
+      ['code', 'escalate'],
+    );
     assert.equal(routed[1]!.guard.fact?.kind, 'repeatedApproach');
     assert.match(routed[1]!.guard.fact?.detail ?? '', /100% the same code structure/);
   });
@@ -102,7 +160,9 @@ describe('pure: the repeat guard', () => {
     assert.equal(request.target, 'ticket');
     assert.equal(request.proposal.kind, 'ticketUnclear');
     const p = request.proposal.kind === 'ticketUnclear' ? request.proposal : undefined;
-    const ticket = JSON.parse(rig.world.workspace.files.get('.tickets/BLOG-1.ticket.json')!) as { acceptance: { id: string; text: string }[] };
+    const ticket = JSON.parse(rig.world.workspace.files.get('.tickets/BLOG-1.ticket.json')!) as {
+      acceptance: { id: string; text: string }[];
+    };
     assert.equal(p?.where, 'acceptance criterion AC1');
     assert.equal(p?.quote, ticket.acceptance.find((a) => a.id === 'AC1')?.text);
     assert.match(p?.change ?? '', /the Debugger flagged "guarding the clamped perPage value"/);
@@ -113,9 +173,12 @@ describe('pure: the repeat guard', () => {
     assert.deepEqual([state.attempts.length, callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 2, 2]);
   });
 
-  it('without Tree-sitter, the tokenizer\'s coarser code structure still sees the disguised repeat', async () => {
+  it("without Tree-sitter, the tokenizer's coarser code structure still sees the disguised repeat", async () => {
     const { state, events } = await pureRun('BLOG-1', { script: repeatScript(), without: ['parser'] });
-    assert.deepEqual(ofType(events, 'router.routed').map((e) => e.route), ['code', 'escalate']);
+    assert.deepEqual(
+      ofType(events, 'router.routed').map((e) => e.route),
+      ['code', 'escalate'],
+    );
     assert.equal(ofType(events, 'check.parsed').length, 0, 'no parser, no parse check');
     assert.equal(state.status, 'needsOperator');
   });

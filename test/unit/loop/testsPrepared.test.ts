@@ -36,7 +36,9 @@ describe('the test runner is told what each attempt will test, before the attemp
     const attempts = ofType(events, 'coder.attempted').length;
     assert.equal(attempts, 2);
     assert.deepEqual(seen, ['prepare', 'parse', 'ticket tests', 'prepare', 'parse', 'ticket tests']);
-    const written = ofType(events, 'files.written').filter((e) => e.by === 'coder').map((e) => e.files.map((f) => f.path).filter((f) => /\.tsx?$/.test(f)));
+    const written = ofType(events, 'files.written')
+      .filter((e) => e.by === 'coder')
+      .map((e) => e.files.map((f) => f.path).filter((f) => /\.tsx?$/.test(f)));
     assert.deepEqual(
       prepared,
       written.map((loads) => ({ files: r.state.manifest!.testFiles, loads })),
@@ -52,7 +54,10 @@ describe('the test runner is told what each attempt will test, before the attemp
     const r = await startRun(rig.deps, { ticketPath: ticketPathOf('BLOG-10'), signal: new AbortController().signal });
     assert.equal(r.state.status, 'passed');
     const events = await eventsOf(rig, r.runId);
-    const by = (who: string) => ofType(events, 'files.written').filter((e) => e.by === who).flatMap((e) => e.files.map((f) => f.path));
+    const by = (who: string) =>
+      ofType(events, 'files.written')
+        .filter((e) => e.by === who)
+        .flatMap((e) => e.files.map((f) => f.path));
     const coder = by('coder').filter((f) => /\.tsx?$/.test(f));
     const ops = by('op').filter((f) => /\.tsx?$/.test(f) && !r.state.manifest!.testFiles.includes(f));
     assert.ok(ops.length > 0, 'BLOG-10 has an op that writes code');

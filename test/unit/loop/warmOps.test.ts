@@ -59,7 +59,10 @@ describe('the ops warm up while the baseline runs', () => {
 
   it('a ticket without ops never warms the service', async () => {
     const { seen, types } = await runTicket('BLOG-1');
-    assert.deepEqual(seen.filter((s) => s !== 'baseline tests ended'), []);
+    assert.deepEqual(
+      seen.filter((s) => s !== 'baseline tests ended'),
+      [],
+    );
     assert.ok(!types.includes('op.applied'));
   });
 });

@@ -51,7 +51,10 @@ describe('the ticket language server names the held-out cases (hover, code lens)
   for (const format of ['json', 'yaml'] as const) {
     it(`a held-out case says so and why, and shows the held-out file it is rendered into, not the visible one (${format})`, async () => {
       const value = await hoverOn(ticket(format), OTHER);
-      assert.equal(standing(value), '**Held out:** the last case of criterion AC2 — the Coder never sees it; it judges an attempt once the visible cases pass.');
+      assert.equal(
+        standing(value),
+        '**Held out:** the last case of criterion AC2 — the Coder never sees it; it judges an attempt once the visible cases pass.',
+      );
       assert.match(value, /The test a run renders at `test\/ticket\/BLOG-14\.heldout\.test\.ts`/);
       assert.match(value, /localhost:3000/);
       assert.doesNotMatch(value, /splits a bare path/, 'the visible cases are not in the held-out file');
@@ -60,12 +63,15 @@ describe('the ticket language server names the held-out cases (hover, code lens)
     it(`a visible case says the Coder sees it and why: not its criterion's last, or its criterion's only case (${format})`, async () => {
       const t = ticket(format);
       const https = await hoverOn(t, HTTPS);
-      assert.equal(standing(https), '**Visible:** the Coder sees it, and every attempt is judged by it. It is not the last case of criterion AC2: only the last is held out.');
+      assert.equal(
+        standing(https),
+        '**Visible:** the Coder sees it, and every attempt is judged by it. It is not the last case of criterion AC2: only the last is held out.',
+      );
       assert.match(https, /The test a run renders at `test\/ticket\/BLOG-14\.test\.ts`/);
       assert.doesNotMatch(https, /localhost:3000/, 'the visible file has no held-out case');
       assert.equal(
         standing(await hoverOn(t, BARE)),
-        '**Visible:** the Coder sees it, and every attempt is judged by it. It is the only case of criterion AC1: a criterion\'s last case is held out only when it has two or more.',
+        "**Visible:** the Coder sees it, and every attempt is judged by it. It is the only case of criterion AC1: a criterion's last case is held out only when it has two or more.",
       );
     });
   }
@@ -76,8 +82,14 @@ describe('the ticket language server names the held-out cases (hover, code lens)
       cases[0]!.holdout = true;
       cases[2]!.holdout = false;
     });
-    assert.equal(standing(await hoverOn(t, BARE)), '**Held out:** it says `holdout: true` — the Coder never sees it; it judges an attempt once the visible cases pass.');
-    assert.equal(standing(await hoverOn(t, OTHER)), '**Visible:** it says `holdout: false` — the Coder sees it, and every attempt is judged by it.');
+    assert.equal(
+      standing(await hoverOn(t, BARE)),
+      '**Held out:** it says `holdout: true` — the Coder never sees it; it judges an attempt once the visible cases pass.',
+    );
+    assert.equal(
+      standing(await hoverOn(t, OTHER)),
+      '**Visible:** it says `holdout: false` — the Coder sees it, and every attempt is judged by it.',
+    );
   });
 
   it('with generalize: false every case is visible and the hover says nothing is held out; no lens', async () => {
@@ -94,14 +106,29 @@ describe('the ticket language server names the held-out cases (hover, code lens)
       const t = ticket(format);
       const doc = TextDocument.create(`file:///w/${t.file}`, format, 1, t.text);
       const lenses = heldOutLenses(doc, ticketSource(t.file, t.text)!, t.file);
-      assert.deepEqual(lenses.map((l) => l.command?.title), [HELD_OUT_LENS]);
-      const line = doc.getText({ start: { line: lenses[0]!.range.start.line, character: 0 }, end: { line: lenses[0]!.range.start.line + 1, character: 0 } });
-      const next = doc.getText({ start: { line: lenses[0]!.range.start.line, character: 0 }, end: { line: lenses[0]!.range.start.line + 2, character: 0 } });
+      assert.deepEqual(
+        lenses.map((l) => l.command?.title),
+        [HELD_OUT_LENS],
+      );
+      const line = doc.getText({
+        start: { line: lenses[0]!.range.start.line, character: 0 },
+        end: { line: lenses[0]!.range.start.line + 1, character: 0 },
+      });
+      const next = doc.getText({
+        start: { line: lenses[0]!.range.start.line, character: 0 },
+        end: { line: lenses[0]!.range.start.line + 2, character: 0 },
+      });
       assert.match(format === 'json' ? next : line, new RegExp(OTHER), `the lens's line: ${line}`);
 
-      const broken = t.text.replace(format === 'json' ? '"criterion": "AC1"' : 'criterion: AC1', format === 'json' ? '"criterion": 1' : 'criterion: [1]');
+      const broken = t.text.replace(
+        format === 'json' ? '"criterion": "AC1"' : 'criterion: AC1',
+        format === 'json' ? '"criterion": 1' : 'criterion: [1]',
+      );
       assert.notEqual(broken, t.text);
-      assert.deepEqual(heldOutLenses(TextDocument.create(`file:///w/${t.file}`, format, 2, broken), ticketSource(t.file, broken)!, t.file), []);
+      assert.deepEqual(
+        heldOutLenses(TextDocument.create(`file:///w/${t.file}`, format, 2, broken), ticketSource(t.file, broken)!, t.file),
+        [],
+      );
     });
   }
 });

@@ -32,7 +32,10 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
     ws = copyFixture();
     const workspace = new FsWorkspace(ws.root);
     diagnostics = createLanguageServiceDiagnostics(ws.root);
-    facts = { checks: { workspace, diagnostics }, listFiles: async () => (await Promise.all(['src', 'test'].map((d) => workspace.listFiles(d)))).flat().sort() };
+    facts = {
+      checks: { workspace, diagnostics },
+      listFiles: async () => (await Promise.all(['src', 'test'].map((d) => workspace.listFiles(d)))).flat().sort(),
+    };
   });
   after(() => {
     diagnostics.dispose?.();
@@ -61,7 +64,11 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
   for (const format of ['json', 'yaml'] as const) {
     it(`completes a test import's names with the exports of the module it names, relative to the test file (${format})`, async () => {
       const t = ticket(format, (x) => {
-        x.testPlan.files[0]!.imports = [{ from: '../../src/handlers/posts', names: ['getP'] }, { from: '../../src/utils/pagination.js', names: ['MAX_'] }, { from: 'node:assert', names: ['deepStrictEq'] }];
+        x.testPlan.files[0]!.imports = [
+          { from: '../../src/handlers/posts', names: ['getP'] },
+          { from: '../../src/utils/pagination.js', names: ['MAX_'] },
+          { from: 'node:assert', names: ['deepStrictEq'] },
+        ];
       });
       const posts = await completeAt(t, 'getP');
       assert.deepEqual([...posts.keys()].sort(), ['getPostHandler', 'listPosts']);
@@ -83,12 +90,19 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
     for (const n of ['getPost', 'listPosts', 'summarize']) assert.ok(names.has(n), [...names.keys()].join());
   });
 
-  const findingsOf = async (t: { file: string; text: string }) => (await ticketFindings(facts.checks, t.file, ticketSource(t.file, t.text)!, new AbortController().signal, () => facts.listFiles())).findings;
+  const findingsOf = async (t: { file: string; text: string }) =>
+    (await ticketFindings(facts.checks, t.file, ticketSource(t.file, t.text)!, new AbortController().signal, () => facts.listFiles()))
+      .findings;
 
   /** The diagnostic the server publishes for a finding. */
   function published(t: { text: string }, f: PlacedFinding): Diagnostic {
     const doc = TextDocument.create('file:///x', 'json', 1, t.text);
-    return { range: { start: doc.positionAt(f.span.offset), end: doc.positionAt(f.span.offset + f.span.length) }, message: f.message, severity: 1, data: f.fix ? { fix: f.fix } : undefined };
+    return {
+      range: { start: doc.positionAt(f.span.offset), end: doc.positionAt(f.span.offset + f.span.length) },
+      message: f.message,
+      severity: 1,
+      data: f.fix ? { fix: f.fix } : undefined,
+    };
   }
 
   for (const format of ['json', 'yaml'] as const) {
@@ -108,13 +122,18 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
       const doc = TextDocument.create(`file:///w/${t.file}`, format, 1, t.text);
       const d = published(t, wrong);
       const actions = await codeActions(doc, ticketSource(t.file, t.text)!, facts, d.range, [d]);
-      assert.deepEqual(actions.map((a) => a.title), ['Change to "src/handlers/posts.ts"', 'Declare src/handlers/psts.ts as a file the ticket creates']);
+      assert.deepEqual(
+        actions.map((a) => a.title),
+        ['Change to "src/handlers/posts.ts"', 'Declare src/handlers/psts.ts as a file the ticket creates'],
+      );
 
       const fixed = TextDocument.applyEdits(doc, actions[0]!.edit!.changes![doc.uri]!);
       assert.equal((await findingsOf({ file: t.file, text: fixed })).filter((f) => f.path.startsWith('$.scope.write')).length, 0);
 
       const declared = TextDocument.applyEdits(doc, actions[1]!.edit!.changes![doc.uri]!);
-      const value = (format === 'json' ? JSON.parse(declared) : parseYaml(declared)) as { ops: { op: string; file: string; exports: string[] }[] };
+      const value = (format === 'json' ? JSON.parse(declared) : parseYaml(declared)) as {
+        ops: { op: string; file: string; exports: string[] }[];
+      };
       assert.deepEqual(
         value.ops.map((o) => [o.op, o.file]),
         [['declare', 'src/handlers/psts.ts']],
@@ -131,12 +150,21 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
     });
     const wrong = (await findingsOf(t)).find((f) => f.path === '$.scope.write[1]');
     assert.ok(wrong);
-    assert.equal(wrong.message, 'scope.write[1] "lib/brandNewThing/entirely.ts" does not exist: fix the path, or declare what the ticket creates in it with a "declare" op');
+    assert.equal(
+      wrong.message,
+      'scope.write[1] "lib/brandNewThing/entirely.ts" does not exist: fix the path, or declare what the ticket creates in it with a "declare" op',
+    );
     const doc = TextDocument.create(`file:///w/${t.file}`, 'json', 1, t.text);
     const d = published(t, wrong);
     const actions = await codeActions(doc, ticketSource(t.file, t.text)!, facts, d.range, [d]);
-    assert.deepEqual(actions.map((a) => a.title), ['Declare lib/brandNewThing/entirely.ts as a file the ticket creates']);
+    assert.deepEqual(
+      actions.map((a) => a.title),
+      ['Declare lib/brandNewThing/entirely.ts as a file the ticket creates'],
+    );
     const ops = (JSON.parse(TextDocument.applyEdits(doc, actions[0]!.edit!.changes![doc.uri]!)) as { ops: { op: string }[] }).ops;
-    assert.deepEqual(ops.map((o) => o.op), ['addImport', 'declare']);
+    assert.deepEqual(
+      ops.map((o) => o.op),
+      ['addImport', 'declare'],
+    );
   });
 });

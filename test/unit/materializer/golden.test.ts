@@ -31,7 +31,11 @@ describe('materializer: golden files', () => {
         const file = path.join(GOLDEN, name);
         if (UPDATE) fs.writeFileSync(file, rendered);
         assert.ok(fs.existsSync(file), `golden/${name} is missing: run the suite with UPDATE_GOLDEN=1 to write it`);
-        assert.equal(rendered, fs.readFileSync(file, 'utf8'), `golden/${name} differs: if the change is intended, rerun with UPDATE_GOLDEN=1`);
+        assert.equal(
+          rendered,
+          fs.readFileSync(file, 'utf8'),
+          `golden/${name} differs: if the change is intended, rerun with UPDATE_GOLDEN=1`,
+        );
       });
     }
   }
@@ -72,8 +76,14 @@ describe('materializer: output', () => {
 
   it('imports only the hooks the file uses', () => {
     const bare: TestFile = { ...onlyFile(), hooks: undefined };
-    assert.match(renderTestFile(bare, 'node:test', { language: 'ts', moduleKind: 'esm' }), /^import \{ describe, it \} from 'node:test';$/m);
-    assert.match(renderTestFile(bare, 'vitest', { language: 'js', moduleKind: 'esm' }), /^import \{ describe, expect, it \} from 'vitest';$/m);
+    assert.match(
+      renderTestFile(bare, 'node:test', { language: 'ts', moduleKind: 'esm' }),
+      /^import \{ describe, it \} from 'node:test';$/m,
+    );
+    assert.match(
+      renderTestFile(bare, 'vitest', { language: 'js', moduleKind: 'esm' }),
+      /^import \{ describe, expect, it \} from 'vitest';$/m,
+    );
     assert.doesNotMatch(renderTestFile(bare, 'jest', { language: 'ts', moduleKind: 'esm' }), /beforeAll|afterAll|from 'jest'/);
   });
 

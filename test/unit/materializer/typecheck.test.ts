@@ -3,7 +3,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import ts from 'typescript';
 import type { TestFramework } from '../../../src/core/schema/testPlan';
-import { copyFixture, FIXTURES, FRAMEWORK_DIR, fixturePlan, loadPlan, makeTempDir, REPO_ROOT, writeRendered } from '../../support/materializerFixtures';
+import {
+  copyFixture,
+  FIXTURES,
+  FRAMEWORK_DIR,
+  fixturePlan,
+  loadPlan,
+  makeTempDir,
+  REPO_ROOT,
+  writeRendered,
+} from '../../support/materializerFixtures';
 
 /**
  * jest's globals come from @types/jest, which this repository does not install; a workspace that

@@ -58,7 +58,10 @@ async function failure(call: Promise<ModelResponse>): Promise<Error> {
 }
 
 function assertNoKey(value: unknown): void {
-  const rendered = value instanceof Error ? `${value.message}\n${value.stack ?? ''}\n${inspect(value, { depth: 5 })}` : inspect(value, { depth: 8, showHidden: true });
+  const rendered =
+    value instanceof Error
+      ? `${value.message}\n${value.stack ?? ''}\n${inspect(value, { depth: 5 })}`
+      : inspect(value, { depth: 8, showHidden: true });
   assert.ok(!rendered.includes(API_KEY), `the API key leaked into: ${rendered.slice(0, 400)}`);
   assert.ok(!rendered.includes('TEST-secret'), 'part of the API key leaked');
 }
@@ -150,7 +153,9 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
     });
 
     it('turns extended thinking on, streams, and keeps thinking out of the text', async () => {
-      fake.enqueue(reply([thinking('The loop bound is wrong, so the last item is skipped.'), text('```ts\nfor (let i = 0; i <= n; i++) {}\n```')]));
+      fake.enqueue(
+        reply([thinking('The loop bound is wrong, so the last item is skipped.'), text('```ts\nfor (let i = 0; i <= n; i++) {}\n```')]),
+      );
       const response = await provider({ thinkingBudgetTokens: 2048, maxTokens: 4000 }).complete(request({ thinking: true }), never);
 
       const sent = body(fake);
@@ -175,7 +180,11 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
     });
 
     it('runs a tool-call round trip: tool_use, a tool_result message, then the final text', async () => {
-      const runTests = { name: 'run_tests', description: 'Run the tests on the candidate.', inputSchema: { type: 'object', properties: { files: { type: 'array' } } } };
+      const runTests = {
+        name: 'run_tests',
+        description: 'Run the tests on the candidate.',
+        inputSchema: { type: 'object', properties: { files: { type: 'array' } } },
+      };
       const call = toolUse('run_tests', { files: ['src/add.ts'] });
       fake.enqueue(reply([text('Let me check.'), call]), textReply('All tests pass.'));
       const model = provider();
@@ -185,7 +194,9 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
       assert.equal(first.text, 'Let me check.');
       assert.deepEqual(first.toolCalls, [{ id: (call as { id: string }).id, name: 'run_tests', input: { files: ['src/add.ts'] } }]);
       const sentTools = body(fake)['tools'] as { name: string; description: string; input_schema: unknown }[];
-      assert.deepEqual(sentTools, [{ name: 'run_tests', description: 'Run the tests on the candidate.', input_schema: runTests.inputSchema }]);
+      assert.deepEqual(sentTools, [
+        { name: 'run_tests', description: 'Run the tests on the candidate.', input_schema: runTests.inputSchema },
+      ]);
       assert.equal(body(fake)['tool_choice'], undefined);
 
       const toolCallId = first.toolCalls[0]?.id ?? '';
@@ -231,7 +242,10 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
             {
               role: 'assistant',
               content: '',
-              reasoning: [{ type: 'thinking', thinking: 'plan', signature: 'sig' }, { type: 'redacted', data: 'opaque' }],
+              reasoning: [
+                { type: 'thinking', thinking: 'plan', signature: 'sig' },
+                { type: 'redacted', data: 'opaque' },
+              ],
               toolCalls: [{ id: 'toolu_1', name: 'run_tests', input: {} }],
             },
             { role: 'tool', toolCallId: 'toolu_1', content: 'ok' },
@@ -316,7 +330,7 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
       assert.equal(fake.requests.length, 1);
     });
 
-    it('treats a rejected key (401) as the user\'s to fix', async () => {
+    it("treats a rejected key (401) as the user's to fix", async () => {
       fake.enqueue(apiError(401, 'authentication_error', `invalid x-api-key ${API_KEY}`));
       const error = await failure(provider().complete(request(), never));
       assert.ok(error instanceof UserInputError);
@@ -373,7 +387,7 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
       assert.ok(Date.now() - started < 2000, 'the limit must stop the call, not the test timeout');
     });
 
-    it('stops a stalled JSON reply at the provider\'s default time limit, without retrying past it', async () => {
+    it("stops a stalled JSON reply at the provider's default time limit, without retrying past it", async () => {
       fake.enqueue(stall());
       const error = await failure(provider({ timeoutMs: 250 }).complete(request(), never));
       assert.ok(error instanceof ModelTransportError);
@@ -381,7 +395,7 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
       assert.equal(fake.requests.length, 1);
     });
 
-    it('cancels mid-stream through the caller\'s AbortSignal', async () => {
+    it("cancels mid-stream through the caller's AbortSignal", async () => {
       fake.enqueue(stall('I will now explain at length'));
       const controller = new AbortController();
       const started = Date.now();
@@ -402,14 +416,27 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
     it('lets an error thrown by onText through unchanged and stops the stream', async () => {
       fake.enqueue(stall('prose'));
       const watcherError = new Error('watcher failed');
-      const error = await failure(provider().complete(request({ onText: () => { throw watcherError; } }), never));
+      const error = await failure(
+        provider().complete(
+          request({
+            onText: () => {
+              throw watcherError;
+            },
+          }),
+          never,
+        ),
+      );
       assert.equal(error, watcherError);
     });
   });
 
   describe('cost', () => {
     it('prices every kind of token from the table passed in', async () => {
-      fake.enqueue(textReply('ok', { usage: { input_tokens: 1_000, output_tokens: 2_000, cache_read_input_tokens: 3_000, cache_creation_input_tokens: 4_000 } }));
+      fake.enqueue(
+        textReply('ok', {
+          usage: { input_tokens: 1_000, output_tokens: 2_000, cache_read_input_tokens: 3_000, cache_creation_input_tokens: 4_000 },
+        }),
+      );
       const prices = { 'claude-test-1': { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 3 } };
       const response = await provider({ model: 'claude-test-1', prices }).complete(request(), never);
 
@@ -434,7 +461,10 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
     });
 
     it('refuses a model with no known price before any call', () => {
-      assert.throws(() => provider({ model: 'claude-unknown-9' }), (e: unknown) => e instanceof UserInputError && /no price is known/.test(e.message));
+      assert.throws(
+        () => provider({ model: 'claude-unknown-9' }),
+        (e: unknown) => e instanceof UserInputError && /no price is known/.test(e.message),
+      );
     });
   });
 
@@ -461,7 +491,8 @@ describe('Anthropic provider (real SDK against a local fake)', function () {
       for (const env of [{}, { ANTHROPIC_API_KEY: '  ' }]) {
         assert.throws(
           () => createAnthropicProviderFromEnv(env),
-          (e: unknown) => e instanceof UserInputError && /ANTHROPIC_API_KEY is not set/.test(e.message) && /export ANTHROPIC_API_KEY=/.test(e.message),
+          (e: unknown) =>
+            e instanceof UserInputError && /ANTHROPIC_API_KEY is not set/.test(e.message) && /export ANTHROPIC_API_KEY=/.test(e.message),
         );
       }
       assert.equal(fake.requests.length, 0);

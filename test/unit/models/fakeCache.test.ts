@@ -101,7 +101,7 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
     ]);
   });
 
-  it('reads the first request\'s prefix on a streamed second request with another tail', async () => {
+  it("reads the first request's prefix on a streamed second request with another tail", async () => {
     fake.enqueue(textReply('First.'), textReply('Second answer, streamed.', { chunkSize: 4 }));
     await client.messages.create(cachedRequest('First question?'));
 
@@ -214,7 +214,12 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
     for await (const _event of cut) {
       // Drained: the stream ends without message_stop.
     }
-    assert.deepEqual(last(fake).usage, { input_tokens: approxTokens('Q?'), output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: PREFIX_TOKENS });
+    assert.deepEqual(last(fake).usage, {
+      input_tokens: approxTokens('Q?'),
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: PREFIX_TOKENS,
+    });
 
     const again = await client.messages.create(cachedRequest('Q?'));
     assert.equal(again.usage.cache_read_input_tokens, PREFIX_TOKENS);
@@ -237,7 +242,10 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
     });
 
     const breakpoints = cacheBreakpoints(last(fake));
-    assert.deepEqual(breakpoints.map((b) => b.where), ['tools', 'message 2 block 0']);
+    assert.deepEqual(
+      breakpoints.map((b) => b.where),
+      ['tools', 'message 2 block 0'],
+    );
     assert.equal(breakpoints[0]?.prefixTokens, approxTokens(JSON.stringify(tool)));
     const prefix = cachePrefixText(last(fake), -1);
     assert.ok(!prefix.includes('cache_control'));
@@ -249,7 +257,11 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
   it('drops cached messages but keeps the system prefix when thinking or tool_choice changes', async () => {
     fake.enqueue(textReply('a'), textReply('b'));
     await client.messages.create(cachedRequest('Q?'));
-    const thinkingOn = await client.messages.create({ ...cachedRequest('Q?'), max_tokens: 3000, thinking: { type: 'enabled', budget_tokens: 2000 } });
+    const thinkingOn = await client.messages.create({
+      ...cachedRequest('Q?'),
+      max_tokens: 3000,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+    });
     assert.equal(thinkingOn.usage.cache_read_input_tokens, SYSTEM_TOKENS);
     assert.equal(thinkingOn.usage.cache_creation_input_tokens, PREFIX_TOKENS - SYSTEM_TOKENS);
   });
@@ -262,7 +274,13 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
         role: i % 2 === 0 ? ('assistant' as const) : ('user' as const),
         content: [{ type: 'text' as const, text: `turn ${i}`, ...(i === turns - 1 ? { cache_control: EPHEMERAL } : {}) }],
       }));
-      const opening = { role: 'user' as const, content: [{ type: 'text' as const, text: DOCUMENT }, { type: 'text' as const, text: 'Q?' }] };
+      const opening = {
+        role: 'user' as const,
+        content: [
+          { type: 'text' as const, text: DOCUMENT },
+          { type: 'text' as const, text: 'Q?' },
+        ],
+      };
       return { ...base, messages: [opening, ...history] };
     };
     const throughLastBreakpoint = () => cacheBreakpoints(last(fake)).at(-1)?.prefixTokens ?? 0;
@@ -303,7 +321,15 @@ describe('fake Anthropic: measured usage and the prompt cache (real SDK)', funct
       plain.enqueue(textReply('one'), textReply('two', { chunkSize: 2 }), textReply('three', { usage: { input_tokens: 120 } }));
       const scripted = { input_tokens: 12, output_tokens: 34, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
       assert.deepEqual(usageOf((await plainClient.messages.create(cachedRequest('Q?'))).usage), scripted);
-      assert.deepEqual(usageOf(await plainClient.messages.stream(cachedRequest('Q?')).finalMessage().then((m) => m.usage)), scripted);
+      assert.deepEqual(
+        usageOf(
+          await plainClient.messages
+            .stream(cachedRequest('Q?'))
+            .finalMessage()
+            .then((m) => m.usage),
+        ),
+        scripted,
+      );
       assert.deepEqual(usageOf((await plainClient.messages.create(cachedRequest('Q?'))).usage), { ...scripted, input_tokens: 120 });
       assert.ok(plain.requests.every((r) => r.usage === undefined));
     } finally {

@@ -12,9 +12,21 @@ describe('the scripted model, when its recording does not cover the run', () => 
     coder: [{ text: 'ok', expect: { attempt: 1 } }],
     debugger: [{ structured: { kind: 'code' } }],
   });
-  const ask = (role: ModelRequest['role'], attempt: number): ModelRequest => ({ role, attempt, system: 'system', messages: [{ role: 'user', content: 'prompt' }] });
+  const ask = (role: ModelRequest['role'], attempt: number): ModelRequest => ({
+    role,
+    attempt,
+    system: 'system',
+    messages: [{ role: 'user', content: 'prompt' }],
+  });
   const signal = new AbortController().signal;
-  const model = (cause?: string) => new ScriptedModel(script, () => '', '.tickets/BLOG-4.script.json', { debugger: 1 }, async () => cause);
+  const model = (cause?: string) =>
+    new ScriptedModel(
+      script,
+      () => '',
+      '.tickets/BLOG-4.script.json',
+      { debugger: 1 },
+      async () => cause,
+    );
   const failure = async (m: ScriptedModel, request: ModelRequest): Promise<string> => {
     const err = await m.complete(request, signal).then(
       () => undefined,
@@ -34,13 +46,19 @@ describe('the scripted model, when its recording does not cover the run', () => 
     assert.doesNotMatch(text, /add an answer/i);
   });
 
-  it('adds the likely cause it is given: an earlier run\'s change still in the workspace', async () => {
+  it("adds the likely cause it is given: an earlier run's change still in the workspace", async () => {
     const cause = "Likely cause: BLOG-1's change (run r1, passed) is still in the workspace, and the recording was made without it.";
-    assert.match(await failure(model(cause), ask('debugger', 2)), new RegExp(`this run went another way\\. ${cause.replace(/[().]/g, '\\$&')}$`));
+    assert.match(
+      await failure(model(cause), ask('debugger', 2)),
+      new RegExp(`this run went another way\\. ${cause.replace(/[().]/g, '\\$&')}$`),
+    );
   });
 
   it('says so too when a recorded answer was made for another call', async () => {
     const text = await failure(model(), ask('coder', 2));
-    assert.match(text, /^the recorded answers in \.tickets\/BLOG-4\.script\.json do not cover this run: the Coder's answer 1 was recorded for attempt 1, and this call is for attempt 2\. /);
+    assert.match(
+      text,
+      /^the recorded answers in \.tickets\/BLOG-4\.script\.json do not cover this run: the Coder's answer 1 was recorded for attempt 1, and this call is for attempt 2\. /,
+    );
   });
 });

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { findingRange, pathSegments } from '../../../src/node/tickets/findingRanges';
 
 describe('where a ticket finding sits in the ticket text', () => {
-  const text = '{\n  "id": "X-1",\n  "scope": { "write": ["a.ts", "b.ts"] },\n  "refs": [{ "symbol": "Post.x", "file": "src/types.ts" }]\n}';
+  const text =
+    '{\n  "id": "X-1",\n  "scope": { "write": ["a.ts", "b.ts"] },\n  "refs": [{ "symbol": "Post.x", "file": "src/types.ts" }]\n}';
   const at = (p: string) => {
     const r = findingRange(text, p);
     return text.slice(r.offset, r.offset + r.length);

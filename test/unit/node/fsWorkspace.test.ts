@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, promises as fsp, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  promises as fsp,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { PathError } from '../../../src/core/errors';
@@ -26,7 +37,11 @@ describe('FsWorkspace writes', () => {
     await new FsWorkspace(root).writeFile('src/a.ts', 'export const a = 1;\n');
     assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
     assert.equal(readFileSync(path.join(root, 'src', 'a.ts'), 'utf8'), 'export const a = 1;\n');
-    assert.deepEqual(readdirSync(path.join(root, 'src')).filter((n) => n.endsWith('.tmp') && !n.includes(String(process.pid))), [], 'no temp file is left');
+    assert.deepEqual(
+      readdirSync(path.join(root, 'src')).filter((n) => n.endsWith('.tmp') && !n.includes(String(process.pid))),
+      [],
+      'no temp file is left',
+    );
   });
 
   it('refuses a file in the workspace that is a symbolic link to one outside it', async () => {
@@ -35,7 +50,7 @@ describe('FsWorkspace writes', () => {
     assert.equal(readFileSync(path.join(outside, 'target.ts'), 'utf8'), 'untouched\n');
   });
 
-  it('refuses a link to a sibling folder whose name starts with the workspace\'s (ws-other beside ws)', async () => {
+  it("refuses a link to a sibling folder whose name starts with the workspace's (ws-other beside ws)", async () => {
     const sibling = path.join(base, 'ws-other');
     mkdirSync(sibling);
     writeFileSync(path.join(sibling, 'target.ts'), 'untouched\n');
@@ -83,7 +98,12 @@ describe('FsWorkspace writes', () => {
     assert.equal(left.length, 1, left.join(', '));
     assert.match(left[0]!, /^\.a\.ts\.[0-9a-f]{24}\.ticket-runner\.tmp$/);
     // Names it could not have made stay: another file's, a different digit count, the user's own.
-    const decoys = ['.b.ts.0123456789abcdef01234567.ticket-runner.tmp', '.a.ts.0123456789abcdef0123456.ticket-runner.tmp', '.a.ts.backup', 'a.ts.0123456789abcdef01234567.ticket-runner.tmp'];
+    const decoys = [
+      '.b.ts.0123456789abcdef01234567.ticket-runner.tmp',
+      '.a.ts.0123456789abcdef0123456.ticket-runner.tmp',
+      '.a.ts.backup',
+      'a.ts.0123456789abcdef01234567.ticket-runner.tmp',
+    ];
     for (const d of decoys) writeFileSync(path.join(root, 'src', d), 'mine\n');
     await ws.removeInterruptedWrite('src/a.ts');
     assert.deepEqual(readdirSync(path.join(root, 'src')).sort(), ['a.ts', ...decoys].sort());
@@ -91,7 +111,7 @@ describe('FsWorkspace writes', () => {
     await ws.removeInterruptedWrite('src/gone/none.ts');
   });
 
-  it('removes a link planted under a temp file\'s name, never what it points at', async () => {
+  it("removes a link planted under a temp file's name, never what it points at", async () => {
     writeFileSync(path.join(root, 'src', 'a.ts'), 'mine\n');
     const planted = path.join(root, 'src', `.a.ts.${'0f'.repeat(12)}.ticket-runner.tmp`);
     symlinkSync(path.join(outside, 'target.ts'), planted);

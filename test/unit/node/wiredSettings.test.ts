@@ -6,9 +6,18 @@ import { wiredSettings } from '../../../src/node/wiredSettings';
 /** What the core takes of a run's settings itself; every other field is the adapters'. */
 const CORE_ONLY: readonly (keyof RunSettings)[] = ['budget', 'recovery'];
 
-describe('a run\'s settings reach the wiring', () => {
+describe("a run's settings reach the wiring", () => {
   it('hands the adapters what the user set: the test limit and command, the gates, the sandbox, the environment', () => {
-    const s = resolveRunSettings({ testTimeoutMs: 5000, testCommand: ' npx jest ', gates: ['typecheck'], optionalGates: ['typecheck'], buildCommand: 'npm run build', coverageThreshold: 0.5, requireSandbox: true, passEnv: ['FOO'] });
+    const s = resolveRunSettings({
+      testTimeoutMs: 5000,
+      testCommand: ' npx jest ',
+      gates: ['typecheck'],
+      optionalGates: ['typecheck'],
+      buildCommand: 'npm run build',
+      coverageThreshold: 0.5,
+      requireSandbox: true,
+      passEnv: ['FOO'],
+    });
     assert.deepEqual(wiredSettings(s), {
       testTimeoutMs: 5000,
       testCommand: 'npx jest',

@@ -11,7 +11,12 @@ const judge = (cases: TestCaseResult[], lines: string[], runner: WitnessedRunner
 
 describe("mocha's report judged by the witness", () => {
   it('a pass stands when the test was declared once and its function ran and returned; failures and skips stay as reported', () => {
-    const lines = [line({ declared: 1, title: 's a' }), line({ ran: 1, passed: true }), line({ declared: 2, title: 's b' }), line({ ran: 2, passed: false })];
+    const lines = [
+      line({ declared: 1, title: 's a' }),
+      line({ ran: 1, passed: true }),
+      line({ declared: 2, title: 's b' }),
+      line({ ran: 2, passed: false }),
+    ];
     assert.deepEqual(judge([passed('s a'), { name: 's b', status: 'failed' }, { name: 's c', status: 'skipped' }], lines), [
       ['s a', 'passed'],
       ['s b', 'failed'],
@@ -20,7 +25,10 @@ describe("mocha's report judged by the witness", () => {
   });
 
   it('a retried test is judged by its last run', () => {
-    assert.deepEqual(judge([passed('s a')], [line({ declared: 1, title: 's a' }), line({ ran: 1, passed: false }), line({ ran: 1, passed: true })]), [['s a', 'passed']]);
+    assert.deepEqual(
+      judge([passed('s a')], [line({ declared: 1, title: 's a' }), line({ ran: 1, passed: false }), line({ ran: 1, passed: true })]),
+      [['s a', 'passed']],
+    );
   });
 
   it('hostile: a pass whose function threw, never ran, or that no test file declared is a failure, saying why', () => {
@@ -30,11 +38,17 @@ describe("mocha's report judged by the witness", () => {
       KEY,
       'mocha',
     );
-    assert.deepEqual(r.cases.map((c) => [c.status, c.message]), [
-      ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it threw or was rejected'],
-      ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it never ran'],
-      ['failed', "[ticket-runner] mocha reported this test passed, but no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)"],
-    ]);
+    assert.deepEqual(
+      r.cases.map((c) => [c.status, c.message]),
+      [
+        ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it threw or was rejected'],
+        ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it never ran'],
+        [
+          'failed',
+          "[ticket-runner] mocha reported this test passed, but no describe and it of a test file declared it (mocha's qunit and exports interfaces are not judged)",
+        ],
+      ],
+    );
   });
 
   it('hostile: a title declared again with a function that passes does not stand in for the one that failed, in either order', () => {
@@ -45,9 +59,17 @@ describe("mocha's report judged by the witness", () => {
   });
 
   it('hostile: lines without the key, or cut short, count for nothing; a describe whose body did not run fails every pass', () => {
-    const forged = [line({ declared: 1, title: 's a' }, 'b'.repeat(64)), line({ ran: 1, passed: true }, 'b'.repeat(64)), `x${line({ declared: 1, title: 's a' })}`, `${KEY} {"declared":1,"ti`];
+    const forged = [
+      line({ declared: 1, title: 's a' }, 'b'.repeat(64)),
+      line({ ran: 1, passed: true }, 'b'.repeat(64)),
+      `x${line({ declared: 1, title: 's a' })}`,
+      `${KEY} {"declared":1,"ti`,
+    ];
     assert.deepEqual(judge([passed('s a')], forged), [['s a', 'failed']]);
-    assert.deepEqual(judge([passed('s a')], [line({ declared: 1, title: 's a' }), line({ ran: 1, passed: true }), line({ tampered: 's' })]), [['s a', 'failed']]);
+    assert.deepEqual(
+      judge([passed('s a')], [line({ declared: 1, title: 's a' }), line({ ran: 1, passed: true }), line({ tampered: 's' })]),
+      [['s a', 'failed']],
+    );
     assert.deepEqual(judge([passed('s a')], []), [['s a', 'failed']]);
   });
 });
@@ -67,10 +89,13 @@ describe("node:test's report judged by the witness", () => {
   it('hostile: a suite whose body never ran fails every pass inside it, even beside a suite of the same name whose body ran; one beside it stands', () => {
     const lines = [line({ declared: '7.1', title: 's' }), ...ran('7.2', 's'), ...ran('7.3', 's > a'), ...ran('7.4', 'sibling')];
     const r = judgedByWitness({ cases: [passed('s > a'), passed('sibling')], complete: true }, lines.join('\n'), KEY, 'node:test');
-    assert.deepEqual(r.cases.map((c) => [c.name, c.status, c.message]), [
-      ['s > a', 'failed', '[ticket-runner] node:test reported this test passed, but the function of "s", around it, never ran'],
-      ['sibling', 'passed', undefined],
-    ]);
+    assert.deepEqual(
+      r.cases.map((c) => [c.name, c.status, c.message]),
+      [
+        ['s > a', 'failed', '[ticket-runner] node:test reported this test passed, but the function of "s", around it, never ran'],
+        ['sibling', 'passed', undefined],
+      ],
+    );
   });
 
   it("a test file's own result, which node:test gives a file that made no test, is left to the plan's cases", () => {

@@ -6,7 +6,14 @@ import type { Manifest } from '../../../src/core/schema/manifest';
 import { CODER_SYSTEM, coderContext, coderTask, runTestsGuidance } from '../../../src/core/stages/coder/prompt';
 import { DEFAULT_GATES } from '../../../src/core/stages/common/gateConfig';
 import { unifiedDiff } from '../../../src/core/stages/common/diff';
-import { coveragePlanPrompt, repairPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt } from '../../../src/core/stages/gates/prompts';
+import {
+  coveragePlanPrompt,
+  repairPrompt,
+  REVIEWER_SYSTEM,
+  reviewerPrompt,
+  TEST_REVIEWER_SYSTEM,
+  testReviewerPrompt,
+} from '../../../src/core/stages/gates/prompts';
 import { buildManifest } from '../../../src/core/stages/manifest/manifestBuilder';
 import { materialize } from '../../../src/core/stages/materializer';
 import { DEBUGGER_SYSTEM, debuggerPrompt } from '../../../src/core/stages/debugger/prompt';
@@ -37,10 +44,18 @@ const section = (title: string, body: string) => `=== ${title}\n${body}`;
 async function fixtureTicket(ticket: string) {
   const workspace = MemoryWorkspace.ofFixture('blog-api');
   const ticketPath = ticketPathOf(ticket);
-  const manifest: Manifest = await buildManifest({ ticket: parseTicket(ticketPath, (await workspace.readFile(ticketPath)) ?? ''), ticketPath, workspace });
+  const manifest: Manifest = await buildManifest({
+    ticket: parseTicket(ticketPath, (await workspace.readFile(ticketPath)) ?? ''),
+    ticketPath,
+    workspace,
+  });
   const files = [];
-  for (const f of [...manifest.scope.write, ...manifest.scope.read]) files.push({ path: f.path, content: (await workspace.readFile(f.path)) ?? '' });
-  const tests = materialize(manifest.testPlan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
+  for (const f of [...manifest.scope.write, ...manifest.scope.read])
+    files.push({ path: f.path, content: (await workspace.readFile(f.path)) ?? '' });
+  const tests = materialize(manifest.testPlan, manifest.runner.framework, {
+    language: manifest.testLanguage,
+    moduleKind: manifest.moduleKind,
+  });
   return { manifest, files, tests };
 }
 
@@ -51,27 +66,54 @@ async function builtPrompts(ticket: string): Promise<string> {
   const diff = changed.map((f) => unifiedDiff({ path: f.path, before: first?.content ?? null, after: f.content })).join('\n');
   const review = { manifest, diff, files: changed, tests };
   const failure = 'tests failed: 1 passed, 1 failed\nFAIL [AC1] a case\nExpected: 1\nReceived: 2';
-  const debuggerInputs = { manifest: JSON.stringify(manifest, null, 2), testFiles: tests, testOutput: failure, diagnostics: '', preExisting: '', pristine: files, implementation: changed, history: [{ attempt: 1, files: changed, failure }] };
+  const debuggerInputs = {
+    manifest: JSON.stringify(manifest, null, 2),
+    testFiles: tests,
+    testOutput: failure,
+    diagnostics: '',
+    preExisting: '',
+    pristine: files,
+    implementation: changed,
+    history: [{ attempt: 1, files: changed, failure }],
+  };
   const uncovered = changed.map((f) => ({ file: f.path, lines: [{ line: 1, text: f.content.split('\n')[0] ?? '' }] }));
   const blockers = [{ file: first?.path, claim: 'reads a clamped value', evidence: 'Math.min' }];
-  return [
-    section('coder system', CODER_SYSTEM),
-    section('coder system, run-tests guidance (3 calls)', runTestsGuidance(3)),
-    section('coder context', coderContext({ manifest, files, tests })),
-    section('coder task', coderTask({ changes: [diff], brief: 'Check the raw value.', lastFailure: failure })),
-    section('debugger system', DEBUGGER_SYSTEM),
-    section('debugger', debuggerPrompt(debuggerInputs)),
-    section('reviewer system', REVIEWER_SYSTEM),
-    section('reviewer', reviewerPrompt(review)),
-    section('test reviewer system', TEST_REVIEWER_SYSTEM),
-    section('test reviewer', testReviewerPrompt({ ...review, plan: manifest.testPlan, untagged: ['AC9'] })),
-    section('coverage plan', coveragePlanPrompt({ ...review, plan: manifest.testPlan, uncovered })),
-    section('repair', repairPrompt({ manifest, gate: 'implementationReview', files: changed, tests, readOnly: tests.slice(0, 1), complaints: ['the guard never fires'], blockers })),
-  ].join('\n\n') + '\n';
+  return (
+    [
+      section('coder system', CODER_SYSTEM),
+      section('coder system, run-tests guidance (3 calls)', runTestsGuidance(3)),
+      section('coder context', coderContext({ manifest, files, tests })),
+      section('coder task', coderTask({ changes: [diff], brief: 'Check the raw value.', lastFailure: failure })),
+      section('debugger system', DEBUGGER_SYSTEM),
+      section('debugger', debuggerPrompt(debuggerInputs)),
+      section('reviewer system', REVIEWER_SYSTEM),
+      section('reviewer', reviewerPrompt(review)),
+      section('test reviewer system', TEST_REVIEWER_SYSTEM),
+      section('test reviewer', testReviewerPrompt({ ...review, plan: manifest.testPlan, untagged: ['AC9'] })),
+      section('coverage plan', coveragePlanPrompt({ ...review, plan: manifest.testPlan, uncovered })),
+      section(
+        'repair',
+        repairPrompt({
+          manifest,
+          gate: 'implementationReview',
+          files: changed,
+          tests,
+          readOnly: tests.slice(0, 1),
+          complaints: ['the guard never fires'],
+          blockers,
+        }),
+      ),
+    ].join('\n\n') + '\n'
+  );
 }
 
 function requestText(r: ModelRequest): string {
-  const about = [r.role, `attempt ${r.attempt}`, ...(r.tools?.length ? [`tools: ${r.tools.map((t) => t.name).join(', ')}`] : []), ...(r.structured ? [`answers: ${r.structured.name}`] : [])];
+  const about = [
+    r.role,
+    `attempt ${r.attempt}`,
+    ...(r.tools?.length ? [`tools: ${r.tools.map((t) => t.name).join(', ')}`] : []),
+    ...(r.structured ? [`answers: ${r.structured.name}`] : []),
+  ];
   const messages = r.messages.map((m) => `--- ${m.role}${'cache' in m && m.cache ? ' (cache)' : ''}\n${m.content}`);
   return [section(about.join(', '), ''), `--- system\n${r.system}`, ...messages].join('\n');
 }
@@ -83,7 +125,10 @@ function recordRequests(model: ModelPort, requests: ModelRequest[]): void {
 
 async function sentPrompts(ticket: string, withGates: boolean): Promise<string> {
   const requests: ModelRequest[] = [];
-  await pureRun(ticket, { ...(withGates ? { gates: { enabled: DEFAULT_GATES } } : {}), patch: (deps) => recordRequests(deps.model, requests) });
+  await pureRun(ticket, {
+    ...(withGates ? { gates: { enabled: DEFAULT_GATES } } : {}),
+    patch: (deps) => recordRequests(deps.model, requests),
+  });
   return requests.map(requestText).join('\n\n') + '\n';
 }
 

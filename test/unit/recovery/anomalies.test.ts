@@ -73,7 +73,8 @@ describe('scoreAnswer', () => {
   });
 
   it('commentOnlyCode: a stub whose body is only comments', () => {
-    const stub = 'Here is the implementation:\n```ts\nexport function sum(values: number[]): number {\n  // TODO: add the values\n  // ...\n}\n```';
+    const stub =
+      'Here is the implementation:\n```ts\nexport function sum(values: number[]): number {\n  // TODO: add the values\n  // ...\n}\n```';
     const result = assertFires(stub, 'commentOnlyCode');
     assert.equal(result.urgent, false, 'one weak signal alone does not trigger rung 1');
     assert.ok(result.score < URGENT_SCORE);
@@ -87,7 +88,10 @@ describe('scoreAnswer', () => {
     const doubt = `Wait, the bound is fine. Actually, no. Hmm, let me reconsider the loop. Wait, that is not it either.\n${CLEAN}`;
     assert.match(assertFires(doubt, 'selfDoubtLoop').signals[0]?.detail ?? '', /^5 self-corrections \(wait \/ actually \/ hmm\)$/);
     assert.ok(!names(`Wait, one more thing: the bound.\n${CLEAN}`).includes('selfDoubtLoop'), 'one turn is normal');
-    assert.ok(!names(`${CLEAN}\n\`\`\`ts\nawait wait(1);\nawait wait(2);\nawait wait(3);\n\`\`\``).includes('selfDoubtLoop'), 'code is not read for doubt');
+    assert.ok(
+      !names(`${CLEAN}\n\`\`\`ts\nawait wait(1);\nawait wait(2);\nawait wait(3);\n\`\`\``).includes('selfDoubtLoop'),
+      'code is not read for doubt',
+    );
   });
 
   it('oversized: an answer past the size limit', () => {
@@ -105,7 +109,9 @@ describe('scoreAnswer', () => {
 
 describe('watchStream (rung 1)', () => {
   const watch = { expectCode: true, proseCharLimit: 200, startDeadlineMs: 1_000 };
-  const prose = 'Let me think about the design of this function and the trade-offs involved in each approach. '.repeat(1).padEnd(250, ' More words about the design and its trade-offs.');
+  const prose = 'Let me think about the design of this function and the trade-offs involved in each approach. '
+    .repeat(1)
+    .padEnd(250, ' More words about the design and its trade-offs.');
 
   it('keeps going while nothing is wrong', () => {
     assert.deepEqual(watchStream('', 500, watch), { stop: false });

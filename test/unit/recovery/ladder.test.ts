@@ -6,14 +6,23 @@ import { DEFAULT_RECOVERY, defaultBudget, ladderLength, resolveRecovery } from '
 import type { Budget, RecoveryPolicy } from '../../../src/core/schema/events';
 
 /** Climbs the ladder from attempt `first`, failing every attempt, and returns what each step was. */
-function climb(policy: Partial<RecoveryPolicy>, budget?: Budget, first = 1): { rungs: (number | 'first')[]; thinking: boolean[]; end: LadderStep } {
+function climb(
+  policy: Partial<RecoveryPolicy>,
+  budget?: Budget,
+  first = 1,
+): { rungs: (number | 'first')[]; thinking: boolean[]; end: LadderStep } {
   const p = resolveRecovery(policy);
   const ladder = new RecoveryLadder(p, budget ?? defaultBudget(p), first);
   let plan = ladder.first(undefined);
   const rungs: (number | 'first')[] = ['first'];
   const thinking = [plan.thinking];
   for (;;) {
-    const step = ladder.next({ attempt: plan.attempt, summary: 'tests failed: 0 passed, 1 failed', failure: 'FAIL x', brief: `brief ${plan.attempt}` });
+    const step = ladder.next({
+      attempt: plan.attempt,
+      summary: 'tests failed: 0 passed, 1 failed',
+      failure: 'FAIL x',
+      brief: `brief ${plan.attempt}`,
+    });
     if (step.kind === 'stop') return { rungs, thinking, end: step };
     assert.equal(step.plan.attempt, plan.attempt + 1, 'attempts are numbered in a row');
     assert.equal(step.plan.brief, `brief ${plan.attempt}`, "the retry carries the Debugger's brief");
@@ -62,7 +71,8 @@ describe('recovery ladder (rungs 2 and 3)', () => {
 
 describe('run budgets', () => {
   const usage = { calls: 3, inputTokens: 900, outputTokens: 200, costUsd: 0.25 };
-  const kind = (stop: RunStop | undefined) => (stop?.stop.kind === 'budgetExceeded' ? [stop.stop.budget, stop.stop.limit, stop.stop.used, stop.outcome] : undefined);
+  const kind = (stop: RunStop | undefined) =>
+    stop?.stop.kind === 'budgetExceeded' ? [stop.stop.budget, stop.stop.limit, stop.stop.used, stop.outcome] : undefined;
 
   it('refuses the call past the call budget before it is made', () => {
     assert.deepEqual(kind(budgetStop({ attempts: 4, modelCalls: 3 }, usage, 0, 'beforeCall')), ['modelCalls', 3, 3, 'failed']);
@@ -84,7 +94,9 @@ describe('run budgets', () => {
   it('the watchdog aborts in-flight work with the wall-time stop as the reason', async () => {
     const parent = new AbortController();
     const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 30 }, Date.now(), Date.now);
-    const stopped = await new Promise<unknown>((resolve) => dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }));
+    const stopped = await new Promise<unknown>((resolve) =>
+      dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }),
+    );
     dog.dispose();
     assert.ok(stopped instanceof RunStop);
     assert.deepEqual([stopped.stop.kind, stopped.outcome], ['budgetExceeded', 'failed']);
@@ -98,7 +110,9 @@ describe('run budgets', () => {
     let reads = 0;
     const lagging = () => (reads++ === 0 ? 0 : Date.now() - t0 - 5);
     const dog = startWatchdog(parent.signal, { attempts: 1, wallMs: 20 }, 0, lagging);
-    const stopped = await new Promise<unknown>((resolve) => dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }));
+    const stopped = await new Promise<unknown>((resolve) =>
+      dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }),
+    );
     dog.dispose();
     assert.ok(stopped instanceof RunStop && stopped.stop.kind === 'budgetExceeded');
     const { used, limit } = stopped.stop as { used: number; limit: number };

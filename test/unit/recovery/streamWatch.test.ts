@@ -20,7 +20,9 @@ describe('the stream watch is linear in the answer size', function () {
   });
 
   it('still stops prose with no code and a loop, delta by delta', () => {
-    const prose = Array.from({ length: 40 }, (_, i) => `Point ${i}: the handler should check the raw value before it is clamped.`).join(' ');
+    const prose = Array.from({ length: 40 }, (_, i) => `Point ${i}: the handler should check the raw value before it is clamped.`).join(
+      ' ',
+    );
     assert.throws(() => timeStreamWatch(prose), /proseWithoutCode/);
     assert.throws(() => timeStreamWatch(`\`\`\`ts\nexport const a = 1;\n${'again and again and again '.repeat(40)}`), /repetitionLoop/);
   });

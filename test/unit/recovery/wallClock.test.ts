@@ -24,21 +24,39 @@ function slowModel(clock: FakeClock, tookMs: number): ModelPort {
     info: { provider: 'scripted', model: 'fake', scripted: true },
     complete: () => {
       clock.ms += tookMs;
-      const answer: ModelResponse = { text: 'ok', toolCalls: [], stopReason: 'end', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, latencyMs: tookMs, retries: 0 };
+      const answer: ModelResponse = {
+        text: 'ok',
+        toolCalls: [],
+        stopReason: 'end',
+        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        costUsd: 0,
+        latencyMs: tookMs,
+        retries: 0,
+      };
       return Promise.resolve(answer);
     },
   };
 }
 
 function context(clock: FakeClock, model: ModelPort, wallMs: number): CallContext {
-  return { deps: { model, clock }, log: new RunLog('wall-1', memoryStore(), clock), budget: { attempts: 1, wallMs }, signal: new AbortController().signal, startedAt: clock.now().getTime() };
+  return {
+    deps: { model, clock },
+    log: new RunLog('wall-1', memoryStore(), clock),
+    budget: { attempts: 1, wallMs },
+    signal: new AbortController().signal,
+    startedAt: clock.now().getTime(),
+  };
 }
 
-const ask = (ctx: CallContext, attempt: number) => callModel(ctx, { role: 'coder', attempt, system: '', messages: [{ role: 'user', content: 'go' }] });
+const ask = (ctx: CallContext, attempt: number) =>
+  callModel(ctx, { role: 'coder', attempt, system: '', messages: [{ role: 'user', content: 'go' }] });
 const calls = (ctx: CallContext) => ctx.log.events.filter((e) => e.type === 'model.called').length;
-const wallStop = (err: unknown) => err instanceof RunStop && err.stop.kind === 'budgetExceeded' && err.stop.budget === 'wallMs' ? [err.stop.limit, err.stop.used, err.outcome] : err;
+const wallStop = (err: unknown) =>
+  err instanceof RunStop && err.stop.kind === 'budgetExceeded' && err.stop.budget === 'wallMs'
+    ? [err.stop.limit, err.stop.used, err.outcome]
+    : err;
 
-describe('the wall-time budget on the run\'s clock', () => {
+describe("the wall-time budget on the run's clock", () => {
   it('a call that takes the budget past its limit stops the run after it, with the time the clock says', async () => {
     const clock = new FakeClock();
     const ctx = context(clock, slowModel(clock, 1500), 1000);
@@ -60,7 +78,9 @@ describe('the wall-time budget on the run\'s clock', () => {
     const startedAt = clock.ms;
     clock.ms += 5_000;
     const dog = startWatchdog(new AbortController().signal, { attempts: 1, wallMs: 1_000 }, startedAt, () => clock.ms);
-    const reason = await new Promise<unknown>((resolve) => dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }));
+    const reason = await new Promise<unknown>((resolve) =>
+      dog.signal.addEventListener('abort', () => resolve(dog.signal.reason), { once: true }),
+    );
     dog.dispose();
     assert.deepEqual(wallStop(reason), [1000, 5000, 'failed']);
   });

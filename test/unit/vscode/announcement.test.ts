@@ -7,9 +7,20 @@ import { announcement, OPEN_RUN, ROLL_BACK } from '../../../src/vscode/announcem
 describe('what the editor says when a run ends', () => {
   it('a cancelled run that left written files says how many and offers to roll them back', () => {
     const { events } = recorded('BLOG-1');
-    const cut = events.slice(0, events.findIndex((e) => e.type === 'router.routed'));
+    const cut = events.slice(
+      0,
+      events.findIndex((e) => e.type === 'router.routed'),
+    );
     const last = cut[cut.length - 1]!;
-    const finished = RunEvent.parse({ runId: last.runId, seq: last.seq + 1, ts: last.ts, type: 'run.finished', outcome: 'cancelled', reason: { kind: 'cancelled' }, attempts: 1 });
+    const finished = RunEvent.parse({
+      runId: last.runId,
+      seq: last.seq + 1,
+      ts: last.ts,
+      type: 'run.finished',
+      outcome: 'cancelled',
+      reason: { kind: 'cancelled' },
+      attempts: 1,
+    });
     const state = reduceRun(last.runId, [...cut, finished]);
     assert.equal(state.status, 'cancelled');
     const said = announcement(state, 2);
@@ -34,7 +45,10 @@ describe('what the editor says when a run ends', () => {
     const said = announcement(waiting, 0);
     assert.equal(said.untilDecided, true, 'shown as a notice that settles when the decision is made');
     assert.deepEqual(said.actions, [], 'a notice that closes by itself has no buttons');
-    assert.match(said.text, /^BLOG-3: waiting for your decision: correction proposed: the ticket is wrong \(SCRIPTED model\)\. Accept or reject it in the run view\.$/);
+    assert.match(
+      said.text,
+      /^BLOG-3: waiting for your decision: correction proposed: the ticket is wrong \(SCRIPTED model\)\. Accept or reject it in the run view\.$/,
+    );
     assert.ok(!said.text.includes(waiting.corrections[0]!.request.id));
     assert.equal(announcement(recorded('BLOG-1').state, 0).untilDecided, undefined);
   });

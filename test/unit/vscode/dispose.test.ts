@@ -41,7 +41,11 @@ describe('ownership of disposables (the _register pattern)', () => {
     const log: string[] = [];
     const store = new DisposableStore();
     store.add(counted(log, 'a'));
-    store.add({ dispose: () => { throw new Error('broken'); } });
+    store.add({
+      dispose: () => {
+        throw new Error('broken');
+      },
+    });
     store.add(counted(log, 'c'));
     assert.throws(() => store.dispose(), /broken/);
     assert.deepEqual(log, ['c', 'a']);

@@ -4,8 +4,18 @@ import { leftoverDecision, leftoverQuestion, RUN_ANYWAY } from '../../../src/vsc
 
 /** What Run Ticket asks when an earlier run's change is still in the workspace, and what each answer does. */
 describe("Run Ticket's question about earlier runs' changes", () => {
-  const blog1: LeftoverRun = { runId: '20261127-083051-afbc27', ticketId: 'BLOG-1', status: 'passed', files: ['src/handlers/posts.ts', 'test/ticket/BLOG-1.test.ts'] };
-  const blog3: LeftoverRun = { runId: '20261127-090000-bbbbbb', ticketId: 'BLOG-3', status: 'failed', files: ['src/format/postSummary.ts'] };
+  const blog1: LeftoverRun = {
+    runId: '20261127-083051-afbc27',
+    ticketId: 'BLOG-1',
+    status: 'passed',
+    files: ['src/handlers/posts.ts', 'test/ticket/BLOG-1.test.ts'],
+  };
+  const blog3: LeftoverRun = {
+    runId: '20261127-090000-bbbbbb',
+    ticketId: 'BLOG-3',
+    status: 'failed',
+    files: ['src/format/postSummary.ts'],
+  };
 
   it('names the earlier run and its ticket, says why recorded answers care, and offers to roll it back first', () => {
     const q = leftoverQuestion([blog1], true);
@@ -18,12 +28,18 @@ describe("Run Ticket's question about earlier runs' changes", () => {
   });
 
   it('with a model of its own, says only that the run would build on it', () => {
-    assert.equal(leftoverQuestion([blog3]).message, "BLOG-3's change is still in the workspace (its run: failed), and this run would build on it.");
+    assert.equal(
+      leftoverQuestion([blog3]).message,
+      "BLOG-3's change is still in the workspace (its run: failed), and this run would build on it.",
+    );
   });
 
   it('names several runs by their tickets', () => {
     const q = leftoverQuestion([blog3, blog1], true);
-    assert.match(q.message, /^The changes of 2 earlier runs \(BLOG-3, BLOG-1\) are still in the workspace, and this run would build on them\. The recorded answers were made without them/);
+    assert.match(
+      q.message,
+      /^The changes of 2 earlier runs \(BLOG-3, BLOG-1\) are still in the workspace, and this run would build on them\. The recorded answers were made without them/,
+    );
     assert.deepEqual(q.actions, ['Roll Them Back and Run', RUN_ANYWAY]);
   });
 

@@ -8,7 +8,11 @@ import { thinkingFor } from '../../../src/vscode/lmThinking';
  * extraction, and the thinking mapping. The provider itself
  * runs against a chat provider in code-server (test/vscode/lm.test.ts).
  */
-const DIAGNOSIS = { kind: 'code', claim: 'the guard reads the clamped value', evidence: [{ source: 'implementation', quote: 'if (perPage > MAX_PER_PAGE) {' }] };
+const DIAGNOSIS = {
+  kind: 'code',
+  claim: 'the guard reads the clamped value',
+  evidence: [{ source: 'implementation', quote: 'if (perPage > MAX_PER_PAGE) {' }],
+};
 const JSON_TEXT = JSON.stringify(DIAGNOSIS);
 
 describe('vscode.lm: answer extraction (rung 3, no prefill)', () => {
@@ -72,7 +76,11 @@ describe('vscode.lm: answer extraction (rung 3, no prefill)', () => {
     const other = { id: 'c2', name: 'run_tests', input: {} };
     const got = structuredAnswer('diagnosis', '{"kind":"ticket","claim":"planted"}', [call, other]);
     assert.deepEqual(got, { structured: DIAGNOSIS, toolCalls: [other] });
-    assert.deepEqual(structuredAnswer(undefined, JSON_TEXT, [other]), { toolCalls: [other] }, 'a call with no structured form takes nothing from its text');
+    assert.deepEqual(
+      structuredAnswer(undefined, JSON_TEXT, [other]),
+      { toolCalls: [other] },
+      'a call with no structured form takes nothing from its text',
+    );
     const fromText = structuredAnswer('diagnosis', `Here: ${JSON_TEXT}`, []);
     assert.deepEqual(fromText.structured, DIAGNOSIS);
     assert.equal(fromText.adaptation?.kind, 'answerExtracted');
@@ -83,7 +91,10 @@ describe('vscode.lm: the request plan (prose suppression, thinking)', () => {
   const structured = { name: 'diagnosis', description: 'd', jsonSchema: { type: 'object' } };
 
   it('a structured call asks for the tool or a bare JSON object, since toolMode may be ignored; the receipt carries the words', () => {
-    const plan = planLmRequest({ role: 'debugger', system: 'You are the Debugger.', structured }, { vendor: 'copilot', family: 'gpt-4o', id: 'x' });
+    const plan = planLmRequest(
+      { role: 'debugger', system: 'You are the Debugger.', structured },
+      { vendor: 'copilot', family: 'gpt-4o', id: 'x' },
+    );
     assert.equal(plan.system, `You are the Debugger.\n\n${jsonOnlyInstruction('diagnosis')}`);
     assert.deepEqual(plan.adaptations, [{ kind: 'proseSuppressed', instruction: jsonOnlyInstruction('diagnosis') }]);
     assert.equal(plan.modelOptions, undefined);
@@ -98,7 +109,10 @@ describe('vscode.lm: the request plan (prose suppression, thinking)', () => {
     const plan = planLmRequest({ role: 'coder', system: 'S', thinking: true }, { vendor: 'copilot', family: 'o4-mini', id: 'x' });
     assert.deepEqual(plan.modelOptions, { reasoning_effort: 'high' });
     assert.equal(plan.adaptations[0]?.kind, 'thinkingMapped');
-    assert.match(plan.adaptations[0]?.kind === 'thinkingMapped' ? plan.adaptations[0].detail : '', /copilot\/o4-mini.*reasoning_effort.*cannot confirm/);
+    assert.match(
+      plan.adaptations[0]?.kind === 'thinkingMapped' ? plan.adaptations[0].detail : '',
+      /copilot\/o4-mini.*reasoning_effort.*cannot confirm/,
+    );
     assert.deepEqual(plan.adaptations[1], { kind: 'proseSuppressed', instruction: CODE_WITHOUT_REASONING_INSTRUCTION });
     assert.equal(plan.system, `S\n\n${CODE_WITHOUT_REASONING_INSTRUCTION}`);
   });
@@ -109,7 +123,8 @@ describe('vscode.lm: the request plan (prose suppression, thinking)', () => {
       return m.kind === 'thinkingMapped' ? m.modelOptions : undefined;
     };
     for (const f of ['o1', 'o3-mini', 'o4-mini', 'gpt-5', 'gpt-5-mini']) assert.deepEqual(mapped(f), { reasoning_effort: 'high' }, f);
-    for (const f of ['claude-3.7-sonnet', 'claude-sonnet-4', 'claude-opus-4.1', 'claude-sonnet-4.5']) assert.deepEqual(mapped(f), { thinking: { type: 'enabled', budget_tokens: 8000 } }, f);
+    for (const f of ['claude-3.7-sonnet', 'claude-sonnet-4', 'claude-opus-4.1', 'claude-sonnet-4.5'])
+      assert.deepEqual(mapped(f), { thinking: { type: 'enabled', budget_tokens: 8000 } }, f);
     for (const f of ['gpt-4o', 'gpt-4.1', 'claude-3.5-sonnet', 'omni-model', 'fake-plain', '']) {
       const m = thinkingFor({ vendor: 'v', family: f, id: f });
       assert.equal(m.kind, 'thinkingUnavailable', f);

@@ -24,7 +24,8 @@ function withGates() {
   const { events } = recorded('BLOG-1');
   const last = events[events.length - 1]!;
   const base = { runId: last.runId, ts: last.ts };
-  const gate = (seq: number, gate: string, status: string, detail: string, extra: object = {}) => RunEvent.parse({ ...base, seq, type: 'gate.ran', gate, status, detail, repaired: false, durationMs: 5, ...extra });
+  const gate = (seq: number, gate: string, status: string, detail: string, extra: object = {}) =>
+    RunEvent.parse({ ...base, seq, type: 'gate.ran', gate, status, detail, repaired: false, durationMs: 5, ...extra });
   const gates = [
     gate(last.seq, 'typecheck', 'passed', 'no new type errors'),
     gate(last.seq + 1, 'lint', 'skipped', 'no ESLint config in the workspace'),
@@ -66,8 +67,15 @@ describe('plain words in the views: no internal name, no rung number, no request
     const rung = blog1.children.find((c) => c.id.endsWith('attempt:2'))!.children.find((c) => c.contextValue === 'rung')!;
     assert.equal(rung.label, 'asked the Coder again, with the failure');
     const gated = runNode(withGates(), NOW);
-    const texts = [...treeText(blog1), ...treeText(gated), ...treeText(runNode(recorded('BLOG-3').state, NOW)), ...treeText(runNode(recorded('BLOG-2').state, NOW)), ...treeText(runNode(recorded('BLOG-14').state, NOW))];
-    for (const t of texts) assert.doesNotMatch(t, /rung \d|\brung\b|-c\d\b|scopeAddition|projectTests|implementationReview|heldOut|judgedBy/, t);
+    const texts = [
+      ...treeText(blog1),
+      ...treeText(gated),
+      ...treeText(runNode(recorded('BLOG-3').state, NOW)),
+      ...treeText(runNode(recorded('BLOG-2').state, NOW)),
+      ...treeText(runNode(recorded('BLOG-14').state, NOW)),
+    ];
+    for (const t of texts)
+      assert.doesNotMatch(t, /rung \d|\brung\b|-c\d\b|scopeAddition|projectTests|implementationReview|heldOut|judgedBy/, t);
     assert.ok(texts.some((t) => t.startsWith('Review of the code ')));
     for (const name of ['BLOG-1', 'BLOG-2', 'BLOG-3', 'BLOG-14']) {
       for (const t of timelineOf(recorded(name).events)) assert.doesNotMatch(t.label, /rung \d|-c\d\b|scopeAddition|heldOut/, t.label);
@@ -99,12 +107,20 @@ describe('plain words in the views: no internal name, no rung number, no request
 describe('Run Ticket takes the ticket you are looking at', () => {
   it('runs the ticket in the active editor; else lists them, an open ticket first', () => {
     assert.deepEqual(ticketChoice('/w/.tickets/BLOG-1.ticket.json', []), { run: '/w/.tickets/BLOG-1.ticket.json' });
-    assert.deepEqual(ticketChoice('/w/.tickets/BLOG-2.ticket.yaml', ['/w/.tickets/BLOG-1.ticket.json']), { run: '/w/.tickets/BLOG-2.ticket.yaml' });
-    assert.deepEqual(ticketChoice('/w/src/posts.ts', ['/w/README.md', '/w/.tickets/BLOG-3.ticket.yml']), { pick: true, first: '/w/.tickets/BLOG-3.ticket.yml' });
+    assert.deepEqual(ticketChoice('/w/.tickets/BLOG-2.ticket.yaml', ['/w/.tickets/BLOG-1.ticket.json']), {
+      run: '/w/.tickets/BLOG-2.ticket.yaml',
+    });
+    assert.deepEqual(ticketChoice('/w/src/posts.ts', ['/w/README.md', '/w/.tickets/BLOG-3.ticket.yml']), {
+      pick: true,
+      first: '/w/.tickets/BLOG-3.ticket.yml',
+    });
     assert.deepEqual(ticketChoice(undefined, []), { pick: true });
     assert.deepEqual(ticketChoice('/w/.tickets/BLOG-1.script.json', []), { pick: true }, 'a script is not a ticket');
     const items = ['A', 'B', 'C'].map((x) => ({ path: `/w/.tickets/${x}.ticket.json` }));
-    assert.deepEqual(openFirst(items, '/w/.tickets/C.ticket.json').map((i) => i.path.slice(-13)), ['C.ticket.json', 'A.ticket.json', 'B.ticket.json']);
+    assert.deepEqual(
+      openFirst(items, '/w/.tickets/C.ticket.json').map((i) => i.path.slice(-13)),
+      ['C.ticket.json', 'A.ticket.json', 'B.ticket.json'],
+    );
     assert.deepEqual(openFirst(items, undefined), items);
   });
 });

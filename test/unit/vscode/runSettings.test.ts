@@ -24,16 +24,48 @@ describe('the editor and the CLI run a ticket alike', () => {
   });
 
   it('resolve the same settings when the user sets the same things in each', () => {
-    const cli = runSettingsFrom({ retries: '4', 'max-calls': '9', 'max-wall-ms': '60000', gates: 'typecheck,lint', 'build-command': 'npm run build', 'test-timeout-ms': '5000', 'require-sandbox': true, 'pass-env': 'FOO', 'coverage-threshold': '1' });
-    const editor = runSettingsOf(readSettings(configWith({ retryBudget: 4, maxModelCalls: 9, maxWallMs: 60000, gates: ['typecheck', 'lint'], buildCommand: 'npm run build', testTimeoutMs: 5000, requireSandbox: true, passEnv: ['FOO'], coverageThreshold: 1 })));
+    const cli = runSettingsFrom({
+      retries: '4',
+      'max-calls': '9',
+      'max-wall-ms': '60000',
+      gates: 'typecheck,lint',
+      'build-command': 'npm run build',
+      'test-timeout-ms': '5000',
+      'require-sandbox': true,
+      'pass-env': 'FOO',
+      'coverage-threshold': '1',
+    });
+    const editor = runSettingsOf(
+      readSettings(
+        configWith({
+          retryBudget: 4,
+          maxModelCalls: 9,
+          maxWallMs: 60000,
+          gates: ['typecheck', 'lint'],
+          buildCommand: 'npm run build',
+          testTimeoutMs: 5000,
+          requireSandbox: true,
+          passEnv: ['FOO'],
+          coverageThreshold: 1,
+        }),
+      ),
+    );
     assert.deepEqual(effective(editor), effective(cli));
     assert.deepEqual(cli.gates.enabled, ['typecheck', 'lint', 'build']);
     assert.equal(cli.budget.attempts, 1 + 4 + 1, 'room for the whole ladder of the retries set');
   });
 
   it('hand the wiring the same settings when the user sets the same things in each', () => {
-    const cli = runSettingsFrom({ 'test-timeout-ms': '5000', 'test-command': 'npx jest', gates: 'typecheck', 'require-sandbox': true, 'pass-env': 'FOO,BAR' });
-    const editor = readRunSettings(configWith({ testTimeoutMs: 5000, testCommand: 'npx jest', gates: ['typecheck'], requireSandbox: true, passEnv: ['FOO', 'BAR'] }));
+    const cli = runSettingsFrom({
+      'test-timeout-ms': '5000',
+      'test-command': 'npx jest',
+      gates: 'typecheck',
+      'require-sandbox': true,
+      'pass-env': 'FOO,BAR',
+    });
+    const editor = readRunSettings(
+      configWith({ testTimeoutMs: 5000, testCommand: 'npx jest', gates: ['typecheck'], requireSandbox: true, passEnv: ['FOO', 'BAR'] }),
+    );
     assert.deepEqual(wiredSettings(editor.run), wiredSettings(cli));
   });
 });
@@ -42,7 +74,9 @@ describe('a run in the editor reads its settings once', () => {
   it('gives the core and the wiring settings of one read, even when the configuration changes between reads', () => {
     let reads = 0;
     // Every read answers a later value, as if the user kept editing the settings while the run started.
-    const config = { get: (key: string, fallback?: unknown) => (key === 'testTimeoutMs' || key === 'maxModelCalls' ? 1000 * ++reads : fallback) } as unknown as vscode.WorkspaceConfiguration;
+    const config = {
+      get: (key: string, fallback?: unknown) => (key === 'testTimeoutMs' || key === 'maxModelCalls' ? 1000 * ++reads : fallback),
+    } as unknown as vscode.WorkspaceConfiguration;
     const { editor, run } = readRunSettings(config);
     assert.equal(run.testTimeoutMs, editor.testTimeoutMs);
     assert.equal(run.budget.modelCalls, editor.maxModelCalls);

@@ -37,14 +37,19 @@ describe('run views (pure projections of the log)', () => {
 
   it('a run whose log stops mid-way and whose process is gone is interrupted, with Resume offered', () => {
     const { events } = recorded('BLOG-1');
-    const cut = events.slice(0, events.findIndex((e) => e.type === 'router.routed'));
+    const cut = events.slice(
+      0,
+      events.findIndex((e) => e.type === 'router.routed'),
+    );
     const state = reduceRun(cut[0]!.runId, cut);
     assert.equal(state.status, 'running');
     const root = runNode(state, NOW, 'interrupted');
     assert.equal(root.contextValue, 'run.interrupted');
     assert.equal(root.icon, 'debug-disconnect');
     assert.match(root.description ?? '', /interrupted: its process is gone \(Resume Run continues it\)/);
-    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: Record<string, { command: string; when?: string }[]> } };
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { menus: Record<string, { command: string; when?: string }[]> };
+    };
     const resume = pkg.contributes.menus['view/item/context']!.filter((m) => m.command === 'ticketRunner.resumeRun');
     assert.ok(resume.length && resume.every((m) => new RegExp(/viewItem =~ \/(.*)\/$/.exec(m.when!)![1]!).test(root.contextValue)));
   });
@@ -62,7 +67,10 @@ describe('run views (pure projections of the log)', () => {
     const on = runNode({ ...state, sandbox: { on: true, detail: 'bubblewrap' } }, NOW).children[0]!;
     assert.deepEqual([on.contextValue, on.label, on.icon], ['sandbox', 'sandbox: on (bubblewrap)', 'shield']);
     const off = runNode({ ...state, sandbox: { on: false, detail: 'bubblewrap (bwrap) not installed' } }, NOW).children[0]!;
-    assert.deepEqual([off.contextValue, off.label, off.icon, off.color], ['sandbox', 'sandbox: off (bubblewrap (bwrap) not installed)', 'warning', 'editorWarning.foreground']);
+    assert.deepEqual(
+      [off.contextValue, off.label, off.icon, off.color],
+      ['sandbox', 'sandbox: off (bubblewrap (bwrap) not installed)', 'warning', 'editorWarning.foreground'],
+    );
   });
 
   it('the timeline has an entry per event worth showing, typed by status', () => {
@@ -72,19 +80,36 @@ describe('run views (pure projections of the log)', () => {
     assert.equal(t[t.length - 1]!.status, 'needsOperator');
   });
 
-  it('the timeline has a row per model call, carrying the call\'s index for the control that opens its prompt', () => {
+  it("the timeline has a row per model call, carrying the call's index for the control that opens its prompt", () => {
     const { events, state } = recorded('BLOG-1');
     const rows = timelineOf(events).filter((x) => x.type === 'model.called');
     assert.equal(rows.length, state.modelCalls.length);
-    assert.deepEqual(rows.map((r) => r.call), state.modelCalls.map((_, i) => i));
-    assert.deepEqual(rows.map((r) => r.attempt), state.modelCalls.map((c) => c.attempt));
+    assert.deepEqual(
+      rows.map((r) => r.call),
+      state.modelCalls.map((_, i) => i),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.attempt),
+      state.modelCalls.map((c) => c.attempt),
+    );
     assert.match(rows[0]!.label, /^Coder model call: \d+ tokens, \d+\.\d s$/);
-    assert.ok(timelineOf(events).filter((x) => x.type !== 'model.called').every((x) => x.call === undefined), 'only a call\'s row has a call index');
+    assert.ok(
+      timelineOf(events)
+        .filter((x) => x.type !== 'model.called')
+        .every((x) => x.call === undefined),
+      "only a call's row has a call index",
+    );
   });
 
   it('refuses a model/show message that names no call, with a clear error', () => {
     assert.ok(parseWebviewMessage({ type: 'model/show', call: 2 }).ok);
-    for (const bad of [{ type: 'model/show', call: -1 }, { type: 'model/show', call: 1.5 }, { type: 'model/show', call: '2' }, { type: 'model/show' }, { type: 'model/show', call: 1, path: '/etc/passwd' }]) {
+    for (const bad of [
+      { type: 'model/show', call: -1 },
+      { type: 'model/show', call: 1.5 },
+      { type: 'model/show', call: '2' },
+      { type: 'model/show' },
+      { type: 'model/show', call: 1, path: '/etc/passwd' },
+    ]) {
       const r = parseWebviewMessage(bad);
       assert.ok(!r.ok, JSON.stringify(bad));
       assert.match(r.error, /^invalid message "model\/show": /);
@@ -93,22 +118,42 @@ describe('run views (pure projections of the log)', () => {
 
   it('the protocol accepts what the host builds and refuses malformed messages, saying which', () => {
     const { events, state } = recorded('BLOG-3');
-    const ok = parseHostMessage({ type: 'run/state', state, timeline: timelineOf(events), blobs: {}, quotes: [], mode: 'live', position: { seq: 0, total: events.length }, canDecide: true });
+    const ok = parseHostMessage({
+      type: 'run/state',
+      state,
+      timeline: timelineOf(events),
+      blobs: {},
+      quotes: [],
+      mode: 'live',
+      position: { seq: 0, total: events.length },
+      canDecide: true,
+    });
     assert.ok(ok.ok, ok.ok ? '' : ok.error);
     const bad = parseWebviewMessage({ type: 'correction/reject', id: 'r1', runId: 'x', requestId: 'y', reason: '   ' });
     assert.ok(!bad.ok);
     assert.match(bad.error, /invalid message "correction\/reject": reason/);
-    assert.ok(!parseWebviewMessage({ type: 'correction/accept', id: 'r1', runId: 'x', requestId: 'y', extra: 1 }).ok, 'strict: unknown keys are refused');
+    assert.ok(
+      !parseWebviewMessage({ type: 'correction/accept', id: 'r1', runId: 'x', requestId: 'y', extra: 1 }).ok,
+      'strict: unknown keys are refused',
+    );
   });
 
   it('the tree speaks in plain words: no internal name in any label or description', () => {
     for (const name of ['BLOG-1', 'BLOG-3']) {
       const { state } = recorded(name);
       const words = allNodes(runNode(state, NOW)).map((n) => `${n.label} ${n.description ?? ''}`);
-      for (const w of words) assert.doesNotMatch(w, /needsOperator|testPlan|notNeeded|testFile|testOutput|correctionRequested|guard (confirmed|abstained|overridden)|by webview/, w);
+      for (const w of words)
+        assert.doesNotMatch(
+          w,
+          /needsOperator|testPlan|notNeeded|testFile|testOutput|correctionRequested|guard (confirmed|abstained|overridden)|by webview/,
+          w,
+        );
     }
     const blog3 = allNodes(runNode(recorded('BLOG-3').state, NOW));
-    assert.ok(blog3.some((n) => n.label === 'correction: the ticket is wrong'), blog3.map((n) => n.label).join('\n'));
+    assert.ok(
+      blog3.some((n) => n.label === 'correction: the ticket is wrong'),
+      blog3.map((n) => n.label).join('\n'),
+    );
     assert.ok(blog3.some((n) => n.label === 'sent to you: change the ticket' && n.description === 'confirmed by a check'));
   });
 
@@ -120,7 +165,10 @@ describe('run views (pure projections of the log)', () => {
 
   it('a rolled-back run says so everywhere: its icon, its label, its description, its tooltip (in local time) and its tab', () => {
     const { events, state } = recorded('BLOG-1');
-    const rolled = reduceRun(events[0]!.runId, [...events, RunEvent.parse({ runId: events[0]!.runId, seq: events.length, ts: events[events.length - 1]!.ts, type: 'run.rolledBack', files: [] })]);
+    const rolled = reduceRun(events[0]!.runId, [
+      ...events,
+      RunEvent.parse({ runId: events[0]!.runId, seq: events.length, ts: events[events.length - 1]!.ts, type: 'run.rolledBack', files: [] }),
+    ]);
     const root = runNode(rolled, NOW, rolled.status, { timeZone: 'Europe/Berlin' });
     assert.equal(runNode(state, NOW).icon, 'pass');
     assert.deepEqual([root.icon, root.color], ['discard', 'disabledForeground'], 'never the green check of the pass it once was');
@@ -167,8 +215,14 @@ describe('run views (pure projections of the log)', () => {
 
   it('line diff and quote lines', () => {
     const d = lineDiff('a\nb\nc\nd', 'a\nB\nc\nd\ne');
-    assert.deepEqual(d.map((l) => `${l.op}${l.text}`), [' a', '-b', '+B', ' c', ' d', '+e']);
-    assert.deepEqual(withContext(lineDiff('1\n2\n3\n4\n5\n6\n7\n8', '1\n2\n3\n4\n5\n6\n7\nX'), 1).map((l) => (l ? l.op + l.text : null)), [null, ' 7', '-8', '+X']);
+    assert.deepEqual(
+      d.map((l) => `${l.op}${l.text}`),
+      [' a', '-b', '+B', ' c', ' d', '+e'],
+    );
+    assert.deepEqual(
+      withContext(lineDiff('1\n2\n3\n4\n5\n6\n7\n8', '1\n2\n3\n4\n5\n6\n7\nX'), 1).map((l) => (l ? l.op + l.text : null)),
+      [null, ' 7', '-8', '+X'],
+    );
     assert.equal(lineOf('one\ntwo\nthree', 'three'), 3);
     assert.equal(lineOf('one\ntwo', 'missing'), null);
   });

@@ -1,6 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { scriptPathFor } from '../../../src/node/models/scripted/loadScript';
-import { missingModel, NO_RECORDED_SAMPLE, recordedTickets, SET_API_KEY, settingTarget, TRY_SAMPLE, USE_EDITOR_MODEL, wayOf, waysInQuestion, type ModelFacts } from '../../../src/vscode/waysIn';
+import {
+  missingModel,
+  NO_RECORDED_SAMPLE,
+  recordedTickets,
+  SET_API_KEY,
+  settingTarget,
+  TRY_SAMPLE,
+  USE_EDITOR_MODEL,
+  wayOf,
+  waysInQuestion,
+  type ModelFacts,
+} from '../../../src/vscode/waysIn';
 
 const facts = (f: Partial<ModelFacts>): ModelFacts => ({ model: 'anthropic', lmFamily: '', hasKey: false, chatModels: 0, ...f });
 
@@ -20,7 +31,10 @@ describe('the ways to a model, for a window that has none', () => {
     assert.deepEqual(run.actions, [SET_API_KEY, USE_EDITOR_MODEL, TRY_SAMPLE]);
     assert.deepEqual(run.actions, ['Set API Key', "Use the Editor's Model", 'Try the Recorded Sample']);
     assert.equal(run.message, 'Ticket Runner needs a model to run a ticket, and no Anthropic API key is set.');
-    assert.equal(run.detail, "Set an Anthropic API key (kept in the editor's secret storage), use a chat model the editor offers (GitHub Copilot, for example), or try the recorded sample: a ticket replayed with its saved answers, no model called.");
+    assert.equal(
+      run.detail,
+      "Set an Anthropic API key (kept in the editor's secret storage), use a chat model the editor offers (GitHub Copilot, for example), or try the recorded sample: a ticket replayed with its saved answers, no model called.",
+    );
     const draft = waysInQuestion(missingModel(facts({}), 'draft')!, { sample: false });
     assert.match(draft.message, /^Ticket Runner needs a model to draft a ticket/);
     assert.deepEqual(draft.actions, [SET_API_KEY, USE_EDITOR_MODEL]);
@@ -30,11 +44,17 @@ describe('the ways to a model, for a window that has none', () => {
   it("after the editor's model was chosen and the editor offers none, the question says so and leaves that way out", () => {
     const q = waysInQuestion(missingModel(facts({}))!, { sample: true, noChatModel: true });
     assert.deepEqual(q.ways, ['key', 'sample']);
-    assert.match(q.detail, /^The editor offers no chat model: sign in to a chat provider first, or choose another way\. Set an Anthropic API key .*, or try the recorded sample/);
+    assert.match(
+      q.detail,
+      /^The editor offers no chat model: sign in to a chat provider first, or choose another way\. Set an Anthropic API key .*, or try the recorded sample/,
+    );
   });
 
   it('speaks of settings and commands, never of command-line flags or setting ids', () => {
-    for (const q of [waysInQuestion(missingModel(facts({}))!, { sample: true }), waysInQuestion(missingModel(facts({ model: 'vscode-lm' }))!, { sample: true, noChatModel: true })]) {
+    for (const q of [
+      waysInQuestion(missingModel(facts({}))!, { sample: true }),
+      waysInQuestion(missingModel(facts({ model: 'vscode-lm' }))!, { sample: true, noChatModel: true }),
+    ]) {
       assert.doesNotMatch(`${q.message} ${q.detail}`, /--|ticketRunner\./);
     }
     assert.doesNotMatch(NO_RECORDED_SAMPLE, /--|ticketRunner\./);
@@ -49,16 +69,24 @@ describe('the ways to a model, for a window that has none', () => {
 
   it("a changed model setting goes where the user set it, so that it takes effect; else into the user settings; never a folder's", () => {
     // A single folder's settings are its workspace's too: the window setting is written there, never as the folder's.
-    assert.equal(settingTarget({ workspaceFolderValue: 'anthropic', workspaceValue: 'anthropic' } as { workspaceValue?: unknown }), 'workspace');
+    assert.equal(
+      settingTarget({ workspaceFolderValue: 'anthropic', workspaceValue: 'anthropic' } as { workspaceValue?: unknown }),
+      'workspace',
+    );
     assert.equal(settingTarget({ workspaceValue: 'anthropic' }), 'workspace');
     assert.equal(settingTarget({}), 'global');
     assert.equal(settingTarget(undefined), 'global');
   });
 
   it('the recorded sample replays only a ticket with a script of recorded answers beside it', () => {
-    const tickets = ['/w/.tickets/BLOG-1.ticket.json', '/w/.tickets/BLOG-2.ticket.yaml', '/w/.tickets/NEW-1.ticket.json'].map((p) => ({ path: p }));
+    const tickets = ['/w/.tickets/BLOG-1.ticket.json', '/w/.tickets/BLOG-2.ticket.yaml', '/w/.tickets/NEW-1.ticket.json'].map((p) => ({
+      path: p,
+    }));
     const scripts = new Set(['/w/.tickets/BLOG-1.script.json', '/w/.tickets/BLOG-2.script.json']);
-    assert.deepEqual(recordedTickets(tickets, scripts, scriptPathFor).map((t) => t.path), ['/w/.tickets/BLOG-1.ticket.json', '/w/.tickets/BLOG-2.ticket.yaml']);
+    assert.deepEqual(
+      recordedTickets(tickets, scripts, scriptPathFor).map((t) => t.path),
+      ['/w/.tickets/BLOG-1.ticket.json', '/w/.tickets/BLOG-2.ticket.yaml'],
+    );
     assert.deepEqual(recordedTickets(tickets, new Set(), scriptPathFor), []);
   });
 });

@@ -71,7 +71,15 @@ interface ProposedLm {
       ): Thenable<unknown>;
       provideTokenCount(text: string | vscode.LanguageModelChatMessage, token: vscode.CancellationToken): Thenable<number>;
     },
-    metadata: { vendor: string; name: string; family: string; version: string; maxInputTokens: number; maxOutputTokens: number; capabilities?: { toolCalling?: boolean } },
+    metadata: {
+      vendor: string;
+      name: string;
+      family: string;
+      version: string;
+      maxInputTokens: number;
+      maxOutputTokens: number;
+      capabilities?: { toolCalling?: boolean };
+    },
   ): vscode.Disposable;
 }
 
@@ -91,7 +99,16 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
             const tools = (options.tools ?? []).map((t) => t.name);
             const role = tools.map((t) => ROLE_OF_TOOL[t]).find((r) => r !== undefined) ?? 'coder';
             const schemas = Object.fromEntries((options.tools ?? []).map((t) => [t.name, t.inputSchema]));
-            const request: FakeRequest = { model: model.id, role, system: textOf(messages[0]), modelOptions: options.modelOptions, toolMode: options.toolMode, tools, schemas, cancelled: false };
+            const request: FakeRequest = {
+              model: model.id,
+              role,
+              system: textOf(messages[0]),
+              modelOptions: options.modelOptions,
+              toolMode: options.toolMode,
+              tools,
+              schemas,
+              cancelled: false,
+            };
             requests.push(request);
             token.onCancellationRequested(() => (request.cancelled = true));
             const answer = queues[role].shift();
@@ -103,12 +120,24 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
               progress.report({ index: 0, part: new vscode.LanguageModelTextPart(text.slice(i, i + size)) });
               await new Promise((r) => setTimeout(r, 5));
             }
-            if (answer.kind === 'tool') progress.report({ index: 0, part: new vscode.LanguageModelToolCallPart(`fake-${requests.length}`, answer.name, answer.input) });
+            if (answer.kind === 'tool')
+              progress.report({
+                index: 0,
+                part: new vscode.LanguageModelToolCallPart(`fake-${requests.length}`, answer.name, answer.input),
+              });
             return undefined;
           },
           provideTokenCount: (text) => Promise.resolve(Math.ceil((typeof text === 'string' ? text : textOf(text)).length / 4)),
         },
-        { vendor: 'fake-lm', name: model.name, family: model.family, version: '1', maxInputTokens: 200_000, maxOutputTokens: 16_000, capabilities: { toolCalling: true } },
+        {
+          vendor: 'fake-lm',
+          name: model.name,
+          family: model.family,
+          version: '1',
+          maxInputTokens: 200_000,
+          maxOutputTokens: 16_000,
+          capabilities: { toolCalling: true },
+        },
       ),
     );
   }
@@ -117,7 +146,12 @@ export function activate(context: vscode.ExtensionContext): FakeLmApi {
       for (const role of Object.keys(queues) as FakeRole[]) queues[role] = [...(answers[role] ?? [])];
       requests.length = 0;
     },
-    remaining: () => ({ coder: queues.coder.length, debugger: queues.debugger.length, reviewer: queues.reviewer.length, testReviewer: queues.testReviewer.length }),
+    remaining: () => ({
+      coder: queues.coder.length,
+      debugger: queues.debugger.length,
+      reviewer: queues.reviewer.length,
+      testReviewer: queues.testReviewer.length,
+    }),
     requests,
   };
 }

@@ -46,11 +46,12 @@ const noFallback: DiagnosticsPort = {
 describe('Ticket Runner in a real VS Code (code-server)', () => {
   let runId: string;
 
-  it('activates on the workspace\'s .tickets folder and contributes its commands', async () => {
+  it("activates on the workspace's .tickets folder and contributes its commands", async () => {
     const a = await api();
     assert.ok(a.runs);
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['ticketRunner.runTicket', 'ticketRunner.openRun', 'ticketRunner.rollbackRun', 'ticketRunner.setApiKey']) assert.ok(commands.includes(c), c);
+    for (const c of ['ticketRunner.runTicket', 'ticketRunner.openRun', 'ticketRunner.rollbackRun', 'ticketRunner.setApiKey'])
+      assert.ok(commands.includes(c), c);
   });
 
   it('the editor diagnostics adapter reports a real TypeScript error, and not a stale one after the fix, without opening a tab', async () => {
@@ -67,7 +68,11 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     writeFileSync(abs('src/broken.ts'), 'export const count: number = 3;\n');
     const t2 = Date.now();
     const second = await d.check(['src/broken.ts'], new AbortController().signal);
-    assert.deepEqual(second.diagnostics.filter((x) => x.file === 'src/broken.ts'), [], 'the error from before the write is not reported');
+    assert.deepEqual(
+      second.diagnostics.filter((x) => x.file === 'src/broken.ts'),
+      [],
+      'the error from before the write is not reported',
+    );
     console.log(`    re-check after the write in ${Date.now() - t2} ms`);
     assert.deepEqual(opened.stop(), [], 'the check opened no editor tab');
   });
@@ -80,7 +85,11 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     clean.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), 'export const size: number = 3;\n');
     assert.ok(await vscode.workspace.applyEdit(clean));
     assert.ok(doc.isDirty, 'the editor holds unsaved edits that hide the error on disk');
-    const d = new EditorDiagnostics(folder(), { fallback: new LanguageServiceDiagnostics(folder().uri.fsPath), quietMs: 300, ceilingMs: 45_000 });
+    const d = new EditorDiagnostics(folder(), {
+      fallback: new LanguageServiceDiagnostics(folder().uri.fsPath),
+      quietMs: 300,
+      ceilingMs: 45_000,
+    });
     try {
       const result = await d.check([file], new AbortController().signal);
       const err = result.diagnostics.find((x) => x.file === file);
@@ -102,7 +111,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     // The editor's TypeScript server offers the import fix once it has loaded the project, which a
     // window that just opened may still be doing: asking again changes nothing while the file is not allowed.
     let refused = await d.autofix([file], () => false, new AbortController().signal);
-    for (const end = Date.now() + 60_000; refused.refused.length === 0 && refused.applied.length === 0 && Date.now() < end; ) {
+    for (const end = Date.now() + 60_000; refused.refused.length === 0 && refused.applied.length === 0 && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 1_000));
       refused = await d.autofix([file], () => false, new AbortController().signal);
     }
@@ -111,7 +120,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.doesNotMatch(readFileSync(abs(file), 'utf8'), /import/);
     // The server may answer nothing while it is still busy with the project (a loaded machine): ask again, as above.
     let fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
-    for (const end = Date.now() + 60_000; fixed.applied.length === 0 && fixed.refused.length === 0 && Date.now() < end; ) {
+    for (const end = Date.now() + 60_000; fixed.applied.length === 0 && fixed.refused.length === 0 && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 1_000));
       fixed = await d.autofix([file], (p) => p === file, new AbortController().signal);
     }
@@ -119,7 +128,10 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.equal(fixed.applied[0]!.code, 'TS2304');
     assert.match(readFileSync(abs(file), 'utf8'), /import \{ MAX_PER_PAGE \} from ['"]\.\.\/utils\/pagination(\.js)?['"]/);
     const after = await d.check([file], new AbortController().signal);
-    assert.deepEqual(after.diagnostics.filter((x) => x.category === 'error'), []);
+    assert.deepEqual(
+      after.diagnostics.filter((x) => x.category === 'error'),
+      [],
+    );
     // The edit went through the editor, so undo takes it back.
     const doc = await vscode.workspace.openTextDocument(abs(file));
     await vscode.window.showTextDocument(doc);
@@ -131,7 +143,11 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
   it('a structural fix is not made on a file with changes you have not saved, by the editor or the headless service', async () => {
     // The editor's server cannot vouch for a buffer that is not the disk, so the headless service
     // is asked, which would write the file on disk under the user's buffer.
-    const d = new EditorDiagnostics(folder(), { fallback: new LanguageServiceDiagnostics(folder().uri.fsPath), quietMs: 300, ceilingMs: 45_000 });
+    const d = new EditorDiagnostics(folder(), {
+      fallback: new LanguageServiceDiagnostics(folder().uri.fsPath),
+      quietMs: 300,
+      ceilingMs: 45_000,
+    });
     const files = vscode.workspace.getConfiguration('files', folder().uri);
     const autoSave = files.inspect('autoSave')?.workspaceValue;
     // The user's change stays unsaved for the whole test.
@@ -147,7 +163,12 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     try {
       const result = await d.autofix([file], (p) => p === file, new AbortController().signal);
       assert.deepEqual(result.applied, [], 'no fix was made');
-      assert.ok(result.refused.some((r) => r.code === 'TS2304' && /\(not applied: src\/handlers\/capped\.ts has changes you have not saved\)$/.test(r.description)), JSON.stringify(result.refused));
+      assert.ok(
+        result.refused.some(
+          (r) => r.code === 'TS2304' && /\(not applied: src\/handlers\/capped\.ts has changes you have not saved\)$/.test(r.description),
+        ),
+        JSON.stringify(result.refused),
+      );
       assert.equal(readFileSync(abs(file), 'utf8'), onDisk, 'nothing was saved');
       assert.ok(doc.isDirty, 'the buffer still holds the unsaved change');
       assert.equal(doc.getText(), `${onDisk}// typed, not saved\n`, 'and nothing else');
@@ -168,12 +189,25 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.equal(path.relative(folder().uri.fsPath, uri.fsPath), path.join('.tickets', 'NEW-1.ticket.json'));
       const text = readFileSync(uri.fsPath, 'utf8');
       assert.equal((JSON.parse(text) as Ticket).title, 'Sort posts by date');
-      assert.equal(await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-1', 'again'), undefined, 'never over an existing ticket');
+      assert.equal(
+        await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-1', 'again'),
+        undefined,
+        'never over an existing ticket',
+      );
       assert.equal(readFileSync(uri.fsPath, 'utf8'), text);
-      const fresh = await vscode.commands.executeCommand<{ findings: { path: string; severity: string }[] }>('ticketRunner.validateTicket', uri);
-      assert.ok(fresh.findings.some((f) => f.path === '$.description' && f.severity === 'error'), JSON.stringify(fresh.findings));
+      const fresh = await vscode.commands.executeCommand<{ findings: { path: string; severity: string }[] }>(
+        'ticketRunner.validateTicket',
+        uri,
+      );
+      assert.ok(
+        fresh.findings.some((f) => f.path === '$.description' && f.severity === 'error'),
+        JSON.stringify(fresh.findings),
+      );
       const onDescription = vscode.languages.getDiagnostics(uri).find((d) => d.message.includes('placeholder'));
-      assert.ok(onDescription && text.split('\n')[onDescription.range.start.line]!.includes('"description"'), 'the finding sits on the description line');
+      assert.ok(
+        onDescription && text.split('\n')[onDescription.range.start.line]!.includes('"description"'),
+        'the finding sits on the description line',
+      );
 
       const blog3 = vscode.Uri.file(abs('.tickets/BLOG-3.ticket.json'));
       await vscode.commands.executeCommand('ticketRunner.validateTicket', blog3);
@@ -182,9 +216,15 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       const doc = await vscode.workspace.openTextDocument(blog3);
       assert.match(doc.getText(refs[0]!.range), /publishedAt/, 'the error covers the refs entry');
 
-      const shown = await vscode.commands.executeCommand<vscode.Uri | undefined>('ticketRunner.renderTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
+      const shown = await vscode.commands.executeCommand<vscode.Uri | undefined>(
+        'ticketRunner.renderTicket',
+        vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')),
+      );
       assert.ok(shown);
-      assert.match((await vscode.workspace.openTextDocument(shown)).getText(), /^\/\/ Generated by Ticket Runner[\s\S]*rejects perPage above 100/);
+      assert.match(
+        (await vscode.workspace.openTextDocument(shown)).getText(),
+        /^\/\/ Generated by Ticket Runner[\s\S]*rejects perPage above 100/,
+      );
       assert.equal(existsSync(abs('test/ticket/BLOG-1.test.ts')), false, 'rendering writes nothing');
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -192,43 +232,79 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('YAML tickets: New Ticket writes one, Validate Ticket\'s findings sit at their YAML place; Draft Ticket from Text opens an unsaved, validated draft with its rendered tests and runs nothing', async () => {
-    const yamlUri = await vscode.commands.executeCommand<vscode.Uri | undefined>('ticketRunner.newTicket', 'NEW-Y', 'Sort posts by date', 'yaml');
+  it("YAML tickets: New Ticket writes one, Validate Ticket's findings sit at their YAML place; Draft Ticket from Text opens an unsaved, validated draft with its rendered tests and runs nothing", async () => {
+    const yamlUri = await vscode.commands.executeCommand<vscode.Uri | undefined>(
+      'ticketRunner.newTicket',
+      'NEW-Y',
+      'Sort posts by date',
+      'yaml',
+    );
     const script = abs('.tickets/DRAFT-1.script.json');
     try {
       assert.ok(yamlUri);
       assert.equal(path.relative(folder().uri.fsPath, yamlUri.fsPath), path.join('.tickets', 'NEW-Y.ticket.yaml'));
       const text = readFileSync(yamlUri.fsPath, 'utf8');
-      assert.equal(await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-Y', 'again', 'json'), undefined, 'one ticket per id, whatever the format');
+      assert.equal(
+        await vscode.commands.executeCommand('ticketRunner.newTicket', 'NEW-Y', 'again', 'json'),
+        undefined,
+        'one ticket per id, whatever the format',
+      );
       await vscode.commands.executeCommand('ticketRunner.validateTicket', yamlUri);
       const onDescription = vscode.languages.getDiagnostics(yamlUri).find((d) => d.message.includes('placeholder'));
-      assert.ok(onDescription && text.split('\n')[onDescription.range.start.line]!.startsWith('description:'), 'the finding sits on the YAML description line');
+      assert.ok(
+        onDescription && text.split('\n')[onDescription.range.start.line]!.startsWith('description:'),
+        'the finding sits on the YAML description line',
+      );
 
       const blog1 = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8')) as Record<string, unknown>;
       writeFileSync(script, JSON.stringify({ drafter: [{ text: 'not a ticket' }, { structured: blog1 }] }));
       const before = readdirSync(abs('.tickets')).sort();
       const runsBefore = runIds();
       const { value: drafted, shown } = await messagesDuring(
-        async () => await vscode.commands.executeCommand<{ uri: vscode.Uri; draft: { text: string; rejected: string[] } } | undefined>('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-1', format: 'yaml' }),
+        async () =>
+          await vscode.commands.executeCommand<{ uri: vscode.Uri; draft: { text: string; rejected: string[] } } | undefined>(
+            'ticketRunner.draftTicket',
+            { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-1', format: 'yaml' },
+          ),
       );
       assert.ok(drafted, 'the command returns the draft');
       const told = shown.find((m) => m.text.startsWith('Draft DRAFT-1:'))?.text ?? '';
-      assert.match(told, /It took 2 model calls, \$0\.0000, 1 recovery step \(rung 2 \(a malformed answer\): answer 1 was refused \(the answer is not a JSON object and called no tool\); asking again with the reason\)\.$/, 'the rungs and the cost, in words');
+      assert.match(
+        told,
+        /It took 2 model calls, \$0\.0000, 1 recovery step \(rung 2 \(a malformed answer\): answer 1 was refused \(the answer is not a JSON object and called no tool\); asking again with the reason\)\.$/,
+        'the rungs and the cost, in words',
+      );
       assert.equal(drafted.uri.scheme, 'untitled', 'unsaved');
       assert.ok(drafted.uri.path.endsWith('/.tickets/DRAFT-1.ticket.yaml'));
       assert.equal(drafted.draft.rejected.length, 1, 'the prose answer was refused and asked again');
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === drafted.uri.toString());
       assert.equal(doc?.getText(), drafted.draft.text);
-      assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'ticket-runner-rendered' && /rejects perPage above 100/.test(d.getText())), 'the rendered tests are shown');
+      assert.ok(
+        vscode.workspace.textDocuments.some(
+          (d) => d.uri.scheme === 'ticket-runner-rendered' && /rejects perPage above 100/.test(d.getText()),
+        ),
+        'the rendered tests are shown',
+      );
       assert.deepEqual(readdirSync(abs('.tickets')).sort(), before, 'nothing saved');
       assert.deepEqual(runIds(), runsBefore, 'nothing ran');
 
       writeFileSync(abs('.tickets/DRAFT-2.script.json'), JSON.stringify({ drafter: [{ fault: 'transportError' }] }));
-      const failed = await messagesDuring(async () => vscode.commands.executeCommand('ticketRunner.draftTicket', { text: 'GET /posts must answer 400 above perPage 100.', id: 'DRAFT-2', format: 'json' }));
+      const failed = await messagesDuring(async () =>
+        vscode.commands.executeCommand('ticketRunner.draftTicket', {
+          text: 'GET /posts must answer 400 above perPage 100.',
+          id: 'DRAFT-2',
+          format: 'json',
+        }),
+      );
       assert.equal(failed.value, undefined);
       assert.deepEqual(
         failed.shown.map((m) => [m.level, m.text]),
-        [['error', 'Draft Ticket from Text: the model failed while drafting (scripted model: recorded transport failure (drafter #1)); 1 model call, $0.0000, no rung fired; nothing was written: run the draft again Your text is kept: run Draft Ticket from Text again to retry it.']],
+        [
+          [
+            'error',
+            'Draft Ticket from Text: the model failed while drafting (scripted model: recorded transport failure (drafter #1)); 1 model call, $0.0000, no rung fired; nothing was written: run the draft again Your text is kept: run Draft Ticket from Text again to retry it.',
+          ],
+        ],
       );
       assert.deepEqual(readdirSync(abs('.tickets')).sort(), [...before, 'DRAFT-2.script.json'].sort(), 'nothing saved');
     } finally {
@@ -240,7 +316,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('the ticket language server shows a broken ticket\'s problems as it opens, and its quick fix repairs the scope path', async () => {
+  it("the ticket language server shows a broken ticket's problems as it opens, and its quick fix repairs the scope path", async () => {
     const ticket = abs('.tickets/LSP-1.ticket.json');
     const broken = JSON.parse(readFileSync(abs('.tickets/BLOG-1.ticket.json'), 'utf8')) as Ticket;
     broken.id = 'LSP-1';
@@ -264,7 +340,11 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.ok(fix?.edit, actions.map((a) => a.title).join(', '));
       assert.ok(await vscode.workspace.applyEdit(fix.edit));
       assert.deepEqual((JSON.parse(doc.getText()) as Ticket).scope.read, ['src/utils/pagination.ts']);
-      await until('the fixed ticket to have no scope.read problem', () => missing() === undefined && !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('scope.read')), 30_000);
+      await until(
+        'the fixed ticket to have no scope.read problem',
+        () => missing() === undefined && !vscode.languages.getDiagnostics(uri).some((d) => d.message.includes('scope.read')),
+        30_000,
+      );
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       rmSync(ticket, { force: true });
@@ -284,8 +364,9 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     try {
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc);
-      const missing = () => vscode.languages.getDiagnostics(uri).filter((d) => d.message.includes('"src/utils/pagnation.ts" does not exist'));
-      await until('the language server to publish the YAML ticket\'s missing scope path', () => missing().length > 0, 90_000);
+      const missing = () =>
+        vscode.languages.getDiagnostics(uri).filter((d) => d.message.includes('"src/utils/pagnation.ts" does not exist'));
+      await until("the language server to publish the YAML ticket's missing scope path", () => missing().length > 0, 90_000);
       assert.equal(missing().length, 1, 'one owner reports it');
       assert.equal(doc.getText(missing()[0]!.range), 'src/utils/pagnation.ts', 'the error covers the YAML scalar itself');
     } finally {
@@ -310,7 +391,10 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       await until('the language server to publish the scope.write path that does not exist', () => wrong() !== undefined, 90_000);
       const problem = wrong()!;
       assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
-      assert.equal(problem.message, 'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or declare what the ticket creates in it with a "declare" op');
+      assert.equal(
+        problem.message,
+        'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or declare what the ticket creates in it with a "declare" op',
+      );
       assert.equal(doc.getText(problem.range), '"src/handlers/psts.ts"');
 
       const at = doc.positionAt(doc.getText().indexOf('"getP"') + 5);
@@ -326,7 +410,10 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.ok(declare?.edit, titles.join(', '));
       assert.ok(await vscode.workspace.applyEdit(declare.edit));
       const ops = (JSON.parse(doc.getText()) as { ops: { op: string; file: string }[] }).ops;
-      assert.deepEqual(ops.map((o) => [o.op, o.file]), [['declare', 'src/handlers/psts.ts']]);
+      assert.deepEqual(
+        ops.map((o) => [o.op, o.file]),
+        [['declare', 'src/handlers/psts.ts']],
+      );
       await until('the declared file to be no scope.write problem', () => wrong() === undefined, 30_000);
     } finally {
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -357,7 +444,8 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
         for (const doc of docs) {
           const edit = new vscode.WorkspaceEdit();
           edit.insert(doc.uri, new vscode.Position(doc.lineCount, 0), `// saved ${saves}\n`);
-          if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save())) failed.push(`${path.basename(doc.uri.fsPath)} save ${saves}`);
+          if (!(await vscode.workspace.applyEdit(edit)) || !(await doc.save()))
+            failed.push(`${path.basename(doc.uri.fsPath)} save ${saves}`);
         }
         await new Promise((r) => setTimeout(r, 300));
       }
@@ -382,7 +470,9 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     assert.deepEqual(opened.stop(), [], 'the run opened no editor tab: only its own run view');
     assert.ok(result, 'the command returns the run');
     runId = result.runId;
-    console.log(`    BLOG-1 ran in ${Date.now() - t} ms: ${result.state.status}; diagnostics per attempt ${result.state.attempts.map((x) => x.diagnostics?.durationMs).join(', ')} ms`);
+    console.log(
+      `    BLOG-1 ran in ${Date.now() - t} ms: ${result.state.status}; diagnostics per attempt ${result.state.attempts.map((x) => x.diagnostics?.durationMs).join(', ')} ms`,
+    );
     assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
     assert.equal(result.state.model?.scripted, true);
     const diagnosed = result.state.attempts.filter((x) => x.diagnostics);
@@ -434,10 +524,14 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       const run = Promise.resolve(vscode.commands.executeCommand('ticketRunner.runTicket')).finally(() => (settled = true));
       await until('the run view to open with the list', () => seen.length >= 1, 20_000);
       // Escape on the list, until it has shown and taken it.
-      await until('the pick to close', () => {
-        if (!settled) void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-        return settled;
-      }, 20_000);
+      await until(
+        'the pick to close',
+        () => {
+          if (!settled) void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          return settled;
+        },
+        20_000,
+      );
       assert.equal(await run, undefined, 'no run without a ticket');
       await until('the run view to close', () => seen.length >= 2, 10_000).catch(() => undefined);
       assert.deepEqual(seen, ['opened Run Ticket', 'closed Run Ticket']);
@@ -469,12 +563,17 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     // The progress notification's Cancel: its token aborts the run's controller, which the service owns.
     const cancel = new vscode.CancellationTokenSource();
     const opened = textTabsOpened();
-    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }), {
-      cancel: cancel.token,
-      onEvent: (e) => {
-        if (e.type === 'tests.materialized') cancel.cancel();
+    const result = await a.runs.drive(
+      folder(),
+      '.tickets/BLOG-1.ticket.json',
+      (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }),
+      {
+        cancel: cancel.token,
+        onEvent: (e) => {
+          if (e.type === 'tests.materialized') cancel.cancel();
+        },
       },
-    });
+    );
     cancel.dispose();
     assert.deepEqual(opened.stop(), [], 'a cancelled run opened and closed no editor tab');
     assert.equal(result.state.status, 'cancelled');
@@ -483,16 +582,21 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
   });
 
-  it('the run view\'s Cancel stops the run it names, and answers false for a run this window does not drive', async () => {
+  it("the run view's Cancel stops the run it names, and answers false for a run this window does not drive", async () => {
     const a = await api();
     const { startRun } = await import('../../../src/core/index.js');
     assert.equal(a.runs.cancel('no-such-run'), false);
     let asked: boolean | undefined;
-    const result = await a.runs.drive(folder(), '.tickets/BLOG-1.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }), {
-      onEvent: (e) => {
-        if (e.type === 'tests.materialized' && asked === undefined) asked = a.runs.cancel(e.runId);
+    const result = await a.runs.drive(
+      folder(),
+      '.tickets/BLOG-1.ticket.json',
+      (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-1.ticket.json', signal }),
+      {
+        onEvent: (e) => {
+          if (e.type === 'tests.materialized' && asked === undefined) asked = a.runs.cancel(e.runId);
+        },
       },
-    });
+    );
     assert.equal(asked, true);
     assert.equal(result.state.status, 'cancelled');
     assert.equal(a.runs.cancel(result.runId), false, 'a finished run has nothing to cancel');
@@ -503,12 +607,17 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const a = await api();
     const { startRun } = await import('../../../src/core/index.js');
     const opened = textTabsOpened();
-    const result = await a.runs.drive(folder(), '.tickets/BLOG-2.ticket.json', (deps, signal) => startRun(deps, { ticketPath: '.tickets/BLOG-2.ticket.json', signal }));
+    const result = await a.runs.drive(folder(), '.tickets/BLOG-2.ticket.json', (deps, signal) =>
+      startRun(deps, { ticketPath: '.tickets/BLOG-2.ticket.json', signal }),
+    );
     assert.deepEqual(opened.stop(), [], 'the run opened no tab');
     assert.equal(result.state.status, 'needsOperator', JSON.stringify(result.state.finished));
     const c = result.state.corrections.find((x) => x.status === 'pending')!;
     assert.equal(c.request.proposal.kind, 'testPlan');
-    const diffTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === PROPOSAL_SCHEME);
+    const diffTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === PROPOSAL_SCHEME);
     assert.equal(diffTabs().length, 0, 'no diff is open before the user asks');
     try {
       const asked = textTabsOpened();
@@ -516,7 +625,13 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       const testFile = result.state.testFiles[0]!.path;
       const test = await a.panels.proposals.show(result.runId, c.request.id, testFile);
       const tabs = diffTabs().map((t) => t.input as vscode.TabInputTextDiff);
-      assert.deepEqual(tabs.map((t) => [t.original.toString(), t.modified.toString()]).sort(), [[ticket.before.toString(), ticket.after.toString()], [test.before.toString(), test.after.toString()]].sort());
+      assert.deepEqual(
+        tabs.map((t) => [t.original.toString(), t.modified.toString()]).sort(),
+        [
+          [ticket.before.toString(), ticket.after.toString()],
+          [test.before.toString(), test.after.toString()],
+        ].sort(),
+      );
       assert.equal(ticket.before.path, `/${result.runId}/${c.request.id}/before/ticket/.tickets/BLOG-2.ticket.json`);
       assert.equal(test.after.path, `/${result.runId}/${c.request.id}/after/test/${testFile}`);
       // What was opened is the two diffs asked for, and nothing else.
@@ -524,8 +639,16 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       const text = async (u: vscode.Uri) => (await vscode.workspace.openTextDocument(u)).getText();
       const onDisk = readFileSync(abs('.tickets/BLOG-2.ticket.json'), 'utf8');
       // Both sides are the ticket as its schema reads it (defaults filled in): the diff shows meaning, not layout.
-      assert.deepEqual((JSON.parse(await text(ticket.before)) as Ticket).testPlan, Ticket.parse(JSON.parse(onDisk)).testPlan, 'the left side is the ticket as it is');
-      assert.deepEqual((JSON.parse(await text(ticket.after)) as Ticket).testPlan, (c.request.proposal as { testPlan: unknown }).testPlan, 'the right side is what Accept writes');
+      assert.deepEqual(
+        (JSON.parse(await text(ticket.before)) as Ticket).testPlan,
+        Ticket.parse(JSON.parse(onDisk)).testPlan,
+        'the left side is the ticket as it is',
+      );
+      assert.deepEqual(
+        (JSON.parse(await text(ticket.after)) as Ticket).testPlan,
+        (c.request.proposal as { testPlan: unknown }).testPlan,
+        'the right side is what Accept writes',
+      );
       assert.notEqual(await text(test.before), await text(test.after));
       assert.match(await text(test.after), /assert\./, 'the rendered test is code');
       assert.equal(readFileSync(abs('.tickets/BLOG-2.ticket.json'), 'utf8'), onDisk, 'showing the diff wrote nothing');
@@ -537,7 +660,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('opens a file a run view names only inside the run\'s folder: a sibling that shares its prefix is refused', () => {
+  it("opens a file a run view names only inside the run's folder: a sibling that shares its prefix is refused", () => {
     const base = folder().uri;
     const sibling = `../${path.basename(base.fsPath)}-other/secret.ts`;
     assert.equal(fileInFolder(base, sibling), undefined);
@@ -548,14 +671,14 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
   it('Roll Back Run refuses to overwrite a file the user changed since the run, and changes nothing', async () => {
     const a = await api();
     const file = abs('src/handlers/posts.ts');
-    appendFileSync(file, '\n// the user\'s edit after the run\n');
+    appendFileSync(file, "\n// the user's edit after the run\n");
     const edited = readFileSync(file, 'utf8');
     const result = await vscode.commands.executeCommand('ticketRunner.rollbackRun', runId, true);
     assert.equal(result, undefined, 'no rollback happened');
     assert.equal(readFileSync(file, 'utf8'), edited, 'the edit is still there');
     assert.equal(a.runs.get(runId)?.state.rolledBack, false);
     // The user takes the edit back; now the rollback below may proceed.
-    writeFileSync(file, edited.replace('\n// the user\'s edit after the run\n', ''));
+    writeFileSync(file, edited.replace("\n// the user's edit after the run\n", ''));
   });
 
   it('rolls the run back and deletes it from the commands', async () => {
@@ -576,8 +699,15 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     let runId: string | undefined;
     try {
       await withSettings({ testCommand: `node hang.js ${token}` }, async () => {
-        const run = vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
-        await until('the hanging tests to start', () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0, 120_000);
+        const run = vscode.commands.executeCommand<RunResult | undefined>(
+          'ticketRunner.runTicket',
+          vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')),
+        );
+        await until(
+          'the hanging tests to start',
+          () => pidsWith(`hang.js ${token}`).length > 0 && pidsWith(`299.${token}`).length > 0,
+          120_000,
+        );
         const pids = [...pidsWith(`hang.js ${token}`), ...pidsWith(`299.${token}`)];
         runId = a.runs.list().find((r) => a.runs.isActive(r.state.runId))?.state.runId;
         assert.ok(runId, 'the run is one this window drives');
@@ -586,7 +716,10 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
         console.log(`    the run recorded its cancel ${Date.now() - t} ms after the abort`);
         const result = await run;
         assert.equal(result?.state.status, 'cancelled', JSON.stringify(result?.state.finished));
-        const last = readFileSync(abs(`.ticket-runner/runs/${runId}/events.jsonl`), 'utf8').trim().split('\n').pop()!;
+        const last = readFileSync(abs(`.ticket-runner/runs/${runId}/events.jsonl`), 'utf8')
+          .trim()
+          .split('\n')
+          .pop()!;
         assert.match(last, /"type":"run\.finished".*"outcome":"cancelled"/);
         await until('the test processes to be gone', () => !pids.some(alive), 5_000);
         assert.equal(existsSync(abs('.ticket-runner/lock')), false, 'the workspace lock is released');
@@ -603,7 +736,19 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     const ext = vscode.extensions.all.find((e) => (e.packageJSON as { name?: unknown }).name === 'ticket-runner')!;
     const runs = abs('.ticket-runner/runs');
     const before = new Set(existsSync(runs) ? readdirSync(runs) : []);
-    const cli = spawn(process.execPath, [path.join(ext.extensionPath, 'dist', 'cli.js'), 'run', '.tickets/BLOG-1.ticket.json', '--model', 'scripted', '--workspace', folder().uri.fsPath], { stdio: 'ignore' });
+    const cli = spawn(
+      process.execPath,
+      [
+        path.join(ext.extensionPath, 'dist', 'cli.js'),
+        'run',
+        '.tickets/BLOG-1.ticket.json',
+        '--model',
+        'scripted',
+        '--workspace',
+        folder().uri.fsPath,
+      ],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise((resolve) => cli.on('exit', resolve));
     let id: string | undefined;
     const until = Date.now() + 120_000;

@@ -29,12 +29,26 @@ async function fake(): Promise<FakeLmApi> {
 
 const POSTS = 'src/handlers/posts.ts';
 const code = (file: string) => renderCoderFile(POSTS, readFileSync(abs(`.tickets/answers/BLOG-1/${file}`), 'utf8'));
-const script = () => JSON.parse(readFileSync(abs('.tickets/BLOG-1.script.json'), 'utf8')) as Record<'debugger' | 'reviewer' | 'testReviewer', { structured: object }[]>;
+const script = () =>
+  JSON.parse(readFileSync(abs('.tickets/BLOG-1.script.json'), 'utf8')) as Record<
+    'debugger' | 'reviewer' | 'testReviewer',
+    { structured: object }[]
+  >;
 /** Prose with no code and no repeated span, longer than rung 1's prose limit. */
-const rambling = Array.from({ length: 40 }, (_, i) => `Thought ${i + 1}: the clamp in parsePaginationParams comes before guard number ${i * 7 + 3}.`).join(' ');
+const rambling = Array.from(
+  { length: 40 },
+  (_, i) => `Thought ${i + 1}: the clamp in parsePaginationParams comes before guard number ${i * 7 + 3}.`,
+).join(' ');
 
 function coderRequest(thinking: boolean, collect: ModelAdaptation[]): ModelRequest {
-  return { role: 'coder', attempt: 1, system: 'You are the Coder.', messages: [{ role: 'user', content: 'Change src/handlers/posts.ts.' }], thinking, onAdapted: (a) => collect.push(a) };
+  return {
+    role: 'coder',
+    attempt: 1,
+    system: 'You are the Coder.',
+    messages: [{ role: 'user', content: 'Change src/handlers/posts.ts.' }],
+    thinking,
+    onAdapted: (a) => collect.push(a),
+  };
 }
 
 describe('vscode.lm: the rungs through the Language Model API, against a fake chat provider', () => {
@@ -66,7 +80,7 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
     assert.ok(f.requests[0]?.system.endsWith(CODE_WITHOUT_REASONING_INSTRUCTION), 'the instruction reached the model');
   });
 
-  it('runs BLOG-1 on the fake o4-mini: rung 1 stops a stream that never starts and one of prose, rung 3 maps thinking, the Debugger\'s answer is taken out of prose; all of it in the log', async function () {
+  it("runs BLOG-1 on the fake o4-mini: rung 1 stops a stream that never starts and one of prose, rung 3 maps thinking, the Debugger's answer is taken out of prose; all of it in the log", async function () {
     this.timeout(240_000);
     const f = await fake();
     const recorded = script();
@@ -78,7 +92,9 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
         { kind: 'text', text: code('attempt2.ts') },
       ],
       // No tool call: the diagnosis comes as text between two sentences of prose.
-      debugger: [{ kind: 'text', text: `I looked at the failure.\n${JSON.stringify(recorded.debugger[0]!.structured)}\nThat is my diagnosis.` }],
+      debugger: [
+        { kind: 'text', text: `I looked at the failure.\n${JSON.stringify(recorded.debugger[0]!.structured)}\nThat is my diagnosis.` },
+      ],
       reviewer: [{ kind: 'tool', name: 'review', input: recorded.reviewer[0]!.structured }],
       testReviewer: [{ kind: 'tool', name: 'test_review', input: recorded.testReviewer[0]!.structured }],
     };
@@ -96,13 +112,19 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
       assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
       assert.equal(result.state.model?.provider, 'vscode-lm');
       assert.deepEqual(f.remaining(), { coder: 0, debugger: 0, reviewer: 0, testReviewer: 0 }, 'every scripted answer was used');
-      const events = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunEvent);
+      const events = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as RunEvent);
       const rungs = events.filter((e) => e.type === 'rung.fired');
-      assert.deepEqual(rungs.map((e) => [e.attempt, e.rung, e.trigger, e.thinking]), [
-        [1, 1, 'noStart', true],
-        [2, 3, 'verifierFailed', true],
-        [2, 1, 'proseWithoutCode', false],
-      ]);
+      assert.deepEqual(
+        rungs.map((e) => [e.attempt, e.rung, e.trigger, e.thinking]),
+        [
+          [1, 1, 'noStart', true],
+          [2, 3, 'verifierFailed', true],
+          [2, 1, 'proseWithoutCode', false],
+        ],
+      );
       const called = events.filter((e): e is Extract<RunEvent, { type: 'model.called' }> => e.type === 'model.called');
       const kinds = called.map((e) => [e.role, e.attempt, e.ok, (e.adaptations ?? []).map((x) => x.kind).join('+')]);
       assert.deepEqual(kinds, [
@@ -118,7 +140,11 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
       const mapped = called[1]!.adaptations?.[0];
       assert.deepEqual(mapped?.kind === 'thinkingMapped' && mapped.modelOptions, { reasoning_effort: 'high' });
       const extracted = called[2]!.adaptations?.[1];
-      assert.deepEqual(extracted, { kind: 'answerExtracted', from: 'bareJson', skippedChars: 'I looked at the failure.\n'.length + '\nThat is my diagnosis.'.length });
+      assert.deepEqual(extracted, {
+        kind: 'answerExtracted',
+        from: 'bareJson',
+        skippedChars: 'I looked at the failure.\n'.length + '\nThat is my diagnosis.'.length,
+      });
       assert.equal(result.state.attempts[0]?.diagnosis?.kind, 'code', 'the extracted diagnosis was accepted and routed');
       // What the provider got: the option, the instructions, the tool it may not be made to call.
       const seen = f.requests.map((r) => [r.role, JSON.stringify(r.modelOptions ?? null)]);
@@ -136,20 +162,31 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
 
       // The run view's control for a call: its whole prompt and raw answer, read-only, beside, as a preview.
       await a.panels.calls.show(result.runId, 2);
-      const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === `/${result.runId}/call-3-debugger-attempt-1.txt`);
-      assert.ok(doc, 'the Debugger call\'s record is open');
+      const doc = vscode.workspace.textDocuments.find(
+        (d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === `/${result.runId}/call-3-debugger-attempt-1.txt`,
+      );
+      assert.ok(doc, "the Debugger call's record is open");
       const text = doc.getText();
       assert.match(text, /^=== call 3 of 7: debugger, attempt 1, vscode-lm fake-lm\/o4-mini \(fake-o4-mini\) ===/);
       assert.match(text, /--- system ---\n[\s\S]*--- user ---\n[\s\S]*BLOG-1/);
-      assert.match(text, /--- how the provider fitted the call to its API ---\ninstruction added to the prompt: "Answer only by calling the `diagnosis` tool\.[^\n]*\nanswer taken from the text \(a bare JSON object; 47 characters of prose around it left\)/);
+      assert.match(
+        text,
+        /--- how the provider fitted the call to its API ---\ninstruction added to the prompt: "Answer only by calling the `diagnosis` tool\.[^\n]*\nanswer taken from the text \(a bare JSON object; 47 characters of prose around it left\)/,
+      );
       assert.match(text, /--- answer \(end\) ---\nI looked at the failure\./);
-      const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString());
+      const tab = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString());
       assert.equal(tab?.isPreview, true, 'opened as a preview');
       await assert.rejects(a.panels.calls.show(result.runId, 99), /has no model call #100 \(it has 7\)/);
       // The same through the run's webview: the driver clicks the first call's control (only a browser reaches a webview's page).
       a.panels.open(result.runId);
       const first = `/${result.runId}/call-1-coder-attempt-1.txt`;
-      await until('the webview\'s "Prompt and answer" of call 1 to open its record', () => vscode.workspace.textDocuments.some((d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === first), 90_000);
+      await until(
+        'the webview\'s "Prompt and answer" of call 1 to open its record',
+        () => vscode.workspace.textDocuments.some((d) => d.uri.scheme === MODEL_CALL_SCHEME && d.uri.path === first),
+        90_000,
+      );
       const opened = vscode.workspace.textDocuments.find((d) => d.uri.path === first)!;
       assert.match(opened.getText(), /^=== call 1 of 7: coder, attempt 1, .* — failed: stopped: rung 1 stopped the stream \(noStart\)/);
     } finally {
@@ -169,7 +206,10 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
     const file = 'src/content/markup.ts';
     const before = readFileSync(abs(file), 'utf8');
     f.script({
-      coder: [{ kind: 'tool', name: edit.name, input: edit.input, text: 'I will round the reading time up.' }, { kind: 'text', text: 'readingTimeMinutes now rounds up.' }],
+      coder: [
+        { kind: 'tool', name: edit.name, input: edit.input, text: 'I will round the reading time up.' },
+        { kind: 'text', text: 'readingTimeMinutes now rounds up.' },
+      ],
       reviewer: [{ kind: 'tool', name: 'review', input: recorded.reviewer[0]!.structured }],
       testReviewer: [{ kind: 'tool', name: 'test_review', input: recorded.testReviewer[0]!.structured }],
     });
@@ -186,7 +226,8 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
       assert.equal(readFileSync(abs(file), 'utf8'), before.replace(oldStr, newStr), 'the file is the original with that one change');
       const coder = f.requests.filter((r) => r.role === 'coder');
       assert.ok(coder[0]?.tools.includes('str_replace_based_edit_tool'), 'the editor is offered');
-      const schema = coder[0]?.schemas['str_replace_based_edit_tool'] as { type?: string; properties?: Record<string, unknown> } | undefined;
+      const schema = coder[0]?.schemas['str_replace_based_edit_tool'] as
+        { type?: string; properties?: Record<string, unknown> } | undefined;
       assert.equal(schema?.type, 'object');
       assert.deepEqual(Object.keys(schema?.properties ?? {}).slice(0, 2), ['command', 'path']);
     } finally {
@@ -194,27 +235,39 @@ describe('vscode.lm: the rungs through the Language Model API, against a fake ch
     }
   });
 
-  it('Evaluate Routing runs the routing benchmark with the editor\'s model: a right claim confirmed, a wrong one vetoed, the report in a read-only tab', async () => {
+  it("Evaluate Routing runs the routing benchmark with the editor's model: a right claim confirmed, a wrong one vetoed, the report in a read-only tab", async () => {
     const f = await fake();
     const ext = vscode.extensions.all.find((e) => (e.packageJSON as { name?: unknown } | undefined)?.name === 'ticket-runner');
     assert.ok(ext, 'Ticket Runner is loaded');
     const corpus = path.join(ext.extensionPath, 'test', 'routing-corpus');
     const ids = ['blog-api-BLOG-1-a1', 'variant-code-looks-like-test-blog-api-BLOG-1-a1'];
     // Each case's recorded Debugger answer, now given by the editor's model through the diagnosis tool.
-    const answers = ids.map((id) => (JSON.parse(readFileSync(path.join(corpus, 'cases', `${id}.json`), 'utf8')) as { answers: { structured: object }[] }).answers[0]!.structured);
+    const answers = ids.map(
+      (id) =>
+        (JSON.parse(readFileSync(path.join(corpus, 'cases', `${id}.json`), 'utf8')) as { answers: { structured: object }[] }).answers[0]!
+          .structured,
+    );
     f.script({ debugger: answers.map((input): FakeAnswer => ({ kind: 'tool', name: 'diagnosis', input })) });
-    const report = await withSettings({ lmFamily: 'fake-plain' }, () => vscode.commands.executeCommand<RoutingReport | undefined>('ticketRunner.evaluateRouting', { corpus, cases: ids }));
+    const report = await withSettings({ lmFamily: 'fake-plain' }, () =>
+      vscode.commands.executeCommand<RoutingReport | undefined>('ticketRunner.evaluateRouting', { corpus, cases: ids }),
+    );
     assert.ok(report, 'the command returns its report');
     assert.match(report.model, /^vscode-lm fake-lm\/fake-plain/);
-    assert.deepEqual(report.results.map((r) => [r.id, r.gold, r.claimed, r.routed]), [
-      ['blog-api-BLOG-1-a1', 'code', 'code', 'code'],
-      ['variant-code-looks-like-test-blog-api-BLOG-1-a1', 'code', 'test', 'code'],
-    ]);
+    assert.deepEqual(
+      report.results.map((r) => [r.id, r.gold, r.claimed, r.routed]),
+      [
+        ['blog-api-BLOG-1-a1', 'code', 'code', 'code'],
+        ['variant-code-looks-like-test-blog-api-BLOG-1-a1', 'code', 'test', 'code'],
+      ],
+    );
     assert.equal(report.matrix.code.code, 2);
     assert.deepEqual(report.accuracy, { debugger: 0.5, routed: 1 });
     assert.deepEqual(f.remaining().debugger, 0, 'one call per case');
     const shown = vscode.workspace.textDocuments.find((d) => d.uri.scheme === ROUTING_REPORT_SCHEME);
-    assert.ok(shown && /gold/i.test(shown.getText()) && shown.getText().includes('"accuracy"'), 'the matrix and the JSON report are in the document');
+    assert.ok(
+      shown && /gold/i.test(shown.getText()) && shown.getText().includes('"accuracy"'),
+      'the matrix and the JSON report are in the document',
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

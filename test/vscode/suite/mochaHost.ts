@@ -23,6 +23,8 @@ export function runMocha(load: () => void): Promise<void> {
       else resolve();
     });
     runner.on('pass', (t) => results.push({ title: t.fullTitle(), state: 'passed', durationMs: t.duration }));
-    runner.on('fail', (t, err: Error) => results.push({ title: t.fullTitle(), state: 'failed', error: `${err.message}\n${err.stack ?? ''}` }));
+    runner.on('fail', (t, err: Error) =>
+      results.push({ title: t.fullTitle(), state: 'failed', error: `${err.message}\n${err.stack ?? ''}` }),
+    );
   });
 }

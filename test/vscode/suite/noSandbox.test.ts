@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../../src/core';
 import { abs, api, folder, messagesDuring, pageShown, runIds, withSettings } from './host';
 
-const runBlog1 = () => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
+const runBlog1 = () =>
+  vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')));
 
 /**
  * In an extension host whose PATH has no bwrap, as on a machine without bubblewrap: the
@@ -30,7 +31,10 @@ describe('where the OS sandbox cannot start', () => {
     assert.equal(value, undefined);
     assert.equal(shown.length, 1, JSON.stringify(shown));
     assert.equal(shown[0]!.level, 'error');
-    assert.match(shown[0]!.text, /^the sandbox is required but cannot start: .*bubblewrap \(bwrap\) not installed.*\. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep$/);
+    assert.match(
+      shown[0]!.text,
+      /^the sandbox is required but cannot start: .*bubblewrap \(bwrap\) not installed.*\. On Debian or Ubuntu: apt-get install bubblewrap socat ripgrep$/,
+    );
     assert.deepEqual(runIds(), before, 'no run was started');
   });
 
@@ -39,7 +43,10 @@ describe('where the OS sandbox cannot start', () => {
     const result = await withSettings({ requireSandbox: false }, runBlog1);
     assert.ok(result);
     assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
-    const started = JSON.parse(readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8').split('\n')[0]!) as { type: string; sandbox?: { on: boolean; detail: string } };
+    const started = JSON.parse(readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8').split('\n')[0]!) as {
+      type: string;
+      sandbox?: { on: boolean; detail: string };
+    };
     assert.equal(started.type, 'run.started');
     assert.equal(started.sandbox?.on, false);
     assert.match(started.sandbox.detail, /bubblewrap \(bwrap\) not installed/);
@@ -49,6 +56,6 @@ describe('where the OS sandbox cannot start', () => {
     assert.deepEqual([first.contextValue, first.label], ['sandbox', `sandbox: off (${started.sandbox.detail})`]);
     assert.equal(a.tree.getTreeItem(first).iconPath && (a.tree.getTreeItem(first).iconPath as vscode.ThemeIcon).id, 'warning');
     assert.ok(a.panels.panelOf(result.runId), 'the run opened in its webview (the driver reads its sandbox line)');
-    assert.ok(await pageShown(result.runId), 'the run\'s page was sent its state within a minute');
+    assert.ok(await pageShown(result.runId), "the run's page was sent its state within a minute");
   });
 });

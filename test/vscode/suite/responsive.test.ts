@@ -21,7 +21,13 @@ const PAUSE_MS = 20;
 function stepOf(state: RunState | undefined): string {
   if (!state) return 'no run yet';
   const last = state.attempts.at(-1) as Record<string, unknown> | undefined;
-  return `attempt ${state.attempts.length} (${last ? Object.keys(last).filter((k) => last[k] !== undefined).join(' ') : 'none'}), ${state.gates.length} gates`;
+  return `attempt ${state.attempts.length} (${
+    last
+      ? Object.keys(last)
+          .filter((k) => last[k] !== undefined)
+          .join(' ')
+      : 'none'
+  }), ${state.gates.length} gates`;
 }
 
 describe("another extension's command while a run checks", function () {
@@ -37,14 +43,19 @@ describe("another extension's command while a run checks", function () {
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(abs('.tickets/BLOG-1.ticket.json')), { preview: false });
     const warm = Date.now() + 60_000;
     while (Date.now() < warm) {
-      const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', vscode.Uri.file(abs('src/handlers/posts.ts')));
+      const symbols = await vscode.commands.executeCommand<unknown[] | undefined>(
+        'vscode.executeDocumentSymbolProvider',
+        vscode.Uri.file(abs('src/handlers/posts.ts')),
+      );
       if (symbols?.length) break;
       await new Promise((r) => setTimeout(r, 250));
     }
     await vscode.commands.executeCommand('ticketRunnerTests.ping');
     let done = false;
     const t0 = Date.now();
-    const run = Promise.resolve(vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json')))).finally(() => (done = true));
+    const run = Promise.resolve(
+      vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs('.tickets/BLOG-1.ticket.json'))),
+    ).finally(() => (done = true));
     // Each ping's wait, and what the run was doing then: checked once its first attempt's checks began.
     const waits: { ms: number; at: number; checking: boolean; step: string }[] = [];
     let checking = false;

@@ -13,8 +13,14 @@ import { CANARIES } from '../canaries';
 import { whyAttemptFailed } from '../../../src/core/run/views/words';
 import { abs, api, folder, messagesDuring, pageShown, runIds, withSettings } from './host';
 
-const runTicket = (ticket: string) => vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs(ticket)));
-const holderLock = (pid: number): LockHolder => ({ pid, host: thisHost(), startedAt: new Date().toISOString(), command: 'ticket-runner run .tickets/BLOG-3.ticket.json' });
+const runTicket = (ticket: string) =>
+  vscode.commands.executeCommand<RunResult | undefined>('ticketRunner.runTicket', vscode.Uri.file(abs(ticket)));
+const holderLock = (pid: number): LockHolder => ({
+  pid,
+  host: thisHost(),
+  startedAt: new Date().toISOString(),
+  command: 'ticket-runner run .tickets/BLOG-3.ticket.json',
+});
 const writeLock = (h: LockHolder) => writeFileSync(abs(LOCK_FILE), JSON.stringify(h) + '\n');
 
 describe('a safe workspace, from the editor', () => {
@@ -32,7 +38,8 @@ describe('a safe workspace, from the editor', () => {
       mkdirSync(abs('.vscode'));
       writeFileSync(abs('.vscode/settings.json'), '{}\n');
     }
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'the fixture, with a hostile answer');
@@ -40,7 +47,10 @@ describe('a safe workspace, from the editor', () => {
     try {
       const result = await withSettings({ gates: [], requireSandbox: true }, () => runTicket('.tickets/BLOG-5.ticket.json'));
       assert.ok(result, 'the run started (the sandbox is required, and it started)');
-      const events = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; result?: { output: string } });
+      const events = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; result?: { output: string } });
       const output = events.flatMap((e) => (e.type === 'tests.ran' ? [e.result!.output] : [])).join('\n');
       assert.match(output, /HOSTILE plant git hook: refused \(EROFS\)/, 'the hostile code ran, and was refused');
       assert.match(output, /HOSTILE set fsmonitor: refused \(EROFS\)/);
@@ -63,7 +73,16 @@ describe('a safe workspace, from the editor', () => {
     for (const [k, v] of Object.entries(CANARIES)) assert.equal(process.env[k], v, `${k} reached the extension host`);
     const escaped = path.join(homedir(), `tr-escaped-${process.pid}.txt`);
     const net = await listener();
-    makeAnswerHostile(folder().uri.fsPath, 'BLOG-5/attempt1.ts', hostilePrelude({ secretFile: path.join(homedir(), '.ssh', 'tr-no-such-key'), port: net.port, renderedTest: 'test/ticket/BLOG-5.test.ts', outsideFile: escaped }));
+    makeAnswerHostile(
+      folder().uri.fsPath,
+      'BLOG-5/attempt1.ts',
+      hostilePrelude({
+        secretFile: path.join(homedir(), '.ssh', 'tr-no-such-key'),
+        port: net.port,
+        renderedTest: 'test/ticket/BLOG-5.test.ts',
+        outsideFile: escaped,
+      }),
+    );
     let result: RunResult | undefined;
     try {
       result = await withSettings({ gates: [], requireSandbox: true }, () => runTicket('.tickets/BLOG-5.ticket.json'));
@@ -74,10 +93,19 @@ describe('a safe workspace, from the editor', () => {
       assert.ok(!wrote, `the code under test wrote ${escaped}`);
     }
     assert.ok(result, 'the run started (the sandbox is required, and it started)');
-    const why = result.state.attempts.map((a) => ({ attempt: a.n, failed: whyAttemptFailed(a), diagnostics: a.diagnostics?.diagnostics, lint: a.lint?.problems, tests: a.tests?.cases.filter((c) => c.status === 'failed') }));
+    const why = result.state.attempts.map((a) => ({
+      attempt: a.n,
+      failed: whyAttemptFailed(a),
+      diagnostics: a.diagnostics?.diagnostics,
+      lint: a.lint?.problems,
+      tests: a.tests?.cases.filter((c) => c.status === 'failed'),
+    }));
     assert.equal(result.state.status, 'passed', JSON.stringify({ finished: result.state.finished, why }));
     const logFile = abs(`.ticket-runner/runs/${result.runId}/events.jsonl`);
-    const events = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; sandbox?: unknown; result?: { output: string } });
+    const events = readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; sandbox?: unknown; result?: { output: string } });
     assert.deepEqual([events[0]!.type, events[0]!.sandbox], ['run.started', { on: true, detail: 'bubblewrap' }]);
     const output = events.flatMap((e) => (e.type === 'tests.ran' ? [e.result!.output] : [])).join('\n');
     // The hostile code did run, and what it tried is on record.
@@ -88,7 +116,11 @@ describe('a safe workspace, from the editor', () => {
     assert.equal(net.connections(), 0);
     for (const [name, value] of Object.entries(CANARIES)) {
       const leaks = filesUnder(abs('.ticket-runner')).filter((f) => f.text.includes(value));
-      assert.deepEqual(leaks.map((f) => f.file), [], `${name}'s value appears nowhere in .ticket-runner/`);
+      assert.deepEqual(
+        leaks.map((f) => f.file),
+        [],
+        `${name}'s value appears nowhere in .ticket-runner/`,
+      );
     }
     // The inspector and the webview say so.
     const a = await api();
@@ -96,11 +128,11 @@ describe('a safe workspace, from the editor', () => {
     const first = a.tree.getChildren(run)[0]!;
     assert.deepEqual([first.contextValue, first.label], ['sandbox', 'sandbox: on (bubblewrap)']);
     assert.ok(a.panels.panelOf(result.runId), 'the run opened in its webview (the driver reads its sandbox line)');
-    assert.ok(await pageShown(result.runId), 'the run\'s page was sent its state within a minute');
+    assert.ok(await pageShown(result.runId), "the run's page was sent its state within a minute");
     await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
   });
 
-  it('a run while another one holds the lock shows the CLI\'s message, naming the holder, and starts nothing', async () => {
+  it("a run while another one holds the lock shows the CLI's message, naming the holder, and starts nothing", async () => {
     const holder: ChildProcess = spawn('sleep', ['300'], { stdio: 'ignore' });
     const lock = holderLock(holder.pid!);
     mkdirSync(abs('.ticket-runner'), { recursive: true });
@@ -110,7 +142,12 @@ describe('a safe workspace, from the editor', () => {
       const { value, shown } = await messagesDuring(() => runTicket('.tickets/BLOG-1.ticket.json'));
       assert.equal(value, undefined, 'no run');
       assert.deepEqual(shown, [{ level: 'error', text: new WorkspaceLockedError(lock).message }]);
-      assert.match(shown[0]!.text, new RegExp(`^another run holds the lock of this workspace: pid ${holder.pid} on .*running "ticket-runner run \\.tickets/BLOG-3\\.ticket\\.json"\\. Wait for it to end, or stop it \\(kill ${holder.pid}\\)\\.$`));
+      assert.match(
+        shown[0]!.text,
+        new RegExp(
+          `^another run holds the lock of this workspace: pid ${holder.pid} on .*running "ticket-runner run \\.tickets/BLOG-3\\.ticket\\.json"\\. Wait for it to end, or stop it \\(kill ${holder.pid}\\)\\.$`,
+        ),
+      );
       assert.deepEqual(runIds(), before, 'no run was started');
       assert.deepEqual(JSON.parse(readFileSync(abs(LOCK_FILE), 'utf8')), lock, 'the holder keeps its lock');
     } finally {
@@ -122,13 +159,14 @@ describe('a safe workspace, from the editor', () => {
   it('a stale lock is taken over with a warning; uncommitted changes in scope are warned about, logged, and the run goes on', async function () {
     this.timeout(240_000);
     const root = folder().uri.fsPath;
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], { cwd: root, stdio: 'pipe' });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'the fixture');
     const file = abs('src/handlers/posts.ts');
     const pristine = readFileSync(file, 'utf8');
-    writeFileSync(file, pristine + '\n// the user\'s work in progress\n');
+    writeFileSync(file, pristine + "\n// the user's work in progress\n");
     // A holder that is gone: a process that has exited.
     const dead = spawn('true');
     await new Promise((r) => dead.on('exit', r));
@@ -139,13 +177,23 @@ describe('a safe workspace, from the editor', () => {
       assert.ok(result, 'the run went on');
       assert.equal(result.state.status, 'passed', JSON.stringify(result.state.finished));
       const warnings = shown.filter((m) => m.level === 'warning').map((m) => m.text);
-      assert.ok(warnings.includes(`Ticket Runner took over a stale lock: pid ${stale.pid} on ${stale.host}, started ${stale.startedAt}, running "${stale.command}", and that process is gone.`), warnings.join('\n'));
-      assert.ok(warnings.includes('Ticket Runner: uncommitted changes in scope: src/handlers/posts.ts (the run goes on; rollback puts them back as they are now).'), warnings.join('\n'));
+      assert.ok(
+        warnings.includes(
+          `Ticket Runner took over a stale lock: pid ${stale.pid} on ${stale.host}, started ${stale.startedAt}, running "${stale.command}", and that process is gone.`,
+        ),
+        warnings.join('\n'),
+      );
+      assert.ok(
+        warnings.includes(
+          'Ticket Runner: uncommitted changes in scope: src/handlers/posts.ts (the run goes on; rollback puts them back as they are now).',
+        ),
+        warnings.join('\n'),
+      );
       const log = readFileSync(abs(`.ticket-runner/runs/${result.runId}/events.jsonl`), 'utf8');
       assert.match(log, /"type":"uncommitted\.detected","files":\["src\/handlers\/posts\.ts"\]/);
       assert.equal(existsSync(abs(LOCK_FILE)), false, 'the run released the lock it took over');
       await vscode.commands.executeCommand('ticketRunner.rollbackRun', result.runId, true);
-      assert.equal(readFileSync(file, 'utf8'), pristine + '\n// the user\'s work in progress\n', 'the rollback put the user\'s work back');
+      assert.equal(readFileSync(file, 'utf8'), pristine + "\n// the user's work in progress\n", "the rollback put the user's work back");
     } finally {
       writeFileSync(file, pristine);
       rmSync(path.join(root, '.git'), { recursive: true, force: true });

@@ -103,7 +103,12 @@ export function batchEntry(ticket: string, state: RunState, place: RunPlace): Ba
     stop: disagrees ? `its log says ${state.status} (${stop}) but its process exited ${place.exitCode}: not believed` : stop,
     corrections: state.corrections
       .filter((c) => c.status === 'pending')
-      .map((c) => ({ requestId: c.request.id, target: c.request.target, fact: c.request.fact.detail, ...resolveCommands(state.runId, place) })),
+      .map((c) => ({
+        requestId: c.request.id,
+        target: c.request.target,
+        fact: c.request.fact.detail,
+        ...resolveCommands(state.runId, place),
+      })),
     workspace: place.workspace,
     branch: place.branch ?? null,
     notChecked: notChecked(state),
@@ -120,17 +125,51 @@ function judgedBy(state: RunState): BatchEntry['judgedBy'] {
 /** Each asked-for gate whose last run did not judge: skipped (not for want of being asked), or an optional gate's error. */
 function notChecked(state: RunState): string[] {
   const last = new Map(state.gates.map((g) => [g.gate, g] as const));
-  const skipped = [...last.values()].filter((g) => g.status === 'skipped' && g.detail !== GATE_NOT_ENABLED).map((g) => `${g.gate}: ${g.detail}`);
+  const skipped = [...last.values()]
+    .filter((g) => g.status === 'skipped' && g.detail !== GATE_NOT_ENABLED)
+    .map((g) => `${g.gate}: ${g.detail}`);
   return [...skipped, ...state.notJudged.map((n) => `${n.gate}: ${n.detail}`)];
 }
 
 /** A ticket with no run log: it never started (the batch was cancelled first) or its process failed before the run began. */
-export function entryWithoutRun(ticket: string, ticketId: string, outcome: 'notStarted' | 'error', stop: string, exitCode: number | null): BatchEntry {
-  return { ticket, ticketId, outcome, exitCode, runId: null, attempts: 0, routes: [], costUsd: 0, wallMs: 0, stop, corrections: [], workspace: null, branch: null, notChecked: [], judgedBy: null };
+export function entryWithoutRun(
+  ticket: string,
+  ticketId: string,
+  outcome: 'notStarted' | 'error',
+  stop: string,
+  exitCode: number | null,
+): BatchEntry {
+  return {
+    ticket,
+    ticketId,
+    outcome,
+    exitCode,
+    runId: null,
+    attempts: 0,
+    routes: [],
+    costUsd: 0,
+    wallMs: 0,
+    stop,
+    corrections: [],
+    workspace: null,
+    branch: null,
+    notChecked: [],
+    judgedBy: null,
+  };
 }
 
 export function batchReport(tickets: BatchEntry[], wallMs: number | null, budget?: BatchBudget): BatchReport {
-  const totals = { tickets: tickets.length, costUsd: 0, passed: 0, failed: 0, needsOperator: 0, cancelled: 0, error: 0, running: 0, notStarted: 0 };
+  const totals = {
+    tickets: tickets.length,
+    costUsd: 0,
+    passed: 0,
+    failed: 0,
+    needsOperator: 0,
+    cancelled: 0,
+    error: 0,
+    running: 0,
+    notStarted: 0,
+  };
   for (const t of tickets) {
     totals[t.outcome]++;
     totals.costUsd += t.costUsd;
@@ -180,7 +219,10 @@ function tooNarrow(j: BatchEntry['judgedBy']): string {
 function judgedLines(j: BatchEntry['judgedBy']): string[] {
   if (!j) return [];
   const lines = [`judged by: ${j.visible} visible case(s), ${j.heldOut} held-out case(s), ${j.propertyRuns} property run(s)`];
-  if (j.heldOutFailed) lines.push(`held-out cases failed: ${j.heldOutFailed} of ${j.heldOut}, the fix too narrow${j.heldOutCriteria.length ? ` for ${j.heldOutCriteria.join(', ')}` : ''}`);
+  if (j.heldOutFailed)
+    lines.push(
+      `held-out cases failed: ${j.heldOutFailed} of ${j.heldOut}, the fix too narrow${j.heldOutCriteria.length ? ` for ${j.heldOutCriteria.join(', ')}` : ''}`,
+    );
   return lines;
 }
 
@@ -198,9 +240,11 @@ function testcase(t: BatchEntry): string {
   ].join('\n');
   let body: string;
   // "Needs the operator" is not a failure and not a pass: JUnit's nearest state is skipped, with the reason.
-  if (t.outcome === 'passed') body = t.notChecked.length ? `      <system-out>${xml(`passed; not checked: ${t.notChecked.join('; ')}`)}</system-out>\n` : '';
+  if (t.outcome === 'passed')
+    body = t.notChecked.length ? `      <system-out>${xml(`passed; not checked: ${t.notChecked.join('; ')}`)}</system-out>\n` : '';
   else if (t.outcome === 'needsOperator') body = `      <skipped message="${xml(`needs the operator: ${t.stop}`)}"/>\n`;
-  else if (t.outcome === 'failed') body = `      <failure message="${xml(`${t.stop}${tooNarrow(t.judgedBy)}`)}" type="failed">${xml(detail)}</failure>\n`;
+  else if (t.outcome === 'failed')
+    body = `      <failure message="${xml(`${t.stop}${tooNarrow(t.judgedBy)}`)}" type="failed">${xml(detail)}</failure>\n`;
   else body = `      <error message="${xml(t.stop)}" type="${xml(t.outcome)}">${xml(detail)}</error>\n`;
   return `${open}\n${props}\n${body}    </testcase>`;
 }
@@ -214,7 +258,9 @@ export function batchJunit(r: BatchReport): string {
   const counts = `tests="${t.tickets}" failures="${failures}" errors="${errors}" skipped="${t.needsOperator}" time="${time}"`;
   const b = r.budget;
   const budget = b
-    ? [`    <properties><property name="maxDollars" value="${b.maxDollars}"/><property name="spentUsd" value="${b.spentUsd.toFixed(6)}"/><property name="budgetReached" value="${b.reached}"/></properties>`]
+    ? [
+        `    <properties><property name="maxDollars" value="${b.maxDollars}"/><property name="spentUsd" value="${b.spentUsd.toFixed(6)}"/><property name="budgetReached" value="${b.reached}"/></properties>`,
+      ]
     : [];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -230,10 +276,17 @@ export function batchJunit(r: BatchReport): string {
 
 /** The batch in a few lines for the terminal: one per ticket, then what waits for the operator. */
 export function formatBatchSummary(r: BatchReport): string {
-  const lines = r.tickets.map((t) => `${t.ticketId.padEnd(10)} ${t.outcome.padEnd(13)} ${t.runId ?? '-'}  ${t.stop}${t.branch ? `  [branch ${t.branch}]` : ''}`);
+  const lines = r.tickets.map(
+    (t) => `${t.ticketId.padEnd(10)} ${t.outcome.padEnd(13)} ${t.runId ?? '-'}  ${t.stop}${t.branch ? `  [branch ${t.branch}]` : ''}`,
+  );
   const t = r.totals;
-  lines.push(`${t.tickets} ticket(s): ${t.passed} passed, ${t.failed} failed, ${t.needsOperator} need the operator, ${t.error} error, ${t.cancelled + t.notStarted} cancelled or not started; $${t.costUsd.toFixed(4)}${r.wallMs === null ? '' : ` in ${(r.wallMs / 1000).toFixed(1)} s`}`);
-  if (r.budget) lines.push(`The batch's dollar budget: $${r.budget.spentUsd.toFixed(4)} of $${r.budget.maxDollars} spent${r.budget.reached ? ': reached, so no further call or ticket started' : ''}`);
+  lines.push(
+    `${t.tickets} ticket(s): ${t.passed} passed, ${t.failed} failed, ${t.needsOperator} need the operator, ${t.error} error, ${t.cancelled + t.notStarted} cancelled or not started; $${t.costUsd.toFixed(4)}${r.wallMs === null ? '' : ` in ${(r.wallMs / 1000).toFixed(1)} s`}`,
+  );
+  if (r.budget)
+    lines.push(
+      `The batch's dollar budget: $${r.budget.spentUsd.toFixed(4)} of $${r.budget.maxDollars} spent${r.budget.reached ? ': reached, so no further call or ticket started' : ''}`,
+    );
   const waiting = r.tickets.flatMap((x) => x.corrections);
   if (waiting.length) {
     lines.push('Correction requests to settle:');

@@ -4,7 +4,6 @@ import type { ModelCallState } from '../runState';
 import { modelInfoLabel } from './report';
 import { parseAnswerRecord, parsePromptRecord } from '../../schema/modelRecord';
 
-
 /**
  * Every model call of a run with its whole prompt and raw answer, as stored in the run's blobs
  * (`show --prompts`): what each role read and said, so a surprising diagnosis can be audited.
@@ -25,7 +24,9 @@ export async function formatModelCall(state: RunState, index: number, blob: (has
 
 async function modelCallLines(call: ModelCallState, i: number, total: number, blob: (hash: string) => Promise<string>): Promise<string[]> {
   const out: string[] = [];
-  out.push(`=== call ${i + 1} of ${total}: ${call.role}, attempt ${call.attempt}, ${modelInfoLabel(call.model)}${call.ok ? '' : ` — failed: ${call.error ?? 'no answer'}`} ===`);
+  out.push(
+    `=== call ${i + 1} of ${total}: ${call.role}, attempt ${call.attempt}, ${modelInfoLabel(call.model)}${call.ok ? '' : ` — failed: ${call.error ?? 'no answer'}`} ===`,
+  );
   if (!call.prompt) {
     out.push('(this log did not record the prompt)');
     return out;
@@ -36,7 +37,10 @@ async function modelCallLines(call: ModelCallState, i: number, total: number, bl
     out.push(`--- ${m.role}${m.toolCallId ? ` (result of ${m.toolCallId})` : ''} ---`, m.content);
     if (m.toolCalls?.length) out.push(`tool calls: ${JSON.stringify(m.toolCalls)}`);
   }
-  const offered = [...(prompt.tools ?? []).map((t) => t.name), ...(prompt.structured ? [`${prompt.structured.name} (the answer's form)`] : [])];
+  const offered = [
+    ...(prompt.tools ?? []).map((t) => t.name),
+    ...(prompt.structured ? [`${prompt.structured.name} (the answer's form)`] : []),
+  ];
   if (offered.length) out.push(`--- tools: ${offered.join(', ')}${prompt.thinking ? '; extended thinking on' : ''} ---`);
   if (call.adaptations?.length) out.push('--- how the provider fitted the call to its API ---', ...call.adaptations.map(adaptationLine));
   if (call.answer) {

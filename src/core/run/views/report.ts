@@ -20,7 +20,12 @@ export function describeUncommitted(files: readonly string[]): string {
   return `uncommitted changes in scope: ${files.join(', ')} (the run goes on; rollback puts them back as they are now)`;
 }
 
-const WRITER_WORDS: Record<UserEditWriter, string> = { coder: "the Coder's change", repair: "a gate's repair", op: "the ticket's op", autofix: 'a structural fix' };
+const WRITER_WORDS: Record<UserEditWriter, string> = {
+  coder: "the Coder's change",
+  repair: "a gate's repair",
+  op: "the ticket's op",
+  autofix: 'a structural fix',
+};
 
 /** How every view says what the run did with a file the user changed while it ran. */
 export function describeUserEdit(e: { path: string; by: UserEditWriter; outcome: 'merged' | 'kept' }): string {
@@ -37,7 +42,10 @@ export function describeUserSaves(files: readonly string[]): string {
 
 /** The three versions of the lines where the user's change and the run's overlap, for the operator to merge by hand. */
 export function userEditConflictLines(conflicts: readonly UserEditConflict[], indent = '    '): string[] {
-  const block = (title: string, text: string) => [`${indent}${title}:`, ...(text === '' ? ['(nothing)'] : text.replace(/\n$/, '').split('\n')).map((l) => `${indent}  ${l}`)];
+  const block = (title: string, text: string) => [
+    `${indent}${title}:`,
+    ...(text === '' ? ['(nothing)'] : text.replace(/\n$/, '').split('\n')).map((l) => `${indent}  ${l}`),
+  ];
   return conflicts.flatMap((c) => [...block('the run started from', c.base), ...block('yours', c.yours), ...block("the run's", c.run)]);
 }
 
@@ -78,7 +86,8 @@ export function describeStop(reason: StopReason, o: StopWords = {}): string {
     case 'retryBudgetSpent':
       return `retry budget spent after ${reason.attempts} attempt(s)`;
     case 'budgetExceeded':
-      if (reason.budget === 'batchDollars') return `the batch's dollar budget is spent ($${reason.used.toFixed(4)} of $${reason.limit}): stopped before its next model call`;
+      if (reason.budget === 'batchDollars')
+        return `the batch's dollar budget is spent ($${reason.used.toFixed(4)} of $${reason.limit}): stopped before its next model call`;
       return `${reason.budget} budget exceeded (${reason.used} of ${reason.limit})`;
     case 'correctionRequested':
       return `${request(reason.requestId)} proposed: ${whatIsWrong(reason.route)} is wrong`;
@@ -118,19 +127,32 @@ function attemptLines(a: AttemptState): string[] {
   if (a.brief) out.push(`  the Debugger's brief: ${a.brief}`);
   for (const r of a.rungs) out.push(`  rung ${r.rung} fired: ${r.reason}`);
   for (const an of a.anomalies) {
-    out.push(`  anomaly in the ${an.role}'s answer (score ${an.score}${an.urgent ? ', urgent' : ''}): ${an.signals.map((x) => `${x.name}: ${x.detail}`).join('; ')}`);
+    out.push(
+      `  anomaly in the ${an.role}'s answer (score ${an.score}${an.urgent ? ', urgent' : ''}): ${an.signals.map((x) => `${x.name}: ${x.detail}`).join('; ')}`,
+    );
   }
   for (const c of a.cuts ?? []) {
-    out.push(`  the Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens); its unfinished part was not written${c.final ? ', and its turn ended there' : ''}`);
+    out.push(
+      `  the Coder's answer was cut off at the model's token limit (${c.outputTokens} tokens); its unfinished part was not written${c.final ? ', and its turn ended there' : ''}`,
+    );
   }
   const edits = a.editRefusals ?? [];
-  if (edits.length) out.push(`  ${edits.length} edit(s) refused and told to the Coder, at no attempt's cost: ${edits.map((e) => `${e.path || e.command}: ${e.detail.split('\n', 1)[0]}`).join('; ')}`);
+  if (edits.length)
+    out.push(
+      `  ${edits.length} edit(s) refused and told to the Coder, at no attempt's cost: ${edits.map((e) => `${e.path || e.command}: ${e.detail.split('\n', 1)[0]}`).join('; ')}`,
+    );
   for (const w of a.written) out.push(`  wrote ${w.path}${w.before === null ? ' (new)' : ''}`);
-  for (const r of a.refused) out.push(r.reason === 'elided' ? `  NOT WRITTEN ${r.path}: ${r.detail}` : `  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
-  for (const t of a.tampered) out.push(`  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`);
+  for (const r of a.refused)
+    out.push(r.reason === 'elided' ? `  NOT WRITTEN ${r.path}: ${r.detail}` : `  REFUSED ${r.path} (${r.reason}): ${r.detail}`);
+  for (const t of a.tampered)
+    out.push(
+      `  ORACLE CHANGED: ${t.path} (found ${t.at === 'afterTests' ? 'after the test run' : t.at === 'beforeTests' ? 'before the test run' : 'before the verdict'}; restored)`,
+    );
   if (a.parse) out.push(`  parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} syntax problem(s)`}`);
-  if (a.autofix?.applied.length) out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
-  if (a.autofix?.refused.length) out.push(`  fix refused (out of scope, or not applicable): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
+  if (a.autofix?.applied.length)
+    out.push(`  auto-fixed: ${a.autofix.applied.map((f) => `${f.code} ${f.description} in ${f.file}`).join('; ')}`);
+  if (a.autofix?.refused.length)
+    out.push(`  fix refused (out of scope, or not applicable): ${a.autofix.refused.map((f) => f.description).join('; ')}`);
   if (a.diagnostics) {
     const errs = a.diagnostics.diagnostics.filter((d) => d.category === 'error');
     out.push(`  diagnostics: ${errs.length ? `${errs.length} error(s)` : 'clean'} in ${a.diagnostics.checkedFiles.length} file(s)`);
@@ -138,7 +160,10 @@ function attemptLines(a: AttemptState): string[] {
     if (a.diagnostics.preExisting.length) out.push(`  pre-existing (not counted): ${a.diagnostics.preExisting.length} error(s)`);
     for (const d of a.diagnostics.preExisting.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message}`);
   }
-  if (a.lint) out.push(`  lint: ${a.lint.status}${a.lint.detail ? ` (${a.lint.detail})` : ''}${a.lint.preExisting.length ? `; pre-existing (not counted): ${a.lint.preExisting.length}` : ''}`);
+  if (a.lint)
+    out.push(
+      `  lint: ${a.lint.status}${a.lint.detail ? ` (${a.lint.detail})` : ''}${a.lint.preExisting.length ? `; pre-existing (not counted): ${a.lint.preExisting.length}` : ''}`,
+    );
   if (a.tests) {
     const t = a.tests;
     out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
@@ -146,19 +171,28 @@ function attemptLines(a: AttemptState): string[] {
     const effects = describeSideEffects(t);
     if (effects) out.push(`    ${effects}`);
     for (const c of t.cases.filter((x) => x.status === 'failed')) {
-      out.push(`    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${failureLine(c.message)}` : ''}`);
+      out.push(
+        `    FAIL ${c.name}${c.expected !== undefined ? `: expected ${c.expected}, received ${c.actual}` : c.message ? `: ${failureLine(c.message)}` : ''}`,
+      );
     }
   }
   if (a.heldOut) {
     const h = a.heldOut;
-    out.push(`  held-out cases: ${h.status}, ${h.passed} passed, ${h.failed} failed${h.status === 'passed' ? '' : `: too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`}`);
+    out.push(
+      `  held-out cases: ${h.status}, ${h.passed} passed, ${h.failed} failed${h.status === 'passed' ? '' : `: too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`}`,
+    );
   }
   if (a.projectTests) {
     const p = a.projectTests;
-    out.push(`  project tests that import the change: ${p.newlyFailing.length ? `${p.newlyFailing.length} newly failing` : 'no new failure'} (${p.files.length} file(s))${p.preExisting.length ? `; ${p.preExisting.length} failing before the run, not counted` : ''}`);
+    out.push(
+      `  project tests that import the change: ${p.newlyFailing.length ? `${p.newlyFailing.length} newly failing` : 'no new failure'} (${p.files.length} file(s))${p.preExisting.length ? `; ${p.preExisting.length} failing before the run, not counted` : ''}`,
+    );
     for (const k of p.newlyFailing.slice(0, 5)) out.push(`    existing test now fails: ${k}`);
   }
-  for (const r of a.rejectedDiagnoses) out.push(`  diagnosis rejected: ${r.reason}${r.missingQuotes.length ? ` (${r.missingQuotes.map((q) => JSON.stringify(q)).join(', ')})` : ''}`);
+  for (const r of a.rejectedDiagnoses)
+    out.push(
+      `  diagnosis rejected: ${r.reason}${r.missingQuotes.length ? ` (${r.missingQuotes.map((q) => JSON.stringify(q)).join(', ')})` : ''}`,
+    );
   if (a.diagnosis) {
     out.push(`  Debugger: ${a.diagnosis.kind} is wrong: ${a.diagnosis.claim}`);
     for (const e of a.diagnosis.evidence) out.push(`    evidence (${e.source}${e.file ? ` ${e.file}` : ''}): ${JSON.stringify(e.quote)}`);
@@ -170,17 +204,26 @@ function attemptLines(a: AttemptState): string[] {
 
 function gateLines(g: RunState['gates'][number]): string[] {
   const after = g.afterRepairOf ? (g.repaired ? ' after its repair' : ` (re-checked after the ${g.afterRepairOf} repair)`) : '';
-  const status = g.status === 'error' ? (g.optional ? 'not judged (optional; its error does not fail the run)' : 'error: could not judge the change') : g.status;
+  const status =
+    g.status === 'error'
+      ? g.optional
+        ? 'not judged (optional; its error does not fail the run)'
+        : 'error: could not judge the change'
+      : g.status;
   const out = [`Gate ${g.gate}: ${status}${after} (${g.detail})`];
   const e = g.evidence;
   if (e?.kind === 'typecheck') {
     for (const d of e.diagnostics.slice(0, 5)) out.push(`    ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
-    for (const d of e.preExisting.slice(0, 5)) out.push(`    pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
+    for (const d of e.preExisting.slice(0, 5))
+      out.push(`    pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
   }
-  if (e?.kind === 'lint') for (const p of e.problems.filter((x) => x.severity === 'error').slice(0, 5)) out.push(`    ${p.file}:${p.line} ${p.rule ?? ''} ${p.message}`);
+  if (e?.kind === 'lint')
+    for (const p of e.problems.filter((x) => x.severity === 'error').slice(0, 5))
+      out.push(`    ${p.file}:${p.line} ${p.rule ?? ''} ${p.message}`);
   if (e?.kind === 'implementationReview') for (const b of e.blockers) out.push(`    blocker${b.file ? ` in ${b.file}` : ''}: ${b.claim}`);
   if (e?.kind === 'projectTests') for (const k of e.newlyFailing.slice(0, 5)) out.push(`    existing test now fails: ${k}`);
-  if (e?.kind === 'coverage') for (const u of e.uncovered) out.push(`    not run: ${u.file} line${u.lines.length === 1 ? '' : 's'} ${u.lines.join(', ')}`);
+  if (e?.kind === 'coverage')
+    for (const u of e.uncovered) out.push(`    not run: ${u.file} line${u.lines.length === 1 ? '' : 's'} ${u.lines.join(', ')}`);
   return out;
 }
 
@@ -188,7 +231,10 @@ function repairLines(r: RunState['repairs'][number]): string[] {
   const out = [`Repair of ${r.gate}: ${r.ok ? 'ok' : `FAILED${r.stage ? ` at ${r.stage}` : ''}`}: ${r.detail}`];
   for (const c of r.complaints ?? []) out.push(`  complaint: ${c.split('\n')[0]}`);
   for (const f of r.files) out.push(`  wrote ${f.path}`);
-  if (r.regression) out.push(`  mini regression: ${r.regression.required.length} test(s) required, ${r.regression.failed.length ? `not passing: ${r.regression.failed.join(', ')}` : 'all pass'}`);
+  if (r.regression)
+    out.push(
+      `  mini regression: ${r.regression.required.length} test(s) required, ${r.regression.failed.length ? `not passing: ${r.regression.failed.join(', ')}` : 'all pass'}`,
+    );
   if (r.error) out.push(`  error (${r.error.name}): ${r.error.message}`);
   if (r.reverted) out.push('  its writes were put back: the code is as the gate found it');
   return out;
@@ -212,14 +258,17 @@ function reportOutcome(state: RunState, status: DisplayStatus): string {
     if (why === outcome) return `Outcome: ${outcome}`;
     return `Outcome: ${outcome}: ${why.startsWith(`${outcome}: `) ? why.slice(outcome.length + 2) : why}`;
   }
-  if (status === 'interrupted') return `Outcome: interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone; continue it with: ticket-runner resume ${state.runId}`;
+  if (status === 'interrupted')
+    return `Outcome: interrupted: its process${state.owner ? ` (pid ${state.owner.pid})` : ''} is gone; continue it with: ticket-runner resume ${state.runId}`;
   return 'Outcome: running';
 }
 
 /** A readable report of a run, built from its log alone (and, for `interrupted`, whether its process lives). */
 export function formatRunReport(state: RunState, status: DisplayStatus = state.status): string {
   // What could not be judged is said first: a pass with an unjudged gate is not a full pass.
-  const unjudged = state.notJudged.length ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)` : '';
+  const unjudged = state.notJudged.length
+    ? ` (NOT JUDGED: ${state.notJudged.map((x) => x.gate).join(', ')}, optional gate${state.notJudged.length > 1 ? 's' : ''} that could not run)`
+    : '';
   const lines = [
     `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
     `Model: ${modelLabel(state)}`,
@@ -238,15 +287,23 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     if (u.outcome === 'kept') lines.push(...userEditConflictLines(u.conflicts));
   }
   if (state.manifest) {
-    lines.push(`Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`);
+    lines.push(
+      `Scope: write ${state.manifest.scope.write.map((f) => f.path).join(', ')}; tests ${state.manifest.testFiles.join(', ')} (${state.framework ?? state.manifest.runner.framework})`,
+    );
   }
   const b = state.baseline;
   if (b) {
-    const old = [...b.diagnostics, ...(b.project ?? []).filter((d) => !b.diagnostics.some((x) => x.file === d.file && x.code === d.code && x.message === d.message))];
-    lines.push(`Before the run: ${old.length ? `${old.length} type error(s)` : 'no type errors'}${b.lint.length ? `, ${b.lint.length} lint error(s)` : ''} in the project${b.project ? '' : ' (the scope and its importers)'}; pre-existing, not counted`);
+    const old = [
+      ...b.diagnostics,
+      ...(b.project ?? []).filter((d) => !b.diagnostics.some((x) => x.file === d.file && x.code === d.code && x.message === d.message)),
+    ];
+    lines.push(
+      `Before the run: ${old.length ? `${old.length} type error(s)` : 'no type errors'}${b.lint.length ? `, ${b.lint.length} lint error(s)` : ''} in the project${b.project ? '' : ' (the scope and its importers)'}; pre-existing, not counted`,
+    );
     for (const d of old.slice(0, 5)) lines.push(`  pre-existing (not counted): ${d.file}:${d.line} ${d.code} ${d.message.split('\n')[0]}`);
   }
-  for (const op of state.ops) lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
+  for (const op of state.ops)
+    lines.push(`Op ${op.index} ${op.op.op}: ${op.ok ? 'applied' : `FAILED: ${op.reason} (fix: ${op.suggestion})`}`);
   if (state.opsCheck?.introduced.length) {
     lines.push(`Ops left ${state.opsCheck.introduced.length} new error(s) for the Coder:`);
     for (const d of state.opsCheck.introduced.slice(0, 5)) lines.push(`  ${d.file}:${d.line} ${d.code} ${d.message}`);
@@ -260,7 +317,15 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     const p = r.proposal;
     lines.push(
       `  proposal: ${
-        p.kind === 'scopeAddition' ? `add to scope.write: ${p.paths.join(', ')}` : p.kind === 'testPlan' ? `corrected test plan (${p.testPlan.files.length} file(s))` : p.kind === 'ticketEdit' ? `ticket edit: ${p.summary}` : p.kind === 'ticketUnclear' ? `ticket unclear, ${p.where}: "${p.quote}". ${p.change}` : `none (${p.why})`
+        p.kind === 'scopeAddition'
+          ? `add to scope.write: ${p.paths.join(', ')}`
+          : p.kind === 'testPlan'
+            ? `corrected test plan (${p.testPlan.files.length} file(s))`
+            : p.kind === 'ticketEdit'
+              ? `ticket edit: ${p.summary}`
+              : p.kind === 'ticketUnclear'
+                ? `ticket unclear, ${p.where}: "${p.quote}". ${p.change}`
+                : `none (${p.why})`
       }`,
     );
     lines.push(...previewLines(c));
@@ -269,7 +334,9 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
   for (const g of state.gates) lines.push(...gateLines(g));
   for (const r of state.repairs) lines.push(...repairLines(r));
   const u = state.usage;
-  lines.push(`Model calls: ${u.calls}, tokens ${u.inputTokens} in / ${u.outputTokens} out, $${u.costUsd.toFixed(4)}${u.retries ? `, ${u.retries} transport retries` : ''}`);
+  lines.push(
+    `Model calls: ${u.calls}, tokens ${u.inputTokens} in / ${u.outputTokens} out, $${u.costUsd.toFixed(4)}${u.retries ? `, ${u.retries} transport retries` : ''}`,
+  );
   if (state.rolledBack) lines.push('Rolled back: the workspace files the run wrote were restored.');
   return lines.join('\n');
 }
@@ -281,8 +348,16 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
 export function describeSideEffects(t: Pick<TestRunResult, 'sideEffects'>): string | null {
   const effects = t.sideEffects ?? [];
   if (!effects.length) return null;
-  const list = (restored: boolean) => effects.filter((e) => e.restored === restored).map((e) => `${e.change} ${e.path}`).join(', ');
+  const list = (restored: boolean) =>
+    effects
+      .filter((e) => e.restored === restored)
+      .map((e) => `${e.change} ${e.path}`)
+      .join(', ');
   const back = list(true);
   const kept = list(false);
-  return ['the tests changed the workspace', ...(back ? [`put back: ${back}`] : []), ...(kept ? [`changed and could not be restored, so this cannot pass: ${kept}`] : [])].join('; ');
+  return [
+    'the tests changed the workspace',
+    ...(back ? [`put back: ${back}`] : []),
+    ...(kept ? [`changed and could not be restored, so this cannot pass: ${kept}`] : []),
+  ].join('; ');
 }

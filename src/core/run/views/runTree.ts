@@ -1,4 +1,15 @@
-import { deciderWords, gateWords, guardWords, outcomeWords, routeWords, rungWords, runStatusWords, sourceWords, whatIsWrong, whyAttemptFailed } from './words';
+import {
+  deciderWords,
+  gateWords,
+  guardWords,
+  outcomeWords,
+  routeWords,
+  rungWords,
+  runStatusWords,
+  sourceWords,
+  whatIsWrong,
+  whyAttemptFailed,
+} from './words';
 import { localTime, startedLabel } from './time';
 import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
@@ -30,7 +41,18 @@ export interface RunNode {
   children: RunNode[];
 }
 
-type Status = 'passed' | 'failed' | 'pending' | 'running' | 'skipped' | 'warning' | 'needsOperator' | 'cancelled' | 'error' | 'interrupted' | 'rolledBack';
+type Status =
+  | 'passed'
+  | 'failed'
+  | 'pending'
+  | 'running'
+  | 'skipped'
+  | 'warning'
+  | 'needsOperator'
+  | 'cancelled'
+  | 'error'
+  | 'interrupted'
+  | 'rolledBack';
 
 const ICONS: Record<Status, { icon: string; color?: string }> = {
   passed: { icon: 'pass', color: 'testing.iconPassed' },
@@ -62,7 +84,8 @@ const STATUS_WORDS: Record<Status, string> = {
   rolledBack: 'rolled back',
 };
 
-const spoken = (label: string, status: Status, description: string | undefined) => [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
+const spoken = (label: string, status: Status, description: string | undefined) =>
+  [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
 
 const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => ({
   id: `${parent}/${key}`,
@@ -77,17 +100,31 @@ const node = (parent: string, key: string, runId: string, label: string, status:
 
 function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
   const out: RunNode[] = [];
-  for (const r of a.refused) out.push(node(id, `refused:${r.path}`, runId, `write refused: ${r.path}`, 'warning', { description: r.reason, tooltip: r.detail }));
+  for (const r of a.refused)
+    out.push(node(id, `refused:${r.path}`, runId, `write refused: ${r.path}`, 'warning', { description: r.reason, tooltip: r.detail }));
   if (a.parse) {
-    const n = node(id, 'parse', runId, 'parse', a.parse.ok ? 'passed' : 'failed', { description: a.parse.ok ? 'no syntax problems' : `${a.parse.problems.length} problem(s)` });
-    n.children = a.parse.problems.map((p, i) => node(n.id, `problem:${i}`, runId, `${p.file}:${p.line}:${p.column}`, 'failed', { description: `${p.kind} ${p.text}`, file: { path: p.file, line: p.line } }));
+    const n = node(id, 'parse', runId, 'parse', a.parse.ok ? 'passed' : 'failed', {
+      description: a.parse.ok ? 'no syntax problems' : `${a.parse.problems.length} problem(s)`,
+    });
+    n.children = a.parse.problems.map((p, i) =>
+      node(n.id, `problem:${i}`, runId, `${p.file}:${p.line}:${p.column}`, 'failed', {
+        description: `${p.kind} ${p.text}`,
+        file: { path: p.file, line: p.line },
+      }),
+    );
     out.push(n);
   }
   if (a.autofix && (a.autofix.applied.length || a.autofix.refused.length)) {
-    const n = node(id, 'autofix', runId, 'structural fixes', 'passed', { description: `${a.autofix.applied.length} applied, ${a.autofix.refused.length} refused` });
+    const n = node(id, 'autofix', runId, 'structural fixes', 'passed', {
+      description: `${a.autofix.applied.length} applied, ${a.autofix.refused.length} refused`,
+    });
     n.children = [
-      ...a.autofix.applied.map((f, i) => node(n.id, `fix:${i}`, runId, f.description, 'passed', { description: `${f.code} in ${f.file}`, file: { path: f.file } })),
-      ...a.autofix.refused.map((f, i) => node(n.id, `refusedFix:${i}`, runId, f.description, 'skipped', { description: `refused: touches ${f.files.join(', ')}` })),
+      ...a.autofix.applied.map((f, i) =>
+        node(n.id, `fix:${i}`, runId, f.description, 'passed', { description: `${f.code} in ${f.file}`, file: { path: f.file } }),
+      ),
+      ...a.autofix.refused.map((f, i) =>
+        node(n.id, `refusedFix:${i}`, runId, f.description, 'skipped', { description: `refused: touches ${f.files.join(', ')}` }),
+      ),
     ];
     out.push(n);
   }
@@ -98,26 +135,56 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
       tooltip: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : undefined,
     });
     n.children = a.diagnostics.diagnostics.map((d, i) =>
-      node(n.id, `diag:${i}`, runId, `${d.code} ${d.file}:${d.line}`, d.category === 'error' ? 'failed' : 'warning', { description: d.message, tooltip: d.message, file: { path: d.file, line: d.line } }),
+      node(n.id, `diag:${i}`, runId, `${d.code} ${d.file}:${d.line}`, d.category === 'error' ? 'failed' : 'warning', {
+        description: d.message,
+        tooltip: d.message,
+        file: { path: d.file, line: d.line },
+      }),
     );
     out.push(n);
   }
-  if (a.lint) out.push(node(id, 'lint', runId, 'lint', a.lint.status === 'passed' ? 'passed' : a.lint.status === 'skipped' ? 'skipped' : 'failed', { description: a.lint.detail ?? `${a.lint.problems.length} problem(s)` }));
+  if (a.lint)
+    out.push(
+      node(id, 'lint', runId, 'lint', a.lint.status === 'passed' ? 'passed' : a.lint.status === 'skipped' ? 'skipped' : 'failed', {
+        description: a.lint.detail ?? `${a.lint.problems.length} problem(s)`,
+      }),
+    );
   if (a.tests) {
     const t = a.tests;
-    const n = node(id, 'tests', runId, 'tests', t.status === 'passed' ? 'passed' : 'failed', { description: `${t.passed} passed, ${t.failed} failed${t.status === 'timeout' ? ', timed out' : ''}` });
+    const n = node(id, 'tests', runId, 'tests', t.status === 'passed' ? 'passed' : 'failed', {
+      description: `${t.passed} passed, ${t.failed} failed${t.status === 'timeout' ? ', timed out' : ''}`,
+    });
     n.children = t.cases
       .filter((c) => c.status === 'failed')
-      .map((c, i) => node(n.id, `case:${i}`, runId, c.name, 'failed', { description: c.message, tooltip: c.stack ?? c.message, file: c.file ? { path: c.file } : undefined }));
+      .map((c, i) =>
+        node(n.id, `case:${i}`, runId, c.name, 'failed', {
+          description: c.message,
+          tooltip: c.stack ?? c.message,
+          file: c.file ? { path: c.file } : undefined,
+        }),
+      );
     out.push(n);
   }
   if (a.diagnosis) {
     const d = a.diagnosis;
-    const n = node(id, 'diagnosis', runId, `the Debugger says ${whatIsWrong(d.kind)} is wrong`, 'warning', { description: d.claim, tooltip: `${d.claim}\n\nBrief: ${d.brief}` });
-    n.children = d.evidence.map((e, i) => node(n.id, `quote:${i}`, runId, `"${e.quote}"`, 'pending', { icon: 'quote', description: e.file ?? sourceWords(e.source), file: e.file ? { path: e.file } : undefined }));
+    const n = node(id, 'diagnosis', runId, `the Debugger says ${whatIsWrong(d.kind)} is wrong`, 'warning', {
+      description: d.claim,
+      tooltip: `${d.claim}\n\nBrief: ${d.brief}`,
+    });
+    n.children = d.evidence.map((e, i) =>
+      node(n.id, `quote:${i}`, runId, `"${e.quote}"`, 'pending', {
+        icon: 'quote',
+        description: e.file ?? sourceWords(e.source),
+        file: e.file ? { path: e.file } : undefined,
+      }),
+    );
     out.push(n);
   } else if (a.diagnosis === null) {
-    out.push(node(id, 'diagnosis', runId, 'the Debugger gave no usable diagnosis', 'skipped', { description: a.rejectedDiagnoses.map((r) => r.reason).join('; ') || undefined }));
+    out.push(
+      node(id, 'diagnosis', runId, 'the Debugger gave no usable diagnosis', 'skipped', {
+        description: a.rejectedDiagnoses.map((r) => r.reason).join('; ') || undefined,
+      }),
+    );
   }
   if (a.route) {
     out.push(
@@ -128,7 +195,8 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
       }),
     );
   }
-  for (const r of a.rungs) out.push(node(id, `rung:${r.rung}`, runId, rungWords(r.rung), 'warning', { icon: 'debug-restart', description: r.reason }));
+  for (const r of a.rungs)
+    out.push(node(id, `rung:${r.rung}`, runId, rungWords(r.rung), 'warning', { icon: 'debug-restart', description: r.reason }));
   return out;
 }
 
@@ -182,19 +250,37 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
   };
   root.accessibleLabel = spoken(root.label, shown, root.description);
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
-  if (state.sandbox) root.children.push(node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', { icon: state.sandbox.on ? 'shield' : 'warning' }));
+  if (state.sandbox)
+    root.children.push(
+      node(id, 'sandbox', runId, sandboxLabel(state.sandbox)!, state.sandbox.on ? 'passed' : 'warning', {
+        icon: state.sandbox.on ? 'shield' : 'warning',
+      }),
+    );
   for (const a of state.attempts) {
     const why = whyAttemptFailed(a);
     const an = node(id, `attempt:${a.n}`, runId, `attempt ${a.n}`, a.status, {
-      description: [why ? `failed: ${why}` : undefined, a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)`].filter(Boolean).join(' · '),
+      description: [
+        why ? `failed: ${why}` : undefined,
+        a.recheck ? `no new code: ${a.recheck}` : a.brief ? `the Debugger's brief: ${a.brief}` : `${a.files.length} file(s)`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
     });
     an.children = checkNodes(an.id, runId, a);
     root.children.push(an);
   }
   if (state.gates.length) {
-    const g = node(id, 'gates', runId, 'gates', state.gates.every((x) => x.status !== 'failed' && x.status !== 'error') ? 'passed' : 'failed');
+    const g = node(
+      id,
+      'gates',
+      runId,
+      'gates',
+      state.gates.every((x) => x.status !== 'failed' && x.status !== 'error') ? 'passed' : 'failed',
+    );
     g.children = state.gates.map((x, i) =>
-      node(g.id, `gate:${i}`, runId, gateWords(x.gate), x.status === 'passed' ? 'passed' : x.status === 'skipped' ? 'skipped' : 'failed', { description: `${x.detail}${x.repaired ? ' (repaired)' : ''}` }),
+      node(g.id, `gate:${i}`, runId, gateWords(x.gate), x.status === 'passed' ? 'passed' : x.status === 'skipped' ? 'skipped' : 'failed', {
+        description: `${x.detail}${x.repaired ? ' (repaired)' : ''}`,
+      }),
     );
     root.children.push(g);
   }
@@ -202,7 +288,10 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
     const status: Status = c.status === 'pending' ? 'needsOperator' : c.status === 'accepted' ? 'passed' : 'failed';
     root.children.push(
       node(id, `correction:${c.request.id}`, runId, `correction: ${whatIsWrong(c.request.target)} is wrong`, status, {
-        description: c.status === 'pending' ? 'waiting for your decision' : `${c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${c.reason ? `: ${c.reason}` : ''}`,
+        description:
+          c.status === 'pending'
+            ? 'waiting for your decision'
+            : `${c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${c.reason ? `: ${c.reason}` : ''}`,
         tooltip: `${c.request.fact.detail}${c.request.claim ? `\n\n${c.request.claim.text}` : ''}`,
         file: c.request.fact.file ? { path: c.request.fact.file, line: c.request.fact.line } : undefined,
       }),
@@ -216,7 +305,13 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
  * A run's tab title: the ticket, when it started and where it stands, so two runs of one ticket
  * are told apart at a glance. `now` is the host's clock, as for `runNode`.
  */
-export function runTitle(state: RunState, now: Date, status: DisplayStatus = state.status, mode: 'live' | 'replay' = 'live', clock: ViewClock = {}): string {
+export function runTitle(
+  state: RunState,
+  now: Date,
+  status: DisplayStatus = state.status,
+  mode: 'live' | 'replay' = 'live',
+  clock: ViewClock = {},
+): string {
   const when = startedLabel(state.startedAt, now, clock.timeZone);
   // A replay part way through is not a running run: it says nothing of a status until its end.
   const where = mode === 'replay' && status === 'running' ? '' : ` · ${runStatusWords(state, status)}`;

@@ -6,13 +6,32 @@ import { gateWords } from './words';
 
 /** What a live run is doing now, for the webview's progress line and the editor's notification: a step, its attempt, its words. */
 export const RunStage = z.object({
-  step: z.enum(['starting', 'baseline', 'rendering', 'ops', 'coder', 'checking', 'testing', 'projectTests', 'debugger', 'routing', 'gates', 'repairing', 'verdict', 'waiting']),
+  step: z.enum([
+    'starting',
+    'baseline',
+    'rendering',
+    'ops',
+    'coder',
+    'checking',
+    'testing',
+    'projectTests',
+    'debugger',
+    'routing',
+    'gates',
+    'repairing',
+    'verdict',
+    'waiting',
+  ]),
   attempt: z.number().int().positive().optional(),
   label: z.string(),
 });
 export type RunStage = z.infer<typeof RunStage>;
 
-const stage = (step: RunStage['step'], label: string, attempt?: number): RunStage => ({ step, label: attempt ? `Attempt ${attempt}: ${label}` : label, ...(attempt ? { attempt } : {}) });
+const stage = (step: RunStage['step'], label: string, attempt?: number): RunStage => ({
+  step,
+  label: attempt ? `Attempt ${attempt}: ${label}` : label,
+  ...(attempt ? { attempt } : {}),
+});
 
 /**
  * Events written inside a step that is already running (the model's calls, the writes, the
@@ -91,7 +110,9 @@ export function runStage(state: RunState, events: readonly RunEvent[]): RunStage
     case 'debugger.diagnosed':
       return stage('routing', 'choosing who fixes it', last.attempt || undefined);
     case 'router.routed':
-      return last.route === 'code' ? stage('coder', 'the Coder is writing', last.attempt + 1) : stage('routing', 'choosing who fixes it', last.attempt || undefined);
+      return last.route === 'code'
+        ? stage('coder', 'the Coder is writing', last.attempt + 1)
+        : stage('routing', 'choosing who fixes it', last.attempt || undefined);
     case 'rung.fired':
       return stage('coder', 'the Coder is writing', last.attempt);
     case 'gate.ran':
@@ -128,7 +149,9 @@ function afterTests(state: RunState, e: Extract<RunEvent, { type: 'tests.ran' }>
   const passed = state.attempts.find((a) => a.n === e.attempt)?.status === 'passed';
   if (e.recheck) return passed ? gateStage(0) : stage('coder', 'the Coder is writing', e.attempt + 1);
   if (!passed) return stage('debugger', 'the Debugger is diagnosing', e.attempt);
-  return state.projectTestsBaseline ? stage('projectTests', "running the project's own tests that use the change", e.attempt) : gateStage(0);
+  return state.projectTestsBaseline
+    ? stage('projectTests', "running the project's own tests that use the change", e.attempt)
+    : gateStage(0);
 }
 
 /** The gate at `index` of GATE_NAMES; past the last one, the verdict's last check. */

@@ -90,7 +90,15 @@ export function runStats(states: readonly RunState[]): RunStats {
       corrections.requested++;
       corrections[c.status]++;
     }
-    const t = byTicket.get(s.ticketId) ?? { ticketId: s.ticketId, runs: 0, passed: 0, calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    const t = byTicket.get(s.ticketId) ?? {
+      ticketId: s.ticketId,
+      runs: 0,
+      passed: 0,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+    };
     t.runs++;
     if (s.status === 'passed') t.passed++;
     t.calls += s.usage.calls;
@@ -138,7 +146,9 @@ const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? on
 /** The figures as plain lines, one section each: the CLI prints them, the panel shows the same sections. */
 export function statsSections(st: RunStats): { title: string; lines: string[] }[] {
   const ended = st.runs - st.outcomes.running;
-  const outcomeLines = [...RUN_OUTCOMES, 'running' as const].filter((o) => st.outcomes[o]).map((o) => `${o === 'running' ? 'not ended (running or interrupted)' : outcomeWords(o)}: ${st.outcomes[o]}`);
+  const outcomeLines = [...RUN_OUTCOMES, 'running' as const]
+    .filter((o) => st.outcomes[o])
+    .map((o) => `${o === 'running' ? 'not ended (running or interrupted)' : outcomeWords(o)}: ${st.outcomes[o]}`);
   return [
     {
       title: 'Runs',
@@ -151,23 +161,32 @@ export function statsSections(st: RunStats): { title: string; lines: string[] }[
       ],
     },
     {
-      title: 'Routes (where the Debugger\'s diagnosis sent the fix)',
-      lines: Route.options.filter((r) => st.routes[r]).map((r) => `${routeWords(r)}: ${st.routes[r]}`).concat(Route.options.some((r) => st.routes[r]) ? [] : ['no diagnosis was routed']),
+      title: "Routes (where the Debugger's diagnosis sent the fix)",
+      lines: Route.options
+        .filter((r) => st.routes[r])
+        .map((r) => `${routeWords(r)}: ${st.routes[r]}`)
+        .concat(Route.options.some((r) => st.routes[r]) ? [] : ['no diagnosis was routed']),
     },
     {
       title: 'The guard (a deterministic check on each route)',
       lines: [
         ...GUARD_VERDICTS.filter((v) => st.guard[v]).map((v) => `${guardWords(v)}: ${st.guard[v]}`),
-        st.vetoes.length ? `vetoes: ${st.vetoes.map((v) => `the Debugger blamed ${whatIsWrong(v.claimed)}, a check sent it ${routeWords(v.route)} (${v.count})`).join('; ')}` : 'vetoes: none',
+        st.vetoes.length
+          ? `vetoes: ${st.vetoes.map((v) => `the Debugger blamed ${whatIsWrong(v.claimed)}, a check sent it ${routeWords(v.route)} (${v.count})`).join('; ')}`
+          : 'vetoes: none',
       ],
     },
     {
       title: 'Recovery rungs fired',
-      lines: Object.keys(st.rungs).length ? Object.entries(st.rungs).map(([r, n]) => `rung ${r}, ${RUNG_WORDS[r] ?? 'a recovery step'}: ${n}`) : ['none'],
+      lines: Object.keys(st.rungs).length
+        ? Object.entries(st.rungs).map(([r, n]) => `rung ${r}, ${RUNG_WORDS[r] ?? 'a recovery step'}: ${n}`)
+        : ['none'],
     },
     {
       title: 'Corrections (changes proposed to you)',
-      lines: [`requested: ${st.corrections.requested}; accepted: ${st.corrections.accepted}; rejected: ${st.corrections.rejected}; waiting: ${st.corrections.pending}`],
+      lines: [
+        `requested: ${st.corrections.requested}; accepted: ${st.corrections.accepted}; rejected: ${st.corrections.rejected}; waiting: ${st.corrections.pending}`,
+      ],
     },
     {
       title: 'Cost',
@@ -181,7 +200,10 @@ export function statsSections(st: RunStats): { title: string; lines: string[] }[
 
 /** The per-ticket table: a header row, then a row per ticket. */
 export function statsTable(st: RunStats): string[][] {
-  return [['ticket', 'runs', 'passed', 'calls', 'tokens in', 'tokens out', 'cost'], ...st.byTicket.map((t) => [t.ticketId, t.runs, t.passed, t.calls, t.inputTokens, t.outputTokens, dollars(t.costUsd)].map(String))];
+  return [
+    ['ticket', 'runs', 'passed', 'calls', 'tokens in', 'tokens out', 'cost'],
+    ...st.byTicket.map((t) => [t.ticketId, t.runs, t.passed, t.calls, t.inputTokens, t.outputTokens, dollars(t.costUsd)].map(String)),
+  ];
 }
 
 /** The plain table `ticket-runner stats` prints. */

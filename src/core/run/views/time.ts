@@ -4,7 +4,16 @@
  */
 
 const parts = (iso: string, timeZone: string | undefined) => {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
   return { day: `${p.year}-${p.month}-${p.day}`, minute: `${p.hour}:${p.minute}`, second: `${p.hour}:${p.minute}:${p.second}` };
 };

@@ -27,7 +27,14 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
   // The run view decides corrections with a click: their ids and the gates' setting names say nothing there.
   const line = describeEvent(e, { requestIds: false, gateNames: false });
   if (!line) return null;
-  return { seq: e.seq, ts: e.ts, type: e.type, status: line.status, label: line.text.charAt(0).toUpperCase() + line.text.slice(1), ...(line.attempt ? { attempt: line.attempt } : {}) };
+  return {
+    seq: e.seq,
+    ts: e.ts,
+    type: e.type,
+    status: line.status,
+    label: line.text.charAt(0).toUpperCase() + line.text.slice(1),
+    ...(line.attempt ? { attempt: line.attempt } : {}),
+  };
 }
 
 /**
@@ -42,8 +49,18 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
 }
 
 function modelCallEntry(e: Extract<RunEvent, { type: 'model.called' }>, call: number): TimelineEntry {
-  const what = e.ok ? `${e.inputTokens + e.outputTokens} tokens, ${(e.latencyMs / 1000).toFixed(1)} s` : `no answer: ${e.error ?? 'failed'}`;
-  return { seq: e.seq, ts: e.ts, type: e.type, status: e.ok ? 'info' : 'warning', label: `${roleWords(e.role)} model call: ${what}`, attempt: e.attempt, call };
+  const what = e.ok
+    ? `${e.inputTokens + e.outputTokens} tokens, ${(e.latencyMs / 1000).toFixed(1)} s`
+    : `no answer: ${e.error ?? 'failed'}`;
+  return {
+    seq: e.seq,
+    ts: e.ts,
+    type: e.type,
+    status: e.ok ? 'info' : 'warning',
+    label: `${roleWords(e.role)} model call: ${what}`,
+    attempt: e.attempt,
+    call,
+  };
 }
 
 /** The blob hashes the webview needs for its diffs: each attempt's files and what they replaced. */

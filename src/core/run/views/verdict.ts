@@ -21,7 +21,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 function attemptLines(a: AttemptState): VerdictLine[] {
   const out: VerdictLine[] = [];
-  const add = (key: string, label: string, status: VerdictLine['status'], result: string) => out.push({ key: `check:${key}`, label, status, result });
+  const add = (key: string, label: string, status: VerdictLine['status'], result: string) =>
+    out.push({ key: `check:${key}`, label, status, result });
   if (a.parse) add('parse', 'Syntax', a.parse.ok ? 'passed' : 'failed', a.parse.ok ? 'passed' : plural(a.parse.problems.length, 'problem'));
   if (a.diagnostics) {
     const errors = a.diagnostics.diagnostics.filter((d) => d.category === 'error').length;
@@ -37,12 +38,15 @@ function attemptLines(a: AttemptState): VerdictLine[] {
   if (a.tests) {
     const t = a.tests;
     const all = t.passed + t.failed;
-    const result = t.status === 'passed' ? `passed (${t.passed} of ${all})` : t.status === 'timeout' ? 'timed out' : `${t.failed} of ${all} failed`;
+    const result =
+      t.status === 'passed' ? `passed (${t.passed} of ${all})` : t.status === 'timeout' ? 'timed out' : `${t.failed} of ${all} failed`;
     add('tests', "The ticket's tests", t.status === 'passed' ? 'passed' : 'failed', result);
   }
   if (a.projectTests) {
     const p = a.projectTests;
-    const result = p.newlyFailing.length ? `${plural(p.newlyFailing.length, 'test')} that passed before now fail` : `passed (${plural(p.result.passed, 'test')} in ${plural(p.files.length, 'file')} that use the change)`;
+    const result = p.newlyFailing.length
+      ? `${plural(p.newlyFailing.length, 'test')} that passed before now fail`
+      : `passed (${plural(p.result.passed, 'test')} in ${plural(p.files.length, 'file')} that use the change)`;
     add('projectTests', 'Project tests', p.newlyFailing.length ? 'failed' : 'passed', result);
   }
   return out;
@@ -53,7 +57,9 @@ function attemptLines(a: AttemptState): VerdictLine[] {
  * something out, or whose ticket turned generalize off (which the verdict then says).
  */
 function heldOutLine(state: RunState, a: AttemptState | undefined): VerdictLine[] {
-  const line = (status: VerdictLine['status'], result: string): VerdictLine[] => [{ key: 'check:heldOut', label: 'Held-out cases', status, result }];
+  const line = (status: VerdictLine['status'], result: string): VerdictLine[] => [
+    { key: 'check:heldOut', label: 'Held-out cases', status, result },
+  ];
   const heldOut = state.manifest?.heldOut;
   if (heldOut?.generalize === false) return line('notChecked', 'none — the ticket turned generalize off, so nothing was held out');
   const planned = heldOut?.files.reduce((n, f) => n + f.cases.length, 0) ?? 0;
@@ -61,7 +67,10 @@ function heldOutLine(state: RunState, a: AttemptState | undefined): VerdictLine[
   const h = a?.heldOut;
   if (!h) return line('notChecked', `not run (${plural(planned, 'case')}) — the visible cases did not pass`);
   if (h.status === 'passed') return line('passed', `passed (${h.passed} of ${planned}, never shown to the Coder)`);
-  return line('failed', `${h.failed} of ${planned} failed: the fix is too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`);
+  return line(
+    'failed',
+    `${h.failed} of ${planned} failed: the fix is too narrow${h.criteria.length ? ` for ${h.criteria.join(', ')}` : ''}`,
+  );
 }
 
 function gateLine(g: RunState['gates'][number]): VerdictLine {

@@ -32,7 +32,9 @@ export function whatIsWrong(kind: FailureKind | 'testPlan' | 'op' | Route | (str
 
 /** A model role by the name the README and the prompts give it. */
 export function roleWords(role: ModelRole): string {
-  return { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer', drafter: 'Drafter' }[role];
+  return { coder: 'Coder', debugger: 'Debugger', reviewer: 'Implementation Reviewer', testReviewer: 'Test Reviewer', drafter: 'Drafter' }[
+    role
+  ];
 }
 
 /** Where a route sends the fix. */
@@ -131,7 +133,8 @@ export function whyAttemptFailed(a: AttemptState): string | undefined {
   if (a.diagnostics && !a.diagnostics.ok) return `${typeErrors} type error(s)`;
   if (a.lint?.status === 'failed') return `${a.lint.problems.length} lint problem(s)`;
   if (a.lint?.status === 'error') return `the linter could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}`;
-  if (a.tests && a.tests.status !== 'passed') return a.tests.status === 'timeout' ? 'the tests timed out' : `${a.tests.failed} test(s) failed`;
+  if (a.tests && a.tests.status !== 'passed')
+    return a.tests.status === 'timeout' ? 'the tests timed out' : `${a.tests.failed} test(s) failed`;
   if (a.projectTests?.newlyFailing.length) return `${a.projectTests.newlyFailing.length} existing test(s) now fail`;
   if (a.refused.length) return `${a.refused.length} write(s) refused`;
   return 'a check failed';

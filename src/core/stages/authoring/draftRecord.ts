@@ -37,7 +37,8 @@ export function draftRecord(log: RunLog, extracted: readonly string[]): DraftRec
   const { usage } = reduceRun(log.runId, log.events);
   const rungs: string[] = [];
   for (const e of log.events) {
-    if (e.type === 'rung.fired') rungs.push(`rung ${e.rung} (${e.rung === 1 ? 'the answer never became one' : 'a malformed answer'}): ${e.reason}`);
+    if (e.type === 'rung.fired')
+      rungs.push(`rung ${e.rung} (${e.rung === 1 ? 'the answer never became one' : 'a malformed answer'}): ${e.reason}`);
     if (e.type === 'model.called') for (const a of e.adaptations ?? []) rungs.push(`call ${e.attempt}: ${ADAPTED[a.kind]}`);
   }
   rungs.push(...extracted);

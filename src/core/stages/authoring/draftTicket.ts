@@ -95,7 +95,10 @@ async function sourceFiles(workspace: WorkspacePort): Promise<string[]> {
 export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: AbortSignal): Promise<Draft> {
   const issue = input.issueText.trim();
   if (!issue) throw new UserInputError('the issue text is empty: give the text of an issue or a description of the change');
-  if (issue.length > MAX_ISSUE_CHARS) throw new UserInputError(`the issue text is ${issue.length} characters; a draft is made from at most ${MAX_ISSUE_CHARS}: give the issue, not a log`);
+  if (issue.length > MAX_ISSUE_CHARS)
+    throw new UserInputError(
+      `the issue text is ${issue.length} characters; a draft is made from at most ${MAX_ISSUE_CHARS}: give the issue, not a log`,
+    );
   const prompt = draftPrompt({ ...input, issueText: issue }, await sourceFiles(deps.workspace));
   const ctx: CallContext = {
     deps: { model: deps.model, clock: deps.clock },
@@ -112,11 +115,20 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
   // Rung 2 for a structured answer: the schema is its verifier, and a refusal is asked again with its reason.
   const refuse = async (why: string, ask: number) => {
     rejected.push(why);
-    if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 2, trigger: 'verifierFailed', reason: `answer ${ask} was refused (${why}); asking again with the reason` });
+    if (ask < ASKS)
+      await ctx.log.emit({
+        type: 'rung.fired',
+        attempt: ask,
+        rung: 2,
+        trigger: 'verifierFailed',
+        reason: `answer ${ask} was refused (${why}); asking again with the reason`,
+      });
   };
   for (let ask = 1; ask <= ASKS; ask++) {
     if (signal.aborted) throw new CancelledError('the draft was cancelled');
-    const note = rejected.length ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. ${jsonOnlyInstruction(TOOL)}` : '';
+    const note = rejected.length
+      ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. ${jsonOnlyInstruction(TOOL)}`
+      : '';
     let raw: unknown;
     let refusal: string | undefined;
     try {
@@ -137,7 +149,15 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
         const why = `the answer was stopped (${turn.verdict.reason}): ${turn.verdict.detail}`;
         rejected.push(why);
         thinking = !thinking;
-        if (ask < ASKS) await ctx.log.emit({ type: 'rung.fired', attempt: ask, rung: 1, trigger: turn.verdict.reason, thinking, reason: `${why}; asking again with thinking ${thinking ? 'on' : 'off'}` });
+        if (ask < ASKS)
+          await ctx.log.emit({
+            type: 'rung.fired',
+            attempt: ask,
+            rung: 1,
+            trigger: turn.verdict.reason,
+            thinking,
+            reason: `${why}; asking again with thinking ${thinking ? 'on' : 'off'}`,
+          });
         continue;
       }
       const response = turn.response;
@@ -145,7 +165,10 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
       else {
         const found = extractJsonAnswer(response.text);
         raw = found.value;
-        if (found.value) extracted.push(`answer ${ask} was text: its one JSON object was taken out of it (${found.adaptation.skippedChars} characters around it dropped)`);
+        if (found.value)
+          extracted.push(
+            `answer ${ask} was text: its one JSON object was taken out of it (${found.adaptation.skippedChars} characters around it dropped)`,
+          );
       }
     } catch (err) {
       if (err instanceof RunStop) throw draftStopped(err, ctx);
@@ -174,7 +197,9 @@ export async function draftTicket(deps: DraftDeps, input: DraftInput, signal: Ab
     return { text, ticket, findings: [...findings, ...thinCriteria(ticket)], rendered, rejected, record: draftRecord(ctx.log, extracted) };
   }
   const why = rejected.map((r, i) => `${i + 1}: ${r}`.replace(/\s*\n\s*/g, ' ')).join('; ');
-  throw new UserInputError(`the model gave no valid ticket in ${ASKS} asks (${why}); ${draftRecord(ctx.log, extracted).summary}; run the draft again, or write the ticket with New Ticket`);
+  throw new UserInputError(
+    `the model gave no valid ticket in ${ASKS} asks (${why}); ${draftRecord(ctx.log, extracted).summary}; run the draft again, or write the ticket with New Ticket`,
+  );
 }
 
 /**
@@ -186,13 +211,23 @@ function thinCriteria(ticket: Ticket): TicketFinding[] {
   if (ticket.generalize === false) return [];
   return ticket.acceptance.flatMap((a, i) => {
     const cases = ticket.testPlan.files.flatMap((f) => f.cases).filter((c) => c.criterion === a.id).length;
-    return cases === 1 ? [{ path: `$.acceptance[${i}]`, message: `${a.id} has one test case, so none of it is held out from the Coder and a fix shaped to that case passes: add a case with another input`, severity: 'information' as const }] : [];
+    return cases === 1
+      ? [
+          {
+            path: `$.acceptance[${i}]`,
+            message: `${a.id} has one test case, so none of it is held out from the Coder and a fix shaped to that case passes: add a case with another input`,
+            severity: 'information' as const,
+          },
+        ]
+      : [];
   });
 }
 
 /** Why an answer is refused before its schema is read, or nothing. */
 function refusalOf(raw: unknown): string | undefined {
-  return raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw) ? 'the answer is not a JSON object and called no tool' : undefined;
+  return raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)
+    ? 'the answer is not a JSON object and called no tool'
+    : undefined;
 }
 
 /** A stop inside callModel (the transport failed, the user cancelled) as the draft's one-line error. */
@@ -200,5 +235,7 @@ function draftStopped(err: RunStop, ctx: CallContext): Error {
   if (err.stop.kind === 'cancelled' || ctx.signal.aborted) return new CancelledError('the draft was cancelled');
   const what = err.stop.kind === 'modelError' ? err.stop.message : err.stop.kind;
   // Said as plainly as a refused draft: the user's next step is the same, run it again.
-  return new UserInputError(`the model failed while drafting (${what}); ${draftRecord(ctx.log, []).summary}; nothing was written: run the draft again`);
+  return new UserInputError(
+    `the model failed while drafting (${what}); ${draftRecord(ctx.log, []).summary}; nothing was written: run the draft again`,
+  );
 }

@@ -36,7 +36,8 @@ export interface TicketValidation {
 }
 
 /** The finding for a `refs` entry the language service cannot resolve. */
-export const unresolvedRef = (i: number, symbol: string, file: string): string => `refs[${i}]: ${symbol} does not resolve in ${file}: fix the name or the file`;
+export const unresolvedRef = (i: number, symbol: string, file: string): string =>
+  `refs[${i}]: ${symbol} does not resolve in ${file}: fix the name or the file`;
 
 /**
  * Checks a ticket the way a run would, without running anything or calling a model: the schema,
@@ -54,25 +55,41 @@ export async function validateTicket(
   try {
     ticket = parseTicket(ticketPath, text);
   } catch (err) {
-    if (err instanceof TicketValidationError) return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [], heldOut: [], renderedHeldOut: [] };
+    if (err instanceof TicketValidationError)
+      return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [], heldOut: [], renderedHeldOut: [] };
     throw err;
   }
-  const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({ path: p, message: `still holds the new ticket's placeholder ${TEMPLATE_MARK}: write it`, severity: 'error' }));
+  const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({
+    path: p,
+    message: `still holds the new ticket's placeholder ${TEMPLATE_MARK}: write it`,
+    severity: 'error',
+  }));
   const heldOut = heldOutCases(ticket);
   if (findings.length) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
   findings.push(...(await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p): TicketFinding => ({ ...p, severity: 'error' })));
   const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
-  if (untested.length) findings.push({ path: '$.testPlan', message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`, severity: 'warning' });
+  if (untested.length)
+    findings.push({
+      path: '$.testPlan',
+      message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`,
+      severity: 'warning',
+    });
   if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
 
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   manifest.facts.forEach((fact, i) => {
-    if (fact.signature === null) findings.push({ path: `$.refs[${i}]`, message: unresolvedRef(i, fact.symbol, fact.file), severity: 'error' });
+    if (fact.signature === null)
+      findings.push({ path: `$.refs[${i}]`, message: unresolvedRef(i, fact.symbol, fact.file), severity: 'error' });
   });
   if (deps.diagnostics) {
     for (const { path, ref } of await suggestRefs(ticket, deps.diagnostics)) {
       const entry = JSON.stringify(ref);
-      findings.push({ path, message: `names ${ref.symbol}, which ${ref.file} declares, and refs does not list it: add ${entry} to refs, so a run checks it resolves and its signature reaches the Coder`, severity: 'information', addRef: ref });
+      findings.push({
+        path,
+        message: `names ${ref.symbol}, which ${ref.file} declares, and refs does not list it: add ${entry} to refs, so a run checks it resolves and its signature reaches the Coder`,
+        severity: 'information',
+        addRef: ref,
+      });
     }
   }
   const options = { language: manifest.testLanguage, moduleKind: manifest.moduleKind };
@@ -82,7 +99,9 @@ export async function validateTicket(
     // Against the code as the ticket declares it: a declared export is there for the tests to name.
     const overlays = await declaredOverlays(manifest.ops, (p) => deps.workspace.readFile(p));
     for (const [i, file] of rendered.entries()) {
-      const errors = (await deps.diagnostics.probe(file.path, file.content, signal, overlays)).filter((d) => d.file === file.path && d.category === 'error');
+      const errors = (await deps.diagnostics.probe(file.path, file.content, signal, overlays)).filter(
+        (d) => d.file === file.path && d.category === 'error',
+      );
       for (const d of errors) {
         findings.push({
           path: `$.testPlan.files[${i}]`,

@@ -37,7 +37,12 @@ const leavesWorkspaceAsItWas = (e: RunEvent): boolean =>
  * `along`: the gate's other files, run in the same command when that costs little (see
  * `filesAlong`); the attempt is judged on `files` alone, and the gate takes all of them.
  */
-export async function attemptRegression(ctx: RunContext, attempt: number, files: readonly string[], along: readonly string[] = []): Promise<RegressionOutcome> {
+export async function attemptRegression(
+  ctx: RunContext,
+  attempt: number,
+  files: readonly string[],
+  along: readonly string[] = [],
+): Promise<RegressionOutcome> {
   const from = ctx.log.events.length;
   const outcome = await projectRegression(ctx, [...files, ...along.filter((f) => !files.includes(f))]);
   lastRun.set(ctx.log, { from, attempt, outcome });
@@ -72,11 +77,17 @@ function restrictedTo(outcome: RegressionOutcome, files: readonly string[]): Reg
   const r = outcome.result;
   const cases = r?.cases.filter((c) => c.file === undefined || files.includes(c.file)) ?? [];
   const count = (s: string) => cases.filter((c) => c.status === s).length;
-  const othersFailed = r?.status === 'failed' && !cases.some((c) => c.status === 'failed') && r.cases.some((c) => c.status === 'failed') && !r.sideEffects?.length;
+  const othersFailed =
+    r?.status === 'failed' &&
+    !cases.some((c) => c.status === 'failed') &&
+    r.cases.some((c) => c.status === 'failed') &&
+    !r.sideEffects?.length;
   const status = othersFailed ? 'passed' : r?.status;
   return {
     files: [...files],
-    ...(r && status ? { result: { ...r, status, cases, passed: count('passed'), failed: count('failed'), skipped: count('skipped') } } : {}),
+    ...(r && status
+      ? { result: { ...r, status, cases, passed: count('passed'), failed: count('failed'), skipped: count('skipped') } }
+      : {}),
     newlyFailing: outcome.newlyFailing.filter(ours),
     preExisting: outcome.preExisting.filter(ours),
   };

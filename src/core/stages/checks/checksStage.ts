@@ -23,7 +23,6 @@ export interface CheckOutcome {
   heldOutFact?: MachineFact;
 }
 
-
 /**
  * Loads the parser's grammars for the files in scope while the baseline runs: a parser's first
  * file otherwise pays for its start (a tenth of a second or more) after the first write, when
@@ -46,7 +45,12 @@ export function warmParser(ctx: RunContext): void {
  * `besideTests` is the caller's work to overlap with the tests of an attempt that can still
  * pass; it is dropped when the attempt fails.
  */
-export async function runChecks(ctx: RunContext, attempt: number, changed: string[], besideTests?: () => Promise<{ drop(): void } | undefined>): Promise<CheckOutcome> {
+export async function runChecks(
+  ctx: RunContext,
+  attempt: number,
+  changed: string[],
+  besideTests?: () => Promise<{ drop(): void } | undefined>,
+): Promise<CheckOutcome> {
   const { deps, log, manifest, signal } = ctx;
   // Durations on the run's clock, so a test's fake clock decides them too.
   const now = () => deps.clock.now().getTime();
@@ -86,7 +90,9 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     const seen = seenFilesOf(deps.workspace);
     const userChanged = new Set([...before].filter(([path, text]) => seen?.of(path) && seen.of(path)!.text !== text).map(([path]) => path));
     const fixable = codeFiles.filter((f) => !userChanged.has(f));
-    const fixes = fixable.length ? await deps.diagnostics.autofix(fixable, (p) => inScope.has(p) && !userChanged.has(p), signal) : { applied: [], refused: [] };
+    const fixes = fixable.length
+      ? await deps.diagnostics.autofix(fixable, (p) => inScope.has(p) && !userChanged.has(p), signal)
+      : { applied: [], refused: [] };
     if (fixes.applied.length || fixes.refused.length) {
       await log.emit({ type: 'check.autofixed', attempt, applied: fixes.applied, refused: fixes.refused });
       evidence.refusedFixes = fixes.refused;
@@ -104,7 +110,10 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
     // the machine fact behind "test is wrong", and a just-rendered file is new to the service.
     const result = await deps.diagnostics.check([...new Set([...codeFiles, ...manifest.testFiles])], signal);
     // Only what the run introduced counts; the baseline's errors are shown apart.
-    const { introduced, preExisting } = splitDiagnostics(baseline?.diagnostics ?? [], result.diagnostics.filter((d) => d.category === 'error'));
+    const { introduced, preExisting } = splitDiagnostics(
+      baseline?.diagnostics ?? [],
+      result.diagnostics.filter((d) => d.category === 'error'),
+    );
     evidence.diagnostics = [...introduced, ...unwritten];
     evidence.preExisting = preExisting;
     await log.emit({
@@ -121,10 +130,20 @@ export async function runChecks(ctx: RunContext, attempt: number, changed: strin
 
   if (deps.lint) {
     const r = await deps.lint.lint(codeFiles, signal);
-    const { introduced, preExisting } = splitLint(baseline?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
+    const { introduced, preExisting } = splitLint(
+      baseline?.lint ?? [],
+      r.problems.filter((p) => p.severity === 'error'),
+    );
     evidence.lint = introduced;
     const status = r.status === 'failed' && !introduced.length ? 'passed' : r.status;
-    await log.emit({ type: 'check.linted', attempt, status, problems: r.problems.filter((p) => !preExisting.includes(p)), preExisting, detail: r.detail });
+    await log.emit({
+      type: 'check.linted',
+      attempt,
+      status,
+      problems: r.problems.filter((p) => !preExisting.includes(p)),
+      preExisting,
+      detail: r.detail,
+    });
   }
 
   const beside = evidence.diagnostics.length === 0 && evidence.lint.length === 0 ? await besideTests?.() : undefined;
@@ -162,17 +181,38 @@ async function projectRegressionPasses(ctx: RunContext, attempt: number, evidenc
   const files = await testsReaching(ctx, changedByRun(ctx));
   if (!files.length) return true;
   const r = await attemptRegression(ctx, attempt, files, await filesAlong(ctx, files));
-  await ctx.log.emit({ type: 'projectTests.ran', attempt, files: r.files, result: r.result!, newlyFailing: r.newlyFailing, preExisting: r.preExisting });
+  await ctx.log.emit({
+    type: 'projectTests.ran',
+    attempt,
+    files: r.files,
+    result: r.result!,
+    newlyFailing: r.newlyFailing,
+    preExisting: r.preExisting,
+  });
   if (!r.newlyFailing.length) return true;
   evidence.regressions = r.newlyFailing.map((k) => {
     const c = r.result?.cases.find((x) => caseKey(x) === k);
-    return { test: k, message: [c?.message, c?.expected !== undefined ? `Expected: ${c.expected}` : '', c?.actual !== undefined ? `Received: ${c.actual}` : ''].filter(Boolean).join('\n') };
+    return {
+      test: k,
+      message: [
+        c?.message,
+        c?.expected !== undefined ? `Expected: ${c.expected}` : '',
+        c?.actual !== undefined ? `Received: ${c.actual}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    };
   });
   return false;
 }
 
 /** Generalize: once the visible cases pass, the held-out ones judge the attempt (`judgeHeldOut`). */
-async function heldOutPasses(ctx: RunContext, attempt: number, evidence: FailureEvidence, result: TestRunResult | undefined): Promise<boolean> {
+async function heldOutPasses(
+  ctx: RunContext,
+  attempt: number,
+  evidence: FailureEvidence,
+  result: TestRunResult | undefined,
+): Promise<boolean> {
   const tooNarrow = await judgeHeldOut(ctx, attempt, result);
   if (tooNarrow) evidence.tooNarrow = tooNarrow;
   return !tooNarrow;
@@ -192,11 +232,25 @@ async function probeTests(ctx: RunContext, evidence: CheckOutcome['evidence']): 
   const pristine = [];
   for (const file of manifest.testPlan.files) {
     const rendered = ctx.oracle?.contentOf(file.path) ?? (await deps.workspace.readFile(file.path));
-    if (rendered !== null) pristine.push(...(await deps.diagnostics.probe(file.path, rendered, signal, overlays)).filter((d) => d.category === 'error' && d.file === file.path));
+    if (rendered !== null)
+      pristine.push(
+        ...(await deps.diagnostics.probe(file.path, rendered, signal, overlays)).filter(
+          (d) => d.category === 'error' && d.file === file.path,
+        ),
+      );
     const probe = renderTypeProbe(file);
     if (!probe) continue;
     const diagnostics = await deps.diagnostics.probe(probe.path, probe.content, signal, overlays);
-    found.push(...impossibleExpectations(probe, diagnostics).map((x) => ({ file: file.path, caseName: x.caseName, actual: x.actual, expected: x.expected, code: x.code, message: x.message })));
+    found.push(
+      ...impossibleExpectations(probe, diagnostics).map((x) => ({
+        file: file.path,
+        caseName: x.caseName,
+        actual: x.actual,
+        expected: x.expected,
+        code: x.code,
+        message: x.message,
+      })),
+    );
   }
   evidence.testErrorsBeforeCoder = pristine;
   if (found.length) evidence.impossibleExpectations = found;

@@ -29,7 +29,8 @@ function split<T>(base: readonly T[], now: readonly T[], key: (item: T) => strin
 export const splitDiagnostics = (base: readonly CodeDiagnostic[], now: readonly CodeDiagnostic[]) => split(base, now, diagnosticKey);
 export const splitLint = (base: readonly LintProblem[], now: readonly LintProblem[]) => split(base, now, lintKey);
 
-const errors = <T extends { category?: string; severity?: string }>(xs: readonly T[]): T[] => xs.filter((x) => (x.category ?? x.severity) === 'error');
+const errors = <T extends { category?: string; severity?: string }>(xs: readonly T[]): T[] =>
+  xs.filter((x) => (x.category ?? x.severity) === 'error');
 
 /**
  * The baseline before the run's first write: the diagnostics and lint findings of the files in
@@ -63,7 +64,13 @@ export async function measureBaseline(ctx: RunContext): Promise<FindingsBaseline
   // The rendered tests are rewritten by this run: a leftover file's old errors are not the project's.
   const rendered = new Set(manifest.testFiles);
   const notRendered = <T extends { file: string }>(xs: T[] | undefined) => xs?.filter((x) => !rendered.has(x.file));
-  return { checkedFiles, diagnostics: notRendered(diagnostics)!, lint: notRendered(lint)!, project: notRendered(project), durationMs: deps.clock.now().getTime() - t };
+  return {
+    checkedFiles,
+    diagnostics: notRendered(diagnostics)!,
+    lint: notRendered(lint)!,
+    project: notRendered(project),
+    durationMs: deps.clock.now().getTime() - t,
+  };
 }
 
 /**

@@ -18,7 +18,8 @@ import { casesNotPassed } from './plannedCases';
 
 const squeeze = (s: string): string => s.replace(/\s+/g, '');
 
-const passedIn = (file: TestFile, c: TestCase, result: TestRunResult): boolean => casesNotPassed({ files: [{ ...file, cases: [c] }] }, result).length === 0;
+const passedIn = (file: TestFile, c: TestCase, result: TestRunResult): boolean =>
+  casesNotPassed({ files: [{ ...file, cases: [c] }] }, result).length === 0;
 
 const equalities = (c: TestCase) => c.expect.flatMap((e) => (e.kind === 'equal' && !e.not ? [e] : []));
 
@@ -37,7 +38,9 @@ export function heldOutContradiction(manifest: Manifest, visible: TestRunResult,
       for (const v of source.cases) {
         if (squeeze(v.arrange.join('\n')) !== squeeze(h.arrange.join('\n')) || !passedIn(source, v, visible)) continue;
         for (const he of equalities(h)) {
-          const ve = equalities(v).find((x) => squeeze(x.actual) === squeeze(he.actual) && x.mode === he.mode && squeeze(x.expected) !== squeeze(he.expected));
+          const ve = equalities(v).find(
+            (x) => squeeze(x.actual) === squeeze(he.actual) && x.mode === he.mode && squeeze(x.expected) !== squeeze(he.expected),
+          );
           if (!ve) continue;
           return {
             kind: 'heldOutContradictsVisible',

@@ -64,7 +64,11 @@ export async function runJudgingTests(ctx: RunContext, attempt: number): Promise
  * was too narrow for. That, the criterion's id and text, is all the Coder is told; held-out
  * cases with no result judged nothing, and fail closed.
  */
-export async function judgeHeldOut(ctx: RunContext, attempt: number, result: TestRunResult | undefined): Promise<FailureEvidence['tooNarrow']> {
+export async function judgeHeldOut(
+  ctx: RunContext,
+  attempt: number,
+  result: TestRunResult | undefined,
+): Promise<FailureEvidence['tooNarrow']> {
   if (!result) return ctx.manifest.heldOut.files.length ? [{}] : undefined;
   const failed = failedCriteria(ctx, result);
   await ctx.log.emit({ type: 'heldOut.ran', attempt, result, criteria: failed });
@@ -91,7 +95,11 @@ function failedCriteria(ctx: RunContext, result: TestRunResult): string[] {
  * the command's status: it passes only when the whole command did, so the two never pass
  * between them unless the runner said passed.
  */
-export function splitHeldOut(ran: TestRunResult, heldFiles: readonly string[], plan: TestPlan): { visible: TestRunResult; heldOut: TestRunResult } {
+export function splitHeldOut(
+  ran: TestRunResult,
+  heldFiles: readonly string[],
+  plan: TestPlan,
+): { visible: TestRunResult; heldOut: TestRunResult } {
   const files = new Set(heldFiles.map(normalizeRelPath));
   const names = new Set(plannedCases(plan).flatMap((p) => [p.name, p.mochaName]));
   const isHeld = (c: TestCaseResult): boolean => (c.file === undefined ? names.has(c.name) : files.has(relative(c.file)));

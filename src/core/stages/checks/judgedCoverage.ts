@@ -15,7 +15,9 @@ import { cumulativeChanges } from '../common/diff';
  */
 
 /** The files the coverage gate measures: the ticket's changed code, not its tests, not deleted. */
-export async function measuredFiles(ctx: Pick<RunContext, 'deps' | 'log' | 'manifest'>): Promise<{ path: string; before: string | null; after: string | null }[]> {
+export async function measuredFiles(
+  ctx: Pick<RunContext, 'deps' | 'log' | 'manifest'>,
+): Promise<{ path: string; before: string | null; after: string | null }[]> {
   const tests = new Set(ctx.manifest.testFiles);
   return (await cumulativeChanges(ctx)).filter((c) => c.after !== null && isCodePath(c.path) && !tests.has(c.path) && !isTestPath(c.path));
 }
@@ -54,7 +56,12 @@ export async function judgingTestRun(ctx: RunContext, request: TestRunRequest): 
     ? await coverage.measuredRun({ ...request, measure }, ctx.signal)
     : await coverage.run({ ...request, measure }, ctx.signal).then((r) => ({ tests: r.tests, coverage: Promise.resolve(r) }));
   // A port that breaks its word and rejects: no measure, said so, as for any unusable one.
-  const result = run.coverage.catch((err: unknown): CoverageResult => ({ status: 'error', tests: run.tests, files: [], detail: errorMessage(err) }));
+  const result = run.coverage.catch((err: unknown): CoverageResult => ({
+    status: 'error',
+    tests: run.tests,
+    files: [],
+    detail: errorMessage(err),
+  }));
   // A measure with no test run behind it (the runner could not measure): the tests run as ever.
   if (!run.tests) {
     judged.delete(ctx.log);

@@ -59,16 +59,29 @@ export async function runOracleTests(ctx: RunContext, attempt: number): Promise<
  * One command of the runner on `files` (the visible tests, and the held-out ones when they
  * judge beside them), between two checks of the oracle. `tampered` lists what changed.
  */
-export async function guardedTestRun(ctx: RunContext, attempt: number, files: string[]): Promise<{ ran: TestRunResult; tampered: TamperedFile[] }> {
+export async function guardedTestRun(
+  ctx: RunContext,
+  attempt: number,
+  files: string[],
+): Promise<{ ran: TestRunResult; tampered: TamperedFile[] }> {
   const { deps, manifest } = ctx;
   const before = await guardOracle(ctx, attempt, 'beforeTests');
-  const ran = await judgingTestRun(ctx, { framework: manifest.runner.framework, files, timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, ...(await seeded(ctx, attempt)) });
+  const ran = await judgingTestRun(ctx, {
+    framework: manifest.runner.framework,
+    files,
+    timeoutMs: deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
+    ...(await seeded(ctx, attempt)),
+  });
   const after = await guardOracle(ctx, attempt, 'afterTests');
   // The runner may have put a changed file back already (its side-effect check): a pinned file among them was tampered with all the same.
   const pinned = new Set(ctx.oracle?.paths ?? []);
   const undone = (ran.sideEffects ?? []).filter((s) => pinned.has(s.path) && !after.some((t) => t.path === s.path));
   if (undone.length) {
-    const tampered = undone.map((s) => ({ path: s.path, expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!), actual: s.change === 'deleted' ? null : 'put back by the test runner' }));
+    const tampered = undone.map((s) => ({
+      path: s.path,
+      expected: ctx.deps.hash(ctx.oracle!.contentOf(s.path)!),
+      actual: s.change === 'deleted' ? null : 'put back by the test runner',
+    }));
     await ctx.log.emit({ type: 'oracle.tampered', attempt, at: 'afterTests', files: tampered });
     after.push(...tampered);
   }
@@ -81,7 +94,10 @@ export async function guardedTestRun(ctx: RunContext, attempt: number, files: st
  */
 export function counted(ran: TestRunResult, tampered: readonly TamperedFile[], plan: TestPlan): TestRunResult {
   if (!tampered.length) return unlessCasesMissing(ran, plan);
-  const note = ['[ticket-runner] the oracle changed around this test run, so its result cannot count:', ...describeTampering(tampered)].join('\n');
+  const note = [
+    '[ticket-runner] the oracle changed around this test run, so its result cannot count:',
+    ...describeTampering(tampered),
+  ].join('\n');
   return { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` };
 }
 
@@ -90,6 +106,9 @@ function unlessCasesMissing(ran: TestRunResult, plan: TestPlan): TestRunResult {
   if (ran.status !== 'passed') return ran;
   const missing = casesNotPassed(plan, ran);
   if (!missing.length) return ran;
-  const note = ['[ticket-runner] the test runner said passed, but these cases of the test plan did not pass, so the run cannot count:', ...missing.map((m) => `  ${m}`)].join('\n');
+  const note = [
+    '[ticket-runner] the test runner said passed, but these cases of the test plan did not pass, so the run cannot count:',
+    ...missing.map((m) => `  ${m}`),
+  ].join('\n');
   return { ...ran, status: 'failed', output: `${ran.output}\n${note}` };
 }

@@ -32,7 +32,11 @@ export async function loadPathAliases(ws: WorkspacePort): Promise<PathAlias[]> {
 export function aliasTargets(aliases: readonly PathAlias[], spec: string): string[] {
   const out: string[] = [];
   for (const a of aliases) {
-    if (a.wildcard ? spec.length >= a.prefix.length + a.suffix.length && spec.startsWith(a.prefix) && spec.endsWith(a.suffix) : spec === a.prefix) {
+    if (
+      a.wildcard
+        ? spec.length >= a.prefix.length + a.suffix.length && spec.startsWith(a.prefix) && spec.endsWith(a.suffix)
+        : spec === a.prefix
+    ) {
       const middle = a.wildcard ? spec.slice(a.prefix.length, spec.length - a.suffix.length) : '';
       out.push(...a.targets.map((t) => t.replace('*', middle)));
     }
@@ -48,17 +52,30 @@ async function tsconfigPaths(ws: WorkspacePort, file: string, depth: number): Pr
   const paths = isRecord(options.paths) ? options.paths : undefined;
   // A config without its own paths inherits them from the one it extends.
   if (!paths) {
-    const parent = typeof json.extends === 'string' && json.extends.startsWith('.') ? joinPath(dir, json.extends.endsWith('.json') ? json.extends : `${json.extends}.json`) : undefined;
+    const parent =
+      typeof json.extends === 'string' && json.extends.startsWith('.')
+        ? joinPath(dir, json.extends.endsWith('.json') ? json.extends : `${json.extends}.json`)
+        : undefined;
     return parent ? tsconfigPaths(ws, parent, depth + 1) : [];
   }
   const base = joinPath(dir, typeof options.baseUrl === 'string' ? options.baseUrl : '.');
-  return Object.entries(paths).map(([pattern, targets]) => alias(pattern, (Array.isArray(targets) ? targets : []).filter((t): t is string => typeof t === 'string').map((t) => joinPath(base, t))));
+  return Object.entries(paths).map(([pattern, targets]) =>
+    alias(
+      pattern,
+      (Array.isArray(targets) ? targets : []).filter((t): t is string => typeof t === 'string').map((t) => joinPath(base, t)),
+    ),
+  );
 }
 
 async function packageImports(ws: WorkspacePort): Promise<PathAlias[]> {
   const json = await readJsonc(ws, 'package.json');
   if (!isRecord(json) || !isRecord(json.imports)) return [];
-  return Object.entries(json.imports).map(([pattern, target]) => alias(pattern, leafTargets(target).map((t) => joinPath('', t))));
+  return Object.entries(json.imports).map(([pattern, target]) =>
+    alias(
+      pattern,
+      leafTargets(target).map((t) => joinPath('', t)),
+    ),
+  );
 }
 
 /** A conditional target's file paths, whatever the condition: any of them may be the source. */
@@ -70,14 +87,18 @@ export function leafTargets(target: unknown): string[] {
 
 function alias(pattern: string, targets: string[]): PathAlias {
   const star = pattern.indexOf('*');
-  return star < 0 ? { prefix: pattern, suffix: '', wildcard: false, targets } : { prefix: pattern.slice(0, star), suffix: pattern.slice(star + 1), wildcard: true, targets };
+  return star < 0
+    ? { prefix: pattern, suffix: '', wildcard: false, targets }
+    : { prefix: pattern.slice(0, star), suffix: pattern.slice(star + 1), wildcard: true, targets };
 }
 
 /** tsconfig files allow comments and trailing commas; an unreadable one gives no aliases. */
 async function readJsonc(ws: WorkspacePort, file: string): Promise<unknown> {
   const text = await ws.readFile(file);
   if (text === null) return undefined;
-  const plain = text.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : '')).replace(/,(\s*[}\]])/g, '$1');
+  const plain = text
+    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ''))
+    .replace(/,(\s*[}\]])/g, '$1');
   try {
     const value: unknown = JSON.parse(plain);
     return value;

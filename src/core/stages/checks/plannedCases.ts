@@ -13,7 +13,9 @@ export interface PlannedCase {
 }
 
 export function plannedCases(plan: TestPlan): PlannedCase[] {
-  return plan.files.flatMap((f) => f.cases.map((c) => ({ file: normalizeRelPath(f.path), name: `${f.suite} > ${caseName(c)}`, mochaName: `${f.suite} ${caseName(c)}` })));
+  return plan.files.flatMap((f) =>
+    f.cases.map((c) => ({ file: normalizeRelPath(f.path), name: `${f.suite} > ${caseName(c)}`, mochaName: `${f.suite} ${caseName(c)}` })),
+  );
 }
 
 /**
@@ -33,7 +35,9 @@ export function casesNotPassed(plan: TestPlan, result: Pick<TestRunResult, 'case
   }
   const missing: string[] = [];
   for (const p of plannedCases(plan)) {
-    const got = [p.name, p.mochaName].map((n) => status.get(reportedKey(p.file, n)) ?? status.get(reportedKey(undefined, n))).find((x) => x !== undefined);
+    const got = [p.name, p.mochaName]
+      .map((n) => status.get(reportedKey(p.file, n)) ?? status.get(reportedKey(undefined, n)))
+      .find((x) => x !== undefined);
     if (got !== 'passed') missing.push(`${p.file} › ${p.name}: ${got ?? 'not run'}`);
   }
   return missing;

@@ -73,7 +73,10 @@ export async function runProjectTests(ctx: RunContext, files: readonly string[])
  * The project's test files as the runs that run them: in an npm-workspaces monorepo, one per
  * package, with that package's runner; elsewhere one, with the ticket's runner.
  */
-export async function projectTestGroups(ctx: Pick<RunContext, 'deps' | 'manifest'>, files: readonly string[]): Promise<{ framework: TestFramework; files: string[] }[]> {
+export async function projectTestGroups(
+  ctx: Pick<RunContext, 'deps' | 'manifest'>,
+  files: readonly string[],
+): Promise<{ framework: TestFramework; files: string[] }[]> {
   const packages = await workspacePackages(ctx.deps.workspace);
   if (!packages.length) return [{ framework: ctx.manifest.runner.framework, files: [...files] }];
   const groups = new Map<string, string[]>();
@@ -120,13 +123,23 @@ export type ProjectTestBaseline = Omit<Baseline, 'runId' | 'seq' | 'ts' | 'type'
  * cases did not pass. Nothing to run, no baseline. `touched`: the run changed files of the
  * workspace (put back since), so what was read beside it may have read them mid-change.
  */
-export async function measureProjectTestBaseline(ctx: RunContext): Promise<{ baseline: ProjectTestBaseline; touched: boolean } | undefined> {
+export async function measureProjectTestBaseline(
+  ctx: RunContext,
+): Promise<{ baseline: ProjectTestBaseline; touched: boolean } | undefined> {
   const whole = ctx.deps.gates?.enabled.includes('projectTests') ?? false;
-  const files = whole ? await projectTestFiles(ctx) : await testsReaching(ctx, ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path));
+  const files = whole
+    ? await projectTestFiles(ctx)
+    : await testsReaching(
+        ctx,
+        ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path),
+      );
   if (!files.length) return undefined;
   const r = await runProjectTests(ctx, files);
   const passing = r.cases.filter((c) => c.status === 'passed').map(caseKey);
-  return { baseline: { files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs }, touched: (r.sideEffects ?? []).length > 0 };
+  return {
+    baseline: { files, status: r.status, failing: notPassing(r, files), passing, durationMs: r.durationMs },
+    touched: (r.sideEffects ?? []).length > 0,
+  };
 }
 
 function baselineOfTests(ctx: Pick<RunContext, 'log'>): Baseline | undefined {
@@ -154,7 +167,19 @@ export async function projectRegression(ctx: RunContext, files: readonly string[
   const failing = notPassing(result, files);
   // A test file the run edited itself may lose or rename cases on purpose (it was in scope).
   const edited = new Set(changedByRun(ctx));
-  return { files: [...files], result, newlyFailing: [...failing.filter((k) => !old.has(k)), ...vanished(before, result, files.filter((f) => !edited.has(f)))], preExisting: failing.filter((k) => old.has(k)) };
+  return {
+    files: [...files],
+    result,
+    newlyFailing: [
+      ...failing.filter((k) => !old.has(k)),
+      ...vanished(
+        before,
+        result,
+        files.filter((f) => !edited.has(f)),
+      ),
+    ],
+    preExisting: failing.filter((k) => old.has(k)),
+  };
 }
 
 /**
@@ -165,7 +190,9 @@ export async function projectRegression(ctx: RunContext, files: readonly string[
  */
 function vanished(before: Baseline | undefined, now: TestRunResult, files: readonly string[]): string[] {
   const seen = new Map(now.cases.map((c) => [caseKey(c), c.status] as const));
-  return (before?.passing ?? []).filter((k) => keyInFiles(k, files) && seen.get(k) !== 'passed' && seen.get(k) !== 'failed').map((k) => `${k} (${seen.get(k) ?? 'not run'}; it passed before the run)`);
+  return (before?.passing ?? [])
+    .filter((k) => keyInFiles(k, files) && seen.get(k) !== 'passed' && seen.get(k) !== 'failed')
+    .map((k) => `${k} (${seen.get(k) ?? 'not run'}; it passed before the run)`);
 }
 
 /** The files the run has changed so far (any writer but the materializer and the oracle guard). */

@@ -90,15 +90,29 @@ export class ImportReach {
     }
     const exportsField = json.exports;
     const targets: string[] = [];
-    if (typeof exportsField === 'object' && exportsField !== null && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'))) {
+    if (
+      typeof exportsField === 'object' &&
+      exportsField !== null &&
+      !Array.isArray(exportsField) &&
+      Object.keys(exportsField).some((k) => k.startsWith('.'))
+    ) {
       targets.push(...leafTargets((exportsField as Record<string, unknown>)[subpath]));
     } else if (subpath === '.') {
       targets.push(...leafTargets(exportsField));
     }
-    if (subpath === '.') targets.push(...[json.types, json.typings, json.module, json.main].filter((t): t is string => typeof t === 'string'), './src/index', './index');
+    if (subpath === '.')
+      targets.push(
+        ...[json.types, json.typings, json.module, json.main].filter((t): t is string => typeof t === 'string'),
+        './src/index',
+        './index',
+      );
     else targets.push(subpath);
     const paths = targets.map((t) => joinPath(pkg.dir, t));
-    return [...new Set(paths.flatMap((p) => (/(^|\/)dist\//.test(p) ? [p, p.replace(/(^|\/)dist\//, '$1src/').replace(/\.d\.([cm]?)ts$/, '.$1ts')] : [p])))];
+    return [
+      ...new Set(
+        paths.flatMap((p) => (/(^|\/)dist\//.test(p) ? [p, p.replace(/(^|\/)dist\//, '$1src/').replace(/\.d\.([cm]?)ts$/, '.$1ts')] : [p])),
+      ),
+    ];
   }
 }
 

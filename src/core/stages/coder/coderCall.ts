@@ -37,7 +37,10 @@ export async function askCoder(ctx: RunContext, call: CoderCall): Promise<CoderO
       turn.kind === 'stopped'
         ? { trigger: turn.verdict.reason, detail: `the stream was stopped (${turn.verdict.reason}): ${turn.verdict.detail}` }
         : turn.response.anomaly.urgent && !edited
-          ? { trigger: 'anomaly' as const, detail: `the answer scored an urgent anomaly (${turn.response.anomaly.signals.map((s) => `${s.name}: ${s.detail}`).join('; ')})` }
+          ? {
+              trigger: 'anomaly' as const,
+              detail: `the answer scored an urgent anomaly (${turn.response.anomaly.signals.map((s) => `${s.name}: ${s.detail}`).join('; ')})`,
+            }
           : undefined;
     if (!trouble || pass === 2) return { files, text: turn.kind === 'answer' ? turn.response.text : '' };
     const thinking = !current.thinking;

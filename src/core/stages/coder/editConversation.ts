@@ -51,7 +51,8 @@ export interface Conversation {
 }
 
 /** Echoed back in the assistant turn: a cut tool call's input is raw text, and the API wants an object. */
-const echoable = (calls: ToolCall[]): ToolCall[] => calls.map((c) => (c.input !== null && typeof c.input === 'object' ? c : { ...c, input: {} }));
+const echoable = (calls: ToolCall[]): ToolCall[] =>
+  calls.map((c) => (c.input !== null && typeof c.input === 'object' ? c : { ...c, input: {} }));
 
 /**
  * The Coder's conversation for one call: a watched turn, and while the model calls tools (the
@@ -76,7 +77,14 @@ export async function converse(ctx: RunContext, call: CoderCall, runTests: RunTe
     await keepHeldOut(ctx, call, messages);
     const result = await watchedCall(
       ctx,
-      { role: 'coder', attempt: call.attempt, system: call.system, messages: withRollingBreakpoint(messages), thinking: call.thinking, tools },
+      {
+        role: 'coder',
+        attempt: call.attempt,
+        system: call.system,
+        messages: withRollingBreakpoint(messages),
+        thinking: call.thinking,
+        tools,
+      },
       // After tool results, a short summary is the expected end of the turn.
       turn === 1,
     );
@@ -103,7 +111,8 @@ export async function converse(ctx: RunContext, call: CoderCall, runTests: RunTe
       const elided = await elidedFiles(ctx, editor, fenced);
       if (elided.length && bounces < MAX_ELISION_BOUNCES && turn < maxTurns) {
         bounces++;
-        for (const e of elided) await ctx.log.emit({ type: 'edit.refused', attempt: call.attempt, command: 'answer', path: e.path, detail: e.detail });
+        for (const e of elided)
+          await ctx.log.emit({ type: 'edit.refused', attempt: call.attempt, command: 'answer', path: e.path, detail: e.detail });
         messages.push({ role: 'assistant', content: response.text }, { role: 'user', content: elided.map((e) => e.detail).join('\n') });
         continue;
       }
@@ -138,14 +147,26 @@ async function keepHeldOut(ctx: RunContext, call: CoderCall, messages: ModelMess
 }
 
 /** One tool call's result: the editor's, rung 4's, or an error naming the tools there are. */
-async function answerTool(ctx: RunContext, attempt: number, toolCall: ToolCall, editor: EditorSession, runTests: RunTestsTool | undefined): Promise<ToolMessage> {
+async function answerTool(
+  ctx: RunContext,
+  attempt: number,
+  toolCall: ToolCall,
+  editor: EditorSession,
+  runTests: RunTestsTool | undefined,
+): Promise<ToolMessage> {
   if (typeof toolCall.input === 'string') {
-    return { role: 'tool', toolCallId: toolCall.id, isError: true, content: 'This call was cut off at the token limit before its input was complete, and was not made. Make it again, smaller.' };
+    return {
+      role: 'tool',
+      toolCallId: toolCall.id,
+      isError: true,
+      content: 'This call was cut off at the token limit before its input was complete, and was not made. Make it again, smaller.',
+    };
   }
   if (toolCall.name === EDITOR_TOOL) {
     const reply = await editor.answer(toolCall);
     const refusal = reply.isError ? editor.refusals.at(-1) : undefined;
-    if (refusal) await ctx.log.emit({ type: 'edit.refused', attempt, command: refusal.command, path: refusal.path, detail: refusal.detail });
+    if (refusal)
+      await ctx.log.emit({ type: 'edit.refused', attempt, command: refusal.command, path: refusal.path, detail: refusal.detail });
     return reply;
   }
   if (runTests && toolCall.name === RUN_TESTS_TOOL) return runTests.answer(toolCall);

@@ -17,7 +17,11 @@ export const EDITOR_TOOL = 'str_replace_based_edit_tool';
 const Path = z.string().min(1).describe('Path relative to the workspace root, e.g. src/handlers/posts.ts');
 
 export const EditorInput = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('view'), path: Path, view_range: z.array(z.number().int()).length(2).optional().describe('[first, last] line, 1-based; last -1 reads to the end') }),
+  z.object({
+    command: z.literal('view'),
+    path: Path,
+    view_range: z.array(z.number().int()).length(2).optional().describe('[first, last] line, 1-based; last -1 reads to the end'),
+  }),
   z.object({
     command: z.literal('str_replace'),
     path: Path,
@@ -45,7 +49,10 @@ const EditorSchema = z.object({
   command: z.enum(['view', 'str_replace', 'insert', 'create']).describe('view | str_replace | insert | create'),
   path: Path,
   view_range: z.array(z.number().int()).optional().describe('view: [first, last] line, 1-based; last -1 reads to the end'),
-  old_str: z.string().optional().describe('str_replace: text copied exactly from the file, whitespace included; it must occur exactly once'),
+  old_str: z
+    .string()
+    .optional()
+    .describe('str_replace: text copied exactly from the file, whitespace included; it must occur exactly once'),
   new_str: z.string().optional().describe('str_replace: the replacement text'),
   insert_line: z.number().int().optional().describe('insert: the line after which to insert (0: at the top)'),
   insert_text: z.string().optional().describe('insert: the text to insert'),
@@ -87,7 +94,10 @@ function occurrences(hay: string, needle: string): number[] {
 
 /** The 1-based line of `old_str`'s first non-blank line that best matches a file line: where the model was looking. */
 function nearestLine(lines: string[], oldStr: string): number | undefined {
-  const wanted = oldStr.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '');
+  const wanted = oldStr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => l !== '');
   if (!wanted) return undefined;
   let best: { line: number; score: number } | undefined;
   lines.forEach((l, i) => {
@@ -165,8 +175,15 @@ export class EditorSession {
     };
     const parsed = EditorInput.safeParse(call.input);
     if (!parsed.success) {
-      const command = typeof (call.input as { command?: unknown } | null)?.command === 'string' ? String((call.input as { command: string }).command) : '?';
-      return refuse(command, '', `invalid ${EDITOR_TOOL} input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}. Commands: view, str_replace, insert, create.`);
+      const command =
+        typeof (call.input as { command?: unknown } | null)?.command === 'string'
+          ? String((call.input as { command: string }).command)
+          : '?';
+      return refuse(
+        command,
+        '',
+        `invalid ${EDITOR_TOOL} input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}. Commands: view, str_replace, insert, create.`,
+      );
     }
     const input = parsed.data;
     let path: string;
@@ -205,27 +222,41 @@ export class EditorSession {
         if (elided) return refuse('str_replace', path, describeElision(path, elided));
         this.edited.set(path, next);
         const startLine = content.slice(0, found[0]).split('\n').length;
-        return reply(`Edited ${path}. The lines around the change now read:\n${this.snippet(next, startLine, startLine + input.new_str.split('\n').length - 1)}`);
+        return reply(
+          `Edited ${path}. The lines around the change now read:\n${this.snippet(next, startLine, startLine + input.new_str.split('\n').length - 1)}`,
+        );
       }
       case 'insert': {
         if (content === null) return refuse('insert', path, `${path} does not exist: create it with the create command.`);
         const text = input.insert_text ?? input.new_str;
         if (text === undefined) return refuse('insert', path, 'insert needs insert_text: the text to insert after line insert_line.');
         const lines = content.split('\n');
-        if (input.insert_line > lines.length) return refuse('insert', path, `insert_line ${input.insert_line} is past the end of ${path}, which has ${lines.length} lines.`);
+        if (input.insert_line > lines.length)
+          return refuse('insert', path, `insert_line ${input.insert_line} is past the end of ${path}, which has ${lines.length} lines.`);
         const elided = findElision('', text, this.ticketText);
         if (elided?.markers.length) return refuse('insert', path, describeElision(path, { markers: elided.markers, vanished: [] }));
         const added = text.replace(/\n$/, '').split('\n');
         lines.splice(input.insert_line, 0, ...added);
         const next = lines.join('\n');
         this.edited.set(path, next);
-        return reply(`Inserted ${added.length} line(s) into ${path} after line ${input.insert_line}:\n${this.snippet(next, input.insert_line + 1, input.insert_line + added.length)}`);
+        return reply(
+          `Inserted ${added.length} line(s) into ${path} after line ${input.insert_line}:\n${this.snippet(next, input.insert_line + 1, input.insert_line + added.length)}`,
+        );
       }
     }
   }
 
-  private async view(path: string, range: number[] | undefined, reply: (c: string) => ToolReply, refuse: (c: string, p: string, d: string) => ToolReply): Promise<ToolReply> {
-    const listable = [...this.manifest.scope.write.map((f) => f.path), ...this.manifest.scope.read.map((f) => f.path), ...this.manifest.testFiles];
+  private async view(
+    path: string,
+    range: number[] | undefined,
+    reply: (c: string) => ToolReply,
+    refuse: (c: string, p: string, d: string) => ToolReply,
+  ): Promise<ToolReply> {
+    const listable = [
+      ...this.manifest.scope.write.map((f) => f.path),
+      ...this.manifest.scope.read.map((f) => f.path),
+      ...this.manifest.testFiles,
+    ];
     if (!this.readable(path)) {
       const under = listable.filter((p) => p.startsWith(`${path}/`));
       if (under.length) return reply(`Files under ${path} you may view:\n${under.join('\n')}`);

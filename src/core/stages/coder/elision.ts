@@ -36,7 +36,11 @@ const ELLIPSIS = /\.{3,}|…/g;
 /** Whether a comment's words stand in for code. */
 export function isPlaceholder(words: string): boolean {
   const hasEllipsis = /\.{3,}|…/.test(words);
-  const core = words.replace(ELLIPSIS, ' ').replace(/[()[\]{}:;,.!-]/g, ' ').replace(/\s+/g, ' ').trim();
+  const core = words
+    .replace(ELLIPSIS, ' ')
+    .replace(/[()[\]{}:;,.!-]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (core === '') return hasEllipsis;
   return PLACEHOLDER.test(core);
 }
@@ -64,7 +68,11 @@ export function exportedNames(text: string): Set<string> {
   for (const m of text.matchAll(EXPORTED_DECL)) if (m[1]) names.add(m[1]);
   for (const m of text.matchAll(EXPORT_LIST)) {
     for (const part of (m[1] ?? '').split(',')) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name && /^[A-Za-z_$][\w$]*$/.test(name)) names.add(name);
     }
   }
@@ -98,7 +106,9 @@ export function findElision(before: string, after: string, ticketText: string): 
     else markers.push(m);
   }
   const now = exportedNames(after);
-  const vanished = [...exportedNames(before)].filter((n) => !now.has(n) && !new RegExp(`(^|[^\\w$])${n.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(ticketText));
+  const vanished = [...exportedNames(before)].filter(
+    (n) => !now.has(n) && !new RegExp(`(^|[^\\w$])${n.replace(/\$/g, '\\$')}([^\\w$]|$)`).test(ticketText),
+  );
   return markers.length || vanished.length ? { markers, vanished } : undefined;
 }
 
@@ -106,7 +116,12 @@ export function findElision(before: string, after: string, ticketText: string): 
 export function describeElision(path: string, f: ElisionFinding): string {
   const parts: string[] = [];
   if (f.markers.length) {
-    parts.push(`it replaces code with ${f.markers.length === 1 ? 'a placeholder comment' : `${f.markers.length} placeholder comments`} (${f.markers.slice(0, 3).map((m) => JSON.stringify(m)).join(', ')})`);
+    parts.push(
+      `it replaces code with ${f.markers.length === 1 ? 'a placeholder comment' : `${f.markers.length} placeholder comments`} (${f.markers
+        .slice(0, 3)
+        .map((m) => JSON.stringify(m))
+        .join(', ')})`,
+    );
   }
   if (f.vanished.length) {
     const shown = f.vanished.slice(0, 8).join(', ') + (f.vanished.length > 8 ? ` and ${f.vanished.length - 8} more` : '');

@@ -20,7 +20,10 @@ export const WITHHELD_BRIEF =
 /** What stands for a held-out case's text that was taken out of a message. */
 export const WITHHELD_TEXT = '[held out]';
 
-const expectationTexts = (e: Expectation): string[] => [...Object.values(expectationSources(e)), ...('message' in e && e.message !== undefined ? [e.message] : [])];
+const expectationTexts = (e: Expectation): string[] => [
+  ...Object.values(expectationSources(e)),
+  ...('message' in e && e.message !== undefined ? [e.message] : []),
+];
 
 /** A source text's string literals' contents: an input or expected value, however the code around it is written. */
 function literals(source: string): string[] {

@@ -29,7 +29,9 @@ export function manifestSummary(m: Manifest): string {
     m.scope.read.length ? `You may read: ${m.scope.read.map((f) => f.path).join(', ')}` : '',
     `Tests (read-only): ${m.testFiles.join(', ')}`,
     declaredForCoder(m.ops),
-    m.facts.length ? `Facts from the language service:\n${m.facts.map((f) => `- ${f.file} ${f.symbol}: ${f.signature ?? 'does not resolve'}`).join('\n')}` : '',
+    m.facts.length
+      ? `Facts from the language service:\n${m.facts.map((f) => `- ${f.file} ${f.symbol}: ${f.signature ?? 'does not resolve'}`).join('\n')}`
+      : '',
   ]
     .filter(Boolean)
     .join('\n\n');

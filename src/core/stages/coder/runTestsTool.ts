@@ -73,15 +73,26 @@ export class RunTestsTool {
   readonly spec = runTestsToolSpec();
 
   async answer(call: ToolCall): Promise<Extract<ModelMessage, { role: 'tool' }>> {
-    const reply = (content: string, isError = false) => ({ role: 'tool' as const, toolCallId: call.id, content, ...(isError ? { isError } : {}) });
+    const reply = (content: string, isError = false) => ({
+      role: 'tool' as const,
+      toolCallId: call.id,
+      content,
+      ...(isError ? { isError } : {}),
+    });
     if (call.name !== RUN_TESTS_TOOL) return reply(`unknown tool "${call.name}": the only tool is ${RUN_TESTS_TOOL}`, true);
     if (this.used >= this.limit) {
-      return reply(`the limit of ${this.limit} ${RUN_TESTS_TOOL} call(s) per attempt is reached: make your change now with your edits`, true);
+      return reply(
+        `the limit of ${this.limit} ${RUN_TESTS_TOOL} call(s) per attempt is reached: make your change now with your edits`,
+        true,
+      );
     }
     this.used++;
     const parsed = RunTestsInput.safeParse(call.input);
     if (!parsed.success) {
-      return reply(`invalid ${RUN_TESTS_TOOL} input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`, true);
+      return reply(
+        `invalid ${RUN_TESTS_TOOL} input: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ')}`,
+        true,
+      );
     }
     const allowed: CandidateFile[] = [];
     const refused: string[] = [];
@@ -112,7 +123,13 @@ export class RunTestsTool {
     } catch (err) {
       if (this.ctx.signal.aborted) throw stopFromSignal(this.ctx.signal);
       // The tool's own trouble (a copy that fails) is the model's answer, not the run's end.
-      await this.ctx.log.emit({ type: 'rung.fired', attempt: this.attempt, rung: 4, trigger: 'toolCall', reason: `${label}: the check could not run: ${errorMessage(err)}` });
+      await this.ctx.log.emit({
+        type: 'rung.fired',
+        attempt: this.attempt,
+        rung: 4,
+        trigger: 'toolCall',
+        reason: `${label}: the check could not run: ${errorMessage(err)}`,
+      });
       return reply(`the checks could not run on the candidate: ${errorMessage(err)}`, true);
     }
   }
@@ -125,10 +142,23 @@ export class RunTestsTool {
     const overlay = await port.open(files, ctx.signal);
     try {
       const scratch = new RunLog(`${ctx.log.runId}-candidate`, memoryStore(ctx.deps.hash), ctx.deps.clock);
-      const deps = { ...ctx.deps, workspace: overlay.workspace, workspaceRoot: overlay.root, tests: overlay.tests, parser: overlay.parser, diagnostics: overlay.diagnostics, lint: overlay.lint, onEvent: undefined };
+      const deps = {
+        ...ctx.deps,
+        workspace: overlay.workspace,
+        workspaceRoot: overlay.root,
+        tests: overlay.tests,
+        parser: overlay.parser,
+        diagnostics: overlay.diagnostics,
+        lint: overlay.lint,
+        onEvent: undefined,
+      };
       // The held-out cases never run here: a pass or a fail the Coder can ask for again and again is a way to fit them.
       const manifest = { ...ctx.manifest, heldOut: { ...ctx.manifest.heldOut, files: [] } };
-      const outcome = await runChecks({ ...ctx, manifest, deps, log: scratch }, this.attempt, files.map((f) => f.path));
+      const outcome = await runChecks(
+        { ...ctx, manifest, deps, log: scratch },
+        this.attempt,
+        files.map((f) => f.path),
+      );
       const fixes = scratch.events
         .filter((e): e is Extract<RunEvent, { type: 'check.autofixed' }> => e.type === 'check.autofixed')
         .flatMap((e) => e.applied.map((f) => `${f.description} (${f.code}) in ${f.file}`));

@@ -27,7 +27,12 @@ export function checkWrite(manifest: Manifest, rawPath: string): WriteVerdict {
     return { ok: false, path, reason: 'testFile', detail: `${path} is a rendered test file: tests are read-only to every model` };
   }
   if (!manifest.scope.write.some((f) => f.path === path)) {
-    return { ok: false, path, reason: 'outOfScope', detail: `${path} is not in the ticket's scope.write (${manifest.scope.write.map((f) => f.path).join(', ')})` };
+    return {
+      ok: false,
+      path,
+      reason: 'outOfScope',
+      detail: `${path} is not in the ticket's scope.write (${manifest.scope.write.map((f) => f.path).join(', ')})`,
+    };
   }
   return { ok: true, path };
 }
@@ -72,7 +77,13 @@ export async function writeThroughGate(
     // The last line of defence: whoever wrote the answer, elided code never reaches the disk.
     const elided = before === null ? undefined : findElision(before, f.content, ticketWords(ctx.manifest));
     if (elided) {
-      await ctx.log.emit({ type: 'write.refused', attempt, path: verdict.path, reason: 'elided', detail: describeElision(verdict.path, elided) });
+      await ctx.log.emit({
+        type: 'write.refused',
+        attempt,
+        path: verdict.path,
+        reason: 'elided',
+        detail: describeElision(verdict.path, elided),
+      });
       continue;
     }
     const result = await writeOverUserEdits(ctx, { path: verdict.path, content: f.content, by: options.by ?? 'coder', attempt });

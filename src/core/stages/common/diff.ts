@@ -46,7 +46,10 @@ export function changedLines(before: string | null, after: string | null): numbe
 /** A unified diff of one file, with `context` lines around each change. */
 export function unifiedDiff(file: ChangedFile, context = 3): string {
   const patch = structuredPatch(file.path, file.path, normalized(file.before), normalized(file.after), undefined, undefined, { context });
-  const header = [`--- ${file.before === null ? '/dev/null' : `a/${file.path}`}`, `+++ ${file.after === null ? '/dev/null' : `b/${file.path}`}`];
+  const header = [
+    `--- ${file.before === null ? '/dev/null' : `a/${file.path}`}`,
+    `+++ ${file.after === null ? '/dev/null' : `b/${file.path}`}`,
+  ];
   // An empty side starts at line 0, as diff -u (and jsdiff's own formatPatch) writes it.
   const range = (start: number, lines: number) => `${lines === 0 ? start - 1 : start}${lines === 1 ? '' : `,${lines}`}`;
   const hunks = patch.hunks.flatMap((h) => [`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`, ...h.lines]);

@@ -53,11 +53,16 @@ export function describeFailure(f: FailureEvidence): string {
   const out: string[] = describeTampering(f.tampered ?? []);
   for (const p of f.parse) out.push(`${p.file}:${p.line}:${p.column} syntax ${p.kind}: ${p.text}`);
   for (const d of f.diagnostics) out.push(`${d.file}:${d.line}:${d.column} ${d.code}: ${d.message}`);
-  for (const x of f.impossibleExpectations ?? []) out.push(`${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`);
-  for (const r of f.refusedFixes ?? []) out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
+  for (const x of f.impossibleExpectations ?? [])
+    out.push(
+      `${x.file} "${x.caseName}": expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message})`,
+    );
+  for (const r of f.refusedFixes ?? [])
+    out.push(`${r.file} ${r.code}: the fix "${r.description}" would change ${r.files.join(', ')}, outside the scope`);
   for (const l of f.lint) out.push(`${l.file}:${l.line}:${l.column} lint ${l.rule ?? ''}: ${l.message}`);
   if (f.tooNarrow) out.push(...describeTooNarrow(f.tooNarrow));
-  for (const r of f.regressions ?? []) out.push(`existing project test now fails (it passed before the run): ${r.test}${r.message ? `\n${r.message}` : ''}`);
+  for (const r of f.regressions ?? [])
+    out.push(`existing project test now fails (it passed before the run): ${r.test}${r.message ? `\n${r.message}` : ''}`);
   if (f.tests && f.tests.status !== 'passed') {
     out.push(`tests ${f.tests.status}: ${f.tests.passed} passed, ${f.tests.failed} failed`);
     for (const c of f.tests.cases.filter((x) => x.status === 'failed')) {

@@ -49,6 +49,9 @@ export function parseGateList(text: string): GateName[] {
     .filter(Boolean);
   if (names.length === 1 && names[0] === 'none') return [];
   const unknown = names.filter((n) => !(GATE_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new UserInputError(`unknown gate${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the gates are ${GATE_NAMES.join(', ')} (or none)`);
+  if (unknown.length)
+    throw new UserInputError(
+      `unknown gate${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: the gates are ${GATE_NAMES.join(', ')} (or none)`,
+    );
   return [...new Set(names)] as GateName[];
 }

@@ -17,7 +17,9 @@ export interface ScoredResponse extends ModelResponse {
  * run's context is one; a draft, which has no run, makes one with a log kept in memory
  * (src/core/stages/authoring/draftTicket.ts), so its calls climb the same rungs.
  */
-export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & { deps: Pick<PipelineDeps, 'model' | 'clock'> };
+export type CallContext = Pick<RunContext, 'log' | 'budget' | 'signal' | 'startedAt' | 'recovery'> & {
+  deps: Pick<PipelineDeps, 'model' | 'clock'>;
+};
 
 /**
  * Stops the run when a per-run budget (calls, tokens, dollars, wall time) is spent.
@@ -62,12 +64,23 @@ export function answerRecord(response: ModelResponse): string {
 export type RunRequest = ModelRequest & { role: ModelRole };
 
 /** Scores an answer and records the signals when there are any (every answer is scored, so a rung can act on it). */
-export async function recordAnomaly(ctx: CallContext, request: Pick<RunRequest, 'role' | 'attempt' | 'structured' | 'messages'>, text: string): Promise<AnomalyScore> {
+export async function recordAnomaly(
+  ctx: CallContext,
+  request: Pick<RunRequest, 'role' | 'attempt' | 'structured' | 'messages'>,
+  text: string,
+): Promise<AnomalyScore> {
   // A turn after tool results ends an edit conversation: its code went through the tools.
   const afterTools = request.messages.some((m) => m.role === 'tool');
   const anomaly = scoreAnswer(text, { expectCode: request.role === 'coder' && !request.structured && !afterTools, afterTools });
   if (anomaly.score > 0) {
-    await ctx.log.emit({ type: 'anomaly.detected', attempt: request.attempt, role: request.role, score: anomaly.score, urgent: anomaly.urgent, signals: anomaly.signals });
+    await ctx.log.emit({
+      type: 'anomaly.detected',
+      attempt: request.attempt,
+      role: request.role,
+      score: anomaly.score,
+      urgent: anomaly.urgent,
+      signals: anomaly.signals,
+    });
   }
   return anomaly;
 }
@@ -94,7 +107,8 @@ export async function callModel(ctx: CallContext, request: RunRequest, signal: A
   } catch (err) {
     if (err instanceof RunStop) throw err;
     // A call stopped by its caller records why, not the provider's generic "cancelled".
-    const stoppedBy = signal !== ctx.signal && signal.aborted && !ctx.signal.aborted && signal.reason instanceof Error ? signal.reason : undefined;
+    const stoppedBy =
+      signal !== ctx.signal && signal.aborted && !ctx.signal.aborted && signal.reason instanceof Error ? signal.reason : undefined;
     await ctx.log.emit({
       type: 'model.called',
       role: request.role,

@@ -103,7 +103,7 @@ export function mergeLines(base: string, yours: string, run: string): LineMerge 
   const merged: string[] = [];
   const conflicts: UserEditConflict[] = [];
   let at = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     const first = all[i]!;
     const group = [first];
     let to = first.to;
@@ -113,8 +113,18 @@ export function mergeLines(base: string, yours: string, run: string): LineMerge 
     }
     const from = first.from;
     merged.push(...o.slice(at, from));
-    const mine = applied(o, from, to, group.filter((h) => h.side === 'yours'));
-    const theirs = applied(o, from, to, group.filter((h) => h.side === 'run'));
+    const mine = applied(
+      o,
+      from,
+      to,
+      group.filter((h) => h.side === 'yours'),
+    );
+    const theirs = applied(
+      o,
+      from,
+      to,
+      group.filter((h) => h.side === 'run'),
+    );
     const both = group.some((h) => h.side === 'yours') && group.some((h) => h.side === 'run');
     if (!both) merged.push(...(group[0]!.side === 'yours' ? mine : theirs));
     else if (same(mine, theirs)) merged.push(...mine);
@@ -162,7 +172,14 @@ export async function writeOverUserEdits(ctx: { deps: { workspace: WorkspacePort
   };
   if (disk === base) return put(w.content);
   const blob = (text: string | null) => (text === null ? Promise.resolve(null) : ctx.log.putBlob(text));
-  const versions = { path: w.path, by: w.by, attempt: w.attempt, base: await blob(base), yours: await blob(disk), run: await blob(w.content) };
+  const versions = {
+    path: w.path,
+    by: w.by,
+    attempt: w.attempt,
+    base: await blob(base),
+    yours: await blob(disk),
+    run: await blob(w.content),
+  };
   const merge = base !== null && disk !== null && w.content !== null ? mergeLines(base, disk, w.content) : undefined;
   if (merge?.clean) {
     const done = await put(merge.text);

@@ -50,7 +50,11 @@ async function readJson(ws: WorkspacePort, path: string): Promise<PackageJson | 
 /** `workspaces` is a list of globs, or (yarn's form, which npm reads too) `{ packages: [...] }`. */
 function patternsOf(root: PackageJson | undefined): string[] {
   const w = root?.workspaces;
-  const list = Array.isArray(w) ? w : typeof w === 'object' && w !== null && Array.isArray((w as { packages?: unknown }).packages) ? (w as { packages: unknown[] }).packages : [];
+  const list = Array.isArray(w)
+    ? w
+    : typeof w === 'object' && w !== null && Array.isArray((w as { packages?: unknown }).packages)
+      ? (w as { packages: unknown[] }).packages
+      : [];
   return list.filter((p): p is string => typeof p === 'string').map((p) => p.replace(/^\.\//, '').replace(/\/+$/, ''));
 }
 
@@ -88,7 +92,9 @@ async function readPackages(ws: WorkspacePort): Promise<WorkspacePackage[]> {
   }
   const names = new Set(manifests.map((m) => m.json.name as string));
   return manifests.map(({ dir, json }) => {
-    const declared = [json.dependencies, json.devDependencies, json.peerDependencies, json.optionalDependencies].flatMap((d) => (typeof d === 'object' && d !== null ? Object.keys(d) : []));
+    const declared = [json.dependencies, json.devDependencies, json.peerDependencies, json.optionalDependencies].flatMap((d) =>
+      typeof d === 'object' && d !== null ? Object.keys(d) : [],
+    );
     return { dir, name: json.name as string, dependsOn: [...new Set(declared.filter((n) => names.has(n)))].sort() };
   });
 }
@@ -107,7 +113,7 @@ export function packageOf(packages: readonly WorkspacePackage[], path: string): 
 export function dependentsOf(packages: readonly WorkspacePackage[], of: readonly WorkspacePackage[]): WorkspacePackage[] {
   const reached = new Set(of.map((p) => p.name));
   const out: WorkspacePackage[] = [];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const p of packages) {
       if (!reached.has(p.name) && p.dependsOn.some((d) => reached.has(d))) {
@@ -121,7 +127,10 @@ export function dependentsOf(packages: readonly WorkspacePackage[], of: readonly
 }
 
 /** The package a bare import specifier names (`@mono/money`, `@mono/money/sub`), and the subpath after its name. */
-export function packageBySpecifier(packages: readonly WorkspacePackage[], spec: string): { pkg: WorkspacePackage; subpath: string } | undefined {
+export function packageBySpecifier(
+  packages: readonly WorkspacePackage[],
+  spec: string,
+): { pkg: WorkspacePackage; subpath: string } | undefined {
   for (const pkg of packages) {
     if (spec === pkg.name) return { pkg, subpath: '.' };
     if (spec.startsWith(`${pkg.name}/`)) return { pkg, subpath: `./${spec.slice(pkg.name.length + 1)}` };

@@ -41,4 +41,3 @@ export async function debuggerInputs(ctx: RunContext, attempt: number, outcome: 
     history,
   };
 }
-

@@ -56,12 +56,15 @@ export function evidenceProblems(diagnosis: Diagnosis, inputs: DebuggerInputs): 
   for (const e of diagnosis.evidence) {
     const q = squash(e.quote);
     const shown = JSON.stringify(e.quote);
-    if (q.replace(/\s/g, '').length < MIN_QUOTE_CHARS) problems.push(`${shown} is too short to carry meaning (at least ${MIN_QUOTE_CHARS} non-space characters)`);
+    if (q.replace(/\s/g, '').length < MIN_QUOTE_CHARS)
+      problems.push(`${shown} is too short to carry meaning (at least ${MIN_QUOTE_CHARS} non-space characters)`);
     else if (!squash(sourceText(e, inputs)).includes(q)) problems.push(`${shown} is not in the ${e.source}${e.file ? ` (${e.file})` : ''}`);
     else if (written.includes(q) && !trusted.includes(q)) planted.push(shown);
   }
   if (!problems.length && diagnosis.kind !== 'code' && planted.length === diagnosis.evidence.length) {
-    problems.push(...planted.map((shown) => `${shown} is found only in code the Coder wrote: it cannot support "${diagnosis.kind} is wrong"`));
+    problems.push(
+      ...planted.map((shown) => `${shown} is found only in code the Coder wrote: it cannot support "${diagnosis.kind} is wrong"`),
+    );
   }
   return problems;
 }
@@ -105,7 +108,9 @@ export async function diagnose(
   const rejected: DebuggerOutcome['rejected'] = [];
   const prompt = debuggerPromptParts(inputs);
   for (let ask = 0; ask < 2; ask++) {
-    const note = rejected.length ? `Your previous diagnosis was rejected: ${rejected[rejected.length - 1]!.reason}. Quote only text that appears in the input you name as its source.` : undefined;
+    const note = rejected.length
+      ? `Your previous diagnosis was rejected: ${rejected[rejected.length - 1]!.reason}. Quote only text that appears in the input you name as its source.`
+      : undefined;
     let response;
     try {
       response = await call(prompt, note);
@@ -128,12 +133,18 @@ export async function diagnose(
     }
     const parsed = Diagnosis.safeParse(raw);
     if (!parsed.success) {
-      rejected.push({ reason: `the diagnosis does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, missingQuotes: [] });
+      rejected.push({
+        reason: `the diagnosis does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        missingQuotes: [],
+      });
       continue;
     }
     const problems = evidenceProblems(parsed.data, inputs);
     if (problems.length) {
-      rejected.push({ reason: `the evidence does not hold: ${problems.join('; ')}`, missingQuotes: parsed.data.evidence.map((e) => e.quote).filter((q) => problems.some((p) => p.startsWith(JSON.stringify(q)))) });
+      rejected.push({
+        reason: `the evidence does not hold: ${problems.join('; ')}`,
+        missingQuotes: parsed.data.evidence.map((e) => e.quote).filter((q) => problems.some((p) => p.startsWith(JSON.stringify(q)))),
+      });
       continue;
     }
     return { diagnosis: parsed.data, rejected };

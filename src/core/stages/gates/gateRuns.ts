@@ -13,7 +13,14 @@ import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from '
 import { readFiles } from '../common/scope';
 import { DEFAULT_BUILD_TIMEOUT_MS, DEFAULT_COVERAGE_THRESHOLD, type GateDeps } from '../common/gateConfig';
 import { changedLines, cumulativeChanges, unifiedDiff, type ChangedFile } from '../common/diff';
-import { coveragePlanPrompt, REVIEWER_SYSTEM, reviewerPrompt, TEST_REVIEWER_SYSTEM, testReviewerPrompt, type ReviewInputs } from './prompts';
+import {
+  coveragePlanPrompt,
+  REVIEWER_SYSTEM,
+  reviewerPrompt,
+  TEST_REVIEWER_SYSTEM,
+  testReviewerPrompt,
+  type ReviewInputs,
+} from './prompts';
 import { projectTestHits } from './projectCoverage';
 import { judgedCoverage, measuredFiles } from '../checks/judgedCoverage';
 import { ImportReach } from '../checks/reach';
@@ -54,14 +61,22 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
   const port = env.settings.typecheck;
   if (!port) return { status: 'skipped', detail: 'no project-wide type-checker is wired here' };
   const r = await port.check(env.ctx.signal, typecheckScope(env.ctx));
-  if (r.status === 'skipped' || r.status === 'error') return { status: r.status, detail: r.detail, evidence: { kind: 'typecheck', tool: r.tool, diagnostics: r.diagnostics, unrelated: [], preExisting: [] } };
+  if (r.status === 'skipped' || r.status === 'error')
+    return {
+      status: r.status,
+      detail: r.detail,
+      evidence: { kind: 'typecheck', tool: r.tool, diagnostics: r.diagnostics, unrelated: [], preExisting: [] },
+    };
   const changes = await cumulativeChanges(env.ctx);
   const reach = new ImportReach(env.ctx.deps.workspace, new Set([...changes.map((c) => c.path), ...env.ctx.manifest.testFiles]));
   // The whole project's errors before the run's first write are not the run's: matched by file, code and message.
-  const { introduced, preExisting } = splitDiagnostics(baselineFromLog(env.ctx)?.project ?? [], r.diagnostics.filter((x) => x.category === 'error'));
+  const { introduced, preExisting } = splitDiagnostics(
+    baselineFromLog(env.ctx)?.project ?? [],
+    r.diagnostics.filter((x) => x.category === 'error'),
+  );
   const related: CodeDiagnostic[] = [];
   const unrelated: CodeDiagnostic[] = [];
-  for (const d of introduced) (await reach.reaches(d.file) ? related : unrelated).push(d);
+  for (const d of introduced) ((await reach.reaches(d.file)) ? related : unrelated).push(d);
   related.push(...suppressionDiagnostics(addedSuppressions(codeChanges(env, changes), 'typecheck')));
   const elsewhere = unrelated.length ? `; ${plural(unrelated.length, 'error')} in files the change does not reach, not counted` : '';
   const before = preExisting.length ? `; ${plural(preExisting.length, 'pre-existing error')}, not counted` : '';
@@ -69,7 +84,9 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
     status: related.length ? 'failed' : 'passed',
     detail: `${r.detail}: ${related.length ? `${plural(related.length, 'error')} the change reaches` : 'clean'}${elsewhere}${before}`,
     evidence: { kind: 'typecheck', tool: r.tool, diagnostics: related, unrelated, preExisting },
-    complaints: related.length ? { lines: related.map(diagLine), files: [...new Set(related.map((d) => d.file))], blockers: [] } : undefined,
+    complaints: related.length
+      ? { lines: related.map(diagLine), files: [...new Set(related.map((d) => d.file))], blockers: [] }
+      : undefined,
   };
 }
 
@@ -78,18 +95,31 @@ export async function lintGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' |
   if (!lint) return { status: 'skipped', detail: 'no linter is wired here' };
   const changes = codeChanges(env, await cumulativeChanges(env.ctx));
   const files = changes.map((c) => c.path);
-  if (!files.length) return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [], preExisting: [] } };
+  if (!files.length)
+    return { status: 'skipped', detail: 'the run changed no code file', evidence: { kind: 'lint', files, problems: [], preExisting: [] } };
   const r = await lint.lint(files, env.ctx.signal);
-  const { introduced, preExisting } = splitLint(baselineFromLog(env.ctx)?.lint ?? [], r.problems.filter((p) => p.severity === 'error'));
+  const { introduced, preExisting } = splitLint(
+    baselineFromLog(env.ctx)?.lint ?? [],
+    r.problems.filter((p) => p.severity === 'error'),
+  );
   // Only a linter that ran judges: an added eslint-disable means nothing where none did.
   const hiding = r.status === 'passed' || r.status === 'failed' ? suppressionProblems(addedSuppressions(changes, 'lint')) : [];
   const errors = [...introduced, ...hiding];
-  const detail = r.status === 'skipped' || r.status === 'error' ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`) : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
+  const detail =
+    r.status === 'skipped' || r.status === 'error'
+      ? (r.detail ?? `the linter ${r.status === 'error' ? 'could not run' : 'skipped'}`)
+      : `${plural(files.length, 'changed file')}: ${errors.length ? plural(errors.length, 'error') : 'clean'}`;
   return {
     status: r.status === 'skipped' || r.status === 'error' ? r.status : errors.length ? 'failed' : 'passed',
     detail,
     evidence: { kind: 'lint', files, problems: [...r.problems.filter((p) => !preExisting.includes(p)), ...hiding], preExisting },
-    complaints: errors.length ? { lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`), files: [...new Set(errors.map((p) => p.file))], blockers: [] } : undefined,
+    complaints: errors.length
+      ? {
+          lines: errors.map((p) => `${p.file}:${p.line}:${p.column} ${p.rule ?? 'lint'}: ${p.message}`),
+          files: [...new Set(errors.map((p) => p.file))],
+          blockers: [],
+        }
+      : undefined,
   };
 }
 
@@ -99,14 +129,21 @@ export async function buildGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' 
   if (!env.settings.build) return { status: 'skipped', detail: 'no build runner is wired here' };
   const r = await env.settings.build.run(command, env.settings.buildTimeoutMs ?? DEFAULT_BUILD_TIMEOUT_MS, env.ctx.signal);
   const evidence: GateEvidence = { kind: 'build', command, exitCode: r.exitCode, output: r.output };
-  if (r.status === 'error') return { status: 'error', detail: `\`${command}\` could not run: ${r.output.trim().split('\n').pop() ?? ''}`, evidence };
+  if (r.status === 'error')
+    return { status: 'error', detail: `\`${command}\` could not run: ${r.output.trim().split('\n').pop() ?? ''}`, evidence };
   const failed = r.status !== 'passed';
   const why = r.status === 'timeout' ? 'timed out' : `exited with ${String(r.exitCode)}`;
   return {
     status: failed ? 'failed' : 'passed',
     detail: `\`${command}\` ${failed ? why : 'succeeded'} (${Math.round(r.durationMs)} ms)`,
     evidence,
-    complaints: failed ? { lines: [`\`${command}\` ${why}; the end of its output:\n${r.output.trim().split('\n').slice(-40).join('\n')}`], files: [], blockers: [] } : undefined,
+    complaints: failed
+      ? {
+          lines: [`\`${command}\` ${why}; the end of its output:\n${r.output.trim().split('\n').slice(-40).join('\n')}`],
+          files: [],
+          blockers: [],
+        }
+      : undefined,
   };
 }
 
@@ -141,24 +178,49 @@ export async function implementationReviewGate(env: GateEnv): Promise<Omit<GateO
   if (!inputs.diff) return { status: 'skipped', detail: 'the run changed no file' };
   const diffHash = ctx.deps.hash(inputs.diff);
   if (reviewedDiff(env) === diffHash) {
-    return { status: 'passed', detail: 'the code is unchanged since its review passed', evidence: { kind: 'implementationReview', verdict: 'pass', blockers: [], rejected: [], diffHash } };
+    return {
+      status: 'passed',
+      detail: 'the code is unchanged since its review passed',
+      evidence: { kind: 'implementationReview', verdict: 'pass', blockers: [], rejected: [], diffHash },
+    };
   }
   const prompt = reviewerPrompt(inputs);
-  const shown = new Set([...inputs.files.map((f) => f.path), ...inputs.tests.map((f) => f.path), ...ctx.manifest.scope.write.map((f) => f.path), ...ctx.manifest.scope.read.map((f) => f.path)]);
+  const shown = new Set([
+    ...inputs.files.map((f) => f.path),
+    ...inputs.tests.map((f) => f.path),
+    ...ctx.manifest.scope.write.map((f) => f.path),
+    ...ctx.manifest.scope.read.map((f) => f.path),
+  ]);
   const verify = (v: ReviewVerdict): string[] => {
     if (v.verdict !== 'fail') return [];
     const { kept, dropped } = verifiedBlockers(v.blockers, prompt, shown);
     return kept.length ? [] : dropped;
   };
-  const answer = await askStructured(ctx, { role: 'reviewer', attempt: env.attempt, system: REVIEWER_SYSTEM, prompt, tool: REVIEW_TOOL, schema: ReviewVerdict, verify });
+  const answer = await askStructured(ctx, {
+    role: 'reviewer',
+    attempt: env.attempt,
+    system: REVIEWER_SYSTEM,
+    prompt,
+    tool: REVIEW_TOOL,
+    schema: ReviewVerdict,
+    verify,
+  });
   if (!answer.value) {
     // No verdict is no finding: a reviewer that cannot answer does not fail working code.
-    return { status: 'error', detail: `no usable verdict from the reviewer: ${answer.rejected.join(' | ')}`, evidence: { kind: 'implementationReview', verdict: null, blockers: [], rejected: answer.rejected, diffHash } };
+    return {
+      status: 'error',
+      detail: `no usable verdict from the reviewer: ${answer.rejected.join(' | ')}`,
+      evidence: { kind: 'implementationReview', verdict: null, blockers: [], rejected: answer.rejected, diffHash },
+    };
   }
   const { kept, dropped } = verifiedBlockers(answer.value.blockers, prompt, shown);
   const rejected = [...answer.rejected, ...dropped];
   if (answer.value.verdict === 'pass') {
-    return { status: 'passed', detail: 'the reviewer found no blocker', evidence: { kind: 'implementationReview', verdict: 'pass', blockers: [], rejected, diffHash } };
+    return {
+      status: 'passed',
+      detail: 'the reviewer found no blocker',
+      evidence: { kind: 'implementationReview', verdict: 'pass', blockers: [], rejected, diffHash },
+    };
   }
   return {
     status: 'failed',
@@ -172,8 +234,15 @@ export async function implementationReviewGate(env: GateEnv): Promise<Omit<GateO
 async function proposalFrom(env: GateEnv, review: TestReviewT | null, fallback: string): Promise<{ proposal: Proposal; note: string }> {
   if (!review?.proposedTestPlan) return { proposal: { kind: 'none', why: fallback }, note: 'no plan proposed' };
   const v = await validateTestPlan(env.ctx.deps, env.ctx.manifest, review.proposedTestPlan, env.ctx.signal);
-  if (v.ok && v.plan) return { proposal: { kind: 'testPlan', testPlan: v.plan }, note: `the proposed plan validates (${describeValidation(v)})` };
-  return { proposal: { kind: 'none', why: `the proposed test plan does not validate (${describeValidation(v)}): ${v.problems.slice(0, 5).join('; ')}` }, note: 'the proposed plan does not validate' };
+  if (v.ok && v.plan)
+    return { proposal: { kind: 'testPlan', testPlan: v.plan }, note: `the proposed plan validates (${describeValidation(v)})` };
+  return {
+    proposal: {
+      kind: 'none',
+      why: `the proposed test plan does not validate (${describeValidation(v)}): ${v.problems.slice(0, 5).join('; ')}`,
+    },
+    note: 'the proposed plan does not validate',
+  };
 }
 
 /** Criteria no test case names, when the plan names criteria at all (otherwise nothing can be told). */
@@ -187,15 +256,38 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
   const untagged = untaggedCriteria(env);
   const prompt = testReviewerPrompt({ ...inputs, plan: ctx.manifest.testPlan, untagged });
   const known = new Set(ctx.manifest.acceptance.map((a) => a.id));
-  const verify = (v: TestReviewT): string[] => v.criteria.filter((c) => !known.has(c.id)).map((c) => `criterion ${c.id} is not one of the ticket's (${[...known].join(', ')})`);
-  const answer = await askStructured(ctx, { role: 'testReviewer', attempt: env.attempt, system: TEST_REVIEWER_SYSTEM, prompt, tool: TEST_REVIEW_TOOL, schema: TestReview, verify });
+  const verify = (v: TestReviewT): string[] =>
+    v.criteria.filter((c) => !known.has(c.id)).map((c) => `criterion ${c.id} is not one of the ticket's (${[...known].join(', ')})`);
+  const answer = await askStructured(ctx, {
+    role: 'testReviewer',
+    attempt: env.attempt,
+    system: TEST_REVIEWER_SYSTEM,
+    prompt,
+    tool: TEST_REVIEW_TOOL,
+    schema: TestReview,
+    verify,
+  });
   const review = answer.value;
   const uncovered = review?.criteria.filter((c) => !c.covered).map((c) => c.id) ?? [];
-  const evidence: GateEvidence = { kind: 'testReview', verdict: review?.verdict ?? null, untagged, uncovered, claim: review?.claim, rejected: answer.rejected };
+  const evidence: GateEvidence = {
+    kind: 'testReview',
+    verdict: review?.verdict ?? null,
+    untagged,
+    uncovered,
+    claim: review?.claim,
+    rejected: answer.rejected,
+  };
   if (untagged.length) {
     // The machine fact: no case of the plan names these criteria, whatever the reviewer says.
-    const { proposal, note } = await proposalFrom(env, review, `add a test case for ${untagged.join(', ')} to the ticket's testPlan by hand`);
-    const fact: MachineFact = { kind: 'criterionNotCovered', detail: `no test case of the plan names acceptance criteri${untagged.length === 1 ? 'on' : 'a'} ${untagged.join(', ')}` };
+    const { proposal, note } = await proposalFrom(
+      env,
+      review,
+      `add a test case for ${untagged.join(', ')} to the ticket's testPlan by hand`,
+    );
+    const fact: MachineFact = {
+      kind: 'criterionNotCovered',
+      detail: `no test case of the plan names acceptance criteri${untagged.length === 1 ? 'on' : 'a'} ${untagged.join(', ')}`,
+    };
     return { status: 'failed', detail: `${fact.detail}; ${note}`, evidence, correction: { fact, claim: review?.claim, proposal } };
   }
   if (!review) return { status: 'error', detail: `no usable answer from the Test Reviewer: ${answer.rejected.join(' | ')}`, evidence };
@@ -203,10 +295,20 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
   // checks it. The quote is the machine fact, whatever the verdict says: a "pass" that shows an
   // unchecked criterion contradicts itself, and the evidence wins.
   const testsText = squash(inputs.tests.map((f) => f.content).join('\n'));
-  const shown = review.criteria.filter((c) => !c.covered && c.evidence !== undefined && squash(c.evidence).replace(/\s/g, '').length >= MIN_QUOTE_CHARS && testsText.includes(squash(c.evidence)));
+  const shown = review.criteria.filter(
+    (c) =>
+      !c.covered &&
+      c.evidence !== undefined &&
+      squash(c.evidence).replace(/\s/g, '').length >= MIN_QUOTE_CHARS &&
+      testsText.includes(squash(c.evidence)),
+  );
   if (shown.length) {
     const ids = shown.map((c) => c.id);
-    const { proposal, note } = await proposalFrom(env, review, `add a test case that checks ${ids.join(', ')} to the ticket's testPlan by hand`);
+    const { proposal, note } = await proposalFrom(
+      env,
+      review,
+      `add a test case that checks ${ids.join(', ')} to the ticket's testPlan by hand`,
+    );
     const fact: MachineFact = {
       kind: 'criterionNotCovered',
       detail: `the Test Reviewer shows, quoting the rendered tests, that no test checks ${ids.join(', ')}: ${shown.map((c) => `${c.id}: "${c.evidence}"${c.claim ? ` (${c.claim})` : ''}`).join('; ')}`,
@@ -215,9 +317,17 @@ export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'g
   }
   if (review.verdict === 'fail') {
     // The router's rule: a model's claim with no machine fact behind it abstains, on record.
-    return { status: 'passed', detail: `the Test Reviewer objected (${review.claim ?? uncovered.join(', ')}), but every criterion has a test case: no machine fact confirms it`, evidence };
+    return {
+      status: 'passed',
+      detail: `the Test Reviewer objected (${review.claim ?? uncovered.join(', ')}), but every criterion has a test case: no machine fact confirms it`,
+      evidence,
+    };
   }
-  return { status: 'passed', detail: `every acceptance criterion has a test case (${ctx.manifest.acceptance.map((a) => a.id).join(', ')})`, evidence };
+  return {
+    status: 'passed',
+    detail: `every acceptance criterion has a test case (${ctx.manifest.acceptance.map((a) => a.id).join(', ')})`,
+    evidence,
+  };
 }
 
 /** The lines with code on them: not blank, not only a comment or a closing bracket. */
@@ -238,19 +348,33 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const hidden = addedSuppressions(code, 'coverage');
   if (hidden.length) {
     const where = hidden.map((h) => `${h.file}:${h.line} "${h.directive}"`).join(', ');
-    return { status: 'failed', detail: `the change adds comments that hide lines from the coverage measure (${where}): no measure of it can count` };
+    return {
+      status: 'failed',
+      detail: `the change adds comments that hide lines from the coverage measure (${where}): no measure of it can count`,
+    };
   }
   const threshold = settings.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD;
   const measure = [...changed.keys()];
   // The run that judged the last attempt measured this very code already, when its runner measures as it runs.
   const judged = judgedCoverage(ctx, measure);
-  const request = { framework: ctx.manifest.runner.framework, files: ctx.manifest.testFiles, timeoutMs: ctx.deps.testTimeoutMs ?? 120_000, measure, ...(await seeded(ctx, env.attempt)) };
+  const request = {
+    framework: ctx.manifest.runner.framework,
+    files: ctx.manifest.testFiles,
+    timeoutMs: ctx.deps.testTimeoutMs ?? 120_000,
+    measure,
+    ...(await seeded(ctx, env.attempt)),
+  };
   const r = judged ? await judged : await settings.coverage.run(request, ctx.signal);
   if (r.status === 'unavailable') return { status: 'skipped', detail: r.detail ?? 'the runner cannot measure coverage here' };
   const by = `${r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage'}${judged ? ' of the run that judged the tests' : ''}`;
-  if (r.tests && r.tests.status !== 'passed') return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
+  if (r.tests && r.tests.status !== 'passed')
+    return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
   const notPassed = r.tests ? casesNotPassed(ctx.manifest.testPlan, r.tests) : [];
-  if (notPassed.length) return { status: 'error', detail: `the runner said passed under ${by}, but ${plural(notPassed.length, 'case')} of the test plan did not pass (${notPassed.join('; ')}): no measure` };
+  if (notPassed.length)
+    return {
+      status: 'error',
+      detail: `the runner said passed under ${by}, but ${plural(notPassed.length, 'case')} of the test plan did not pass (${notPassed.join('; ')}): no measure`,
+    };
   if (r.status === 'error' || !r.tests) return { status: 'error', detail: `${by} gave no measure: ${r.detail ?? 'the tests did not run'}` };
   const hits = new Map(r.files.map((f) => [f.file, new Map(f.lines)] as const));
   const absent = new Set(r.absent ?? []);
@@ -260,7 +384,9 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   // no test reaches at all always counts.
   const reachedByProject: string[] = [];
   for (const file of r.unloaded ?? []) if ((await testsReaching(ctx, [file])).length) reachedByProject.push(file);
-  const project = reachedByProject.length ? await projectTestHits(ctx, settings.coverage, reachedByProject) : { hits: new Map<string, Map<number, number>>() };
+  const project = reachedByProject.length
+    ? await projectTestHits(ctx, settings.coverage, reachedByProject)
+    : { hits: new Map<string, Map<number, number>>() };
   if ('error' in project) return { status: 'error', detail: project.error };
   const uncovered: UncoveredLines[] = [];
   const unloaded: string[] = [];
@@ -305,17 +431,35 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
     ...(reachedByProject.length ? { byProjectTests: reachedByProject } : {}),
   };
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
-  const notLoaded = unloaded.length ? `; not loaded by the ticket's tests, not counted (types or imports only): ${unloaded.join(', ')}` : '';
-  const byProject = reachedByProject.length ? `; not loaded by the ticket's tests, measured under the project's own tests that reach them: ${reachedByProject.join(', ')}` : '';
+  const notLoaded = unloaded.length
+    ? `; not loaded by the ticket's tests, not counted (types or imports only): ${unloaded.join(', ')}`
+    : '';
+  const byProject = reachedByProject.length
+    ? `; not loaded by the ticket's tests, measured under the project's own tests that reach them: ${reachedByProject.join(', ')}`
+    : '';
   const notReported = left.length ? `; left out of the ${r.source ?? ''} coverage report, so counted as not run: ${left.join(', ')}` : '';
   const summary = `${covered} of ${plural(total, 'changed executable line')} ran (${pct(ratio)}, threshold ${pct(threshold)}, ${by})${byProject}${notLoaded}${notReported}`;
   if (ratio >= threshold) return { status: 'passed', detail: summary, evidence };
 
-  const shown = uncovered.map((u) => ({ file: u.file, lines: u.lines.map((line) => ({ line, text: texts.get(u.file)?.[line - 1] ?? '' })) }));
+  const shown = uncovered.map((u) => ({
+    file: u.file,
+    lines: u.lines.map((line) => ({ line, text: texts.get(u.file)?.[line - 1] ?? '' })),
+  }));
   const { inputs } = await reviewInputs(env);
   const prompt = coveragePlanPrompt({ ...inputs, plan: ctx.manifest.testPlan, uncovered: shown });
-  const answer = await askStructured(ctx, { role: 'testReviewer', attempt: env.attempt, system: TEST_REVIEWER_SYSTEM, prompt, tool: TEST_REVIEW_TOOL, schema: TestReview });
-  const { proposal, note } = await proposalFrom(env, answer.value, 'add test cases that run the uncovered lines to the ticket\'s testPlan by hand');
+  const answer = await askStructured(ctx, {
+    role: 'testReviewer',
+    attempt: env.attempt,
+    system: TEST_REVIEWER_SYSTEM,
+    prompt,
+    tool: TEST_REVIEW_TOOL,
+    schema: TestReview,
+  });
+  const { proposal, note } = await proposalFrom(
+    env,
+    answer.value,
+    "add test cases that run the uncovered lines to the ticket's testPlan by hand",
+  );
   const fact: MachineFact = {
     kind: 'changedLinesUncovered',
     detail: `no test runs ${uncovered.map((u) => `${u.file}:${u.lines.join(',')}`).join('; ')}`,
@@ -337,13 +481,24 @@ export async function projectTestsGate(env: GateEnv): Promise<Omit<GateOutcome, 
   const evidence: GateEvidence = { kind: 'projectTests', files, newlyFailing: r.newlyFailing, preExisting: r.preExisting };
   const before = r.preExisting.length ? `; ${plural(r.preExisting.length, 'case')} that already failed before the run, not counted` : '';
   // Results taken from the attempt's own run on this same code say so: the gate did not run them again.
-  const reused = r.reused ? ` (${r.reused.files.length === files.length ? 'all' : `${r.reused.files.length} of them`} as attempt ${r.reused.attempt}'s checks ran them, on this same code)` : '';
-  if (!r.newlyFailing.length) return { status: 'passed', detail: `${plural(files.length, 'test file')}${reused}: no test that passed before the run fails now${before}`, evidence };
+  const reused = r.reused
+    ? ` (${r.reused.files.length === files.length ? 'all' : `${r.reused.files.length} of them`} as attempt ${r.reused.attempt}'s checks ran them, on this same code)`
+    : '';
+  if (!r.newlyFailing.length)
+    return {
+      status: 'passed',
+      detail: `${plural(files.length, 'test file')}${reused}: no test that passed before the run fails now${before}`,
+      evidence,
+    };
   const messages = new Map((r.result?.cases ?? []).map((c) => [caseKey(c), c.message?.split('\n')[0] ?? ''] as const));
   return {
     status: 'failed',
     detail: `${plural(r.newlyFailing.length, 'existing test')} that passed before the run now fail${r.newlyFailing.length === 1 ? 's' : ''}: ${r.newlyFailing.slice(0, 3).join('; ')}${before}`,
     evidence,
-    complaints: { lines: r.newlyFailing.map((k) => `existing test now fails: ${k}${messages.get(k) ? `: ${messages.get(k)}` : ''}`), files: [], blockers: [] },
+    complaints: {
+      lines: r.newlyFailing.map((k) => `existing test now fails: ${k}${messages.get(k) ? `: ${messages.get(k)}` : ''}`),
+      files: [],
+      blockers: [],
+    },
   };
 }

@@ -5,7 +5,17 @@ import { type RunContext } from '../common/context';
 import { RunStop } from '../../recovery/runStop';
 import { emitCorrection, nextCorrectionId } from '../proposals/correctionRequests';
 import { REPAIRABLE } from '../common/gateConfig';
-import { buildGate, coverageGate, implementationReviewGate, lintGate, projectTestsGate, testReviewGate, typecheckGate, type GateEnv, type GateOutcome } from './gateRuns';
+import {
+  buildGate,
+  coverageGate,
+  implementationReviewGate,
+  lintGate,
+  projectTestsGate,
+  testReviewGate,
+  typecheckGate,
+  type GateEnv,
+  type GateOutcome,
+} from './gateRuns';
 import { errorRecord, repairGate, stopsTheRun } from './repair';
 
 export { DEFAULT_GATES, parseGateList, type GateDeps, type GateSettings } from '../common/gateConfig';
@@ -69,7 +79,13 @@ function lastTests(ctx: RunContext): TestRunResult | undefined {
 async function requestCorrection(ctx: RunContext, outcome: GateOutcome): Promise<never> {
   const c = outcome.correction!;
   const id = nextCorrectionId(ctx);
-  const request: CorrectionRequest = { id, target: 'testPlan', fact: c.fact, claim: c.claim ? { text: c.claim, evidence: [] } : undefined, proposal: c.proposal };
+  const request: CorrectionRequest = {
+    id,
+    target: 'testPlan',
+    fact: c.fact,
+    claim: c.claim ? { text: c.claim, evidence: [] } : undefined,
+    proposal: c.proposal,
+  };
   await emitCorrection(ctx, request);
   throw new RunStop({ kind: 'correctionRequested', requestId: id, route: 'test' }, 'needsOperator');
 }
@@ -94,10 +110,14 @@ export async function runGates(ctx: RunContext, attempt: number): Promise<void> 
     }
     const outcome = await runGate(env, gate);
     // Fail closed: a gate that could not judge is never a pass, unless the operator made it optional.
-    if (outcome.status === 'error' && !settings.optional?.includes(gate)) throw new RunStop({ kind: 'gateError', gate, message: outcome.detail }, 'failed');
+    if (outcome.status === 'error' && !settings.optional?.includes(gate))
+      throw new RunStop({ kind: 'gateError', gate, message: outcome.detail }, 'failed');
     if (outcome.status === 'failed') {
       if (!REPAIRABLE.has(gate)) await requestCorrection(ctx, outcome);
-      const ok = await repairGate({ ...env, rerun: (g, after) => runGate(env, g, after), recheck: [...passed], baseline: lastTests(ctx) }, outcome);
+      const ok = await repairGate(
+        { ...env, rerun: (g, after) => runGate(env, g, after), recheck: [...passed], baseline: lastTests(ctx) },
+        outcome,
+      );
       if (!ok) throw new RunStop({ kind: 'gateFailed', gate }, 'failed');
     }
     // A failed gate got here only through a repair that made it pass.

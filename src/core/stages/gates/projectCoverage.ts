@@ -23,8 +23,10 @@ export async function projectTestHits(ctx: RunContext, coverage: CoveragePort, f
     const measure = files.filter((f) => group.files.some((t) => reaching.get(f)?.has(t)));
     const r = await coverage.run({ ...group, timeoutMs: ctx.deps.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS, measure }, ctx.signal);
     const what = `the project's own tests that reach ${measure.join(', ')} (${group.files.join(', ')})`;
-    if (r.status === 'unavailable') return { error: `${what} cannot be measured: ${r.detail ?? `no coverage source for ${group.framework}`}` };
-    if (r.tests && r.tests.status !== 'passed') return { error: `${what} did not pass under coverage (${r.tests.status}, ${r.tests.failed} failed): no measure` };
+    if (r.status === 'unavailable')
+      return { error: `${what} cannot be measured: ${r.detail ?? `no coverage source for ${group.framework}`}` };
+    if (r.tests && r.tests.status !== 'passed')
+      return { error: `${what} did not pass under coverage (${r.tests.status}, ${r.tests.failed} failed): no measure` };
     if (r.status === 'error' || !r.tests) return { error: `${what} gave no measure: ${r.detail ?? 'the tests did not run'}` };
     for (const f of r.files) {
       const lines = hits.get(f.file) ?? new Map<number, number>();

@@ -52,7 +52,9 @@ export function testReviewerPrompt(i: ReviewInputs & { plan: TestPlan; untagged:
 }
 
 /** The coverage gate asks the Test Reviewer for cases that run the changed lines no test runs. */
-export function coveragePlanPrompt(i: ReviewInputs & { plan: TestPlan; uncovered: { file: string; lines: { line: number; text: string }[] }[] }): string {
+export function coveragePlanPrompt(
+  i: ReviewInputs & { plan: TestPlan; uncovered: { file: string; lines: { line: number; text: string }[] }[] },
+): string {
   return [
     section('Ticket', manifestSummary(i.manifest)),
     section(
@@ -93,7 +95,9 @@ export function repairPrompt(i: RepairInputs): string {
       'Constraints',
       [
         `- You may write only: ${may}.`,
-        i.readOnly.length ? `- These files have complaints but are read-only to you; make the code you may write fit them: ${i.readOnly.map((f) => f.path).join(', ')}.` : '',
+        i.readOnly.length
+          ? `- These files have complaints but are read-only to you; make the code you may write fit them: ${i.readOnly.map((f) => f.path).join(', ')}.`
+          : '',
         '- Every test that passes now must still pass.',
         '- Answer with the whole content of each file you change; no explanation.',
       ]

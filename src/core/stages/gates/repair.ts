@@ -73,7 +73,10 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
     gate: failed.gate,
     files: await readFiles(deps.workspace, [...writable]),
     tests: await readFiles(deps.workspace, manifest.testFiles),
-    readOnly: await readFiles(deps.workspace, complaints.files.filter((f) => !writable.has(f))),
+    readOnly: await readFiles(
+      deps.workspace,
+      complaints.files.filter((f) => !writable.has(f)),
+    ),
     complaints: complaints.lines,
     blockers: complaints.blockers,
   });
@@ -89,7 +92,13 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
     p.written.push({ path: w.path, before: w.before });
     p.refs.push({ path: w.path, hash: w.afterHash });
   }
-  if (written.length) await log.emit({ type: 'files.written', attempt, by: 'repair', files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })) });
+  if (written.length)
+    await log.emit({
+      type: 'files.written',
+      attempt,
+      by: 'repair',
+      files: written.map((w) => ({ path: w.path, before: w.beforeHash, after: w.afterHash })),
+    });
   stopOnKeptEdits(kept);
   if (!written.length) return 'the repair changed no file it may write';
 
@@ -97,7 +106,11 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   if (deps.parser) {
     for (const f of answer.filter((a) => p.refs.some((r) => r.path === a.path) && /\.[cm]?[jt]sx?$/.test(a.path))) {
       const problems = await deps.parser.parse(f.path, f.content);
-      if (problems.length) return `the repair does not parse: ${problems.slice(0, 3).map((x) => `${x.file}:${x.line}:${x.column} ${x.kind} "${x.text}"`).join('; ')}`;
+      if (problems.length)
+        return `the repair does not parse: ${problems
+          .slice(0, 3)
+          .map((x) => `${x.file}:${x.line}:${x.column} ${x.kind} "${x.text}"`)
+          .join('; ')}`;
     }
   }
 
@@ -111,7 +124,15 @@ async function steps(env: RepairEnv, failed: GateOutcome, p: Progress): Promise<
   }
   // Generalize, as for an attempt: a repair shaped to the visible cases does not pass.
   const tooNarrow = tests.status === 'passed' ? await judgeHeldOut(ctx, attempt, heldOut) : undefined;
-  if (tooNarrow) return `the repair is too narrow: held-out cases fail${tooNarrow.some((c) => c.criterion) ? ` (${tooNarrow.map((c) => c.criterion).filter(Boolean).join(', ')})` : ''}`;
+  if (tooNarrow)
+    return `the repair is too narrow: held-out cases fail${
+      tooNarrow.some((c) => c.criterion)
+        ? ` (${tooNarrow
+            .map((c) => c.criterion)
+            .filter(Boolean)
+            .join(', ')})`
+        : ''
+    }`;
 
   p.stage = 'gate';
   const again = await env.rerun(failed.gate, failed.gate);
@@ -135,7 +156,8 @@ async function revert(env: GateEnv, p: Progress): Promise<void> {
     const now = await deps.workspace.readFile(w.path);
     const result = await writeOverUserEdits(env.ctx, { path: w.path, content: w.before, by: 'repair', attempt: env.attempt });
     if (result.kept) kept.push(w.path);
-    else if (result.content !== now) files.push({ path: w.path, before: now === null ? null : await log.putBlob(now), after: await log.putBlob(result.content ?? '') });
+    else if (result.content !== now)
+      files.push({ path: w.path, before: now === null ? null : await log.putBlob(now), after: await log.putBlob(result.content ?? '') });
   }
   if (files.length) await log.emit({ type: 'files.written', attempt: env.attempt, by: 'repair', files });
   stopOnKeptEdits(kept);

@@ -30,10 +30,18 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
   const rejected: string[] = [];
   const structured = structuredSpecFromZod(ask.tool.name, ask.tool.description, ask.schema);
   for (let n = 0; n < 2; n++) {
-    const note = rejected.length ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. Answer again through the ${ask.tool.name} tool.` : '';
+    const note = rejected.length
+      ? `\n\nYour previous answer was refused: ${rejected[rejected.length - 1]}. Answer again through the ${ask.tool.name} tool.`
+      : '';
     let raw: unknown;
     try {
-      const response = await callModel(ctx, { role: ask.role, attempt: ask.attempt, system: ask.system, messages: [{ role: 'user', content: ask.prompt + note }], structured });
+      const response = await callModel(ctx, {
+        role: ask.role,
+        attempt: ask.attempt,
+        system: ask.system,
+        messages: [{ role: 'user', content: ask.prompt + note }],
+        structured,
+      });
       raw = response.structured;
       if (raw === undefined) raw = JSON.parse(response.text);
     } catch (err) {
@@ -43,7 +51,9 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
     }
     const parsed = ask.schema.safeParse(raw);
     if (!parsed.success) {
-      rejected.push(`the answer does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      rejected.push(
+        `the answer does not match its schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
       continue;
     }
     const problems = ask.verify?.(parsed.data) ?? [];
@@ -61,20 +71,28 @@ export async function askStructured<T>(ctx: RunContext, ask: StructuredAsk<T>): 
  * must be one the reviewer saw, and a quote must be found in its inputs. The rest are dropped,
  * each with why: a claim the machine cannot find is not a blocker.
  */
-export function verifiedBlockers(blockers: ReviewBlocker[], prompt: string, files: ReadonlySet<string>): { kept: ReviewBlocker[]; dropped: string[] } {
+export function verifiedBlockers(
+  blockers: ReviewBlocker[],
+  prompt: string,
+  files: ReadonlySet<string>,
+): { kept: ReviewBlocker[]; dropped: string[] } {
   // A quote may span lines of the diff: it is looked for with the diff's line markers taken out too.
   const haystack = `${squash(prompt)}\n${squash(prompt.replace(/^[+\- ]/gm, ''))}`;
   const kept: ReviewBlocker[] = [];
   const dropped: string[] = [];
   for (const b of blockers) {
     if (b.file !== undefined && !files.has(b.file)) dropped.push(`blocker "${b.claim}" names ${b.file}, which the review did not show`);
-    else if (b.evidence !== undefined && !haystack.includes(squash(b.evidence))) dropped.push(`blocker "${b.claim}" quotes ${JSON.stringify(b.evidence)}, which is not in the review's inputs`);
+    else if (b.evidence !== undefined && !haystack.includes(squash(b.evidence)))
+      dropped.push(`blocker "${b.claim}" quotes ${JSON.stringify(b.evidence)}, which is not in the review's inputs`);
     else kept.push(b);
   }
   return { kept, dropped };
 }
 
 export const REVIEW_TOOL = { name: 'review', description: 'Report the verdict on the change, with its blockers' };
-export const TEST_REVIEW_TOOL = { name: 'test_review', description: 'Report whether the rendered tests check every acceptance criterion, with a corrected test plan if not' };
+export const TEST_REVIEW_TOOL = {
+  name: 'test_review',
+  description: 'Report whether the rendered tests check every acceptance criterion, with a corrected test plan if not',
+};
 
 export { ReviewVerdict, TestReview };

@@ -49,10 +49,24 @@ function suppressionMessage(s: AddedSuppression, tool: SuppressedTool): string {
 
 /** As the type-check's own findings, so the gate, its repair and the views treat them as errors. */
 export function suppressionDiagnostics(found: readonly AddedSuppression[]): CodeDiagnostic[] {
-  return found.map((s) => ({ file: s.file, line: s.line, column: s.column, code: 'added-suppression', category: 'error', message: suppressionMessage(s, 'typecheck') }));
+  return found.map((s) => ({
+    file: s.file,
+    line: s.line,
+    column: s.column,
+    code: 'added-suppression',
+    category: 'error',
+    message: suppressionMessage(s, 'typecheck'),
+  }));
 }
 
 /** As lint errors, under a rule name of Ticket Runner's own. */
 export function suppressionProblems(found: readonly AddedSuppression[]): LintProblem[] {
-  return found.map((s) => ({ file: s.file, line: s.line, column: s.column, rule: 'ticket-runner/added-suppression', severity: 'error', message: suppressionMessage(s, 'lint') }));
+  return found.map((s) => ({
+    file: s.file,
+    line: s.line,
+    column: s.column,
+    rule: 'ticket-runner/added-suppression',
+    severity: 'error',
+    message: suppressionMessage(s, 'lint'),
+  }));
 }

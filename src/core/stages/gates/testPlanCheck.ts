@@ -21,12 +21,14 @@ function sourcesOf(plan: TestPlan): { where: string; text: string; kind: 'expres
   plan.files.forEach((f, fi) => {
     const at = `files[${fi}] (${f.path})`;
     f.declarations.forEach((text, i) => out.push({ where: `${at} declarations[${i}]`, text, kind: 'statement' }));
-    for (const [hook, stmts] of Object.entries(f.hooks ?? {})) stmts.forEach((text, i) => out.push({ where: `${at} hooks.${hook}[${i}]`, text, kind: 'statement' }));
+    for (const [hook, stmts] of Object.entries(f.hooks ?? {}))
+      stmts.forEach((text, i) => out.push({ where: `${at} hooks.${hook}[${i}]`, text, kind: 'statement' }));
     f.cases.forEach((c, ci) => {
       const cat = `${at} cases[${ci}] "${c.name}"`;
       c.arrange.forEach((text, i) => out.push({ where: `${cat} arrange[${i}]`, text, kind: 'statement' }));
       c.expect.forEach((e, ei) => {
-        for (const [k, text] of Object.entries(expectationSources(e))) out.push({ where: `${cat} expect[${ei}].${k}`, text, kind: 'expression' });
+        for (const [k, text] of Object.entries(expectationSources(e)))
+          out.push({ where: `${cat} expect[${ei}].${k}`, text, kind: 'expression' });
       });
     });
   });
@@ -73,7 +75,10 @@ export async function validateTestPlan(deps: PipelineDeps, manifest: Manifest, r
       // An expression is parsed in parentheses, so `a; b` or a statement passed off as one fails.
       const snippet = s.kind === 'expression' ? `void (\n${s.text}\n);\n` : `${s.text}\n`;
       const found = await deps.parser.parse(`plan-snippet.${ext}`, snippet);
-      if (found.length) problems.push(`parse: ${s.where}: the ${s.kind} ${JSON.stringify(s.text)} does not parse (${found[0]!.kind} at "${found[0]!.text}")`);
+      if (found.length)
+        problems.push(
+          `parse: ${s.where}: the ${s.kind} ${JSON.stringify(s.text)} does not parse (${found[0]!.kind} at "${found[0]!.text}")`,
+        );
     }
     for (const r of rendered) {
       const found = await deps.parser.parse(r.path, r.content);

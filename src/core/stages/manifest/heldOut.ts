@@ -50,7 +50,9 @@ export type VisibleWhy = 'generalize off' | 'holdout false' | 'no criterion' | '
 export type CaseStanding = { heldOut: true; why: HeldOutCase['why'] } | { heldOut: false; why: VisibleWhy };
 
 /** Where each case of the plan stands, in plan order (files, then cases). */
-function heldOutFlags(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): { testCase: TestCase; fi: number; ci: number; standing: CaseStanding }[] {
+function heldOutFlags(
+  ticket: Pick<Ticket, 'generalize' | 'testPlan'>,
+): { testCase: TestCase; fi: number; ci: number; standing: CaseStanding }[] {
   const all = ticket.testPlan.files.flatMap((f, fi) => f.cases.map((testCase, ci) => ({ testCase, fi, ci })));
   const visible = (why: VisibleWhy): CaseStanding => ({ heldOut: false, why });
   const held = (why: HeldOutCase['why']): CaseStanding => ({ heldOut: true, why });
@@ -80,7 +82,15 @@ export function caseStanding(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, fi
 export function heldOutCases(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): HeldOutCase[] {
   return heldOutFlags(ticket).flatMap(({ testCase, fi, ci, standing }) =>
     standing.heldOut
-      ? [{ path: `$.testPlan.files[${fi}].cases[${ci}]`, file: heldOutPath(ticket.testPlan.files[fi]!.path), name: caseName(testCase), criterion: testCase.criterion, why: standing.why }]
+      ? [
+          {
+            path: `$.testPlan.files[${fi}].cases[${ci}]`,
+            file: heldOutPath(ticket.testPlan.files[fi]!.path),
+            name: caseName(testCase),
+            criterion: testCase.criterion,
+            why: standing.why,
+          },
+        ]
       : [],
   );
 }
@@ -120,7 +130,11 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
  * and held out all the same: a correction shows the case to the operator, never to the Coder.
  */
 export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
-  const held = new Map(heldOutFlags(ticket).filter((c) => c.standing.heldOut).map((c) => [c.testCase, c.fi]));
+  const held = new Map(
+    heldOutFlags(ticket)
+      .filter((c) => c.standing.heldOut)
+      .map((c) => [c.testCase, c.fi]),
+  );
   if (!held.size) return proposed;
   const files = proposed.files.map((f) => ({ ...f, cases: [...f.cases] }));
   for (const [testCase, fi] of held) {

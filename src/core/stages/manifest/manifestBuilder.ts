@@ -11,11 +11,18 @@ import { normalizeRelPath, testTargetProblem } from '../../schema/paths';
 import { packageOf, workspacePackages } from '../common/workspacePackages';
 import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
 
-
 /** The runners' own config files, by framework; the first one found decides. */
 export const RUNNER_CONFIGS: Readonly<Record<Exclude<TestFramework, 'node:test'>, readonly string[]>> = {
   vitest: ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.cts', 'vitest.config.js', 'vitest.config.mjs', 'vitest.config.cjs'],
-  jest: ['jest.config.ts', 'jest.config.mts', 'jest.config.cts', 'jest.config.js', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json'],
+  jest: [
+    'jest.config.ts',
+    'jest.config.mts',
+    'jest.config.cts',
+    'jest.config.js',
+    'jest.config.mjs',
+    'jest.config.cjs',
+    'jest.config.json',
+  ],
   mocha: ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'],
 };
 const FRAMEWORKS = ['vitest', 'jest', 'mocha'] as const;
@@ -25,7 +32,11 @@ const FRAMEWORKS = ['vitest', 'jest', 'mocha'] as const;
  * runner's config file, then the command scripts.test runs, then a declared dependency (a
  * project moving from jest to vitest may still depend on both; its test script says which runs).
  */
-export function detectRunner(pkg: PackageJson | null, declared: TestFramework | undefined, configFiles: readonly string[] = []): TestRunnerSpec {
+export function detectRunner(
+  pkg: PackageJson | null,
+  declared: TestFramework | undefined,
+  configFiles: readonly string[] = [],
+): TestRunnerSpec {
   if (declared) return { framework: declared, detectedFrom: 'the ticket test plan' };
   for (const fw of FRAMEWORKS) {
     const config = configFiles.find((f) => RUNNER_CONFIGS[fw].includes(f));
@@ -55,7 +66,11 @@ async function runnerConfigFiles(ws: WorkspacePort, dir: string): Promise<string
  * The runner of the folder that holds `file`: in an npm-workspaces monorepo its package (its
  * package.json and config files; detectedFrom names the package), otherwise the root.
  */
-export async function detectRunnerFor(ws: WorkspacePort, file: string, declared?: TestFramework): Promise<{ runner: TestRunnerSpec; pkg: PackageJson | null }> {
+export async function detectRunnerFor(
+  ws: WorkspacePort,
+  file: string,
+  declared?: TestFramework,
+): Promise<{ runner: TestRunnerSpec; pkg: PackageJson | null }> {
   const dir = packageOf(await workspacePackages(ws), file)?.dir ?? '';
   const pkg = await readPackageJson(ws, dir);
   const runner = detectRunner(pkg, declared, declared ? [] : await runnerConfigFiles(ws, dir));
@@ -135,24 +150,39 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
     heldOut.push(p);
     const content = await workspace.readFile(p);
     if (content !== null && !content.startsWith(GENERATED_HEADER[0]!)) {
-      problems.push({ path: `$.testPlan.files[${i}].path`, message: `the held-out cases of testPlan.files[${i}] are rendered to "${p}", which is a file of the project's. Rename that file, or say "holdout": false on the cases.` });
+      problems.push({
+        path: `$.testPlan.files[${i}].path`,
+        message: `the held-out cases of testPlan.files[${i}] are rendered to "${p}", which is a file of the project's. Rename that file, or say "holdout": false on the cases.`,
+      });
     }
   }
   for (const [i, raw] of ticket.scope.write.entries()) {
     const p = where(`scope.write[${i}]`, `$.scope.write[${i}]`, raw);
     if (p !== undefined && testFiles.includes(p)) {
-      problems.push({ path: `$.scope.write[${i}]`, message: `scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.` });
+      problems.push({
+        path: `$.scope.write[${i}]`,
+        message: `scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.`,
+      });
     }
     if (p !== undefined && heldOut.includes(p)) {
-      problems.push({ path: `$.scope.write[${i}]`, message: `scope.write[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.write.` });
+      problems.push({
+        path: `$.scope.write[${i}]`,
+        message: `scope.write[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.write.`,
+      });
     }
   }
   for (const [i, raw] of ticket.scope.read.entries()) {
     const p = where(`scope.read[${i}]`, `$.scope.read[${i}]`, raw);
     if (p !== undefined && heldOut.includes(p)) {
-      problems.push({ path: `$.scope.read[${i}]`, message: `scope.read[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.read.` });
+      problems.push({
+        path: `$.scope.read[${i}]`,
+        message: `scope.read[${i}] "${p}" is the held-out test file, which the Coder never sees. Remove it from scope.read.`,
+      });
     } else if (p !== undefined && !(await workspace.exists(p))) {
-      problems.push({ path: `$.scope.read[${i}]`, message: `scope.read[${i}] "${p}" does not exist in the workspace. Fix the path or remove it.` });
+      problems.push({
+        path: `$.scope.read[${i}]`,
+        message: `scope.read[${i}] "${p}" does not exist in the workspace. Fix the path or remove it.`,
+      });
     }
   }
   for (const [i, ref] of ticket.refs.entries()) where('refs.file', `$.refs[${i}].file`, ref.file);

@@ -42,7 +42,9 @@ export function propertySeedLines(file: TestFile, options: RenderOptions): strin
 }
 
 /** The control of fast-check: a property that is false must still fail (see `controlBlock`). */
-export const PROPERTY_CONTROLS: readonly (readonly [string, string])[] = [['fc.assert', `${FC}.assert(${FC}.property(${FC}.constant(0), () => false));`]];
+export const PROPERTY_CONTROLS: readonly (readonly [string, string])[] = [
+  ['fc.assert', `${FC}.assert(${FC}.property(${FC}.constant(0), () => false));`],
+];
 
 /**
  * `fc.assert(fc.property(arb, …, (param, …) => predicate), { seed, numRuns })`: fast-check draws

@@ -33,7 +33,9 @@ export const CONTROL_NAME = 'assertionsStillFail';
 function controlBlock(dialect: FrameworkDialect, options: RenderOptions, file: TestFile): string[] {
   const list = options.language === 'ts' ? 'const silenced: string[] = [];' : 'const silenced = [];';
   const controls = [...dialect.assertions.controls, ...(usesProperties(file) ? PROPERTY_CONTROLS : [])];
-  const checks = controls.map(([name, call]) => `${INDENT}try { ${call} silenced.push(${quote(name)}); } catch { /* it failed, as it must */ }`);
+  const checks = controls.map(
+    ([name, call]) => `${INDENT}try { ${call} silenced.push(${quote(name)}); } catch { /* it failed, as it must */ }`,
+  );
   return [
     "// Ticket Runner's control: the assertions must still fail. Code under test that silences one fails every case.",
     `function ${CONTROL_NAME}()${options.language === 'ts' ? ': void' : ''} {`,
@@ -45,7 +47,11 @@ function controlBlock(dialect: FrameworkDialect, options: RenderOptions, file: T
 }
 
 function caseBlock(testCase: TestCase, dialect: FrameworkDialect): string[] {
-  const body = [...testCase.arrange.map(statement), ...testCase.expect.map((e) => (e.kind === 'property' ? renderProperty(e) : dialect.assertions.render(e))), `${CONTROL_NAME}();`];
+  const body = [
+    ...testCase.arrange.map(statement),
+    ...testCase.expect.map((e) => (e.kind === 'property' ? renderProperty(e) : dialect.assertions.render(e))),
+    `${CONTROL_NAME}();`,
+  ];
   return callbackBlock(`it(${quote(caseName(testCase))}, `, body, testCase.async || awaits(body), 1);
 }
 
@@ -67,6 +73,13 @@ export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, opt
   ];
   const suite = [`describe(${quote(file.suite)}, () => {`, ...members.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines])), '});'];
 
-  const sections = [GENERATED_HEADER, imports, propertySeedLines(file, options), file.declarations.map(statement), controlBlock(dialect, options, file), suite].filter((lines) => lines.length > 0);
+  const sections = [
+    GENERATED_HEADER,
+    imports,
+    propertySeedLines(file, options),
+    file.declarations.map(statement),
+    controlBlock(dialect, options, file),
+    suite,
+  ].filter((lines) => lines.length > 0);
   return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }

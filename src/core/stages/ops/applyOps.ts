@@ -55,7 +55,11 @@ export async function applyOps(ctx: RunContext): Promise<void> {
   const pending = pendingOps(ctx.manifest.ops, ctx.log.events);
   if (!pending.length) return;
   const { deps, manifest, signal } = ctx;
-  const scope: OpScope = { write: manifest.scope.write.map((f) => f.path), read: manifest.scope.read.map((f) => f.path), tests: manifest.testFiles };
+  const scope: OpScope = {
+    write: manifest.scope.write.map((f) => f.path),
+    read: manifest.scope.read.map((f) => f.path),
+    tests: manifest.testFiles,
+  };
   const targets = [];
   // Only files that exist have errors to compare: a declared new file has none before.
   for (const p of pending) {
@@ -84,18 +88,37 @@ function workspacePath(path: string): string | undefined {
 
 async function applyOne(ctx: RunContext, op: TicketOp, scope: OpScope): Promise<OpResult> {
   const file = workspacePath(op.file);
-  if (file === undefined) return { ok: false, reason: `"${op.file}" is not a path inside the workspace`, suggestion: "correct the op's file: a workspace-relative path" };
+  if (file === undefined)
+    return {
+      ok: false,
+      reason: `"${op.file}" is not a path inside the workspace`,
+      suggestion: "correct the op's file: a workspace-relative path",
+    };
   if (!scope.write.includes(file)) {
-    return { ok: false, reason: `${file} is not in scope.write, and an op changes only files in scope`, suggestion: `add ${file} to scope.write`, proposal: { kind: 'scopeAddition', paths: [file] } };
+    return {
+      ok: false,
+      reason: `${file} is not in scope.write, and an op changes only files in scope`,
+      suggestion: `add ${file} to scope.write`,
+      proposal: { kind: 'scopeAddition', paths: [file] },
+    };
   }
   if (!ctx.deps.ops) {
-    return { ok: false, reason: 'this host has no ops adapter', suggestion: 'run the ticket with the ticket-runner CLI or the extension, or make the change by hand and drop the op' };
+    return {
+      ok: false,
+      reason: 'this host has no ops adapter',
+      suggestion: 'run the ticket with the ticket-runner CLI or the extension, or make the change by hand and drop the op',
+    };
   }
   const result = await ctx.deps.ops.apply({ ...op, file }, scope, ctx.signal);
   // The adapter checks the scope itself; this is the pipeline's own guard, as the write gate is for the Coder.
   const stray = result.ok ? result.edits.map((e) => e.path).filter((p) => !scope.write.includes(p)) : [];
   if (stray.length) {
-    return { ok: false, reason: `the op would change ${stray.join(', ')}, outside scope.write`, suggestion: `add ${stray.join(', ')} to scope.write`, proposal: { kind: 'scopeAddition', paths: stray } };
+    return {
+      ok: false,
+      reason: `the op would change ${stray.join(', ')}, outside scope.write`,
+      suggestion: `add ${stray.join(', ')} to scope.write`,
+      proposal: { kind: 'scopeAddition', paths: stray },
+    };
   }
   return result;
 }
@@ -147,7 +170,13 @@ async function checkOps(ctx: RunContext, touched: string[], before: readonly Cod
   const t = deps.clock.now().getTime();
   const after = await deps.diagnostics!.check([...new Set([...touched, ...scope.tests])], signal);
   const added = introduced(errorsOf(before), errorsOf(after.diagnostics), sameErrorKey(new Set(touched)));
-  await log.emit({ type: 'ops.checked', checkedFiles: after.checkedFiles, diagnostics: after.diagnostics, introduced: added, durationMs: deps.clock.now().getTime() - t });
+  await log.emit({
+    type: 'ops.checked',
+    checkedFiles: after.checkedFiles,
+    diagnostics: after.diagnostics,
+    introduced: added,
+    durationMs: deps.clock.now().getTime() - t,
+  });
   // A rendered test that no longer type-checks is the router's to judge (test is wrong?), after an attempt.
   const outside = added.filter((d) => !scope.write.includes(d.file) && !scope.tests.includes(d.file));
   const first = outside[0];
@@ -163,7 +192,9 @@ async function checkOps(ctx: RunContext, touched: string[], before: readonly Cod
       line: first.line,
       code: first.code,
     },
-    proposal: paths.length ? { kind: 'scopeAddition', paths } : { kind: 'none', why: 'the errors are outside the workspace; change the ops so that they keep those files valid' },
+    proposal: paths.length
+      ? { kind: 'scopeAddition', paths }
+      : { kind: 'none', why: 'the errors are outside the workspace; change the ops so that they keep those files valid' },
   };
   await emitCorrection(ctx, request);
   throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: 'manifest' }, 'needsOperator');
@@ -180,11 +211,19 @@ async function failOp(ctx: RunContext, index: number, op: TicketOp, failure: OpF
   const request: CorrectionRequest = {
     id: nextCorrectionId(ctx),
     target: 'op',
-    fact: { kind: 'opFailed', detail: `ops[${index}] ${op.op} failed: ${failure.reason}`, file: failure.at?.file ?? op.file, line: failure.at?.line },
+    fact: {
+      kind: 'opFailed',
+      detail: `ops[${index}] ${op.op} failed: ${failure.reason}`,
+      file: failure.at?.file ?? op.file,
+      line: failure.at?.line,
+    },
     proposal,
   };
   await emitCorrection(ctx, request);
-  throw new RunStop({ kind: 'correctionRequested', requestId: request.id, route: proposal.kind === 'scopeAddition' ? 'manifest' : 'ticket' }, 'needsOperator');
+  throw new RunStop(
+    { kind: 'correctionRequested', requestId: request.id, route: proposal.kind === 'scopeAddition' ? 'manifest' : 'ticket' },
+    'needsOperator',
+  );
 }
 
 /** The adapter's fix as a proposal the operator can accept: a corrected op becomes a whole-ticket edit. */

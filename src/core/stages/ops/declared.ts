@@ -39,7 +39,10 @@ export function withDeclarations(existing: string | null, declarations: readonly
 
 /** The name a declaration declares, when it is one this module can read. */
 export function declaredName(declaration: string): string | undefined {
-  const m = /^export declare\s+(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/.exec(declarationText(declaration));
+  const m =
+    /^export declare\s+(?:abstract\s+)?(?:async\s+)?(?:function\s*\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)/.exec(
+      declarationText(declaration),
+    );
   return m?.[1];
 }
 
@@ -47,7 +50,10 @@ export function declaredName(declaration: string): string | undefined {
  * The code as the ticket declares it, for a check that runs before anything is written (the
  * editor's, `validate`'s): each declared file's text with its declarations, in memory.
  */
-export async function declaredOverlays(ops: readonly TicketOp[], read: (path: string) => Promise<string | null>): Promise<{ path: string; content: string }[]> {
+export async function declaredOverlays(
+  ops: readonly TicketOp[],
+  read: (path: string) => Promise<string | null>,
+): Promise<{ path: string; content: string }[]> {
   const byFile = new Map<string, string[]>();
   for (const op of declareOps(ops)) byFile.set(op.file, [...(byFile.get(op.file) ?? []), ...op.exports]);
   const out: { path: string; content: string }[] = [];
@@ -59,14 +65,18 @@ export async function declaredOverlays(ops: readonly TicketOp[], read: (path: st
  * A declaration of a value (not a type) without its code: the one the ticket laid, or the same
  * name declared again without `export` and exported by a list (which compiles to nothing too).
  */
-const VALUE_STUB = /^[ \t]*(?:export[ \t]+)?declare[ \t]+(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function[ \t]*\*?|const|let|var|class|enum)[ \t]+([A-Za-z_$][\w$]*)/gm;
+const VALUE_STUB =
+  /^[ \t]*(?:export[ \t]+)?declare[ \t]+(?:abstract[ \t]+)?(?:async[ \t]+)?(?:function[ \t]*\*?|const|let|var|class|enum)[ \t]+([A-Za-z_$][\w$]*)/gm;
 
 /**
  * The ticket's declared values that are still only declarations: the Coder has not written
  * them. Each is an error of the attempt, in the checks' own terms. A declared type may stay as
  * it is: an ambient interface or type alias is the type itself.
  */
-export async function unimplementedDeclarations(ops: readonly TicketOp[], read: (path: string) => Promise<string | null>): Promise<CodeDiagnostic[]> {
+export async function unimplementedDeclarations(
+  ops: readonly TicketOp[],
+  read: (path: string) => Promise<string | null>,
+): Promise<CodeDiagnostic[]> {
   const out: CodeDiagnostic[] = [];
   const files = new Map<string, Set<string>>();
   for (const op of declareOps(ops)) {
@@ -98,7 +108,9 @@ export async function unimplementedDeclarations(ops: readonly TicketOp[], read: 
 
 /** What the Coder is told of the declared exports: the signature to write, file by file. */
 export function declaredForCoder(ops: readonly TicketOp[]): string {
-  const lines = declareOps(ops).flatMap((op) => op.exports.map((d) => `- ${op.file}: ${declarationText(d).replace(/^export declare /, 'export ')}`));
+  const lines = declareOps(ops).flatMap((op) =>
+    op.exports.map((d) => `- ${op.file}: ${declarationText(d).replace(/^export declare /, 'export ')}`),
+  );
   return lines.length
     ? `The ticket declares these new exports, already in the code as declarations without a body (export declare). Replace each with its implementation, keeping the signature:\n${lines.join('\n')}`
     : '';

@@ -28,9 +28,12 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
   try {
     raw = readTicketData(ticketPath, ticketText) as Record<string, unknown>;
   } catch {
-    throw new UserInputError(`${ticketPath} is no longer valid ${ticketFormatOf(ticketPath) === 'yaml' ? 'YAML' : 'JSON'}; fix it before accepting the correction`);
+    throw new UserInputError(
+      `${ticketPath} is no longer valid ${ticketFormatOf(ticketPath) === 'yaml' ? 'YAML' : 'JSON'}; fix it before accepting the correction`,
+    );
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new UserInputError(`${ticketPath} no longer holds a ticket; fix it before accepting the correction`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new UserInputError(`${ticketPath} no longer holds a ticket; fix it before accepting the correction`);
   switch (proposal.kind) {
     case 'scopeAddition': {
       const scope = (raw.scope ?? {}) as { write?: string[] };
@@ -45,9 +48,13 @@ export function applyProposal(ticketText: string, ticketPath: string, proposal: 
       raw = proposal.ticket as Record<string, unknown>;
       break;
     case 'none':
-      throw new UserInputError(`this correction request proposes no change (${proposal.why}); reject it, or edit the ticket and run it again`);
+      throw new UserInputError(
+        `this correction request proposes no change (${proposal.why}); reject it, or edit the ticket and run it again`,
+      );
     case 'ticketUnclear':
-      throw new UserInputError(`this correction asks the ticket to be clearer, it changes nothing itself (${proposal.where}: "${proposal.quote}"); edit the ticket and run it again, or reject it`);
+      throw new UserInputError(
+        `this correction asks the ticket to be clearer, it changes nothing itself (${proposal.where}: "${proposal.quote}"); edit the ticket and run it again, or reject it`,
+      );
   }
   // A YAML ticket is edited in place: what the proposal does not change keeps its text.
   const text = writeTicketData(ticketPath, ticketText, raw);
@@ -97,7 +104,11 @@ export function proposalTicketSides(ticketText: string | null, ticketPath: strin
  * the ticket file (its test plan, scope or text), both sides in the canonical form Accept
  * writes (a YAML ticket: its own text before and after, since Accept edits it in place). A proposal that cannot apply says why instead.
  */
-export function previewProposal(ticketText: string | null, ticketPath: string, proposal: Proposal): { path: string; diff: string } | { path: string; problem: string } {
+export function previewProposal(
+  ticketText: string | null,
+  ticketPath: string,
+  proposal: Proposal,
+): { path: string; diff: string } | { path: string; problem: string } {
   const sides = proposalTicketSides(ticketText, ticketPath, proposal);
   if ('problem' in sides) return sides;
   return { path: ticketPath, diff: unifiedDiff({ path: ticketPath, before: sides.before, after: sides.after }, 2) };

@@ -61,7 +61,13 @@ const heldOutWhy = (detail: string): string =>
  * proposal is derived deterministically where it can be (a scope addition from the
  * out-of-scope files), and validated where a model proposed it.
  */
-export async function buildCorrection(ctx: RunContext, decision: RouteDecision, diagnosis: Diagnosis | null, outcome: CheckOutcome, id: string): Promise<CorrectionRequest> {
+export async function buildCorrection(
+  ctx: RunContext,
+  decision: RouteDecision,
+  diagnosis: Diagnosis | null,
+  outcome: CheckOutcome,
+  id: string,
+): Promise<CorrectionRequest> {
   const claim = diagnosis ? { text: diagnosis.claim, evidence: diagnosis.evidence } : undefined;
   const fact = decision.guard.fact ?? { kind: 'repeatedApproach' as const, detail: decision.guard.detail };
   let proposal: Proposal;
@@ -69,18 +75,35 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
   switch (decision.route) {
     case 'manifest': {
       target = 'manifest';
-      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, refusedFixes: outcome.evidence.refusedFixes, workspaceRoot: ctx.deps.workspaceRoot });
-      proposal = paths.length ? { kind: 'scopeAddition', paths } : { kind: 'none', why: 'no out-of-scope file to add was found; edit scope.write by hand' };
+      const paths = outsideScopeFiles({
+        manifest: ctx.manifest,
+        diagnosis,
+        diagnostics: outcome.evidence.diagnostics,
+        tests: outcome.evidence.tests,
+        refusedFixes: outcome.evidence.refusedFixes,
+        workspaceRoot: ctx.deps.workspaceRoot,
+      });
+      proposal = paths.length
+        ? { kind: 'scopeAddition', paths }
+        : { kind: 'none', why: 'no out-of-scope file to add was found; edit scope.write by hand' };
       break;
     }
     case 'test': {
       target = 'testPlan';
       // The same deterministic validation as a gate's proposal: schema, parse, type-check.
-      const checked = diagnosis?.proposedTestPlan ? await validateTestPlan(ctx.deps, ctx.manifest, diagnosis.proposedTestPlan, ctx.signal) : undefined;
+      const checked = diagnosis?.proposedTestPlan
+        ? await validateTestPlan(ctx.deps, ctx.manifest, diagnosis.proposedTestPlan, ctx.signal)
+        : undefined;
       proposal =
         checked?.ok && checked.plan
           ? { kind: 'testPlan', testPlan: checked.plan }
-          : { kind: 'none', why: fact.kind === 'heldOutContradictsVisible' ? heldOutWhy(fact.detail) : `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand` };
+          : {
+              kind: 'none',
+              why:
+                fact.kind === 'heldOutContradictsVisible'
+                  ? heldOutWhy(fact.detail)
+                  : `the Debugger proposed no valid corrected test plan${checked ? ` (${checked.problems.slice(0, 3).join('; ')})` : ''}; correct testPlan in the ticket by hand`,
+            };
       break;
     }
     case 'ticket': {
@@ -95,7 +118,14 @@ export async function buildCorrection(ctx: RunContext, decision: RouteDecision, 
     }
     default: {
       // The repeat guard escalated: attempts kept to one approach, so an input is likely wrong.
-      const paths = outsideScopeFiles({ manifest: ctx.manifest, diagnosis, diagnostics: outcome.evidence.diagnostics, tests: outcome.evidence.tests, refusedFixes: outcome.evidence.refusedFixes, workspaceRoot: ctx.deps.workspaceRoot });
+      const paths = outsideScopeFiles({
+        manifest: ctx.manifest,
+        diagnosis,
+        diagnostics: outcome.evidence.diagnostics,
+        tests: outcome.evidence.tests,
+        refusedFixes: outcome.evidence.refusedFixes,
+        workspaceRoot: ctx.deps.workspaceRoot,
+      });
       if (paths.length) {
         target = 'manifest';
         proposal = { kind: 'scopeAddition', paths };

@@ -37,8 +37,13 @@ export function proposalTestSides(manifest: Manifest, proposal: Proposal): Rende
 }
 
 /** Every correction request of a run whose proposal changes the rendered tests, with those files: what the run view shows. */
-export function proposalTestsOf(state: { manifest?: Manifest; corrections: readonly { request: { id: string; proposal: Proposal } }[] }): { requestId: string; files: RenderedTestSides[] }[] {
+export function proposalTestsOf(state: {
+  manifest?: Manifest;
+  corrections: readonly { request: { id: string; proposal: Proposal } }[];
+}): { requestId: string; files: RenderedTestSides[] }[] {
   const manifest = state.manifest;
   if (!manifest) return [];
-  return state.corrections.map((c) => ({ requestId: c.request.id, files: proposalTestSides(manifest, c.request.proposal) })).filter((p) => p.files.length > 0);
+  return state.corrections
+    .map((c) => ({ requestId: c.request.id, files: proposalTestSides(manifest, c.request.proposal) }))
+    .filter((p) => p.files.length > 0);
 }

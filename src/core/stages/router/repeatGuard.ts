@@ -57,6 +57,10 @@ export function textShape(content: string): string[] {
   const token = /`(?:\\.|[^`\\])*`|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|\d[\w.]*|[A-Za-z_$][\w$]*|\S/g;
   return code
     .split('\n')
-    .map((line) => [...line.matchAll(token)].map(([t]) => (/^[`'"\d]/.test(t) ? '$lit' : /^[A-Za-z_$]/.test(t) && !KEYWORDS.has(t) ? '$id' : t)).join(' '))
+    .map((line) =>
+      [...line.matchAll(token)]
+        .map(([t]) => (/^[`'"\d]/.test(t) ? '$lit' : /^[A-Za-z_$]/.test(t) && !KEYWORDS.has(t) ? '$id' : t))
+        .join(' '),
+    )
     .filter((u) => u !== '');
 }

@@ -66,12 +66,23 @@ function manifestFact(i: RouterInputs): MachineFact | undefined {
   const inScope = (f: string) => writable(m, f);
   const d = errorsOnly(ds).find((x) => !inScope(x.file));
   if (d) {
-    return { kind: 'outsideScopeDiagnostic', detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`, file: d.file, line: d.line, code: d.code };
+    return {
+      kind: 'outsideScopeDiagnostic',
+      detail: `${d.file}:${d.line} ${d.code}: ${d.message} (outside the scope)`,
+      file: d.file,
+      line: d.line,
+      code: d.code,
+    };
   }
   const fix = i.refusedFixes?.find((r) => r.files.some((f) => !inScope(f)));
   if (fix) {
     const outside = fix.files.filter((f) => !inScope(f));
-    return { kind: 'symbolNotInScope', detail: `${fix.file} ${fix.code}: the language service's fix "${fix.description}" needs ${outside.join(', ')}, outside the scope`, file: outside[0], code: fix.code };
+    return {
+      kind: 'symbolNotInScope',
+      detail: `${fix.file} ${fix.code}: the language service's fix "${fix.description}" needs ${outside.join(', ')}, outside the scope`,
+      file: outside[0],
+      code: fix.code,
+    };
   }
   return undefined;
 }
@@ -88,7 +99,13 @@ function frameOnlyDetail(i: RouterInputs): string | undefined {
 /** ticket is wrong: a symbol the ticket names does not resolve with the language service. */
 function ticketFact(m: Manifest): MachineFact | undefined {
   const f = m.facts.find((x) => x.signature === null);
-  return f && { kind: 'unresolvedTicketSymbol', detail: `the ticket names ${f.symbol} in ${f.file}, which the language service cannot resolve`, file: f.file };
+  return (
+    f && {
+      kind: 'unresolvedTicketSymbol',
+      detail: `the ticket names ${f.symbol} in ${f.file}, which the language service cannot resolve`,
+      file: f.file,
+    }
+  );
 }
 
 /** Every out-of-scope file the failure points at, for a scope-addition proposal. */
@@ -112,21 +129,50 @@ export function route(i: RouterInputs): RouteDecision {
   const tampered = i.tampered?.[0];
   if (tampered) {
     // The judge itself was rewritten: no claim about the test, the scope or the ticket can rest on it.
-    const fact: MachineFact = { kind: 'oracleTampered', detail: `${tampered.path} changed during the attempt; the code under test must not write it`, file: tampered.path };
-    decision = { claimed: i.diagnosis?.kind ?? null, route: 'code', guard: { verdict: i.diagnosis?.kind === 'code' ? 'confirmed' : 'overridden', fact, detail: `the code changed the oracle (${fact.detail}): the Coder owns the fix` } };
+    const fact: MachineFact = {
+      kind: 'oracleTampered',
+      detail: `${tampered.path} changed during the attempt; the code under test must not write it`,
+      file: tampered.path,
+    };
+    decision = {
+      claimed: i.diagnosis?.kind ?? null,
+      route: 'code',
+      guard: {
+        verdict: i.diagnosis?.kind === 'code' ? 'confirmed' : 'overridden',
+        fact,
+        detail: `the code changed the oracle (${fact.detail}): the Coder owns the fix`,
+      },
+    };
   } else if (!i.diagnosis) {
-    decision = { claimed: null, route: 'code', guard: { verdict: 'abstained', detail: 'no usable diagnosis: the failure takes the code path' } };
+    decision = {
+      claimed: null,
+      route: 'code',
+      guard: { verdict: 'abstained', detail: 'no usable diagnosis: the failure takes the code path' },
+    };
   } else if (i.diagnosis.kind === 'code') {
-    decision = { claimed: 'code', route: 'code', guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' } };
+    decision = {
+      claimed: 'code',
+      route: 'code',
+      guard: { verdict: 'notNeeded', detail: 'the Debugger found a code bug; the Coder owns the fix' },
+    };
   } else {
     const kind = i.diagnosis.kind;
     const fact = kind === 'test' ? testFact(i) : kind === 'manifest' ? manifestFact(i) : ticketFact(i.manifest);
     decision = fact
-      ? { claimed: kind, route: kind, guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` } }
+      ? {
+          claimed: kind,
+          route: kind,
+          guard: { verdict: 'confirmed', fact, detail: `a machine fact confirms "${kind} is wrong": ${fact.detail}` },
+        }
       : {
           claimed: kind,
           route: 'code',
-          guard: { verdict: 'overridden', detail: (kind === 'manifest' && frameOnlyDetail(i)) || `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path` },
+          guard: {
+            verdict: 'overridden',
+            detail:
+              (kind === 'manifest' && frameOnlyDetail(i)) ||
+              `the Debugger claimed "${kind} is wrong", but no machine fact confirms it: the failure takes the code path`,
+          },
         };
   }
   if (decision.route === 'code' && !tampered && i.heldOutFact) {
@@ -135,7 +181,11 @@ export function route(i: RouterInputs): RouteDecision {
     return {
       claimed: decision.claimed,
       route: 'test',
-      guard: { verdict: decision.claimed === 'test' ? 'confirmed' : 'overridden', fact, detail: `the test plan contradicts itself (${fact.detail}): the operator corrects it; no code attempt can pass` },
+      guard: {
+        verdict: decision.claimed === 'test' ? 'confirmed' : 'overridden',
+        fact,
+        detail: `the test plan contradicts itself (${fact.detail}): the operator corrects it; no code attempt can pass`,
+      },
     };
   }
   const alike = i.repeat && i.repeat.current.length ? similarity(i.repeat.current, i.repeat.previous) : 0;

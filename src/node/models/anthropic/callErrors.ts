@@ -31,8 +31,7 @@ const STATUS_WORDS: Record<number, string> = {
 export function toCallError(err: unknown, call: FailedCall): TicketRunnerError {
   const retries = `${call.retries} ${call.retries === 1 ? 'retry' : 'retries'}`;
   const after = `after ${retries}`;
-  const transport = (message: string, status?: number) =>
-    new ModelTransportError(redact(message, call.apiKey), call.retries, status);
+  const transport = (message: string, status?: number) => new ModelTransportError(redact(message, call.apiKey), call.retries, status);
 
   if (call.cancelled) return new CancelledError('Anthropic API call cancelled');
   if (call.timedOut) return transport(`Anthropic API call timed out after ${call.timeoutMs} ms (${retries})`);

@@ -54,10 +54,13 @@ export class AnthropicProvider implements ModelPort {
 
   constructor(options: AnthropicProviderOptions) {
     const model = options.model ?? DEFAULT_ANTHROPIC_MODEL;
-    if (!options.apiKey.trim()) throw new UserInputError('the Anthropic API key is empty: set ANTHROPIC_API_KEY or store a key in Ticket Runner');
+    if (!options.apiKey.trim())
+      throw new UserInputError('the Anthropic API key is empty: set ANTHROPIC_API_KEY or store a key in Ticket Runner');
     const price = priceFor(model, options.prices ?? DEFAULT_PRICES);
     if (!price) {
-      throw new UserInputError(`no price is known for the Anthropic model "${model}": add it to the price table (src/core/run/pricing.ts) or pass one, so that cost budgets hold`);
+      throw new UserInputError(
+        `no price is known for the Anthropic model "${model}": add it to the price table (src/core/run/pricing.ts) or pass one, so that cost budgets hold`,
+      );
     }
     this.info = { provider: 'anthropic', model, scripted: false };
     this.#apiKey = options.apiKey;
@@ -127,12 +130,14 @@ export class AnthropicProvider implements ModelPort {
     try {
       const body = toAnthropicRequest(request, this.settings);
       // The receipt of toAnthropicRequest's one change to the prompt: thinking cannot force the tool.
-      if (request.structured && request.thinking) request.onAdapted?.({ kind: 'proseSuppressed', instruction: callTheToolInstruction(request.structured.name) });
+      if (request.structured && request.thinking)
+        request.onAdapted?.({ kind: 'proseSuppressed', instruction: callTheToolInstruction(request.structured.name) });
       const options = { signal: call.signal, timeout: timeoutMs };
       // Thinking calls run long, and a watched call needs its text as it comes: both stream.
-      const draft = onText || onActivity || request.thinking
-        ? await streamed(client, body, options, onText, onActivity)
-        : draftFromMessage(await client.messages.create({ ...body, stream: false }, options));
+      const draft =
+        onText || onActivity || request.thinking
+          ? await streamed(client, body, options, onText, onActivity)
+          : draftFromMessage(await client.messages.create({ ...body, stream: false }, options));
       // The SDK ends an aborted stream quietly, as if it were complete.
       if (call.signal.aborted) throw new CancelledError('Anthropic API call aborted');
       const parts = toAnswerParts(draft, request.structured?.name);

@@ -44,7 +44,9 @@ export function toAnthropicRequest(request: ModelRequest, settings: RequestSetti
     // Thinking tokens count against max_tokens: add the budget so the answer keeps its own allowance.
     max_tokens: request.thinking ? answerTokens + settings.thinkingBudgetTokens : answerTokens,
     // The API refuses an empty text block, so an empty system prompt is left out.
-    ...(system ? { system: [{ type: 'text', text: system, ...(settings.cacheSystemPrompt ? { cache_control: { type: 'ephemeral' } } : {}) }] } : {}),
+    ...(system
+      ? { system: [{ type: 'text', text: system, ...(settings.cacheSystemPrompt ? { cache_control: { type: 'ephemeral' } } : {}) }] }
+      : {}),
     messages: toMessageParams(request.messages),
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
@@ -78,7 +80,8 @@ export function toMessageParams(messages: readonly ModelMessage[]): MessageParam
     const blocks = toBlocks(message);
     // A breakpoint sits on the message's last block: the API caches everything up to it.
     const last = blocks.at(-1);
-    if (message.role !== 'assistant' && message.cache && last && (last.type === 'text' || last.type === 'tool_result')) last.cache_control = { type: 'ephemeral' };
+    if (message.role !== 'assistant' && message.cache && last && (last.type === 'text' || last.type === 'tool_result'))
+      last.cache_control = { type: 'ephemeral' };
     const previous = params.at(-1);
     if (previous && previous.role === role && Array.isArray(previous.content)) {
       previous.content.push(...blocks);
@@ -94,12 +97,14 @@ function toBlocks(message: ModelMessage): ContentBlockParam[] {
     case 'user':
       return [{ type: 'text', text: message.content }];
     case 'tool':
-      return [{
-        type: 'tool_result',
-        tool_use_id: message.toolCallId,
-        content: message.content,
-        ...(message.isError ? { is_error: true } : {}),
-      }];
+      return [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: message.content,
+          ...(message.isError ? { is_error: true } : {}),
+        },
+      ];
     case 'assistant':
       return [
         // Reasoning first: the API checks that a thinking turn still starts with its thinking.

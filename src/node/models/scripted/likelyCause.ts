@@ -17,7 +17,10 @@ export async function earlierChangeCause(workspaceRoot: string, store: RunStoreP
   const states = await storedRuns(store);
   const left = await leftoverRuns({ store, workspace: new FsWorkspace(workspaceRoot), hash: sha256 }, states, { passed: true });
   if (!left.length) return undefined;
-  const current = states.filter((s) => !s.finished).sort((a, b) => a.runId.localeCompare(b.runId)).pop();
+  const current = states
+    .filter((s) => !s.finished)
+    .sort((a, b) => a.runId.localeCompare(b.runId))
+    .pop();
   const them = left.length > 1 ? 'them' : 'it';
   const order = current ? [current, ...left] : left;
   return (

@@ -14,12 +14,20 @@ export function scriptPathFor(ticketPath: string): string {
  * calls a continued run already made (scriptPosition), so that it reads on from there;
  * `likelyCause`: asked once the recording falls short, for why the run went another way.
  */
-export function loadScriptedModel(workspaceRoot: string, ticketPath: string, start?: ScriptStart, likelyCause?: () => Promise<string | undefined>): ScriptedModel {
+export function loadScriptedModel(
+  workspaceRoot: string,
+  ticketPath: string,
+  start?: ScriptStart,
+  likelyCause?: () => Promise<string | undefined>,
+): ScriptedModel {
   const rel = scriptPathFor(ticketPath);
   const file = path.join(workspaceRoot, rel);
   if (!existsSync(file)) {
     const missing = `the scripted model needs recorded answers in ${rel}, and there is none.`;
-    throw new UserInputError(`${missing} Record one, or run with --model anthropic.`, `${missing} Save a past run's answers there (Ticket Runner: Save Run as Script), or pick another provider in the ticketRunner.model setting.`);
+    throw new UserInputError(
+      `${missing} Record one, or run with --model anthropic.`,
+      `${missing} Save a past run's answers there (Ticket Runner: Save Run as Script), or pick another provider in the ticketRunner.model setting.`,
+    );
   }
   let raw: unknown;
   try {
@@ -28,7 +36,10 @@ export function loadScriptedModel(workspaceRoot: string, ticketPath: string, sta
     throw new UserInputError(`${rel} is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
   const parsed = ModelScript.safeParse(raw);
-  if (!parsed.success) throw new UserInputError(`${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UserInputError(
+      `${rel} is not a valid script: ${parsed.error.issues.map((i) => `$.${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const dir = path.dirname(file);
   return new ScriptedModel(parsed.data, (from) => readFileSync(path.resolve(dir, from), 'utf8'), rel, start, likelyCause);
 }

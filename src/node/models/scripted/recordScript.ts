@@ -2,7 +2,6 @@ import type { RunState } from '../../../core/run/reducer';
 import type { ModelScript, ScriptedAnswer } from './scriptSchema';
 import { parseAnswerRecord, parsePromptRecord } from '../../../core/schema/modelRecord';
 
-
 /**
  * A script for the scripted provider, made from a run's record: every model call's raw answer
  * (kept in the run's store, `model.called`'s `answer`), by role and in call order, each checked
@@ -22,7 +21,10 @@ export async function recordScript(state: RunState, blob: (hash: string) => Prom
     const expect = { attempt: call.attempt, promptIncludes: [], ...(prompt.thinking ? { thinking: true } : {}) };
     let answer: ScriptedAnswer;
     if (!call.ok) answer = { expect, fault: call.error?.startsWith('stopped:') ? 'stall' : 'transportError' };
-    else if (!call.answer) throw new Error(`the run's call ${call.role} (attempt ${call.attempt}) has no recorded answer: the log predates the record of answers`);
+    else if (!call.answer)
+      throw new Error(
+        `the run's call ${call.role} (attempt ${call.attempt}) has no recorded answer: the log predates the record of answers`,
+      );
     else {
       const raw = parseAnswerRecord(await blob(call.answer), call.answer);
       answer = {

@@ -4,7 +4,10 @@ import { z } from 'zod';
  * A script for the scripted provider: recorded answers per role, replayed in call order.
  * Lives beside the ticket as `.tickets/<ID>.script.json`.
  */
-const FileContent = z.union([z.string(), z.object({ from: z.string().min(1).describe('A file beside the script holding the content') }).strict()]);
+const FileContent = z.union([
+  z.string(),
+  z.object({ from: z.string().min(1).describe('A file beside the script holding the content') }).strict(),
+]);
 
 export const ScriptedAnswer = z
   .object({

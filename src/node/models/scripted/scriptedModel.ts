@@ -60,7 +60,12 @@ export class ScriptedModel implements ModelPort {
     private readonly likelyCause: () => Promise<string | undefined> = async () => undefined,
   ) {
     this.info = { provider: 'scripted', model: `scripted (${source})`, scripted: true };
-    this.cursor = { coder: start.coder ?? 0, debugger: start.debugger ?? 0, reviewer: start.reviewer ?? 0, testReviewer: start.testReviewer ?? 0 };
+    this.cursor = {
+      coder: start.coder ?? 0,
+      debugger: start.debugger ?? 0,
+      reviewer: start.reviewer ?? 0,
+      testReviewer: start.testReviewer ?? 0,
+    };
     this.attemptShift = start.attemptShift ?? 0;
   }
 
@@ -82,14 +87,17 @@ export class ScriptedModel implements ModelPort {
     const index = request.role === 'drafter' ? this.drafted : this.cursor[request.role];
     const answer = queue[index];
     if (!answer) {
-      throw await this.notCovered(`it asked the ${roleWords(request.role)} for answer ${index + 1} (attempt ${request.attempt}), and the recording holds ${queue.length}`);
+      throw await this.notCovered(
+        `it asked the ${roleWords(request.role)} for answer ${index + 1} (attempt ${request.attempt}), and the recording holds ${queue.length}`,
+      );
     }
     if (request.role === 'drafter') this.drafted++;
     else this.cursor[request.role]++;
     const mismatch = this.mismatch(answer, request, index);
     if (mismatch) throw await this.notCovered(mismatch);
     if (signal.aborted) throw new CancelledError('cancelled');
-    if (answer.fault === 'transportError') throw new ModelTransportError(`scripted model: recorded transport failure (${request.role} #${index + 1})`, 0);
+    if (answer.fault === 'transportError')
+      throw new ModelTransportError(`scripted model: recorded transport failure (${request.role} #${index + 1})`, 0);
     const text = this.textOf(answer);
     await this.stream(text, answer, request, signal);
     const prompt = request.system.length + request.messages.reduce((n, m) => n + m.content.length, 0);
@@ -98,7 +106,12 @@ export class ScriptedModel implements ModelPort {
       structured: answer.structured,
       toolCalls: (answer.toolCalls ?? []).map((c, i) => ({ id: `scripted-${request.role}-${index}-${i}`, name: c.name, input: c.input })),
       stopReason: answer.stopReason ?? (answer.toolCalls?.length ? 'toolUse' : 'end'),
-      usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(text.length + JSON.stringify(answer.structured ?? '').length), cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: {
+        inputTokens: estimateTokens(prompt),
+        outputTokens: estimateTokens(text.length + JSON.stringify(answer.structured ?? '').length),
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      },
       costUsd: 0,
       latencyMs: Date.now() - started,
       retries: 0,
@@ -111,7 +124,10 @@ export class ScriptedModel implements ModelPort {
     if (!e) return undefined;
     const which = `the ${roleWords(request.role)}'s answer ${index + 1}`;
     if (e.attempt !== undefined && e.attempt + this.attemptShift !== request.attempt) {
-      const here = this.attemptShift > 0 ? ` (attempt ${e.attempt + this.attemptShift} in this run, whose resumes ran the tests again as attempts of their own)` : '';
+      const here =
+        this.attemptShift > 0
+          ? ` (attempt ${e.attempt + this.attemptShift} in this run, whose resumes ran the tests again as attempts of their own)`
+          : '';
       return `${which} was recorded for attempt ${e.attempt}${here}, and this call is for attempt ${request.attempt}`;
     }
     if (e.thinking !== undefined && e.thinking !== Boolean(request.thinking)) {
@@ -119,7 +135,9 @@ export class ScriptedModel implements ModelPort {
     }
     const prompt = [request.system, ...request.messages.map((m) => m.content)].join('\n');
     const missing = e.promptIncludes.find((needle) => !prompt.includes(needle));
-    return missing === undefined ? undefined : `${which} was recorded for a prompt that says ${JSON.stringify(missing)}, and this one does not`;
+    return missing === undefined
+      ? undefined
+      : `${which} was recorded for a prompt that says ${JSON.stringify(missing)}, and this one does not`;
   }
 
   /** The run went another way than the recording: said as that, with its likely cause when one is known. */
