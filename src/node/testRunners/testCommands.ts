@@ -4,9 +4,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestFramework } from '../../core/schema/testPlan';
 import { RUNNER_CONFIGS } from '../../core/stages/manifest/manifestBuilder';
-import { judgedByWitness, WITNESS_KEY_VAR, WITNESS_RECORD_VAR } from './mochaWitnessRecord';
 import { parseJestReport, parseMochaReport, parseNodeTestReport, type ReportParser } from './testReports';
 import type { ToolResolver } from './toolResolution';
+import { judgedByWitness, WITNESS_KEY_VAR, WITNESS_RECORD_VAR, type WitnessedRunner } from './witnessRecord';
 
 /** How to run one framework: node's arguments, and how to read the report it leaves. */
 export interface TestCommand {
@@ -18,7 +18,7 @@ export interface TestCommand {
   env?: Record<string, string>;
   /** tsx's CommonJS hook, when the command preloads it: its cache can be filled beforehand (trustedTransforms.ts). */
   tsxCjs?: string;
-  /** A file written just before the command starts, with only the owner's permissions (the mocha witness's key). */
+  /** A file written just before the command starts, with only the owner's permissions (the witness's key). */
   handOver?: { file: string; text: string };
 }
 
@@ -143,7 +143,7 @@ function nodeTestArgs(ctx: CommandContext, loader: string[]): TestCommand {
       '--test-reporter-destination=stdout',
       ...ctx.files,
     ],
-    parse: parseNodeTestReport,
+    ...witnessed(ctx, 'node:test', parseNodeTestReport),
   };
 }
 
@@ -158,18 +158,32 @@ function mochaCommand(ctx: CommandContext, bin: string): TestCommand | { unavail
     if (!tsxCjs) return { unavailable: 'the test files are TypeScript, the workspace has no .mocharc, and tsx is not installed' };
     loader.push('--require', tsxCjs);
   }
-  // Beside the report, outside the workspace: the witness takes the key and removes its file before the test files load.
-  const key = randomBytes(32).toString('hex');
-  const witness = { key: `${ctx.reportFile}.key`, record: `${ctx.reportFile}.witness` };
   return {
     ...(tsxCjs ? { tsxCjs } : {}),
     args: [bin, ...loader, '--reporter', 'json', '--reporter-option', `output=${ctx.reportFile}`, ...ctx.files],
-    env: { [WITNESS_KEY_VAR]: witness.key, [WITNESS_RECORD_VAR]: witness.record },
-    handOver: { file: witness.key, text: key },
-    parse: (report, root) => judgedByWitness(parseMochaReport(report, root), readOr(witness.record), key),
+    ...witnessed(ctx, 'mocha', parseMochaReport),
     // The code under test shares the runner's stdout and could print a report of its own there
     // and exit: only a mocha too old to write the report file (before 10) is read from stdout.
     reportOnStdout: !writesReportFile(ctx.tools.version('mocha')),
+  };
+}
+
+/**
+ * The witness of the runner's process (mochaWitness.ts, nodeTestWitness.ts): its key in a file
+ * beside the report, outside the workspace, which the preload removes before the test files
+ * load; and the report read through what it saw.
+ */
+function witnessed(
+  ctx: CommandContext,
+  runner: WitnessedRunner,
+  parse: ReportParser,
+): Required<Pick<TestCommand, 'env' | 'handOver' | 'parse'>> {
+  const key = randomBytes(32).toString('hex');
+  const witness = { key: `${ctx.reportFile}.key`, record: `${ctx.reportFile}.witness` };
+  return {
+    env: { [WITNESS_KEY_VAR]: witness.key, [WITNESS_RECORD_VAR]: witness.record },
+    handOver: { file: witness.key, text: key },
+    parse: (report, root) => judgedByWitness(parse(report, root), readOr(witness.record), key, runner),
   };
 }
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import type { TestCaseResult } from '../../../src/core/schema/checks';
-import { judgedByWitness, type WitnessLine } from '../../../src/node/testRunners/mochaWitnessRecord';
+import { judgedByWitness, type WitnessedRunner, type WitnessLine } from '../../../src/node/testRunners/witnessRecord';
 
 const KEY = 'a'.repeat(64);
 const line = (l: WitnessLine, key = KEY): string => `${key} ${JSON.stringify(l)}`;
 const passed = (name: string): TestCaseResult => ({ name, status: 'passed' });
-/** The statuses mocha's report is judged to, by name. */
-const judge = (cases: TestCaseResult[], lines: string[]): [string, string][] =>
-  judgedByWitness({ cases, complete: true }, lines.join('\n'), KEY).cases.map((c) => [c.name, c.status]);
+/** The statuses the runner's report is judged to, by name. */
+const judge = (cases: TestCaseResult[], lines: string[], runner: WitnessedRunner = 'mocha'): [string, string][] =>
+  judgedByWitness({ cases, complete: true }, lines.join('\n'), KEY, runner).cases.map((c) => [c.name, c.status]);
 
 describe("mocha's report judged by the witness", () => {
   it('a pass stands when the test was declared once and its function ran and returned; failures and skips stay as reported', () => {
@@ -36,11 +36,12 @@ describe("mocha's report judged by the witness", () => {
       { cases: [passed('s threw'), passed('s never'), passed('s made up')], complete: true },
       [line({ declared: 1, title: 's threw' }), line({ ran: 1, passed: false }), line({ declared: 2, title: 's never' })].join('\n'),
       KEY,
+      'mocha',
     );
     assert.deepEqual(
       r.cases.map((c) => [c.status, c.message]),
       [
-        ['failed', '[ticket-runner] mocha reported this test passed, but its function threw or was rejected'],
+        ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it threw or was rejected'],
         ['failed', '[ticket-runner] mocha reported this test passed, but the function a test file gave it never ran'],
         [
           'failed',
@@ -70,5 +71,43 @@ describe("mocha's report judged by the witness", () => {
       [['s a', 'failed']],
     );
     assert.deepEqual(judge([passed('s a')], []), [['s a', 'failed']]);
+  });
+});
+
+describe("node:test's report judged by the witness", () => {
+  const ran = (id: string, title: string, passed = true): string[] => [line({ declared: id, title }), line({ ran: id, passed })];
+
+  it('a pass stands when its function and those of the tests around it ran and returned, in each test file process', () => {
+    const lines = [...ran('7.1', 's'), ...ran('7.2', 's > a'), ...ran('7.3', 's > a > t'), ...ran('8.1', 'other')];
+    assert.deepEqual(judge([passed('s > a'), passed('s > a > t'), passed('other')], lines, 'node:test'), [
+      ['s > a', 'passed'],
+      ['s > a > t', 'passed'],
+      ['other', 'passed'],
+    ]);
+  });
+
+  it('hostile: a suite whose body never ran fails every pass inside it, even beside a suite of the same name whose body ran; one beside it stands', () => {
+    const lines = [line({ declared: '7.1', title: 's' }), ...ran('7.2', 's'), ...ran('7.3', 's > a'), ...ran('7.4', 'sibling')];
+    const r = judgedByWitness({ cases: [passed('s > a'), passed('sibling')], complete: true }, lines.join('\n'), KEY, 'node:test');
+    assert.deepEqual(
+      r.cases.map((c) => [c.name, c.status, c.message]),
+      [
+        ['s > a', 'failed', '[ticket-runner] node:test reported this test passed, but the function of "s", around it, never ran'],
+        ['sibling', 'passed', undefined],
+      ],
+    );
+  });
+
+  it("a test file's own result, which node:test gives a file that made no test, is left to the plan's cases", () => {
+    const file: TestCaseResult = { name: 'test/empty.test.ts', file: 'test/empty.test.ts', status: 'passed' };
+    assert.deepEqual(judge([file], [], 'node:test'), [['test/empty.test.ts', 'passed']]);
+    assert.deepEqual(judge([file], []), [['test/empty.test.ts', 'failed']]);
+  });
+
+  it('hostile: a pass no test file made is a failure, and a name that only starts like a suite is not inside it', () => {
+    assert.deepEqual(judge([passed('s > a'), passed('s2')], [line({ declared: '7.1', title: 's' }), ...ran('7.2', 's2')], 'node:test'), [
+      ['s > a', 'failed'],
+      ['s2', 'passed'],
+    ]);
   });
 });
