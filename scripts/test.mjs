@@ -13,7 +13,7 @@
 // Run one step alone with its npm script (`npm run test:runs` ...); `--only a,b` runs these steps
 // and the steps they need.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,7 +67,50 @@ function only(argv) {
 const steps = only(process.argv.slice(2));
 const started = Date.now();
 const secs = (ms) => `${Math.round(ms / 1000)} s`;
-/** @type {Map<string, { code: number, ms: number }>} */
+
+/**
+ * CPU time in ms, from /proc (Linux; null elsewhere). `children`: of this process's children it has
+ * waited for, each with the children they waited for: a step's whole tree, added when the step ends.
+ * `machine`: every core's busy time, which also counts what no step waited for (a detached server).
+ */
+const TICK_MS = 10; // USER_HZ is 100 on every Linux kernel built for these machines.
+function cpuMs(which) {
+  try {
+    if (which === 'children') {
+      const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[13]) + Number(fields[14])) * TICK_MS; // cutime, cstime
+    }
+    const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+    return (ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) * TICK_MS; // all but idle and iowait
+  } catch {
+    return null;
+  }
+}
+const machineAtStart = cpuMs('machine');
+let childrenSeen = cpuMs('children');
+
+/**
+ * A step's CPU counted whole, where the machine lets this process make a cgroup (cgroup v1's
+ * cpuacct, as root): every process the step starts stays in it, waited for or not (esbuild's
+ * service, a detached code-server). Elsewhere the waited children's time stands in.
+ */
+const CPUACCT = '/sys/fs/cgroup/cpuacct';
+function stepGroup(name) {
+  const dir = join(CPUACCT, `npm-test-${process.pid}-${name}`);
+  try {
+    mkdirSync(dir);
+    return {
+      // The step's shell joins the group before it runs anything: nothing it starts is left outside.
+      wrap: (command) => `echo $$ > ${dir}/cgroup.procs && ${command}`,
+      usedMs: () => Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8')) / 1e6,
+      // Refused while a process the step left is still in it: the group is then left to the system.
+      remove: () => rmdirSync(dir),
+    };
+  } catch {
+    return null;
+  }
+}
+/** @type {Map<string, { code: number, ms: number, cpuMs?: number | null }>} */
 const done = new Map();
 /** @type {Map<string, number>} */
 const running = new Map();
@@ -79,7 +122,8 @@ function run(step) {
     const at = Date.now();
     running.set(step.name, at);
     console.log(`▶ ${step.name}: ${step.command}`);
-    const child = spawn(step.command, {
+    const group = stepGroup(step.name);
+    const child = spawn(group ? group.wrap(step.command) : step.command, {
       cwd: root,
       shell: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -90,9 +134,25 @@ function run(step) {
     child.on('close', (code, signal) => {
       out.end(() => {
         running.delete(step.name);
+        // This step was just waited for: what its tree used is what the children's time grew by since the last step ended.
+        const children = cpuMs('children');
+        let stepCpu = children === null || childrenSeen === null ? null : children - childrenSeen;
+        childrenSeen = children;
+        if (group) {
+          try {
+            stepCpu = group.usedMs();
+          } catch {
+            // A group that cannot be read: the waited children's time stands.
+          }
+          try {
+            group.remove();
+          } catch {
+            // Still in use (see remove).
+          }
+        }
         // A mocha run that was interrupted can exit 0 with failures on screen: its count decides too.
         const failing = failingCount(readFileSync(file, 'utf8'));
-        const result = { code: (code ?? (signal ? 1 : 0)) || (failing > 0 ? 1 : 0), ms: Date.now() - at };
+        const result = { code: (code ?? (signal ? 1 : 0)) || (failing > 0 ? 1 : 0), ms: Date.now() - at, cpuMs: stepCpu };
         done.set(step.name, result);
         const verdict = result.code === 0 ? 'passed' : `FAILED (exit ${code ?? signal})`;
         console.log(`\n──── ${step.name}: ${verdict} in ${secs(result.ms)} ────`);
@@ -163,10 +223,16 @@ const heartbeat = setInterval(() => {
 await Promise.all(steps.map(schedule));
 clearInterval(heartbeat);
 
-console.log(`npm test: ${secs(Date.now() - started)} in all`);
+const machineAtEnd = cpuMs('machine');
+const machine =
+  machineAtStart === null || machineAtEnd === null ? '' : `, ${secs(machineAtEnd - machineAtStart)} of CPU on the machine's cores`;
+console.log(`npm test: ${secs(Date.now() - started)} in all${machine}; wall time and CPU (core-seconds) of each step:`);
 for (const step of steps) {
   const r = done.get(step.name);
-  console.log(`  ${r.code === 0 ? 'passed' : r.skipped ? 'skipped' : 'FAILED '}  ${step.name.padEnd(12)} ${r.skipped ?? secs(r.ms)}`);
+  const cpu = r.cpuMs === undefined || r.cpuMs === null ? '' : `, ${secs(r.cpuMs)} CPU`;
+  console.log(
+    `  ${r.code === 0 ? 'passed' : r.skipped ? 'skipped' : 'FAILED '}  ${step.name.padEnd(12)} ${r.skipped ?? `${secs(r.ms)}${cpu}`}`,
+  );
 }
 if (existsSync(fileTimes)) {
   const rows = readFileSync(fileTimes, 'utf8')
