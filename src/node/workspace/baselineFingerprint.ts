@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
-import { realPathOr } from '../workspacePaths';
+import { isInside, realPathOr } from '../workspacePaths';
 import { SKIPPED } from './treeSkips';
 import { stampOf, walkTree } from './treeWalk';
 
@@ -118,20 +118,42 @@ async function packagesDigest(root: string, skipped: ReadonlyMap<string, BigIntS
         () => false,
       );
       // Walked where it is: a linked node_modules by what it holds.
-      return isFolder ? `${rel}\0${await stampsOf(real, { skip: PACKAGE_CACHES, signal })}` : '';
+      return isFolder ? `${rel}\0${await stampsOf(real, { skip: PACKAGE_CACHES, signal, followLinks: true })}` : '';
     }),
   );
   return digests.filter(Boolean);
 }
 
-/** The stamps of every entry below `dir`, folders' times included (an entry added and removed shows), as one digest; '' when it is not there. */
-async function stampsOf(dir: string, o: { skip: ReadonlySet<string>; signal: AbortSignal }): Promise<string> {
+/**
+ * The stamps of every entry below `dir`, as one digest ('' when it is not there). A link is taken
+ * by its target; a link to a folder outside `dir` (a package linked in, as npm's workspaces and
+ * `npm link` do) is walked too, by its own entries' stamps, so that a change to the linked files
+ * shows; links inside that folder are taken by their targets only. A folder counts by its entries,
+ * not its times: two copies whose packages are the same links share the digest.
+ */
+async function stampsOf(dir: string, o: { skip: ReadonlySet<string>; signal: AbortSignal; followLinks?: boolean }): Promise<string> {
   o.signal.throwIfAborted();
   const walked = await walkTree(dir, { skip: o.skip, changing: true }).catch(() => undefined);
   if (!walked) return '';
   const hash = createHash('sha256');
-  for (const [rel, st] of [...walked.entries].sort(([a], [b]) => (a < b ? -1 : 1)))
-    hash.update(`${rel}\0${stampOf(st, { folderTimes: true })}\n`);
+  const linked = new Set<string>();
+  for (const [rel, st] of [...walked.entries].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!st.isSymbolicLink()) {
+      hash.update(`${rel}\0${stampOf(st)}\n`);
+      continue;
+    }
+    const link = path.join(dir, rel);
+    hash.update(`${rel}\0link:${await readlink(link).catch(() => '')}\n`);
+    const real = realPathOr(link);
+    if (o.followLinks && !isInside(dir, real)) linked.add(real);
+  }
+  for (const real of [...linked].sort()) {
+    const isFolder = await lstat(real).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (isFolder) hash.update(`${real}\0${await stampsOf(real, { skip: o.skip, signal: o.signal })}\n`);
+  }
   return hash.digest('hex');
 }
 

@@ -98,6 +98,25 @@ describe('pure: the fingerprint a kept baseline is keyed by', () => {
     });
   }
 
+  it('changes with a file of a package linked in from outside node_modules (npm link, workspaces), and so does a copy whose node_modules links to it', async () => {
+    const outside = path.join(p.base, 'linked-pkg');
+    mkdirSync(outside);
+    writeFileSync(path.join(outside, 'index.js'), 'module.exports = 1;\n');
+    symlinkSync(outside, path.join(p.root, 'node_modules/linked'), 'dir');
+    const before = await print(p.inputs());
+    // A second copy as the demo makes them: its own node_modules folder, holding the same links.
+    const other = path.join(p.base, 'copy', 'ws');
+    cpSync(p.root, other, { recursive: true, verbatimSymlinks: true, filter: (src) => !src.includes('node_modules') });
+    mkdirSync(path.join(other, 'node_modules'));
+    symlinkSync(path.join(p.root, 'node_modules/dep'), path.join(other, 'node_modules/dep'), 'dir');
+    symlinkSync(outside, path.join(other, 'node_modules/linked'), 'dir');
+    const copy = await print(p.inputs({ root: other }));
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(path.join(outside, 'index.js'), 'module.exports = 2;\n');
+    assert.notEqual(await print(p.inputs()), before, 'the linked package changed');
+    assert.notEqual(await print(p.inputs({ root: other })), copy, "the copy's linked package changed too");
+  });
+
   it('changes with a file changed and put back with its old bytes and times (its change time is not the same)', async () => {
     const file = path.join(p.root, 'node_modules/dep/index.js');
     const before = await print(p.inputs());
