@@ -6,6 +6,8 @@ import { decodeLog } from '../../core/run/logCodec';
 import { reduceRun, type RunState } from '../../core/run/reducer';
 import { formatPromptRecords } from '../../core/run/views/prompts';
 import { formatRunReport } from '../../core/run/views/report';
+import { formatRunWaits, runWaits } from '../../core/run/views/waits';
+import type { RunEvent } from '../../core/schema/events';
 import { FileRunStore } from '../../node/store/fileRunStore';
 import { ownerProbe } from '../../node/store/workspaceLock';
 import { defineCommand } from '../command';
@@ -19,29 +21,33 @@ function workspaceOfLog(p: string): string {
 }
 
 /** The path form of `show`: a log file or a run folder, read without a workspace. */
-function loadFromPath(p: string): RunState | null {
+function loadFromPath(p: string): { state: RunState; events: RunEvent[] } | null {
   const file = existsSync(p) && statSync(p).isDirectory() ? path.join(p, 'events.jsonl') : p;
   if (!existsSync(file) || !file.endsWith('.jsonl')) return null;
   const log = decodeLog(readFileSync(file, 'utf8'), file);
   const runId = log.events[0]?.runId ?? path.basename(path.dirname(file));
-  return reduceRun(runId, log.events);
+  return { state: reduceRun(runId, log.events), events: log.events };
 }
 
 export const showCommand = defineCommand({
   name: 'show',
   synopsis: 'show <runId|path>',
   summary: 'a readable report of a run, from its log alone',
-  help: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json] [--prompts]
+  help: `Usage: ticket-runner show <runId|path-to-events.jsonl> [--workspace DIR] [--json] [--prompts | --waits]
 
 Prints what happened in a run, built from its event log alone: attempts, checks,
 diagnoses with their evidence, routes and the guard's verdicts, corrections, outcome.
 
-  --prompts   every model call's whole prompt and raw answer instead (secrets scrubbed)`,
-  options: { prompts: { type: 'boolean' } },
+  --prompts   every model call's whole prompt and raw answer instead (secrets scrubbed)
+  --waits     where the run's time went instead: summed by what it waited on (the model,
+              the tests, the type-check...), and its longest single waits`,
+  options: { prompts: { type: 'boolean' }, waits: { type: 'boolean' } },
   async run({ flags, positionals, io }) {
     const id = positionals[0];
     if (!id) throw new UserInputError('show needs a run id or the path of an events.jsonl');
-    let state = loadFromPath(path.resolve(id));
+    const fromPath = loadFromPath(path.resolve(id));
+    let state = fromPath?.state;
+    let events = fromPath?.events ?? [];
     // Whether its process lives is known from the lock of the workspace the log is in.
     let ws: string;
     if (state) ws = workspaceOfLog(path.resolve(id));
@@ -53,6 +59,12 @@ diagnoses with their evidence, routes and the guard's verdicts, corrections, out
           `warning: the last line (${loaded.torn.line}) of the log is torn, probably by a crash mid-write; it was skipped: ${loaded.torn.error}`,
         );
       state = reduceRun(id, loaded.events);
+      events = loaded.events;
+    }
+    if (flags.waits) {
+      const waits = runWaits(events);
+      io.out(flags.json ? JSON.stringify(waits, null, 2) : formatRunWaits(state.runId, waits));
+      return EXIT.passed;
     }
     if (flags.prompts) {
       const store = new FileRunStore(ws);

@@ -56,3 +56,34 @@ describe('ticket-runner show: the report of a finished run', () => {
     }
   });
 });
+
+describe("ticket-runner show --waits: where a run's time went", () => {
+  it('sums the whole run by what it waited on, in plain words, and names its longest waits', async () => {
+    const ws = logged(readFileSync(LOG, 'utf8'));
+    try {
+      const events = readFileSync(LOG, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { ts: string; type: string });
+      const totalMs = Date.parse(events.at(-1)!.ts) - Date.parse(events[0]!.ts);
+      const json = await cli(['show', ws.log, '--waits', '--json']);
+      assert.equal(json.code, 0, json.err);
+      const waits = JSON.parse(json.out) as { totalMs: number; byWhat: { what: string; ms: number }[]; waits: { ms: number }[] };
+      assert.equal(waits.totalMs, totalMs);
+      assert.equal(
+        waits.byWhat.reduce((n, w) => n + w.ms, 0),
+        totalMs,
+        'every moment of the run is counted once',
+      );
+      assert.equal(waits.waits.length, events.length - 1);
+      // The user's words, never an event's name.
+      for (const w of waits.byWhat) assert.doesNotMatch(w.what, /\w\.\w|[a-z][A-Z]/, w.what);
+      assert.ok(waits.byWhat.some((w) => w.what === "the ticket's tests"));
+      const shown = await cli(['show', ws.log, '--waits']);
+      assert.match(shown.out, /^Where run \S+'s \d+\.\d s went, by what it waited on:\n/);
+      assert.match(shown.out, /\nThe 5 longest waits:\n( +\d+\.\d s +\d+% {2}\S.*\n?){5}$/);
+    } finally {
+      ws.dispose();
+    }
+  });
+});
