@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { linkSharedPackages, linkWorkspacePackages } from './fixtureLinks.cjs';
@@ -114,6 +114,8 @@ function tr(ws, args, { json = false, progress = (s) => process.stderr.write(s) 
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args, '--workspace', ws, ...(json ? ['--json'] : [])], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      // The copies of one fixture are one project: the first run to measure it keeps the measure for the others, as a batch's trees do.
+      env: { ...process.env, TICKET_RUNNER_KEPT_BASELINES: join(base, `${basename(ws)}.baselines`) },
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
