@@ -227,6 +227,15 @@ const targets = [
     plugins: [sharedTypescript],
     banner: { js: IMPORT_META_URL },
   },
+  // The baseline key's worker thread: the stamps of every installed file, off the run's thread.
+  {
+    ...common,
+    entryPoints: ['src/node/workspace/fingerprintWorker.ts'],
+    outfile: 'dist/fingerprintWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
   // The webview app, for the browser.
   { ...view, entryPoints: ['webview-ui/main.ts'], outfile: 'dist/webview.js' },
   // The Run Statistics panel's app (its styles are the run webview's).

@@ -267,6 +267,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
             nodePath: o.nodePath ?? process.execPath,
             productDir: dist,
             settings: { sandbox: jail.status.on, testCommand: o.testCommand ?? null },
+            worker: existsSync(path.join(dist, 'fingerprintWorker.js')) ? path.join(dist, 'fingerprintWorker.js') : undefined,
           },
           signal,
         ),

@@ -68,6 +68,7 @@ describe('the packaged .vsix', () => {
       'extension/dist/languageWorker.js',
       'extension/dist/sandboxWorker.js',
       'extension/dist/coverageWorker.js',
+      'extension/dist/fingerprintWorker.js',
       'extension/dist/typescript-lib/lib.es2022.d.ts',
       'extension/media/ticketRunner.svg',
       'extension/schemas/ticket.schema.json',

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { BigIntStats } from 'node:fs';
 import { lstat, readFile, readlink } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
 import * as path from 'node:path';
-import { isInside, realPathOr } from '../workspacePaths';
+import { realPathOr } from '../workspacePaths';
+import { folderStampsSync, type StampedFolder } from './packageStamps';
 import { SKIPPED } from './treeSkips';
 import { stampOf, walkTree } from './treeWalk';
 
@@ -34,6 +37,8 @@ export interface FingerprintInputs {
   productDir: string;
   /** What else decides how the tests and the checker run (the sandbox, a test command): any JSON. */
   settings: unknown;
+  /** The built worker that stamps the installed packages off this thread (dist/fingerprintWorker.js); without it, they are stamped here. */
+  worker?: string;
 }
 
 /** The runners' caches inside node_modules: rebuilt by them as they run, never installed code. */
@@ -53,17 +58,18 @@ const MAX_REMEMBERED = 200_000;
 
 export async function baselineFingerprint(i: FingerprintInputs, signal: AbortSignal): Promise<string> {
   const walked = await walkTree(i.root, { skip: SKIPPED });
-  const [tree, packages, node, product] = await Promise.all([
+  const folders = [...packageFolders(i.root, walked.skipped), { name: 'ticket-runner', real: i.productDir, followLinks: false }];
+  const [tree, stamps, node] = await Promise.all([
     treeDigest(i.root, walked.entries, signal),
-    packagesDigest(i.root, walked.skipped, signal),
+    folderStamps(folders, i.worker),
     nodeDigest(i.nodePath, i.env['PATH'] ?? ''),
-    stampsOf(i.productDir, { skip: new Set(), signal }),
   ]);
+  signal.throwIfAborted();
   const env = Object.entries(i.env)
     .filter(([name]) => !PER_COMMAND.has(name))
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return createHash('sha256')
-    .update(JSON.stringify({ tree, packages, node, product, env, settings: i.settings }))
+    .update(JSON.stringify({ tree, stamps: stamps.filter(Boolean), node, env, settings: i.settings }))
     .digest('hex');
 }
 
@@ -100,61 +106,35 @@ async function entryDigest(file: string, st: BigIntStats): Promise<string> {
 
 /**
  * Every node_modules folder the workspace's code resolves packages from: those in the tree (the
- * walk skips them, and names where), and the one of each folder above the workspace.
+ * walk skips them, and names where), and the one of each folder above the workspace. Named from
+ * the workspace (`node_modules`, `packages/a/node_modules`, `../node_modules`), and walked where
+ * they are, so that a second checkout elsewhere whose packages are the same links has the same key.
  */
-async function packagesDigest(root: string, skipped: ReadonlyMap<string, BigIntStats>, signal: AbortSignal): Promise<string[]> {
-  // Named from the workspace (`node_modules`, `packages/a/node_modules`, `../node_modules`), so
-  // that a second checkout elsewhere whose packages are the same (a link to them) has the same key.
-  const folders = [...skipped.keys()].filter((rel) => path.basename(rel) === 'node_modules');
+function packageFolders(root: string, skipped: ReadonlyMap<string, BigIntStats>): StampedFolder[] {
+  const names = [...skipped.keys()].filter((rel) => path.basename(rel) === 'node_modules');
   for (let dir = path.dirname(root), up = '..'; ; dir = path.dirname(dir), up += '/..') {
-    folders.push(`${up}/node_modules`);
+    names.push(`${up}/node_modules`);
     if (path.dirname(dir) === dir) break;
   }
-  const digests = await Promise.all(
-    folders.sort().map(async (rel) => {
-      const real = realPathOr(path.join(root, rel));
-      const isFolder = await lstat(real).then(
-        (s) => s.isDirectory(),
-        () => false,
-      );
-      // Walked where it is: a linked node_modules by what it holds.
-      return isFolder ? `${rel}\0${await stampsOf(real, { skip: PACKAGE_CACHES, signal, followLinks: true })}` : '';
-    }),
-  );
-  return digests.filter(Boolean);
+  return names.sort().map((name) => ({ name, real: realPathOr(path.join(root, name)), followLinks: true }));
 }
 
-/**
- * The stamps of every entry below `dir`, as one digest ('' when it is not there). A link is taken
- * by its target; a link to a folder outside `dir` (a package linked in, as npm's workspaces and
- * `npm link` do) is walked too, by its own entries' stamps, so that a change to the linked files
- * shows; links inside that folder are taken by their targets only. A folder counts by its entries,
- * not its times: two copies whose packages are the same links share the digest.
- */
-async function stampsOf(dir: string, o: { skip: ReadonlySet<string>; signal: AbortSignal; followLinks?: boolean }): Promise<string> {
-  o.signal.throwIfAborted();
-  const walked = await walkTree(dir, { skip: o.skip, changing: true }).catch(() => undefined);
-  if (!walked) return '';
-  const hash = createHash('sha256');
-  const linked = new Set<string>();
-  for (const [rel, st] of [...walked.entries].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!st.isSymbolicLink()) {
-      hash.update(`${rel}\0${stampOf(st)}\n`);
-      continue;
-    }
-    const link = path.join(dir, rel);
-    hash.update(`${rel}\0link:${await readlink(link).catch(() => '')}\n`);
-    const real = realPathOr(link);
-    if (o.followLinks && !isInside(dir, real)) linked.add(real);
-  }
-  for (const real of [...linked].sort()) {
-    const isFolder = await lstat(real).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    if (isFolder) hash.update(`${real}\0${await stampsOf(real, { skip: o.skip, signal: o.signal })}\n`);
-  }
-  return hash.digest('hex');
+const Stamps = z.array(z.string());
+
+/** `folderStampsSync` in a worker thread when the build has one (the editor's thread never walks them), else here. */
+function folderStamps(folders: StampedFolder[], script: string | undefined): Promise<string[]> {
+  const skip = [...PACKAGE_CACHES];
+  if (!script) return Promise.resolve(folderStampsSync(folders, skip));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(script, { workerData: { folders, skip }, execArgv: [] });
+    worker.once('message', (raw: unknown) => {
+      const parsed = Stamps.safeParse(raw);
+      if (parsed.success) resolve(parsed.data);
+      else reject(new Error(`the fingerprint worker answered out of its protocol: ${parsed.error.message}`));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the fingerprint worker ended (exit code ${code}) before it answered`)));
+  });
 }
 
 /** The node that runs the tests, by where it is and its stamp: an upgrade in place changes the stamp. */
