@@ -1,61 +1,44 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadEvents } from '../../support/rungRuns';
 import { runTicket } from '../../support/scenario';
-import { TempProject } from '../../support/tempProject';
-import { REPO_ROOT } from '../../support/tempWorkspace';
+import { tinyProject } from '../../support/tinyProject';
 
 /**
  * The projectTests gate runs the project test files that reach the change, and the whole suite
- * when which ones do cannot be worked out. Whole runs of a small CommonJS project on the node
- * test runner in the sandbox, with the scripted model: the Coder adds `double` and, with it,
- * changes what `one` is.
+ * when which ones do cannot be worked out. Whole runs of the tiny project on the node test runner
+ * in the sandbox, with the scripted model: the Coder adds `double` and, with it, changes what
+ * `one` is.
  */
-
-const TICKET = {
-  id: 'REACH-1',
-  title: 'double',
-  description: 'Add double(n) to src/math.js: n times two.',
-  scope: { write: ['src/math.js'], read: [] },
-  acceptance: [{ id: 'AC1', text: 'double(2) is 4' }],
-  testPlan: {
-    files: [
-      {
-        path: 'test/ticket/REACH-1.test.js',
-        suite: 'REACH-1 double',
-        imports: [{ from: '../../src/math', names: ['double'] }],
-        cases: [{ name: 'doubles', criterion: 'AC1', arrange: [], expect: [{ kind: 'equal', actual: 'double(2)', expected: '4' }] }],
-      },
-    ],
-  },
-};
 
 /** The Coder's answer, for the attempt and for the gate's repair alike: `one` is no longer 1. */
 const ANSWER = { files: { 'src/math.js': "exports.one = 'one';\n\nexports.double = (n) => n * 2;\n" } };
 
-/** A project whose `test/one.test.js` loads the math module as `load` says, beside a test that loads nothing of it. */
-function project(load: string): TempProject {
-  const p = new TempProject({
-    'package.json': JSON.stringify({ name: 'reach', private: true, type: 'commonjs', scripts: { test: 'node --test' } }),
-    'src/math.js': 'exports.one = 1;\n',
-    'test/one.test.js': `const assert = require('node:assert');\nconst { test } = require('node:test');\n${load}\ntest('one is 1', () => assert.equal(math.one, 1));\n`,
-    'test/other.test.js': "const { test } = require('node:test');\ntest('stands alone', () => {});\n",
-    '.tickets/REACH-1.ticket.json': JSON.stringify(TICKET),
-    '.tickets/REACH-1.script.json': JSON.stringify({ coder: [ANSWER, ANSWER] }),
-  });
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), p.path('node_modules'), 'dir');
+/** The tiny project, whose `test/one.test.js` loads the math module as `load` says, beside a test that loads nothing of it. */
+function project(load: string): { root: string; dispose: () => void } {
+  const p = tinyProject(1);
+  const write = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(p.root, rel)), { recursive: true });
+    writeFileSync(path.join(p.root, rel), text);
+  };
+  write(
+    'test/one.test.js',
+    `const assert = require('node:assert');\nconst { test } = require('node:test');\n${load}\ntest('one is 1', () => assert.equal(math.one, 1));\n`,
+  );
+  write('test/other.test.js', "const { test } = require('node:test');\ntest('stands alone', () => {});\n");
+  write('.tickets/TINY-1.script.json', JSON.stringify({ coder: [ANSWER, ANSWER] }));
   return p;
 }
 
 describe('scenarios: the project tests that reach the change', function () {
   this.timeout(180_000);
-  let p: TempProject | undefined;
-  afterEach(() => p?.remove());
+  let p: { root: string; dispose: () => void } | undefined;
+  afterEach(() => p?.dispose());
 
   it('a test that reaches the changed module runs before and after the change; one that does not, never; the broken one fails the run', async () => {
     p = project("const math = require('../src/math');");
-    const { state, runId } = await runTicket(p.root, 'REACH-1', { attempts: 1, gates: { enabled: ['projectTests'] } });
+    const { state, runId } = await runTicket(p.root, 'TINY-1', { attempts: 1, gates: { enabled: ['projectTests'] } });
     const baseline = (await loadEvents(p.root, runId)).find((e) => e.type === 'projectTests.baseline');
     assert.deepEqual(baseline?.type === 'projectTests.baseline' && baseline.files, ['test/one.test.js']);
     assert.deepEqual(state.attempts[0]?.projectTests?.files, ['test/one.test.js']);
@@ -67,7 +50,7 @@ describe('scenarios: the project tests that reach the change', function () {
 
   it('hostile: a test that loads the module by a computed name is not among those the attempt runs, and the gate runs the whole suite and fails the run', async () => {
     p = project("const name = 'math';\nconst math = require(`../src/${name}`);");
-    const { state, runId } = await runTicket(p.root, 'REACH-1', { attempts: 1, gates: { enabled: ['projectTests'] } });
+    const { state, runId } = await runTicket(p.root, 'TINY-1', { attempts: 1, gates: { enabled: ['projectTests'] } });
     const baseline = (await loadEvents(p.root, runId)).find((e) => e.type === 'projectTests.baseline');
     assert.deepEqual(baseline?.type === 'projectTests.baseline' && baseline.files, ['test/one.test.js', 'test/other.test.js']);
     assert.equal(state.attempts[0]?.status, 'passed', 'no test of the attempt reaches the change by its imports');
