@@ -20,7 +20,7 @@ export async function selectProjectTests(
   const whole = (selection: ProjectTestSelection) => ({ files: [...suite], selection });
   const unknown = (why: string) => whole({ by: 'fallback', why: `which tests reach the change could not be worked out (${why})` });
   if (ctx.deps.gates?.projectTests === 'all') return whole({ by: 'setting' });
-  const reach = new ImportReach(ctx.deps.workspace, new Set(towards), true);
+  const reach = new ImportReach(ctx.deps.workspace, new Set(towards), 'run');
   const setup = await runnerSetupFiles(ctx.deps.workspace);
   if ('unknown' in setup) return unknown(setup.unknown);
   for (const { config, file } of setup.files) {

@@ -21,8 +21,9 @@ export type Reach = boolean | { unknown: string };
  * API is whatever its entry re-exports, and a change anywhere in it may alter that). A link
  * still missed (a bundler-only alias) makes an error the change caused look unrelated.
  *
- * `runtime`: the question is what running the file loads (which tests to run), not what its types
- * see: a module loaded by a computed name may then be any file, and the answer is unknown.
+ * `asked`: `run` when the question is what running the file loads (which tests to run), not what
+ * its types see (`types`): a module loaded by a computed name may then be any file, and the answer
+ * is unknown.
  */
 export class ImportReach {
   private readonly imports = new Map<string, Promise<Scan>>();
@@ -32,7 +33,7 @@ export class ImportReach {
   constructor(
     private readonly workspace: WorkspacePort,
     private readonly changed: ReadonlySet<string>,
-    private readonly runtime = false,
+    private readonly asked: 'types' | 'run' = 'types',
   ) {}
 
   /** Past `maxFiles` files the walk stops, and a file it did not read may be the one that imports the change. */
@@ -54,7 +55,7 @@ export class ImportReach {
         }
       }
     }
-    return computed && this.runtime ? { unknown: `${computed} loads modules by a computed name` } : false;
+    return computed && this.asked === 'run' ? { unknown: `${computed} loads modules by a computed name` } : false;
   }
 
   private importsOf(file: string): Promise<Scan> {
