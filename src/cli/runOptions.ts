@@ -18,6 +18,7 @@ export const RUN_OPTIONS = {
   'build-command': { type: 'string' },
   'coverage-threshold': { type: 'string' },
   'optional-gates': { type: 'string' },
+  'all-project-tests': { type: 'boolean' },
   'require-sandbox': { type: 'boolean' },
   'pass-env': { type: 'string' },
 } as const satisfies OptionSpecs;
@@ -59,6 +60,7 @@ export function runSettingsFrom(f: RunFlags): RunSettings {
     optionalGates: f['optional-gates'] === undefined ? undefined : parseGateList(f['optional-gates']),
     buildCommand: f['build-command'],
     coverageThreshold,
+    ...(f['all-project-tests'] === true ? { projectTests: 'all' as const } : {}),
     testTimeoutMs: num(f, 'test-timeout-ms'),
     testCommand: f['test-command'],
     requireSandbox: f['require-sandbox'] === true,

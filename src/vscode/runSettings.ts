@@ -23,6 +23,7 @@ export function runSettingsOf(settings: Settings): RunSettings {
     optionalGates: onlyGates(settings.optionalGates),
     buildCommand: settings.buildCommand,
     coverageThreshold: settings.coverageThreshold,
+    projectTests: settings.projectTests,
     testTimeoutMs: settings.testTimeoutMs,
     testCommand: settings.testCommand,
     requireSandbox: settings.requireSandbox,

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { DEFAULT_RECOVERY } from '../core/recovery/policy';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../core/stages/common/context';
-import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES } from '../core/stages/common/gateConfig';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, PROJECT_TESTS_SCOPES, type ProjectTestsScope } from '../core/stages/common/gateConfig';
 
 /**
  * Every setting key of the extension, in one place. package.json `contributes.configuration`
@@ -29,6 +29,8 @@ export const SettingKey = {
   buildCommand: 'buildCommand',
   /** The share (0 to 1) of the changed executable lines the ticket's tests must run, for the coverage gate. */
   coverageThreshold: 'coverageThreshold',
+  /** Which of the project's own tests the projectTests gate runs: those that reach the change, or all. */
+  projectTests: 'projectTests',
   /** Overrides the test command the workspace's runner adapter would use; empty: detect. */
   testCommand: 'testCommand',
   /** Per test run time limit, in milliseconds. */
@@ -58,6 +60,7 @@ export interface Settings {
   optionalGates: string[];
   buildCommand: string;
   coverageThreshold: number;
+  projectTests: ProjectTestsScope;
   testCommand: string;
   testTimeoutMs: number;
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
@@ -78,6 +81,7 @@ export const DEFAULTS: Settings = {
   optionalGates: [],
   buildCommand: '',
   coverageThreshold: DEFAULT_COVERAGE_THRESHOLD,
+  projectTests: 'reach',
   testCommand: '',
   testTimeoutMs: DEFAULT_TEST_TIMEOUT_MS,
   diagnostics: 'editor',
@@ -101,6 +105,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
   const optionalGates = config.get<unknown>(SettingKey.optionalGates, DEFAULTS.optionalGates);
   const passEnv = config.get<unknown>(SettingKey.passEnv, DEFAULTS.passEnv);
   const coverage = config.get<number>(SettingKey.coverageThreshold, DEFAULTS.coverageThreshold);
+  const projectTests = config.get<string>(SettingKey.projectTests, DEFAULTS.projectTests);
   return {
     model: (MODEL_PROVIDERS as readonly string[]).includes(model) ? (model as ModelProviderSetting) : DEFAULTS.model,
     lmFamily: config.get<string>(SettingKey.lmFamily, DEFAULTS.lmFamily) ?? '',
@@ -113,6 +118,9 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     optionalGates: Array.isArray(optionalGates) ? optionalGates.filter((g): g is string => typeof g === 'string') : DEFAULTS.optionalGates,
     buildCommand: config.get<string>(SettingKey.buildCommand, DEFAULTS.buildCommand) ?? '',
     coverageThreshold: typeof coverage === 'number' && coverage >= 0 && coverage <= 1 ? coverage : DEFAULTS.coverageThreshold,
+    projectTests: (PROJECT_TESTS_SCOPES as readonly string[]).includes(projectTests)
+      ? (projectTests as ProjectTestsScope)
+      : DEFAULTS.projectTests,
     testCommand: config.get<string>(SettingKey.testCommand, DEFAULTS.testCommand) ?? '',
     testTimeoutMs: Number.isInteger(timeout) && timeout > 0 ? timeout : DEFAULTS.testTimeoutMs,
     diagnostics: (DIAGNOSTICS_SOURCES as readonly string[]).includes(diagnostics)

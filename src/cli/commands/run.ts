@@ -25,7 +25,9 @@ const GATE_HELP = `  --gates LIST                 end-of-ticket gates, comma-sep
   --coverage-threshold X       the fraction of changed executable lines the tests must run
                                (0 to 1, default 0.8)
   --optional-gates LIST        gates whose error (a crashed tool, no usable review) is
-                               reported as "not judged" instead of failing the run`;
+                               reported as "not judged" instead of failing the run
+  --all-project-tests          the projectTests gate runs the project's whole test suite,
+                               not only the test files that reach the change`;
 
 export const runCommand = defineCommand({
   name: 'run',

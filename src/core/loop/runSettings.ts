@@ -1,7 +1,7 @@
 import type { Budget, RecoveryPolicy } from '../schema/events';
 import type { GateName } from '../schema/gates';
 import { runBudget } from '../recovery/policy';
-import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, type GateSettings } from '../stages/common/gateConfig';
+import { DEFAULT_COVERAGE_THRESHOLD, DEFAULT_GATES, type GateSettings, type ProjectTestsScope } from '../stages/common/gateConfig';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../stages/common/context';
 
 /**
@@ -21,6 +21,7 @@ export interface RunSettingsInput {
   optionalGates?: readonly GateName[];
   buildCommand?: string;
   coverageThreshold?: number;
+  projectTests?: ProjectTestsScope;
   testTimeoutMs?: number;
   testCommand?: string;
   requireSandbox?: boolean;
@@ -60,6 +61,7 @@ export function resolveRunSettings(input: RunSettingsInput): RunSettings {
       optional: [...(input.optionalGates ?? [])],
       ...(buildCommand ? { buildCommand } : {}),
       coverageThreshold: input.coverageThreshold ?? DEFAULT_COVERAGE_THRESHOLD,
+      projectTests: input.projectTests ?? 'reach',
     },
     testTimeoutMs: input.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS,
     ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}),

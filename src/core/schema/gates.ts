@@ -13,6 +13,18 @@ export type GateName = z.infer<typeof GateName>;
 /** The detail of a `gate.ran` for a gate the run was not asked to run: the one skip that says nothing about the change. */
 export const GATE_NOT_ENABLED = 'not enabled';
 
+/**
+ * Which of the project's test files a question ran: those that reach the change through imports
+ * (of `suite` files), or the whole suite because the project asks for it (`setting`) or because
+ * which tests reach the change could not be worked out (`fallback`, with why).
+ */
+export const ProjectTestSelection = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('reach'), suite: z.number().int().nonnegative() }).strict(),
+  z.object({ by: z.literal('setting') }).strict(),
+  z.object({ by: z.literal('fallback'), why: z.string() }).strict(),
+]);
+export type ProjectTestSelection = z.infer<typeof ProjectTestSelection>;
+
 /** One complaint of the Implementation Reviewer: what blocks the change, where, and why. */
 export const ReviewBlocker = z
   .object({
@@ -115,6 +127,8 @@ export const GateEvidence = z.discriminatedUnion('kind', [
       newlyFailing: z.array(z.string()),
       /** Cases that already failed before the run: not counted. */
       preExisting: z.array(z.string()),
+      /** Why these files and not others; absent in logs written when the gate always ran the whole suite. */
+      selection: ProjectTestSelection.optional(),
     })
     .strict(),
   z

@@ -187,6 +187,7 @@ describe('ticket-runner batch (dist/cli.js)', function () {
         ...FAST,
         '--gates',
         'projectTests',
+        '--all-project-tests',
       ]);
       assert.ok(r.code !== null && r.code <= 2, r.stderr);
       const report = readReport(out);

@@ -116,11 +116,12 @@ describe('the CLI on shop-esm: tickets end as their scripts intend, with vitest,
       'build:passed@build',
       'typecheck:passed@build',
       'lint:passed@build',
-      'projectTests:passed',
       'implementationReview:passed',
       'testReview:passed',
       'coverage:passed',
     ]);
+    // A new module no project test imports yet: none of the project's tests can see the change.
+    assert.match(s.gates.find((g) => g.gate === 'projectTests')!.detail, /^0 of \d+ test files reach the change$/);
     // The editor's checks pass: only the build, with isolatedDeclarations, sees it.
     assert.equal(s.attempts[0]?.diagnostics?.ok, true);
     const build = s.gates.find((g) => g.gate === 'build')!.evidence;

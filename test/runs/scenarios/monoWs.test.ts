@@ -68,10 +68,11 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
       typecheck.detail,
       /^packages\/invoice\/tsconfig\.json: tsc 5\.9\.3 \(the workspace's own\), kept running for the run: \d+ of \d+ files unchanged since its last check, started beside the attempt's tests, no file changed since: clean$/,
     );
-    // The whole project's tests, each package's with its own runner: node:test in the library, vitest in the app.
+    // The gate runs the project tests that reach the change: the app's; the library's never import the app.
     const projectTests = state.gates.find((g) => g.gate === 'projectTests')!.evidence;
     assert.ok(projectTests?.kind === 'projectTests');
-    assert.deepEqual(projectTests.files, ['packages/invoice/test/invoice.test.ts', 'packages/money/test/money.test.ts']);
+    assert.deepEqual(projectTests.files, ['packages/invoice/test/invoice.test.ts']);
+    assert.deepEqual(projectTests.selection, { by: 'reach', suite: 2 });
     assert.equal(read('packages/invoice/src/invoice.ts'), answer('MONO-1', 'invoice.ts'));
   });
 
@@ -133,6 +134,12 @@ describe('scenarios: mono-ws (npm workspaces: a library and an app that imports 
       JSON.stringify(coverage.evidence),
     );
     assert.match(coverage.detail, /measured under the project's own tests that reach them: packages\/invoice\/src\/invoice\.ts/);
+    // A change to the library reaches both packages' tests, each run with its own runner: node:test in the library, vitest in the app.
+    const projectTests = state.gates.find((g) => g.gate === 'projectTests')!.evidence;
+    assert.deepEqual(projectTests?.kind === 'projectTests' && projectTests.files, [
+      'packages/invoice/test/invoice.test.ts',
+      'packages/money/test/money.test.ts',
+    ]);
     // The library's project and the app's, which depends on it.
     assert.match(state.gates[0]!.detail, /^packages\/money\/tsconfig\.json: .*; packages\/invoice\/tsconfig\.json: .*: clean$/);
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [2, 1]);

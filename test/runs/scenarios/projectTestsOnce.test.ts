@@ -8,8 +8,9 @@ import { freshCopyEachTest, gateRuns, runTicket } from '../../support/scenario';
 /**
  * The project's own tests run once per question: the projectTests gate takes the results of the
  * attempt's run of the tests that reach the change, when nothing could have changed what they
- * read since, and runs only the other files; those run along in the attempt's own command when
- * the whole suite took at most ALONG_LIMIT_MS before the run. Whole runs of BLOG-1 on blog-api
+ * read since, and runs only its other files (by default it has none: its files are the attempt's);
+ * when it runs the whole suite, those run along in the attempt's own command when the whole suite
+ * took at most ALONG_LIMIT_MS before the run. Whole runs of BLOG-1 on blog-api
  * with the real tools (node:test in the sandbox, tsc, the language service) and the scripted model.
  */
 
@@ -34,10 +35,28 @@ describe('scenarios: the project tests run once per question', function () {
   this.timeout(180_000);
   const ws = freshCopyEachTest();
 
-  it('BLOG-1: the gate runs only the project test files the attempt did not (or none, when they ran along), and says whose results it took', async () => {
+  it('BLOG-1: by default the gate runs the files that reach the change, which the attempt ran: it takes their results and runs nothing', async () => {
+    const runs: string[][] = [];
+    const { state } = await runTicket(ws.root, 'BLOG-1', {
+      gates: { enabled: DEFAULT_GATES },
+      patch: (deps) => projectTestRuns(deps, runs),
+    });
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    assert.deepEqual(runs, [['test/posts.test.ts'], ['test/posts.test.ts']], 'the baseline, then the attempt');
+    const gate = state.gates.find((g) => g.gate === 'projectTests')!;
+    assert.match(
+      gate.detail,
+      new RegExp(
+        `^1 of 5 test files reaches the change \\(all as attempt ${state.attempts.length}'s checks ran them, on this same code\\); no test that passed before the run fails now$`,
+      ),
+    );
+    assert.deepEqual(gate.evidence?.kind === 'projectTests' && gate.evidence.selection, { by: 'reach', suite: 5 });
+  });
+
+  it('BLOG-1, the whole suite asked for: the gate runs only the project test files the attempt did not (or none, when they ran along), and says whose results it took', async () => {
     const runs: string[][] = [];
     const { state, runId } = await runTicket(ws.root, 'BLOG-1', {
-      gates: { enabled: DEFAULT_GATES },
+      gates: { enabled: DEFAULT_GATES, projectTests: 'all' },
       patch: (deps) => projectTestRuns(deps, runs),
     });
     assert.equal(state.status, 'passed', JSON.stringify(state.finished));
@@ -57,13 +76,13 @@ describe('scenarios: the project tests run once per question', function () {
     assert.match(
       gate.detail,
       new RegExp(
-        `^5 test files \\(${taken} as attempt ${state.attempts.length}'s checks ran them, on this same code\\): no test that passed before the run fails now$`,
+        `^the whole suite \\(5 test files\\), as the project asks \\(${taken} as attempt ${state.attempts.length}'s checks ran them, on this same code\\); no test that passed before the run fails now$`,
       ),
     );
     assert.ok(gate.evidence?.kind === 'projectTests' && gate.evidence.files.length === 5);
   });
 
-  it('hostile: a build between the attempt and the gate rewrites what a passing test reads; the gate runs every file again and fails', async () => {
+  it('hostile: a build between the attempt and the gate rewrites what a passing test reads; the gate runs its files again and fails', async () => {
     const runs: string[][] = [];
     // A build whose output is source the tests import: the seed data loses a post.
     const buildCommand = "sed -i 's/POST_COUNT = 250/POST_COUNT = 249/' src/data/seed.ts";
@@ -79,17 +98,14 @@ describe('scenarios: the project tests run once per question', function () {
       gate.evidence.newlyFailing.join('; '),
     );
     assert.doesNotMatch(gate.detail, /checks ran them/);
-    // The attempt's results were not taken: the gate's run was every file.
-    // The baseline, the passing attempt's run of a part, then the gate's run: every file.
+    // The baseline, the passing attempt's run of a part, then the gate's own run of the same part:
+    // the attempt's results were not taken.
     const attemptFiles = state.attempts.find((a) => a.projectTests)?.projectTests?.files ?? [];
     assert.ok(
       attemptFiles.length > 0 && attemptFiles.length < PROJECT_TESTS.length,
       `the attempt was judged on a part: ${attemptFiles.join(', ')}`,
     );
-    // The attempt's run (its part, and the rest along when the suite is quick), then the gate's: every file.
-    assert.equal(runs.length, 3);
-    assert.deepEqual(runs[1]!.slice(0, attemptFiles.length), attemptFiles);
-    assert.deepEqual(runs[2], PROJECT_TESTS);
+    assert.deepEqual(runs, [attemptFiles, attemptFiles, attemptFiles]);
     assert.notEqual(state.status, 'passed');
   });
 });

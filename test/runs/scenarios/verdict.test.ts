@@ -81,7 +81,7 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.match(shown.out, /pre-existing \(not counted\): src\/reports\/digest\.ts:\d+ TS2322/);
   });
 
-  it('a project test that already failed before the run is baselined: the projectTests gate passes and names it as not counted', async () => {
+  it('a project test that already failed before the run is baselined: the projectTests gate, asked to run the whole suite, passes and names it as not counted', async () => {
     writeFileSync(
       path.join(ws.root, 'test/alreadyBroken.test.ts'),
       "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\ntest('was broken before the run', () => assert.equal(1, 2));\n",
@@ -95,6 +95,8 @@ describe('the verdict: gates fail closed, test plans target test files', functio
       'scripted',
       '--gates',
       'projectTests',
+      // The broken test imports nothing the ticket changes: only the whole suite runs it.
+      '--all-project-tests',
       '--json',
     ]);
     const { state } = JSON.parse(r.out) as { state: RunState };
@@ -102,6 +104,7 @@ describe('the verdict: gates fail closed, test plans target test files', functio
     assert.deepEqual(state.projectTestsBaseline?.failing, ['test/alreadyBroken.test.ts › was broken before the run']);
     const gate = state.gates.find((g) => g.gate === 'projectTests');
     assert.equal(gate?.status, 'passed');
+    assert.match(gate?.detail ?? '', /^the whole suite \(\d+ test files\), as the project asks/);
     assert.match(gate?.detail ?? '', /1 case that already failed before the run, not counted/);
     assert.deepEqual(gate?.evidence?.kind === 'projectTests' && gate.evidence.preExisting, [
       'test/alreadyBroken.test.ts › was broken before the run',

@@ -5,11 +5,12 @@ import type { RunEvent } from '../../../src/core/schema/events';
 import type { RunContext } from '../../../src/core/stages/common/context';
 import { ALONG_LIMIT_MS, attemptRegression, filesAlong, gateRegression } from '../../../src/core/stages/checks/attemptRegression';
 import { MemoryWorkspace } from '../../fakes/memoryWorkspace';
+import { aTestRun } from '../../support/aTestRun';
 
 /**
  * The projectTests gate's other files run in the attempt's command when the project's suite is
  * quick: one command instead of two. The attempt is still judged on the tests that reach its
- * change alone, and the gate on every file, taking the attempt's results.
+ * change alone, and the gate on its files (here the whole suite), taking the attempt's results.
  */
 
 const REACHING = ['test/posts.test.ts'];
@@ -41,25 +42,14 @@ function rig(o: { suiteMs?: number; gate?: boolean; failing?: string[]; sideEffe
         run: (r: TestRunRequest): Promise<TestRunResult> => {
           runs.push([...r.files]);
           const cases = r.files.map((f) => testCase(f, o.failing?.includes(f) ? 'failed' : 'passed'));
-          const failed = cases.filter((c) => c.status === 'failed').length;
           const effects = o.sideEffects
-            ? { sideEffects: [{ path: '.git/hooks/pre-commit', change: 'created' as const, restored: true }] }
+            ? { status: 'failed' as const, sideEffects: [{ path: '.git/hooks/pre-commit', change: 'created' as const, restored: true }] }
             : {};
-          return Promise.resolve({
-            status: failed || o.sideEffects ? 'failed' : 'passed',
-            framework: 'node:test',
-            command: ['node'],
-            passed: cases.length - failed,
-            failed,
-            skipped: 0,
-            durationMs: 5,
-            cases,
-            output: '',
-            ...effects,
-          });
+          return Promise.resolve(aTestRun(cases, effects));
         },
       },
-      gates: { enabled: o.gate === false ? ['typecheck'] : ['projectTests'] },
+      // The whole suite: the gate's files beyond the attempt's (those that reach the change, the same ones by default).
+      gates: { enabled: o.gate === false ? ['typecheck'] : ['projectTests'], projectTests: 'all' },
     },
     log: { events: [baseline] },
     manifest: { testFiles: ['test/ticket/T-1.test.ts'], runner: { framework: 'node:test' } },

@@ -15,13 +15,20 @@ describe("a run's settings reach the wiring", () => {
       optionalGates: ['typecheck'],
       buildCommand: 'npm run build',
       coverageThreshold: 0.5,
+      projectTests: 'all',
       requireSandbox: true,
       passEnv: ['FOO'],
     });
     assert.deepEqual(wiredSettings(s), {
       testTimeoutMs: 5000,
       testCommand: 'npx jest',
-      gates: { enabled: ['typecheck', 'build'], optional: ['typecheck'], buildCommand: 'npm run build', coverageThreshold: 0.5 },
+      gates: {
+        enabled: ['typecheck', 'build'],
+        optional: ['typecheck'],
+        buildCommand: 'npm run build',
+        coverageThreshold: 0.5,
+        projectTests: 'all',
+      },
       requireSandbox: true,
       passEnv: ['FOO'],
     });

@@ -126,7 +126,8 @@ function recordRequests(model: ModelPort, requests: ModelRequest[]): void {
 async function sentPrompts(ticket: string, withGates: boolean): Promise<string> {
   const requests: ModelRequest[] = [];
   await pureRun(ticket, {
-    ...(withGates ? { gates: { enabled: DEFAULT_GATES } } : {}),
+    // The whole suite, as the project tests' runs were recorded.
+    ...(withGates ? { gates: { enabled: DEFAULT_GATES, projectTests: 'all' as const } } : {}),
     patch: (deps) => recordRequests(deps.model, requests),
   });
   return requests.map(requestText).join('\n\n') + '\n';

@@ -21,6 +21,7 @@ describe('the editor and the CLI run a ticket alike', () => {
     const editor = runSettingsOf(readSettings(configWith()));
     assert.deepEqual(effective(editor), effective(cli));
     assert.deepEqual(cli.gates.enabled, ['typecheck', 'lint', 'projectTests', 'implementationReview', 'testReview', 'coverage']);
+    assert.equal(cli.gates.projectTests, 'reach');
   });
 
   it('resolve the same settings when the user sets the same things in each', () => {
@@ -34,6 +35,7 @@ describe('the editor and the CLI run a ticket alike', () => {
       'require-sandbox': true,
       'pass-env': 'FOO',
       'coverage-threshold': '1',
+      'all-project-tests': true,
     });
     const editor = runSettingsOf(
       readSettings(
@@ -47,11 +49,13 @@ describe('the editor and the CLI run a ticket alike', () => {
           requireSandbox: true,
           passEnv: ['FOO'],
           coverageThreshold: 1,
+          projectTests: 'all',
         }),
       ),
     );
     assert.deepEqual(effective(editor), effective(cli));
     assert.deepEqual(cli.gates.enabled, ['typecheck', 'lint', 'build']);
+    assert.equal(cli.gates.projectTests, 'all');
     assert.equal(cli.budget.attempts, 1 + 4 + 1, 'room for the whole ladder of the retries set');
   });
 

@@ -1,12 +1,12 @@
 import type { RunLog } from '../../run/runLog';
 import type { RunEvent } from '../../schema/events';
 import type { RunContext } from '../common/context';
-import { joinResults, keyInFiles, projectRegression, projectTestFiles, type RegressionOutcome } from './projectTests';
+import { changedByRun, gateTestFiles, joinResults, keyInFiles, projectRegression, type RegressionOutcome } from './projectTests';
 
 /**
  * The project's own tests run once per question. An attempt whose ticket tests pass runs the
  * project tests that reach its changes; the projectTests gate, moments later, asks the same of
- * every project test file. When nothing could have changed what the tests read in between, the
+ * its own files (the same ones, or the whole suite: `selectProjectTests`). When nothing could have changed what the tests read in between, the
  * gate takes the attempt's results for the files it ran and runs only the others.
  *
  * "Nothing could have changed" is read from the log, by an allowlist: after the attempt's run
@@ -64,7 +64,7 @@ export async function filesAlong(ctx: RunContext, files: readonly string[]): Pro
   if (!ctx.deps.gates?.enabled.includes('projectTests')) return [];
   const before = ctx.log.events.find((e) => e.type === 'projectTests.baseline');
   if (!before || before.type !== 'projectTests.baseline' || before.durationMs > ALONG_LIMIT_MS) return [];
-  return (await projectTestFiles(ctx)).filter((f) => !files.includes(f));
+  return (await gateTestFiles(ctx, changedByRun(ctx))).files.filter((f) => !files.includes(f));
 }
 
 /**
@@ -104,7 +104,7 @@ export interface GateRegression extends RegressionOutcome {
   reused?: { attempt: number; files: string[] };
 }
 
-/** The gate's question, every project test file: the attempt's results where they still hold, a run of the rest. */
+/** The gate's question, over its files: the attempt's results where they still hold, a run of the rest. */
 export async function gateRegression(ctx: RunContext, files: readonly string[]): Promise<GateRegression> {
   const earlier = stillValid(ctx);
   const covered = earlier && earlier.outcome.result && earlier.outcome.files.every((f) => files.includes(f)) ? earlier : undefined;

@@ -96,15 +96,19 @@ function alias(pattern: string, targets: string[]): PathAlias {
 async function readJsonc(ws: WorkspacePort, file: string): Promise<unknown> {
   const text = await ws.readFile(file);
   if (text === null) return undefined;
-  const plain = text
-    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ''))
-    .replace(/,(\s*[}\]])/g, '$1');
   try {
-    const value: unknown = JSON.parse(plain);
-    return value;
+    return parseJsonc(text);
   } catch {
     return undefined;
   }
+}
+
+/** JSON with comments and trailing commas (tsconfig, .mocharc.jsonc); throws on anything else. */
+export function parseJsonc(text: string): unknown {
+  const plain = text
+    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ''))
+    .replace(/,(\s*[}\]])/g, '$1');
+  return JSON.parse(plain) as unknown;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,6 +4,8 @@ import type { TestFramework } from '../../schema/testPlan';
 import { baselineOf } from '../../run/baseline';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
 import { ImportReach } from './reach';
+import { selectProjectTests } from './projectTestSelection';
+import type { ProjectTestSelection } from '../../schema/gates';
 import { detectRunnerFor } from '../manifest/manifestBuilder';
 import { isCodePath, isTestPath } from '../../schema/paths';
 import { packageOf, workspacePackages } from '../common/workspacePackages';
@@ -41,8 +43,16 @@ export async function testsReaching(ctx: Pick<RunContext, 'deps' | 'manifest'>, 
   if (!files.length) return [];
   const reach = new ImportReach(ctx.deps.workspace, new Set(files));
   const out: string[] = [];
-  for (const t of await projectTestFiles(ctx)) if (await reach.reaches(t)) out.push(t);
+  for (const t of await projectTestFiles(ctx)) if ((await reach.reaches(t)) === true) out.push(t);
   return out;
+}
+
+/** The project test files the projectTests gate runs for a change to `files`, and why those (`selectProjectTests`). */
+export async function gateTestFiles(
+  ctx: Pick<RunContext, 'deps' | 'manifest'>,
+  files: readonly string[],
+): Promise<{ files: string[]; selection: ProjectTestSelection }> {
+  return selectProjectTests(ctx, await projectTestFiles(ctx), files);
 }
 
 /** A case's identity across runs: its file and full name. */
@@ -120,21 +130,19 @@ export type ProjectTestBaseline = Omit<Baseline, 'runId' | 'seq' | 'ts' | 'type'
 
 /**
  * Before the run's first write: runs the project tests that the run could affect (those that
- * reach the files in scope, or all of them when the projectTests gate will run) and finds which
- * cases did not pass. Nothing to run, no baseline. `touched`: the run changed files of the
- * workspace (put back since), so what was read beside it may have read them mid-change.
+ * reach the files in scope; when the projectTests gate will run, the ones it would run for a
+ * change to them) and finds which cases did not pass. Nothing to run, no baseline. `touched`: the
+ * run changed files of the workspace (put back since), so what was read beside it may have read
+ * them mid-change.
  */
 export async function measureProjectTestBaseline(
   ctx: RunContext,
   measure: MeasureBaseline = measureAfresh,
 ): Promise<{ baseline: ProjectTestBaseline; touched: boolean } | undefined> {
-  const whole = ctx.deps.gates?.enabled.includes('projectTests') ?? false;
-  const files = whole
-    ? await projectTestFiles(ctx)
-    : await testsReaching(
-        ctx,
-        ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path),
-      );
+  const scope = ctx.manifest.scope.write.filter((f) => f.exists).map((f) => f.path);
+  const files = ctx.deps.gates?.enabled.includes('projectTests')
+    ? (await gateTestFiles(ctx, scope)).files
+    : await testsReaching(ctx, scope);
   if (!files.length) return undefined;
   const { value: r, reusedFrom } = await measure(
     {

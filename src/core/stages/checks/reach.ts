@@ -5,7 +5,12 @@ import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
 import { dirOf, isCodePath } from '../../schema/paths';
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)['"]([^'"\n]+)['"]/g;
+/** A load whose argument is not one string literal: what it loads is known only when it runs. */
+const COMPUTED_LOAD = /(?:\bimport|(?<![\w$])require)\s*\(\s*(?!['"][^'"\n]*['"]\s*[,)])(?=\S)/;
 const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '/index.ts', '/index.tsx', '/index.js'];
+
+/** A walk's answer: the file imports a changed one, it does not, or it cannot be told (why, in the user's words). */
+export type Reach = boolean | { unknown: string };
 
 /**
  * Answers "can this file see the change?": whether it imports a changed file, directly or
@@ -15,23 +20,34 @@ const EXTENSIONS = ['', '.ts', '.tsx', '.d.ts', '.mts', '.cts', '.js', '.jsx', '
  * the other packages by name: importing a package reaches every changed file of it (its public
  * API is whatever its entry re-exports, and a change anywhere in it may alter that). A link
  * still missed (a bundler-only alias) makes an error the change caused look unrelated.
+ *
+ * `asked`: `run` when the question is what running the file loads (which tests to run), not what
+ * its types see (`types`): a module loaded by a computed name may then be any file, and the answer
+ * is unknown.
  */
 export class ImportReach {
-  private readonly imports = new Map<string, Promise<string[]>>();
+  private readonly imports = new Map<string, Promise<Scan>>();
   private aliases: Promise<PathAlias[]> | undefined;
   private packages: Promise<WorkspacePackage[]> | undefined;
 
   constructor(
     private readonly workspace: WorkspacePort,
     private readonly changed: ReadonlySet<string>,
+    private readonly asked: 'types' | 'run' = 'types',
   ) {}
 
-  async reaches(file: string, maxFiles = 500): Promise<boolean> {
+  /** Past `maxFiles` files the walk stops, and a file it did not read may be the one that imports the change. */
+  async reaches(file: string, maxFiles = 500): Promise<Reach> {
     if (this.changed.has(file)) return true;
     const seen = new Set([file]);
     const queue = [file];
-    while (queue.length && seen.size <= maxFiles) {
-      for (const next of await this.importsOf(queue.shift()!)) {
+    let computed: string | undefined;
+    while (queue.length) {
+      if (seen.size > maxFiles) return { unknown: `${file} imports more than ${maxFiles} files` };
+      const current = queue.shift()!;
+      const scan = await this.importsOf(current);
+      if (scan.computed && !computed) computed = current;
+      for (const next of scan.files) {
         if (this.changed.has(next)) return true;
         if (!seen.has(next)) {
           seen.add(next);
@@ -39,10 +55,10 @@ export class ImportReach {
         }
       }
     }
-    return false;
+    return computed && this.asked === 'run' ? { unknown: `${computed} loads modules by a computed name` } : false;
   }
 
-  private importsOf(file: string): Promise<string[]> {
+  private importsOf(file: string): Promise<Scan> {
     let found = this.imports.get(file);
     if (!found) {
       found = this.scan(file);
@@ -51,9 +67,9 @@ export class ImportReach {
     return found;
   }
 
-  private async scan(file: string): Promise<string[]> {
+  private async scan(file: string): Promise<Scan> {
     const text = await this.workspace.readFile(file);
-    if (text === null) return [];
+    if (text === null) return { files: [], computed: false };
     const out: string[] = [];
     this.aliases ??= loadPathAliases(this.workspace);
     const aliases = await this.aliases;
@@ -77,7 +93,7 @@ export class ImportReach {
         }
       }
     }
-    return out;
+    return { files: out, computed: COMPUTED_LOAD.test(text) };
   }
 
   /** Where a package's entry for `subpath` may be: its `exports`, `types` and `main`, with each `dist/` also tried as `src/`. */
@@ -114,6 +130,12 @@ export class ImportReach {
       ),
     ];
   }
+}
+
+/** What one file imports, and whether it also loads a module by a computed name. */
+interface Scan {
+  files: string[];
+  computed: boolean;
 }
 
 /** Node16 and bundler-style imports name the emitted .js of a .ts source: the stems to try, the source first. */

@@ -17,7 +17,16 @@ export interface GateSettings {
    * gates fail closed.
    */
   optional?: readonly GateName[];
+  /**
+   * Which of the project's own tests the projectTests gate (and so the baseline) runs: those that
+   * reach the change through imports, or all of them. Absent: `reach`.
+   */
+  projectTests?: ProjectTestsScope;
 }
+
+/** The values of the projectTests setting and of `--all-project-tests`. */
+export const PROJECT_TESTS_SCOPES = ['reach', 'all'] as const;
+export type ProjectTestsScope = (typeof PROJECT_TESTS_SCOPES)[number];
 
 /** The gates' settings and the ports only they use (lint, model and tests are the pipeline's own). */
 export interface GateDeps extends GateSettings {

@@ -6,7 +6,8 @@ import { baselineFromLog, splitDiagnostics, splitLint, typecheckScope } from '..
 import { MIN_QUOTE_CHARS } from '../debugger/debuggerStage';
 import { isCodePath } from '../../schema/paths';
 import { gateRegression } from '../checks/attemptRegression';
-import { caseKey, projectTestFiles, testsReaching } from '../checks/projectTests';
+import { caseKey, changedByRun, gateTestFiles, testsReaching } from '../checks/projectTests';
+import { selectionWords } from '../checks/projectTestSelection';
 import { casesNotPassed } from '../checks/plannedCases';
 import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
@@ -76,7 +77,8 @@ export async function typecheckGate(env: GateEnv): Promise<Omit<GateOutcome, 'ga
   );
   const related: CodeDiagnostic[] = [];
   const unrelated: CodeDiagnostic[] = [];
-  for (const d of introduced) ((await reach.reaches(d.file)) ? related : unrelated).push(d);
+  // A file whose imports the walk could not follow to their end counts as reached: fail closed.
+  for (const d of introduced) ((await reach.reaches(d.file)) === false ? unrelated : related).push(d);
   related.push(...suppressionDiagnostics(addedSuppressions(codeChanges(env, changes), 'typecheck')));
   const elsewhere = unrelated.length ? `; ${plural(unrelated.length, 'error')} in files the change does not reach, not counted` : '';
   const before = preExisting.length ? `; ${plural(preExisting.length, 'pre-existing error')}, not counted` : '';
@@ -470,15 +472,20 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
 }
 
 /**
- * The project's own test suite (every test file it has, by the runners' conventions), against
- * the baseline taken before the run's first write: a case that passed then and fails now fails
- * the gate; one that already failed is reported and not counted.
+ * The project's own tests (those that reach the change, or the whole suite: `selectProjectTests`),
+ * against the baseline taken before the run's first write: a case that passed then and fails now
+ * fails the gate; one that already failed is reported and not counted. A file the baseline did
+ * not run is judged on its own.
  */
 export async function projectTestsGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
-  const files = await projectTestFiles(env.ctx);
-  if (!files.length) return { status: 'skipped', detail: 'the project has no tests of its own' };
+  const { files, selection } = await gateTestFiles(env.ctx, changedByRun(env.ctx));
+  const which = selectionWords(selection, files);
+  if (!files.length && !(selection.by === 'reach' && selection.suite))
+    return { status: 'skipped', detail: 'the project has no tests of its own' };
+  if (!files.length)
+    return { status: 'skipped', detail: which, evidence: { kind: 'projectTests', files, newlyFailing: [], preExisting: [], selection } };
   const r = await gateRegression(env.ctx, files);
-  const evidence: GateEvidence = { kind: 'projectTests', files, newlyFailing: r.newlyFailing, preExisting: r.preExisting };
+  const evidence: GateEvidence = { kind: 'projectTests', files, newlyFailing: r.newlyFailing, preExisting: r.preExisting, selection };
   const before = r.preExisting.length ? `; ${plural(r.preExisting.length, 'case')} that already failed before the run, not counted` : '';
   // Results taken from the attempt's own run on this same code say so: the gate did not run them again.
   const reused = r.reused
@@ -487,13 +494,13 @@ export async function projectTestsGate(env: GateEnv): Promise<Omit<GateOutcome, 
   if (!r.newlyFailing.length)
     return {
       status: 'passed',
-      detail: `${plural(files.length, 'test file')}${reused}: no test that passed before the run fails now${before}`,
+      detail: `${which}${reused}; no test that passed before the run fails now${before}`,
       evidence,
     };
   const messages = new Map((r.result?.cases ?? []).map((c) => [caseKey(c), c.message?.split('\n')[0] ?? ''] as const));
   return {
     status: 'failed',
-    detail: `${plural(r.newlyFailing.length, 'existing test')} that passed before the run now fail${r.newlyFailing.length === 1 ? 's' : ''}: ${r.newlyFailing.slice(0, 3).join('; ')}${before}`,
+    detail: `${which}; ${plural(r.newlyFailing.length, 'existing test')} that passed before the run now fail${r.newlyFailing.length === 1 ? 's' : ''}: ${r.newlyFailing.slice(0, 3).join('; ')}${before}`,
     evidence,
     complaints: {
       lines: r.newlyFailing.map((k) => `existing test now fails: ${k}${messages.get(k) ? `: ${messages.get(k)}` : ''}`),
