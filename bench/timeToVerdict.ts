@@ -27,7 +27,7 @@ export interface TimeToVerdict {
 }
 
 /** Runs a command to its end; its wall time and exit code. */
-function timed(command: string, args: string[], cwd: string): Promise<{ ms: number; code: number | null; output: string }> {
+export function timed(command: string, args: string[], cwd: string): Promise<{ ms: number; code: number | null; output: string }> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
@@ -39,14 +39,23 @@ function timed(command: string, args: string[], cwd: string): Promise<{ ms: numb
   });
 }
 
-interface LoggedEvent {
+export interface LoggedEvent {
   type: string;
   ts: string;
   sandbox?: { on?: boolean; detail?: string };
   outcome?: string;
 }
 
-function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
+/** A run's log, as the run wrote it. */
+export function runLog(root: string, runId: string): LoggedEvent[] {
+  return readFileSync(path.join(root, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LoggedEvent);
+}
+
+/** Where a run's time went, from its log: before the first write, the attempts, the gates. */
+export function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
   const at = (type: string, last = false): number => {
     const found = last ? [...events].reverse().find((e) => e.type === type) : events.find((e) => e.type === type);
     return found ? Date.parse(found.ts) : NaN;
@@ -84,10 +93,7 @@ export async function measureTimeToVerdict(tickets: readonly string[], cli = pat
       const runsDir = path.join(ws.root, '.ticket-runner', 'runs');
       const [runId] = readdirSync(runsDir);
       if (!runId) throw new Error(`${ticket}: the run left no log (exit ${String(run.code)}): ${run.output.slice(-400)}`);
-      const events = readFileSync(path.join(runsDir, runId, 'events.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as LoggedEvent);
+      const events = runLog(ws.root, runId);
       const started = events.find((e) => e.type === 'run.started');
       const finished = events.find((e) => e.type === 'run.finished');
       const tsc = await timed(
