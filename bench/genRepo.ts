@@ -12,6 +12,8 @@ import * as path from 'node:path';
 const PER_FOLDER = 50;
 /** A module imports from modules at most this far before it: importers stay few at any size, as in real code. */
 const IMPORT_WINDOW = 24;
+/** Modules out of ten that have a test file: about 300 test files at 100k lines and 30 at 10k, as real suites are sized. */
+const TESTED_PER_TEN = 3;
 
 /** mulberry32: small, fast and the same on every machine, so two runs generate the same bytes. */
 function prng(seed: number): () => number {
@@ -166,6 +168,70 @@ export function moduleSource(i: number): string {
   return lines.join('\n');
 }
 
+/** Whether module i has a test file of its own in a repo generated with tests. */
+export const hasTest = (i: number) => i % 10 < TESTED_PER_TEN;
+/** The workspace-relative path of module i's test file. */
+export const testPath = (i: number) => `test/${folderOf(i)}/m${pad(i)}.test.ts`;
+
+/**
+ * The node:test file of module i: it imports the module, as a real test does, so a change to
+ * the module reaches it through its imports. No case calls a score: a score calls its imports'
+ * scores, down chains long enough to never end.
+ */
+export function testSource(i: number): string {
+  const rand = prng(i * 31337 + 11);
+  const n = moduleName(i);
+  const below = 1 + Math.floor(rand() * 40);
+  const above = 1000 + Math.floor(rand() * 9000);
+  const id = `id-${Math.floor(rand() * 1000)}`;
+  return [
+    `// Generated for the Ticket Runner benchmark: the tests of module ${i}.`,
+    "import { test } from 'node:test';",
+    "import { deepEqual, equal, ok } from 'node:assert/strict';",
+    `import { ${n}_DEFAULTS, ${n}Registry, clamp${n}, group${n}, make${n}, merge${n}, validate${n} } from '${path.posix.relative(path.posix.dirname(testPath(i)), modulePath(i).replace(/\.ts$/, ''))}';`,
+    '',
+    `test('clamp${n} keeps values between 0 and the limit', () => {`,
+    `  equal(clamp${n}(-${above}), 0);`,
+    `  equal(clamp${n}(${below}), ${below});`,
+    `  equal(clamp${n}(${above}), ${n}_DEFAULTS.limit);`,
+    '});',
+    '',
+    `test('validate${n} refuses an empty name and a negative weight', () => {`,
+    `  ok(validate${n}(make${n}('${id}', 'name')).ok);`,
+    `  equal(validate${n}(make${n}('${id}', '  ')).ok, false);`,
+    `  equal(validate${n}({ ...make${n}('${id}', 'name'), weight: -1 }).ok, false);`,
+    '});',
+    '',
+    `test('${n}Registry keeps the valid records', () => {`,
+    `  const registry = new ${n}Registry();`,
+    `  ok(registry.add(make${n}('a', 'alpha')).ok);`,
+    `  equal(registry.add(make${n}('b', ' ')).ok, false);`,
+    '  equal(registry.size, 1);',
+    "  equal(registry.find('a')?.name, 'alpha');",
+    "  equal(registry.byKind('alpha').length, 1);",
+    '});',
+    '',
+    `test('merge${n} adds the weights and joins the tags', () => {`,
+    `  const a = make${n}('a', 'alpha');`,
+    `  const merged = merge${n}(a, make${n}('b', 'beta'));`,
+    '  equal(merged.weight, 2 * a.weight);',
+    "  deepEqual(merged.tags, ['alp', 'alpha', 'bet']);",
+    `  deepEqual([...group${n}([a, merged]).keys()], ['alpha']);`,
+    '});',
+    '',
+  ].join('\n');
+}
+
+/** The test files that import module i, directly or through other modules: those a change to i can break. */
+export function testsReaching(i: number, modules: number): string[] {
+  const reaches = new Set([i]);
+  for (let j = i + 1; j < modules; j++) if (importsOf(j).some((d) => reaches.has(d))) reaches.add(j);
+  return [...reaches]
+    .filter(hasTest)
+    .sort((a, b) => a - b)
+    .map(testPath);
+}
+
 const SHARED = `// Generated for the Ticket Runner benchmark: the types every module shares.
 export type EntityId = string;
 
@@ -178,7 +244,7 @@ const PACKAGE_JSON = JSON.stringify(
     version: '0.0.0',
     private: true,
     type: 'commonjs',
-    scripts: { typecheck: 'tsc -p . --noEmit', test: 'node --import tsx --test test/*.test.ts' },
+    scripts: { typecheck: 'tsc -p . --noEmit', test: 'node --import tsx --test test/*/*.test.ts' },
   },
   null,
   2,
@@ -208,15 +274,20 @@ export interface GeneratedRepo {
   modules: number;
   lines: number;
   files: number;
+  /** How many of the files are the project's own tests (none unless asked for). */
+  testFiles: number;
 }
 
 /**
  * Writes a repo of `modules` modules into `root`. node_modules links to `nodeModules` so the
- * workspace has its own TypeScript, tsx and @types/node, as a real project would.
+ * workspace has its own TypeScript, tsx and @types/node, as a real project would. `tests` adds
+ * the project's own suite; the sections that leave it out measure what does not run it, and a
+ * run with the default gates on a repo with it pays for the whole suite.
  */
-export function generateRepo(root: string, modules: number, nodeModules: string): GeneratedRepo {
+export function generateRepo(root: string, modules: number, nodeModules: string, options: { tests?: boolean } = {}): GeneratedRepo {
   let lines = 0;
   let files = 0;
+  let testFiles = 0;
   const write = (rel: string, text: string) => {
     const file = path.join(root, rel);
     mkdirSync(path.dirname(file), { recursive: true });
@@ -230,6 +301,10 @@ export function generateRepo(root: string, modules: number, nodeModules: string)
   const folders = new Map<string, number[]>();
   for (let i = 0; i < modules; i++) {
     write(modulePath(i), moduleSource(i));
+    if (options.tests && hasTest(i)) {
+      write(testPath(i), testSource(i));
+      testFiles++;
+    }
     const folder = folderOf(i);
     folders.set(folder, [...(folders.get(folder) ?? []), i]);
   }
@@ -237,7 +312,7 @@ export function generateRepo(root: string, modules: number, nodeModules: string)
     write(`src/${folder}/index.ts`, members.map((i) => `export * from './m${pad(i)}';`).join('\n') + '\n');
   write('src/index.ts', [...folders.keys()].map((f) => `export * as ${f} from './${f}/index';`).join('\n') + '\n');
   symlinkSync(nodeModules, path.join(root, 'node_modules'), 'dir');
-  return { root, modules, lines, files };
+  return { root, modules, lines, files, testFiles };
 }
 
 /** The modules that import module i directly (what a check of i must re-check besides i). */

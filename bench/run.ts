@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the Debugger prompt size, the Coder's answer tokens (an edit against a whole file) and its prompt-cache reads, the type-check gate's compilers, check latency,
  * the editor's diagnostics settle, pipeline overhead, the longest event-loop stall of a run, a batch's wall time against its tickets
- * one after another, the ticket language server's latency, and the extension's figures, each as a ratio measured in this same run
+ * one after another, a run on a generated project with its own suite (and a second ticket and a batch that reuse its baseline),
+ * the ticket language server's latency, and the extension's figures, each as a ratio measured in this same run
  * (these machines are noisy). Every section runs in its own
  * process under a time limit (bench/isolate.ts): one that cannot run says why on one line,
  * the others still run, and the bench exits non-zero. Prints a Markdown table and writes
@@ -25,6 +26,7 @@ import { streamLinearityRow, type StreamLinearity } from './streamLinearity';
 import { ticketServerRows, type TicketServerLatency } from './ticketServer';
 import { timeToVerdictRows, type TimeToVerdict } from './timeToVerdict';
 import { generalizeCostRow, type GeneralizeCost } from './generalizeCost';
+import { joinLargeProject, largeProjectRows, type LargeProject } from './largeProject';
 import type { CheckLatency } from './checkLatency';
 import type { EditorSettle } from './editorSettle';
 import type { ExtensionFigures } from './extensionSize';
@@ -114,6 +116,14 @@ async function main(): Promise<void> {
       // BLOG-10 and BLOG-1 (two attempts) by the CLI, then the bare tools on the code they left.
       { key: 'timeToVerdict', section: 'timeToVerdict', limitS: 600, args: { repoRoot: REPO } },
       { key: 'generalizeCost', section: 'generalizeCost', limitS: 420, args: { repoRoot: REPO, runs: 3 } },
+      // On each generated repo with its own suite: a one-module ticket, then a second on the same commit; then a batch of ten.
+      ...(['10k', '100k'] as const).map((label) => ({
+        key: `largeProject${label}`,
+        section: 'largeProject',
+        limitS: label === '10k' ? 600 : 1800,
+        args: { repoRoot: REPO, large: { sizes: [label], batch: false } },
+      })),
+      { key: 'largeProjectBatch', section: 'largeProject', limitS: 900, args: { repoRoot: REPO, large: { sizes: [], batch: true } } },
       // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
       { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
@@ -260,6 +270,12 @@ async function main(): Promise<void> {
   const generalize = value<GeneralizeCost>('generalizeCost');
   if (!generalize) failed('Time to verdict with generalize ÷ without', 'generalizeCost');
   else rows.push(generalizeCostRow(generalize));
+  const largeParts = ['largeProject10k', 'largeProject100k', 'largeProjectBatch'].map((key) => ({ key, value: value<LargeProject>(key) }));
+  for (const { key } of largeParts.filter((p) => !p.value)) failed(`On a generated project with its own suite (${key})`, key);
+  const largeProject = largeParts.some((p) => p.value)
+    ? joinLargeProject(largeParts.flatMap((p) => (p.value ? [p.value] : [])))
+    : undefined;
+  if (largeProject) rows.push(...largeProjectRows(largeProject));
   const ticketServer = value<TicketServerLatency>('ticketServer');
   if (!ticketServer) failed('Ticket language server: a keystroke to its diagnostics, a completion', 'ticketServer');
   else rows.push(...ticketServerRows(ticketServer));
@@ -346,6 +362,9 @@ async function main(): Promise<void> {
       coderEditOverWholeFileTokens: edits?.ratio ?? null,
       longestEventLoopStallMs: stall?.worstMs ?? null,
       secondCoderCallCacheReadShare: edits?.secondCall.readShare ?? null,
+      largeProjectVerdictOverBareTools: Object.fromEntries(largeProject?.sizes.map((f) => [f.label, f.verdictRatio]) ?? []),
+      largeProjectSecondOverFirstBeforeWrite: Object.fromEntries(largeProject?.sizes.map((f) => [f.label, f.beforeWriteRatio]) ?? []),
+      largeProjectBatchBaselinesMeasured: largeProject?.batch?.measured ?? null,
     },
     editTokens: edits ?? null,
     eventLoopStall: stall ?? null,
@@ -361,6 +380,7 @@ async function main(): Promise<void> {
     pipelineOverhead: overhead ?? null,
     baselineCost: baseline ?? null,
     candidateCopy: candidateCopy ?? null,
+    largeProject: largeProject ?? null,
     webviewRender: webview ?? null,
     firstEvent: first ?? null,
     extension: extension ?? null,

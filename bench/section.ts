@@ -27,6 +27,7 @@ import { measureWebviewRender } from './webviewRender';
 import { measureFirstEvent } from './firstEvent';
 import { measureTimeToVerdict } from './timeToVerdict';
 import { measureGeneralizeCost } from './generalizeCost';
+import { measureLargeProject, type LargeSize } from './largeProject';
 
 export interface SectionArgs {
   repoRoot: string;
@@ -36,6 +37,8 @@ export interface SectionArgs {
   runs?: number;
   edits?: number;
   attempts?: number;
+  /** Which parts of the large-project section to run: its sizes, and the batch. */
+  large?: { sizes: LargeSize[]; batch: boolean };
 }
 
 /** Each section's result, or a promise of it (the runner awaits either). */
@@ -62,6 +65,7 @@ export const SECTIONS: Record<string, (a: SectionArgs) => unknown> = {
   demoWallTime: () => measureDemoWallTime(),
   timeToVerdict: () => measureTimeToVerdict(['BLOG-10', 'BLOG-1']),
   generalizeCost: (a) => measureGeneralizeCost(a.runs!),
+  largeProject: (a) => measureLargeProject(a.large!.sizes, a.large!.batch),
   candidateCopy: (a) => measureCandidateCopy(a.repo!, a.runs!),
   ticketServer: (a) => measureTicketServer(a.edits!),
   editTokens: () => measureEditTokens(),

@@ -29,7 +29,7 @@ export interface TimeToVerdict {
 }
 
 /** Runs a command to its end; its wall time and exit code. */
-function timed(command: string, args: string[], cwd: string): Promise<{ ms: number; code: number | null; output: string }> {
+export function timed(command: string, args: string[], cwd: string): Promise<{ ms: number; code: number | null; output: string }> {
   const t = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0' } });
@@ -41,7 +41,7 @@ function timed(command: string, args: string[], cwd: string): Promise<{ ms: numb
   });
 }
 
-interface LoggedEvent {
+export interface LoggedEvent {
   type: string;
   ts: string;
   sandbox?: { on?: boolean; detail?: string };
@@ -49,7 +49,16 @@ interface LoggedEvent {
   reusedFrom?: unknown;
 }
 
-function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
+/** A run's log, as the run wrote it. */
+export function runLog(root: string, runId: string): LoggedEvent[] {
+  return readFileSync(path.join(root, '.ticket-runner', 'runs', runId, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as LoggedEvent);
+}
+
+/** Where a run's time went, from its log: before the first write, the attempts, the gates. */
+export function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
   const at = (type: string, last = false): number => {
     const found = last ? [...events].reverse().find((e) => e.type === type) : events.find((e) => e.type === type);
     return found ? Date.parse(found.ts) : NaN;
@@ -72,12 +81,7 @@ function phases(events: LoggedEvent[]): VerdictTime['phasesMs'] {
 function newRun(root: string, known: ReadonlySet<string>): { runId: string; events: LoggedEvent[] } | undefined {
   const runsDir = path.join(root, '.ticket-runner', 'runs');
   const runId = readdirSync(runsDir).find((id) => !known.has(id));
-  if (!runId) return undefined;
-  const events = readFileSync(path.join(runsDir, runId, 'events.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as LoggedEvent);
-  return { runId, events };
+  return runId === undefined ? undefined : { runId, events: runLog(root, runId) };
 }
 
 /** The run, then the bare tools on the code it left, one after another: one measured round. */
