@@ -4,15 +4,14 @@
  * Asked once through its workerData; answers once, then ends. Built to dist/fingerprintWorker.js.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+// zod's small build: the full one would be nearly all of this worker's bundle.
+import * as z from 'zod/mini';
 import { folderStampsSync } from './packageStamps';
 
-const Asked = z
-  .object({
-    folders: z.array(z.object({ name: z.string(), real: z.string(), followLinks: z.boolean() }).strict()),
-    skip: z.array(z.string()),
-  })
-  .strict();
+const Asked = z.strictObject({
+  folders: z.array(z.strictObject({ name: z.string(), real: z.string(), followLinks: z.boolean() })),
+  skip: z.array(z.string()),
+});
 
 const asked = Asked.parse(workerData);
 parentPort?.postMessage(folderStampsSync(asked.folders, asked.skip));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readlinkSync, type BigIntStats } from 'node:fs';
 import * as path from 'node:path';
 import { isInside, realPathOr } from '../workspacePaths';
-import { stampOf } from './treeWalk';
+import { stampOf } from './entryStamp';
 
 /** A folder whose files' stamps go into the baseline's key, and how it is walked. */
 export interface StampedFolder {

@@ -3,6 +3,9 @@ import { lstat, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { GIT_WATCHED } from './treeSkips';
 
+// The stamp lives apart, so that what only stamps (the baseline key's worker) loads nothing else.
+export { stampOf, type Stamp } from './entryStamp';
+
 /**
  * The one walk of a workspace tree, and the one stamp of its entries: the side-effect guard, the
  * kept copies (the tests' tree, rung 4's candidates) and the type-check's workspace stamp all see
@@ -69,24 +72,4 @@ export async function walkTree(root: string, o: WalkOptions = {}): Promise<TreeW
   };
   await walk(o.under ?? '');
   return out;
-}
-
-/**
- * What identifies one version of an entry without reading it. The change time is the one a process
- * cannot set back (any write, chmod or utimes sets it to the time of day), so a file rewritten and
- * put back with its size and modification time still shows; the inode catches a file replaced by a
- * rename, and the mode a file turned into a link or a folder. Times in nanoseconds, as the file
- * system keeps them: a float of milliseconds would round them.
- */
-export type Stamp = string;
-
-/**
- * A folder is stamped only as one ('dir') unless `folderTimes`: a copy brought back to its source
- * walks into every folder anyway, and a folder's times change with each entry made or removed in
- * it, which would have the copy take the whole folder again. The workspace stamp keeps them: a file
- * made and removed again between two stamps still shows.
- */
-export function stampOf(st: BigIntStats, o: { folderTimes?: boolean } = {}): Stamp {
-  if (st.isDirectory() && !o.folderTimes) return 'dir';
-  return `${st.mode}:${st.size}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
 }
