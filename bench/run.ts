@@ -56,6 +56,9 @@ const masked = (prompt: string, root: string) =>
     .join('REPO')
     .replace(/\d+(\.\d+)?/g, '#');
 
+/** `--only a,b`: these sections alone (their keys, as the bench prints them), for a figure taken again. */
+const only = ((i) => (i < 0 ? undefined : (process.argv[i + 1] ?? '').split(',').filter(Boolean)))(process.argv.indexOf('--only'));
+
 async function main(): Promise<void> {
   const started = performance.now();
   const machine = {
@@ -127,7 +130,9 @@ async function main(): Promise<void> {
       // The ticket language server over stdio on blog-api: keystroke to diagnostics, and a completion.
       { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
-    for (const p of plan) {
+    const unknown = only?.filter((k) => !plan.some((p) => p.key === k)) ?? [];
+    if (unknown.length > 0) throw new Error(`--only names no section ${unknown.join(', ')}; the sections are ${plan.map((p) => p.key).join(', ')}`);
+    for (const p of plan.filter((x) => !only || only.includes(x.key))) {
       say(`${p.key} (time limit ${p.limitS} s)…`);
       const r = await runIsolated(p.section, p.args, p.limitS, path.join(base, `${p.key}.json`));
       runs.push({ ...r, name: p.key });
@@ -140,6 +145,7 @@ async function main(): Promise<void> {
   const value = <T>(key: string) => runs.find((r) => r.name === key)?.value as T | undefined;
   const rows: Row[] = [];
   const failed = (figure: string, key: string) => {
+    if (only && !only.includes(key)) return;
     const r = runs.find((x) => x.name === key);
     rows.push({ figure, measured: `could not run: ${r?.why ?? 'not reached'}` });
   };

@@ -51,6 +51,11 @@ function unexpectedCalls(report: Report): string {
     .join('\n');
 }
 
+/**
+ * Enough tickets that the 8 slots fill three times over, so every slot's later tickets meet the
+ * cap beside the others' (each ticket is a whole run: more rounds would cost CPU, not coverage).
+ */
+const TICKETS = 24;
 /** The model's time to answer: long enough that the calls of 8 tickets overlap. */
 const LATENCY_MS = 800;
 /** The same, where the test needs the calls of 8 tickets started together to meet at the API. */
@@ -98,8 +103,8 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
     }
   });
 
-  it('50 tickets, 8 at a time, against an API that allows 2 concurrent requests: --max-concurrent-calls 2 meets no 429, no call fails, all pass', async () => {
-    const project = tinyProject(50);
+  it('24 tickets, 8 at a time (three rounds of slots), against an API that allows 2 concurrent requests: --max-concurrent-calls 2 meets no 429, no call fails, all pass', async () => {
+    const project = tinyProject(TICKETS);
     try {
       fake.respondWith(() => textReply(TINY_ANSWER)).limitConcurrency({ max: 2, retryAfterSeconds: '0.05' }, LATENCY_MS);
       const started = Date.now();
@@ -123,14 +128,14 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
       );
       const r = await b.done;
       console.log(
-        `      50 tickets in ${((Date.now() - started) / 1000).toFixed(1)} s; ${fake.requests.length} requests, at most ${fake.peakOpen} open, ${fake.rateLimited} refused`,
+        `      ${TICKETS} tickets in ${((Date.now() - started) / 1000).toFixed(1)} s; ${fake.requests.length} requests, at most ${fake.peakOpen} open, ${fake.rateLimited} refused`,
       );
       assert.doesNotMatch(r.stderr, STACK_LINE);
       assert.equal(r.code, 0, r.stderr.slice(-2000));
       const report = JSON.parse(r.stdout) as Report;
       assert.equal(
         report.totals.passed,
-        50,
+        TICKETS,
         JSON.stringify(report.tickets.filter((t) => t.outcome !== 'passed').map((t) => [t.ticketId, t.stop])),
       );
       assert.equal(fake.rateLimited, 0, "no request went past the fake API's limit");
@@ -140,7 +145,7 @@ describe('batch: the shared concurrency cap per API key and the batch dollar cap
       // One Coder call a ticket: a ticket whose first test run failed would make more. One did,
       // under load, when the sandbox runtime's own mount points in the workspace (the batch's slot
       // runs there) were taken for the test run's changes; what failed is printed whole.
-      assert.equal(made.length, 50, unexpectedCalls(report));
+      assert.equal(made.length, TICKETS, unexpectedCalls(report));
       assert.ok(
         made.every((c) => c.ok === true && c.retries === 0),
         'every call answered at the first try',
