@@ -516,7 +516,7 @@ function timeline(m: RunMessage): HTMLElement {
       { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status },
       statusIcon(t.status),
       h('span', { class: 'time muted', title: t.ts }, ` ${localClock(t.ts)} `),
-      t.label,
+      h('span', { class: 'label' }, t.label),
       t.call !== undefined ? ' ' : null,
       t.call !== undefined ? promptControl(m, t.call) : null,
     );
