@@ -140,7 +140,7 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
     case 'heldOut.withheld':
       return line(
         e.from === 'brief'
-          ? "the Debugger's brief quoted a held-out case and was withheld from the Coder"
+          ? "the Debugger's advice quoted a held-out case and was withheld from the Coder"
           : `${e.count} held-out text(s) taken out of the Coder's ${e.from === 'tool' ? 'tool results' : 'prompt'}`,
         'warning',
         true,
