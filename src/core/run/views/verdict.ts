@@ -165,7 +165,7 @@ export function judgedByText(state: RunState): string | undefined {
   return `${plural(j.visible, 'visible case')}, ${plural(j.heldOut, 'held-out case')} and ${plural(j.propertyRuns, 'property run')}`;
 }
 
-/** One line as text: "Type check: passed". */
+/** One line as text: "Type check: no new errors (the changed files and the whole project)". */
 export const verdictText = (l: VerdictLine): string => `${l.label}: ${l.result}`;
 
 /**
