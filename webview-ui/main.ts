@@ -5,13 +5,17 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import './styles.css';
 import {
+  checkLines,
   deciderWords,
+  gateDetailWords,
   gateWords,
   guardWords,
   localClock,
   modelLabel,
   outcomeLine,
   parseHostMessage,
+  QUICK_FIXES,
+  RECORDED_SAMPLE,
   routeWords,
   rungWords,
   runStatusWords,
@@ -164,12 +168,13 @@ function header(m: RunMessage): HTMLElement {
     { class: 'header', id: 'header' },
     h('h1', {}, statusIcon(shown.key), ` ${s.ticketId || s.runId}`),
     h('vscode-badge', { id: 'status', variant: 'counter', 'data-status': shown.key }, shown.words),
-    s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, 'SCRIPTED') : null,
+    s.model?.scripted ? h('span', { class: 'chip warn', id: 'scripted' }, RECORDED_SAMPLE) : null,
     s.sandbox ? h('span', { class: s.sandbox.on ? 'chip' : 'chip warn', id: 'sandbox' }, sandboxLabel(s.sandbox)) : null,
     h(
       'div',
       { class: 'muted' },
-      `Run ${s.runId} · ${model} · ${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`,
+      // A recorded sample is named once, by its chip: the script it replays is the log's detail.
+      `Run ${s.runId} · ${s.model?.scripted ? '' : `${model} · `}${s.usage.calls} model call(s), ${s.usage.inputTokens + s.usage.outputTokens} tokens, $${s.usage.costUsd.toFixed(4)}`,
     ),
   );
 }
@@ -227,7 +232,7 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
         'div',
         { class: 'proposal' },
         h('strong', {}, 'Proposed: add files to the scope: '),
-        ...p.paths.map((x) => h('code', {}, x)),
+        ...p.paths.flatMap((x, i) => [i ? ', ' : '', h('code', {}, x)]),
       );
     case 'testPlan':
       // The expectations are shown as the test code they render to (renderedTestsView), not as JSON.
@@ -362,7 +367,6 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
         { class: 'fact' },
         h('strong', {}, 'Machine fact: '),
         r.fact.detail,
-        r.fact.code ? h('code', {}, ` ${r.fact.code}`) : null,
         ' ',
         r.fact.file ? fileLink(r.fact.file, r.fact.line) : null,
       ),
@@ -512,7 +516,7 @@ function timeline(m: RunMessage): HTMLElement {
       { 'data-key': `event-${t.seq}-${t.call ?? ''}`, 'data-type': t.type, 'data-status': t.status },
       statusIcon(t.status),
       h('span', { class: 'time muted', title: t.ts }, ` ${localClock(t.ts)} `),
-      t.label,
+      h('span', { class: 'label' }, t.label),
       t.call !== undefined ? ' ' : null,
       t.call !== undefined ? promptControl(m, t.call) : null,
     );
@@ -567,6 +571,46 @@ function diffView(m: RunMessage, attempts: Attempt[], index: number): HTMLElemen
   return blocks.length ? h('div', { class: 'diffs' }, h('h4', {}, icon('diff'), ' Changes'), ...blocks) : null;
 }
 
+/** The type errors under an attempt's type check, each linked to its line. */
+function typeErrors(a: Attempt): HTMLElement[] {
+  const found = a.diagnostics?.diagnostics ?? [];
+  if (!found.length) return [];
+  return [h('ul', {}, ...found.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.message} `, h('span', { class: 'muted' }, d.code))))];
+}
+
+/** Under an attempt's tests: the cases that failed, and what the tests did to the workspace (put back, or, and then the run cannot pass, not). */
+function testDetails(a: Attempt): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const failed = a.tests?.cases.filter((x) => x.status === 'failed') ?? [];
+  if (failed.length) out.push(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
+  const effects = a.tests?.sideEffects ?? [];
+  if (effects.length)
+    out.push(
+      h(
+        'ul',
+        {},
+        ...effects.map((e) =>
+          h(
+            'li',
+            {},
+            statusIcon(e.restored ? 'warning' : 'failed'),
+            ` ${e.change} ${e.path}: ${e.restored ? 'put back' : 'changed and could not be restored, so this cannot pass'}`,
+          ),
+        ),
+      ),
+    );
+  return out;
+}
+
+/** Whose advice an attempt was given: the diagnosis that holds it is on the page, above. */
+function adviceFollowed(attempts: Attempt[], index: number): string {
+  const from = attempts
+    .slice(0, index)
+    .reverse()
+    .find((x) => x.diagnosis);
+  return from ? `The Coder was given the Debugger's advice from attempt ${from.n}.` : "The Coder was given advice from the run's checks.";
+}
+
 function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLElement {
   const a = attempts[index]!;
   const open = persisted.open?.includes(a.n) ?? false;
@@ -590,7 +634,8 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   });
   const body = h('div', { class: 'attempt-body' });
   if (a.recheck) body.append(h('p', {}, h('strong', {}, 'No new code: '), a.recheck));
-  if (a.brief) body.append(h('p', {}, h('strong', {}, "The Debugger's brief: "), a.brief));
+  // The advice is the diagnosis's, shown there: this attempt says only whose advice it followed.
+  if (a.brief) body.append(h('p', { class: 'muted followed' }, adviceFollowed(attempts, index)));
   // The recovery receipts: which rungs fired on this attempt, and why.
   if (a.rungs.length) {
     body.append(
@@ -646,69 +691,21 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
       h('li', {}, statusIcon('warning'), r.reason === 'elided' ? ` Not written: ${r.detail}` : ` write refused: ${r.path} (${r.reason})`),
     );
   }
-  if (a.parse)
-    checks.append(
-      h('li', {}, statusIcon(a.parse.ok ? 'ok' : 'failed'), ` parse: ${a.parse.ok ? 'ok' : `${a.parse.problems.length} problem(s)`}`),
-    );
-  if (a.autofix)
+  if (a.autofix?.applied.length)
     checks.append(
       h(
         'li',
-        {},
+        { class: 'quick-fixes' },
         statusIcon('ok'),
-        ` structural fixes: ${a.autofix.applied.map((f) => `${f.description} (${f.code})`).join('; ') || 'none'}`,
+        ` Fixed by ${QUICK_FIXES}: ${a.autofix.applied.map((f) => f.description).join('; ')}`,
       ),
     );
-  if (a.diagnostics) {
-    const li = h(
-      'li',
-      { title: a.diagnostics.checkedBy ? `Checked by ${a.diagnostics.checkedBy}` : '' },
-      statusIcon(a.diagnostics.ok ? 'ok' : 'failed'),
-      ` type errors: ${a.diagnostics.ok ? 'none' : `${a.diagnostics.diagnostics.length} problem(s)`}`,
-    );
-    if (a.diagnostics.diagnostics.length)
-      li.append(h('ul', {}, ...a.diagnostics.diagnostics.map((d) => h('li', {}, fileLink(d.file, d.line), ` ${d.code} ${d.message}`))));
-    checks.append(li);
-  }
-  if (a.lint) {
-    const lintIcon = a.lint.status === 'passed' ? 'ok' : a.lint.status === 'skipped' ? 'skipped' : 'failed';
-    const said =
-      a.lint.status === 'skipped'
-        ? 'skipped (no linter in this workspace)'
-        : a.lint.status === 'error'
-          ? `could not run${a.lint.detail ? `: ${a.lint.detail}` : ''}`
-          : a.lint.status === 'failed'
-            ? `${a.lint.problems.length} problem(s)`
-            : 'passed';
-    checks.append(h('li', { 'data-lint': a.lint.status }, statusIcon(lintIcon), ` lint: ${said}`));
-  }
-  if (a.tests) {
-    const li = h(
-      'li',
-      {},
-      statusIcon(a.tests.status === 'passed' ? 'ok' : 'failed'),
-      ` tests: ${a.tests.passed} passed, ${a.tests.failed} failed`,
-    );
-    const failed = a.tests.cases.filter((x) => x.status === 'failed');
-    if (failed.length)
-      li.append(h('ul', {}, ...failed.map((x) => h('li', {}, h('strong', {}, x.name), x.message ? `: ${x.message}` : ''))));
-    // What the tests did to the workspace: put back, or (the run then cannot pass) not.
-    const effects = a.tests.sideEffects ?? [];
-    if (effects.length)
-      li.append(
-        h(
-          'ul',
-          {},
-          ...effects.map((e) =>
-            h(
-              'li',
-              {},
-              statusIcon(e.restored ? 'warning' : 'failed'),
-              ` ${e.change} ${e.path}: ${e.restored ? 'put back' : 'changed and could not be restored, so this cannot pass'}`,
-            ),
-          ),
-        ),
-      );
+  // In the verdict's words, so a check reads the same in the attempt that ran it and in the summary.
+  for (const l of checkLines(a)) {
+    const name = l.key.slice('check:'.length);
+    const li = h('li', { 'data-check': name, 'data-status': l.status }, statusIcon(l.status), ` ${verdictText(l)}`);
+    if (name === 'types') li.append(...typeErrors(a));
+    if (name === 'tests') li.append(...testDetails(a));
     checks.append(li);
   }
   body.append(checks);
@@ -736,8 +733,8 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
             );
           }),
         ),
-        h('p', {}, h('strong', {}, 'Brief: '), d.brief),
-        d.avoid.length ? h('p', {}, h('strong', {}, 'Avoid: '), d.avoid.join('; ')) : null,
+        h('p', { class: 'advice' }, h('strong', {}, 'Advice: '), d.brief),
+        d.avoid.length ? h('p', { class: 'advice' }, h('strong', {}, 'Not to try again: '), d.avoid.join('; ')) : null,
       ),
     );
   } else if (a.diagnosis === null) {
@@ -759,7 +756,8 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
         h('strong', {}, ` Sent ${routeWords(a.route.route)}`),
         ` · ${guardWords(a.route.verdict)}`,
         a.route.claimed && a.route.claimed !== a.route.route ? ` · the Debugger said ${whatIsWrong(a.route.claimed)} is wrong` : '',
-        h('div', { class: 'muted' }, a.route.detail),
+        // The router's detail restates the fact in its own terms: the fact is said once, below.
+        a.route.fact ? null : h('div', { class: 'muted' }, a.route.detail),
         a.route.fact
           ? h(
               'div',
@@ -779,8 +777,9 @@ function attemptView(m: RunMessage, attempts: Attempt[], index: number): HTMLEle
   return c;
 }
 
+/** The gates as they run: once the run is finished, the verdict says each one's result. */
 function gates(m: RunMessage): HTMLElement | null {
-  if (!m.state.gates.length) return null;
+  if (!m.state.gates.length || m.state.finished) return null;
   return h(
     'section',
     { class: 'gates', id: 'gates' },
@@ -789,7 +788,12 @@ function gates(m: RunMessage): HTMLElement | null {
       'ul',
       {},
       ...m.state.gates.map((g) =>
-        h('li', { 'data-gate': g.gate }, statusIcon(g.status), ` ${gateWords(g.gate)}: ${g.detail}${g.repaired ? ' (repaired)' : ''}`),
+        h(
+          'li',
+          { 'data-gate': g.gate },
+          statusIcon(g.status),
+          ` ${gateWords(g.gate)}: ${gateDetailWords(g)}${g.repaired ? ' (repaired)' : ''}`,
+        ),
       ),
     ),
   );
@@ -875,14 +879,17 @@ function render(): void {
     return;
   }
   const attempts = m.state.attempts;
+  // A decision to make comes first; once made, how the run ended and what it checked do.
+  const deciding = m.state.corrections.some((c) => c.status === 'pending');
   const parts: Child[] = [
     header(m),
     errorBanner(),
     replayBar(m),
     stageBar(m),
-    correctionPanel(m),
+    deciding ? correctionPanel(m) : null,
     outcome(m),
     verdict(m),
+    deciding ? null : correctionPanel(m),
     h(
       'section',
       { class: 'attempts', id: 'attempts' },

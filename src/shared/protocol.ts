@@ -11,6 +11,8 @@ export {
   guardWords,
   outcomeWords,
   proposalWords,
+  QUICK_FIXES,
+  RECORDED_SAMPLE,
   routeWords,
   rungWords,
   runStatusWords,
@@ -18,7 +20,7 @@ export {
   whatIsWrong,
   whyAttemptFailed,
 } from '../core/run/views/words';
-export { judgedByText, verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
+export { checkLines, gateDetailWords, judgedByText, verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
 export { localClock } from '../core/run/views/time';
 
 /**

@@ -28,10 +28,10 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     const lines = (await page.locator('#verdict li').allTextContents()).map((t) => t.trim());
     assert.deepEqual(lines, [
       'Syntax: passed',
-      'Type check: passed',
+      'Type check: no new errors',
       'Lint: not checked — no ESLint config in the workspace (eslint.config.* or .eslintrc*)',
       "The ticket's tests: passed (2 of 2)",
-      'Project tests: passed (7 tests in 1 file that use the change)',
+      "The project's tests: passed (7 tests in 1 file that use the change)",
     ]);
     // The verdict, then what was checked, then the attempts.
     const order = await page.evaluate(() =>
@@ -170,7 +170,7 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
     await page.close();
   });
 
-  it('the SCRIPTED chip reads at 4.5:1 or more in the light and dark themes', async () => {
+  it('the recorded sample chip reads at 4.5:1 or more in the light and dark themes', async () => {
     for (const theme of ['light', 'dark'] as const) {
       const { page } = await openWebview(shared.browser, shared.origin);
       await applyTheme(page, theme);
@@ -190,7 +190,7 @@ describe('webview app: the verdict first, rollback, replay from the keyboard', f
         const [l1, l2] = [lum(fg), lum(bg)].sort((x, y) => y - x);
         return (l1 + 0.05) / (l2 + 0.05);
       })()`);
-      assert.ok(ratio >= 4.5, `${theme}: the SCRIPTED chip's contrast is ${ratio.toFixed(2)}:1`);
+      assert.ok(ratio >= 4.5, `${theme}: the recorded sample chip's contrast is ${ratio.toFixed(2)}:1`);
       if (theme === 'light') await page.locator('#header').screenshot({ path: path.join(shots, 'webview-scripted-light.png') });
       await page.close();
     }

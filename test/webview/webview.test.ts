@@ -28,7 +28,7 @@ describe('webview app (headless Chromium, recorded run logs)', function () {
     await page.locator('#correction').waitFor();
     assert.equal(await page.locator('#timeline li').count(), msg.timeline.length);
     assert.ok(await page.locator('#timeline li[data-type="correction.requested"]').count());
-    assert.equal(await page.locator('#scripted').textContent(), 'SCRIPTED');
+    assert.equal(await page.locator('#scripted').textContent(), 'Recorded sample (not a live model)');
     const diagnosis = msg.state.attempts[0]!.diagnosis!;
     const quotes = page.locator('.diagnosis .quote');
     assert.equal(await quotes.count(), diagnosis.evidence.length);

@@ -56,7 +56,7 @@ describe('runStage', () => {
       ['check.linted', "Attempt 2: running the ticket's tests"],
       ['tests.ran', "Attempt 2: running the project's own tests that use the change"],
       ['projectTests.ran', 'Gates: Type check of the whole project'],
-      ['gate.ran typecheck', 'Gates: Lint of the change'],
+      ['gate.ran typecheck', 'Gates: Lint'],
       ['gate.ran lint', 'Gates: Build'],
       ['gate.ran build', "Gates: The project's tests"],
       ['gate.ran projectTests', 'Gates: Review of the code'],
@@ -144,9 +144,9 @@ describe('runStage', () => {
     assert.deepEqual(
       repaired.slice(lint).map((_, i) => labelAfter(repaired, lint + i)),
       [
-        'Gates: repairing what Lint of the change found',
-        'Gates: checking again after the repair for Lint of the change',
-        'Gates: checking again after the repair for Lint of the change',
+        'Gates: repairing what Lint found',
+        'Gates: checking again after the repair for Lint',
+        'Gates: checking again after the repair for Lint',
         'Gates: Build',
       ],
     );

@@ -43,16 +43,19 @@ describe('plain words in the views: no internal name, no rung number, no request
   it("a finished run's summary says what was checked, each in words: the last attempt's checks, then the gates", () => {
     assert.deepEqual(verdictLines(recorded('BLOG-1').state).map(verdictText), [
       'Syntax: passed',
-      'Type check: passed',
+      'Type check: no new errors',
       'Lint: not checked — no ESLint config in the workspace (eslint.config.* or .eslintrc*)',
       "The ticket's tests: passed (2 of 2)",
-      'Project tests: passed (7 tests in 1 file that use the change)',
+      "The project's tests: passed (7 tests in 1 file that use the change)",
     ]);
+    // A gate that runs an attempt's check again is said on the check's line: each check once.
     const gated = verdictLines(withGates());
-    assert.deepEqual(gated.slice(5).map(verdictText), [
-      'Type check of the whole project: passed',
-      'Lint of the change: not checked — no ESLint config in the workspace',
-      "The project's tests: passed",
+    assert.deepEqual(gated.map(verdictText), [
+      'Syntax: passed',
+      'Type check: no new errors (the changed files and the whole project)',
+      'Lint: not checked — no ESLint config in the workspace (eslint.config.* or .eslintrc*)',
+      "The ticket's tests: passed (2 of 2)",
+      "The project's tests: passed (7 tests in 1 file that use the change)",
       'Review of the code: not judged (optional) — the model gave no usable answer',
       'Not enabled: Build, Coverage of the changed lines',
     ]);
@@ -60,6 +63,32 @@ describe('plain words in the views: no internal name, no rung number, no request
     // While a run goes, there is no verdict to sum up.
     const { events } = recorded('BLOG-1');
     assert.deepEqual(verdictLines(reduceRun(events[0]!.runId, events.slice(0, 12))), []);
+  });
+
+  it("a gate that finds what the attempt's check did not says so on that check's line, which takes the worse status", () => {
+    const state = withGates();
+    Object.assign(
+      state.gates.find((g) => g.gate === 'typecheck')!,
+      { status: 'failed', detail: '1 error the change reaches' },
+    );
+    Object.assign(
+      state.gates.find((g) => g.gate === 'projectTests')!,
+      { status: 'failed', detail: '1 test that passed before now fails' },
+    );
+    const lines = verdictLines(state);
+    const said = (key: string) => {
+      const l = lines.find((x) => x.key === key)!;
+      return [l.status, verdictText(l)];
+    };
+    assert.deepEqual(said('check:types'), [
+      'failed',
+      'Type check: no new errors (the changed files); failed — 1 error the change reaches (the whole project)',
+    ]);
+    assert.deepEqual(said('check:projectTests'), ['failed', "The project's tests: failed — 1 test that passed before now fails"]);
+    assert.deepEqual(
+      lines.filter((l) => l.key.startsWith('gate:')).map((l) => l.key),
+      ['gate:implementationReview'],
+    );
   });
 
   it('the tree and the timeline say what a rung did, name gates by what they check, and never show a request id', () => {

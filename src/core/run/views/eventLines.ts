@@ -8,7 +8,20 @@ import {
   outcomeLine,
   type StopWords,
 } from './report';
-import { deciderWords, gateWords, guardWords, REUSED, routeWords, rungWords, whatIsWrong } from './words';
+import { durationWords } from './time';
+import { gateDetailWords } from './verdict';
+import {
+  deciderWords,
+  gateWords,
+  guardWords,
+  opWords,
+  QUICK_FIXES,
+  RECORDED_SAMPLE,
+  REUSED,
+  routeWords,
+  rungWords,
+  whatIsWrong,
+} from './words';
 
 export const LINE_STATUSES = ['ok', 'failed', 'info', 'warning', 'needsOperator'] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
@@ -21,6 +34,13 @@ export interface EventLine {
   /** Worth a glance while the run goes (the CLI's progress and the editor's notification show only these). */
   glance: boolean;
 }
+
+/** Where a resumed run went on from, as the editor's views say it. */
+const RESUMED_FROM: Record<Extract<RunEvent, { type: 'run.resumed' }>['from'], string> = {
+  manifest: 'with a new attempt of the Coder',
+  coder: 'from the Coder',
+  tests: 'from the tests, with the code as it was',
+};
 
 const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
 
@@ -42,9 +62,14 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
   const gate = (name: string) => (o.gateNames === false ? gateWords(name) : `gate ${name}`);
   switch (e.type) {
     case 'run.started':
-      return line(`run ${e.runId}: ticket ${e.ticketId}, model: ${modelInfoLabel(e.model)}`, 'info', true);
+      return line(
+        `run ${e.runId}: ticket ${e.ticketId}, model: ${o.modelNames === false && e.model.scripted ? RECORDED_SAMPLE.toLowerCase() : modelInfoLabel(e.model)}`,
+        'info',
+        true,
+      );
     case 'run.resumed':
-      return line(`resumed from ${e.from}: ${e.reason}`, 'info', true);
+      // Its reason names the request by id and kind, which the CLI's resolve takes and the editor's views leave out.
+      return line(o.requestIds === false ? `the run went on ${RESUMED_FROM[e.from]}` : `resumed from ${e.from}: ${e.reason}`, 'info', true);
     case 'uncommitted.detected':
       return line(`warning: ${describeUncommitted(e.files)}`, 'warning', true);
     case 'manifest.built':
@@ -56,12 +81,12 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
     case 'tests.materialized':
       return line(`tests rendered for ${e.framework}: ${e.files.map((f) => f.path).join(', ')}`, 'ok', true);
     case 'op.applied':
-      return line(`op ${e.index} (${e.op.op}) applied`, 'ok', true);
+      return line(`the ticket's prepared edit ${e.index + 1} was made: ${opWords(e.op)}`, 'ok', true);
     case 'op.failed':
-      return line(`op ${e.index} (${e.op.op}) FAILED: ${e.reason}`, 'failed', true);
+      return line(`the ticket's prepared edit ${e.index + 1} (${opWords(e.op)}) FAILED: ${e.reason}`, 'failed', true);
     case 'ops.checked':
       return line(
-        `ops checked: ${e.introduced.length ? `${e.introduced.length} new error(s) for the Coder` : 'no new errors'} (${e.checkedFiles.length} file(s))`,
+        `the prepared edits checked: ${e.introduced.length ? `${e.introduced.length} new error(s) for the Coder` : 'no new errors'} (${e.checkedFiles.length} file(s))`,
         e.introduced.length ? 'warning' : 'ok',
         true,
       );
@@ -115,7 +140,7 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
     case 'heldOut.withheld':
       return line(
         e.from === 'brief'
-          ? "the Debugger's brief quoted a held-out case and was withheld from the Coder"
+          ? "the Debugger's advice quoted a held-out case and was withheld from the Coder"
           : `${e.count} held-out text(s) taken out of the Coder's ${e.from === 'tool' ? 'tool results' : 'prompt'}`,
         'warning',
         true,
@@ -132,21 +157,21 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       return line(e.ok ? 'parse: no syntax problems' : `${e.problems.length} syntax problem(s)`, e.ok ? 'ok' : 'failed', !e.ok, e.attempt);
     case 'check.autofixed':
       return line(
-        `${e.applied.length} structural fix(es) applied with no model call${e.refused.length ? `, ${e.refused.length} refused` : ''}`,
+        `${e.applied.length} problem(s) fixed by ${QUICK_FIXES}, with no model call${e.refused.length ? `; ${e.refused.length} fix(es) not made` : ''}`,
         'ok',
         true,
         e.attempt,
       );
     case 'check.diagnosed':
       return line(
-        `diagnostics ${e.ok ? 'clean' : `${e.diagnostics.filter((d) => d.category === 'error').length} error(s)`} (${e.checkedFiles.length} file(s), ${Math.round(e.durationMs)} ms)`,
+        `diagnostics ${e.ok ? 'clean' : `${e.diagnostics.filter((d) => d.category === 'error').length} error(s)`} (${e.checkedFiles.length} file(s), ${durationWords(e.durationMs)})`,
         e.ok ? 'ok' : 'failed',
         true,
         e.attempt,
       );
     case 'check.linted':
       return line(
-        `lint ${e.status}`,
+        `lint: ${e.status === 'passed' ? 'no new problems' : e.status === 'skipped' ? 'not checked' : e.status === 'failed' ? `${e.problems.length} problem(s)` : 'could not run'}`,
         e.status === 'failed' || e.status === 'error' ? 'failed' : e.status === 'skipped' ? 'info' : 'ok',
         false,
         e.attempt,
@@ -201,11 +226,17 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       return line(`anomaly in the ${e.role}'s answer (score ${e.score.toFixed(2)})`, e.urgent ? 'failed' : 'warning', false, e.attempt);
     case 'gate.ran': {
       const verdict =
-        e.status === 'error' ? (e.optional ? 'not judged (optional; it could not run)' : 'could not judge the change') : e.status;
+        e.status === 'error'
+          ? e.optional
+            ? 'not judged (optional; it could not run)'
+            : 'could not judge the change'
+          : e.status === 'skipped' && o.gateNames === false
+            ? 'not checked'
+            : e.status;
       const status: LineStatus =
         e.status === 'passed' ? 'ok' : e.status === 'skipped' ? 'info' : e.status === 'error' && e.optional ? 'warning' : 'failed';
       return line(
-        `${gate(e.gate)}: ${verdict}${e.afterRepairOf ? ` (after the repair for ${o.gateNames === false ? gateWords(e.afterRepairOf) : e.afterRepairOf})` : ''}: ${e.detail}`,
+        `${gate(e.gate)}: ${verdict}${e.afterRepairOf ? ` (after the repair for ${o.gateNames === false ? gateWords(e.afterRepairOf) : e.afterRepairOf})` : ''}: ${o.gateNames === false ? gateDetailWords(e) : e.detail}`,
         status,
         true,
       );

@@ -3,6 +3,7 @@ import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
 import type { TestRunResult } from '../../schema/checks';
 import { judgedByText, verdictLines, verdictText } from './verdict';
+import { durationWords } from './time';
 import { gateWords, outcomeWords, REUSED, whatIsWrong } from './words';
 
 /** The model label every report line uses: the scripted provider always says so. */
@@ -75,6 +76,8 @@ export interface StopWords {
   requestIds?: boolean;
   /** False where people read it (the editor's views): a gate by what it checks, not by its setting's value. */
   gateNames?: boolean;
+  /** False in the editor's views: the scripted model is a recorded sample there, not the script it replays. */
+  modelNames?: boolean;
 }
 
 export function describeStop(reason: StopReason, o: StopWords = {}): string {
@@ -166,7 +169,7 @@ function attemptLines(a: AttemptState): string[] {
     );
   if (a.tests) {
     const t = a.tests;
-    out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${Math.round(t.durationMs)} ms)`);
+    out.push(`  tests: ${t.status}, ${t.passed} passed, ${t.failed} failed (${durationWords(t.durationMs)})`);
     if (a.propertySeed !== undefined) out.push(`    the properties drew their inputs from seed ${a.propertySeed}`);
     const effects = describeSideEffects(t);
     if (effects) out.push(`    ${effects}`);

@@ -35,3 +35,11 @@ export function localTime(iso: string, timeZone?: string): string {
 export function localClock(iso: string, timeZone?: string): string {
   return parts(iso, timeZone).second;
 }
+
+/** A duration as people say it: "0.4 s", "2.4 s", "12 s", "1 min 12 s"; the log keeps the milliseconds. */
+export function durationWords(ms: number): string {
+  if (ms < 9_950) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  return s % 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s / 60} min`;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { RunState } from '../reducer';
 import { describeEvent, LINE_STATUSES } from './eventLines';
 import type { RunEvent } from '../../schema/events';
+import { durationWords } from './time';
 import { roleWords } from './words';
 
 /** One line of the timeline: a fact of the log, typed; `label` is for display only. */
@@ -25,7 +26,7 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 /** A timeline row: the event's words (./eventLines.ts), its status and attempt. */
 export function timelineEntry(e: RunEvent): TimelineEntry | null {
   // The run view decides corrections with a click: their ids and the gates' setting names say nothing there.
-  const line = describeEvent(e, { requestIds: false, gateNames: false });
+  const line = describeEvent(e, { requestIds: false, gateNames: false, modelNames: false });
   if (!line) return null;
   return {
     seq: e.seq,
@@ -49,9 +50,7 @@ export function timelineOf(events: readonly RunEvent[]): TimelineEntry[] {
 }
 
 function modelCallEntry(e: Extract<RunEvent, { type: 'model.called' }>, call: number): TimelineEntry {
-  const what = e.ok
-    ? `${e.inputTokens + e.outputTokens} tokens, ${(e.latencyMs / 1000).toFixed(1)} s`
-    : `no answer: ${e.error ?? 'failed'}`;
+  const what = e.ok ? `${e.inputTokens + e.outputTokens} tokens, ${durationWords(e.latencyMs)}` : `no answer: ${e.error ?? 'failed'}`;
   return {
     seq: e.seq,
     ts: e.ts,

@@ -1,5 +1,6 @@
 import type { EvidenceSource, FailureKind } from '../../schema/diagnosis';
 import type { ModelRole, Route, RunOutcome } from '../../schema/events';
+import type { TicketOp } from '../../schema/ticket';
 import type { AttemptState } from '../reducer';
 
 /**
@@ -170,7 +171,8 @@ export function gateWords(gate: string): string {
     case 'typecheck':
       return 'Type check of the whole project';
     case 'lint':
-      return 'Lint of the change';
+      // The same words as the attempts' lint: both lint the files the run changed.
+      return 'Lint';
     case 'build':
       return 'Build';
     case 'projectTests':
@@ -206,3 +208,25 @@ export function proposalWords(kind: 'scopeAddition' | 'testPlan' | 'ticketEdit' 
 
 /** A baseline taken from an earlier run (src/core/stages/checks/keptBaselines.ts), as every view says it. */
 export const REUSED = 'as an earlier run measured it on this same code (nothing it reads has changed since)';
+
+/** What a ticket's prepared edit (an op) does, by what it changes rather than by its name in the ticket's schema. */
+export function opWords(op: TicketOp): string {
+  switch (op.op) {
+    case 'renameSymbol':
+      return `rename ${op.symbol} to ${op.to} in ${op.file}`;
+    case 'addImport':
+      return `import ${op.names.join(', ')} from ${op.from} in ${op.file}`;
+    case 'setInterfaceField':
+      return `set the field ${op.interface}.${op.field} in ${op.file}`;
+    case 'changeTypeAnnotation':
+      return `change the type of ${op.symbol} in ${op.file}`;
+    case 'declare':
+      return `add ${op.exports.length === 1 ? 'a new export' : `${op.exports.length} new exports`} to ${op.file}`;
+  }
+}
+
+/** The fixes the language service makes with no model call (a missing import), named as the editor names them. */
+export const QUICK_FIXES = "the editor's quick fixes";
+
+/** The scripted model on the run page: it replays answers recorded for the ticket, and says so wherever a model is named. */
+export const RECORDED_SAMPLE = 'Recorded sample (not a live model)';
