@@ -1,5 +1,6 @@
-import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, lstat, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { stampOf } from '../workspace/entryStamp';
 import { KeptCopy } from '../workspace/keptCopy';
 import type { Snapshot } from '../workspace/scratchTree';
 import { SKIPPED } from '../workspace/treeSkips';
@@ -34,6 +35,8 @@ export class TestTree {
   private gitBefore = new Map<string, { bytes: Buffer; mode: number }>();
   /** One sync at a time: a prepare's and a run's would both write the copy. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Each node_modules folder of the copy as last linked, by path from the root. */
+  private readonly linked: LinkedFolders = new Map();
 
   constructor(readonly root: string) {
     this.copy = new KeptCopy(root, { prefix: 'ticket-runner-tree-', link: (dir) => this.link(dir), gitWatched: true });
@@ -109,9 +112,9 @@ export class TestTree {
   /** The copy's node_modules folders, each made again as links; what is below the top is stamped again by the copy. */
   private async link(dir: string): Promise<readonly string[]> {
     this.nested ??= await nestedPackages(this.root);
-    await linkPackages(this.root, dir, 'node_modules');
+    await linkPackages(this.root, dir, 'node_modules', this.linked);
     for (const rel of this.nested)
-      if (await lstat(path.join(dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, dir, rel);
+      if (await lstat(path.join(dir, path.dirname(rel))).catch(() => undefined)) await linkPackages(this.root, dir, rel, this.linked);
     return this.nested;
   }
 
@@ -139,14 +142,41 @@ async function nestedPackages(root: string): Promise<string[]> {
 const SCOPE = Symbol('scope folder');
 
 /**
+ * A node_modules folder of the copy as `linkPackages` left it: the stamps of the workspace's
+ * folder (as read before its entries were) and of the copy's (after the links were made), and its
+ * scope folders. A command that plants, removes or replaces an entry of the copy's folder moves
+ * that folder's change time, which no process can set back, as an install in the workspace moves
+ * the workspace's: while neither moved, the links are as they were made, and the next sync looks
+ * only at the scope folders below (a few stat calls, not a readlink for each of hundreds of
+ * packages before every command).
+ */
+type LinkedFolders = Map<string, { from: string; to: string; scopes: string[] }>;
+
+/** A folder's stamp with its times ('' when it is not there); `follow`: through a link, as `readdir` reads it. */
+async function folderStamp(p: string, follow: boolean): Promise<string> {
+  const st = await (follow ? stat : lstat)(p, { bigint: true }).catch(() => undefined);
+  return st ? stampOf(st, { folderTimes: true }) : '';
+}
+
+/**
  * Makes the copy's node_modules folder at `rel` hold exactly a link to each entry of the
  * workspace's (a scope folder, such as `@types`, is a folder of links in turn), and nothing
  * else: whatever a command planted or replaced there goes, and so do the caches it wrote. A
  * link the workspace has to one of its own packages (npm workspaces) points at the copy's.
+ * A folder neither side has touched since it was last linked is left as it is (LinkedFolders).
  */
-async function linkPackages(root: string, copy: string, rel: string): Promise<void> {
+async function linkPackages(root: string, copy: string, rel: string, linked: LinkedFolders): Promise<void> {
   const from = path.join(root, rel);
   const to = path.join(copy, rel);
+  const was = linked.get(rel);
+  linked.delete(rel);
+  // Stamped before it is read: a package installed while it is read moves the stamp, and the next sync reads it again.
+  const fromStamp = await folderStamp(from, true);
+  if (was && fromStamp && was.from === fromStamp && was.to === (await folderStamp(to, false))) {
+    for (const scope of was.scopes) await linkPackages(root, copy, path.posix.join(rel, scope), linked);
+    linked.set(rel, was);
+    return;
+  }
   const entries = await readdir(from, { withFileTypes: true }).catch(() => undefined);
   const here = await lstat(to).catch(() => undefined);
   if (!entries) {
@@ -164,6 +194,7 @@ async function linkPackages(root: string, copy: string, rel: string): Promise<vo
       e.isDirectory() && e.name.startsWith('@') ? SCOPE : await linkTarget(root, copy, path.join(from, e.name), e.isSymbolicLink()),
     );
   }
+  const scopes = [...wanted].filter(([, want]) => want === SCOPE).map(([name]) => name);
   for (const e of await readdir(to, { withFileTypes: true })) {
     const want = wanted.get(e.name);
     const ok =
@@ -172,9 +203,11 @@ async function linkPackages(root: string, copy: string, rel: string): Promise<vo
     else if (want !== SCOPE) wanted.delete(e.name);
   }
   for (const [name, want] of wanted) {
-    if (want === SCOPE) await linkPackages(root, copy, path.posix.join(rel, name));
+    if (want === SCOPE) await linkPackages(root, copy, path.posix.join(rel, name), linked);
     else await symlink(want, path.join(to, name));
   }
+  // After the scope folders: making one moves this folder's times too.
+  linked.set(rel, { from: fromStamp, to: await folderStamp(to, false), scopes });
 }
 
 /** Where the copy's link to the workspace's entry `abs` points: the entry, or for a link into the workspace's own tree, that place in the copy. */

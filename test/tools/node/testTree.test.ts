@@ -18,7 +18,7 @@ import { TestTree } from '../../../src/node/testRunners/testTree';
 import { TreeCommands, TreeTestRunner } from '../../../src/node/testRunners/treeTestRunner';
 import type { TestRunResult } from '../../../src/core/schema/checks';
 import type { TestRunRequest, TestRunnerPort } from '../../../src/core/ports/checks';
-import { copyFixture } from '../../support/tempWorkspace';
+import { copyFixture, REPO_ROOT } from '../../support/tempWorkspace';
 
 /**
  * The copy of the workspace the test commands run in. Each test plays a command as a real
@@ -181,5 +181,40 @@ describe("the test commands' copy of the workspace", function () {
     await tree.sync();
     assert.equal(readlinkSync(inCopy('packages/app/node_modules/tsx')), path.join(ws.root, 'packages/app/node_modules/tsx'));
     assert.equal(readlinkSync(inCopy('packages/app/node_modules/@me/lib')), inCopy('packages/lib'));
+  });
+
+  it('a folder of links left alone is not read again, yet a link replaced in a scope folder, a package installed since and a link pointed elsewhere are each put right at the next sync', async () => {
+    // A node_modules of its own, with a scope folder; linked in whole, as blog-api's copy links the repository's.
+    const nm = path.join(ws.root, '..', 'installed');
+    rmSync(inWs('node_modules'), { recursive: true, force: true });
+    mkdirSync(path.join(nm, '@types'), { recursive: true });
+    symlinkSync(nm, inWs('node_modules'));
+    const shared = (name: string) => path.join(REPO_ROOT, 'node_modules', name);
+    symlinkSync(shared('tsx'), path.join(nm, 'tsx'));
+    symlinkSync(shared('@types/node'), path.join(nm, '@types', 'node'));
+    await tree.sync();
+    const copied = inCopy('node_modules');
+    const linkOf = (rel: string) => readlinkSync(path.join(copied, rel));
+    assert.equal(linkOf('@types/node'), inWs('node_modules/@types/node'));
+    // Untouched on both sides: the links stay the very entries they were.
+    const inode = lstatSync(path.join(copied, 'tsx')).ino;
+    await tree.sync();
+    assert.equal(lstatSync(path.join(copied, 'tsx')).ino, inode);
+    // A command replaces a link inside the scope folder: only that folder's times move.
+    rmSync(path.join(copied, '@types', 'node'));
+    mkdirSync(path.join(copied, '@types', 'node'));
+    writeFileSync(path.join(copied, '@types', 'node', 'index.d.ts'), 'export {};');
+    await tree.sync();
+    assert.equal(linkOf('@types/node'), inWs('node_modules/@types/node'));
+    // The user installs a package (into the folder the workspace's node_modules links to).
+    symlinkSync(shared('zod'), path.join(nm, 'zod'));
+    await tree.sync();
+    assert.equal(linkOf('zod'), inWs('node_modules/zod'));
+    // A command points a link at a package of its own, under the same name.
+    rmSync(path.join(copied, 'tsx'));
+    symlinkSync(inCopy('src'), path.join(copied, 'tsx'));
+    await tree.sync();
+    assert.equal(linkOf('tsx'), inWs('node_modules/tsx'));
+    assert.deepEqual(readdirSync(copied).sort(), ['@types', 'tsx', 'zod']);
   });
 });
