@@ -7,6 +7,7 @@ import './styles.css';
 import {
   checkLines,
   deciderWords,
+  decisionWords,
   gateDetailWords,
   gateWords,
   guardWords,
@@ -226,12 +227,13 @@ function replayBar(m: RunMessage): HTMLElement | null {
 
 function proposal(c: RunStateView['corrections'][number]): HTMLElement {
   const p = c.request.proposal;
+  const { heading } = decisionWords(c.status, false);
   switch (p.kind) {
     case 'scopeAddition':
       return h(
         'div',
         { class: 'proposal' },
-        h('strong', {}, 'Proposed: add files to the scope: '),
+        h('strong', {}, `${heading}: add files to the scope: `),
         ...p.paths.flatMap((x, i) => [i ? ', ' : '', h('code', {}, x)]),
       );
     case 'testPlan':
@@ -239,11 +241,11 @@ function proposal(c: RunStateView['corrections'][number]): HTMLElement {
       return h(
         'div',
         { class: 'proposal' },
-        h('strong', {}, 'Proposed: a corrected test plan'),
+        h('strong', {}, `${heading}: a corrected test plan`),
         ` (${p.testPlan.files.reduce((n, f) => n + f.cases.length, 0)} test case(s))`,
       );
     case 'ticketEdit':
-      return h('div', { class: 'proposal' }, h('strong', {}, 'Proposed ticket edit: '), p.summary);
+      return h('div', { class: 'proposal' }, h('strong', {}, `${heading} ticket edit: `), p.summary);
     case 'ticketUnclear':
       return h('div', { class: 'proposal' }, h('strong', {}, `Ticket unclear, ${p.where}: `), h('q', {}, p.quote), ` ${p.change}`);
     case 'none':
@@ -266,18 +268,17 @@ function diffButton(m: RunMessage, requestId: string, label: string, key: string
 }
 
 /** Which file Accept changes, said first, so the decision is made on what will happen. */
-function acceptChanges(c: RunStateView['corrections'][number]): HTMLElement | null {
+function acceptChanges(c: RunStateView['corrections'][number], rolledBack: boolean): HTMLElement | null {
   const v = c.preview;
   if (!v || v.problem !== undefined) return null;
-  const verb =
-    c.status === 'pending' ? 'Accept rewrites' : c.status === 'accepted' ? 'Accepting rewrote' : 'Accepting would have rewritten';
+  const { rewrite: verb, afterRewrite } = decisionWords(c.status, rolledBack);
   const what =
     c.request.proposal.kind === 'scopeAddition'
       ? 'its scope (the files the Coder may change)'
       : c.request.proposal.kind === 'testPlan'
         ? 'its test plan, and the tests are rendered again'
         : 'the ticket';
-  return h('p', { class: 'accept-changes' }, icon('edit'), h('strong', {}, ` ${verb} `), fileLink(v.path), `: ${what}.`);
+  return h('p', { class: 'accept-changes' }, icon('edit'), h('strong', {}, ` ${verb} `), fileLink(v.path), `: ${what}.${afterRewrite}`);
 }
 
 /** The whole change Accept writes into the ticket, as a diff; the diff editor's button comes first. */
@@ -286,8 +287,7 @@ function previewView(m: RunMessage, c: RunStateView['corrections'][number]): HTM
   if (!v) return null;
   if (v.problem !== undefined) return h('p', { class: 'preview-problem' }, h('strong', {}, 'Accepting cannot apply: '), v.problem);
   // Which file Accept changes is said just above (acceptChanges): the diff is titled by what it shows.
-  const title =
-    c.status === 'pending' ? 'The change to ' : c.status === 'accepted' ? 'The change made to ' : 'The change it would have made to ';
+  const title = decisionWords(c.status, m.state.rolledBack).changeTitle;
   const lines = (v.diff ?? '').split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
   return h(
     'div',
@@ -348,18 +348,19 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
   const section = h('section', { class: 'correction', id: 'correction' }, h('h2', {}, icon('question'), ' Correction request'));
   for (const c of [...m.state.corrections].reverse()) {
     const r = c.request;
+    const { shown, afterDecision } = decisionWords(c.status, m.state.rolledBack);
     const box = h(
       'div',
-      { class: `correction-box ${c.status}`, 'data-key': `correction-${r.id}`, 'data-request-id': r.id, 'data-status': c.status },
+      { class: `correction-box ${shown}`, 'data-key': `correction-${r.id}`, 'data-request-id': r.id, 'data-status': c.status },
       h(
         'div',
         {},
-        statusIcon(c.status),
+        statusIcon(shown),
         h('strong', {}, ` ${capitalized(whatIsWrong(r.target))} is wrong`),
         h(
           'span',
           { class: 'muted' },
-          ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}`,
+          ` · ${c.status === 'pending' ? 'waiting for your decision' : c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${afterDecision}`,
         ),
       ),
       h(
@@ -388,7 +389,7 @@ function correctionPanel(m: RunMessage): HTMLElement | null {
             ),
           )
         : null,
-      acceptChanges(c),
+      acceptChanges(c, m.state.rolledBack),
       proposal(c),
       previewView(m, c),
       renderedTestsView(m, c),

@@ -22,6 +22,7 @@ export {
 } from '../core/run/views/words';
 export { checkLines, gateDetailWords, judgedByText, verdictLines, verdictText, type VerdictLine } from '../core/run/views/verdict';
 export { localClock } from '../core/run/views/time';
+export { decisionWords } from '../core/run/views/decisionWords';
 
 /**
  * The webview message protocol: zod discriminated unions on `type` (`area/verb`), parsed

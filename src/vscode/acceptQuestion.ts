@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../core/run/runState';
+import { runName } from '../core/run/views/runName';
 import { whatIsWrong } from '../core/run/views/words';
 import type { ProposalDocuments } from './proposalDocuments';
+import { capitalized } from './runNotices';
 
 export const OPEN_DIFF = 'Open in Diff Editor';
 export const ACCEPT = 'Accept';
@@ -11,8 +13,11 @@ const MAX_DIFF_LINES = 30;
 
 type Correction = RunState['corrections'][number];
 
-/** The proposal in words for the modal: what is wrong, the fact, which file Accept changes, and the change. */
-export function acceptDetail(state: RunState, c: Correction): string {
+/**
+ * The proposal in words for the modal: what is wrong, the fact, which file Accept changes, and the
+ * change; last, the run by name, with its id for a bug report. `now`: the host's clock.
+ */
+export function acceptDetail(state: RunState, c: Correction, now = new Date()): string {
   const r = c.request;
   const lines = [`The run says ${whatIsWrong(r.target)} is wrong.`, `Machine fact: ${r.fact.detail}`];
   if (r.claim) lines.push(`Debugger: ${r.claim.text}`);
@@ -27,7 +32,7 @@ export function acceptDetail(state: RunState, c: Correction): string {
     );
     if (diff.length > MAX_DIFF_LINES) lines.push(`… ${diff.length - MAX_DIFF_LINES} more line(s): ${OPEN_DIFF} shows them all.`);
   }
-  lines.push('', `Run ${state.runId}, ${state.ticketId}.`);
+  lines.push('', `${capitalized(runName(state, now))} (id ${state.runId}).`);
   return lines.join('\n');
 }
 

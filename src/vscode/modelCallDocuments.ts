@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import { reduceRun } from '../core/run/reducer';
 import { formatModelCall } from '../core/run/views/prompts';
+import { runName } from '../core/run/views/runName';
 import { Disposable } from './dispose';
+import { capitalized } from './runNotices';
 import type { RunService } from './runService';
 
 /** The scheme of a model call's record: a read-only document the editor asks this provider for. */
@@ -34,10 +36,11 @@ export class ModelCallDocuments extends Disposable implements vscode.TextDocumen
   async show(runId: string, index: number): Promise<void> {
     const { state } = await this.load(runId);
     const call = state.modelCalls[index];
-    if (!call) throw new UserInputError(`Run ${runId} has no model call #${index + 1} (it has ${state.modelCalls.length}).`);
+    const name = runName(state, new Date());
+    if (!call) throw new UserInputError(`${capitalized(name)} has no model call #${index + 1} (it has ${state.modelCalls.length}).`);
     if (!call.prompt)
       throw new UserInputError(
-        `The log of run ${runId} did not record the prompt of model call #${index + 1}: it was written before prompts were kept.`,
+        `The log of ${name} did not record the prompt of model call #${index + 1}: it was written before prompts were kept.`,
       );
     const uri = vscode.Uri.from({
       scheme: MODEL_CALL_SCHEME,
@@ -49,7 +52,7 @@ export class ModelCallDocuments extends Disposable implements vscode.TextDocumen
 
   private async load(runId: string) {
     const known = this.runs.get(runId);
-    if (!known) throw new UserInputError(`Run ${runId} is not in this workspace any more (deleted?).`);
+    if (!known) throw new UserInputError('That run is not in this workspace any more (deleted?).');
     const store = this.runs.store(known.folder);
     const { events } = await store.load(runId);
     return { state: reduceRun(runId, events), blob: (hash: string) => store.getBlob(runId, hash) };

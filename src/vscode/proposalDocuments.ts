@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { UserInputError } from '../core/errors';
 import { reduceRun, type RunState } from '../core/run/reducer';
+import { runName } from '../core/run/views/runName';
 import { proposalTicketSides } from '../core/stages/proposals/correctionRequests';
 import { proposalTestSides } from '../core/stages/router/proposalTests';
 import { Disposable } from './dispose';
+import { capitalized } from './runNotices';
 import type { RunService } from './runService';
 
 /** The scheme of a proposal's two sides: read-only documents the diff editor asks this provider for. */
@@ -61,14 +63,14 @@ export class ProposalDocuments extends Disposable implements vscode.TextDocument
   ): Promise<{ path: string; before: string; after: string }> {
     const { state, readTicket } = await this.load(runId);
     const correction = state.corrections.find((c) => c.request.id === requestId);
-    if (!correction) throw new UserInputError(`Run ${runId} has no correction request ${requestId}.`);
+    if (!correction) throw new UserInputError(`${capitalized(runName(state, new Date()))} has no such correction request.`);
     const proposal = correction.request.proposal;
     if (kind === 'ticket') {
       const sides = proposalTicketSides(await readTicket(), state.ticketPath, proposal);
       if ('problem' in sides) throw new UserInputError(`Accepting cannot apply: ${sides.problem}`);
       return sides;
     }
-    if (!state.manifest) throw new UserInputError(`Run ${runId} has no manifest: no tests were rendered.`);
+    if (!state.manifest) throw new UserInputError(`${capitalized(runName(state, new Date()))} has no manifest: no tests were rendered.`);
     const file = proposalTestSides(state.manifest, proposal).find((f) => f.path === test);
     if (!file) throw new UserInputError(`The proposal of ${requestId} does not change the rendered ${test}.`);
     return file;
@@ -76,7 +78,7 @@ export class ProposalDocuments extends Disposable implements vscode.TextDocument
 
   private async load(runId: string): Promise<{ state: RunState; readTicket: () => Promise<string | null> }> {
     const known = this.runs.get(runId);
-    if (!known) throw new UserInputError(`Run ${runId} is not in this workspace any more (deleted?).`);
+    if (!known) throw new UserInputError('That run is not in this workspace any more (deleted?).');
     const { events } = await this.runs.store(known.folder).load(runId);
     const state = reduceRun(runId, events);
     const readTicket = async () => {

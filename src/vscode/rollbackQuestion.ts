@@ -4,8 +4,12 @@ import { outcomeWords } from '../core/run/views/words';
 /**
  * What "Roll Back Run" asks before it writes: every file it will restore or delete, and the
  * ones that hold changes made since the run, which the CLI would refuse without --force.
+ * `name`: the run as `runName` names it.
  */
-export function rollbackQuestion(plan: RollbackPlan): { message: string; detail: string; action: 'Roll Back' | 'Overwrite My Changes' } {
+export function rollbackQuestion(
+  plan: RollbackPlan,
+  name: string,
+): { message: string; detail: string; action: 'Roll Back' | 'Overwrite My Changes' } {
   const detail = plan.steps
     .map(
       (st) =>
@@ -14,13 +18,13 @@ export function rollbackQuestion(plan: RollbackPlan): { message: string; detail:
     .join('\n');
   if (plan.conflicts.length) {
     return {
-      message: `Roll back run ${plan.runId}? ${plan.conflicts.length} file(s) changed since the run last wrote them, and rolling back overwrites those changes: ${plan.conflicts.join(', ')}.`,
+      message: `Roll back ${name}? ${plan.conflicts.length} file(s) changed since the run last wrote them, and rolling back overwrites those changes: ${plan.conflicts.join(', ')}.`,
       detail,
       action: 'Overwrite My Changes',
     };
   }
   return {
-    message: `Roll back run ${plan.runId}? ${plan.steps.length} file(s) go back to what they were before the run.`,
+    message: `Roll back ${name}? ${plan.steps.length} file(s) go back to what they were before the run.`,
     detail: detail || 'Nothing to change.',
     action: 'Roll Back',
   };

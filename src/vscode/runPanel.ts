@@ -91,7 +91,7 @@ class RunPanel extends Disposable {
     super();
     this._register(panel);
     this._register(toDisposable(() => clearTimeout(this.postTimer)));
-    if (!prepared) loadRunPage(panel, host.extensionUri, `Run ${runId}`);
+    if (!prepared) loadRunPage(panel, host.extensionUri, panel.title);
     this._register(panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)));
     this._register(
       host.runs.onDidChangeRun((id) => (id === undefined || id === this.runId) && this.mode === 'live' && this.schedulePost()),
@@ -100,10 +100,10 @@ class RunPanel extends Disposable {
     if (prepared?.ready) this.handlers.ready();
   }
 
-  reveal(mode: 'live' | 'replay'): void {
+  reveal(mode: 'live' | 'replay', preserveFocus = false): void {
     this.mode = mode;
     this.seq = undefined;
-    this.panel.reveal();
+    this.panel.reveal(undefined, preserveFocus);
     if (this.ready) this.schedulePost();
   }
 
@@ -194,7 +194,7 @@ class RunPanel extends Disposable {
   private async postState(): Promise<void> {
     const known = this.host.runs.get(this.runId);
     if (!known) {
-      this.post({ type: 'run/error', message: `Run ${this.runId} is not in this workspace any more (deleted?).` });
+      this.post({ type: 'run/error', message: 'This run is not in this workspace any more (deleted?).' });
       return;
     }
     const store = this.host.runs.store(known.folder);
@@ -202,7 +202,7 @@ class RunPanel extends Disposable {
     try {
       events = (await store.load(this.runId)).events;
     } catch (err) {
-      this.post({ type: 'run/error', message: `Cannot load the log of run ${this.runId}: ${errorMessage(err)}` });
+      this.post({ type: 'run/error', message: `Cannot load the log of this run: ${errorMessage(err)}` });
       return;
     }
     const total = events.length;
@@ -278,16 +278,19 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
     this._register(vscode.window.registerWebviewPanelSerializer(WEBVIEW_TYPE, this));
   }
 
-  open(runId: string, mode: 'live' | 'replay' = 'live'): void {
+  /**
+   * Opens or reveals a run's page. `preserveFocus`: a click on a row of the runs tree, which keeps
+   * the keyboard in the tree, so the arrow keys go on moving through the runs.
+   */
+  open(runId: string, mode: 'live' | 'replay' = 'live', preserveFocus = false): void {
     const existing = this.panels.get(runId);
     if (existing) {
-      existing.reveal(mode);
+      existing.reveal(mode, preserveFocus);
       return;
     }
     const known = this.runs.get(runId);
-    this.track(
-      new RunPanel(this.newPanel(known ? runTitle(known.state, new Date(), this.runs.statusOf(runId), mode) : runId), runId, mode, this),
-    );
+    const title = known ? runTitle(known.state, new Date(), this.runs.statusOf(runId), mode) : 'Ticket Runner';
+    this.track(new RunPanel(this.newPanel(title, preserveFocus), runId, mode, this));
   }
 
   /** A panel for a run that is about to start (see PreparedPanel). */
@@ -334,8 +337,13 @@ export class RunPanels extends Disposable implements vscode.WebviewPanelSerializ
   }
 
   /** A run view's panel in the active group, with the product's icon. */
-  private newPanel(title: string): vscode.WebviewPanel {
-    const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPE, title, vscode.ViewColumn.Active, { enableScripts: true });
+  private newPanel(title: string, preserveFocus = false): vscode.WebviewPanel {
+    const panel = vscode.window.createWebviewPanel(
+      WEBVIEW_TYPE,
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { enableScripts: true },
+    );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'ticketRunner.svg');
     return panel;
   }

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import type { RunState } from '../core/run/runState';
+import { runName } from '../core/run/views/runName';
+import { capitalized } from './runNotices';
 import { scriptPathFor } from '../node/models/scripted/loadScript';
 
 /**
@@ -8,10 +10,11 @@ import { scriptPathFor } from '../node/models/scripted/loadScript';
  * `recordScriptText`'s, as the CLI's `record` writes it.
  */
 
-/** Why a run cannot be saved as a script, or undefined when it can. */
-export function unsavable(state: RunState, active: boolean): string | undefined {
-  if (active) return `Run ${state.runId} is still going: save it as a script once it stops.`;
-  if (!state.modelCalls.length) return `Run ${state.runId} made no model call: there is nothing to replay.`;
+/** Why a run cannot be saved as a script, or undefined when it can. `now`: the host's clock, for the run's name. */
+export function unsavable(state: RunState, active: boolean, now = new Date()): string | undefined {
+  const name = () => capitalized(runName(state, now));
+  if (active) return `${name()} is still going: save it as a script once it stops.`;
+  if (!state.modelCalls.length) return `${name()} made no model call: there is nothing to replay.`;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from './dispose';
+import { Disposable, toDisposable } from './dispose';
 import type { RunService } from './runService';
 import { runNode, type RunNode } from '../core/run/views/runTree';
 
@@ -13,6 +13,12 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     super();
     // The tree re-derives from RunState on every change: cheap, and never out of step with the log.
     this._register(runs.onDidChangeRun(() => this._onDidChangeTreeData.fire(undefined)));
+    // A row says "2 min ago": redrawn each minute while some run is young enough to say it so.
+    const ticking = setInterval(() => {
+      const hourAgo = Date.now() - 61 * 60_000;
+      if (this.runs.list().some((r) => Date.parse(r.state.startedAt ?? '') > hourAgo)) this._onDidChangeTreeData.fire(undefined);
+    }, 60_000);
+    this._register(toDisposable(() => clearInterval(ticking)));
   }
 
   getChildren(element?: RunNode): RunNode[] {
@@ -52,12 +58,14 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
     item.contextValue = n.contextValue;
     item.iconPath = new vscode.ThemeIcon(n.icon, n.color ? new vscode.ThemeColor(n.color) : undefined);
     const known = this.runs.get(n.runId);
+    // A click shows what the row points at and leaves the keyboard in the tree, as the Explorer's does.
     if (n.contextValue.startsWith('run')) {
-      item.command = { command: 'ticketRunner.openRun', title: 'Open Run', arguments: [n] };
+      item.command = { command: 'ticketRunner.openRun', title: 'Open Run', arguments: [n, { preserveFocus: true }] };
     } else if (n.file && known) {
       const uri = vscode.Uri.joinPath(known.folder.uri, n.file.path);
       const line = Math.max(0, (n.file.line ?? 1) - 1);
-      item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri, { selection: new vscode.Range(line, 0, line, 0) }] };
+      const options: vscode.TextDocumentShowOptions = { selection: new vscode.Range(line, 0, line, 0), preserveFocus: true, preview: true };
+      item.command = { command: 'vscode.open', title: 'Open File', arguments: [uri, options] };
     }
     return item;
   }

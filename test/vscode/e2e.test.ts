@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
 import { alive, HANGING_TESTS, pidsWith } from '../support/processes';
 import { docScreenshot } from '../support/docScreenshot';
@@ -28,10 +28,10 @@ function runEvents(folder: string): { runId: string; types: string[] }[] {
     });
 }
 
-async function until<T>(page: Page, what: string, probe: () => T | undefined, ms: number): Promise<T> {
+async function until<T>(page: Page, what: string, probe: () => T | undefined | Promise<T | undefined>, ms: number): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = probe();
+    const v = await probe();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await page.waitForTimeout(250);
@@ -214,6 +214,17 @@ describe('end to end in code-server with Chromium', function () {
   /** The modal's buttons, in the order it shows them. */
   const dialogButtons = async () => (await dialog().locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim());
 
+  /** A command of a tree row's menu that asks in a modal: the modal's text once it is up. */
+  async function askFromRowMenu(row: Locator, command: string): Promise<string> {
+    await row.click({ button: 'right' });
+    // Chosen as a keyboard user would: a click can land while the menu is still settling under
+    // the pointer, and then the menu stays open with the item merely highlighted.
+    await page.locator('.monaco-menu .action-item', { hasText: command }).first().hover();
+    await page.keyboard.press('Enter');
+    await dialog().waitFor({ timeout: 30_000 });
+    return dialog().innerText();
+  }
+
   /** Accept Correction Request from the palette, for the one run that waits; resolves when its modal is up. */
   async function acceptFromPalette(ticket: string): Promise<void> {
     // The run picker has been seen to close by itself right after it opened, under load (the
@@ -233,6 +244,73 @@ describe('end to end in code-server with Chromium', function () {
     await dialog().waitFor({ timeout: 30_000 });
   }
 
+  it('the runs tree at the default sidebar width: a click keeps the arrow keys in the tree, and Roll Back names the run by its ticket and time', async () => {
+    await runFromPalette(page, 'View: Close All Editors');
+    const runs = runEvents(ws.folder).filter((r) => r.types.includes('correction.accepted'));
+    const accepted = runs[runs.length - 1]!.runId;
+    await runFromPalette(page, 'Ticket Runner: Focus on Runs View');
+    const sidebar = page.locator('.part.sidebar');
+    // Two runs of one ticket, told apart by their time; the outcome is in the words a screen reader says.
+    const rows = sidebar.locator('.monaco-list-row[aria-label^="BLOG-2, "]');
+    await until(page, 'two runs of BLOG-2 in the tree', async () => ((await rows.count()) >= 2 ? true : undefined), 30_000);
+    const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    assert.ok(
+      labels.some((l) => l.startsWith('BLOG-2, rolled back, ')),
+      labels.join(' | '),
+    );
+    const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+    assert.equal(new Set(texts).size, texts.length, `no two rows read the same: ${texts.join(' | ')}`);
+    mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+    const shoot = (theme: string) =>
+      sidebar.screenshot({ path: path.join(ROOT, 'test-results', `runs-tree-${theme}.png`), animations: 'disabled' });
+    await page.mouse.move(700, 450); // No hover on a row.
+    // Each theme in the workspace's settings, as a user picks one for a project; then as they were.
+    const settings = path.join(ws.folder, '.vscode', 'settings.json');
+    const saved = readFileSync(settings, 'utf8');
+    try {
+      for (const [theme, id, kind] of [
+        ['light', 'Default Light Modern', 'vs'],
+        ['dark', 'Default Dark Modern', 'vs-dark'],
+      ] as const) {
+        writeFileSync(settings, JSON.stringify({ ...(JSON.parse(saved) as object), 'workbench.colorTheme': id }, null, 2));
+        await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 30_000 });
+        await shoot(theme);
+      }
+    } finally {
+      writeFileSync(settings, saved);
+    }
+
+    // A click opens the run page and leaves the keyboard in the tree: the arrow keys go on through the runs.
+    const row = sidebar.locator('.monaco-list-row[aria-label^="BLOG-2, "]:not([aria-label^="BLOG-2, rolled back"])').first();
+    await row.click();
+    await runWebview(page).locator('.correction-box[data-status="accepted"]').waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1_000); // Time for the page, if it took the focus, to have taken it.
+    const focused = () => sidebar.locator('.monaco-list-row.focused[aria-label^="BLOG-2, "]').getAttribute('aria-label');
+    const first = await focused();
+    // Towards the other run, whichever place the clicked one has.
+    const [away, back] = (await row.getAttribute('data-index')) === '0' ? ['ArrowDown', 'ArrowUp'] : ['ArrowUp', 'ArrowDown'];
+    await page.keyboard.press(away);
+    await until(page, `${away} to move in the tree`, async () => ((await focused()) !== first ? true : undefined), 10_000);
+    await page.keyboard.press(back);
+    await until(page, `${back} to move back`, async () => ((await focused()) === first ? true : undefined), 10_000);
+
+    // Roll Back from the row's menu: the question and the notification name the run, never by its id.
+    const question = await askFromRowMenu(row, 'Roll Back Run');
+    assert.match(question, /Roll back BLOG-2's run from (yesterday, )?\d\d:\d\d\? /, question);
+    assert.ok(!question.includes(accepted), `the question names no run id: ${question}`);
+    await dialog()
+      .locator('.monaco-button', { hasText: /^(Roll Back|Overwrite My Changes)$/ })
+      .click();
+    const toast = page.locator('.notification-toast', { hasText: /BLOG-2's run from (yesterday, )?\d\d:\d\d is rolled back/ }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    assert.ok(!(await toast.innerText()).includes(accepted), 'the notification names no run id');
+    // The page says what is true now: the accepted change was put back, and nothing is "Proposed".
+    const box = runWebview(page).locator('.correction-box.rolledBack[data-status="accepted"]');
+    await box.waitFor({ timeout: 30_000 });
+    assert.doesNotMatch(await box.innerText(), /Proposed/);
+    await runFromPalette(page, 'View: Close All Editors');
+  });
+
   it('Accept from the tree or the palette asks in a modal that shows the proposal; Cancel and the diff decide nothing, Accept resumes the run', async () => {
     await runFromPalette(page, 'View: Close All Editors');
     const ticketFile = path.join(ws.folder, '.tickets', 'BLOG-4.ticket.json');
@@ -244,7 +322,7 @@ describe('end to end in code-server with Chromium', function () {
     await runFromPalette(page, 'Ticket Runner: Focus on Runs View');
     const sidebar = page.locator('.part.sidebar');
     // The row once the extension's own view of the run has the request (what Accept reads).
-    const row = sidebar.locator('.monaco-list-row', { hasText: /BLOG-4.*waiting for your decision/ }).first();
+    const row = sidebar.locator('.monaco-list-row[aria-label^="BLOG-4, waiting for your decision"]').first();
     await row.waitFor({ timeout: 30_000 });
     // Wide enough for the rows' titles and times, the run unfolded, cropped below its last row.
     const side = (await sidebar.boundingBox())!;
@@ -258,14 +336,7 @@ describe('end to end in code-server with Chromium', function () {
     await docScreenshot(sidebar, 'runs-tree', { bottom: sidebar.locator('.monaco-list-row').last() });
 
     // (a) From the tree's menu: the modal says what Accept changes, the diff first; Escape leaves all as it was.
-    await row.click({ button: 'right' });
-    // Chosen as a keyboard user would: a click can land while the menu is still settling under
-    // the pointer, and then the menu stays open with the item merely highlighted.
-    const item = page.locator('.monaco-menu .action-item', { hasText: 'Accept Correction Request' }).first();
-    await item.hover();
-    await page.keyboard.press('Enter');
-    await dialog().waitFor({ timeout: 30_000 });
-    const text = await dialog().innerText();
+    const text = await askFromRowMenu(row, 'Accept Correction Request');
     assert.match(text, /Accept the correction of BLOG-4\?/);
     assert.match(text, /Accept rewrites \.tickets\/BLOG-4\.ticket\.json \(its scope\):/, text);
     assert.match(text, /^\+.*"/m, `the modal shows the added lines: ${text}`);

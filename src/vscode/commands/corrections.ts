@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { confirmAccept } from '../acceptQuestion';
+import { runName } from '../../core/run/views/runName';
 import { showMessage } from '../messages';
+import { nothingToAcceptNotice } from '../runNotices';
 import { Command } from '../settings';
 import type { CommandContext } from './commandContext';
 import { showError } from './commandError';
@@ -24,7 +26,7 @@ async function acceptCorrection(ctx: CommandContext, arg: RunArg, confirmed: boo
     // The log, not the window's copy of it: the request may have come in a moment ago.
     const state = (await ctx.runs.reload(known.folder, id)) ?? known.state;
     if (!state.corrections.some((c) => c.status === 'pending'))
-      return void showMessage('info', `Run ${id} of ${state.ticketId} waits for no decision: nothing to accept.`);
+      return void showMessage('info', nothingToAcceptNotice(runName(state, new Date())));
     const requestId = await confirmAccept(state, ctx.panels.proposals);
     if (!requestId) return;
     // Decided while the modal was open (the run view's Accept): say so; the core refuses it anyway.

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunState } from '../../core/run/runState';
-import { runNode } from '../../core/run/views/runTree';
+import { runNode, runOutcome } from '../../core/run/views/runTree';
 import { showMessage } from '../messages';
 import type { RunService } from '../runService';
 
@@ -21,8 +21,11 @@ export async function pickRun(
     .list()
     .filter((r) => filter(r.state))
     .map((r) => {
-      const node = runNode(r.state, new Date(), runs.statusOf(r.state.runId));
-      return { label: node.label, description: node.description, detail: `run ${r.state.runId}`, runId: r.state.runId };
+      const status = runs.statusOf(r.state.runId) ?? r.state.status;
+      const node = runNode(r.state, new Date(), status);
+      // The ticket and when, as in the tree; what it is about and how it stands below, never its id.
+      const detail = [r.state.manifest?.title, runOutcome(r.state, status)].filter(Boolean).join(' · ');
+      return { label: node.label, description: node.description, detail, runId: r.state.runId };
     });
   if (!items.length) {
     void showMessage('info', none);

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core';
+import { runName } from '../../core/run/views/runName';
 import { FsWorkspace } from '../../node/workspace/fsWorkspace';
 import { sha256 } from '../../node/store/fileRunStore';
 import { folderRunSettings } from '../folderSettings';
 import { showMessage } from '../messages';
 import { rollbackQuestion } from '../rollbackQuestion';
+import { deleteQuestion, failedNotice, rolledBackNotice } from '../runNotices';
 import type { KnownRun } from '../runService';
 import { Command } from '../settings';
 import type { CommandContext } from './commandContext';
@@ -18,9 +20,10 @@ import { requireTrust } from './workspaceTrust';
 export function registerRunsListCommands(ctx: CommandContext): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
-    reg(Command.openRun, async (arg?: RunArg) => {
+    // `how`: the runs tree's click keeps the focus in the tree; the palette and the menus move it to the page.
+    reg(Command.openRun, async (arg?: RunArg, how?: { preserveFocus?: boolean }) => {
       const id = await pickRun(ctx.runs, arg, 'Open which run?');
-      if (id) ctx.panels.open(id, 'live');
+      if (id) ctx.panels.open(id, 'live', how?.preserveFocus === true);
     }),
     reg(Command.replayRun, async (arg?: RunArg) => {
       const id = await pickRun(ctx.runs, arg, 'Replay which run?');
@@ -49,12 +52,9 @@ async function deleteRun(ctx: CommandContext, arg: RunArg, confirmed: boolean | 
   if (!id) return;
   if (ctx.runs.isActive(id)) return void showMessage('warning', 'This run is still going: cancel it first.');
   if (confirmed !== true) {
-    const ok = await vscode.window.showWarningMessage(
-      `Delete run ${id} and its log? Files it wrote stay as they are.`,
-      { modal: true },
-      'Delete',
-    );
-    if (ok !== 'Delete') return;
+    const known = ctx.runs.get(id);
+    const name = known ? runName(known.state, new Date()) : 'this run';
+    if ((await vscode.window.showWarningMessage(deleteQuestion(name), { modal: true }, 'Delete')) !== 'Delete') return;
   }
   await ctx.runs.delete(id);
   ctx.log.info(`run ${id} deleted`);
@@ -71,6 +71,7 @@ async function rollBack(ctx: CommandContext, arg: RunArg, confirmed: boolean | u
   );
   const known = id ? ctx.runs.get(id) : undefined;
   if (!known || !id) return;
+  const name = runName(known.state, new Date());
   try {
     const { planRollback, rollbackRun } = await core();
     let force = false;
@@ -80,17 +81,18 @@ async function rollBack(ctx: CommandContext, arg: RunArg, confirmed: boolean | u
         { store: ctx.runs.store(known.folder), workspace: new FsWorkspace(known.folder.uri.fsPath), hash: sha256 },
         id,
       );
-      const { message, detail, action } = rollbackQuestion(plan);
+      const { message, detail, action } = rollbackQuestion(plan, name);
       if ((await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) !== action) return;
       force = plan.conflicts.length > 0;
     }
     const result = await ctx.runs.drive(known.folder, known.state.ticketPath, (deps) => rollbackRun(deps, id, { force }), {
       noModel: true,
     });
-    void showMessage('info', `Run ${id} rolled back.`);
+    ctx.log.info(`run ${id} rolled back`);
+    void showMessage('info', rolledBackNotice(name));
     return result;
   } catch (err) {
-    showError(ctx.log, `Rollback of ${id} failed`, err);
+    showError(ctx.log, failedNotice('Rolling back', name), err, id);
   }
 }
 
@@ -104,7 +106,7 @@ async function resume(ctx: CommandContext, arg: RunArg): Promise<RunResult | und
   try {
     return await resumeInWindow(ctx, known);
   } catch (err) {
-    showError(ctx.log, `Resume of ${id} failed`, err);
+    showError(ctx.log, failedNotice('Resuming', runName(known.state, new Date())), err, id);
   }
 }
 

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { recordScriptText } from '../../node/models/scripted/recordScript';
+import { runName } from '../../core/run/views/runName';
 import { showMessage } from '../messages';
+import { failedNotice, saveScriptTitle, scriptSavedNotice } from '../runNotices';
 import { defaultScriptPath, unsavable } from '../runScript';
 import { Command } from '../settings';
 import type { CommandContext } from './commandContext';
@@ -25,8 +27,9 @@ async function saveRunScript(ctx: CommandContext, arg: RunArg): Promise<vscode.U
   if (!known) return undefined;
   const problem = unsavable(known.state, ctx.runs.isActive(known.state.runId));
   if (problem) return void showMessage('warning', problem);
+  const name = runName(known.state, new Date());
   const target = await vscode.window.showSaveDialog({
-    title: `Ticket Runner: Save run ${known.state.runId} as a script`,
+    title: saveScriptTitle(name),
     defaultUri: vscode.Uri.file(defaultScriptPath(known.folder.uri.fsPath, known.state)),
     filters: { 'Ticket Runner script': ['json'] },
     saveLabel: 'Save Script',
@@ -37,13 +40,10 @@ async function saveRunScript(ctx: CommandContext, arg: RunArg): Promise<vscode.U
     const text = await recordScriptText(known.state, (hash) => store.getBlob(known.state.runId, hash));
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
     ctx.log.info(`run ${known.state.runId} saved as a script: ${target.fsPath}`);
-    void showMessage(
-      'info',
-      `Saved ${known.state.modelCalls.length} model answer(s) of run ${known.state.runId} to ${vscode.workspace.asRelativePath(target)}. The scripted model replays it when it is the ticket's .script.json.`,
-    );
+    void showMessage('info', scriptSavedNotice(name, known.state.modelCalls.length, vscode.workspace.asRelativePath(target)));
     return target;
   } catch (err) {
-    showError(ctx.log, `Saving run ${known.state.runId} as a script failed`, err);
+    showError(ctx.log, failedNotice('Saving', `${name} as a script`), err, known.state.runId);
     return undefined;
   }
 }

@@ -3,6 +3,7 @@ import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { leftoverRuns, planRollback, rollbackRun, type PipelineDeps } from '../../../src/core';
 import { reduceRun } from '../../../src/core/run/reducer';
+import { runName } from '../../../src/core/run/views/runName';
 import { systemClock } from '../../../src/node/store/systemClock';
 import { FileRunStore, sha256 } from '../../../src/node/store/fileRunStore';
 import { FsWorkspace } from '../../../src/node/workspace/fsWorkspace';
@@ -21,12 +22,14 @@ describe('"Roll Back Run" asks with the list of files', function () {
   it('lists every file it restores or deletes, and asks to overwrite the ones changed since the run', async () => {
     const run = await runTicket(ws.root, 'BLOG-3');
     const io = { store: new FileRunStore(ws.root), workspace: new FsWorkspace(ws.root), hash: sha256 };
-    const clean = rollbackQuestion(await planRollback(io, run.runId));
+    const name = runName(run.state, new Date());
+    const clean = rollbackQuestion(await planRollback(io, run.runId), name);
     assert.equal(clean.action, 'Roll Back');
+    assert.match(clean.message, /^Roll back BLOG-3's run from \d\d:\d\d\? 2 file\(s\) go back/);
     assert.equal(clean.detail, 'restore src/format/postSummary.ts\ndelete test/ticket/BLOG-3.test.ts');
 
     appendFileSync(path.join(ws.root, 'src', 'format', 'postSummary.ts'), '\n// mine\n');
-    const asked = rollbackQuestion(await planRollback(io, run.runId));
+    const asked = rollbackQuestion(await planRollback(io, run.runId), name);
     assert.equal(asked.action, 'Overwrite My Changes');
     assert.match(
       asked.message,

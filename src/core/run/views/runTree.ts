@@ -10,7 +10,8 @@ import {
   whatIsWrong,
   whyAttemptFailed,
 } from './words';
-import { localTime, startedLabel } from './time';
+import { agoWords, localTime, startedLabel } from './time';
+import { decisionWords } from './decisionWords';
 import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
 import type { AttemptState, RunState } from '../reducer';
@@ -87,16 +88,43 @@ const STATUS_WORDS: Record<Status, string> = {
 const spoken = (label: string, status: Status, description: string | undefined) =>
   [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
 
-const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => ({
-  id: `${parent}/${key}`,
-  label,
-  runId,
-  contextValue: key.split(':')[0] ?? key,
-  children: [],
-  ...ICONS[status],
-  ...extra,
-  accessibleLabel: spoken(extra.label ?? label, status, extra.description),
-});
+/** The most of a description that a sidebar of default width shows beside a row's label. */
+const FEW_WORDS = 40;
+
+/**
+ * A description in a few words: its first line, cut at a word when it is longer (mid-word when a
+ * long word would leave almost nothing), and marked as cut. A screen reader reads it too.
+ */
+function fewWords(text: string): string {
+  const line = text.trim().split('\n')[0]!.trim();
+  if (line.length <= FEW_WORDS) return line;
+  const head = line.slice(0, FEW_WORDS);
+  const atWord = head.slice(0, head.lastIndexOf(' ')).replace(/[\s·:;,]+$/, '');
+  return `${atWord.length >= (FEW_WORDS * 2) / 3 ? atWord : head.slice(0, FEW_WORDS - 1)}…`;
+}
+
+/** The tooltip of a row whose description was cut: the whole text, unless the tooltip holds it already. */
+function withWhole(description: string | undefined, tooltip: string | undefined): string | undefined {
+  const whole = description?.trim();
+  if (!whole || whole === fewWords(whole) || tooltip?.includes(whole)) return tooltip;
+  return tooltip ? `${whole}\n\n${tooltip}` : whole;
+}
+
+const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => {
+  const description = extra.description === undefined ? undefined : fewWords(extra.description);
+  return {
+    id: `${parent}/${key}`,
+    label,
+    runId,
+    contextValue: key.split(':')[0] ?? key,
+    children: [],
+    ...ICONS[status],
+    ...extra,
+    description,
+    tooltip: withWhole(extra.description, extra.tooltip),
+    accessibleLabel: spoken(extra.label ?? label, status, description),
+  };
+};
 
 function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
   const out: RunNode[] = [];
@@ -200,8 +228,8 @@ function checkNodes(id: string, runId: string, a: AttemptState): RunNode[] {
   return out;
 }
 
-/** What the run's line says: how it ended, or that it goes on, or that its process died. */
-function runDescription(state: RunState, status: DisplayStatus): string {
+/** How a run stands, in words: how it ended, or that it goes on, or that its process died. */
+export function runOutcome(state: RunState, status: DisplayStatus): string {
   // The correction is a row of its own (its id in the run's tooltip): a narrow tree keeps the words.
   const how = state.finished ? outcomeLine(state.finished, { requestIds: false, gateNames: false }) : undefined;
   // A rolled-back run's changes are gone: what it once reached is history, said after.
@@ -225,21 +253,26 @@ export interface ViewClock {
 export function runNode(state: RunState, now: Date, status: DisplayStatus = state.status, clock: ViewClock = {}): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
-  const scripted = state.model?.scripted ? ' · SCRIPTED' : '';
+  const scripted = state.model?.scripted ? 'SCRIPTED' : '';
   const title = state.manifest?.title;
   const shown: Status = state.rolledBack ? 'rolledBack' : status;
+  const outcome = runOutcome(state, status);
+  const when = state.startedAt ? agoWords(state.startedAt, now, clock.timeZone) : undefined;
+  const ticket = state.ticketId || '(unknown ticket)';
   const root: RunNode = {
     id,
-    // A rolled-back run says so in its label: a long title leaves no room for the description in a narrow tree.
-    label: `${state.ticketId || '(unknown ticket)'}${state.rolledBack ? ' (rolled back)' : ''}${title ? `: ${title}` : ''}`,
-    // The outcome first: a narrow tree cuts the end of a description.
-    description: `${runDescription(state, status)} · ${startedLabel(state.startedAt, now, clock.timeZone)}${scripted}`,
+    // The ticket, its outcome in the icon, and when: a sidebar of default width shows all three,
+    // and two runs of one ticket differ by their time. The rest is in the tooltip.
+    label: ticket,
+    // A rolled-back run's grey icon alone would not say what happened to its files.
+    description: [state.rolledBack ? 'rolled back' : undefined, when, scripted].filter(Boolean).join(' · '),
     tooltip: [
+      `${ticket}${title ? `: ${title}` : ''}`,
+      outcome,
       `Run ${runId}, started ${state.startedAt ? localTime(state.startedAt, clock.timeZone) : 'at an unknown time'}${state.finished && state.updatedAt ? `, last event ${localTime(state.updatedAt, clock.timeZone)}` : ''}`,
       `Ticket ${state.ticketPath}`,
       `Model: ${modelLabel(state)}`,
       `${state.usage.calls} model call(s), ${state.usage.inputTokens + state.usage.outputTokens} tokens, $${state.usage.costUsd.toFixed(4)}`,
-      ...(state.finished ? [outcomeLine(state.finished, { requestIds: false, gateNames: false })] : []),
       ...(state.rolledBack ? ['Rolled back: the files it wrote were put back as they were before the run.'] : []),
     ].join('\n'),
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
@@ -248,7 +281,9 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
     ...ICONS[shown],
     children: [],
   };
-  root.accessibleLabel = spoken(root.label, shown, root.description);
+  // The outcome in words, once: "passed" is both the status and the outcome line of a pass.
+  const said = outcome.startsWith(STATUS_WORDS[shown]) ? outcome : `${STATUS_WORDS[shown]}, ${outcome}`;
+  root.accessibleLabel = [ticket, said, when, scripted && 'SCRIPTED'].filter(Boolean).join(', ');
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
   if (state.sandbox)
     root.children.push(
@@ -285,13 +320,18 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
     root.children.push(g);
   }
   for (const c of state.corrections) {
-    const status: Status = c.status === 'pending' ? 'needsOperator' : c.status === 'accepted' ? 'passed' : 'failed';
+    const { shown: decided, afterDecision } = decisionWords(c.status, state.rolledBack);
+    const status: Status =
+      decided === 'pending' ? 'needsOperator' : decided === 'accepted' ? 'passed' : decided === 'rejected' ? 'failed' : decided;
     root.children.push(
       node(id, `correction:${c.request.id}`, runId, `correction: ${whatIsWrong(c.request.target)} is wrong`, status, {
         description:
           c.status === 'pending'
             ? 'waiting for your decision'
-            : `${c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${c.reason ? `: ${c.reason}` : ''}`,
+            : // Undone by the rollback: what matters now fits the row; who accepted it is the page's.
+              afterDecision
+              ? `${c.status}${afterDecision}`
+              : `${c.status}${c.by ? ` by ${deciderWords(c.by)}` : ''}${c.reason ? `: ${c.reason}` : ''}`,
         tooltip: `${c.request.fact.detail}${c.request.claim ? `\n\n${c.request.claim.text}` : ''}`,
         file: c.request.fact.file ? { path: c.request.fact.file, line: c.request.fact.line } : undefined,
       }),

@@ -25,6 +25,42 @@ export function startedLabel(startedAt: string | undefined, now: Date, timeZone?
   return at.day === parts(now.toISOString(), timeZone).day ? at.minute : `${at.day} ${at.minute}`;
 }
 
+const MINUTE_MS = 60_000;
+
+/** The day and month, and the year only when it is not this one: `5 Dec`, `5 Dec 2025`. */
+const dayWords = (iso: string, now: Date, timeZone: string | undefined) => {
+  const year = (d: Date) => new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric' }).format(d);
+  const at = new Date(iso);
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    day: 'numeric',
+    month: 'short',
+    year: year(at) === year(now) ? undefined : 'numeric',
+  }).format(at);
+};
+
+/**
+ * When something happened, as a person says it: `10:49` today, `yesterday, 10:49`, `5 Dec, 10:49`,
+ * `5 Dec 2025, 10:49`. Dialogs name a run by it, so the day is the user's, not the log's UTC.
+ */
+export function whenWords(iso: string, now: Date, timeZone?: string): string {
+  const at = parts(iso, timeZone);
+  if (at.day === parts(now.toISOString(), timeZone).day) return at.minute;
+  const yesterday = parts(new Date(now.getTime() - 24 * 60 * MINUTE_MS).toISOString(), timeZone).day;
+  return `${at.day === yesterday ? 'yesterday' : dayWords(iso, now, timeZone)}, ${at.minute}`;
+}
+
+/**
+ * How long ago, in the fewest words a narrow tree keeps: `just now`, `2 min ago`, then the time as
+ * `whenWords` says it (a count of hours makes the user do the sum).
+ */
+export function agoWords(iso: string, now: Date, timeZone?: string): string {
+  const minutes = Math.floor((now.getTime() - Date.parse(iso)) / MINUTE_MS);
+  // A host clock a little behind the log's says "just now", never a time to come.
+  if (minutes < 1) return 'just now';
+  return minutes < 60 ? `${minutes} min ago` : whenWords(iso, now, timeZone);
+}
+
 /** A moment in full, to the second: `2026-11-23 10:00:06`. */
 export function localTime(iso: string, timeZone?: string): string {
   const at = parts(iso, timeZone);
