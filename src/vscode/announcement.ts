@@ -17,7 +17,7 @@ export function announcement(
 ): { level: 'info' | 'warning'; text: string; actions: string[]; untilDecided?: true } {
   // The correction is decided in the run view or from the palette: its id helps no one here.
   const how = state.finished ? outcomeLine(state.finished, { requestIds: false, gateNames: false }) : outcomeWords(state.status);
-  const scripted = state.model?.scripted ? ' (SCRIPTED model)' : '';
+  const scripted = state.model?.scripted ? ' (recorded sample, not a live model)' : '';
   // A run waiting for the operator's decision is not over: its files are the proposal's context.
   const left = state.status !== 'passed' && state.status !== 'needsOperator' && writtenFiles > 0;
   const text = `${state.ticketId}: ${how}${scripted}${left ? `. It left ${writtenFiles} changed file${writtenFiles === 1 ? '' : 's'}.` : ''}`;

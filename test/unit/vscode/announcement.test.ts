@@ -37,7 +37,7 @@ describe('what the editor says when a run ends', () => {
     const waiting = recorded('BLOG-3').state;
     assert.equal(waiting.status, 'needsOperator');
     assert.deepEqual(announcement(waiting, 3).actions, []);
-    assert.match(announcement(passed, 0).text, /\(SCRIPTED model\)$/);
+    assert.match(announcement(passed, 0).text, /\(recorded sample, not a live model\)$/);
   });
 
   it('a run waiting for a decision is said until the decision, without the request id, and closes by itself then', () => {
@@ -47,7 +47,7 @@ describe('what the editor says when a run ends', () => {
     assert.deepEqual(said.actions, [], 'a notice that closes by itself has no buttons');
     assert.match(
       said.text,
-      /^BLOG-3: waiting for your decision: correction proposed: the ticket is wrong \(SCRIPTED model\)\. Accept or reject it in the run view\.$/,
+      /^BLOG-3: waiting for your decision: correction proposed: the ticket is wrong \(recorded sample, not a live model\)\. Accept or reject it in the run view\.$/,
     );
     assert.ok(!said.text.includes(waiting.corrections[0]!.request.id));
     assert.equal(announcement(recorded('BLOG-1').state, 0).untilDecided, undefined);

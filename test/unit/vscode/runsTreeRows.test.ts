@@ -18,9 +18,9 @@ describe('a row of the runs tree reads at the default sidebar width', () => {
     const { state } = recorded('BLOG-1');
     const row = runNode(state, twoMinutesAfter(state.startedAt), state.status, ZONE);
     assert.equal(row.label, 'BLOG-1');
-    assert.equal(row.description, '2 min ago · SCRIPTED');
+    assert.equal(row.description, '2 min ago · recorded');
     assert.deepEqual([row.icon, row.color], ['pass', 'testing.iconPassed']);
-    assert.equal(row.accessibleLabel, 'BLOG-1, passed, 2 min ago, SCRIPTED');
+    assert.equal(row.accessibleLabel, 'BLOG-1, passed, 2 min ago, recorded sample');
   });
 
   it("a run's tooltip has what the row leaves out: the ticket's title, the outcome, the start in full, and the id for a bug report", () => {
@@ -30,7 +30,7 @@ describe('a row of the runs tree reads at the default sidebar width', () => {
     assert.equal(lines[0], 'BLOG-3: Show the publish date in post summaries');
     assert.equal(lines[1], 'waiting for your decision: correction proposed: the ticket is wrong');
     assert.match(lines[2] ?? '', /^Run \d{8}-\d{6}-\w+, started 2026-11-23 11:00:12/);
-    assert.equal(row.accessibleLabel, 'BLOG-3, waiting for your decision: correction proposed: the ticket is wrong, 2 min ago, SCRIPTED');
+    assert.equal(row.accessibleLabel, 'BLOG-3, waiting for your decision: correction proposed: the ticket is wrong, 2 min ago, recorded sample');
   });
 
   it('two runs of one ticket are told apart by their time; a run of another day says its day', () => {
@@ -39,7 +39,7 @@ describe('a row of the runs tree reads at the default sidebar width', () => {
     const earlier = { ...state, runId: `${state.runId}-0`, startedAt: new Date(Date.parse(state.startedAt!) - 3 * 60_000).toISOString() };
     assert.notEqual(runNode(earlier, now, 'passed', ZONE).description, runNode(state, now, 'passed', ZONE).description);
     const dayBefore = new Date(Date.parse(state.startedAt!) + 24 * 3_600_000);
-    assert.equal(runNode(state, dayBefore, 'passed', ZONE).description, 'yesterday, 11:00 · SCRIPTED');
+    assert.equal(runNode(state, dayBefore, 'passed', ZONE).description, 'yesterday, 11:00 · recorded');
   });
 
   it('every description is a few words; the whole text is in the tooltip, and the screen reader reads the few words', () => {

@@ -20,8 +20,8 @@ describe('run views (pure projections of the log)', () => {
     assert.match(root.tooltip ?? '', /^BLOG-3: \S/, 'the ticket id and its title');
     assert.equal(root.contextValue, 'run.needsOperator');
     assert.equal(root.icon, 'question');
-    assert.match(root.description ?? '', / · SCRIPTED$/);
-    assert.match(root.accessibleLabel, /^BLOG-3, waiting for your decision: .*, SCRIPTED$/, 'the outcome first, in words');
+    assert.match(root.description ?? '', / · recorded$/);
+    assert.match(root.accessibleLabel, /^BLOG-3, waiting for your decision: .*, recorded sample$/, 'the outcome first, in words');
     // The correction's id (a row of its own, decided with a click) helps no one in the tree: not even its tooltip.
     assert.match(root.tooltip ?? '', /\nwaiting for your decision: correction proposed: .+ is wrong\n/);
     const requestId = state.corrections[0]!.request.id;
@@ -176,7 +176,7 @@ describe('run views (pure projections of the log)', () => {
     assert.deepEqual([root.icon, root.color], ['discard', 'disabledForeground'], 'never the green check of the pass it once was');
     // The label is the ticket alone, so the description's few words fit a sidebar of default width.
     assert.equal(root.label, 'BLOG-1');
-    assert.equal(root.description, 'rolled back · 11:00 · SCRIPTED');
+    assert.equal(root.description, 'rolled back · 11:00 · recorded');
     assert.match(root.tooltip ?? '', /^BLOG-1: \S.*\nfiles put back · before that: passed\n/);
     assert.match(root.accessibleLabel, /^BLOG-1, rolled back, files put back/);
     // The log's UTC (10:00:06Z) in the user's zone, and no ISO stamp.

@@ -253,7 +253,8 @@ export interface ViewClock {
 export function runNode(state: RunState, now: Date, status: DisplayStatus = state.status, clock: ViewClock = {}): RunNode {
   const runId = state.runId;
   const id = `run:${runId}`;
-  const scripted = state.model?.scripted ? 'SCRIPTED' : '';
+  // The scripted model says it is one on every row, in words a newcomer reads: it replays a recording.
+  const scripted = state.model?.scripted ? 'recorded' : '';
   const title = state.manifest?.title;
   const shown: Status = state.rolledBack ? 'rolledBack' : status;
   const outcome = runOutcome(state, status);
@@ -283,7 +284,7 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
   };
   // The outcome in words, once: "passed" is both the status and the outcome line of a pass.
   const said = outcome.startsWith(STATUS_WORDS[shown]) ? outcome : `${STATUS_WORDS[shown]}, ${outcome}`;
-  root.accessibleLabel = [ticket, said, when, scripted && 'SCRIPTED'].filter(Boolean).join(', ');
+  root.accessibleLabel = [ticket, said, when, scripted && 'recorded sample'].filter(Boolean).join(', ');
   // Where the run's tests and tools ran, first: a run without the sandbox must not look like one with it.
   if (state.sandbox)
     root.children.push(
