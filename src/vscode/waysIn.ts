@@ -7,8 +7,8 @@
 import type { ModelProviderSetting } from './settings';
 
 /** The buttons, as the user reads them. */
-export const SET_API_KEY = 'Set API Key';
-export const USE_EDITOR_MODEL = "Use the Editor's Model";
+export const SET_API_KEY = 'Set Anthropic API Key';
+export const USE_EDITOR_MODEL = "Use the Editor's Chat Model";
 export const TRY_SAMPLE = 'Try the Recorded Sample';
 
 export type WayIn = 'key' | 'editor' | 'sample';

@@ -87,7 +87,7 @@ describe('a way in, in code-server with no key and no chat model', function () {
     const question = dialog();
     await question.waitFor({ timeout: 60_000 });
     assert.match(await question.innerText(), /Ticket Runner needs a model to draft a ticket/);
-    assert.deepEqual((await buttonsOf(question)).sort(), ['Cancel', 'Set API Key', "Use the Editor's Model"]);
+    assert.deepEqual((await buttonsOf(question)).sort(), ['Cancel', 'Set Anthropic API Key', "Use the Editor's Chat Model"]);
     assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'no question about the text before the model');
     // Cancelled: the draft stops there, and asks nothing more.
     await question.locator('.monaco-button', { hasText: 'Cancel' }).click();
@@ -103,7 +103,7 @@ describe('a way in, in code-server with no key and no chat model', function () {
     await question.waitFor({ timeout: 60_000 });
     const text = await question.innerText();
     assert.match(text, /Ticket Runner needs a model to run a ticket, and no Anthropic API key is set/);
-    assert.deepEqual((await buttonsOf(question)).sort(), ['Cancel', 'Set API Key', 'Try the Recorded Sample', "Use the Editor's Model"]);
+    assert.deepEqual((await buttonsOf(question)).sort(), ['Cancel', 'Set Anthropic API Key', 'Try the Recorded Sample', "Use the Editor's Chat Model"]);
     assert.doesNotMatch(text, /--model|ticketRunner\./, 'settings and commands, no flags or ids');
     assert.equal(runLogs(ws.folder).length, before, 'no run started before a model was chosen');
     await page.screenshot({ path: path.join(SHOTS, 'way-in-no-key.png') });
@@ -153,7 +153,7 @@ describe("a way in, in code-server with no key and the editor's chat models", fu
     const settings = path.join(ws.folder, '.vscode', 'settings.json');
     await runFromPalette(page, 'Ticket Runner: Run Ticket');
     await dialog().waitFor({ timeout: 60_000 });
-    await dialog().locator('.monaco-button', { hasText: "Use the Editor's Model" }).click();
+    await dialog().locator('.monaco-button', { hasText: "Use the Editor's Chat Model" }).click();
     await pickItem(page, 'Fake plain');
     const end = Date.now() + 30_000;
     // Both settings, written one after the other.

@@ -29,7 +29,7 @@ describe('the ways to a model, for a window that has none', () => {
   it('a run offers the three ways as buttons, each named in the message; a draft offers the two that can draft', () => {
     const run = waysInQuestion(missingModel(facts({}))!, { sample: true });
     assert.deepEqual(run.actions, [SET_API_KEY, USE_EDITOR_MODEL, TRY_SAMPLE]);
-    assert.deepEqual(run.actions, ['Set API Key', "Use the Editor's Model", 'Try the Recorded Sample']);
+    assert.deepEqual(run.actions, ['Set Anthropic API Key', "Use the Editor's Chat Model", 'Try the Recorded Sample']);
     assert.equal(run.message, 'Ticket Runner needs a model to run a ticket, and no Anthropic API key is set.');
     assert.equal(
       run.detail,
@@ -61,8 +61,8 @@ describe('the ways to a model, for a window that has none', () => {
   });
 
   it('a button names its way; a closed notification names none', () => {
-    assert.equal(wayOf('Set API Key'), 'key');
-    assert.equal(wayOf("Use the Editor's Model"), 'editor');
+    assert.equal(wayOf('Set Anthropic API Key'), 'key');
+    assert.equal(wayOf("Use the Editor's Chat Model"), 'editor');
     assert.equal(wayOf('Try the Recorded Sample'), 'sample');
     assert.equal(wayOf(undefined), undefined);
   });
