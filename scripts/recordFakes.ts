@@ -50,12 +50,13 @@ const RUNS: RecordedRun[] = [
   // A typed op writes a file before the Coder does (test/unit/loop/testsPrepared.test.ts).
   { fixture: 'blog-api', ticket: 'BLOG-10' },
   // The gates' stories (test/unit/loop/gates.test.ts): a repair kept, a repair put back, a
-  // repair whose model fails, a tool that throws, a corrected plan from the Test Reviewer.
-  { fixture: 'blog-api', ticket: 'BLOG-5', gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'exit 0' } },
-  { fixture: 'blog-api', ticket: 'BLOG-6', gates: { enabled: DEFAULT_GATES } },
-  { fixture: 'blog-api', ticket: 'BLOG-7', gates: { enabled: DEFAULT_GATES } },
-  { fixture: 'blog-api', ticket: 'BLOG-8', gates: { enabled: DEFAULT_GATES } },
-  { fixture: 'blog-api', ticket: 'BLOG-9', gates: { enabled: DEFAULT_GATES }, decide: 'accept' },
+  // repair whose model fails, a tool that throws, a corrected plan from the Test Reviewer. The
+  // project's whole suite, as those tests ask for it.
+  { fixture: 'blog-api', ticket: 'BLOG-5', gates: { enabled: [...DEFAULT_GATES, 'build'], buildCommand: 'exit 0', projectTests: 'all' } },
+  { fixture: 'blog-api', ticket: 'BLOG-6', gates: { enabled: DEFAULT_GATES, projectTests: 'all' } },
+  { fixture: 'blog-api', ticket: 'BLOG-7', gates: { enabled: DEFAULT_GATES, projectTests: 'all' } },
+  { fixture: 'blog-api', ticket: 'BLOG-8', gates: { enabled: DEFAULT_GATES, projectTests: 'all' } },
+  { fixture: 'blog-api', ticket: 'BLOG-9', gates: { enabled: DEFAULT_GATES, projectTests: 'all' }, decide: 'accept' },
   { fixture: 'shop-esm', ticket: 'SHOP-1' },
   { fixture: 'inventory-jest', ticket: 'INV-1' },
 ];

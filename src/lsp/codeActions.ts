@@ -12,8 +12,8 @@ const NAME = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g;
 const MAX_NAMES = 40;
 
 /**
- * Quick fixes for the server's findings (a scope path to the closest existing file, a declare op
- * for a scope.write file the ticket creates, a test-case skeleton for a criterion with none), and, on an acceptance criterion, a `refs` entry for each
+ * Quick fixes for the server's findings (a scope path to the closest existing file, a declaration
+ * to fill in for a scope.write file the ticket creates, a test-case skeleton for a criterion with none), and, on an acceptance criterion, a `refs` entry for each
  * symbol its text names that a scope file declares and `refs` does not list yet.
  */
 export async function codeActions(
@@ -57,7 +57,7 @@ export async function codeActions(
         const op = placeholderDeclare(fix.declare);
         const changes = Array.isArray(raw.ops) ? source.set(['ops', raw.ops.length], op, true) : source.set(['ops'], [op]);
         actions.push({
-          title: `Declare ${fix.declare} as a file the ticket creates`,
+          title: `List what ${fix.declare} will export: the ticket adds those declarations to it before the Coder starts`,
           kind: CodeActionKind.QuickFix,
           diagnostics: [d],
           edit: edit(changes),

@@ -1,6 +1,5 @@
 import type { Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { heldOutPath } from '../core/stages/manifest/heldOut';
 import { validateTicket } from '../core/stages/authoring/validateTicket';
 import { standingOf, standingWords } from './heldOutView';
 import { list } from './ticketFindings';
@@ -11,7 +10,7 @@ const code = (text: string, lang = 'ts') => `\`\`\`${lang}\n${text}\n\`\`\``;
 
 /**
  * Hover in a ticket: on a test-plan entry, the test file a run renders from it (what `render`
- * prints), and on a case whether it is held out from the Coder; on a `refs` symbol, its type;
+ * prints); on a case, whether it is held out from the Coder and its own code as rendered; on a `refs` symbol, its type;
  * on a scope path, what the file exports.
  */
 export async function hover(
@@ -34,21 +33,14 @@ export async function hover(
   if (path[0] === 'testPlan' && path[1] === 'files' && typeof path[2] === 'number') {
     const i = path[2];
     // Rendering needs no types: the language service is not asked.
-    const { findings, rendered, renderedHeldOut } = await validateTicket(
-      { workspace: ws.checks.workspace },
-      ticketPath,
-      source.text,
-      signal,
-    );
+    const { findings, rendered, cases } = await validateTicket({ workspace: ws.checks.workspace }, ticketPath, source.text, signal);
     const onCase = path[3] === 'cases' && typeof path[4] === 'number' ? standingOf(ticketPath, source.text, i, path[4]) : undefined;
-    // A case is rendered into the visible file or, held out, into its own beside it.
-    const file = onCase
-      ? (onCase.standing.heldOut ? renderedHeldOut : rendered).find(
-          (f) => f.path === (onCase.standing.heldOut ? heldOutPath(onCase.file) : onCase.file),
-        )
-      : rendered[i];
-    const test = file
-      ? `The test a run renders at \`${file.path}\`:\n\n${code(file.content)}`
+    // On a case, that case alone, in the file it goes into (the held-out one, for a held-out case).
+    const shown = onCase
+      ? cases.find((c) => c.path === `$.testPlan.files[${i}].cases[${path[4]}]`)
+      : rendered[i] && { file: rendered[i].path, code: rendered[i].content };
+    const test = shown
+      ? `The test a run renders at \`${shown.file}\`:\n\n${code(shown.code)}`
       : `Not rendered: ${findings.filter((f) => f.severity === 'error').map((f) => `${f.path}: ${f.message}`)[0] ?? 'the test plan has no such file'}`;
     if (!onCase) return { contents: { kind: 'markdown', value: test }, range: range(path.slice(0, 3)) };
     return {

@@ -123,7 +123,7 @@ export async function ticketFindings(
     out.push({
       path: where,
       severity: 'error',
-      message: `scope.write[${i}] "${p}" does not exist: fix the path${near ? ` (did you mean ${near}?)` : ''}, or declare what the ticket creates in it with a "declare" op`,
+      message: `scope.write[${i}] "${p}" does not exist: fix the path${near ? ` (did you mean ${near}?)` : ''}, or, if the ticket creates it, list what it will export: the ticket adds those declarations to it before the Coder starts`,
       span: at(where),
       fix: { kind: 'scopePath', path: ['scope', 'write', i], value: w, declare: p },
     });

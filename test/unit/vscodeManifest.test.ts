@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseTicket } from '../../src/core/ticket/ticketLoader';
 import { Command, DEFAULTS, MODEL_READY_CONTEXT, SECTION, SettingKey, VIEW_RUNS, WALKTHROUGH_ID } from '../../src/vscode/settings';
 
@@ -78,6 +80,31 @@ describe('package.json contributions', () => {
     const schema = JSON.parse(readFileSync(join(root, 'schemas', 'ticket.schema.json'), 'utf8')) as { title: string };
     assert.equal(schema.title, 'Ticket Runner ticket');
     assert.match(readFileSync(join(root, '.vscodeignore'), 'utf8'), /^!schemas\/ticket\.schema\.json$/m, 'the .vsix keeps the schema');
+  });
+
+  it('a sample ticket copied into a fresh project has no $schema that does not resolve there: the contributed schema checks it', () => {
+    const samples = join(__dirname, '..', 'fixtures', 'blog-api', '.tickets');
+    const names = readdirSync(samples).filter((n) => n.endsWith('.ticket.json'));
+    assert.ok(names.length > 0);
+    const project = mkdtempSync(join(tmpdir(), 'tr-sample-'));
+    try {
+      mkdirSync(join(project, '.tickets'));
+      for (const name of names) {
+        const copy = join(project, '.tickets', name);
+        copyFileSync(join(samples, name), copy);
+        const { $schema } = JSON.parse(readFileSync(copy, 'utf8')) as { $schema?: string };
+        // VS Code takes a ticket's own $schema over the contributed one, resolved against the
+        // ticket's folder, and warns on every ticket when it is not there.
+        if ($schema === undefined) continue;
+        const resolved = new URL($schema, pathToFileURL(copy));
+        assert.ok(
+          resolved.protocol === 'file:' && existsSync(fileURLToPath(resolved)),
+          `${name}: "$schema": "${$schema}" does not resolve in a copy of the sample`,
+        );
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('declares exactly the setting keys of src/vscode/settings.ts, with the same defaults', () => {

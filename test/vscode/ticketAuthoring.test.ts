@@ -55,7 +55,7 @@ describe('ticket authoring in code-server: what the author sees', function () {
     await marker.waitFor({ timeout: 30_000 });
     assert.match(
       await marker.innerText(),
-      /scope\.write\[0\] "src\/handlers\/psts\.ts" does not exist: fix the path \(did you mean src\/handlers\/posts\.ts\?\), or declare what the ticket creates in it with a "declare" op/,
+      /scope\.write\[0\] "src\/handlers\/psts\.ts" does not exist: fix the path \(did you mean src\/handlers\/posts\.ts\?\), or, if the ticket creates it, list what it will export: the ticket adds those declarations to it before the Coder starts/,
     );
     await page.screenshot({ path: path.join(SHOTS, 'ticket-scope-write-error.png') });
     await page.keyboard.press('Escape');
@@ -63,7 +63,7 @@ describe('ticket authoring in code-server: what the author sees', function () {
     await page.keyboard.press('Control+.');
     const menu = page.locator('.action-widget');
     await menu.waitFor({ timeout: 30_000 });
-    await menu.locator('text=Declare src/handlers/psts.ts as a file the ticket creates').waitFor({ timeout: 30_000 });
+    await menu.locator('text=List what src/handlers/psts.ts will export').waitFor({ timeout: 30_000 });
     assert.match(await menu.innerText(), /Change to "src\/handlers\/posts\.ts"/);
     await page.screenshot({ path: path.join(SHOTS, 'ticket-scope-write-fixes.png') });
     await page.keyboard.press('Escape');

@@ -115,7 +115,7 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
       assert.equal(wrong.severity, 'error');
       assert.equal(
         wrong.message,
-        'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or declare what the ticket creates in it with a "declare" op',
+        'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or, if the ticket creates it, list what it will export: the ticket adds those declarations to it before the Coder starts',
       );
       assert.equal(t.text.slice(wrong.span.offset, wrong.span.offset + wrong.span.length).replace(/"/g, ''), 'src/handlers/psts.ts');
 
@@ -124,7 +124,10 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
       const actions = await codeActions(doc, ticketSource(t.file, t.text)!, facts, d.range, [d]);
       assert.deepEqual(
         actions.map((a) => a.title),
-        ['Change to "src/handlers/posts.ts"', 'Declare src/handlers/psts.ts as a file the ticket creates'],
+        [
+          'Change to "src/handlers/posts.ts"',
+          'List what src/handlers/psts.ts will export: the ticket adds those declarations to it before the Coder starts',
+        ],
       );
 
       const fixed = TextDocument.applyEdits(doc, actions[0]!.edit!.changes![doc.uri]!);
@@ -152,14 +155,14 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
     assert.ok(wrong);
     assert.equal(
       wrong.message,
-      'scope.write[1] "lib/brandNewThing/entirely.ts" does not exist: fix the path, or declare what the ticket creates in it with a "declare" op',
+      'scope.write[1] "lib/brandNewThing/entirely.ts" does not exist: fix the path, or, if the ticket creates it, list what it will export: the ticket adds those declarations to it before the Coder starts',
     );
     const doc = TextDocument.create(`file:///w/${t.file}`, 'json', 1, t.text);
     const d = published(t, wrong);
     const actions = await codeActions(doc, ticketSource(t.file, t.text)!, facts, d.range, [d]);
     assert.deepEqual(
       actions.map((a) => a.title),
-      ['Declare lib/brandNewThing/entirely.ts as a file the ticket creates'],
+      ['List what lib/brandNewThing/entirely.ts will export: the ticket adds those declarations to it before the Coder starts'],
     );
     const ops = (JSON.parse(TextDocument.applyEdits(doc, actions[0]!.edit!.changes![doc.uri]!)) as { ops: { op: string }[] }).ops;
     assert.deepEqual(

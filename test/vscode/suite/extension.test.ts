@@ -393,7 +393,7 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       assert.equal(problem.severity, vscode.DiagnosticSeverity.Error);
       assert.equal(
         problem.message,
-        'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or declare what the ticket creates in it with a "declare" op',
+        'scope.write[0] "src/handlers/psts.ts" does not exist: fix the path (did you mean src/handlers/posts.ts?), or, if the ticket creates it, list what it will export: the ticket adds those declarations to it before the Coder starts',
       );
       assert.equal(doc.getText(problem.range), '"src/handlers/psts.ts"');
 
@@ -406,7 +406,9 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
       const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, problem.range);
       const titles = actions.map((a) => a.title);
       assert.ok(titles.includes('Change to "src/handlers/posts.ts"'), titles.join(', '));
-      const declare = actions.find((a) => a.title === 'Declare src/handlers/psts.ts as a file the ticket creates');
+      const declare = actions.find(
+        (a) => a.title === 'List what src/handlers/psts.ts will export: the ticket adds those declarations to it before the Coder starts',
+      );
       assert.ok(declare?.edit, titles.join(', '));
       assert.ok(await vscode.workspace.applyEdit(declare.edit));
       const ops = (JSON.parse(doc.getText()) as { ops: { op: string; file: string }[] }).ops;

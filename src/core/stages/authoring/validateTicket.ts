@@ -5,12 +5,14 @@ import type { SymbolRef, Ticket } from '../../schema/ticket';
 import { buildManifest, ticketPathProblems } from '../manifest/manifestBuilder';
 import { impossibleExpectations, renderTypeProbe } from '../checks/typeProbe';
 import { declaredOverlays } from '../ops/declared';
-import { materialize, type MaterializedFile } from '../materializer';
+import { layOutPlan, type MaterializedFile } from '../materializer';
 import { heldOutCases, type HeldOutCase } from '../manifest/heldOut';
 import { suggestRefs } from '../../ticket/refSuggestions';
 import { parseTicket } from '../../ticket/ticketLoader';
 import { placeholderPaths, TEMPLATE_MARK } from '../../ticket/ticketTemplate';
 import { criteriaWithoutTest } from '../../ticket/untestedCriteria';
+import { askedForNames, fromStandIn, withAskedFor } from './askedForCode';
+import { partTextAt, placeAt, renderedCases, ticketPathAt, type RenderedCase } from './planPlaces';
 
 /** One finding of `validate`: where in the ticket (a JSON path), what, and whether it stops a run. */
 export interface TicketFinding {
@@ -33,7 +35,16 @@ export interface TicketValidation {
   heldOut: HeldOutCase[];
   /** The held-out test files a run would render, only for the command that judges with them. */
   renderedHeldOut: MaterializedFile[];
+  /** Each case of `rendered` and `renderedHeldOut` with its own code: what a hover on it shows. */
+  cases: RenderedCase[];
 }
+
+/** A ticket that stops short of rendering. */
+const nothingRendered = (): Pick<TicketValidation, 'rendered' | 'renderedHeldOut' | 'cases'> => ({
+  rendered: [],
+  renderedHeldOut: [],
+  cases: [],
+});
 
 /** The finding for a `refs` entry the language service cannot resolve. */
 export const unresolvedRef = (i: number, symbol: string, file: string): string =>
@@ -42,8 +53,9 @@ export const unresolvedRef = (i: number, symbol: string, file: string): string =
 /**
  * Checks a ticket the way a run would, without running anything or calling a model: the schema,
  * every path, the `refs` (each must resolve), the criteria without a test, the `refs` its words
- * ask for (suggestions), and the rendered tests against the code as it is now. The last are warnings: a ticket that asks for new code renders
- * tests that name what does not exist yet.
+ * ask for (suggestions), and the rendered tests against the code as it is now, with the code the
+ * ticket asks the Coder to write taken as there. A type error left is a warning on its one case or
+ * import: it may still be a change the ticket asks for.
  */
 export async function validateTicket(
   deps: { workspace: WorkspacePort; diagnostics?: DiagnosticsPort },
@@ -56,7 +68,7 @@ export async function validateTicket(
     ticket = parseTicket(ticketPath, text);
   } catch (err) {
     if (err instanceof TicketValidationError)
-      return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), rendered: [], heldOut: [], renderedHeldOut: [] };
+      return { findings: err.problems.map((p) => ({ ...p, severity: 'error' })), heldOut: [], ...nothingRendered() };
     throw err;
   }
   const findings: TicketFinding[] = placeholderPaths(ticket).map((p) => ({
@@ -65,7 +77,7 @@ export async function validateTicket(
     severity: 'error',
   }));
   const heldOut = heldOutCases(ticket);
-  if (findings.length) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
+  if (findings.length) return { findings, heldOut, ...nothingRendered() };
   findings.push(...(await ticketPathProblems(ticket, ticketPath, deps.workspace)).map((p): TicketFinding => ({ ...p, severity: 'error' })));
   const untested = criteriaWithoutTest(ticket.acceptance, ticket.testPlan);
   if (untested.length)
@@ -74,7 +86,7 @@ export async function validateTicket(
       message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`,
       severity: 'warning',
     });
-  if (findings.some((f) => f.severity === 'error')) return { findings, rendered: [], heldOut, renderedHeldOut: [] };
+  if (findings.some((f) => f.severity === 'error')) return { findings, heldOut, ...nothingRendered() };
 
   const manifest = await buildManifest({ ticket, ticketPath, workspace: deps.workspace, diagnostics: deps.diagnostics });
   manifest.facts.forEach((fact, i) => {
@@ -93,28 +105,40 @@ export async function validateTicket(
     }
   }
   const options = { language: manifest.testLanguage, moduleKind: manifest.moduleKind };
-  const rendered = materialize(manifest.testPlan, manifest.runner.framework, options);
-  const renderedHeldOut = materialize({ files: manifest.heldOut.files }, manifest.runner.framework, options);
-  if (deps.diagnostics?.probe) {
+  const laidOut = layOutPlan(manifest.testPlan, manifest.runner.framework, options);
+  const laidOutHeldOut = layOutPlan({ files: manifest.heldOut.files }, manifest.runner.framework, options);
+  const bare = (files: typeof laidOut) => files.map(({ path, content }) => ({ path, content }));
+  const cases = [...laidOut, ...laidOutHeldOut].flatMap((f) => renderedCases(ticket, f));
+  const probe = deps.diagnostics?.probe?.bind(deps.diagnostics);
+  if (probe) {
+    const read = (p: string) => deps.workspace.readFile(p);
     // Against the code as the ticket declares it: a declared export is there for the tests to name.
-    const overlays = await declaredOverlays(manifest.ops, (p) => deps.workspace.readFile(p));
-    for (const [i, file] of rendered.entries()) {
-      const errors = (await deps.diagnostics.probe(file.path, file.content, signal, overlays)).filter(
-        (d) => d.file === file.path && d.category === 'error',
-      );
+    const declared = await declaredOverlays(manifest.ops, read);
+    for (const [i, file] of laidOut.entries()) {
+      const plan = manifest.testPlan.files[i]!;
+      const errorsWith = async (overlays: readonly { path: string; content: string }[]) =>
+        (await probe(file.path, file.content, signal, overlays)).filter((d) => d.file === file.path && d.category === 'error');
+      let errors = await errorsWith(declared);
+      const onImports = errors.flatMap((d) => {
+        const place = placeAt(file, d.line);
+        return place?.at[0] === 'imports' ? [{ d, importIndex: place.at[1] }] : [];
+      });
+      // What the ticket asks the Coder to write is not there yet: the plan is checked as if it were.
+      const asked = askedForNames(onImports, plan, ticket);
+      const overlays = asked.size ? await withAskedFor(declared, asked, read) : declared;
+      if (asked.size) errors = (await errorsWith(overlays)).filter((d) => !fromStandIn(d, partTextAt(file, d.line), asked));
       for (const d of errors) {
         findings.push({
-          path: `$.testPlan.files[${i}]`,
+          path: ticketPathAt(ticket, file, d.line),
           message: `the rendered ${file.path}, line ${d.line}:${d.column}: ${d.code} ${d.message} (against the code as it is now; expected if the ticket asks for it)`,
           severity: 'warning',
         });
       }
       // The wrong-test guard's type fact, as you type: an equality its subject's type cannot hold.
-      const plan = manifest.testPlan.files[i];
-      const probe = plan && manifest.testLanguage === 'ts' ? renderTypeProbe(plan) : null;
-      if (!probe) continue;
-      for (const x of impossibleExpectations(probe, await deps.diagnostics.probe(probe.path, probe.content, signal, overlays))) {
-        const c = plan!.cases.findIndex((k) => k.name === x.caseName);
+      const typeProbe = manifest.testLanguage === 'ts' ? renderTypeProbe(plan) : null;
+      if (!typeProbe) continue;
+      for (const x of impossibleExpectations(typeProbe, await probe(typeProbe.path, typeProbe.content, signal, overlays))) {
+        const c = plan.cases.findIndex((k) => k.name === x.caseName);
         findings.push({
           path: c >= 0 ? `$.testPlan.files[${i}].cases[${c}]` : `$.testPlan.files[${i}]`,
           message: `"${x.caseName}" expects ${x.actual} to equal ${x.expected}, which its declared type cannot hold (${x.code}: ${x.message}): a run would find this test wrong`,
@@ -123,5 +147,5 @@ export async function validateTicket(
       }
     }
   }
-  return { findings, rendered, heldOut, renderedHeldOut };
+  return { findings, rendered: bare(laidOut), heldOut, renderedHeldOut: bare(laidOutHeldOut), cases };
 }

@@ -3,11 +3,11 @@ import type { FrameworkDialect, RenderOptions } from './dialect';
 import { jest } from './jest';
 import { mocha } from './mocha';
 import { nodeTest } from './nodeTest';
-import { renderWithDialect } from './render';
+import { layOutWithDialect, renderWithDialect, type RenderedPlace } from './render';
 import { vitest } from './vitest';
 
 export type { RenderOptions } from './dialect';
-export { GENERATED_HEADER } from './render';
+export { caseCode, GENERATED_HEADER, type RenderedPlace } from './render';
 
 /** A rendered test file: its workspace-relative path (as the plan gives it) and its content. */
 export interface MaterializedFile {
@@ -32,4 +32,14 @@ export function renderTestFile(file: TestFile, framework: TestFramework, options
  */
 export function materialize(plan: TestPlan, framework: TestFramework, options: RenderOptions): MaterializedFile[] {
   return plan.files.map((file) => ({ path: file.path, content: renderTestFile(file, framework, options) }));
+}
+
+/** A rendered file with where each part of its plan lands in it. */
+export interface LaidOutTestFile extends MaterializedFile {
+  places: RenderedPlace[];
+}
+
+/** `materialize`, with the places: for the checks that speak of the plan's parts, not of the rendered lines. */
+export function layOutPlan(plan: TestPlan, framework: TestFramework, options: RenderOptions): LaidOutTestFile[] {
+  return plan.files.map((file) => ({ path: file.path, ...layOutWithDialect(file, dialects[framework], options) }));
 }

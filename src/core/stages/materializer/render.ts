@@ -1,6 +1,6 @@
 import type { TestCase, TestFile, TestImport } from '../../schema/testPlan';
-import { HOOK_KINDS, type FrameworkDialect, type RenderOptions } from './dialect';
-import { awaits, importLines, indent, INDENT, quote, statement } from './source';
+import { HOOK_KINDS, type FrameworkDialect, type HookKind, type RenderOptions } from './dialect';
+import { awaits, importLines, importStatements, indent, INDENT, quote, statement } from './source';
 import { PROPERTY_CONTROLS, propertyImports, propertySeedLines, renderProperty, usesProperties } from './property';
 
 /** The first lines of every rendered file: they tell a reader, and the Coder, that the plan is the source. */
@@ -55,31 +55,102 @@ function caseBlock(testCase: TestCase, dialect: FrameworkDialect): string[] {
   return callbackBlock(`it(${quote(caseName(testCase))}, `, body, testCase.async || awaits(body), 1);
 }
 
-/** Renders one test file of the plan in a framework's dialect; the same input always gives the same bytes. */
-export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, options: RenderOptions): string {
+/**
+ * Where a part of the plan lands in its rendered file, lines `first` to `last` (1-based): an
+ * import, a hook, a declaration, or a case with the name it is rendered under. A type error in the
+ * rendered file is placed on the part it is in, and a case can be shown on its own.
+ */
+export interface RenderedPlace {
+  at: ['imports' | 'declarations' | 'cases', number] | ['hooks', HookKind];
+  name?: string;
+  first: number;
+  last: number;
+}
+
+/** A rendered file's text, with the places of the plan's parts in it. */
+export interface LaidOutFile {
+  content: string;
+  places: RenderedPlace[];
+}
+
+/** Lines of a section, and what part of the plan they render, if one. */
+type Piece = { lines: readonly string[]; part?: Omit<RenderedPlace, 'first' | 'last'> };
+
+/** The sections one blank line apart, each piece's lines counted as the file holds them. */
+function layOut(sections: readonly (readonly Piece[])[]): LaidOutFile {
+  const lines: string[] = [];
+  const places: RenderedPlace[] = [];
+  for (const section of sections.filter((pieces) => pieces.some((p) => p.lines.length > 0))) {
+    if (lines.length > 0) lines.push('');
+    for (const { lines: own, part } of section.filter((p) => p.lines.length > 0)) {
+      const first = lines.length + 1;
+      // A statement may span lines of its own.
+      lines.push(...own.join('\n').split('\n'));
+      if (part) places.push({ ...part, first, last: lines.length });
+    }
+  }
+  return { content: `${lines.join('\n')}\n`, places };
+}
+
+/** Renders one test file of the plan in a framework's dialect, with where each part of the plan lands. */
+export function layOutWithDialect(file: TestFile, dialect: FrameworkDialect, options: RenderOptions): LaidOutFile {
   const moduleKind = options.language === 'js' && options.moduleKind === 'cjs' && !dialect.esmOnly ? 'cjs' : 'esm';
   const hooks = HOOK_KINDS.flatMap((kind) => {
     const body = (file.hooks?.[kind] ?? []).map(statement);
-    return body.length > 0 ? [{ name: dialect.hooks[kind], body }] : [];
+    return body.length > 0 ? [{ kind, name: dialect.hooks[kind], body }] : [];
   });
 
   const frameworkNames = ['describe', 'it', ...dialect.assertions.frameworkNames, ...hooks.map((hook) => hook.name)].sort();
   const frameworkImport: TestImport[] = dialect.module === undefined ? [] : [{ from: dialect.module, names: frameworkNames }];
-  const imports = importLines([...frameworkImport, ...dialect.assertions.imports, ...propertyImports(file), ...file.imports], moduleKind);
-
-  const members = [
-    ...hooks.map((hook) => callbackBlock(`${hook.name}(`, hook.body, awaits(hook.body), 1)),
-    ...file.cases.map((testCase) => caseBlock(testCase, dialect)),
+  const all = importLines([...frameworkImport, ...dialect.assertions.imports, ...propertyImports(file), ...file.imports], moduleKind);
+  // The plan's own imports come last, after the runner's and the assertions'.
+  const own = file.imports.map((spec) => importStatements(spec, moduleKind));
+  const imports: Piece[] = [
+    { lines: all.slice(0, all.length - own.flat().length) },
+    ...own.map((lines, i): Piece => ({ lines, part: { at: ['imports', i] } })),
   ];
-  const suite = [`describe(${quote(file.suite)}, () => {`, ...members.flatMap((lines, i) => (i === 0 ? lines : ['', ...lines])), '});'];
 
-  const sections = [
-    GENERATED_HEADER,
+  const members: Piece[] = [
+    ...hooks.map((hook): Piece => ({
+      lines: callbackBlock(`${hook.name}(`, hook.body, awaits(hook.body), 1),
+      part: { at: ['hooks', hook.kind] },
+    })),
+    ...file.cases.map((testCase, i): Piece => ({
+      lines: caseBlock(testCase, dialect),
+      part: { at: ['cases', i], name: caseName(testCase) },
+    })),
+  ];
+  const suite: Piece[] = [
+    { lines: [`describe(${quote(file.suite)}, () => {`] },
+    ...members.flatMap((piece, i) => (i === 0 ? [piece] : [{ lines: [''] }, piece])),
+    { lines: ['});'] },
+  ];
+
+  return layOut([
+    [{ lines: GENERATED_HEADER }],
     imports,
-    propertySeedLines(file, options),
-    file.declarations.map(statement),
-    controlBlock(dialect, options, file),
+    [{ lines: propertySeedLines(file, options) }],
+    file.declarations.map((d, i): Piece => ({ lines: [statement(d)], part: { at: ['declarations', i] } })),
+    [{ lines: controlBlock(dialect, options, file) }],
     suite,
-  ].filter((lines) => lines.length > 0);
-  return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+  ]);
+}
+
+/** Renders one test file of the plan in a framework's dialect; the same input always gives the same bytes. */
+export function renderWithDialect(file: TestFile, dialect: FrameworkDialect, options: RenderOptions): string {
+  return layOutWithDialect(file, dialect, options).content;
+}
+
+/**
+ * A case's own code from its rendered file: its lines at the margin, without the control call
+ * that closes every case (that is the file's, not the case's).
+ */
+export function caseCode(content: string, place: RenderedPlace): string {
+  const control = `${INDENT.repeat(2)}${CONTROL_NAME}();`;
+  return content
+    .split('\n')
+    .slice(place.first - 1, place.last)
+    .filter((line) => line !== control)
+    .map((line) => (line.startsWith(INDENT) ? line.slice(INDENT.length) : line))
+    .join('\n');
 }

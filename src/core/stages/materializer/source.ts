@@ -120,9 +120,13 @@ function cjsImport(spec: TestImport): string[] {
   return lines.length > 0 ? lines : [`${load};`];
 }
 
+/** The statements of one import, as `import` or as `require()` (a default one calls the helper `importLines` writes). */
+export function importStatements(spec: TestImport, moduleKind: 'esm' | 'cjs'): string[] {
+  return moduleKind === 'esm' ? esmImport(spec) : cjsImport(spec);
+}
+
 /** The import statements for `specs`, in order, as `import` or as `require()`; with require, the default-import helper first where one is used. */
 export function importLines(specs: readonly TestImport[], moduleKind: 'esm' | 'cjs'): string[] {
-  if (moduleKind === 'esm') return specs.flatMap(esmImport);
-  const helper = specs.some((spec) => spec.default !== undefined) ? [...INTEROP_DEFAULT_SOURCE, ''] : [];
-  return [...helper, ...specs.flatMap(cjsImport)];
+  const helper = moduleKind === 'cjs' && specs.some((spec) => spec.default !== undefined) ? [...INTEROP_DEFAULT_SOURCE, ''] : [];
+  return [...helper, ...specs.flatMap((spec) => importStatements(spec, moduleKind))];
 }
