@@ -131,7 +131,8 @@ async function main(): Promise<void> {
       { key: 'ticketServer', section: 'ticketServer', limitS: 120, args: { repoRoot: REPO, edits: 7 } },
     ];
     const unknown = only?.filter((k) => !plan.some((p) => p.key === k)) ?? [];
-    if (unknown.length > 0) throw new Error(`--only names no section ${unknown.join(', ')}; the sections are ${plan.map((p) => p.key).join(', ')}`);
+    if (unknown.length > 0)
+      throw new Error(`--only names no section ${unknown.join(', ')}; the sections are ${plan.map((p) => p.key).join(', ')}`);
     for (const p of plan.filter((x) => !only || only.includes(x.key))) {
       say(`${p.key} (time limit ${p.limitS} s)…`);
       const r = await runIsolated(p.section, p.args, p.limitS, path.join(base, `${p.key}.json`));

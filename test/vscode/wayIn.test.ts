@@ -103,7 +103,12 @@ describe('a way in, in code-server with no key and no chat model', function () {
     await question.waitFor({ timeout: 60_000 });
     const text = await question.innerText();
     assert.match(text, /Ticket Runner needs a model to run a ticket, and no Anthropic API key is set/);
-    assert.deepEqual((await buttonsOf(question)).sort(), ['Cancel', 'Set Anthropic API Key', 'Try the Recorded Sample', "Use the Editor's Chat Model"]);
+    assert.deepEqual((await buttonsOf(question)).sort(), [
+      'Cancel',
+      'Set Anthropic API Key',
+      'Try the Recorded Sample',
+      "Use the Editor's Chat Model",
+    ]);
     assert.doesNotMatch(text, /--model|ticketRunner\./, 'settings and commands, no flags or ids');
     assert.equal(runLogs(ws.folder).length, before, 'no run started before a model was chosen');
     await page.screenshot({ path: path.join(SHOTS, 'way-in-no-key.png') });

@@ -30,7 +30,10 @@ describe('a row of the runs tree reads at the default sidebar width', () => {
     assert.equal(lines[0], 'BLOG-3: Show the publish date in post summaries');
     assert.equal(lines[1], 'waiting for your decision: correction proposed: the ticket is wrong');
     assert.match(lines[2] ?? '', /^Run \d{8}-\d{6}-\w+, started 2026-11-23 11:00:12/);
-    assert.equal(row.accessibleLabel, 'BLOG-3, waiting for your decision: correction proposed: the ticket is wrong, 2 min ago, recorded sample');
+    assert.equal(
+      row.accessibleLabel,
+      'BLOG-3, waiting for your decision: correction proposed: the ticket is wrong, 2 min ago, recorded sample',
+    );
   });
 
   it('two runs of one ticket are told apart by their time; a run of another day says its day', () => {
