@@ -166,7 +166,7 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
   else if (o.model === 'scripted') {
     if (!o.ticketPath) throw new UserInputError('the scripted model needs the ticket path to find its script');
     const start = o.continuesRun === undefined ? undefined : scriptPosition(o.continuesRun, (await store.load(o.continuesRun)).events);
-    model = loadScriptedModel(root, o.ticketPath, start, () => earlierChangeCause(root, store));
+    model = loadScriptedModel(root, o.ticketPath, start, () => earlierChangeCause(root, store, o.ticketPath));
   } else model = noModel;
   if (o.wrapModel) model = o.wrapModel(model);
   const parser = workerParser({ script: languageWorker(dist), wasmDir, runtimeWasmDir });

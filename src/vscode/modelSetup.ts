@@ -12,11 +12,26 @@ import {
   WALKTHROUGH_ID,
   type ModelProviderSetting,
 } from './settings';
-import { missingModel, settingTarget, wayOf, waysInQuestion, type ModelFacts } from './waysIn';
+import {
+  currentWay,
+  missingModel,
+  settingTarget,
+  wayChoices,
+  wayOf,
+  waysInQuestion,
+  wayStatus,
+  type ModelFacts,
+  type RunWay,
+  type WayIn,
+} from './waysIn';
 
 /** Set once the walkthrough was offered: a window offers it once, not at every start. */
 const OFFERED_KEY = 'ticketRunner.walkthroughOffered';
 const OPEN_WALKTHROUGH = 'Open Walkthrough';
+const NO_CHAT_MODEL =
+  'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.';
+/** The way this workspace runs tickets once the user chose one (RunWay), in the workspace's state: asked once per workspace. */
+const RUN_WAY_KEY = 'ticketRunner.runWay';
 
 /** The Anthropic key: the one kept in SecretStorage, else the one in the editor's environment. */
 export async function anthropicKey(secrets: vscode.SecretStorage): Promise<string | undefined> {
@@ -32,11 +47,17 @@ export type ModelWay = 'setting' | 'sample';
  * the context key the runs view's welcome shows them by, and the walkthrough's one offer.
  */
 export class ModelSetup extends Disposable {
+  /** Says how tickets run in this workspace; a click changes it. */
+  private readonly status: vscode.StatusBarItem;
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();
+    this.status = this._register(vscode.window.createStatusBarItem('ticketRunner.model', vscode.StatusBarAlignment.Right, 100));
+    this.status.name = 'Ticket Runner Model';
+    this.status.command = Command.chooseWay;
     const update = () => void this.updateContext();
     this._register(
       context.secrets.onDidChange((e) => {
@@ -63,11 +84,33 @@ export class ModelSetup extends Disposable {
     return missingModel(await this.facts(folder), task);
   }
 
-  /** Sets the context key for the window's first folder, and says what is missing. */
+  /** The way the user chose for this workspace, if any. */
+  way(): RunWay | undefined {
+    return this.context.workspaceState.get<RunWay>(RUN_WAY_KEY);
+  }
+
+  /** Remembers the way for this workspace: Run Ticket asks no more, and the status bar says it. */
+  async setWay(way: RunWay): Promise<void> {
+    if (this.way() === way) return;
+    await this.context.workspaceState.update(RUN_WAY_KEY, way);
+    this.log.info(`way to run tickets in this workspace: ${way === 'sample' ? 'the recorded sample' : 'the model setting'}`);
+    await this.updateContext();
+  }
+
+  /**
+   * Sets the context key and the status bar for the window's first folder, and says what is
+   * missing. The recorded sample, once chosen, can run: the runs view then offers Run Ticket.
+   */
   async updateContext(): Promise<string | undefined> {
-    const missing = await this.missing(vscode.workspace.workspaceFolders?.[0]);
-    await vscode.commands.executeCommand('setContext', MODEL_READY_CONTEXT, !missing);
-    return missing;
+    const facts = await this.facts(vscode.workspace.workspaceFolders?.[0]);
+    const missing = missingModel(facts);
+    const status = wayStatus(facts, this.way());
+    this.status.text = status.text;
+    this.status.tooltip = status.tooltip;
+    this.status.accessibilityInformation = { label: `Ticket Runner: ${status.tooltip}` };
+    this.status.show();
+    await vscode.commands.executeCommand('setContext', MODEL_READY_CONTEXT, status.ready);
+    return status.ready ? undefined : missing;
   }
 
   /**
@@ -96,30 +139,58 @@ export class ModelSetup extends Disposable {
    * the recorded answers (offered to a run, not a draft); undefined: the user backed out.
    */
   async ensure(folder: vscode.WorkspaceFolder | undefined, task: 'run' | 'draft'): Promise<ModelWay | undefined> {
+    if (task === 'run' && this.way() === 'sample') return 'sample';
     const o = { sample: task === 'run' };
     let missing = await this.missing(folder, task);
     let noChatModel = false;
     while (missing) {
       const question = waysInQuestion(missing, { sample: o.sample, noChatModel });
-      // A modal: the user asked for a run or a draft, which cannot go on without an answer.
+      // A modal, since the run or the draft cannot go on without an answer; a question, not an error.
       const way = wayOf(
-        await vscode.window.showErrorMessage(question.message, { modal: true, detail: question.detail }, ...question.actions),
+        await vscode.window.showInformationMessage(question.message, { modal: true, detail: question.detail }, ...question.actions),
       );
       this.log.info(`model: ${missing} Chosen: ${way ?? 'none'}`);
       if (!way) return undefined;
-      if (way === 'sample') return 'sample';
-      if (way === 'key') {
-        if (!(await this.setApiKey())) return undefined;
-        await this.setModel('anthropic');
+      if (way === 'sample') {
+        await this.setWay('sample');
+        return 'sample';
       }
-      if (way === 'editor') {
-        const used = await this.useEditorModel();
-        if (used === undefined) return undefined;
-        noChatModel = !used;
-      }
+      const used = await this.takeWay(way);
+      if (used === undefined) return undefined;
+      noChatModel = way === 'editor' && !used;
       missing = await this.missing(folder, task);
     }
     return 'setting';
+  }
+
+  /**
+   * Takes the key or the editor's model as the way to run: asks for it, sets the model setting, and
+   * leaves the recorded sample. True when taken; false when the editor offers no chat model;
+   * undefined when the user closed the question.
+   */
+  async takeWay(way: Exclude<WayIn, 'sample'>): Promise<boolean | undefined> {
+    if (way === 'key') {
+      if (!(await this.setApiKey())) return undefined;
+      await this.setModel('anthropic');
+      return true;
+    }
+    return this.useEditorModel();
+  }
+
+  /** "Choose How Tickets Run", from the status bar and the palette: the three ways, the current one marked. */
+  async chooseWay(): Promise<void> {
+    const facts = await this.facts(vscode.workspace.workspaceFolders?.[0]);
+    const chosen = await vscode.window.showQuickPick(wayChoices(currentWay(facts, this.way())), {
+      title: 'Ticket Runner: how do tickets run in this workspace?',
+      placeHolder: 'A model writes the change; the recorded sample replays saved answers, no model called',
+    });
+    if (!chosen) return;
+    if (chosen.way !== 'sample') {
+      if ((await this.takeWay(chosen.way)) === false) void showMessage('warning', NO_CHAT_MODEL);
+      return;
+    }
+    await this.setWay('sample');
+    void showMessage('info', 'Run Ticket now replays the recorded sample in this workspace: no model is called.');
   }
 
   /** Asks for the key in a password box and keeps it in SecretStorage (empty removes it). True when a key was stored. */
@@ -134,6 +205,8 @@ export class ModelSetup extends Disposable {
     if (key === undefined) return false;
     if (key.trim()) await this.context.secrets.store(SECRET_ANTHROPIC_KEY, key.trim());
     else await this.context.secrets.delete(SECRET_ANTHROPIC_KEY);
+    // A key set is a way chosen: the recorded sample is left.
+    if (key.trim()) await this.setWay('setting');
     this.log.info(key.trim() ? 'Anthropic API key stored in SecretStorage' : 'Anthropic API key removed');
     void showMessage('info', key.trim() ? 'Anthropic API key stored.' : 'Anthropic API key removed.');
     return !!key.trim();
@@ -156,6 +229,7 @@ export class ModelSetup extends Disposable {
           });
     if (!chosen) return undefined;
     await this.setModel('vscode-lm', items.length === 1 ? DEFAULTS.lmFamily : chosen.family);
+    await this.setWay('setting');
     void showMessage(
       'info',
       `Ticket Runner now runs tickets with the editor's chat model ${chosen.label} (the "Model" setting of Ticket Runner is vscode-lm).`,
@@ -185,13 +259,10 @@ export class ModelSetup extends Disposable {
       vscode.commands.registerCommand(Command.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(Command.useEditorModel, async () => {
         const used = await this.useEditorModel();
-        if (used === false)
-          void showMessage(
-            'warning',
-            'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.',
-          );
+        if (used === false) void showMessage('warning', NO_CHAT_MODEL);
         return used;
       }),
+      vscode.commands.registerCommand(Command.chooseWay, () => this.chooseWay()),
       vscode.commands.registerCommand(Command.getStarted, () => this.openWalkthrough()),
     ];
   }

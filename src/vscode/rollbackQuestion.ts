@@ -1,5 +1,6 @@
 import type { LeftoverRun, RollbackPlan } from '../core';
 import { outcomeWords } from '../core/run/views/words';
+import { capitalized } from './runNotices';
 
 /**
  * What "Roll Back Run" asks before it writes: every file it will restore or delete, and the
@@ -38,15 +39,20 @@ export interface LeftoverQuestion {
   /** The button that rolls the earlier runs back, then runs: it names the ticket when there is one. */
   rollBack: string;
   /** Rolling back first is the first button: the run then starts from the project as the ticket expects it. */
-  actions: [string, typeof RUN_ANYWAY];
+  actions: [string, typeof RUN_ANYWAY] | [string];
 }
 
 /**
- * What Run Ticket asks when earlier runs left their changes in place: which runs, which files,
- * and the choice to roll them back first or build on them. `scripted`: the run replays recorded
- * answers, which were made on the project without those changes.
+ * What Run Ticket asks when earlier runs left their changes in place, in one sentence: which runs,
+ * and the choice to roll them back first or build on them; the detail lists each one's files.
+ * `scripted`: the run replays recorded answers, which were made on the project without those
+ * changes. `nameOf`: a run as a person names it (by its ticket and time); its id stays in the log.
  */
-export function leftoverQuestion(leftovers: readonly LeftoverRun[], scripted = false): LeftoverQuestion {
+export function leftoverQuestion(
+  leftovers: readonly LeftoverRun[],
+  scripted = false,
+  nameOf: (l: LeftoverRun) => string = (l) => `${l.ticketId}'s run`,
+): LeftoverQuestion {
   const one = leftovers.length === 1 ? leftovers[0] : undefined;
   const them = one ? 'it' : 'them';
   const whose = one
@@ -54,12 +60,45 @@ export function leftoverQuestion(leftovers: readonly LeftoverRun[], scripted = f
     : `The changes of ${leftovers.length} earlier runs (${leftovers.map((l) => l.ticketId).join(', ')}) are still in the workspace`;
   const rollBack = one ? `Roll Back ${one.ticketId} and Run` : 'Roll Them Back and Run';
   return {
-    message: `${whose}, and this run would build on ${them}.${scripted ? ` The recorded answers were made without ${them}, so the run may not go as recorded.` : ''}`,
-    detail: leftovers
-      .map((l) => `${l.ticketId} (${outcomeWords(l.status)}, run ${l.runId}):\n${l.files.map((f) => `  ${f}`).join('\n')}`)
-      .join('\n'),
+    message: `${whose}, and this run would build on ${them}${scripted ? `, though the recorded answers were made without ${them}` : ''}.`,
+    detail: leftoverFiles(leftovers, nameOf),
     rollBack,
     actions: [rollBack, RUN_ANYWAY],
+  };
+}
+
+/** Each earlier run by its name and outcome, then the files it still holds. */
+function leftoverFiles(leftovers: readonly LeftoverRun[], nameOf: (l: LeftoverRun) => string): string {
+  return leftovers
+    .map((l) => `${capitalized(nameOf(l))} (${outcomeWords(l.status)}):\n${l.files.map((f) => `  ${f}`).join('\n')}`)
+    .join('\n');
+}
+
+export const ROLL_BACK_AND_RUN = 'Roll Back and Run';
+
+/**
+ * What Run Ticket asks before the recorded sample replays a ticket on a sample that earlier runs
+ * changed. A recording replays only on the project it was made on, so building on them is no
+ * choice here (the replay would stop where the recording no longer fits): the one button rolls
+ * every earlier run back, then runs; anything else starts nothing.
+ */
+export function sampleLeftoverQuestion(
+  ticketId: string,
+  leftovers: readonly LeftoverRun[],
+  nameOf: (l: LeftoverRun) => string = (l) => `${l.ticketId}'s run`,
+): LeftoverQuestion {
+  const tickets = [...new Set(leftovers.map((l) => l.ticketId))];
+  const whose =
+    tickets.length === 1
+      ? // "earlier" tells the ticket's own runs from the one about to start.
+        `${tickets[0]!}'s ${tickets[0] === ticketId ? 'earlier ' : ''}run${leftovers.length > 1 ? 's' : ''}`
+      : `Earlier runs (${tickets.join(', ')})`;
+  const them = leftovers.length === 1 ? 'it' : 'them';
+  return {
+    message: `${capitalized(whose)} changed the sample, and ${ticketId}'s recorded answers were made on the sample as it came: roll ${them} back, then run ${ticketId}?`,
+    detail: leftoverFiles(leftovers, nameOf),
+    rollBack: ROLL_BACK_AND_RUN,
+    actions: [ROLL_BACK_AND_RUN],
   };
 }
 

@@ -30,3 +30,10 @@ export function saveScriptTitle(name: string): string {
 export function scriptSavedNotice(name: string, answers: number, where: string): string {
   return `Saved ${answers} model answer(s) of ${name} to ${where}. The scripted model replays it when it is the ticket's .script.json.`;
 }
+
+/** A Roll Back… offer pressed after the run was rolled back or deleted elsewhere. */
+export function staleRollBackNotice(name: string, deleted: boolean): string {
+  return deleted
+    ? `${capitalized(name)} was deleted since: there is no run to roll back.`
+    : `${capitalized(name)} is already rolled back: the files it wrote are as they were before it.`;
+}

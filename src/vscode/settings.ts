@@ -137,6 +137,7 @@ export const Command = {
   setApiKey: 'ticketRunner.setApiKey',
   useEditorModel: 'ticketRunner.useEditorModel',
   tryRecordedSample: 'ticketRunner.tryRecordedSample',
+  chooseWay: 'ticketRunner.chooseWay',
   getStarted: 'ticketRunner.getStarted',
   openRun: 'ticketRunner.openRun',
   replayRun: 'ticketRunner.replayRun',

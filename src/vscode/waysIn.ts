@@ -87,3 +87,64 @@ export function recordedTickets<T extends { path: string }>(
 /** What Try the Recorded Sample says in a workspace with no recorded answers. */
 export const NO_RECORDED_SAMPLE =
   "None of this workspace's tickets has recorded answers (a .tickets/<ID>.script.json beside the ticket), so there is no sample to replay here. To run your own tickets, set an API key or use the editor's model.";
+
+/**
+ * How a workspace runs tickets, once the user chose: with the model setting (a key, the editor's
+ * chat model), or by replaying the recorded sample. Kept per workspace, so Run Ticket asks once.
+ */
+export type RunWay = 'setting' | 'sample';
+
+export const PICK_RECORDED = 'Pick a Recorded Ticket';
+
+/**
+ * What Run Ticket asks when the workspace replays the recorded sample and the ticket in the editor
+ * has no recording: it never runs another ticket in its place. The ways to run it come first; the
+ * sample's list only when asked for.
+ */
+export function noRecordingQuestion(ticketId: string): { message: string; detail: string; actions: string[] } {
+  return {
+    message: `${ticketId} has no recorded answers, so the recorded sample cannot run it.`,
+    detail:
+      "To run your own tickets, set an Anthropic API key or use the editor's chat model. Or pick one of the sample's tickets to replay.",
+    actions: [SET_API_KEY, USE_EDITOR_MODEL, PICK_RECORDED],
+  };
+}
+
+/** The way a workspace runs tickets now: the recorded sample when chosen (or the scripted setting), else the model setting's. */
+export function currentWay(f: ModelFacts, way: RunWay | undefined): WayIn {
+  if (way === 'sample' || f.model === 'scripted') return 'sample';
+  return f.model === 'vscode-lm' ? 'editor' : 'key';
+}
+
+/** The status bar's words for the way tickets run: short in the bar, the rest in the tooltip. */
+export function wayStatus(f: ModelFacts, way: RunWay | undefined): { text: string; tooltip: string; ready: boolean } {
+  const change = 'Click to choose another way.';
+  if (currentWay(f, way) === 'sample')
+    return {
+      text: '$(play-circle) Recorded Sample',
+      tooltip: `Ticket Runner replays tickets with their recorded answers: no model is called. ${change}`,
+      ready: true,
+    };
+  const missing = missingModel(f);
+  if (missing) return { text: '$(circle-slash) No Model', tooltip: `${missing} Click to choose one.`, ready: false };
+  return f.model === 'vscode-lm'
+    ? {
+        text: "$(hubot) Editor's Chat Model",
+        tooltip: `Ticket Runner runs tickets with the editor's chat model${f.lmFamily ? ` (family "${f.lmFamily}")` : ''}. ${change}`,
+        ready: true,
+      }
+    : {
+        text: '$(hubot) Anthropic',
+        tooltip: `Ticket Runner runs tickets with Anthropic's API, with the key you set. ${change}`,
+        ready: true,
+      };
+}
+
+/** The choices of "Choose How Tickets Run", the current one said as such. */
+export function wayChoices(current: WayIn): { label: string; description?: string; way: WayIn }[] {
+  return (['key', 'editor', 'sample'] as const).map((way) => ({
+    label: BUTTONS[way],
+    ...(way === current ? { description: 'current' } : {}),
+    way,
+  }));
+}

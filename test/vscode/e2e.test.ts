@@ -5,7 +5,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startCodeServer, workbenchUrl, type CodeServer } from './codeServer';
 import { alive, HANGING_TESTS, pidsWith } from '../support/processes';
 import { docScreenshot } from '../support/docScreenshot';
-import { launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
+import { inEachTheme, launchChromium, openWorkbench, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 const TICKET = process.env.E2E_TICKET ?? 'BLOG-2';
 
@@ -90,7 +90,12 @@ describe('end to end in code-server with Chromium', function () {
       await dialog.waitFor({ timeout: 60_000 });
       const text = await dialog.innerText();
       assert.match(text, /is still in the workspace \(its run: failed\), and this run would build on it\./);
-      assert.ok(text.includes(leftover.runId), `the dialog names run ${leftover.runId}: ${text}`);
+      assert.match(
+        text,
+        new RegExp(`${ticket}'s run from (yesterday, )?\\d{2}:\\d{2} \\(`),
+        `the dialog names the earlier run by its ticket and time: ${text}`,
+      );
+      assert.ok(!text.includes(leftover.runId), `the dialog names no run id: ${text}`);
       await dialog.locator('.monaco-button', { hasText: leftover.button }).click();
     }
     const run = await until(page, 'a new run', () => runEvents(ws.folder)[before], 60_000);
@@ -264,21 +269,7 @@ describe('end to end in code-server with Chromium', function () {
     const shoot = (theme: string) =>
       sidebar.screenshot({ path: path.join(ROOT, 'test-results', `runs-tree-${theme}.png`), animations: 'disabled' });
     await page.mouse.move(700, 450); // No hover on a row.
-    // Each theme in the workspace's settings, as a user picks one for a project; then as they were.
-    const settings = path.join(ws.folder, '.vscode', 'settings.json');
-    const saved = readFileSync(settings, 'utf8');
-    try {
-      for (const [theme, id, kind] of [
-        ['light', 'Default Light Modern', 'vs'],
-        ['dark', 'Default Dark Modern', 'vs-dark'],
-      ] as const) {
-        writeFileSync(settings, JSON.stringify({ ...(JSON.parse(saved) as object), 'workbench.colorTheme': id }, null, 2));
-        await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 30_000 });
-        await shoot(theme);
-      }
-    } finally {
-      writeFileSync(settings, saved);
-    }
+    await inEachTheme(page, ws.folder, shoot);
 
     // A click opens the run page and leaves the keyboard in the tree: the arrow keys go on through the runs.
     const row = sidebar.locator('.monaco-list-row[aria-label^="BLOG-2, "]:not([aria-label^="BLOG-2, rolled back"])').first();

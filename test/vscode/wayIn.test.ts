@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { buildFakeLm, openWindow, pickItem, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
+import { buildFakeLm, inEachTheme, openWindow, pickItem, quickOpen, ROOT, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 const SHOTS = path.join(ROOT, 'test-results');
 
@@ -33,6 +33,9 @@ describe('a way in, in code-server with no key and no chat model', function () {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
+    // A ticket of the user's own, with no recorded answers (written before the window opens, so Quick Open lists it).
+    const blog2 = JSON.parse(readFileSync(path.join(ws.folder, '.tickets', 'BLOG-2.ticket.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(ws.folder, '.tickets', 'MINE-1.ticket.json'), JSON.stringify({ ...blog2, id: 'MINE-1' }, null, 2));
     // No key from the environment either: the window has none at all.
     ({ page, close } = await openWindow(ws, { env: { ANTHROPIC_API_KEY: '' } }));
   });
@@ -136,6 +139,117 @@ describe('a way in, in code-server with no key and no chat model', function () {
     await page.locator('.notification-toast', { hasText: 'BLOG-1' }).first().waitFor({ timeout: 60_000 });
     await runWebview(page).locator('#status[data-status="passed"]').waitFor({ timeout: 30_000 });
     await page.screenshot({ path: path.join(SHOTS, 'way-in-sample-passed.png') });
+  });
+
+  /**
+   * Run Ticket in a workspace that replays the sample: no question about the model, the sample's
+   * list, and, when an earlier run changed the sample, one question that rolls it back. Resolves
+   * with the new run's log once it ends as `ends` says (a correction is accepted on the run page).
+   */
+  async function runSample(ticket: string, earlier: string | undefined, ends: 'passed' | 'corrected'): Promise<string[]> {
+    const before = runLogs(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    // The way, chosen once, is not asked again: the sample's list comes, and no dialog.
+    await page.locator('.quick-input-widget', { hasText: 'Try the Recorded Sample' }).waitFor({ timeout: 60_000 });
+    assert.equal(await dialog().isVisible(), false, 'no question about the model');
+    await pickItem(page, ticket);
+    if (earlier) {
+      await dialog().waitFor({ timeout: 60_000 });
+      const text = await dialog().innerText();
+      assert.match(
+        text,
+        new RegExp(
+          `changed the sample, and ${ticket}'s recorded answers were made on the sample as it came: roll it back, then run ${ticket}\\?`,
+        ),
+      );
+      assert.match(text, new RegExp(`^${earlier}'s (earlier )?run`, 'm'), `names ${earlier}'s run: ${text}`);
+      assert.doesNotMatch(text, /\d{8}-\d{6}-[0-9a-f]{6}/, 'no run id');
+      assert.deepEqual((await buttonsOf(dialog())).sort(), ['Cancel', 'Roll Back and Run'], 'one confirmation, and no Run Anyway');
+      if (ticket === 'BLOG-4' && earlier === 'BLOG-5') await page.screenshot({ path: path.join(SHOTS, 'sample-again-question.png') });
+      await dialog().locator('.monaco-button', { hasText: 'Roll Back and Run' }).click();
+    } else assert.equal(await dialog().isVisible(), false, 'nothing to roll back, nothing asked');
+    const done = (outcome: string) => (l: string) => l.includes('"type":"run.finished"') && l.includes(`"outcome":"${outcome}"`);
+    const until = async (what: string, test: (log: string[]) => boolean): Promise<string[]> => {
+      const end = Date.now() + 240_000;
+      for (;;) {
+        const log = runLogs(ws.folder)[before];
+        if (log && test(log)) return log;
+        const last = log?.filter((l) => l.includes('"type":"run.finished"')).pop();
+        if (last && !/"outcome":"(passed|needsOperator)"/.test(last)) throw new Error(`${ticket} ended otherwise: ${last.slice(0, 600)}`);
+        if (Date.now() > end) throw new Error(`${ticket}: ${what} did not come: ${(log ?? []).slice(-3).join('\n').slice(0, 600)}`);
+        await page.waitForTimeout(500);
+      }
+    };
+    if (ends === 'corrected') {
+      await until('the correction request', (log) => log.some(done('needsOperator')));
+      await runWebview(page).locator('#accept').click();
+    }
+    const log = await until('a pass', (log) => log.some(done('passed')));
+    assert.match(
+      log.find((l) => l.includes('"type":"run.started"'))!,
+      /"scripted":true/,
+      'replayed from the recording',
+    );
+    return log;
+  }
+
+  it('the sample, once chosen, is not asked again: its three tickets run twice each, in a varied order, and each ends as recorded', async () => {
+    // Each run after the first finds the run before it in the sample, and rolls it back with one confirmation.
+    await runSample('BLOG-5', 'BLOG-1', 'passed');
+    await runSample('BLOG-4', 'BLOG-5', 'corrected');
+    await runSample('BLOG-1', 'BLOG-4', 'passed');
+    await runSample('BLOG-4', 'BLOG-1', 'corrected');
+    await runSample('BLOG-5', 'BLOG-4', 'passed');
+    // Every earlier run was rolled back, and the last one's change is the only one in the sample.
+    const logs = runLogs(ws.folder);
+    const rolledBack = logs.filter((log) => log.some((l) => l.includes('"type":"run.rolledBack"'))).length;
+    assert.equal(rolledBack, logs.length - 1, 'each run but the last was rolled back');
+  });
+
+  it('the status bar says the way, and offers the three to change it', async () => {
+    const item = page.locator('.statusbar-item', { hasText: 'Recorded Sample' });
+    await item.waitFor({ timeout: 30_000 });
+    await inEachTheme(page, ws.folder, async (theme) => {
+      await page.mouse.move(700, 450);
+      await page.screenshot({ path: path.join(SHOTS, `sample-status-${theme}.png`) });
+    });
+    await item.click();
+    const pick = page.locator('.quick-input-widget', { hasText: 'how do tickets run in this workspace?' });
+    await pick.waitFor({ timeout: 30_000 });
+    const rows = pick.locator('.monaco-list-row');
+    assert.deepEqual(
+      (await rows.locator('.label-name').allInnerTexts()).map((t) => t.trim()),
+      ['Set Anthropic API Key', "Use the Editor's Chat Model", 'Try the Recorded Sample'],
+    );
+    assert.deepEqual(
+      (await rows.allInnerTexts()).map((t) => /current/.test(t)),
+      [false, false, true],
+      'the way chosen is marked as the current one',
+    );
+    await page.keyboard.press('Escape');
+  });
+
+  it("a user's own ticket with no recording is never swapped for a sample ticket: Run Ticket says why, and runs nothing", async () => {
+    await quickOpen(page, 'MINE-1.ticket.json');
+    const before = runLogs(ws.folder).length;
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await dialog().waitFor({ timeout: 60_000 });
+    const text = await dialog().innerText();
+    assert.match(text, /MINE-1 has no recorded answers, so the recorded sample cannot run it\./);
+    assert.deepEqual((await buttonsOf(dialog())).sort(), [
+      'Cancel',
+      'Pick a Recorded Ticket',
+      'Set Anthropic API Key',
+      "Use the Editor's Chat Model",
+    ]);
+    assert.equal(await dialog().locator('.codicon-error').count(), 0, 'a question, not an error');
+    await page.screenshot({ path: path.join(SHOTS, 'sample-own-ticket.png') });
+    await dialog().locator('.monaco-button', { hasText: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached', timeout: 10_000 });
+    await page.waitForTimeout(2_000);
+    assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'no list of the sample offered in its place');
+    assert.equal(runLogs(ws.folder).length, before, 'no run started');
+    assert.equal(await page.locator('.tab', { hasText: 'Run Ticket' }).count(), 0, 'no empty run tab left behind');
   });
 });
 

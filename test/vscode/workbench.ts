@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -172,4 +172,25 @@ export async function buildTestExtension(name: string, dir: string): Promise<str
     logLevel: 'warning',
   });
   return dir;
+}
+
+/**
+ * `shoot` in the light theme, then the dark one, each set in the workspace's settings as a user
+ * picks one for a project; the settings are then as they were.
+ */
+export async function inEachTheme(page: Page, folder: string, shoot: (theme: 'light' | 'dark') => Promise<unknown>): Promise<void> {
+  const settings = path.join(folder, '.vscode', 'settings.json');
+  const saved = readFileSync(settings, 'utf8');
+  try {
+    for (const [theme, id, kind] of [
+      ['light', 'Default Light Modern', 'vs'],
+      ['dark', 'Default Dark Modern', 'vs-dark'],
+    ] as const) {
+      writeFileSync(settings, JSON.stringify({ ...(JSON.parse(saved) as object), 'workbench.colorTheme': id }, null, 2));
+      await page.locator(`.monaco-workbench.${kind}`).waitFor({ timeout: 30_000 });
+      await shoot(theme);
+    }
+  } finally {
+    writeFileSync(settings, saved);
+  }
 }

@@ -105,6 +105,13 @@ export interface LeftoverOptions {
    * recorded, which a passed run's change no longer is.
    */
   passed?: boolean;
+  /**
+   * Name a run whose files were all written over since, listing those files too. The recorded
+   * sample rolls every earlier run back, newest first: once a later run that wrote over a file is
+   * rolled back, the file holds the earlier run's bytes again and its rollback goes through. A
+   * file the user changed still stops that rollback, which refuses to overwrite it.
+   */
+  overwritten?: boolean;
   /** At most this many runs are read, newest first. */
   limit?: number;
 }
@@ -121,7 +128,7 @@ export async function leftoverRuns(deps: RollbackDeps, states: readonly RunState
     .sort((a, b) => b.runId.localeCompare(a.runId));
   for (const state of candidates.slice(0, opts.limit ?? 20)) {
     const plan = await planRollback(deps, state.runId).catch(() => undefined);
-    const files = plan?.steps.filter((st) => !st.changedSinceRun).map((st) => st.path) ?? [];
+    const files = plan?.steps.filter((st) => opts.overwritten || !st.changedSinceRun).map((st) => st.path) ?? [];
     if (files.length) out.push({ runId: state.runId, ticketId: state.ticketId, status: state.status, files });
   }
   return out;

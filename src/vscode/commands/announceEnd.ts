@@ -6,6 +6,8 @@ import { announcement, OPEN_RUN, ROLL_BACK } from '../announcement';
 import { showMessage, showNoticeUntil } from '../messages';
 import type { RunService } from '../runService';
 import { Command } from '../settings';
+import { runName } from '../../core/run/views/runName';
+import { staleRollBackNotice } from '../runNotices';
 import { core } from './lazyCore';
 
 /** Says how a run this window drove ended, with what the user can do next (see `announcement`). */
@@ -27,7 +29,12 @@ export async function announceEnd(runs: RunService, result: RunResult): Promise<
   const choice = await showMessage(level, text, ...actions);
   // Through the commands, as the palette would: the notice knows no view.
   if (choice === OPEN_RUN) await vscode.commands.executeCommand(Command.openRun, result.runId);
-  if (choice === ROLL_BACK) await vscode.commands.executeCommand(Command.rollbackRun, result.runId);
+  if (choice !== ROLL_BACK) return;
+  // The offer stays in the notification centre after its toast: by the time it is pressed the run
+  // may be rolled back or deleted, which is said rather than asked again.
+  const now = runs.get(result.runId)?.state;
+  if (!now || now.rolledBack) return void showMessage('info', staleRollBackNotice(runName(now ?? result.state, new Date()), !now));
+  await vscode.commands.executeCommand(Command.rollbackRun, result.runId);
 }
 
 /** Settles once the run no longer waits for a decision: decided (anywhere), rolled back, or deleted. */

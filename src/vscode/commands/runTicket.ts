@@ -16,6 +16,7 @@ import { core } from './lazyCore';
 import { stageReporter } from './runProgress';
 import { pickTicket, relTo, scriptPaths, ticketInEditor, type PickedTicket } from './ticketPick';
 import { requireTrust } from './workspaceTrust';
+import { noRecordingQuestion, PICK_RECORDED, wayOf } from '../waysIn';
 
 /**
  * How long a new run waits, once started, for its view to show its first event before its
@@ -24,8 +25,8 @@ import { requireTrust } from './workspaceTrust';
  */
 const FIRST_EVENT_WAIT_MS = 3000;
 
-/** The ticket Run Ticket was given, or the open ticket its list offers first. */
-type GivenTicket = { picked: PickedTicket } | { first?: string };
+/** The ticket Run Ticket was given, or the open ticket its list offers first; and whether the run replays the recorded sample. */
+type GivenTicket = ({ picked: PickedTicket } | { first?: string }) & { recorded: boolean };
 
 /** A ticket every question before its run has let through, with the settings its run reads once. */
 interface ReadyTicket extends PickedTicket {
@@ -48,17 +49,22 @@ export function registerRunCommands(ctx: CommandContext): vscode.Disposable[] {
  */
 async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded?: boolean } = {}): Promise<RunResult | undefined> {
   if (!requireTrust()) return undefined;
+  // Trying the sample chooses it as the workspace's way: Run Ticket replays from then on, and asks no more.
+  if (o.recorded === true) await ctx.models.setWay('sample');
   // The model first: without one the run would stop before its first step, after the ticket was picked.
-  const recorded = o.recorded === true ? true : await replaysSample(ctx, target);
-  if (recorded === undefined) return undefined;
-  const given = await givenTicket(target, recorded);
+  const way = o.recorded === true ? true : await replaysSample(ctx, target);
+  if (way === undefined) return undefined;
+  const given = await givenTicket(ctx, target, way);
   if (!given) return undefined;
-  // The run's view opens as the command starts, so its page loads while the ticket is picked and
-  // the run starts (a webview takes a second or more to load); the run's first event binds it.
-  const view = ctx.panels.prepare('picked' in given ? `Run: ${ticketBaseName(given.picked.rel)}` : 'Run Ticket');
+  const { recorded } = given;
+  const picked = 'picked' in given ? given.picked : await pickTicket(given.first, recorded);
+  if (!picked) return undefined;
+  // The run's view opens once its ticket is known (not behind the list, as an empty tab), so its
+  // page loads during the questions before the run; the run's first event binds it.
+  const view = ctx.panels.prepare(`Run: ${ticketBaseName(picked.rel)}`);
   let ready: ReadyTicket | undefined;
   try {
-    ready = await readyToRun(ctx, given, recorded);
+    ready = await readyToRun(ctx, picked, recorded);
   } finally {
     if (!ready) view.release();
   }
@@ -67,32 +73,64 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded
 
 /** Whether the run replays the recorded sample, the user's way in when the model setting can run none; undefined when they backed out. */
 async function replaysSample(ctx: CommandContext, target: vscode.Uri | undefined): Promise<boolean | undefined> {
-  const editorUri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
-  const way = await ctx.models.ensure(
-    (editorUri && vscode.workspace.getWorkspaceFolder(editorUri)) ?? vscode.workspace.workspaceFolders?.[0],
-    'run',
-  );
+  const way = await ctx.models.ensure(folderOf(target), 'run');
   return way && way === 'sample';
 }
 
-/** The ticket given, or else the one in the active editor; undefined (said) when it lies in no workspace folder. */
-async function givenTicket(target: vscode.Uri | undefined, recorded: boolean): Promise<GivenTicket | undefined> {
-  let first: string | undefined;
-  if (!(target instanceof vscode.Uri)) ({ target, first } = await ticketInEditor());
-  // The sample replays only a ticket with recorded answers: another one given is offered among them instead.
-  if (recorded && target && !(await scriptPaths()).has(scriptPathFor(target.path))) target = undefined;
-  if (!target) return { first };
-  const folder = vscode.workspace.getWorkspaceFolder(target);
-  if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
-  return { picked: { folder, rel: relTo(folder, target) } };
+/** The folder a run's model setting is read from: the ticket's, else the window's first. */
+function folderOf(target: vscode.Uri | undefined): vscode.WorkspaceFolder | undefined {
+  const editorUri = target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri;
+  return (editorUri && vscode.workspace.getWorkspaceFolder(editorUri)) ?? vscode.workspace.workspaceFolders?.[0];
 }
 
-/** The ticket picked (unless given), then each question before a run, in order; undefined when one stops it. */
-async function readyToRun(ctx: CommandContext, given: GivenTicket, recorded: boolean): Promise<ReadyTicket | undefined> {
-  const picked = 'picked' in given ? given.picked : await pickTicket(given.first, recorded);
-  if (!picked || !(await ticketParses(ctx.log, picked)) || !(await scopeSaved(picked))) return undefined;
+/**
+ * The ticket given, or else the one in the active editor; undefined (said) when it lies in no
+ * workspace folder. The recorded sample replays only a ticket with recorded answers: a ticket
+ * without them is never swapped for one of the sample's. The user is asked instead, and may run
+ * it with a model (the run is then no replay) or pick one of the sample's tickets.
+ */
+async function givenTicket(ctx: CommandContext, target: vscode.Uri | undefined, recorded: boolean): Promise<GivenTicket | undefined> {
+  let first: string | undefined;
+  if (!(target instanceof vscode.Uri)) ({ target, first } = await ticketInEditor());
+  const mine = target?.path ?? first;
+  if (recorded && mine !== undefined && !(await scriptPaths()).has(scriptPathFor(mine))) {
+    const answer = await runWithoutRecording(ctx, mine, folderOf(target));
+    if (!answer) return undefined;
+    if (answer === 'pick') return { first: undefined, recorded };
+    recorded = false;
+    // The question named this ticket: it is the one that runs, not the first of a list.
+    target ??= vscode.Uri.from({ scheme: 'file', path: mine });
+  }
+  if (!target) return { first, recorded };
+  const folder = vscode.workspace.getWorkspaceFolder(target);
+  if (!folder) return void showMessage('error', `${target.fsPath} is not in a workspace folder.`);
+  return { picked: { folder, rel: relTo(folder, target) }, recorded };
+}
+
+/**
+ * The question for a ticket the recorded sample cannot replay: 'setting' once a model can run it
+ * (the key or the editor's model taken), 'pick' for the sample's list, undefined when backed out.
+ */
+async function runWithoutRecording(
+  ctx: CommandContext,
+  ticketPath: string,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<'setting' | 'pick' | undefined> {
+  const q = noRecordingQuestion(ticketBaseName(ticketPath));
+  const choice = await vscode.window.showInformationMessage(q.message, { modal: true, detail: q.detail }, ...q.actions);
+  ctx.log.info(`run ticket ${ticketPath}: no recorded answers; chosen: ${choice ?? 'none'}`);
+  if (choice === PICK_RECORDED) return 'pick';
+  const way = wayOf(choice);
+  if (way !== 'key' && way !== 'editor') return undefined;
+  if (!(await ctx.models.takeWay(way))) return undefined;
+  return (await ctx.models.missing(folder)) ? undefined : 'setting';
+}
+
+/** Each question before a run, in order; undefined when one stops it. */
+async function readyToRun(ctx: CommandContext, picked: PickedTicket, recorded: boolean): Promise<ReadyTicket | undefined> {
+  if (!(await ticketParses(ctx.log, picked)) || !(await scopeSaved(picked))) return undefined;
   const settings = folderRunSettings(picked.folder);
-  return (await settleLeftovers(ctx, picked.folder, settings)) ? { ...picked, settings } : undefined;
+  return (await settleLeftovers(ctx, picked, settings, recorded)) ? { ...picked, settings } : undefined;
 }
 
 /** Starts the run in the view prepared for it, under a cancellable progress notification, and says how it ended. */

@@ -59,12 +59,17 @@ describe('"Roll Back Run" asks with the list of files', function () {
       q.message,
       "BLOG-3's change is still in the workspace (its run: waiting for your decision), and this run would build on it.",
     );
-    assert.equal(q.detail, `BLOG-3 (waiting for your decision, run ${left[0]!.runId}):\n  test/ticket/BLOG-3.test.ts`);
+    assert.equal(q.detail, "BLOG-3's run (waiting for your decision):\n  test/ticket/BLOG-3.test.ts");
     assert.deepEqual(q.actions, ['Roll Back BLOG-3 and Run', RUN_ANYWAY]);
     assert.deepEqual(
       (await leftoverRuns(io, await states(), { passed: true })).map((l) => l.ticketId),
       ['BLOG-1', 'BLOG-3'],
       'with recorded answers, the passed run is named too, newest first',
+    );
+    assert.deepEqual(
+      (await leftoverRuns(io, await states(), { overwritten: true })).map((l) => [l.ticketId, [...l.files].sort()]),
+      [['BLOG-3', ['src/format/postSummary.ts', 'test/ticket/BLOG-3.test.ts']]],
+      "for the recorded sample, a file changed since the run is listed too: its rollback is tried, and refused if the change is the user's",
     );
     await rollbackRun({ ...io, store: io.store, clock: systemClock } as unknown as PipelineDeps, left[0]!.runId, { force: true });
     assert.deepEqual(await leftoverRuns(io, await states()), [], 'a rolled-back run is not named again');

@@ -6,6 +6,7 @@ import {
   failedNotice,
   nothingToAcceptNotice,
   rolledBackNotice,
+  staleRollBackNotice,
   saveScriptTitle,
   scriptSavedNotice,
 } from '../../../src/vscode/runNotices';
@@ -45,6 +46,14 @@ describe('what the editor says about a run names it as a person would', () => {
     assert.equal(rolledBackNotice(NAME), "BLOG-1's run from 10:49 is rolled back: the files it wrote are as they were before it.");
     assert.equal(deleteQuestion(NAME), "Delete BLOG-1's run from 10:49 and its log? Files it wrote stay as they are.");
     assert.equal(failedNotice('Rolling back', NAME), "Rolling back BLOG-1's run from 10:49 failed");
+  });
+
+  it('a stale Roll Back… offer says what is true now: rolled back, or deleted', () => {
+    assert.equal(
+      staleRollBackNotice(NAME, false),
+      "BLOG-1's run from 10:49 is already rolled back: the files it wrote are as they were before it.",
+    );
+    assert.equal(staleRollBackNotice(NAME, true), "BLOG-1's run from 10:49 was deleted since: there is no run to roll back.");
   });
 
   it('a run with no ticket id still starts its sentence with a capital', () => {

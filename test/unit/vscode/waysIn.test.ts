@@ -1,15 +1,20 @@
 import { strict as assert } from 'node:assert';
 import { scriptPathFor } from '../../../src/node/models/scripted/loadScript';
 import {
+  currentWay,
   missingModel,
+  noRecordingQuestion,
+  PICK_RECORDED,
   NO_RECORDED_SAMPLE,
   recordedTickets,
   SET_API_KEY,
   settingTarget,
   TRY_SAMPLE,
   USE_EDITOR_MODEL,
+  wayChoices,
   wayOf,
   waysInQuestion,
+  wayStatus,
   type ModelFacts,
 } from '../../../src/vscode/waysIn';
 
@@ -88,5 +93,51 @@ describe('the ways to a model, for a window that has none', () => {
       ['/w/.tickets/BLOG-1.ticket.json', '/w/.tickets/BLOG-2.ticket.yaml'],
     );
     assert.deepEqual(recordedTickets(tickets, new Set(), scriptPathFor), []);
+  });
+});
+
+describe('the way a workspace runs tickets, once chosen', () => {
+  it('the recorded sample, once chosen, is the way even with a model setting that cannot run', () => {
+    assert.equal(currentWay(facts({}), 'sample'), 'sample');
+    assert.equal(currentWay(facts({ model: 'scripted' }), undefined), 'sample');
+    assert.equal(currentWay(facts({ hasKey: true }), 'setting'), 'key');
+    assert.equal(currentWay(facts({ model: 'vscode-lm', chatModels: 1 }), undefined), 'editor');
+  });
+
+  it('the status bar names the way in a few words, says when none can run, and never shows a key', () => {
+    const sample = wayStatus(facts({}), 'sample');
+    assert.equal(sample.text, '$(play-circle) Recorded Sample');
+    assert.ok(sample.ready);
+    assert.match(sample.tooltip, /no model is called/);
+    const none = wayStatus(facts({}), undefined);
+    assert.equal(none.text, '$(circle-slash) No Model');
+    assert.equal(none.ready, false);
+    assert.match(none.tooltip, /no Anthropic API key is set\. Click to choose one\.$/);
+    assert.equal(wayStatus(facts({ hasKey: true }), 'setting').text, '$(hubot) Anthropic');
+    const lm = wayStatus(facts({ model: 'vscode-lm', lmFamily: 'gpt-4o', chatModels: 2 }), 'setting');
+    assert.equal(lm.text, "$(hubot) Editor's Chat Model");
+    assert.match(lm.tooltip, /family "gpt-4o"/);
+    for (const w of [sample, none, lm]) assert.ok(w.text.replace(/\$\([a-z-]+\) /, '').length <= 24, `short in the bar: ${w.text}`);
+  });
+
+  it('the choices name the buttons the walkthrough and the dialog use, the current one marked', () => {
+    const choices = wayChoices('sample');
+    assert.deepEqual(
+      choices.map((c) => c.label),
+      [SET_API_KEY, USE_EDITOR_MODEL, TRY_SAMPLE],
+    );
+    assert.deepEqual(
+      choices.filter((c) => c.description === 'current').map((c) => c.way),
+      ['sample'],
+    );
+  });
+
+  it("a ticket with no recording is not run by the sample: the words say why, and offer the two ways to run one's own", () => {
+    const q = noRecordingQuestion('MINE-1');
+    assert.equal(q.message, 'MINE-1 has no recorded answers, so the recorded sample cannot run it.');
+    assert.deepEqual(q.actions, [SET_API_KEY, USE_EDITOR_MODEL, PICK_RECORDED]);
+    assert.equal(wayOf(q.actions[2]), undefined, 'picking a sample ticket is not a way in: the way stays the sample');
+    assert.equal(wayOf(q.actions[0]), 'key');
+    assert.equal(wayOf(q.actions[1]), 'editor');
   });
 });
