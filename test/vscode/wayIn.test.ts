@@ -165,7 +165,8 @@ describe('a way in, in code-server with no key and no chat model', function () {
       assert.match(text, new RegExp(`^${earlier}'s (earlier )?run`, 'm'), `names ${earlier}'s run: ${text}`);
       assert.doesNotMatch(text, /\d{8}-\d{6}-[0-9a-f]{6}/, 'no run id');
       assert.deepEqual((await buttonsOf(dialog())).sort(), ['Cancel', 'Roll Back and Run'], 'one confirmation, and no Run Anyway');
-      if (ticket === 'BLOG-4' && earlier === 'BLOG-5') await page.screenshot({ path: path.join(SHOTS, 'sample-again-question.png') });
+      if (ticket === 'BLOG-4' && earlier === 'BLOG-5')
+        await inEachTheme(page, ws.folder, (theme) => page.screenshot({ path: path.join(SHOTS, `sample-again-question-${theme}.png`) }));
       await dialog().locator('.monaco-button', { hasText: 'Roll Back and Run' }).click();
     } else assert.equal(await dialog().isVisible(), false, 'nothing to roll back, nothing asked');
     const done = (outcome: string) => (l: string) => l.includes('"type":"run.finished"') && l.includes(`"outcome":"${outcome}"`);
@@ -243,7 +244,7 @@ describe('a way in, in code-server with no key and no chat model', function () {
       "Use the Editor's Chat Model",
     ]);
     assert.equal(await dialog().locator('.codicon-error').count(), 0, 'a question, not an error');
-    await page.screenshot({ path: path.join(SHOTS, 'sample-own-ticket.png') });
+    await inEachTheme(page, ws.folder, (theme) => page.screenshot({ path: path.join(SHOTS, `sample-own-ticket-${theme}.png`) }));
     await dialog().locator('.monaco-button', { hasText: 'Cancel' }).click();
     await dialog().waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(2_000);

@@ -514,17 +514,15 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
     }
   });
 
-  it('Run Ticket from the palette opens its view as the list shows, and closes it when no ticket is picked', async () => {
-    // The view's page loads while the user picks (a webview takes a second or more): backing out
-    // of the pick must leave nothing behind, and no run.
+  it('Run Ticket from the palette opens no view behind the list: backing out of it leaves no tab and no run', async () => {
     // With a ticket in the active editor, Run Ticket runs it: no editor here, so the list shows.
+    // An empty "Run Ticket" tab behind the list would take the editor for a run not yet chosen.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const { seen, sub } = runViewTabs();
     const before = runIds().length;
     try {
       let settled = false;
       const run = Promise.resolve(vscode.commands.executeCommand('ticketRunner.runTicket')).finally(() => (settled = true));
-      await until('the run view to open with the list', () => seen.length >= 1, 20_000);
       // Escape on the list, until it has shown and taken it.
       await until(
         'the pick to close',
@@ -535,8 +533,8 @@ describe('Ticket Runner in a real VS Code (code-server)', () => {
         20_000,
       );
       assert.equal(await run, undefined, 'no run without a ticket');
-      await until('the run view to close', () => seen.length >= 2, 10_000).catch(() => undefined);
-      assert.deepEqual(seen, ['opened Run Ticket', 'closed Run Ticket']);
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.deepEqual(seen, [], 'no run view opened');
       assert.equal(runIds().length, before, 'no run was recorded');
     } finally {
       sub.dispose();
