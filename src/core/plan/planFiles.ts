@@ -1,0 +1,18 @@
+import type { PlanTicket } from '../schema/plan';
+import { isTicketFileName, ticketBaseName } from '../ticket/ticketFormat';
+
+/** The file names a plan may have, the JSON form first, as a ticket's. */
+export const PLAN_SUFFIXES = ['.plan.json', '.plan.yaml', '.plan.yml'] as const;
+
+export function isPlanFileName(name: string): boolean {
+  return PLAN_SUFFIXES.some((s) => name.endsWith(s));
+}
+
+/**
+ * The id a plan's entry goes by in `after`: the entry itself when it names a ticket by id, the
+ * file's name without its ticket suffix when it is a path (a ticket's id names its file).
+ */
+export function planTicketId(entry: Pick<PlanTicket, 'ticket'>): string {
+  const ref = entry.ticket;
+  return ref.includes('/') || isTicketFileName(ref) ? ticketBaseName(ref) : ref;
+}
