@@ -1,3 +1,4 @@
+import { Document } from 'yaml';
 import type { PlanTicket } from '../schema/plan';
 import { isTicketFileName, ticketBaseName } from '../ticket/ticketFormat';
 
@@ -15,4 +16,14 @@ export function isPlanFileName(name: string): boolean {
 export function planTicketId(entry: Pick<PlanTicket, 'ticket'>): string {
   const ref = entry.ticket;
   return ref.includes('/') || isTicketFileName(ref) ? ticketBaseName(ref) : ref;
+}
+
+/** A plan's value as the text of its file: YAML with a comment on how it is read, or two-space JSON. */
+export function planText(plan: object, format: 'json' | 'yaml'): string {
+  if (format === 'json') return `${JSON.stringify(plan, null, 2)}\n`;
+  const doc = new Document(plan);
+  doc.commentBefore =
+    ' A Ticket Runner plan: each ticket runs after the tickets its after lists.\n' +
+    ' source.notes says what the import of the task list left out, and why.';
+  return doc.toString({ lineWidth: 0 });
 }

@@ -7,6 +7,7 @@ import { parsePlan } from '../../../src/core/plan/planLoader';
 import { planWaves } from '../../../src/core/plan/planOrder';
 import { readTaskList } from '../../../src/core/plan/readTaskList';
 import { taskIssueText } from '../../../src/core/plan/taskIssue';
+import { SPECKIT_ORDER } from '../../support/taskListOrders';
 import { REPO_ROOT } from '../../support/tempWorkspace';
 
 const fixture = (name: string) => readFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'tasks', name), 'utf8');
@@ -23,19 +24,7 @@ describe("a spec's task list, read", () => {
   it('Spec Kit: phases run in turn, [P] tasks wait only for the phase before, the others for all before them in the phase', () => {
     const list = speckit();
     assert.equal(list.format, 'speckit');
-    assert.deepEqual(afterOf(list), {
-      T002: [],
-      T003: [],
-      T004: ['T002', 'T003'],
-      T005: ['T004'],
-      T006: ['T005'],
-      T007: ['T005'],
-      T008: ['T006', 'T007'],
-      T009: ['T008'],
-      T010: ['T009'],
-      'line-39': ['T010'],
-      T011: ['line-39'],
-    });
+    assert.deepEqual(afterOf(list), SPECKIT_ORDER);
     const t7 = list.tasks.find((t) => t.id === 'T007')!;
     assert.equal(t7.text, 'Refuse URLs that do not parse in `src/readingList/validate.ts`');
     assert.deepEqual(t7.paths, ['src/readingList/validate.ts']);
