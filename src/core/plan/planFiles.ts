@@ -1,4 +1,4 @@
-import { Document } from 'yaml';
+import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { PlanTicket } from '../schema/plan';
 import { isTicketFileName, ticketBaseName } from '../ticket/ticketFormat';
 
@@ -25,5 +25,11 @@ export function planText(plan: object, format: 'json' | 'yaml'): string {
   doc.commentBefore =
     ' A Ticket Runner plan: each ticket runs after the tickets its after lists.\n' +
     ' source.notes says what the import of the task list left out, and why.';
-  return doc.toString({ lineWidth: 0 });
+  // One line per entry's after ([RL-1, RL-2]), as a person writes it.
+  visit(doc, {
+    Pair(_key, pair) {
+      if (isScalar(pair.key) && pair.key.value === 'after' && isSeq(pair.value)) pair.value.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
 }

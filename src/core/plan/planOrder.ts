@@ -8,9 +8,9 @@ import { planProblems } from './planGraph';
  * each later wave holds every ticket whose `after` the waves before it have all met. The tickets
  * of one wave wait for none of each other, so a runner may run them side by side; within a wave
  * they keep the plan's order. A plan whose order cannot be followed (a cycle, an unknown or
- * repeated ticket) is refused with the same problems `parsePlan` gives, naming `file`.
+ * repeated ticket) is refused with the same problems `parsePlan` gives, naming its `file`.
  */
-export function planWaves(plan: Pick<Plan, 'tickets'>, file = 'the plan'): string[][] {
+export function planWaves(plan: Pick<Plan, 'tickets'>, file: string): string[][] {
   const problems = planProblems(plan);
   if (problems.length) throw new PlanValidationError(file, problems);
   const pending = plan.tickets.map((t) => ({ id: planTicketId(t), after: t.after }));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PlanValidationError } from '../../../src/core/errors';
+import { planText } from '../../../src/core/plan/planFiles';
 import { parsePlan } from '../../../src/core/plan/planLoader';
 import { planJsonSchemaText } from '../../../src/core/schema/jsonSchema';
 import { REPO_ROOT } from '../../support/tempWorkspace';
@@ -29,7 +30,7 @@ function problemsOf(file: string, text: string): PlanValidationError {
 }
 
 /** A plan's JSON text with these entries. */
-const planText = (tickets: { ticket: string; after?: string[] }[]) => JSON.stringify({ id: 'P', title: 'A plan', tickets });
+const planJson = (tickets: { ticket: string; after?: string[] }[]) => JSON.stringify({ id: 'P', title: 'A plan', tickets });
 
 describe('plan loader', () => {
   it('reads a plan from YAML or JSON, naming a ticket by id or by the path of its file', () => {
@@ -37,6 +38,14 @@ describe('plan loader', () => {
     assert.equal(plan.tickets.length, 4);
     assert.deepEqual(plan.tickets[0]!.after, [], 'after defaults to none');
     assert.deepEqual(parsePlan('.tickets/SHOP-PLAN.plan.json', JSON.stringify(plan)), plan);
+  });
+
+  it('writes a plan as text that reads back the same, in YAML with one line per after, or JSON', () => {
+    const plan = parsePlan('.tickets/SHOP-PLAN.plan.yaml', YAML_PLAN);
+    const yaml = planText(plan, 'yaml');
+    assert.match(yaml, /^ {4}after: \[SHOP-2, SHOP-3\]$/m);
+    assert.deepEqual(parsePlan('.tickets/SHOP-PLAN.plan.yaml', yaml), plan);
+    assert.deepEqual(parsePlan('.tickets/SHOP-PLAN.plan.json', planText(plan, 'json')), plan);
   });
 
   it('names the file, the JSON path and what was expected; YAML problems keep their line', () => {
@@ -50,28 +59,28 @@ describe('plan loader', () => {
   });
 
   it('refuses a ticket listed twice, an after that names no ticket of the plan, and a ticket after itself, each with its fix', () => {
-    const twice = problemsOf('p.plan.json', planText([{ ticket: 'A' }, { ticket: '.tickets/A.ticket.json' }]));
+    const twice = problemsOf('p.plan.json', planJson([{ ticket: 'A' }, { ticket: '.tickets/A.ticket.json' }]));
     assert.deepEqual(twice.problems, [
       {
         path: '$.tickets[1].ticket',
         message: "A is already the plan's ticket 1: list each ticket once, with every ticket it runs after in that one entry's after",
       },
     ]);
-    const unknown = problemsOf('p.plan.json', planText([{ ticket: 'A' }, { ticket: 'B', after: ['A', 'Z'] }]));
+    const unknown = problemsOf('p.plan.json', planJson([{ ticket: 'A' }, { ticket: 'B', after: ['A', 'Z'] }]));
     assert.deepEqual(unknown.problems, [
       {
         path: '$.tickets[1].after[1]',
         message: 'Z is no ticket of this plan (its tickets: A, B): add an entry for it or remove it from after',
       },
     ]);
-    const self = problemsOf('p.plan.json', planText([{ ticket: 'A', after: ['A'] }]));
+    const self = problemsOf('p.plan.json', planJson([{ ticket: 'A', after: ['A'] }]));
     assert.deepEqual(self.problems, [{ path: '$.tickets[0].after[0]', message: 'A is after itself: remove it from its own after' }]);
   });
 
   it('refuses a cycle, naming every ticket around it', () => {
     const err = problemsOf(
       'p.plan.json',
-      planText([{ ticket: 'A' }, { ticket: 'B', after: ['A', 'D'] }, { ticket: 'C', after: ['B'] }, { ticket: 'D', after: ['C'] }]),
+      planJson([{ ticket: 'A' }, { ticket: 'B', after: ['A', 'D'] }, { ticket: 'C', after: ['B'] }, { ticket: 'D', after: ['C'] }]),
     );
     assert.deepEqual(err.problems, [
       {

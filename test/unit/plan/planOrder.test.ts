@@ -25,16 +25,19 @@ const acyclicPlan = fc
 
 describe('the order of a plan, in waves', () => {
   it('runs together what waits for nothing still unmet, keeping the plan order within a wave', () => {
-    const waves = planWaves({
-      tickets: [entry('A'), entry('.tickets/B.ticket.yaml', 'A'), entry('C', 'A'), entry('D', 'B', 'C'), entry('E')],
-    });
+    const waves = planWaves(
+      {
+        tickets: [entry('A'), entry('.tickets/B.ticket.yaml', 'A'), entry('C', 'A'), entry('D', 'B', 'C'), entry('E')],
+      },
+      'p.plan.yaml',
+    );
     assert.deepEqual(waves, [['A', 'E'], ['B', 'C'], ['D']]);
   });
 
   it('puts every ticket in exactly one wave, after every wave of its dependencies, and as early as they allow', () => {
     fc.assert(
       fc.property(acyclicPlan, (tickets) => {
-        const waves = planWaves({ tickets });
+        const waves = planWaves({ tickets }, 'p.plan.yaml');
         const waveOf = new Map(waves.flatMap((w, i) => w.map((id) => [id, i] as const)));
         assert.deepEqual([...waveOf.keys()].sort(), tickets.map((t) => t.ticket).sort());
         assert.equal(

@@ -123,7 +123,7 @@ describe("a spec's task list, read", () => {
       ['RL-T002', 'RL-T003'],
       'T006 waited for T005, which waited for T004, which waited for T002 and T003',
     );
-    assert.deepEqual(planWaves(plan)[0], ['RL-T002', 'RL-T003']);
+    assert.deepEqual(planWaves(plan, '.tickets/RL-PLAN.plan.json')[0], ['RL-T002', 'RL-T003']);
     assert.equal(plan.tickets.length, 9);
     assert.deepEqual(plan.source!.notes.slice(0, 3), [
       'T001 is checked as done in specs/tasks.md: left out',
