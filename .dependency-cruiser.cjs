@@ -15,6 +15,7 @@ const coreLayers = [
   ['run', '^src/core/run/'],
   ['recovery', '^src/core/recovery/'],
   ['ticket', '^src/core/ticket/'],
+  ['plan', '^src/core/plan/'],
   ['stages', '^src/core/stages/'],
   ['loop', '^src/core/(loop/|index\\.ts)'],
   ['eval', '^src/core/eval/'],

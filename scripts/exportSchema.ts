@@ -1,7 +1,8 @@
-// Writes schemas/ticket.schema.json from the zod ticket schema. A unit test fails when the
-// committed file is stale, so run `npm run schema` after changing src/core/schema.
+// Writes schemas/ticket.schema.json and schemas/plan.schema.json from the zod schemas. A unit test
+// fails when a committed file is stale, so run `npm run schema` after changing src/core/schema.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ticketJsonSchemaText } from '../src/core/schema/jsonSchema';
+import { planJsonSchemaText, ticketJsonSchemaText } from '../src/core/schema/jsonSchema';
 
 writeFileSync(join(__dirname, '..', 'schemas', 'ticket.schema.json'), ticketJsonSchemaText());
+writeFileSync(join(__dirname, '..', 'schemas', 'plan.schema.json'), planJsonSchemaText());

@@ -27,6 +27,8 @@ type CommandFlags = Parameters<CliCommand['run']>[0]['flags'];
 /** A flag given to `command` that only another command takes: the mix-up is said, naming the owner. */
 function misplacedFlag(command: CliCommand, flags: Record<string, unknown>): string | undefined {
   for (const flag of Object.keys(flags)) {
+    // A flag another command owns may still be one this command takes too (plan's --from, draft's).
+    if (flag in command.options) continue;
     const owner = COMMANDS.find((c) => c !== command && c.ownOptions && flag in c.ownOptions);
     if (owner) return `--${flag} is an option of ${owner.name}, not of ${command.name}${command.misplacedHint?.[flag] ?? ''}`;
   }

@@ -21,15 +21,36 @@ export class UserInputError extends TicketRunnerError {
   }
 }
 
-/** A ticket file that does not parse or validate. */
-export class TicketValidationError extends UserInputError {
-  override readonly name = 'TicketValidationError';
+/** A problem of a ticket or plan file, at its JSON path. */
+export interface FileProblem {
+  path: string;
+  message: string;
+}
+
+/** A file the user writes that does not parse or validate: one line, so the CLI's error stays one line however many problems there are. */
+abstract class InvalidFileError extends UserInputError {
   constructor(
     readonly file: string,
-    readonly problems: { path: string; message: string }[],
+    readonly problems: FileProblem[],
+    what: string,
   ) {
-    // One line, so the CLI's error stays one line however many problems there are.
-    super(`${file}: invalid ticket: ` + problems.map((p) => `at ${p.path}: ${p.message}`).join('; '));
+    super(`${file}: invalid ${what}: ` + problems.map((p) => `at ${p.path}: ${p.message}`).join('; '));
+  }
+}
+
+/** A ticket file that does not parse or validate. */
+export class TicketValidationError extends InvalidFileError {
+  override readonly name = 'TicketValidationError';
+  constructor(file: string, problems: FileProblem[]) {
+    super(file, problems, 'ticket');
+  }
+}
+
+/** A plan file that does not parse or validate, or whose order cannot be followed. */
+export class PlanValidationError extends InvalidFileError {
+  override readonly name = 'PlanValidationError';
+  constructor(file: string, problems: FileProblem[]) {
+    super(file, problems, 'plan');
   }
 }
 

@@ -16,6 +16,7 @@ import { StatsPanel } from './statsPanel';
 import { EvaluateRouting } from './evaluateRouting';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
+import { registerDraftPlanCommand } from './planDraft';
 import { registerDraftCommand } from './ticketDraft';
 import { TicketLanguageClient } from './ticketLanguageClient';
 import { VIEW_RUNS } from './settings';
@@ -87,7 +88,9 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
       new TicketFiles(ticketServer, (folder, ticketPath) => draftModelFor(folder, ticketPath, context.secrets)),
     );
     for (const command of registerTicketCommands(tickets)) this._register(command);
-    this._register(registerDraftCommand(tickets, (folder) => models.ensure(folder, 'draft').then((way) => way === 'setting'), log));
+    const draftReady = (folder: vscode.WorkspaceFolder) => models.ensure(folder, 'draft').then((way) => way === 'setting');
+    this._register(registerDraftCommand(tickets, draftReady, log));
+    this._register(registerDraftPlanCommand(tickets, draftReady, log));
     this._register(new EvaluateRouting().register());
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {

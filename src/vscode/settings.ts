@@ -154,6 +154,7 @@ export const Command = {
   saveRunScript: 'ticketRunner.saveRunScript',
   showStats: 'ticketRunner.showStats',
   draftTicket: 'ticketRunner.draftTicket',
+  draftPlan: 'ticketRunner.draftPlan',
   evaluateRouting: 'ticketRunner.evaluateRouting',
 } as const;
 

@@ -3,6 +3,7 @@ import { batchCommand } from './batch';
 import { draftCommand } from './draft';
 import { evalRoutingCommand } from './evalRouting';
 import { listCommand } from './list';
+import { planCommand } from './plan';
 import { lspCommand } from './lsp';
 import { mergeReportCommand } from './mergeReport';
 import { recordCommand } from './record';
@@ -34,4 +35,5 @@ export const COMMANDS: readonly CliCommand[] = [
   ticketsCommand,
   evalRoutingCommand,
   draftCommand,
+  planCommand,
 ];

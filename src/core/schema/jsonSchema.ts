@@ -1,20 +1,41 @@
 import { z } from 'zod';
+import { Plan } from './plan';
 import { Ticket } from './ticket';
 
-/**
- * The ticket schema as JSON Schema, contributed through `jsonValidation` so the editor
- * completes and checks `.tickets/*.ticket.json`. Input form: defaults are optional.
- */
-export function ticketJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(Ticket, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+/** A zod schema as the editor's JSON Schema. Input form: defaults are optional. */
+function editorSchema(schema: z.ZodType, title: string, description: string): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    title: 'Ticket Runner ticket',
-    description: 'A ticket: what to change, where (scope), how to know it is done (acceptance criteria and a structured test plan).',
-    ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
+    title,
+    description,
+    ...Object.fromEntries(Object.entries(json).filter(([k]) => k !== '$schema')),
   };
 }
 
+const text = (schema: Record<string, unknown>) => JSON.stringify(schema, null, 2) + '\n';
+
+/**
+ * The ticket schema as JSON Schema, contributed through `jsonValidation` so the editor
+ * completes and checks `.tickets/*.ticket.json`.
+ */
+export function ticketJsonSchema(): Record<string, unknown> {
+  return editorSchema(
+    Ticket,
+    'Ticket Runner ticket',
+    'A ticket: what to change, where (scope), how to know it is done (acceptance criteria and a structured test plan).',
+  );
+}
+
 export function ticketJsonSchemaText(): string {
-  return JSON.stringify(ticketJsonSchema(), null, 2) + '\n';
+  return text(ticketJsonSchema());
+}
+
+/** The plan schema as JSON Schema, contributed for `*.plan.json` and `*.plan.yaml` as the ticket's is. */
+export function planJsonSchema(): Record<string, unknown> {
+  return editorSchema(Plan, 'Ticket Runner plan', 'A plan of tickets: each ticket of the plan, and the tickets it runs after.');
+}
+
+export function planJsonSchemaText(): string {
+  return text(planJsonSchema());
 }

@@ -76,6 +76,9 @@ export const SymbolRef = z
   .strict();
 export type SymbolRef = z.infer<typeof SymbolRef>;
 
+/** A ticket's id, which names its file: letters, digits, dot, dash or underscore. */
+export const TicketId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash or underscore (for example BLOG-1)');
+
 export const AcceptanceCriterion = z
   .object({
     id: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'an id such as AC1'),
@@ -87,7 +90,7 @@ export type AcceptanceCriterion = z.infer<typeof AcceptanceCriterion>;
 export const Ticket = z
   .object({
     $schema: z.string().optional(),
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash or underscore (for example BLOG-1)'),
+    id: TicketId,
     title: z.string().min(1),
     description: z.string().min(1),
     scope: z

@@ -25,8 +25,8 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-/** What was expected, in words a ticket author can act on. */
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
+/** What was expected, in words a ticket or plan author can act on. */
+export function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   if (issue.code === 'invalid_type') {
     // zod does not keep the input on the issue: read it from the JSON, so a wrong type is not called missing.
     const got = valueAt(raw, issue.path);
