@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
-import { loadEvents } from '../../support/rungRuns';
+import { coderTextByAttempt, loadEvents } from '../../support/rungRuns';
 import { runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
@@ -30,7 +30,20 @@ test('accepts perPage of exactly 100', () => {
   assert.equal((res.body as { items: unknown[] }).items.length, 100);
 });
 `;
+/** A second authored file, held out: the Coder never sees it. */
+const HELD = 'test/perPage.more.test.ts';
+const HELD_TEST = `import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { listPosts } from '../src/handlers/posts';
+
+test('rejects perPage of 101', () => {
+  assert.equal(listPosts({ query: { perPage: '101' } }).status, 400);
+});
+`;
 const RIGHT = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-1', 'attempt2.ts'), 'utf8');
+
+/** Rejects only the value the visible test sends: the held-out file catches it. */
+const TOO_NARROW = RIGHT.replace('requested > MAX_PER_PAGE', 'requested === 500');
 
 /** The buggy handler, and, as the test imports it, the authored test rewritten with no assertion left. */
 const EDITS_THE_TEST = `import { writeFileSync } from 'node:fs';
@@ -88,6 +101,37 @@ describe('a test the author wrote, as the oracle', function () {
       [`${AUTHORED} rejects perPage above 100`, `${AUTHORED} accepts perPage of exactly 100`],
     );
     assert.equal(readFileSync(path.join(ws.root, AUTHORED), 'utf8'), AUTHORED_TEST);
+  });
+
+  it('a held-out authored file: the Coder never reads it, a right answer passes it, a fix as narrow as the visible test does not', async () => {
+    assert.notEqual(TOO_NARROW, RIGHT);
+    writeFileSync(path.join(ws.root, HELD), HELD_TEST);
+    const heldOut = (t: Record<string, unknown>) => {
+      t.testPlan = { authored: [AUTHORED, { path: HELD, heldOut: true }] };
+    };
+    writeHostileTicket(ws.root, { id: 'AUTH-6', from: 'BLOG-1', coder: [{ 'src/handlers/posts.ts': RIGHT }], edit: heldOut });
+    const right = await run('AUTH-6');
+    assert.equal(right.state.status, 'passed', JSON.stringify(right.state.finished));
+    const rightEvents = await events(right.runId);
+    const judged = rightEvents.flatMap((e) => (e.type === 'heldOut.ran' ? [e.result] : []));
+    assert.deepEqual(
+      judged.map((r) => [r.status, r.cases.map((c) => c.name)]),
+      [['passed', ['rejects perPage of 101']]],
+    );
+    for (const text of (await coderTextByAttempt(ws.root, right.runId, rightEvents)).values()) {
+      assert.ok(!text.includes(HELD) && !text.includes('perPage of 101'), 'the Coder read the held-out file');
+    }
+
+    writeHostileTicket(ws.root, {
+      id: 'AUTH-7',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': TOO_NARROW }],
+      debugger: [blamesTheCode],
+      edit: heldOut,
+    });
+    const narrow = await run('AUTH-7');
+    assert.notEqual(narrow.state.status, 'passed');
+    assert.equal(narrow.state.attempts[0]!.heldOut?.status, 'failed');
   });
 
   it('a Coder that writes the authored test with a case skipped: the write is refused, and the wrong code fails', async () => {
