@@ -61,6 +61,10 @@ const DELETES_THE_TEST = `import { unlinkSync } from 'node:fs';
 unlinkSync('${AUTHORED}');
 ${BUGGY_POSTS_HANDLER}`;
 
+/** Ends the test process with status 0 as the authored test imports it: the file's cases vanish from the report. */
+const EXITS_AT_IMPORT = `process.exit(0);
+${BUGGY_POSTS_HANDLER}`;
+
 const blamesTheCode = {
   kind: 'code',
   claim: 'The guard reads the clamped perPage.',
@@ -176,6 +180,19 @@ describe('a test the author wrote, as the oracle', function () {
     );
     assert.ok(existsSync(path.join(ws.root, AUTHORED)));
     assert.equal(readFileSync(path.join(ws.root, AUTHORED), 'utf8'), AUTHORED_TEST);
+  });
+
+  it('code that ends the test process as it is imported: the listed cases vanish, and the run says which', async () => {
+    authoredTicket('AUTH-8', { 'src/handlers/posts.ts': EXITS_AT_IMPORT });
+    const { state, runId } = await run('AUTH-8');
+    assert.notEqual(state.status, 'passed');
+    assert.equal(state.attempts[0]!.status, 'failed');
+    const ran = (await events(runId)).flatMap((e) => (e.type === 'tests.ran' ? [e.result] : []));
+    assert.ok(ran.length > 0 && ran.every((r) => r.status !== 'passed'));
+    assert.ok(
+      ran.some((r) => /test\/perPage\.test\.ts › rejects perPage above 100: not run/.test(r.output)),
+      ran.map((r) => r.output).join('\n---\n'),
+    );
   });
 
   it('a ticket naming an authored test that is not there stops before any run, naming the file and the fix', async () => {
