@@ -107,7 +107,7 @@ function unlessCasesMissing(ran: TestRunResult, expected: readonly PlannedCase[]
   const missing = expectedNotPassed(expected, ran);
   if (!missing.length) return ran;
   const note = [
-    '[ticket-runner] the test runner said passed, but these cases of the tests did not pass, so the run cannot count:',
+    '[ticket-runner] the test runner said passed, but these cases of the test plan did not pass, so the run cannot count:',
     ...missing.map((m) => `  ${m}`),
   ].join('\n');
   return { ...ran, status: 'failed', output: `${ran.output}\n${note}` };
