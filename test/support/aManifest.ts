@@ -26,7 +26,7 @@ export function aManifest(overrides: ManifestOverrides = {}): Manifest {
     description: 'd',
     acceptance: [{ id: 'AC1', text: 'x' }],
     runner: { framework: 'node:test', detectedFrom: 'test' },
-    testFiles: testPlan.files.map((f) => f.path),
+    testFiles: (testPlan.files ?? []).map((f) => f.path),
     testLanguage: 'ts',
     moduleKind: 'cjs',
     refs: [],

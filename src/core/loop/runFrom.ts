@@ -11,6 +11,7 @@ import { applyOps, warmOps } from '../stages/ops/applyOps';
 import { warmParser } from '../stages/checks/checksStage';
 import { recordBaselines, type BaselinesNeeded } from '../stages/checks/baselines';
 import { stopIfToolsChanged } from '../stages/checks/judgingTools';
+import { listAuthoredCases } from '../stages/checks/authoredCases';
 import { runAttempts, type LoopResult } from './innerLoop';
 import { resumeFromTests } from './resumeFromTests';
 import { runClock } from './openRun';
@@ -68,7 +69,7 @@ export function runLimits(
 }
 
 /**
- * The one step sequence of every run: manifest, baselines, rendered tests, ops, the attempts
+ * The one step sequence of every run: manifest, baselines, rendered tests, the authored tests' cases, ops, the attempts
  * (or a recheck of the code as it is), the gates, the verdict. Each entry skips what its log
  * already holds: the ops applied (pendingOps), the baselines recorded, the attempts ended.
  */
@@ -86,6 +87,7 @@ export async function runFrom(start: RunStart, entry: RunEntry): Promise<RunResu
     if (entry.first) await recordUncommitted(ctx);
     if (entry.baselines) await baselinesFirst(ctx, entry.baselines);
     await materializeTests(ctx);
+    await listAuthoredCases(ctx);
     await applyOps(ctx);
     const done =
       entry.from === 'tests'

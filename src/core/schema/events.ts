@@ -213,6 +213,16 @@ export const RunEvent = z.discriminatedUnion('type', [
   ev('manifest.built', { manifest: Manifest, hash: z.string() }),
   /** Materializer, after rendering the test plan into files. */
   ev('tests.materialized', { framework: z.string(), files: z.array(FileRef) }),
+  /**
+   * Pipeline, once per run after the tests are rendered, when the test plan names test files the
+   * author wrote: each file's bytes (in the blob store, pinned from here on) and the cases the
+   * runner reported in it, run on the project as it was. Every judging run must report each of
+   * these cases passed (src/core/stages/checks/authoredCases.ts).
+   */
+  ev('authored.listed', {
+    files: z.array(FileRef.extend({ heldOut: z.boolean() })),
+    cases: z.array(z.object({ file: z.string(), name: z.string() }).strict()),
+  }),
   /** Ops stage, for each typed op that applied. */
   ev('op.applied', { index: z.number().int(), op: TicketOp, files: z.array(FileRef) }),
   /** Ops stage, for a typed op that could not apply. */

@@ -40,6 +40,8 @@ export const HeldOut = z
     /** false: the ticket turned generalize off, so nothing is held out. */
     generalize: z.boolean(),
     files: z.array(TestFile),
+    /** The authored test files held out, as they are in the workspace; absent when there are none. */
+    authored: z.array(z.string()).optional(),
   })
   .strict();
 export type HeldOut = z.infer<typeof HeldOut>;
@@ -61,7 +63,7 @@ export const Manifest = z
     /** The visible plan: the cases the Coder is shown and every attempt is judged by. */
     testPlan: TestPlan,
     heldOut: HeldOut.default({ generalize: true, files: [] }),
-    testFiles: z.array(z.string()).describe('The rendered test files: read-only to every model'),
+    testFiles: z.array(z.string()).describe('The rendered test files and the visible authored ones: read-only to every model'),
     /** How the tests are rendered: TypeScript or JavaScript, ES modules or CommonJS. */
     testLanguage: z.enum(['ts', 'js']),
     moduleKind: z.enum(['esm', 'cjs']),

@@ -155,10 +155,38 @@ export const TestFile = z
   .strict();
 export type TestFile = z.infer<typeof TestFile>;
 
+/**
+ * A test file the author wrote, judged as the oracle beside the rendered ones: a path, or the
+ * path with `heldOut` to keep it from the Coder as a held-out case is kept.
+ */
+export const AuthoredTest = z.union([
+  z.string().min(1).describe('Workspace-relative path of a test file the author wrote'),
+  z
+    .object({
+      path: z.string().min(1).describe('Workspace-relative path of a test file the author wrote'),
+      heldOut: z.boolean().default(false).describe('true: the Coder never sees this file; it judges an attempt once the visible tests pass'),
+    })
+    .strict(),
+]);
+export type AuthoredTest = z.infer<typeof AuthoredTest>;
+
 export const TestPlan = z
   .object({
     framework: TestFramework.optional().describe('Omit to use the framework the workspace uses'),
-    files: z.array(TestFile).min(1),
+    files: z.array(TestFile).default([]).describe('Test files rendered from cases'),
+    authored: z
+      .array(AuthoredTest)
+      .optional()
+      .describe('Test files the author wrote: frozen for the run, and every case in them must pass'),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    if (!p.files.length && !p.authored?.length)
+      ctx.addIssue({ code: 'custom', path: ['files'], message: 'a test plan needs a rendered file in "files" or a test file you wrote in "authored"' });
+  });
 export type TestPlan = z.infer<typeof TestPlan>;
+
+/** A plan's authored test files, each with its path as written and whether it is held out. */
+export function authoredTests(plan: Pick<TestPlan, 'authored'>): { path: string; heldOut: boolean }[] {
+  return (plan.authored ?? []).map((a) => (typeof a === 'string' ? { path: a, heldOut: false } : a));
+}

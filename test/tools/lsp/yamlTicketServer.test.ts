@@ -19,7 +19,7 @@ function brokenYaml(root: string, id: string): string {
   t.scope.read = ['src/utils/pagnation.ts', 'src/store/postStore.ts'];
   t.acceptance.push({ id: 'AC3', text: 'Post.title is kept as written' });
   t.refs = [{ symbol: 'Post.tags', file: 'src/types.ts' }];
-  t.testPlan.files[0]!.path = `test/ticket/${id}.test.ts`;
+  t.testPlan.files![0]!.path = `test/ticket/${id}.test.ts`;
   return stringify(t, { lineWidth: 0 });
 }
 
@@ -60,8 +60,8 @@ describe('the ticket language server serves .ticket.yaml tickets over stdio', fu
     const skeleton = caseActions.find((a) => a.title === 'Add a test case for AC3');
     assert.ok(skeleton?.edit?.changes?.[uri], JSON.stringify(caseActions.map((a) => a.title)));
     const withCase = parseTicket(applyEdits(text, skeleton.edit.changes[uri]));
-    assert.equal(withCase.testPlan.files[0]!.cases.length, 3);
-    assert.equal(withCase.testPlan.files[0]!.cases[2]!.criterion, 'AC3');
+    assert.equal(withCase.testPlan.files![0]!.cases.length, 3);
+    assert.equal(withCase.testPlan.files![0]!.cases[2]!.criterion, 'AC3');
     const addRef = caseActions.find((a) => a.title === 'Add refs entry Post.title (src/types.ts)');
     assert.equal(addRef, undefined, 'src/types.ts is not in scope, so no refs entry is offered from it');
 

@@ -3,6 +3,7 @@ import type { TestCaseResult, TestRunResult } from '../../../src/core/schema/che
 import { TestPlan } from '../../../src/core/schema/testPlan';
 import { splitHeldOut } from '../../../src/core/stages/checks/heldOutRun';
 import { counted } from '../../../src/core/stages/checks/oracle';
+import { plannedCases } from '../../../src/core/stages/checks/plannedCases';
 
 /**
  * One runner command judges the visible and the held-out cases; its result is split in two.
@@ -16,8 +17,8 @@ const aPlan = (file: string, name: string): TestPlan =>
   TestPlan.parse({
     files: [{ path: file, suite: 'T', cases: [{ name, criterion: 'AC2', expect: [{ kind: 'truthy', actual: 'true' }] }] }],
   });
-const heldPlan = aPlan(HELD, 'held');
-const shownPlan = aPlan(SHOWN, 'shown');
+const heldCases = plannedCases(aPlan(HELD, 'held'));
+const shownCases = plannedCases(aPlan(SHOWN, 'shown'));
 
 const aCase = (file: string | undefined, name: string, status: TestCaseResult['status']): TestCaseResult => ({
   name: `T > [AC2] ${name}`,
@@ -35,7 +36,7 @@ const aRun = (status: TestRunResult['status'], cases: TestCaseResult[]): TestRun
   cases,
   output: 'the held-out case printed its input here',
 });
-const split = (run: TestRunResult) => splitHeldOut(run, [HELD], heldPlan);
+const split = (run: TestRunResult) => splitHeldOut(run, [HELD], heldCases);
 
 describe('one command for the visible and the held-out cases: its result split in two', () => {
   it('a command that failed with no failed case (a side effect it could not undo) fails the visible cases too', () => {
@@ -63,8 +64,8 @@ describe('one command for the visible and the held-out cases: its result split i
   it('an oracle changed around the command fails both, whatever the split says', () => {
     const { visible, heldOut } = split(aRun('failed', [aCase(SHOWN, 'shown', 'passed'), aCase(HELD, 'held', 'failed')]));
     const tampered = [{ path: SHOWN, expected: 'ab', actual: 'cd' }];
-    assert.equal(counted(visible, tampered, shownPlan).status, 'failed');
-    assert.equal(counted(heldOut, tampered, heldPlan).status, 'failed');
+    assert.equal(counted(visible, tampered, shownCases).status, 'failed');
+    assert.equal(counted(heldOut, tampered, heldCases).status, 'failed');
   });
 
   it('only a held-out case failing: the visible cases pass and the held-out ones fail (too narrow)', () => {
@@ -89,7 +90,7 @@ describe('one command for the visible and the held-out cases: its result split i
         for (const b of statuses) {
           for (const file of [HELD, undefined]) {
             const { visible, heldOut } = split(aRun(run, [aCase(SHOWN, 'shown', a), aCase(file, 'held', b)]));
-            const both = counted(visible, [], shownPlan).status === 'passed' && counted(heldOut, [], heldPlan).status === 'passed';
+            const both = counted(visible, [], shownCases).status === 'passed' && counted(heldOut, [], heldCases).status === 'passed';
             assert.ok(
               !both || (run === 'passed' && a === 'passed' && b === 'passed'),
               `${run}, shown ${a}, held ${b} (${file ?? 'no file'})`,

@@ -52,7 +52,7 @@ function rig(o: { suiteMs?: number; gate?: boolean; failing?: string[]; sideEffe
       gates: { enabled: o.gate === false ? ['typecheck'] : ['projectTests'], projectTests: 'all' },
     },
     log: { events: [baseline] },
-    manifest: { testFiles: ['test/ticket/T-1.test.ts'], runner: { framework: 'node:test' } },
+    manifest: { testFiles: ['test/ticket/T-1.test.ts'], heldOut: { generalize: true, files: [] }, runner: { framework: 'node:test' } },
     signal: new AbortController().signal,
   } as unknown as RunContext;
   return { ctx, runs };

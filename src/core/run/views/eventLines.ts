@@ -80,6 +80,12 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       );
     case 'tests.materialized':
       return line(`tests rendered for ${e.framework}: ${e.files.map((f) => f.path).join(', ')}`, 'ok', true);
+    case 'authored.listed':
+      return line(
+        `the tests you wrote: ${e.cases.length} case(s) in ${e.files.map((f) => f.path).join(', ')}, each of which must pass`,
+        'ok',
+        true,
+      );
     case 'op.applied':
       return line(`the ticket's prepared edit ${e.index + 1} was made: ${opWords(e.op)}`, 'ok', true);
     case 'op.failed':

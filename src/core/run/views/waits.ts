@@ -41,6 +41,8 @@ function waitedOn(e: RunEvent): string {
       return e.reusedFrom ? "the project's tests before the run (reused)" : "the project's tests before the run";
     case 'tests.materialized':
       return 'rendering the tests';
+    case 'authored.listed':
+      return 'listing the cases of the tests you wrote';
     case 'op.applied':
     case 'op.failed':
     case 'ops.checked':

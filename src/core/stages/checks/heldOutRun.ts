@@ -5,7 +5,8 @@ import { materialize } from '../materializer';
 import { normalizeRelPath } from '../../schema/paths';
 import { counted, guardedTestRun, runOracleTests } from './oracle';
 import type { TamperedFile } from '../common/oraclePins';
-import { casesNotPassed, plannedCases } from './plannedCases';
+import { casesNotPassed, reportedFile, type PlannedCase } from './plannedCases';
+import { expectedCases } from './authoredCases';
 import type { FailureEvidence } from '../common/evidence';
 
 /**
@@ -33,7 +34,8 @@ export interface JudgingRun {
 export async function runJudgingTests(ctx: RunContext, attempt: number): Promise<JudgingRun> {
   const { deps, manifest } = ctx;
   const plan: TestPlan = { files: manifest.heldOut.files };
-  if (!plan.files.length) return runOracleTests(ctx, attempt);
+  const authored = manifest.heldOut.authored ?? [];
+  if (!plan.files.length && !authored.length) return runOracleTests(ctx, attempt);
   const rendered = materialize(plan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
   const heldFiles = rendered.map((f) => f.path);
   let run: Awaited<ReturnType<typeof guardedTestRun>>;
@@ -42,16 +44,17 @@ export async function runJudgingTests(ctx: RunContext, attempt: number): Promise
       await deps.workspace.writeFile(f.path, f.content);
       ctx.oracle?.pin(f.path, f.content);
     }
-    run = await guardedTestRun(ctx, attempt, [...manifest.testFiles, ...heldFiles]);
+    run = await guardedTestRun(ctx, attempt, [...manifest.testFiles, ...heldFiles, ...authored]);
   } finally {
     for (const f of rendered) {
       ctx.oracle?.unpin(f.path);
       await deps.workspace.deleteFile(f.path);
     }
   }
-  const split = splitHeldOut(run.ran, heldFiles, plan);
-  const visible = counted(split.visible, run.tampered, manifest.testPlan);
-  const heldOut = counted(split.heldOut, run.tampered, plan);
+  const heldCases = expectedCases(ctx, 'heldOut');
+  const split = splitHeldOut(run.ran, [...heldFiles, ...authored], heldCases);
+  const visible = counted(split.visible, run.tampered, expectedCases(ctx, 'visible'));
+  const heldOut = counted(split.heldOut, run.tampered, heldCases);
   if (visible.status === 'passed') return { result: visible, tampered: run.tampered, heldOut };
   const alone = await runOracleTests(ctx, attempt);
   // Passing alone, the visible cases failed only beside the held-out file: the held-out result (never passed) says why.
@@ -69,7 +72,7 @@ export async function judgeHeldOut(
   attempt: number,
   result: TestRunResult | undefined,
 ): Promise<FailureEvidence['tooNarrow']> {
-  if (!result) return ctx.manifest.heldOut.files.length ? [{}] : undefined;
+  if (!result) return ctx.manifest.heldOut.files.length || ctx.manifest.heldOut.authored?.length ? [{}] : undefined;
   const failed = failedCriteria(ctx, result);
   await ctx.log.emit({ type: 'heldOut.ran', attempt, result, criteria: failed });
   if (result.status === 'passed') return undefined;
@@ -90,7 +93,7 @@ function failedCriteria(ctx: RunContext, result: TestRunResult): string[] {
 
 /**
  * One command's result, as two: the visible cases and the held-out ones, by the file each was
- * reported from (by its planned name when the runner names no file). The visible cases pass
+ * reported from (by its expected name when the runner names no file). The visible cases pass
  * when the command passed, or failed only by held-out cases failing. The held-out result keeps
  * the command's status: it passes only when the whole command did, so the two never pass
  * between them unless the runner said passed.
@@ -98,11 +101,11 @@ function failedCriteria(ctx: RunContext, result: TestRunResult): string[] {
 export function splitHeldOut(
   ran: TestRunResult,
   heldFiles: readonly string[],
-  plan: TestPlan,
+  heldCases: readonly PlannedCase[],
 ): { visible: TestRunResult; heldOut: TestRunResult } {
   const files = new Set(heldFiles.map(normalizeRelPath));
-  const names = new Set(plannedCases(plan).flatMap((p) => [p.name, p.mochaName]));
-  const isHeld = (c: TestCaseResult): boolean => (c.file === undefined ? names.has(c.name) : files.has(relative(c.file)));
+  const names = new Set(heldCases.flatMap((p) => [p.name, p.mochaName]));
+  const isHeld = (c: TestCaseResult): boolean => (c.file === undefined ? names.has(c.name) : files.has(reportedFile(c.file)));
   const held = ran.cases.filter(isHeld);
   const shown = ran.cases.filter((c) => !isHeld(c));
   const onlyHeldFailed = ran.status === 'failed' && held.some((c) => c.status === 'failed') && !shown.some((c) => c.status === 'failed');
@@ -115,13 +118,4 @@ export function splitHeldOut(
 function counts(cases: TestCaseResult[]): Pick<TestRunResult, 'cases' | 'passed' | 'failed' | 'skipped'> {
   const n = (s: TestCaseResult['status']) => cases.filter((c) => c.status === s).length;
   return { cases, passed: n('passed'), failed: n('failed'), skipped: n('skipped') };
-}
-
-/** A reported file as the plan names it; one that is not a workspace path matches no held-out file. */
-function relative(file: string): string {
-  try {
-    return normalizeRelPath(file);
-  } catch {
-    return file;
-  }
 }

@@ -2,8 +2,8 @@ import type { TestRunResult } from '../../schema/checks';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
 import { RunStop } from '../../recovery/runStop';
 import { describeTampering, type OracleCheckpoint, type TamperedFile } from '../common/oraclePins';
-import { casesNotPassed } from './plannedCases';
-import type { TestPlan } from '../../schema/testPlan';
+import { expectedNotPassed, type PlannedCase } from './plannedCases';
+import { expectedCases } from './authoredCases';
 import { judgingTestRun } from './judgedCoverage';
 import { seeded } from './propertySeed';
 
@@ -52,7 +52,7 @@ async function guardRunLog(ctx: RunContext): Promise<void> {
  */
 export async function runOracleTests(ctx: RunContext, attempt: number): Promise<{ result: TestRunResult; tampered: TamperedFile[] }> {
   const { ran, tampered } = await guardedTestRun(ctx, attempt, ctx.manifest.testFiles);
-  return { result: counted(ran, tampered, ctx.manifest.testPlan), tampered };
+  return { result: counted(ran, tampered, expectedCases(ctx, 'visible')), tampered };
 }
 
 /**
@@ -89,11 +89,11 @@ export async function guardedTestRun(
 }
 
 /**
- * What a run of `plan`'s cases counts as: failed when the oracle changed around it (the change
- * named in its output), and failed when a "passed" does not show every planned case passing.
+ * What a run of the `expected` cases counts as: failed when the oracle changed around it (the
+ * change named in its output), and failed when a "passed" does not show every expected case passing.
  */
-export function counted(ran: TestRunResult, tampered: readonly TamperedFile[], plan: TestPlan): TestRunResult {
-  if (!tampered.length) return unlessCasesMissing(ran, plan);
+export function counted(ran: TestRunResult, tampered: readonly TamperedFile[], expected: readonly PlannedCase[]): TestRunResult {
+  if (!tampered.length) return unlessCasesMissing(ran, expected);
   const note = [
     '[ticket-runner] the oracle changed around this test run, so its result cannot count:',
     ...describeTampering(tampered),
@@ -101,10 +101,10 @@ export function counted(ran: TestRunResult, tampered: readonly TamperedFile[], p
   return { ...ran, status: ran.status === 'passed' ? 'failed' : ran.status, output: `${ran.output}\n${note}` };
 }
 
-/** A "passed" that does not show every planned case passing is a failed run (see `casesNotPassed`). */
-function unlessCasesMissing(ran: TestRunResult, plan: TestPlan): TestRunResult {
+/** A "passed" that does not show every expected case passing is a failed run (see `casesNotPassed`). */
+function unlessCasesMissing(ran: TestRunResult, expected: readonly PlannedCase[]): TestRunResult {
   if (ran.status !== 'passed') return ran;
-  const missing = casesNotPassed(plan, ran);
+  const missing = expectedNotPassed(expected, ran);
   if (!missing.length) return ran;
   const note = [
     '[ticket-runner] the test runner said passed, but these cases of the test plan did not pass, so the run cannot count:',

@@ -3,7 +3,7 @@ import type { TestPlan } from '../../schema/testPlan';
 import { caseName } from '../materializer/render';
 import { normalizeRelPath } from '../../schema/paths';
 
-/** One case the plan renders: its file and its full name as the runners report it. */
+/** One case the run expects passed: its file and its full name as the runners report it. */
 export interface PlannedCase {
   file: string;
   /** Suite and case joined with " > " (node:test, vitest, jest through our parsers). */
@@ -27,6 +27,11 @@ export function plannedCases(plan: TestPlan): PlannedCase[] {
  * renders must be in the report, by its file and full name, and have passed.
  */
 export function casesNotPassed(plan: TestPlan, result: Pick<TestRunResult, 'cases'>): string[] {
+  return expectedNotPassed(plannedCases(plan), result);
+}
+
+/** The cases of `expected` (rendered, or listed from an authored file) a run did not show passing, each with why. */
+export function expectedNotPassed(expected: readonly PlannedCase[], result: Pick<TestRunResult, 'cases'>): string[] {
   // A name reported twice counts as passed only when every report of it passed.
   const status = new Map<string, TestRunResult['cases'][number]['status']>();
   for (const c of result.cases) {
@@ -34,7 +39,7 @@ export function casesNotPassed(plan: TestPlan, result: Pick<TestRunResult, 'case
     if (status.get(key) === undefined || status.get(key) === 'passed') status.set(key, c.status);
   }
   const missing: string[] = [];
-  for (const p of plannedCases(plan)) {
+  for (const p of expected) {
     const got = [p.name, p.mochaName]
       .map((n) => status.get(reportedKey(p.file, n)) ?? status.get(reportedKey(undefined, n)))
       .find((x) => x !== undefined);
@@ -45,13 +50,14 @@ export function casesNotPassed(plan: TestPlan, result: Pick<TestRunResult, 'case
 
 /** A report names its file relative to the workspace; one that names none matches by name alone. */
 function reportedKey(file: string | undefined, name: string): string {
-  let f = '';
-  if (file !== undefined) {
-    try {
-      f = normalizeRelPath(file);
-    } catch {
-      f = file;
-    }
+  return `${file === undefined ? '' : reportedFile(file)}\u0000${name}`;
+}
+
+/** A reported file as the plan names it; one that is not a workspace path stays as reported, and matches none. */
+export function reportedFile(file: string): string {
+  try {
+    return normalizeRelPath(file);
+  } catch {
+    return file;
   }
-  return `${f}\u0000${name}`;
 }

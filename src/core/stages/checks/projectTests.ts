@@ -24,10 +24,10 @@ const NOT_TESTS = /(^|\/)(node_modules|fixtures|__fixtures__|\.ticket-runner)\//
 
 /**
  * The project's existing test files, by the runners' shared conventions, at the root and in
- * each package of an npm-workspaces monorepo; never the ticket's rendered tests.
+ * each package of an npm-workspaces monorepo; never the ticket's own tests, rendered or authored.
  */
 export async function projectTestFiles(ctx: Pick<RunContext, 'deps' | 'manifest'>): Promise<string[]> {
-  const rendered = new Set(ctx.manifest.testFiles);
+  const rendered = new Set([...ctx.manifest.testFiles, ...(ctx.manifest.heldOut.authored ?? [])]);
   const found = new Set<string>();
   const packages = await workspacePackages(ctx.deps.workspace);
   for (const root of ['', ...packages.map((p) => `${p.dir}/`)].flatMap((dir) => TEST_ROOTS.map((r) => dir + r))) {

@@ -141,7 +141,9 @@ export class RunTestsTool {
     if (!port) throw new Error('no candidate checks are wired');
     const overlay = await port.open(files, ctx.signal);
     try {
-      const scratch = new RunLog(`${ctx.log.runId}-candidate`, memoryStore(ctx.deps.hash), ctx.deps.clock);
+      // The authored tests' case list goes along: the scratch checks expect the same cases the run's do.
+      const listed = ctx.log.events.filter((e) => e.type === 'authored.listed');
+      const scratch = new RunLog(`${ctx.log.runId}-candidate`, memoryStore(ctx.deps.hash), ctx.deps.clock, listed);
       const deps = {
         ...ctx.deps,
         workspace: overlay.workspace,
@@ -153,7 +155,7 @@ export class RunTestsTool {
         onEvent: undefined,
       };
       // The held-out cases never run here: a pass or a fail the Coder can ask for again and again is a way to fit them.
-      const manifest = { ...ctx.manifest, heldOut: { ...ctx.manifest.heldOut, files: [] } };
+      const manifest = { ...ctx.manifest, heldOut: { generalize: ctx.manifest.heldOut.generalize, files: [] } };
       const outcome = await runChecks(
         { ...ctx, manifest, deps, log: scratch },
         this.attempt,

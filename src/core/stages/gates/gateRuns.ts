@@ -8,7 +8,8 @@ import { isCodePath } from '../../schema/paths';
 import { gateRegression } from '../checks/attemptRegression';
 import { caseKey, changedByRun, gateTestFiles, testsReaching } from '../checks/projectTests';
 import { selectionWords } from '../checks/projectTestSelection';
-import { casesNotPassed } from '../checks/plannedCases';
+import { expectedNotPassed } from '../checks/plannedCases';
+import { expectedCases } from '../checks/authoredCases';
 import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import { readFiles } from '../common/scope';
@@ -371,7 +372,7 @@ export async function coverageGate(env: GateEnv): Promise<Omit<GateOutcome, 'gat
   const by = `${r.source && r.source !== 'v8' ? `${r.source}'s own coverage` : 'V8 coverage'}${judged ? ' of the run that judged the tests' : ''}`;
   if (r.tests && r.tests.status !== 'passed')
     return { status: 'error', detail: `the tests did not pass under ${by} (${r.tests.status}, ${r.tests.failed} failed): no measure` };
-  const notPassed = r.tests ? casesNotPassed(ctx.manifest.testPlan, r.tests) : [];
+  const notPassed = r.tests ? expectedNotPassed(expectedCases(ctx, 'visible'), r.tests) : [];
   if (notPassed.length)
     return {
       status: 'error',

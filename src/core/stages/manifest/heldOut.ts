@@ -1,8 +1,9 @@
 import { UserInputError } from '../../errors';
 import type { HeldOut } from '../../schema/manifest';
-import type { TestCase, TestFile, TestPlan } from '../../schema/testPlan';
+import { authoredTests, type TestCase, type TestFile, type TestPlan } from '../../schema/testPlan';
 import type { Ticket } from '../../schema/ticket';
 import { caseName } from '../materializer/render';
+import { normalizeRelPath } from '../../schema/paths';
 
 /**
  * Generalize: cases the Coder never sees. A fix only as wide as the cases it was shown passes
@@ -98,6 +99,10 @@ export function heldOutCases(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): H
 /** Why a ticket's held-out rule cannot run (every case held out), or undefined. */
 export function heldOutProblem(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): string | undefined {
   if (heldOutFlags(ticket).some((c) => !c.standing.heldOut)) return undefined;
+  const authored = authoredTests(ticket.testPlan);
+  if (authored.some((a) => !a.heldOut || ticket.generalize === false)) return undefined;
+  if (authored.length)
+    return 'every test of the plan is held out: an attempt must pass a visible one first. Give an authored file "heldOut": false, or add a rendered case';
   return 'every case of the test plan is held out: an attempt must pass a visible case first. Give one case "holdout": false, or add a case';
 }
 
@@ -115,9 +120,15 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
       const cases = file.cases.filter((_, ci) => held(fi, ci) === wantHeld);
       return cases.length ? [{ ...file, path: path(file.path), cases }] : [];
     });
+  const generalize = ticket.generalize !== false;
+  const authored = authoredTests(ticket.testPlan).map((a) => ({ path: normalizeRelPath(a.path), heldOut: a.heldOut && generalize }));
+  const shown = authored.filter((a) => !a.heldOut).map((a) => a.path);
+  const hidden = authored.filter((a) => a.heldOut).map((a) => a.path);
+  const plan: TestPlan = { ...ticket.testPlan, files: part(false, (p) => p) };
+  delete plan.authored;
   return {
-    visible: { ...ticket.testPlan, files: part(false, (p) => p) },
-    heldOut: { generalize: ticket.generalize !== false, files: part(true, heldOutPath) },
+    visible: shown.length ? { ...plan, authored: shown } : plan,
+    heldOut: { generalize, files: part(true, heldOutPath), ...(hidden.length ? { authored: hidden } : {}) },
   };
 }
 
@@ -128,6 +139,7 @@ export function splitHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>): {
  * stays held out wherever the corrected plan puts the other cases. One the proposal already
  * has (by its name, in its file: a correction of that case) is left as the proposal words it,
  * and held out all the same: a correction shows the case to the operator, never to the Coder.
+ * A held-out authored file goes back into `authored` as the ticket has it.
  */
 export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, proposed: TestPlan): TestPlan {
   const held = new Map(
@@ -135,6 +147,9 @@ export function keepHeldOut(ticket: Pick<Ticket, 'generalize' | 'testPlan'>, pro
       .filter((c) => c.standing.heldOut)
       .map((c) => [c.testCase, c.fi]),
   );
+  const kept = new Set(authoredTests(proposed).map((a) => a.path));
+  const hiddenFiles = authoredTests(ticket.testPlan).filter((a) => a.heldOut && !kept.has(a.path));
+  if (hiddenFiles.length) proposed = { ...proposed, authored: [...(proposed.authored ?? []), ...hiddenFiles] };
   if (!held.size) return proposed;
   const files = proposed.files.map((f) => ({ ...f, cases: [...f.cases] }));
   for (const [testCase, fi] of held) {

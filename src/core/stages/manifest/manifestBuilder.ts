@@ -3,11 +3,11 @@ import type { HashFn } from '../../ports/clock';
 import type { DiagnosticsPort } from '../../ports/checks';
 import type { WorkspacePort } from '../../ports/workspace';
 import { Manifest, type ScopedFile, type TestRunnerSpec } from '../../schema/manifest';
-import type { TestFramework } from '../../schema/testPlan';
+import { authoredTests, type TestFramework } from '../../schema/testPlan';
 import type { Ticket } from '../../schema/ticket';
 import { GENERATED_HEADER } from '../materializer';
 import { heldOutCases, heldOutPath, heldOutProblem, splitHeldOut } from './heldOut';
-import { normalizeRelPath, testTargetProblem } from '../../schema/paths';
+import { isTestPath, normalizeRelPath, testTargetProblem } from '../../schema/paths';
 import { packageOf, workspacePackages } from '../common/workspacePackages';
 import { parsePackageJson, type PackageJson } from '../../schema/packageJson';
 
@@ -109,8 +109,9 @@ export interface TicketPathProblem {
 
 /**
  * Every path problem of a ticket, in order: scope paths must stay in the workspace, read paths
- * must exist, no test file may be writable, a test target must be a test file, and a held-out
- * file must be neither the project's nor in scope (and some case must stay visible). The run
+ * must exist, no test file may be writable, a test target must be a test file, an authored test
+ * must exist, and a held-out file must be neither the project's nor in scope (and some test must
+ * stay visible). The run
  * stops on the first (buildManifest); `validate` lists them all.
  */
 export async function ticketPathProblems(ticket: Ticket, ticketPath: string, workspace: WorkspacePort): Promise<TicketPathProblem[]> {
@@ -138,11 +139,22 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
       });
     }
   }
+  const authored: string[] = [];
+  // The held-out test files, rendered or authored: never in the Coder's scope.
+  const heldOut: string[] = [];
+  for (const [i, a] of authoredTests(ticket.testPlan).entries()) {
+    const at = typeof ticket.testPlan.authored?.[i] === 'string' ? `testPlan.authored[${i}]` : `testPlan.authored[${i}].path`;
+    const p = where(at, `$.${at}`, a.path);
+    if (p === undefined) continue;
+    authored.push(p);
+    if (a.heldOut && ticket.generalize !== false) heldOut.push(p);
+    const problem = authoredProblem(p, testFiles, await workspace.exists(p));
+    if (problem) problems.push({ path: `$.${at}`, message: `${at} "${p}" ${problem}` });
+  }
   const held = heldOutProblem(ticket);
   if (held) problems.push({ path: '$.testPlan', message: `testPlan: ${held}` });
   // A held-out file is rendered from scratch beside its visible one: it must not be a file of the project's, nor one the Coder may read.
   const heldFiles = new Set(heldOutCases(ticket).map((c) => c.file));
-  const heldOut: string[] = [];
   for (const [i, f] of ticket.testPlan.files.entries()) {
     if (!heldFiles.has(heldOutPath(f.path))) continue;
     const p = where(`testPlan.files[${i}].path`, `$.testPlan.files[${i}].path`, heldOutPath(f.path));
@@ -162,6 +174,12 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
       problems.push({
         path: `$.scope.write[${i}]`,
         message: `scope.write[${i}] "${p}" is a rendered test file; tests are read-only. Remove it from scope.write.`,
+      });
+    }
+    if (p !== undefined && authored.includes(p)) {
+      problems.push({
+        path: `$.scope.write[${i}]`,
+        message: `scope.write[${i}] "${p}" is a test file you wrote, which the run judges by; tests are read-only. Remove it from scope.write.`,
       });
     }
     if (p !== undefined && heldOut.includes(p)) {
@@ -190,6 +208,18 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
 }
 
 /**
+ * Why an authored test file cannot judge a run, or undefined: it must be there when the run
+ * starts (the run reads its cases from it), be named as a test, and not be a rendered file.
+ */
+function authoredProblem(path: string, rendered: readonly string[], exists: boolean): string | undefined {
+  if (rendered.includes(path)) return 'is also a rendered file of testPlan.files. Give the rendered file another path, or remove it from authored';
+  if (!isTestPath(path))
+    return 'is not named as a test. Keep it under test/, tests/ or __tests__/, or name it *.test.* or *.spec.*, as the runner finds tests';
+  if (!exists) return 'does not exist in the workspace. Write the test file first, or fix the path: the run lists its cases before the Coder starts';
+  return undefined;
+}
+
+/**
  * Derives the manifest from a ticket with no model. Every path is checked first
  * (ticketPathProblems): the first problem stops it, with the ticket's path and the field.
  */
@@ -198,7 +228,7 @@ export async function buildManifest({ ticket, ticketPath, workspace, diagnostics
   if (problem) throw new UserInputError(`${ticketPath}: ${problem.message}`);
   // The Coder is shown, and every attempt judged by, the visible plan; the held-out cases judge only an attempt that passes it.
   const { visible, heldOut } = splitHeldOut(ticket);
-  const testFiles = visible.files.map((f) => normalizeRelPath(f.path));
+  const testFiles = [...visible.files.map((f) => normalizeRelPath(f.path)), ...authoredTests(visible).map((a) => a.path)];
   const write: ScopedFile[] = [];
   for (const raw of ticket.scope.write) {
     const p = normalizeRelPath(raw);
