@@ -164,7 +164,10 @@ export const AuthoredTest = z.union([
   z
     .object({
       path: z.string().min(1).describe('Workspace-relative path of a test file the author wrote'),
-      heldOut: z.boolean().default(false).describe('true: the Coder never sees this file; it judges an attempt once the visible tests pass'),
+      heldOut: z
+        .boolean()
+        .default(false)
+        .describe('true: the Coder never sees this file; it judges an attempt once the visible tests pass'),
     })
     .strict(),
 ]);
@@ -182,7 +185,11 @@ export const TestPlan = z
   .strict()
   .superRefine((p, ctx) => {
     if (!p.files.length && !p.authored?.length)
-      ctx.addIssue({ code: 'custom', path: ['files'], message: 'a test plan needs a rendered file in "files" or a test file you wrote in "authored"' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['files'],
+        message: 'a test plan needs a rendered file in "files" or a test file you wrote in "authored"',
+      });
   });
 export type TestPlan = z.infer<typeof TestPlan>;
 

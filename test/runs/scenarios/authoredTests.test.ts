@@ -200,6 +200,9 @@ describe('a test the author wrote, as the oracle', function () {
     const ticket = JSON.parse(readFileSync(path.join(ws.root, '.tickets', 'AUTH-5.ticket.json'), 'utf8')) as { testPlan: unknown };
     ticket.testPlan = { authored: ['test/missing.test.ts'] };
     writeFileSync(path.join(ws.root, '.tickets', 'AUTH-5.ticket.json'), JSON.stringify(ticket));
-    await assert.rejects(run('AUTH-5'), /testPlan\.authored\[0\] "test\/missing\.test\.ts" does not exist in the workspace\. Write the test file first/);
+    await assert.rejects(
+      run('AUTH-5'),
+      /testPlan\.authored\[0\] "test\/missing\.test\.ts" does not exist in the workspace\. Write the test file first/,
+    );
   });
 });

@@ -75,7 +75,11 @@ describe('authored tests: the ticket', () => {
 
   it('refuses an authored file in scope.write, and one that is not named as a test', async () => {
     const ticket = aTicket(['src/slug.check.ts', AUTHORED], { scope: { write: ['src/slug.ts', AUTHORED], read: [] } });
-    const problems = await ticketPathProblems(ticket, '.tickets/T-1.ticket.json', aWorkspace({ 'src/slug.check.ts': '', [AUTHORED]: SOURCE }));
+    const problems = await ticketPathProblems(
+      ticket,
+      '.tickets/T-1.ticket.json',
+      aWorkspace({ 'src/slug.check.ts': '', [AUTHORED]: SOURCE }),
+    );
     assert.deepEqual(
       problems.map((p) => p.path),
       ['$.testPlan.authored[0]', '$.scope.write[1]'],
@@ -146,7 +150,10 @@ describe('authored tests: the case list', () => {
 
   it('a file the runner reports no case in stops the run, naming it', async () => {
     const { ctx } = await aContext([AUTHORED], []);
-    await assert.rejects(listAuthoredCases(ctx), (e: unknown) => e instanceof UserInputError && e.message.includes(`no case in ${AUTHORED}`));
+    await assert.rejects(
+      listAuthoredCases(ctx),
+      (e: unknown) => e instanceof UserInputError && e.message.includes(`no case in ${AUTHORED}`),
+    );
   });
 
   it('a report with no file belongs to the only authored file; with two, it cannot be placed', () => {

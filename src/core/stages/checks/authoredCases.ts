@@ -45,7 +45,8 @@ export async function listAuthoredCases(ctx: RunContext): Promise<void> {
   const pinned: Listed['files'] = [];
   for (const f of files) {
     const content = await deps.workspace.readFile(f.path);
-    if (content === null) throw new UserInputError(`${f.path}, a test file the ticket names in testPlan.authored, is gone: put it back, or fix the path`);
+    if (content === null)
+      throw new UserInputError(`${f.path}, a test file the ticket names in testPlan.authored, is gone: put it back, or fix the path`);
     pinned.push({ path: f.path, hash: await log.putBlob(content), heldOut: f.heldOut });
     ctx.oracle?.pin(f.path, content);
   }

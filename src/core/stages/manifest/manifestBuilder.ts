@@ -212,10 +212,12 @@ export async function ticketPathProblems(ticket: Ticket, ticketPath: string, wor
  * starts (the run reads its cases from it), be named as a test, and not be a rendered file.
  */
 function authoredProblem(path: string, rendered: readonly string[], exists: boolean): string | undefined {
-  if (rendered.includes(path)) return 'is also a rendered file of testPlan.files. Give the rendered file another path, or remove it from authored';
+  if (rendered.includes(path))
+    return 'is also a rendered file of testPlan.files. Give the rendered file another path, or remove it from authored';
   if (!isTestPath(path))
     return 'is not named as a test. Keep it under test/, tests/ or __tests__/, or name it *.test.* or *.spec.*, as the runner finds tests';
-  if (!exists) return 'does not exist in the workspace. Write the test file first, or fix the path: the run lists its cases before the Coder starts';
+  if (!exists)
+    return 'does not exist in the workspace. Write the test file first, or fix the path: the run lists its cases before the Coder starts';
   return undefined;
 }
 
