@@ -3,8 +3,10 @@
  * `runName` does, by its ticket and time: its id stays in the log, where a bug report reads it.
  */
 
+import { capitalized } from '../core/run/views/words';
+
 /** A run's name at the start of a sentence: `the run from 10:49` has no ticket to begin it. */
-export const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+export { capitalized };
 
 export function deleteQuestion(name: string): string {
   return `Delete ${name} and its log? Files it wrote stay as they are.`;

@@ -3,7 +3,7 @@ import type { RunState } from '../reducer';
 import { describeEvent, LINE_STATUSES } from './eventLines';
 import type { RunEvent } from '../../schema/events';
 import { durationWords } from './time';
-import { roleWords } from './words';
+import { capitalized, roleWords } from './words';
 
 /** One line of the timeline: a fact of the log, typed; `label` is for display only. */
 export const TimelineEntry = z.object({
@@ -33,7 +33,7 @@ export function timelineEntry(e: RunEvent): TimelineEntry | null {
     ts: e.ts,
     type: e.type,
     status: line.status,
-    label: line.text.charAt(0).toUpperCase() + line.text.slice(1),
+    label: capitalized(line.text),
     ...(line.attempt ? { attempt: line.attempt } : {}),
   };
 }

@@ -3,6 +3,9 @@ import type { ModelRole, Route, RunOutcome } from '../../schema/events';
 import type { TicketOp } from '../../schema/ticket';
 import type { AttemptState } from '../reducer';
 
+/** A sentence begun with `s`: its first letter a capital (a ticket id or a name may start it in lower case). */
+export const capitalized = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
 /**
  * The plain words every view uses for the log's internal names (outcomes, routes, guard
  * verdicts, evidence sources, who decided), so no user reads `needsOperator`, `testPlan` or

@@ -4,6 +4,7 @@ import type { LeftoverRun } from '../../../core/loop/rollback';
 import { leftoverRuns, rollbackCommands, stillInWorkspace, storedRuns } from '../../../core/loop/rollback';
 import type { RunStorePort } from '../../../core/ports/runStore';
 import type { RunState } from '../../../core/run/runState';
+import { capitalized } from '../../../core/run/views/words';
 import { parseTicket } from '../../../core/ticket/ticketLoader';
 import { sha256 } from '../../store/fileRunStore';
 import { FsWorkspace } from '../../workspace/fsWorkspace';
@@ -56,7 +57,7 @@ export function causeWords(
   if (!left.length) return undefined;
   const read = files ? left.filter((l) => l.files.some((f) => files.has(f))) : left;
   if (!read.length) {
-    return `${capital(stillInWorkspace(left))}, though outside this ticket's files; the recording was made without ${left.length > 1 ? 'them' : 'it'}, and what else made this run go another way is not known.`;
+    return `${capitalized(stillInWorkspace(left))}, though outside this ticket's files; the recording was made without ${left.length > 1 ? 'them' : 'it'}, and what else made this run go another way is not known.`;
   }
   const them = read.length > 1 ? 'them' : 'it';
   const order = current ? [current, ...read] : read;
@@ -65,5 +66,3 @@ export function causeWords(
     `Roll back ${current ? `this run, then ${them}` : them} (Roll Back Run in the editor, or ${rollbackCommands(order)}) and run this ticket again.`
   );
 }
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
