@@ -15,6 +15,7 @@ import {
 import {
   currentWay,
   missingModel,
+  NO_CHAT_MODEL,
   settingTarget,
   wayChoices,
   wayOf,
@@ -28,8 +29,6 @@ import {
 /** Set once the walkthrough was offered: a window offers it once, not at every start. */
 const OFFERED_KEY = 'ticketRunner.walkthroughOffered';
 const OPEN_WALKTHROUGH = 'Open Walkthrough';
-const NO_CHAT_MODEL =
-  'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.';
 /** The way this workspace runs tickets once the user chose one (RunWay), in the workspace's state: asked once per workspace. */
 const RUN_WAY_KEY = 'ticketRunner.runWay';
 

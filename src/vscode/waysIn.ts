@@ -94,6 +94,10 @@ export const NO_RECORDED_SAMPLE =
  */
 export type RunWay = 'setting' | 'sample';
 
+/** What the editor's chat model as a way to run says when the editor offers none. */
+export const NO_CHAT_MODEL =
+  'The editor offers no chat model: install or sign in to a chat provider (GitHub Copilot, for example), then choose it again.';
+
 export const PICK_RECORDED = 'Pick a Recorded Ticket';
 
 /**

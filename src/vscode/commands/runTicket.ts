@@ -16,7 +16,7 @@ import { core } from './lazyCore';
 import { stageReporter } from './runProgress';
 import { pickTicket, relTo, scriptPaths, ticketInEditor, type PickedTicket } from './ticketPick';
 import { requireTrust } from './workspaceTrust';
-import { noRecordingQuestion, PICK_RECORDED, wayOf } from '../waysIn';
+import { NO_CHAT_MODEL, noRecordingQuestion, PICK_RECORDED, wayOf } from '../waysIn';
 
 /**
  * How long a new run waits, once started, for its view to show its first event before its
@@ -122,7 +122,9 @@ async function runWithoutRecording(
   if (choice === PICK_RECORDED) return 'pick';
   const way = wayOf(choice);
   if (way !== 'key' && way !== 'editor') return undefined;
-  if (!(await ctx.models.takeWay(way))) return undefined;
+  const used = await ctx.models.takeWay(way);
+  if (used === false) void showMessage('warning', NO_CHAT_MODEL);
+  if (!used) return undefined;
   return (await ctx.models.missing(folder)) ? undefined : 'setting';
 }
 
