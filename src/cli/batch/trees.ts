@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
 import { STATE_DIR } from '../../node/store/fileRunStore';
+import { commitIdentity, git, gitOrNull } from '../../node/git/gitCommand';
 
 /**
  * Where each ticket of a batch runs: a git worktree from the workspace's HEAD, or a copy of the
@@ -13,25 +13,6 @@ export interface TicketTree {
   root: string;
   /** The workspace inside it: the same folder as the batch's workspace, relative to the repository. */
   workspace: string;
-}
-
-function git(cwd: string, args: string[]): string {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 }).trim();
-  } catch (err) {
-    // git's own words say what went wrong; the command line alone does not.
-    const stderr = (err as { stderr?: unknown }).stderr;
-    const said = (typeof stderr === 'string' ? stderr : Buffer.isBuffer(stderr) ? stderr.toString('utf8') : '').trim().split('\n')[0];
-    throw new Error(`git ${args[0]} failed${said ? `: ${said}` : ''}`, { cause: err });
-  }
-}
-
-function gitOrNull(cwd: string, args: string[]): string | null {
-  try {
-    return git(cwd, args);
-  } catch {
-    return null;
-  }
 }
 
 /** The branch a passed ticket's change is kept on. */
@@ -109,9 +90,7 @@ export function treeMaker(ws: string, treesDir: string, ticketIds: readonly stri
     }
   }
   const sub = path.relative(top, ws);
-  const identity = gitOrNull(ws, ['config', 'user.email'])
-    ? []
-    : ['-c', 'user.name=ticket-runner', '-c', 'user.email=ticket-runner@localhost'];
+  const identity = commitIdentity(ws);
   const remove = (tree: TicketTree) => {
     gitOrNull(ws, ['worktree', 'remove', '--force', tree.root]);
     rmSync(tree.root, { recursive: true, force: true });

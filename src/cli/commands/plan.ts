@@ -1,148 +1,76 @@
-import { existsSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { UserInputError } from '../../core/errors';
-import { draftPlan, type PlanDraft } from '../../core/stages/authoring/draftPlan';
-import { TICKET_ID } from '../../core/ticket/ticketIds';
-import { checkPlanIsNew, workspaceTicketIds, writePlanDraft } from '../../node/plans/planDraftFiles';
-import { systemClock } from '../../node/store/systemClock';
-import { wireDraftModel, wireTicketChecks, type ModelChoice } from '../../node/wire';
-import { defineCommand, type Io } from '../command';
-import { EXIT } from '../exitCodes';
+import { defineCommand } from '../command';
 import { MODEL_OPTION, modelChoice } from '../modelChoice';
+import { PLAN_DRAFT_HELP, planDraft } from '../plan/planDraft';
+import { planRun, planShow } from '../plan/planRun';
+import { RUN_OPTIONS, runSettingsFrom } from '../runOptions';
 import { workspaceOf } from '../workspaceOf';
 
-const PLAN_HELP = `Usage: ticket-runner plan draft --from TASKS.md [--requirements FILE] [--id PLAN-ID] [--workspace DIR] [--model anthropic|scripted] [--script FILE] [--json]
+const PLAN_HELP = `Usage: ticket-runner plan run <plan> [--no-commit] [--model anthropic|scripted] [--workspace DIR] [run options] [--json]
+       ticket-runner plan resume <plan> [same options]
+       ticket-runner plan show <plan> [--json]
+       ticket-runner plan draft --from TASKS.md [--requirements FILE] [--id PLAN-ID] [--model anthropic|scripted] [--script FILE] [--json]
 
-Drafts a plan of tickets from a spec's task list: Spec Kit's tasks.md (phases, "- [ ] T001 [P]
-[US1] text") or Kiro's (numbered tasks and sub-tasks, "_Requirements: 1.1_" links to the EARS
-criteria of requirements.md: --requirements, by default the requirements.md beside the tasks).
-One ticket is drafted per open task, as \`draft\` drafts one (scope from the paths the task
-names, acceptance criteria from the criteria it links), checked as \`validate\` checks a ticket,
-and written as .tickets/<ID>.ticket.yaml with the next free ids. The plan, .tickets/<PLAN-ID>.plan.yaml
-(the id: --id, by default the tasks' folder's name), lists them with the tasks' order as after:
-Spec Kit's phases run in turn and a [P] task waits only for the phase before; Kiro's tasks run
-in order. A checked task, a task with no valid draft (listed with why; a draft with errors is
-written, for you to fix, and left out of the plan), an unknown marker: each is printed and
-kept in the plan's source.notes. Nothing runs. Exits 0 when every open task has a ticket in
-the plan, 3 otherwise. --model scripted replays the "drafter" answers of --script FILE, by
-default of .tickets/<PLAN-ID>.script.json (a test and demo tool).`;
+A plan (.tickets/<ID>.plan.yaml or .plan.json) lists tickets and, with after:, the tickets each
+waits for.
 
-interface PlanOptions {
-  ws: string;
-  from: string | undefined;
-  requirements: string | undefined;
-  id: string | undefined;
-  model: ModelChoice;
-  script: string | undefined;
-  json: boolean;
-}
+plan run runs them one after another in that order, on one working tree: each ticket starts
+from the code the tickets before it left, and is verified on its own, as \`run\` verifies a ticket
+(the run options of \`run\` apply to each). In git, each passed ticket is committed on the branch
+plan/<ID> (made from the current commit the first time; your uncommitted changes stay out of
+its commits), unless --no-commit. A ticket that does not pass pauses the tickets that wait for
+it; the others go on. Exits 0 when every ticket passed, 2 when one waits for your decision on a
+correction, 1 otherwise.
 
-/** A file the command reads, workspace-relative with forward slashes, and its text. */
-function readInput(ws: string, file: string, what: string): { file: string; text: string } {
-  const abs = path.resolve(ws, file);
-  if (!existsSync(abs)) throw new UserInputError(`no file ${file} to read ${what} from`);
-  return { file: path.relative(ws, abs).split(path.sep).join('/'), text: readFileSync(abs, 'utf8') };
-}
+plan resume goes on with the plan's last run: after you settle a correction (ticket-runner
+resolve <runId> accept|reject), or fix a ticket that failed. A ticket that failed, was cancelled
+or was interrupted runs again (its last run rolled back first, or resumed when interrupted);
+the tickets it paused follow.
 
-/** The plan's id when --id gives none: the tasks' folder's name (specs/002-reading-list), if it is an id. */
-function defaultPlanId(tasksFile: string): string {
-  const folder = path.posix.basename(path.posix.dirname(tasksFile));
-  if (folder && folder !== '.' && TICKET_ID.test(folder)) return folder;
-  throw new UserInputError(`plan draft needs --id: the plan's id (such as SHOP-PLAN), since ${tasksFile}'s folder name is not one`);
-}
+plan show prints the plan's report from its tickets' runs: each ticket's state, attempts, cost
+and time, and what to do next. Nothing runs.
 
-/** `plan draft`: a ticket per task of a spec's task list, and the plan that orders them; nothing runs. */
-async function planDraft(o: PlanOptions, io: Io, signal: AbortSignal): Promise<number> {
-  if (!o.from) throw new UserInputError("plan draft needs --from FILE: the spec's tasks.md");
-  const tasks = readInput(o.ws, o.from, 'tasks');
-  const beside = path.posix.join(path.posix.dirname(tasks.file), 'requirements.md');
-  const requirements = o.requirements
-    ? readInput(o.ws, o.requirements, 'requirements')
-    : existsSync(path.join(o.ws, beside))
-      ? readInput(o.ws, beside, 'requirements')
-      : undefined;
-  if (o.id !== undefined && !TICKET_ID.test(o.id))
-    throw new UserInputError(`--id must be letters, digits, dot, dash or underscore (such as SHOP-PLAN), got "${o.id}"`);
-  const planId = o.id ?? defaultPlanId(tasks.file);
-  checkPlanIsNew(o.ws, planId);
-  const model = wireDraftModel({
-    workspaceRoot: o.ws,
-    model: o.model,
-    ticketPath: `.tickets/${planId}.plan.yaml`,
-    scriptPath: o.script,
-    env: process.env,
-  });
-  const checks = wireTicketChecks(o.ws);
-  try {
-    const draft = await draftPlan(
-      { model, clock: systemClock, ...checks },
-      { tasks, ...(requirements ? { requirements } : {}), planId, existingTicketIds: workspaceTicketIds(o.ws) },
-      signal,
-      { onTask: (task, i, total) => io.err(`drafting ${task.id} (${i + 1} of ${total}): ${task.text}`) },
-    );
-    const written = writePlanDraft(o.ws, draft);
-    report(draft, written, o.json, io);
-    return draft.plan.tickets.length === draft.list.tasks.length ? EXIT.passed : EXIT.error;
-  } finally {
-    checks.diagnostics?.dispose?.();
-  }
-}
+${PLAN_DRAFT_HELP}`;
 
-/** What the draft made, on standard error line by line (the plan's text on standard output), or as one JSON object. */
-function report(draft: PlanDraft, written: string[], json: boolean, io: Io): void {
-  const inPlan = draft.plan.tickets.length > 0;
-  if (json) {
-    io.out(
-      JSON.stringify(
-        {
-          plan: inPlan ? draft.planPath : undefined,
-          tickets: draft.tickets.map(({ text: _text, ...t }) => t),
-          failed: draft.failed,
-          notes: draft.plan.source?.notes ?? [],
-          written,
-        },
-        null,
-        2,
-      ),
-    );
-    return;
-  }
-  for (const t of draft.tickets) {
-    io.err(`${t.taskId}: ${t.ok ? 'drafted' : 'drafted with errors, left out of the plan:'} ${t.path} (${t.record.summary})`);
-    for (const f of t.findings) io.err(`${t.path}: ${f.severity} at ${f.path}: ${f.message}`);
-  }
-  for (const f of draft.failed) io.err(`${f.taskId}: no ticket: ${f.why}`);
-  for (const note of draft.plan.source?.notes ?? []) io.err(`note: ${note}`);
-  if (!inPlan) {
-    io.err(`no task has a valid ticket, so no plan was written`);
-    return;
-  }
-  io.out(draft.planText.replace(/\n$/, ''));
-  io.err(`wrote ${written.join(', ')}; nothing has run: read the drafts, then run the plan's tickets`);
-}
+const ACTIONS = ['run', 'resume', 'show', 'draft'] as const;
 
 export const planCommand = defineCommand({
   name: 'plan',
-  synopsis: 'plan draft --from TASKS.md',
-  summary: "draft a ticket per task of a spec's tasks.md and the plan that orders them; nothing runs",
+  synopsis: 'plan run|resume|show <plan>, plan draft --from TASKS.md',
+  summary: "run a plan of tickets in order, or draft one from a spec's tasks.md",
   help: PLAN_HELP,
-  options: { ...MODEL_OPTION, from: { type: 'string' }, id: { type: 'string' }, script: { type: 'string' } },
-  ownOptions: { requirements: { type: 'string' } },
-  run: ({ flags, positionals, io, signal }) => {
-    if (positionals[0] !== 'draft' || positionals.length > 1)
-      throw new UserInputError(`plan takes one action, draft (ticket-runner plan draft --from tasks.md); got "${positionals.join(' ')}"`);
-    return planDraft(
-      {
-        ws: workspaceOf(flags),
-        from: flags.from,
-        requirements: flags.requirements,
-        id: flags.id,
-        model: modelChoice(flags),
-        script: flags.script,
-        json: flags.json === true,
-      },
+  options: { ...MODEL_OPTION, ...RUN_OPTIONS, from: { type: 'string' }, id: { type: 'string' }, script: { type: 'string' } },
+  ownOptions: { requirements: { type: 'string' }, 'no-commit': { type: 'boolean' } },
+  run: ({ flags, positionals, argv, io, signal }) => {
+    const [action, file, ...rest] = positionals;
+    if (!ACTIONS.includes(action as (typeof ACTIONS)[number]))
+      throw new UserInputError(
+        `plan takes one of ${ACTIONS.join(', ')} (such as ticket-runner plan run .tickets/NOTES.plan.yaml); got "${positionals.join(' ')}"`,
+      );
+    const ws = workspaceOf(flags);
+    const json = flags.json === true;
+    if (action === 'draft') {
+      if (file !== undefined)
+        throw new UserInputError(`plan draft reads its task list from --from FILE; got "${positionals.slice(1).join(' ')}" too`);
+      return planDraft(
+        { ws, from: flags.from, requirements: flags.requirements, id: flags.id, model: modelChoice(flags), script: flags.script, json },
+        io,
+        signal,
+      );
+    }
+    if (!file || rest.length) throw new UserInputError(`plan ${action} takes one plan file, such as .tickets/NOTES.plan.yaml`);
+    if (action === 'show') return planShow({ ws, file, json, io });
+    return planRun({
+      ws,
+      file,
+      resume: action === 'resume',
+      model: modelChoice(flags),
+      settings: runSettingsFrom(flags),
+      commit: flags['no-commit'] !== true,
+      json,
+      argv,
       io,
       signal,
-    );
+    });
   },
 });

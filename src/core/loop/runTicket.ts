@@ -1,5 +1,5 @@
 import { UserInputError } from '../errors';
-import type { Budget, RecoveryPolicy } from '../schema/events';
+import type { Budget, PlanLink, RecoveryPolicy } from '../schema/events';
 import type { PipelineDeps } from '../stages/common/context';
 import { normalizeRelPath } from '../schema/paths';
 import { openLog, writingDeps } from './openRun';
@@ -18,6 +18,8 @@ export interface RunOptions {
    * machine with few cores the view's page and the run compete. The caller bounds the wait.
    */
   shown?: (signal: AbortSignal) => Promise<void>;
+  /** The plan's run this ticket's run is part of (planRunner.ts). */
+  plan?: PlanLink;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function startRun(deps: PipelineDeps, opts: RunOptions): Promise<Ru
     recovery,
     owner: deps.owner,
     sandbox: deps.sandbox,
+    ...(opts.plan ? { plan: opts.plan } : {}),
   });
   return runFrom(
     { deps: writingDeps(deps, log), log, ticketPath, budget, recovery, signal: opts.signal, loaded },

@@ -58,6 +58,7 @@ const handlers = {
     s.startedAt = e.ts;
     s.workspace = e.workspace;
     s.owner = e.owner;
+    s.plan = e.plan;
   },
   'run.resumed': (s, e) => {
     s.status = 'running';

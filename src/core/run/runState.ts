@@ -8,6 +8,7 @@ import {
   ModelAdaptation,
   ModelInfo,
   ModelRole,
+  PlanLink,
   RecoveryPolicy,
   ReusedFrom,
   Route,
@@ -134,6 +135,8 @@ export const RunStateSchema = z.object({
   /** Whether tests, tools and gates ran in the OS sandbox (absent in older logs). */
   sandbox: z.object({ on: z.boolean(), detail: z.string() }).optional(),
   startedAt: z.string().optional(),
+  /** The plan this run is a ticket of, when it is one. */
+  plan: PlanLink.optional(),
   updatedAt: z.string().optional(),
   status: z.union([z.literal('running'), RunOutcome]),
   finished: z.object({ outcome: RunOutcome, reason: StopReason, attempts: z.number() }).optional(),

@@ -157,6 +157,19 @@ export type StopReason = z.infer<typeof StopReason>;
 export const RunOwner = z.object({ pid: z.number().int().positive(), host: z.string() }).strict();
 export type RunOwner = z.infer<typeof RunOwner>;
 
+/**
+ * The plan a ticket's run belongs to, and which round of it: a plan's progress is read from its
+ * tickets' runs alone (src/core/plan/planProgress.ts), so this link is all the log keeps of it.
+ */
+export const PlanLink = z
+  .object({
+    id: z.string().describe("The plan's id"),
+    file: z.string().describe("The plan's file, from the workspace root"),
+    round: z.string().describe('Which run of the plan, from `plan run` to the end of its resumes: the id of its start'),
+  })
+  .strict();
+export type PlanLink = z.infer<typeof PlanLink>;
+
 /** The earlier run whose measurement of the project a run reused, and when it measured it (src/core/stages/checks/keptBaselines.ts). */
 export const ReusedFrom = z.object({ runId: z.string(), at: z.string() }).strict();
 
@@ -192,6 +205,8 @@ export const RunEvent = z.discriminatedUnion('type', [
     owner: RunOwner.optional(),
     /** Whether tests, tools and gates run in the OS sandbox; absent in logs from before it existed. */
     sandbox: z.object({ on: z.boolean(), detail: z.string() }).strict().optional(),
+    /** Set when the run is one ticket of a plan's run. */
+    plan: PlanLink.optional(),
   }),
   /**
    * Pipeline, when a run continues from its log: after a correction is settled, or after it was
