@@ -150,6 +150,11 @@ describe('a plan of tickets, through the CLI (TAGS: TAGS-2 after TAGS-1, TAGS-3 
       );
       for (const t of shown.tickets)
         assert.ok(t.run && t.run.attempts === 1 && t.run.startedAt && t.run.updatedAt, `${t.id}: ${JSON.stringify(t.run)}`);
+      const one = await cli(['show', shown.tickets[2]!.run!.runId, '--workspace', ws.root]);
+      assert.match(
+        one.out,
+        /\nPart of the plan TAGS \(\.tickets\/TAGS\.plan\.yaml\): ticket-runner plan show \.tickets\/TAGS\.plan\.yaml\n/,
+      );
       const text = await cli(['plan', 'show', PLAN, '--workspace', ws.root]);
       assert.match(text.out, /\n {2}TAGS-2: passed \(1 attempt, \$0\.00, \d+ s\)\n {4}after TAGS-1\n/);
 

@@ -276,6 +276,7 @@ export function formatRunReport(state: RunState, status: DisplayStatus = state.s
     `Run ${state.runId}: ticket ${state.ticketId} (${state.ticketPath})${unjudged}`,
     `Model: ${modelLabel(state)}`,
     ...(state.sandbox ? [sandboxLabel(state.sandbox)!] : []),
+    ...(state.plan ? [`Part of the plan ${state.plan.id} (${state.plan.file}): ticket-runner plan show ${state.plan.file}`] : []),
     reportOutcome(state, status),
   ];
   // What the verdict rests on, first: the run view's summary, in its words.
