@@ -248,9 +248,14 @@ async function proposalFrom(env: GateEnv, review: TestReviewT | null, fallback: 
   };
 }
 
-/** Criteria no test case names, when the plan names criteria at all (otherwise nothing can be told). */
+/**
+ * Criteria no test case names, when the plan names criteria at all (otherwise nothing can be told).
+ * A held-out case counts: it judges the change as a visible one does, and a correction may leave a
+ * criterion's only case held out (keepHeldOut), which must not read as a criterion with no test.
+ */
 function untaggedCriteria(env: GateEnv): string[] {
-  return criteriaWithoutTest(env.ctx.manifest.acceptance, env.ctx.manifest.testPlan);
+  const { testPlan, heldOut, acceptance } = env.ctx.manifest;
+  return criteriaWithoutTest(acceptance, { ...testPlan, files: [...testPlan.files, ...heldOut.files] });
 }
 
 export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
