@@ -15,7 +15,7 @@ import { recorded } from '../../support/recordedRuns';
  * correction was accepted (passed), each renamed for the plan's ticket it stands for.
  */
 
-type Outcome = 'passed' | 'failed' | 'waiting' | 'accepted' | 'error';
+type Outcome = 'passed' | 'failed' | 'waiting' | 'accepted' | 'error' | 'cancelled';
 
 const REAL: Record<Outcome, RunState> = {
   passed: recorded('BLOG-1').state,
@@ -23,6 +23,7 @@ const REAL: Record<Outcome, RunState> = {
   accepted: recorded('BLOG-4-accepted').state,
   failed: { ...recorded('BLOG-1').state, status: 'failed' },
   error: { ...recorded('BLOG-1').state, status: 'error' },
+  cancelled: { ...recorded('BLOG-1').state, status: 'cancelled' },
 };
 
 const entry = (ticket: string, ...after: string[]): PlanTicket => ({ ticket, after });
@@ -209,6 +210,22 @@ describe('running a plan of tickets', () => {
       owner: { pid: 7, host: 'h' },
     });
     await assert.rejects(go(live.ports, TAGS, true), (e: Error) => e instanceof UserInputError && /running now \(TAGS-1\)/.test(e.message));
+  });
+
+  it('cancelled, it starts no ticket after the one the cancel stopped', async () => {
+    const host = fakeHost({ 'TAGS-1': ['cancelled'] });
+    const stop = new AbortController();
+    const runTicket = host.ports.runTicket;
+    host.ports.runTicket = async (t, link, signal) => {
+      const end = await runTicket(t, link, signal);
+      stop.abort();
+      return end;
+    };
+    const progress = await runPlan(host.ports, { plan: TAGS, file: FILE, resume: false, signal: stop.signal });
+    assert.deepEqual(host.ran, ['TAGS-1']);
+    assert.deepEqual(host.kept, [], 'a cancelled run is not kept');
+    assert.ok(host.said.includes('TAGS-1 cancelled; TAGS-2 waits for it'), host.said.join('\n'));
+    assert.equal(progress.tickets.find((t) => t.id === 'TAGS-3')!.state, 'ready', 'TAGS-3 is left to a resume');
   });
 
   it('reads only the newest round of its own plan, and a rolled-back run as no run', () => {
