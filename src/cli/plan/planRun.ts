@@ -100,7 +100,10 @@ export async function planRun(o: PlanRunInput): Promise<number> {
         files,
         `${t.id}: ${loaded.tickets.get(t.id)!.title}\n\nVerified by Ticket Runner, run ${run.runId} of the plan ${loaded.plan.id}.`,
       );
-      return sha ? `${t.id} is committed on ${branch.name} (${sha})` : undefined;
+      // The commit takes whole files: a change of the user's already in one when the run began goes with it, and is said.
+      const theirs = run.uncommitted.filter((f) => files.includes(f));
+      const note = theirs.length ? `, with the changes not committed in ${theirs.join(', ')} that were there before it ran` : '';
+      return sha ? `${t.id} is committed on ${branch.name} (${sha})${note}` : undefined;
     },
     say,
   };
