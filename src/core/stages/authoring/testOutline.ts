@@ -23,9 +23,9 @@ export interface TestOutline {
 
 const SUITE_CALLS = new Set(['describe', 'suite', 'context']);
 const CASE_CALLS = new Set(['test', 'it']);
-/** The modifiers a runner puts between the call's name and its parenthesis; `.skip` and `.todo` cases are not work to do. */
-const SUITE_MODIFIERS = new Set(['only', 'skip']);
-const CASE_MODIFIERS = new Set(['only']);
+/** The modifiers a runner reads between the call's name and its parenthesis: the first runs it, the others make it no work to do. */
+const RUN_MODIFIERS = new Set(['only']);
+const SKIP_MODIFIERS = new Set(['skip', 'todo']);
 /** After these a `/` starts a regular expression, not a division. */
 const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'in', 'of', 'delete', 'void', 'throw', 'new', 'await', 'yield']);
 
@@ -35,7 +35,7 @@ type Token = { kind: 'id' | 'str' | 'punct'; value: string; computed?: boolean }
 export function outlineTest(text: string): TestOutline {
   const outline: TestOutline = { topSuites: [], cases: [], unnamedCases: 0, imports: [] };
   const tokens = tokenize(text);
-  const open: { name: string; depth: number }[] = [];
+  const open: { name: string; depth: number; skipped: boolean }[] = [];
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -55,10 +55,11 @@ export function outlineTest(text: string): TestOutline {
     if (!call) continue;
     const first = tokens[i + 1];
     const named = first?.kind === 'str' && !first.computed ? first.value : undefined;
-    if (call === 'suite' && named !== undefined) {
-      if (!open.length) outline.topSuites.push(named);
-      open.push({ name: named, depth });
-    } else if (call === 'case') {
+    const skipped = call.skipped || open.some((s) => s.skipped);
+    if (call.kind === 'suite' && named !== undefined) {
+      if (!open.length && !skipped) outline.topSuites.push(named);
+      open.push({ name: named, depth, skipped });
+    } else if (call.kind === 'case' && !skipped) {
       if (named === undefined) outline.unnamedCases++;
       else outline.cases.push({ name: named, suites: open.map((s) => s.name) });
     }
@@ -66,8 +67,8 @@ export function outlineTest(text: string): TestOutline {
   return outline;
 }
 
-/** Whether the `(` at `at` calls a suite or a case: `describe(`, `it.only(`, never `obj.test(`. */
-function calleeBefore(tokens: readonly Token[], at: number): 'suite' | 'case' | undefined {
+/** Whether the `(` at `at` calls a suite or a case, and skips it: `describe(`, `it.only(`, `it.skip(`, never `obj.test(`. */
+function calleeBefore(tokens: readonly Token[], at: number): { kind: 'suite' | 'case'; skipped: boolean } | undefined {
   let i = at - 1;
   let modifier: string | undefined;
   if (tokens[i]?.kind === 'id' && tokens[i - 1]?.value === '.' && tokens[i - 2]?.kind === 'id') {
@@ -76,9 +77,9 @@ function calleeBefore(tokens: readonly Token[], at: number): 'suite' | 'case' | 
   }
   const name = tokens[i];
   if (name?.kind !== 'id' || tokens[i - 1]?.value === '.') return undefined;
-  if (SUITE_CALLS.has(name.value) && (modifier === undefined || SUITE_MODIFIERS.has(modifier))) return 'suite';
-  if (CASE_CALLS.has(name.value) && (modifier === undefined || CASE_MODIFIERS.has(modifier))) return 'case';
-  return undefined;
+  const kind = SUITE_CALLS.has(name.value) ? 'suite' : CASE_CALLS.has(name.value) ? 'case' : undefined;
+  if (!kind || (modifier !== undefined && !RUN_MODIFIERS.has(modifier) && !SKIP_MODIFIERS.has(modifier))) return undefined;
+  return { kind, skipped: modifier !== undefined && SKIP_MODIFIERS.has(modifier) };
 }
 
 /** The specifier when the string at `at` is one: `from '…'`, `import '…'`, `import('…')`, `require('…')`. */
