@@ -1,5 +1,8 @@
-import { isTestPath, normalizeRelPath } from '../core/schema/paths';
+import { isTestPath, relPathOrNone } from '../core/schema/paths';
+import { authoredPathsOf } from '../core/schema/testPlan';
 import { closestPath } from './closestPath';
+import { importedFiles } from '../core/stages/authoring/testImports';
+import { outlineTest } from '../core/stages/authoring/testOutline';
 import { unresolvedRef, validateTicket, type TicketFinding, type TicketValidation } from '../core/stages/authoring/validateTicket';
 import type { DiagnosticsPort } from '../core/ports/checks';
 import type { WorkspacePort } from '../core/ports/workspace';
@@ -27,15 +30,15 @@ interface RawTicket {
   acceptance?: { id?: unknown; text?: unknown }[];
   scope?: { write?: unknown[]; read?: unknown[] };
   ops?: unknown;
-  testPlan?: { files?: { path?: unknown; cases?: { criterion?: unknown }[] }[] };
+  testPlan?: { files?: { path?: unknown; cases?: { criterion?: unknown }[] }[]; authored?: unknown };
 }
 
 /**
  * Everything `ticket-runner validate` finds (the same function, the same messages), each at its
  * place in the text, plus what helps while typing: a criterion without a test on the criterion
  * itself, a duplicate id even while the schema fails elsewhere, a test-plan target that is not
- * named like a test file, a scope.write file that does not exist and that no "declare" op says the
- * ticket creates (with the closest existing file, from `files`, when one is close), and a `refs`
+ * named like a test file, a scope.write file that does not exist and that neither a "declare" op nor
+ * an authored test's import says the ticket creates (with the closest existing file, from `files`, when one is close), and a `refs`
  * entry that does not resolve while another error keeps validate from resolving them.
  */
 export async function ticketFindings(
@@ -64,11 +67,13 @@ export async function ticketFindings(
   }
 
   // A criterion no case names, on the criterion: the gate's fact when the plan names some
-  // criteria (validate's warning, word for word), a hint when it names none.
+  // criteria (validate's warning, word for word), a hint when it names none. A plan of test files
+  // the author wrote only has no case to name one: the hint would ask for a rendered case it does not want.
   const cases = planFiles.flatMap((f) => list(f?.cases) as { criterion?: unknown }[]);
   const named = new Set(cases.map((c) => c?.criterion).filter((c): c is string => typeof c === 'string'));
+  const authoredOnly = !planFiles.length && authoredPathsOf(raw.testPlan?.authored).length > 0;
   for (const [i, a] of acceptance.entries()) {
-    if (typeof a?.id !== 'string' || named.has(a.id)) continue;
+    if (typeof a?.id !== 'string' || named.has(a.id) || authoredOnly) continue;
     const warning = named.size > 0;
     out.push({
       path: `$.acceptance[${i}].id`,
@@ -94,7 +99,7 @@ export async function ticketFindings(
   for (const [i, f] of planFiles.entries()) {
     const where = `$.testPlan.files[${i}].path`;
     if (typeof f?.path !== 'string' || out.some((x) => x.path === where)) continue;
-    const p = relPath(f.path);
+    const p = relPathOrNone(f.path);
     if (p && !isTestPath(p)) {
       out.push({
         path: where,
@@ -105,19 +110,20 @@ export async function ticketFindings(
     }
   }
 
-  // A file the ticket creates is declared, so a mistyped path is not taken for a new file. Read
-  // raw: the op's place in the schema is not what decides this.
-  const declared = new Set(
-    list(raw.ops).flatMap((o) => {
+  // A file the ticket creates is declared, or imported by a test the author wrote first, so a
+  // mistyped path is not taken for a new file. Read raw: the op's place in the schema is not what decides this.
+  const declared = new Set([
+    ...list(raw.ops).flatMap((o) => {
       const op = o as { op?: unknown; file?: unknown } | undefined;
-      const file = op?.op === 'declare' && typeof op.file === 'string' ? relPath(op.file) : undefined;
+      const file = op?.op === 'declare' && typeof op.file === 'string' ? relPathOrNone(op.file) : undefined;
       return file ? [file] : [];
     }),
-  );
+    ...(await importedByAuthored(checks.workspace, raw.testPlan?.authored)),
+  ]);
   for (const [i, w] of list(raw.scope?.write).entries()) {
     const where = `$.scope.write[${i}]`;
     if (typeof w !== 'string' || out.some((x) => x.path === where)) continue;
-    const p = relPath(w);
+    const p = relPathOrNone(w);
     if (!p || declared.has(p) || (await checks.workspace.exists(p))) continue;
     const near = files && closestPath(p, await files());
     out.push({
@@ -135,7 +141,7 @@ export async function ticketFindings(
       const ref = r as { symbol?: unknown; file?: unknown } | undefined;
       const where = `$.refs[${i}]`;
       if (typeof ref?.symbol !== 'string' || typeof ref.file !== 'string' || out.some((x) => x.path.startsWith(where))) continue;
-      const file = relPath(ref.file);
+      const file = relPathOrNone(ref.file);
       if (!file || !(await checks.workspace.exists(file))) continue;
       if ((await port.resolveSymbol(file, ref.symbol)) === null)
         out.push({ path: where, severity: 'error', message: unresolvedRef(i, ref.symbol, file), span: at(where) });
@@ -147,10 +153,13 @@ export async function ticketFindings(
 /** A value the author may still be typing: an array, or nothing to walk. */
 export const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-function relPath(p: string): string | undefined {
-  try {
-    return normalizeRelPath(p);
-  } catch {
-    return undefined;
+/** The files the ticket's authored tests import that are not written yet: the test names them, so they are no typo. */
+async function importedByAuthored(workspace: WorkspacePort, authored: unknown): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of authoredPathsOf(authored)) {
+    const text = await workspace.readFile(p);
+    if (!text) continue;
+    for (const f of await importedFiles(workspace, p, outlineTest(text).imports)) if (!f.exists) out.push(f.path);
   }
+  return out;
 }

@@ -18,6 +18,8 @@ import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { registerDraftPlanCommand } from './planDraft';
 import { registerDraftCommand } from './ticketDraft';
+import { TestCodeLens } from './testCodeLens';
+import { registerMakeTestPassCommand } from './testTicket';
 import { TicketLanguageClient } from './ticketLanguageClient';
 import { VIEW_RUNS } from './settings';
 import { SaveLog } from './userSaves';
@@ -91,6 +93,8 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     const draftReady = (folder: vscode.WorkspaceFolder) => models.ensure(folder, 'draft').then((way) => way === 'setting');
     this._register(registerDraftCommand(tickets, draftReady, log));
     this._register(registerDraftPlanCommand(tickets, draftReady, log));
+    this._register(registerMakeTestPassCommand(tickets, log));
+    this._register(new TestCodeLens());
     this._register(new EvaluateRouting().register());
     // The palette offers a run's commands only when there is a run to act on.
     const updateContext = () => {

@@ -41,6 +41,8 @@ export const SettingKey = {
   requireSandbox: 'requireSandbox',
   /** Variables of the editor's environment that tests get by name, secret-looking or not. */
   passEnv: 'passEnv',
+  /** The code lens on a test file that drafts a ticket taking it as the oracle (testCodeLens.ts). */
+  testCodeLens: 'testCodeLens',
 } as const;
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
@@ -66,6 +68,7 @@ export interface Settings {
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
   requireSandbox: boolean;
   passEnv: string[];
+  testCodeLens: boolean;
 }
 
 /** The settings' defaults: the core's, which the CLI's are too. */
@@ -87,6 +90,7 @@ export const DEFAULTS: Settings = {
   diagnostics: 'editor',
   requireSandbox: false,
   passEnv: [],
+  testCodeLens: true,
 };
 
 /** A budget setting: a non-negative number (0: no limit), anything malformed counting as none. */
@@ -128,6 +132,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
       : DEFAULTS.diagnostics,
     requireSandbox: config.get<boolean>(SettingKey.requireSandbox, DEFAULTS.requireSandbox) === true,
     passEnv: Array.isArray(passEnv) ? passEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : DEFAULTS.passEnv,
+    testCodeLens: config.get<boolean>(SettingKey.testCodeLens, DEFAULTS.testCodeLens) !== false,
   };
 }
 
@@ -155,6 +160,7 @@ export const Command = {
   showStats: 'ticketRunner.showStats',
   draftTicket: 'ticketRunner.draftTicket',
   draftPlan: 'ticketRunner.draftPlan',
+  makeTestPass: 'ticketRunner.makeTestPass',
   evaluateRouting: 'ticketRunner.evaluateRouting',
 } as const;
 

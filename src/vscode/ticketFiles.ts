@@ -176,7 +176,7 @@ export async function askTicketId(folder: vscode.WorkspaceFolder, title: string)
 }
 
 /** The ids of the folder's tickets, in any format. */
-async function ticketIdsIn(folder: vscode.WorkspaceFolder): Promise<string[]> {
+export async function ticketIdsIn(folder: vscode.WorkspaceFolder): Promise<string[]> {
   try {
     const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(folder.uri, '.tickets'));
     return entries.filter(([name, type]) => type === vscode.FileType.File && isTicketFileName(name)).map(([name]) => ticketBaseName(name));
@@ -235,7 +235,8 @@ function lineIndex(text: string): (offset: number) => vscode.Position {
   };
 }
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+/** Whether a file or folder is there. */
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;

@@ -1,2 +1,2 @@
-// `npm run screenshots`: of the vscode tier, only e2e.test.ts takes a picture for the README.
-module.exports = { ...require('./.mocharc.cjs'), spec: ['test/vscode/e2e.test.ts'] };
+// `npm run screenshots`: of the vscode tier, only these take pictures for the docs.
+module.exports = { ...require('./.mocharc.cjs'), spec: ['test/vscode/e2e.test.ts', 'test/vscode/testCodeLens.test.ts'] };

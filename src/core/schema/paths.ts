@@ -22,6 +22,16 @@ export function normalizeRelPath(input: string): string {
   return out.join('/');
 }
 
+/** The normalized path, or undefined for one `normalizeRelPath` refuses: for a value still being typed. */
+export function relPathOrNone(input: string): string | undefined {
+  try {
+    return normalizeRelPath(input);
+  } catch (err) {
+    if (err instanceof PathError) return undefined;
+    throw err;
+  }
+}
+
 /** The project's own test files, by the conventions runners share: a test folder, or *.test.* / *.spec.*. */
 export function isTestPath(path: string): boolean {
   return /(^|\/)(tests?|__tests__)\//.test(path) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(path);

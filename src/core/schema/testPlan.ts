@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { relPathOrNone } from './paths';
 
 /**
  * A structured test plan: the only thing a model may ever propose about tests.
@@ -196,4 +197,14 @@ export type TestPlan = z.infer<typeof TestPlan>;
 /** A plan's authored test files, each with its path as written and whether it is held out. */
 export function authoredTests(plan: Pick<TestPlan, 'authored'>): { path: string; heldOut: boolean }[] {
   return (plan.authored ?? []).map((a) => (typeof a === 'string' ? { path: a, heldOut: false } : a));
+}
+
+/** The paths of a `testPlan.authored` value not checked yet (a ticket being typed, one a lens reads), normalized; anything else skipped. */
+export function authoredPathsOf(authored: unknown): string[] {
+  if (!Array.isArray(authored)) return [];
+  return authored.flatMap((a: unknown) => {
+    const named = typeof a === 'string' ? a : (a as { path?: unknown } | null)?.path;
+    const p = typeof named === 'string' ? relPathOrNone(named) : undefined;
+    return p ? [p] : [];
+  });
 }

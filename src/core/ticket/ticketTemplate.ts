@@ -59,23 +59,23 @@ export function newTicketText(o: NewTicketOptions): string {
   return ticketText(ticket, o.format ?? 'json');
 }
 
-/** A ticket's value as the text of its file: two-space JSON, or YAML with its TypeScript in block scalars. */
-export function ticketText(ticket: object, format: TicketFormat): string {
-  return format === 'yaml' ? yamlTicketText(ticket) : `${JSON.stringify(ticket, null, 2)}\n`;
+/** A ticket's value as the text of its file: two-space JSON, or YAML with its TypeScript in block scalars and `comment` on top. */
+export function ticketText(ticket: object, format: TicketFormat, comment = CODE_COMMENT): string {
+  return format === 'yaml' ? yamlTicketText(ticket, comment) : `${JSON.stringify(ticket, null, 2)}\n`;
 }
 
 /** The keys whose strings are TypeScript: written as block scalars, so an expression needs no quoting. */
 const CODE_KEYS = new Set(['actual', 'expected', 'call', 'arrange', 'declarations', 'before', 'beforeEach', 'afterEach', 'after']);
 
-/**
- * The template as YAML: the same value, with the TypeScript strings as literal block scalars
- * (`|-`) and a comment saying so, since that is why one writes a ticket in YAML.
- */
-function yamlTicketText(ticket: object): string {
+/** What a YAML ticket says on top by default: how its TypeScript is written, since that is why one writes a ticket in YAML. */
+const CODE_COMMENT =
+  ' A Ticket Runner ticket. The strings under arrange, actual and expected are TypeScript:\n' +
+  ' write them after "|-" on their own lines, with no quoting. `ticket-runner validate` checks it.';
+
+/** The template as YAML: the same value, with the TypeScript strings as literal block scalars (`|-`). */
+function yamlTicketText(ticket: object, comment: string): string {
   const doc = new Document(ticket);
-  doc.commentBefore =
-    ' A Ticket Runner ticket. The strings under arrange, actual and expected are TypeScript:\n' +
-    ' write them after "|-" on their own lines, with no quoting. `ticket-runner validate` checks it.';
+  doc.commentBefore = comment;
   visit(doc, {
     Pair(_key, pair) {
       const key = isScalar(pair.key) ? pair.key.value : undefined;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -145,6 +145,27 @@ describe('ticket authoring that knows the code: import names, scope.write paths'
       assert.equal((await findingsOf({ file: t.file, text: declared })).filter((f) => f.path.startsWith('$.scope.write')).length, 0);
     });
   }
+
+  it('a scope.write file that a test the author wrote imports is no typo while it is not written yet, and its criteria ask for no rendered case', async () => {
+    writeFileSync(
+      path.join(ws.root, 'test/slugFirst.test.ts'),
+      "import { test } from 'node:test';\nimport { slugify } from '../src/utils/slug';\ntest('slugs', () => slugify('A'));\n",
+    );
+    const t = ticket('yaml', (x) => {
+      x.scope.write = ['src/utils/slug.ts', 'src/utils/slugs.ts'];
+      x.testPlan = { files: [], authored: ['test/slugFirst.test.ts'] };
+    });
+    const findings = await findingsOf(t);
+    assert.deepEqual(
+      findings.filter((f) => f.path.startsWith('$.scope.write')).map((f) => f.path),
+      ['$.scope.write[1]'],
+    );
+    // The authored file is the criteria's test: no hint asks for a rendered case.
+    assert.deepEqual(
+      findings.filter((f) => f.path.startsWith('$.acceptance')),
+      [],
+    );
+  });
 
   it('a declare op keeps its place among the ops a ticket has; a path with nothing close offers only the declaration', async () => {
     const t = ticket('json', (x) => {
