@@ -26,6 +26,18 @@ import {
   type WayIn,
 } from './waysIn';
 
+/** Whether a folder of the window holds tickets (`.tickets/`): a project Ticket Runner is used in. */
+async function hasTickets(): Promise<boolean> {
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, '.tickets')).then(
+      (s) => s,
+      () => undefined,
+    );
+    if (stat && stat.type & vscode.FileType.Directory) return true;
+  }
+  return false;
+}
+
 /** Set once the walkthrough was offered: a window offers it once, not at every start. */
 const OFFERED_KEY = 'ticketRunner.walkthroughOffered';
 const OPEN_WALKTHROUGH = 'Open Walkthrough';
@@ -58,6 +70,9 @@ export class ModelSetup extends Disposable {
     this.status.name = 'Ticket Runner Model';
     this.status.command = Command.chooseWay;
     const update = () => void this.updateContext();
+    // The first ticket of a project (a draft from its test's code lens) brings the status bar in.
+    const tickets = this._register(vscode.workspace.createFileSystemWatcher('**/.tickets/*', false, true, true));
+    this._register(tickets.onDidCreate(update));
     this._register(
       context.secrets.onDidChange((e) => {
         if (e.key === SECRET_ANTHROPIC_KEY) update();
@@ -107,7 +122,10 @@ export class ModelSetup extends Disposable {
     this.status.text = status.text;
     this.status.tooltip = status.tooltip;
     this.status.accessibilityInformation = { label: `Ticket Runner: ${status.tooltip}` };
-    this.status.show();
+    // The extension also starts for a test file's code lens in any project: the status bar is
+    // Ticket Runner's only where tickets are.
+    if (await hasTickets()) this.status.show();
+    else this.status.hide();
     await vscode.commands.executeCommand('setContext', MODEL_READY_CONTEXT, status.ready);
     return status.ready ? undefined : missing;
   }
@@ -119,6 +137,8 @@ export class ModelSetup extends Disposable {
   async offerWalkthrough(): Promise<void> {
     const missing = await this.updateContext();
     if (!missing || !vscode.workspace.isTrusted || this.context.globalState.get(OFFERED_KEY)) return;
+    // Started by a test file's code lens in a project with no ticket: nothing is offered unasked.
+    if (!(await hasTickets())) return;
     await this.context.globalState.update(OFFERED_KEY, true);
     this.log.info(`model: ${missing} Offering the walkthrough.`);
     if (

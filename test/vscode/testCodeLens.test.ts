@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { parse } from 'yaml';
@@ -101,5 +101,34 @@ describe('the test code lens in code-server: a test the user wrote becomes a tic
     await page.locator('.tab.active', { hasText: 'slug.test.ts' }).waitFor({ timeout: 30_000 });
     await lens().filter({ hasText: 'Run BLOG-16' }).waitFor({ timeout: 60_000 });
     assert.deepEqual(await lens().allInnerTexts(), ['Run BLOG-16']);
+  });
+});
+
+/**
+ * The lens starts the extension in any project with a test file. Where there is no ticket yet,
+ * that start offers nothing unasked: no walkthrough, no status bar item; the lens is all.
+ */
+describe('the test code lens in a project with no ticket: the lens, and nothing else', function () {
+  this.timeout(420_000);
+  let page: Page;
+  let close: (() => Promise<void>) | undefined;
+  // No model chosen: where tickets are, this start would offer the walkthrough.
+  const ws = tempWorkspace({ 'ticketRunner.model': 'anthropic' });
+
+  before(async () => {
+    rmSync(path.join(ws.folder, '.tickets'), { recursive: true, force: true });
+    writeFileSync(path.join(ws.folder, 'test', 'slug.test.ts'), SLUG_TEST);
+    ({ page, close } = await openWindow(ws));
+    await quickOpen(page, 'slug.test.ts');
+  });
+  after(async () => close?.());
+
+  it('shows the lens, and neither the walkthrough offer nor a status bar item', async () => {
+    const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+    await editor.locator('.codelens-decoration a', { hasText: 'Make this pass with Ticket Runner' }).waitFor({ timeout: 120_000 });
+    // The offer, where it is made, comes within a second or two of the start.
+    await page.waitForTimeout(5_000);
+    assert.equal(await page.locator('.notification-toast', { hasText: 'walkthrough' }).count(), 0, 'no walkthrough offered');
+    assert.equal(await page.locator('.statusbar-item', { hasText: /Recorded Sample|Anthropic|Chat Model|No Model/ }).count(), 0);
   });
 });
