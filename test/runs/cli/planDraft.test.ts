@@ -5,7 +5,7 @@ import { EXIT } from '../../../src/cli/main';
 import { parsePlan } from '../../../src/core/plan/planLoader';
 import { parseTicket } from '../../../src/core/ticket/ticketLoader';
 import { cli } from '../../support/cli';
-import { FakeAnthropic, reply, text, toolUse, type FakeReply, type RecordedRequest } from '../../support/fakeAnthropic';
+import { FakeAnthropic, reply, stall, text, toolUse, type FakeReply, type RecordedRequest } from '../../support/fakeAnthropic';
 import { anthropicEnv } from '../../support/fakeApiRuns';
 import { SPECKIT_ORDER } from '../../support/taskListOrders';
 import { copyFixture, REPO_ROOT, treeHash } from '../../support/tempWorkspace';
@@ -124,5 +124,35 @@ describe("ticket-runner plan draft: a ticket per task of a spec's task list, and
     const t22 = promptOf(fake.requests.find((q) => taskOf(q) === '2.2')!);
     assert.match(t22, /WHEN a reader saves a URL the list already holds THEN the reading list SHALL keep one entry for it/);
     assert.match(t22, /part of 2\. Store links/);
+  });
+
+  it('a cut answer and a stalled one are asked again, and every task still gets its ticket', async () => {
+    const asked = new Map<string, number>();
+    fake.respondWith((r) => {
+      const task = taskOf(r) ?? '';
+      const n = (asked.get(task) ?? 0) + 1;
+      asked.set(task, n);
+      // The answer stops at the token limit: its tool call may hold half a ticket, and is refused.
+      if (task === '2.1' && n === 1)
+        return reply([toolUse('draft_ticket', { id: blog1['id'], title: blog1['title'] })], { stopReason: 'max_tokens' });
+      // The stream opens and sends nothing.
+      if (task === '2.2' && n === 1) return stall();
+      return reply([toolUse('draft_ticket', blog1)], { stopReason: 'tool_use' });
+    });
+    const r = await cli(['plan', 'draft', '--from', 'specs/kiro/tasks.md', '--id', 'CUT-PLAN', '--workspace', ws.root, '--json']);
+    const out = JSON.parse(r.out) as {
+      tickets: { taskId: string; ok: boolean; record: { calls: number; summary: string } }[];
+      failed: unknown[];
+    };
+    assert.deepEqual(out.failed, [], r.err);
+    const byTask = new Map(out.tickets.map((t) => [t.taskId, t]));
+    for (const id of ['2.1', '2.2']) {
+      assert.equal(byTask.get(id)?.ok, true, `${id}: ${JSON.stringify(byTask.get(id))}`);
+      assert.equal(asked.get(id), 2, `${id} was asked twice`);
+      assert.equal(byTask.get(id)!.record.calls, 2);
+    }
+    assert.match(byTask.get('2.1')!.record.summary, /recovery step/);
+    assert.match(byTask.get('2.2')!.record.summary, /recovery step/);
+    assert.equal(asked.get('3.2'), 1, 'the other tasks are asked once');
   });
 });
