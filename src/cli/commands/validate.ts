@@ -1,4 +1,5 @@
-import { UserInputError } from '../../core/errors';
+import { PlanValidationError, UserInputError } from '../../core/errors';
+import { isPlanFileName } from '../../core/plan/planFiles';
 import type { TicketFinding } from '../../core/stages/authoring/validateTicket';
 import type { HeldOutCase } from '../../core/stages/manifest/heldOut';
 import { validateTicket } from '../../core/stages/authoring/validateTicket';
@@ -7,6 +8,20 @@ import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';
 import { readTicketFile } from '../ticketFile';
 import { workspaceOf } from '../workspaceOf';
+import { loadPlan } from '../plan/loadPlan';
+
+/** A plan's findings: its schema and order, and each ticket it names (there, and a ticket). */
+function planFindings(ws: string, file: string): TicketFinding[] {
+  try {
+    loadPlan(ws, file);
+    return [];
+  } catch (err) {
+    // A ticket's own errors name the ticket's file in the message; the plan's are at their path in the plan.
+    if (err instanceof PlanValidationError) return err.problems.map((p) => ({ severity: 'error', path: p.path, message: p.message }));
+    if (err instanceof UserInputError) return [{ severity: 'error', path: '$', message: err.message }];
+    throw err;
+  }
+}
 
 /** One finding as `validate` and `render` print it. */
 export const findingLine = (ticket: string, f: TicketFinding) => `${ticket}: ${f.severity} at ${f.path}: ${f.message}`;
@@ -18,7 +33,7 @@ export const heldOutLine = (ticket: string, c: HeldOutCase) =>
 /** `validate`: every ticket's findings; exit 3 if any ticket has an error. */
 export const validateCommand = defineCommand({
   name: 'validate',
-  synopsis: 'validate <ticket>...',
+  synopsis: 'validate <ticket|plan>...',
   summary: 'check tickets as a run would, with no run and no model',
   help: `Usage: ticket-runner validate <ticket>... [--workspace DIR] [--json]
 
@@ -29,7 +44,9 @@ finding (the ticket, the JSON path, what is wrong) and exits 0 when no ticket ha
 3 when one has. Warnings (a rendered test that names code the ticket asks for) do not fail,
 nor does information: a symbol or field the ticket names that its scope's code declares and
 refs does not list, with the exact refs entry to add. Then one line per held-out case (the
-cases the Coder never sees: docs/tickets.md says which), with --json as "heldOut".`,
+cases the Coder never sees: docs/tickets.md says which), with --json as "heldOut".
+A plan file (.plan.yaml, .plan.json) is checked as a plan: its schema, its order (no cycle, no
+unknown or repeated ticket), and each ticket it names (there, and a valid ticket file).`,
   options: {},
   async run({ flags, positionals, io, signal }) {
     if (!positionals.length) throw new UserInputError('validate needs one or more ticket paths, such as .tickets/BLOG-1.ticket.json');
@@ -38,6 +55,12 @@ cases the Coder never sees: docs/tickets.md says which), with --json as "heldOut
     try {
       const results = [];
       for (const ticket of positionals) {
+        if (isPlanFileName(ticket)) {
+          const rel = readTicketFile(ws, ticket).rel;
+          const findings = planFindings(ws, rel);
+          results.push({ ticket: rel, ok: !findings.length, findings, heldOut: [] });
+          continue;
+        }
         const { rel, text } = readTicketFile(ws, ticket);
         const { findings, heldOut } = await validateTicket(deps, rel, text, signal);
         results.push({ ticket: rel, ok: !findings.some((f) => f.severity === 'error'), findings, heldOut });

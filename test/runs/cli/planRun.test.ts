@@ -252,6 +252,10 @@ describe('a plan of tickets, through the CLI (TAGS: TAGS-2 after TAGS-1, TAGS-3 
         missing.err,
         /\.tickets\/BAD\.plan\.yaml names TAGS-9, and there is no \.tickets\/TAGS-9\.ticket\.json or \.ticket\.yaml: write it, or fix the plan/,
       );
+      const checked = await cli(['validate', '.tickets/BAD.plan.yaml', PLAN, '--workspace', ws.root]);
+      assert.equal(checked.code, EXIT.error);
+      assert.match(checked.out, /^\.tickets\/BAD\.plan\.yaml: error at \$: \.tickets\/BAD\.plan\.yaml names TAGS-9, and there is no /);
+      assert.match(checked.out, /\n\.tickets\/TAGS\.plan\.yaml: ok$/, 'a plan is checked as a plan, not as a ticket');
       const early = await run(ws.root, 'resume');
       assert.equal(early.code, EXIT.error);
       assert.match(
