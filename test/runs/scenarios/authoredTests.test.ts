@@ -65,6 +65,30 @@ ${BUGGY_POSTS_HANDLER}`;
 const EXITS_AT_IMPORT = `process.exit(0);
 ${BUGGY_POSTS_HANDLER}`;
 
+/** A test written first: BLOG-14's module does not exist until the Coder writes it. */
+const WRITTEN_FIRST = 'test/pathSegments.test.ts';
+const WRITTEN_FIRST_TEST = `import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathSegments } from '../src/utils/pathSegments';
+
+describe('pathSegments', () => {
+  it('splits a bare path', () => {
+    assert.deepEqual(pathSegments('/posts/42/'), ['posts', '42']);
+  });
+  it('takes the path of an https URL', () => {
+    assert.deepEqual(pathSegments('https://blog.example/posts/7'), ['posts', '7']);
+  });
+});
+`;
+const SEGMENTS_RIGHT = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-14', 'attempt2.ts'), 'utf8');
+
+/** Right for a bare path, and ends the test process, status 0, when handed a URL: the second case vanishes from the report. */
+const SEGMENTS_VANISH = `export function pathSegments(url: string): string[] {
+  if (url.includes('://')) process.exit(0);
+  return url.split('/').filter((s) => s !== '');
+}
+`;
+
 const blamesTheCode = {
   kind: 'code',
   claim: 'The guard reads the clamped perPage.',
@@ -191,6 +215,48 @@ describe('a test the author wrote, as the oracle', function () {
     assert.ok(ran.length > 0 && ran.every((r) => r.status !== 'passed'));
     assert.ok(
       ran.some((r) => /test\/perPage\.test\.ts › rejects perPage above 100: not run/.test(r.output)),
+      ran.map((r) => r.output).join('\n---\n'),
+    );
+  });
+
+  it('a test written first, importing a module the ticket adds: its cases are read from its text, the right answer passes, code that makes one vanish does not', async () => {
+    /** BLOG-14 judged by the test written first alone, in a workspace without the module, answered by `answer`. */
+    const writtenFirst = (id: string, answer: string) => {
+      writeFileSync(path.join(ws.root, WRITTEN_FIRST), WRITTEN_FIRST_TEST);
+      writeHostileTicket(ws.root, {
+        id,
+        from: 'BLOG-14',
+        coder: [{ 'src/utils/pathSegments.ts': answer }],
+        debugger: [blamesTheCode],
+        edit: (t) => {
+          t.testPlan = { authored: [WRITTEN_FIRST] };
+        },
+      });
+    };
+    writtenFirst('AUTH-9', SEGMENTS_RIGHT);
+    const right = await run('AUTH-9');
+    assert.equal(right.state.status, 'passed', JSON.stringify(right.state.finished));
+    const listed = (await events(right.runId)).find(
+      (e): e is Extract<RunEvent, { type: 'authored.listed' }> => e.type === 'authored.listed',
+    );
+    assert.deepEqual(
+      listed?.files.map((f) => [f.path, f.found]),
+      [[WRITTEN_FIRST, 'read']],
+    );
+    assert.deepEqual(
+      listed?.cases.map((c) => c.name),
+      ['pathSegments > splits a bare path', 'pathSegments > takes the path of an https URL'],
+    );
+
+    ws.dispose();
+    ws = copyFixture();
+    writtenFirst('AUTH-10', SEGMENTS_VANISH);
+    const vanished = await run('AUTH-10');
+    assert.notEqual(vanished.state.status, 'passed');
+    assert.equal(vanished.state.attempts[0]!.status, 'failed');
+    const ran = (await events(vanished.runId)).flatMap((e) => (e.type === 'tests.ran' ? [e.result] : []));
+    assert.ok(
+      ran.some((r) => r.output.includes(`${WRITTEN_FIRST} › pathSegments > takes the path of an https URL: not run`)),
       ran.map((r) => r.output).join('\n---\n'),
     );
   });

@@ -111,8 +111,8 @@ describe('authored tests: the ticket', () => {
 });
 
 /** A run's context over an in-memory workspace and log, whose tests report `report` for any request. */
-async function aContext(authored: unknown[], report: TestCaseResult[]) {
-  const workspace = aWorkspace();
+async function aContext(authored: unknown[], report: TestCaseResult[], files?: Record<string, string>) {
+  const workspace = aWorkspace(files);
   const ticket = aTicket(authored);
   const manifest = await buildManifest({ ticket, ticketPath: '.tickets/T-1.ticket.json', workspace });
   const requests: TestRunRequest[] = [];
@@ -148,8 +148,40 @@ describe('authored tests: the case list', () => {
     assert.equal(requests.length, 1, 'a run that has its list does not ask again');
   });
 
-  it('a file the runner reports no case in stops the run, naming it', async () => {
-    const { ctx } = await aContext([AUTHORED], []);
+  it('a file that cannot load yet has its cases read from its text, named as the runner reports them, and recorded so', async () => {
+    const source = `import { describe, it } from 'node:test';\nimport { slug } from '../src/slugNotYet';\ndescribe('slug', () => {\n  it('lowercases', () => {});\n});\n`;
+    const loadFailure = aCase(AUTHORED, AUTHORED, 'failed');
+    const { ctx } = await aContext([AUTHORED], [loadFailure], { [AUTHORED]: source });
+    await listAuthoredCases(ctx);
+    const listed = ctx.log.events.find((e) => e.type === 'authored.listed');
+    assert.ok(listed?.type === 'authored.listed');
+    assert.deepEqual(listed.cases, [{ file: AUTHORED, name: 'slug > lowercases' }]);
+    assert.deepEqual(
+      listed.files.map((f) => f.found),
+      ['read'],
+    );
+    const judge = (cases: TestCaseResult[]) => counted(aTestRun(cases, { status: 'passed' }), [], expectedCases(ctx, 'visible'));
+    assert.equal(judge([aCase(AUTHORED, 'slug > lowercases')]).status, 'passed');
+    const vanished = judge([]);
+    assert.equal(vanished.status, 'failed');
+    assert.match(vanished.output, /test\/slug\.test\.ts › slug > lowercases: not run/);
+  });
+
+  it('a file that cannot load and names a case by an expression stops the run, naming the line and the fix', async () => {
+    const source = "import { test } from 'node:test';\nfor (const n of [1, 2]) test(`case ${n}`, () => {});\n";
+    const { ctx } = await aContext([AUTHORED], [], { [AUTHORED]: source });
+    await assert.rejects(
+      listAuthoredCases(ctx),
+      (e: unknown) =>
+        e instanceof UserInputError &&
+        e.message.includes('line 2, test(`case ${n}`') &&
+        /name each test and suite with a string literal/.test(e.message),
+    );
+    assert.ok(!ctx.log.events.some((e) => e.type === 'authored.listed'));
+  });
+
+  it('a file the runner reports no case in, whose text declares none, stops the run, naming it', async () => {
+    const { ctx } = await aContext([AUTHORED], [], { [AUTHORED]: "import { slug } from '../src/slug';\n" });
     await assert.rejects(
       listAuthoredCases(ctx),
       (e: unknown) => e instanceof UserInputError && e.message.includes(`no case in ${AUTHORED}`),
