@@ -3,7 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
-import { coderTextByAttempt, loadEvents } from '../../support/rungRuns';
+import { EDITOR_TOOL } from '../../../src/core/stages/coder/editorTool';
+import { RUN_TESTS_TOOL } from '../../../src/core/stages/coder/runTestsTool';
+import { coderTextByAttempt, loadEvents, writeScript } from '../../support/rungRuns';
 import { runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
@@ -89,6 +91,13 @@ const SEGMENTS_VANISH = `export function pathSegments(url: string): string[] {
 }
 `;
 
+/** The right handler, which fails with the text of every test file named as the visible one when the tests load it: what a run_tests call would show. */
+const PRINTS_THE_TESTS = `import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+const dir = path.join(__dirname, '../../test');
+throw new Error(readdirSync(dir).filter((f) => f.startsWith('perPage')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\\n'));
+${RIGHT}`;
+
 const blamesTheCode = {
   kind: 'code',
   claim: 'The guard reads the clamped perPage.',
@@ -160,6 +169,43 @@ describe('a test the author wrote, as the oracle', function () {
     const narrow = await run('AUTH-7');
     assert.notEqual(narrow.state.status, 'passed');
     assert.equal(narrow.state.attempts[0]!.heldOut?.status, 'failed');
+  });
+
+  it("a held-out authored file is off disk while the Coder works: its editor's view and a run_tests call show none of it, the log still judges it, and the run's end puts it back", async () => {
+    writeFileSync(path.join(ws.root, HELD), HELD_TEST);
+    writeHostileTicket(ws.root, {
+      id: 'AUTH-11',
+      from: 'BLOG-1',
+      coder: [],
+      edit: (t) => {
+        t.testPlan = { authored: [AUTHORED, { path: HELD, heldOut: true }] };
+      },
+    });
+    writeScript(ws.root, 'AUTH-11', {
+      coder: [
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          toolCalls: [
+            { name: EDITOR_TOOL, input: { command: 'view', path: HELD } },
+            { name: EDITOR_TOOL, input: { command: 'view', path: 'test' } },
+            { name: RUN_TESTS_TOOL, input: { files: [{ path: 'src/handlers/posts.ts', content: PRINTS_THE_TESTS }] } },
+          ],
+        },
+        { expect: { attempt: 1, promptIncludes: [] }, files: { 'src/handlers/posts.ts': RIGHT } },
+      ],
+    });
+    const { state, runId } = await run('AUTH-11');
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    const all = await events(runId);
+    const told = await coderTextByAttempt(ws.root, runId, all);
+    // The run_tests call ran the printing code: the visible test's text is in its answer, the held-out one's is not.
+    assert.ok(told.get(1)!.includes("test('accepts perPage of exactly 100'"), told.get(1));
+    assert.ok(!told.get(1)!.includes('perPage of 101'), told.get(1));
+    assert.deepEqual(
+      all.flatMap((e) => (e.type === 'heldOut.ran' ? [[e.result.status, e.result.cases.map((c) => c.name)]] : [])),
+      [['passed', ['rejects perPage of 101']]],
+    );
+    assert.equal(readFileSync(path.join(ws.root, HELD), 'utf8'), HELD_TEST);
   });
 
   it('a Coder that writes the authored test with a case skipped: the write is refused, and the wrong code fails', async () => {

@@ -30,9 +30,9 @@ function listedOf(events: readonly RunEvent[]): Listed | undefined {
 }
 
 /**
- * Lists the authored files' cases on the project as it is and pins the files. A resumed run
- * pins the bytes its log recorded, not what is on disk now: the file may have been changed
- * while no run watched it.
+ * Lists the authored files' cases on the project as it is and pins the visible files; the
+ * held-out ones then leave the workspace (stashHeldOut). A resumed run pins the bytes its log
+ * recorded, not what is on disk now: the file may have been changed while no run watched it.
  */
 export async function listAuthoredCases(ctx: RunContext): Promise<void> {
   const files = authoredFiles(ctx.manifest);
@@ -40,8 +40,8 @@ export async function listAuthoredCases(ctx: RunContext): Promise<void> {
   const { deps, log } = ctx;
   const recorded = listedOf(log.events);
   if (recorded) {
-    for (const f of recorded.files) ctx.oracle?.pin(f.path, await log.getBlob(f.hash));
-    return;
+    for (const f of recorded.files) if (!f.heldOut) ctx.oracle?.pin(f.path, await log.getBlob(f.hash));
+    return stashHeldOut(ctx);
   }
   const pinned: Listed['files'] = [];
   const texts: string[] = [];
@@ -51,7 +51,7 @@ export async function listAuthoredCases(ctx: RunContext): Promise<void> {
       throw new UserInputError(`${f.path}, a test file the ticket names in testPlan.authored, is gone: put it back, or fix the path`);
     pinned.push({ path: f.path, hash: await log.putBlob(content), heldOut: f.heldOut });
     texts.push(content);
-    ctx.oracle?.pin(f.path, content);
+    if (!f.heldOut) ctx.oracle?.pin(f.path, content);
   }
   const paths = files.map((f) => f.path);
   const ran = await deps.tests.run(
@@ -66,6 +66,33 @@ export async function listAuthoredCases(ctx: RunContext): Promise<void> {
     cases.push(...(own.length ? own : readCases(f.path, texts[i]!, ctx.manifest.runner.framework)));
   }
   await log.emit({ type: 'authored.listed', files: pinned, cases });
+  await stashHeldOut(ctx);
+}
+
+/**
+ * A held-out authored file is off disk for the whole run, as a rendered held-out file is: the
+ * Coder's editor finds nothing at its path, and code that `run_tests` (or a visible run) loads
+ * cannot read it and print it. Its bytes are in the log; the judging command alone has it on
+ * disk (heldOutRun.ts), and the run's end puts it back (putBackHeldOut).
+ */
+async function stashHeldOut(ctx: RunContext): Promise<void> {
+  for (const f of await heldOutAuthored(ctx)) await ctx.deps.workspace.deleteFile(f.path);
+}
+
+/** The held-out authored files with the bytes the log recorded; a file the log has no bytes for judges nothing, and fails closed. */
+export async function heldOutAuthored(ctx: Pick<RunContext, 'log'>): Promise<{ path: string; content: string }[]> {
+  const files = listedOf(ctx.log.events)?.files.filter((f) => f.heldOut) ?? [];
+  const out: { path: string; content: string }[] = [];
+  for (const f of files) {
+    const content = await ctx.log.getBlob(f.hash);
+    if (content !== null) out.push({ path: f.path, content });
+  }
+  return out;
+}
+
+/** Every way out of a run puts the author's held-out files back as they wrote them. */
+export async function putBackHeldOut(ctx: RunContext): Promise<void> {
+  for (const f of await heldOutAuthored(ctx)) await ctx.deps.workspace.writeFile(f.path, f.content);
 }
 
 /**
