@@ -10,6 +10,9 @@ import { Oracle } from '../../../src/core/stages/common/oraclePins';
 import { expectedCases, listAuthoredCases, listedCases } from '../../../src/core/stages/checks/authoredCases';
 import { counted } from '../../../src/core/stages/checks/oracle';
 import { buildManifest, ticketPathProblems } from '../../../src/core/stages/manifest/manifestBuilder';
+import { validateTicket } from '../../../src/core/stages/authoring/validateTicket';
+import { TestPlan } from '../../../src/core/schema/testPlan';
+import { criteriaWithoutTest } from '../../../src/core/ticket/untestedCriteria';
 import { FakeClock } from '../../fakes/fakeClock';
 import { memoryRunStore } from '../../fakes/memoryRunStore';
 import { MemoryWorkspace } from '../../fakes/memoryWorkspace';
@@ -229,5 +232,47 @@ describe('authored tests: the case list', () => {
     const ran = counted(aTestRun([aCase(AUTHORED, 'slugs a title'), aCase(AUTHORED, 'keeps digits')]), [], expectedCases(ctx, 'visible'));
     assert.equal(ran.status, 'failed');
     assert.match(ran.output, /its cases were never listed/);
+  });
+});
+
+describe('authored tests: validate and the criteria', () => {
+  const TWO = [
+    { id: 'AC1', text: 'slugs a title' },
+    { id: 'AC2', text: 'keeps digits' },
+  ];
+  const RENDERED_AC1 = {
+    path: 'test/ticket/T-1.test.ts',
+    suite: 'T-1',
+    imports: [{ from: '../../src/slug', names: [] }],
+    cases: [{ name: 'slugs', criterion: 'AC1', expect: [{ kind: 'truthy', actual: 'true' }] }],
+  };
+  const validate = async (testPlan: unknown) => {
+    const text = JSON.stringify({ ...aTicket([AUTHORED]), acceptance: TWO, testPlan });
+    const v = await validateTicket({ workspace: aWorkspace() }, '.tickets/T-1.ticket.json', text, new AbortController().signal);
+    return v.findings.filter((f) => f.path.startsWith('$.testPlan')).map((f) => [f.severity, f.message]);
+  };
+
+  it('an authored-only ticket is not warned of criteria with no test: it is told once that which criteria its files check is not checked', async () => {
+    assert.deepEqual(await validate({ authored: [AUTHORED] }), [
+      [
+        'information',
+        'no rendered case names AC1, AC2: the tests you wrote are taken to check them, and which criteria they check is not checked (the test reviewer reads the visible ones)',
+      ],
+    ]);
+  });
+
+  it('beside a rendered file, a criterion no rendered case names may be the authored file’s: no warning, and no gate fails on it', async () => {
+    const findings = await validate({ files: [RENDERED_AC1], authored: [AUTHORED] });
+    assert.deepEqual(
+      findings.map(([severity, message]) => [severity, message!.split(':')[0]]),
+      [['information', 'no rendered case names AC2']],
+    );
+    assert.deepEqual(criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1], authored: [AUTHORED] })), []);
+    assert.deepEqual(
+      criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1] })),
+      ['AC2'],
+      'with no authored file, the warning stays',
+    );
+    assert.deepEqual(criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1] }), true), [], 'a held-out authored file counts too');
   });
 });

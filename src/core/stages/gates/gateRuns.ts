@@ -9,7 +9,7 @@ import { gateRegression } from '../checks/attemptRegression';
 import { caseKey, changedByRun, gateTestFiles, testsReaching } from '../checks/projectTests';
 import { selectionWords } from '../checks/projectTestSelection';
 import { expectedNotPassed } from '../checks/plannedCases';
-import { expectedCases } from '../checks/authoredCases';
+import { authoredFiles, expectedCases } from '../checks/authoredCases';
 import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import { readFiles } from '../common/scope';
@@ -250,7 +250,7 @@ async function proposalFrom(env: GateEnv, review: TestReviewT | null, fallback: 
 
 /** Criteria no test case names, when the plan names criteria at all (otherwise nothing can be told). */
 function untaggedCriteria(env: GateEnv): string[] {
-  return criteriaWithoutTest(env.ctx.manifest.acceptance, env.ctx.manifest.testPlan);
+  return criteriaWithoutTest(env.ctx.manifest.acceptance, env.ctx.manifest.testPlan, authoredFiles(env.ctx.manifest).length > 0);
 }
 
 export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {
