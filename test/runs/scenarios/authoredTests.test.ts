@@ -98,6 +98,21 @@ const dir = path.join(__dirname, '../../test');
 throw new Error(readdirSync(dir).filter((f) => f.startsWith('perPage')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\\n'));
 ${RIGHT}`;
 
+/** The authored test with its first case wrong: a status its subject's declared type (a number) cannot hold, a type error there before any code was written. */
+const EXPECTS_A_STRING = AUTHORED_TEST.replace(
+  '  assert.equal(res.status, 400);',
+  "  const status: string = res.status;\n  assert.equal(status, '400');",
+);
+
+/** The Debugger's claim that the authored test is wrong. */
+const blamesTheTest = {
+  kind: 'test',
+  claim: 'The test expects the status as a string; listPosts answers a number.',
+  evidence: [{ source: 'testFile', file: AUTHORED, quote: 'const status: string = res.status;' }],
+  brief: 'The test is to expect the number 400.',
+  avoid: [],
+};
+
 const blamesTheCode = {
   kind: 'code',
   claim: 'The guard reads the clamped perPage.',
@@ -304,6 +319,31 @@ describe('a test the author wrote, as the oracle', function () {
     assert.ok(
       ran.some((r) => r.output.includes(`${WRITTEN_FIRST} › pathSegments > takes the path of an https URL: not run`)),
       ran.map((r) => r.output).join('\n---\n'),
+    );
+  });
+
+  it('an authored test that expects a value its subject cannot hold goes to the operator, who is asked to correct the file by hand', async () => {
+    assert.notEqual(EXPECTS_A_STRING, AUTHORED_TEST);
+    writeFileSync(path.join(ws.root, AUTHORED), EXPECTS_A_STRING);
+    writeHostileTicket(ws.root, {
+      id: 'AUTH-12',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': RIGHT }],
+      debugger: [blamesTheTest],
+      edit: (t) => {
+        t.testPlan = { authored: [AUTHORED] };
+      },
+    });
+    const { state, runId } = await run('AUTH-12');
+    assert.equal(state.status, 'needsOperator', JSON.stringify(state.finished));
+    const all = await events(runId);
+    const routed = all.flatMap((e) => (e.type === 'router.routed' ? [[e.route, e.guard.fact?.kind, e.guard.fact?.file]] : []));
+    assert.deepEqual(routed, [['test', 'testTypeError', AUTHORED]]);
+    const request = all.flatMap((e) => (e.type === 'correction.requested' ? [e.request] : []))[0];
+    assert.equal(request?.proposal.kind, 'none', JSON.stringify(request));
+    assert.match(
+      request.proposal.kind === 'none' ? request.proposal.why : '',
+      /^test\/perPage\.test\.ts is a test you wrote, and its case "rejects perPage above 100".*TS2322.*correct the test file by hand/s,
     );
   });
 
