@@ -11,7 +11,7 @@ import { applyOps, warmOps } from '../stages/ops/applyOps';
 import { warmParser } from '../stages/checks/checksStage';
 import { recordBaselines, type BaselinesNeeded } from '../stages/checks/baselines';
 import { stopIfToolsChanged } from '../stages/checks/judgingTools';
-import { listAuthoredCases } from '../stages/checks/authoredCases';
+import { listAuthoredCases, putBackHeldOut } from '../stages/checks/authoredCases';
 import { runAttempts, type LoopResult } from './innerLoop';
 import { resumeFromTests } from './resumeFromTests';
 import { runClock } from './openRun';
@@ -87,13 +87,17 @@ export async function runFrom(start: RunStart, entry: RunEntry): Promise<RunResu
     if (entry.first) await recordUncommitted(ctx);
     if (entry.baselines) await baselinesFirst(ctx, entry.baselines);
     await materializeTests(ctx);
-    await listAuthoredCases(ctx);
-    await applyOps(ctx);
-    const done =
-      entry.from === 'tests'
-        ? await resumeFromTests(ctx, entry.lastAttempt, entry.why)
-        : await attemptsThenGates(ctx, entry.attempt, entry.brief);
-    return confirmVerdict(ctx, done);
+    try {
+      await listAuthoredCases(ctx);
+      await applyOps(ctx);
+      const done =
+        entry.from === 'tests'
+          ? await resumeFromTests(ctx, entry.lastAttempt, entry.why)
+          : await attemptsThenGates(ctx, entry.attempt, entry.brief);
+      return await confirmVerdict(ctx, done);
+    } finally {
+      await putBackHeldOut(ctx);
+    }
   }).finally(() => watchdog.dispose());
 }
 

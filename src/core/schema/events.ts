@@ -231,11 +231,18 @@ export const RunEvent = z.discriminatedUnion('type', [
   /**
    * Pipeline, once per run after the tests are rendered, when the test plan names test files the
    * author wrote: each file's bytes (in the blob store, pinned from here on) and the cases the
-   * runner reported in it, run on the project as it was. Every judging run must report each of
-   * these cases passed (src/core/stages/checks/authoredCases.ts).
+   * runner reported in it, run on the project as it was, or, for a file that could not load yet,
+   * the cases its text declares. Every judging run must report each of these cases passed
+   * (src/core/stages/checks/authoredCases.ts).
    */
   ev('authored.listed', {
-    files: z.array(FileRef.extend({ heldOut: z.boolean() })),
+    files: z.array(
+      FileRef.extend({
+        heldOut: z.boolean(),
+        /** How its cases were found: reported by the runner, or read from the text of a file that did not load. Absent in older logs: ran. */
+        found: z.enum(['ran', 'read']).optional(),
+      }),
+    ),
     cases: z.array(z.object({ file: z.string(), name: z.string() }).strict()),
   }),
   /** Ops stage, for each typed op that applied. */

@@ -3,7 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { RunEvent } from '../../../src/core/schema/events';
 import { BUGGY_POSTS_HANDLER, writeHostileTicket } from '../../support/hostile';
-import { coderTextByAttempt, loadEvents } from '../../support/rungRuns';
+import { EDITOR_TOOL } from '../../../src/core/stages/coder/editorTool';
+import { RUN_TESTS_TOOL } from '../../../src/core/stages/coder/runTestsTool';
+import { coderTextByAttempt, loadEvents, writeScript } from '../../support/rungRuns';
 import { runTicket } from '../../support/scenario';
 import { copyFixture, FIXTURE } from '../../support/tempWorkspace';
 
@@ -64,6 +66,52 @@ ${BUGGY_POSTS_HANDLER}`;
 /** Ends the test process with status 0 as the authored test imports it: the file's cases vanish from the report. */
 const EXITS_AT_IMPORT = `process.exit(0);
 ${BUGGY_POSTS_HANDLER}`;
+
+/** A test written first: BLOG-14's module does not exist until the Coder writes it. */
+const WRITTEN_FIRST = 'test/pathSegments.test.ts';
+const WRITTEN_FIRST_TEST = `import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { pathSegments } from '../src/utils/pathSegments';
+
+describe('pathSegments', () => {
+  it('splits a bare path', () => {
+    assert.deepEqual(pathSegments('/posts/42/'), ['posts', '42']);
+  });
+  it('takes the path of an https URL', () => {
+    assert.deepEqual(pathSegments('https://blog.example/posts/7'), ['posts', '7']);
+  });
+});
+`;
+const SEGMENTS_RIGHT = readFileSync(path.join(FIXTURE, '.tickets', 'answers', 'BLOG-14', 'attempt2.ts'), 'utf8');
+
+/** Right for a bare path, and ends the test process, status 0, when handed a URL: the second case vanishes from the report. */
+const SEGMENTS_VANISH = `export function pathSegments(url: string): string[] {
+  if (url.includes('://')) process.exit(0);
+  return url.split('/').filter((s) => s !== '');
+}
+`;
+
+/** The right handler, which fails with the text of every test file named as the visible one when the tests load it: what a run_tests call would show. */
+const PRINTS_THE_TESTS = `import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+const dir = path.join(__dirname, '../../test');
+throw new Error(readdirSync(dir).filter((f) => f.startsWith('perPage')).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\\n'));
+${RIGHT}`;
+
+/** The authored test with its first case wrong: a status its subject's declared type (a number) cannot hold, a type error there before any code was written. */
+const EXPECTS_A_STRING = AUTHORED_TEST.replace(
+  '  assert.equal(res.status, 400);',
+  "  const status: string = res.status;\n  assert.equal(status, '400');",
+);
+
+/** The Debugger's claim that the authored test is wrong. */
+const blamesTheTest = {
+  kind: 'test',
+  claim: 'The test expects the status as a string; listPosts answers a number.',
+  evidence: [{ source: 'testFile', file: AUTHORED, quote: 'const status: string = res.status;' }],
+  brief: 'The test is to expect the number 400.',
+  avoid: [],
+};
 
 const blamesTheCode = {
   kind: 'code',
@@ -138,6 +186,43 @@ describe('a test the author wrote, as the oracle', function () {
     assert.equal(narrow.state.attempts[0]!.heldOut?.status, 'failed');
   });
 
+  it("a held-out authored file is off disk while the Coder works: its editor's view and a run_tests call show none of it, the log still judges it, and the run's end puts it back", async () => {
+    writeFileSync(path.join(ws.root, HELD), HELD_TEST);
+    writeHostileTicket(ws.root, {
+      id: 'AUTH-11',
+      from: 'BLOG-1',
+      coder: [],
+      edit: (t) => {
+        t.testPlan = { authored: [AUTHORED, { path: HELD, heldOut: true }] };
+      },
+    });
+    writeScript(ws.root, 'AUTH-11', {
+      coder: [
+        {
+          expect: { attempt: 1, promptIncludes: [] },
+          toolCalls: [
+            { name: EDITOR_TOOL, input: { command: 'view', path: HELD } },
+            { name: EDITOR_TOOL, input: { command: 'view', path: 'test' } },
+            { name: RUN_TESTS_TOOL, input: { files: [{ path: 'src/handlers/posts.ts', content: PRINTS_THE_TESTS }] } },
+          ],
+        },
+        { expect: { attempt: 1, promptIncludes: [] }, files: { 'src/handlers/posts.ts': RIGHT } },
+      ],
+    });
+    const { state, runId } = await run('AUTH-11');
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    const all = await events(runId);
+    const told = await coderTextByAttempt(ws.root, runId, all);
+    // The run_tests call ran the printing code: the visible test's text is in its answer, the held-out one's is not.
+    assert.ok(told.get(1)!.includes("test('accepts perPage of exactly 100'"), told.get(1));
+    assert.ok(!told.get(1)!.includes('perPage of 101'), told.get(1));
+    assert.deepEqual(
+      all.flatMap((e) => (e.type === 'heldOut.ran' ? [[e.result.status, e.result.cases.map((c) => c.name)]] : [])),
+      [['passed', ['rejects perPage of 101']]],
+    );
+    assert.equal(readFileSync(path.join(ws.root, HELD), 'utf8'), HELD_TEST);
+  });
+
   it('a Coder that writes the authored test with a case skipped: the write is refused, and the wrong code fails', async () => {
     const skipped = AUTHORED_TEST.replace("test('rejects perPage above 100'", "test.skip('rejects perPage above 100'");
     authoredTicket('AUTH-2', { [AUTHORED]: skipped, 'src/handlers/posts.ts': BUGGY_POSTS_HANDLER });
@@ -192,6 +277,73 @@ describe('a test the author wrote, as the oracle', function () {
     assert.ok(
       ran.some((r) => /test\/perPage\.test\.ts › rejects perPage above 100: not run/.test(r.output)),
       ran.map((r) => r.output).join('\n---\n'),
+    );
+  });
+
+  it('a test written first, importing a module the ticket adds: its cases are read from its text, the right answer passes, code that makes one vanish does not', async () => {
+    /** BLOG-14 judged by the test written first alone, in a workspace without the module, answered by `answer`. */
+    const writtenFirst = (id: string, answer: string) => {
+      writeFileSync(path.join(ws.root, WRITTEN_FIRST), WRITTEN_FIRST_TEST);
+      writeHostileTicket(ws.root, {
+        id,
+        from: 'BLOG-14',
+        coder: [{ 'src/utils/pathSegments.ts': answer }],
+        debugger: [blamesTheCode],
+        edit: (t) => {
+          t.testPlan = { authored: [WRITTEN_FIRST] };
+        },
+      });
+    };
+    writtenFirst('AUTH-9', SEGMENTS_RIGHT);
+    const right = await run('AUTH-9');
+    assert.equal(right.state.status, 'passed', JSON.stringify(right.state.finished));
+    const listed = (await events(right.runId)).find(
+      (e): e is Extract<RunEvent, { type: 'authored.listed' }> => e.type === 'authored.listed',
+    );
+    assert.deepEqual(
+      listed?.files.map((f) => [f.path, f.found]),
+      [[WRITTEN_FIRST, 'read']],
+    );
+    assert.deepEqual(
+      listed?.cases.map((c) => c.name),
+      ['pathSegments > splits a bare path', 'pathSegments > takes the path of an https URL'],
+    );
+
+    ws.dispose();
+    ws = copyFixture();
+    writtenFirst('AUTH-10', SEGMENTS_VANISH);
+    const vanished = await run('AUTH-10');
+    assert.notEqual(vanished.state.status, 'passed');
+    assert.equal(vanished.state.attempts[0]!.status, 'failed');
+    const ran = (await events(vanished.runId)).flatMap((e) => (e.type === 'tests.ran' ? [e.result] : []));
+    assert.ok(
+      ran.some((r) => r.output.includes(`${WRITTEN_FIRST} › pathSegments > takes the path of an https URL: not run`)),
+      ran.map((r) => r.output).join('\n---\n'),
+    );
+  });
+
+  it('an authored test that expects a value its subject cannot hold goes to the operator, who is asked to correct the file by hand', async () => {
+    assert.notEqual(EXPECTS_A_STRING, AUTHORED_TEST);
+    writeFileSync(path.join(ws.root, AUTHORED), EXPECTS_A_STRING);
+    writeHostileTicket(ws.root, {
+      id: 'AUTH-12',
+      from: 'BLOG-1',
+      coder: [{ 'src/handlers/posts.ts': RIGHT }],
+      debugger: [blamesTheTest],
+      edit: (t) => {
+        t.testPlan = { authored: [AUTHORED] };
+      },
+    });
+    const { state, runId } = await run('AUTH-12');
+    assert.equal(state.status, 'needsOperator', JSON.stringify(state.finished));
+    const all = await events(runId);
+    const routed = all.flatMap((e) => (e.type === 'router.routed' ? [[e.route, e.guard.fact?.kind, e.guard.fact?.file]] : []));
+    assert.deepEqual(routed, [['test', 'testTypeError', AUTHORED]]);
+    const request = all.flatMap((e) => (e.type === 'correction.requested' ? [e.request] : []))[0];
+    assert.equal(request?.proposal.kind, 'none', JSON.stringify(request));
+    assert.match(
+      request.proposal.kind === 'none' ? request.proposal.why : '',
+      /^test\/perPage\.test\.ts is a test you wrote, and its case "rejects perPage above 100".*TS2322.*correct the test file by hand/s,
     );
   });
 

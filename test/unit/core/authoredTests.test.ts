@@ -10,6 +10,9 @@ import { Oracle } from '../../../src/core/stages/common/oraclePins';
 import { expectedCases, listAuthoredCases, listedCases } from '../../../src/core/stages/checks/authoredCases';
 import { counted } from '../../../src/core/stages/checks/oracle';
 import { buildManifest, ticketPathProblems } from '../../../src/core/stages/manifest/manifestBuilder';
+import { validateTicket } from '../../../src/core/stages/authoring/validateTicket';
+import { TestPlan } from '../../../src/core/schema/testPlan';
+import { criteriaWithoutTest } from '../../../src/core/ticket/untestedCriteria';
 import { FakeClock } from '../../fakes/fakeClock';
 import { memoryRunStore } from '../../fakes/memoryRunStore';
 import { MemoryWorkspace } from '../../fakes/memoryWorkspace';
@@ -111,8 +114,8 @@ describe('authored tests: the ticket', () => {
 });
 
 /** A run's context over an in-memory workspace and log, whose tests report `report` for any request. */
-async function aContext(authored: unknown[], report: TestCaseResult[]) {
-  const workspace = aWorkspace();
+async function aContext(authored: unknown[], report: TestCaseResult[], files?: Record<string, string>) {
+  const workspace = aWorkspace(files);
   const ticket = aTicket(authored);
   const manifest = await buildManifest({ ticket, ticketPath: '.tickets/T-1.ticket.json', workspace });
   const requests: TestRunRequest[] = [];
@@ -148,8 +151,40 @@ describe('authored tests: the case list', () => {
     assert.equal(requests.length, 1, 'a run that has its list does not ask again');
   });
 
-  it('a file the runner reports no case in stops the run, naming it', async () => {
-    const { ctx } = await aContext([AUTHORED], []);
+  it('a file that cannot load yet has its cases read from its text, named as the runner reports them, and recorded so', async () => {
+    const source = `import { describe, it } from 'node:test';\nimport { slug } from '../src/slugNotYet';\ndescribe('slug', () => {\n  it('lowercases', () => {});\n});\n`;
+    const loadFailure = aCase(AUTHORED, AUTHORED, 'failed');
+    const { ctx } = await aContext([AUTHORED], [loadFailure], { [AUTHORED]: source });
+    await listAuthoredCases(ctx);
+    const listed = ctx.log.events.find((e) => e.type === 'authored.listed');
+    assert.ok(listed?.type === 'authored.listed');
+    assert.deepEqual(listed.cases, [{ file: AUTHORED, name: 'slug > lowercases' }]);
+    assert.deepEqual(
+      listed.files.map((f) => f.found),
+      ['read'],
+    );
+    const judge = (cases: TestCaseResult[]) => counted(aTestRun(cases, { status: 'passed' }), [], expectedCases(ctx, 'visible'));
+    assert.equal(judge([aCase(AUTHORED, 'slug > lowercases')]).status, 'passed');
+    const vanished = judge([]);
+    assert.equal(vanished.status, 'failed');
+    assert.match(vanished.output, /test\/slug\.test\.ts › slug > lowercases: not run/);
+  });
+
+  it('a file that cannot load and names a case by an expression stops the run, naming the line and the fix', async () => {
+    const source = "import { test } from 'node:test';\nfor (const n of [1, 2]) test(`case ${n}`, () => {});\n";
+    const { ctx } = await aContext([AUTHORED], [], { [AUTHORED]: source });
+    await assert.rejects(
+      listAuthoredCases(ctx),
+      (e: unknown) =>
+        e instanceof UserInputError &&
+        e.message.includes('line 2, test(`case ${n}`') &&
+        /name each test and suite with a string literal/.test(e.message),
+    );
+    assert.ok(!ctx.log.events.some((e) => e.type === 'authored.listed'));
+  });
+
+  it('a file the runner reports no case in, whose text declares none, stops the run, naming it', async () => {
+    const { ctx } = await aContext([AUTHORED], [], { [AUTHORED]: "import { slug } from '../src/slug';\n" });
     await assert.rejects(
       listAuthoredCases(ctx),
       (e: unknown) => e instanceof UserInputError && e.message.includes(`no case in ${AUTHORED}`),
@@ -197,5 +232,47 @@ describe('authored tests: the case list', () => {
     const ran = counted(aTestRun([aCase(AUTHORED, 'slugs a title'), aCase(AUTHORED, 'keeps digits')]), [], expectedCases(ctx, 'visible'));
     assert.equal(ran.status, 'failed');
     assert.match(ran.output, /its cases were never listed/);
+  });
+});
+
+describe('authored tests: validate and the criteria', () => {
+  const TWO = [
+    { id: 'AC1', text: 'slugs a title' },
+    { id: 'AC2', text: 'keeps digits' },
+  ];
+  const RENDERED_AC1 = {
+    path: 'test/ticket/T-1.test.ts',
+    suite: 'T-1',
+    imports: [{ from: '../../src/slug', names: [] }],
+    cases: [{ name: 'slugs', criterion: 'AC1', expect: [{ kind: 'truthy', actual: 'true' }] }],
+  };
+  const validate = async (testPlan: unknown) => {
+    const text = JSON.stringify({ ...aTicket([AUTHORED]), acceptance: TWO, testPlan });
+    const v = await validateTicket({ workspace: aWorkspace() }, '.tickets/T-1.ticket.json', text, new AbortController().signal);
+    return v.findings.filter((f) => f.path.startsWith('$.testPlan')).map((f) => [f.severity, f.message]);
+  };
+
+  it('an authored-only ticket is not warned of criteria with no test: it is told once that which criteria its files check is not checked', async () => {
+    assert.deepEqual(await validate({ authored: [AUTHORED] }), [
+      [
+        'information',
+        'no rendered case names AC1, AC2: the tests you wrote are taken to check them, and which criteria they check is not checked (the test reviewer reads the visible ones)',
+      ],
+    ]);
+  });
+
+  it('beside a rendered file, a criterion no rendered case names may be the authored file’s: no warning, and no gate fails on it', async () => {
+    const findings = await validate({ files: [RENDERED_AC1], authored: [AUTHORED] });
+    assert.deepEqual(
+      findings.map(([severity, message]) => [severity, message!.split(':')[0]]),
+      [['information', 'no rendered case names AC2']],
+    );
+    assert.deepEqual(criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1], authored: [AUTHORED] })), []);
+    assert.deepEqual(
+      criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1] })),
+      ['AC2'],
+      'with no authored file, the warning stays',
+    );
+    assert.deepEqual(criteriaWithoutTest(TWO, TestPlan.parse({ files: [RENDERED_AC1] }), true), [], 'a held-out authored file counts too');
   });
 });

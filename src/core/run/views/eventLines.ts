@@ -80,12 +80,15 @@ export function describeEvent(e: RunEvent, o: StopWords = {}): EventLine | null 
       );
     case 'tests.materialized':
       return line(`tests rendered for ${e.framework}: ${e.files.map((f) => f.path).join(', ')}`, 'ok', true);
-    case 'authored.listed':
+    case 'authored.listed': {
+      const read = e.files.filter((f) => f.found === 'read').map((f) => f.path);
+      const how = read.length ? ` (read from the text of ${read.join(', ')}, which does not load before the change)` : '';
       return line(
-        `the tests you wrote: ${e.cases.length} case(s) in ${e.files.map((f) => f.path).join(', ')}, each of which must pass`,
+        `the tests you wrote: ${e.cases.length} case(s) in ${e.files.map((f) => f.path).join(', ')}${how}, each of which must pass`,
         'ok',
         true,
       );
+    }
     case 'op.applied':
       return line(`the ticket's prepared edit ${e.index + 1} was made: ${opWords(e.op)}`, 'ok', true);
     case 'op.failed':

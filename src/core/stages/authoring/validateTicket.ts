@@ -10,7 +10,7 @@ import { heldOutCases, type HeldOutCase } from '../manifest/heldOut';
 import { suggestRefs } from '../../ticket/refSuggestions';
 import { parseTicket } from '../../ticket/ticketLoader';
 import { placeholderPaths, TEMPLATE_MARK } from '../../ticket/ticketTemplate';
-import { criteriaWithoutTest } from '../../ticket/untestedCriteria';
+import { criteriaLeftToAuthored, criteriaWithoutTest } from '../../ticket/untestedCriteria';
 import { askedForNames, fromStandIn, withAskedFor } from './askedForCode';
 import { partTextAt, placeAt, renderedCases, ticketPathAt, type RenderedCase } from './planPlaces';
 
@@ -85,6 +85,13 @@ export async function validateTicket(
       path: '$.testPlan',
       message: `no test case names acceptance criteri${untested.length === 1 ? 'on' : 'a'} ${untested.join(', ')}: the test reviewer gate will fail`,
       severity: 'warning',
+    });
+  const leftToAuthored = criteriaLeftToAuthored(ticket.acceptance, ticket.testPlan);
+  if (leftToAuthored.length)
+    findings.push({
+      path: '$.testPlan.authored',
+      message: `no rendered case names ${leftToAuthored.join(', ')}: the tests you wrote are taken to check ${leftToAuthored.length === 1 ? 'it' : 'them'}, and which criteria they check is not checked (the test reviewer reads the visible ones)`,
+      severity: 'information',
     });
   if (findings.some((f) => f.severity === 'error')) return { findings, heldOut, ...nothingRendered() };
 

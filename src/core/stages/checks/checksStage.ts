@@ -12,6 +12,8 @@ import { isCodePath } from '../../schema/paths';
 import { seenFilesOf } from '../common/userEdits';
 import type { MachineFact } from '../../schema/correction';
 import { heldOutContradiction } from './heldOutFacts';
+import { awaitsTheChange } from './awaitedImports';
+import { authoredTests } from '../../schema/testPlan';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -221,7 +223,8 @@ async function heldOutPasses(
 /**
  * After a failure, gathers the type facts the wrong-test guard may use, all against the code as
  * it was before the Coder wrote it (the project plus the ticket's typed ops), never against the
- * Coder's code: the rendered tests' own type errors there, and the equality expectations a
+ * Coder's code: the rendered and visible authored tests' own type errors there (but for an import
+ * the change is to satisfy: awaitedImports.ts), and the equality expectations a
  * subject's declared type cannot hold (the type probe). Both are in memory; nothing is written.
  */
 async function probeTests(ctx: RunContext, evidence: CheckOutcome['evidence']): Promise<void> {
@@ -230,14 +233,16 @@ async function probeTests(ctx: RunContext, evidence: CheckOutcome['evidence']): 
   const overlays = await preCoderOverlays(ctx);
   const found = [];
   const pristine = [];
-  for (const file of manifest.testPlan.files) {
-    const rendered = ctx.oracle?.contentOf(file.path) ?? (await deps.workspace.readFile(file.path));
-    if (rendered !== null)
+  for (const path of [...manifest.testPlan.files.map((f) => f.path), ...authoredTests(manifest.testPlan).map((a) => a.path)]) {
+    const text = ctx.oracle?.contentOf(path) ?? (await deps.workspace.readFile(path));
+    if (text !== null)
       pristine.push(
-        ...(await deps.diagnostics.probe(file.path, rendered, signal, overlays)).filter(
-          (d) => d.category === 'error' && d.file === file.path,
+        ...(await deps.diagnostics.probe(path, text, signal, overlays)).filter(
+          (d) => d.category === 'error' && d.file === path && !awaitsTheChange(d, manifest),
         ),
       );
+  }
+  for (const file of manifest.testPlan.files) {
     const probe = renderTypeProbe(file);
     if (!probe) continue;
     const diagnostics = await deps.diagnostics.probe(probe.path, probe.content, signal, overlays);

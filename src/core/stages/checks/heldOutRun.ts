@@ -6,15 +6,16 @@ import { normalizeRelPath } from '../../schema/paths';
 import { counted, guardedTestRun, runOracleTests } from './oracle';
 import type { TamperedFile } from '../common/oraclePins';
 import { casesNotPassed, reportedFile, type PlannedCase } from './plannedCases';
-import { expectedCases } from './authoredCases';
+import { expectedCases, heldOutAuthored } from './authoredCases';
 import type { FailureEvidence } from '../common/evidence';
 
 /**
  * Generalize's command: the held-out cases judge in the same runner command as the visible
- * ones (one command, not two), under the same rules: rendered and pinned for that command
- * only, the oracle checked around it, every planned case reported. The held-out file is on
- * disk only while it judges, and then deleted and unpinned, so nothing the Coder's code runs
- * later (`run_tests`, a later attempt's run) finds it.
+ * ones (one command, not two), under the same rules: rendered (or, for an authored one, written
+ * from the bytes the log recorded) and pinned for that command only, the oracle checked around
+ * it, every planned case reported. The held-out file is on disk only while it judges, and then
+ * deleted and unpinned, so nothing the Coder's code runs later (`run_tests`, a later attempt's
+ * run) finds it.
  *
  * That command's words never reach the Coder when its visible cases fail: the code under test
  * ran beside the held-out file and could have put its text into a failure message, spelled any
@@ -36,8 +37,11 @@ export async function runJudgingTests(ctx: RunContext, attempt: number): Promise
   const plan: TestPlan = { files: manifest.heldOut.files };
   const authored = manifest.heldOut.authored ?? [];
   if (!plan.files.length && !authored.length) return runOracleTests(ctx, attempt);
-  const rendered = materialize(plan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind });
-  const heldFiles = rendered.map((f) => f.path);
+  const rendered = [
+    ...materialize(plan, manifest.runner.framework, { language: manifest.testLanguage, moduleKind: manifest.moduleKind }),
+    ...(await heldOutAuthored(ctx)),
+  ];
+  const heldFiles = rendered.map((f) => f.path).filter((p) => !authored.includes(p));
   let run: Awaited<ReturnType<typeof guardedTestRun>>;
   try {
     for (const f of rendered) {

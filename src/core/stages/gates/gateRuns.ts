@@ -9,7 +9,7 @@ import { gateRegression } from '../checks/attemptRegression';
 import { caseKey, changedByRun, gateTestFiles, testsReaching } from '../checks/projectTests';
 import { selectionWords } from '../checks/projectTestSelection';
 import { expectedNotPassed } from '../checks/plannedCases';
-import { expectedCases } from '../checks/authoredCases';
+import { authoredFiles, expectedCases } from '../checks/authoredCases';
 import { seeded } from '../checks/propertySeed';
 import { addedSuppressions, suppressionDiagnostics, suppressionProblems } from './suppressions';
 import { readFiles } from '../common/scope';
@@ -255,7 +255,11 @@ async function proposalFrom(env: GateEnv, review: TestReviewT | null, fallback: 
  */
 function untaggedCriteria(env: GateEnv): string[] {
   const { testPlan, heldOut, acceptance } = env.ctx.manifest;
-  return criteriaWithoutTest(acceptance, { ...testPlan, files: [...testPlan.files, ...heldOut.files] });
+  return criteriaWithoutTest(
+    acceptance,
+    { ...testPlan, files: [...testPlan.files, ...heldOut.files] },
+    authoredFiles(env.ctx.manifest).length > 0,
+  );
 }
 
 export async function testReviewGate(env: GateEnv): Promise<Omit<GateOutcome, 'gate' | 'durationMs'>> {

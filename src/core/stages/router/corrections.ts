@@ -1,4 +1,7 @@
-import type { CorrectionRequest, Proposal } from '../../schema/correction';
+import type { TestRunResult } from '../../schema/checks';
+import type { CorrectionRequest, MachineFact, Proposal } from '../../schema/correction';
+import { authoredTests } from '../../schema/testPlan';
+import { reportedFile } from '../checks/plannedCases';
 import type { Diagnosis } from '../../schema/diagnosis';
 import type { CheckOutcome } from '../checks/checksStage';
 import type { RunContext } from '../common/context';
@@ -57,6 +60,21 @@ const heldOutWhy = (detail: string): string =>
   `${detail}. Correct the wrong one in the ticket's testPlan by hand; a held-out case stays held out (keep it the last of its criterion, or give it "holdout": true)`;
 
 /**
+ * What the operator is asked to do about a test they wrote that a machine fact shows wrong: a
+ * structured test plan cannot say what a file of theirs should hold, so the request names the
+ * file, the failing case and the criterion it checks (by its id in the case's name, or the only
+ * one), and the fix is theirs to make by hand.
+ */
+export function authoredTestWhy(manifest: RunContext['manifest'], fact: MachineFact, tests: TestRunResult | undefined): string {
+  const failing = tests?.cases.find((c) => c.status === 'failed' && c.file !== undefined && reportedFile(c.file) === fact.file);
+  const named = failing && manifest.acceptance.find((a) => new RegExp(`\\b${a.id}\\b`).test(failing.name));
+  const criterion = named ?? (manifest.acceptance.length === 1 ? manifest.acceptance[0] : undefined);
+  const what = failing ? `its case "${failing.name}"` : 'its cases';
+  const checks = criterion ? `, which checks ${criterion.id} ("${criterion.text}")` : ', which names no acceptance criterion';
+  return `${fact.file} is a test you wrote, and ${what}${checks} cannot pass as written: ${fact.detail}. No test plan can correct a file of yours: correct the test file by hand (or the criterion, if the test is right), then run the ticket again`;
+}
+
+/**
  * Builds the structured correction request for a route that needs the operator. The
  * proposal is derived deterministically where it can be (a scope addition from the
  * out-of-scope files), and validated where a model proposed it.
@@ -90,6 +108,10 @@ export async function buildCorrection(
     }
     case 'test': {
       target = 'testPlan';
+      if (fact.file !== undefined && authoredTests(ctx.manifest.testPlan).some((a) => a.path === fact.file)) {
+        proposal = { kind: 'none', why: authoredTestWhy(ctx.manifest, fact, outcome.evidence.tests) };
+        break;
+      }
       // The same deterministic validation as a gate's proposal: schema, parse, type-check.
       const checked = diagnosis?.proposedTestPlan
         ? await validateTestPlan(ctx.deps, ctx.manifest, diagnosis.proposedTestPlan, ctx.signal)
