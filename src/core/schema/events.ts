@@ -244,6 +244,11 @@ export const RunEvent = z.discriminatedUnion('type', [
       }),
     ),
     cases: z.array(z.object({ file: z.string(), name: z.string() }).strict()),
+    /**
+     * The cases the author left skipped (`.skip`, `.todo`, `xit`, or reported skipped before the
+     * Coder wrote): no work the ticket asks for, so none must pass. Absent in older logs.
+     */
+    skipped: z.array(z.object({ file: z.string(), name: z.string() }).strict()).optional(),
   }),
   /** Ops stage, for each typed op that applied. */
   ev('op.applied', { index: z.number().int(), op: TicketOp, files: z.array(FileRef) }),

@@ -191,11 +191,43 @@ describe('authored tests: the case list', () => {
     );
   });
 
+  it('a case the author left skipped is listed apart and need not pass; a file with only skipped cases stops the run', async () => {
+    const { ctx } = await aContext([AUTHORED], [aCase(AUTHORED, 'slugs a title', 'failed'), aCase(AUTHORED, 'keeps digits', 'skipped')]);
+    await listAuthoredCases(ctx);
+    const listed = ctx.log.events.find((e) => e.type === 'authored.listed');
+    assert.ok(listed?.type === 'authored.listed');
+    assert.deepEqual(listed.cases, [{ file: AUTHORED, name: 'slugs a title' }]);
+    assert.deepEqual(listed.skipped, [{ file: AUTHORED, name: 'keeps digits' }]);
+    const judged = counted(
+      aTestRun([aCase(AUTHORED, 'slugs a title'), aCase(AUTHORED, 'keeps digits', 'skipped')], { status: 'passed' }),
+      [],
+      expectedCases(ctx, 'visible'),
+    );
+    assert.equal(judged.status, 'passed');
+
+    // Read from the text of a file that does not load: the same.
+    const text = "import { slug } from '../src/nope';\ntest('slugs a title', () => {});\ntest.skip('keeps digits', () => {});\n";
+    const read = await aContext([AUTHORED], [], { [AUTHORED]: text });
+    await listAuthoredCases(read.ctx);
+    const fromText = read.ctx.log.events.find((e) => e.type === 'authored.listed');
+    assert.ok(fromText?.type === 'authored.listed');
+    assert.deepEqual(
+      [fromText.cases, fromText.skipped],
+      [[{ file: AUTHORED, name: 'slugs a title' }], [{ file: AUTHORED, name: 'keeps digits' }]],
+    );
+
+    const none = await aContext([AUTHORED], [aCase(AUTHORED, 'slugs a title', 'skipped'), aCase(AUTHORED, 'keeps digits', 'skipped')]);
+    await assert.rejects(
+      listAuthoredCases(none.ctx),
+      (e: unknown) => e instanceof UserInputError && /every case in test\/slug\.test\.ts \(testPlan\.authored\) is skipped/.test(e.message),
+    );
+  });
+
   it('a report with no file belongs to the only authored file; with two, it cannot be placed', () => {
-    assert.deepEqual(listedCases([aCase(undefined, 'a')], [AUTHORED]), [{ file: AUTHORED, name: 'a' }]);
+    assert.deepEqual(listedCases([aCase(undefined, 'a')], [AUTHORED]), [{ file: AUTHORED, name: 'a', skipped: false }]);
     assert.deepEqual(listedCases([aCase(undefined, 'a')], [AUTHORED, HELD]), []);
     assert.deepEqual(listedCases([aCase('test/other.test.ts', 'a'), aCase(AUTHORED, 'b'), aCase(AUTHORED, 'b')], [AUTHORED]), [
-      { file: AUTHORED, name: 'b' },
+      { file: AUTHORED, name: 'b', skipped: false },
     ]);
   });
 

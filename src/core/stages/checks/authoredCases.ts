@@ -5,7 +5,7 @@ import type { Manifest } from '../../schema/manifest';
 import { authoredTests, type TestFramework } from '../../schema/testPlan';
 import { DEFAULT_TEST_TIMEOUT_MS, type RunContext } from '../common/context';
 import { plannedCases, reportedFile, type PlannedCase } from './plannedCases';
-import { sourceCases } from './sourceCases';
+import { readTestSource } from '../common/testSource';
 
 /**
  * Tests the author wrote, as the oracle. Their cases are not in the ticket, so the run asks the
@@ -16,6 +16,13 @@ import { sourceCases } from './sourceCases';
  */
 
 type Listed = Extract<RunEvent, { type: 'authored.listed' }>;
+
+/** A case of an authored file as the listing found it, and whether the author left it skipped. */
+export interface ListedCase {
+  file: string;
+  name: string;
+  skipped: boolean;
+}
 
 /** The authored test files of a manifest, visible first, each with whether it is held out. */
 export function authoredFiles(manifest: Pick<Manifest, 'testPlan' | 'heldOut'>): { path: string; heldOut: boolean }[] {
@@ -60,12 +67,19 @@ export async function listAuthoredCases(ctx: RunContext): Promise<void> {
   );
   const reported = listedCases(ran.cases, paths);
   const cases: Listed['cases'] = [];
+  const skipped: Listed['cases'] = [];
   for (const [i, f] of files.entries()) {
-    const own = reported.filter((c) => c.file === f.path);
-    pinned[i]!.found = own.length ? 'ran' : 'read';
-    cases.push(...(own.length ? own : readCases(f.path, texts[i]!, ctx.manifest.runner.framework)));
+    const ranOwn = reported.filter((c) => c.file === f.path);
+    pinned[i]!.found = ranOwn.length ? 'ran' : 'read';
+    const own = ranOwn.length ? ranOwn : readCases(f.path, texts[i]!, ctx.manifest.runner.framework);
+    // What the author left skipped is no work the ticket asks for; a file with nothing else judges nothing.
+    if (own.every((c) => c.skipped))
+      throw new UserInputError(
+        `every case in ${f.path} (testPlan.authored) is skipped (.skip, .todo or an x name), so it can judge nothing: un-skip the cases the ticket is to make pass`,
+      );
+    for (const c of own) (c.skipped ? skipped : cases).push({ file: c.file, name: c.name });
   }
-  await log.emit({ type: 'authored.listed', files: pinned, cases });
+  await log.emit({ type: 'authored.listed', files: pinned, cases, ...(skipped.length ? { skipped } : {}) });
   await stashHeldOut(ctx);
 }
 
@@ -101,8 +115,8 @@ export async function putBackHeldOut(ctx: RunContext): Promise<void> {
  * A file with a name that only running it could tell stops the run: see sourceCases.ts for why
  * it is not counted instead.
  */
-function readCases(path: string, source: string, framework: TestFramework): Listed['cases'] {
-  const read = sourceCases(source);
+function readCases(path: string, source: string, framework: TestFramework): ListedCase[] {
+  const read = readTestSource(source);
   const where = read.unreadable.map((u) => `line ${u.line}, ${u.text}`).join('; ');
   if (read.unreadable.length)
     throw new UserInputError(
@@ -113,21 +127,21 @@ function readCases(path: string, source: string, framework: TestFramework): List
       `the runner reported no case in ${path} (testPlan.authored) on the project as it is, and its text declares none: write its cases with describe/it or test, then run again`,
     );
   const joiner = framework === 'mocha' ? ' ' : ' > ';
-  return read.cases.map((names) => ({ file: path, name: names.join(joiner) }));
+  return read.cases.map((c) => ({ file: path, name: c.names.join(joiner), skipped: c.skipped }));
 }
 
 /**
  * The reported cases, each under the authored file it came from, once. A report that names no
  * file belongs to the only authored file, when there is one; otherwise it cannot be placed.
  */
-export function listedCases(reported: readonly TestCaseResult[], paths: readonly string[]): { file: string; name: string }[] {
-  const out: { file: string; name: string }[] = [];
+export function listedCases(reported: readonly TestCaseResult[], paths: readonly string[]): ListedCase[] {
+  const out: ListedCase[] = [];
   for (const c of reported) {
     const file = c.file === undefined ? (paths.length === 1 ? paths[0] : undefined) : reportedFile(c.file);
     // A "case" named as its file is the runner saying the file did not load: no case of the author's.
     const loadFailure = c.name === file || reportedFile(c.name) === file;
     if (file === undefined || loadFailure || !paths.includes(file) || out.some((o) => o.file === file && o.name === c.name)) continue;
-    out.push({ file, name: c.name });
+    out.push({ file, name: c.name, skipped: c.status === 'skipped' });
   }
   return out;
 }

@@ -1,12 +1,14 @@
 /**
- * The cases of a test file, read from its text rather than from a run: how an authored test that
- * cannot load yet (it imports code the ticket is to add) still has its cases listed before the
- * Coder writes. Each case is named as the runners report it, its suites' names and its own.
+ * What a test file declares, read from its text alone: its suites and cases, named as the runners
+ * report them (its suites' names and its own), whether each is skipped, and the modules it
+ * imports. No language service and no run: an authored test that cannot load yet (it imports
+ * code the ticket is to add) still has its cases listed before the Coder writes, and the editor's
+ * code lens and the ticket it drafts from a test stay cheap. The one reader of a test's text.
  *
  * A case whose name is not a literal (a computed name, a table of `.each`, a template with a
- * placeholder) is not listed as "unnamed, count must match": the code under test runs in the
- * test's process and can register cases of its own, so a count is something it can forge. Such
- * a file is refused with the line and the fix instead.
+ * placeholder) is reported as unreadable with its line, never as "unnamed, count must match": the
+ * code under test runs in the test's process and can register cases of its own, so a count is
+ * something it can forge.
  */
 
 /** Calls that declare a suite: the cases inside them are named after it. */
@@ -15,12 +17,26 @@ const SUITES = new Set(['describe', 'suite', 'context', 'xdescribe', 'fdescribe'
 const CASES = new Set(['it', 'test', 'specify', 'xit', 'fit', 'xtest', 'xspecify']);
 /** Modifiers a suite or a case may carry with its name still the first argument. */
 const PLAIN_MODIFIERS = new Set(['only', 'skip', 'todo', 'concurrent', 'sequential', 'fails', 'shuffle']);
+/** The modifiers and the names that leave a suite or a case declared but not run. */
+const SKIP_MODIFIERS = new Set(['skip', 'todo']);
+const SKIPPED_NAMES = new Set(['xdescribe', 'xcontext', 'xit', 'xtest', 'xspecify']);
 
-export interface SourceCases {
-  /** Each case's suites' names and its own, outermost first. */
-  cases: string[][];
+export interface SourceCase {
+  /** Its suites' names and its own, outermost first. */
+  names: string[];
+  /** It, or a suite around it, is declared with `.skip`, `.todo` or an `x` name: the runner reports it skipped. */
+  skipped: boolean;
+  line: number;
+}
+
+export interface TestSource {
+  cases: SourceCase[];
+  /** The names of the suites at the file's top, not skipped, in order. */
+  topSuites: string[];
   /** The calls whose name cannot be read without running the file, each with its line. */
-  unreadable: { line: number; text: string }[];
+  unreadable: { kind: 'suite' | 'case'; line: number; text: string }[];
+  /** Every module specifier the file imports or requires, in order, once each. */
+  imports: string[];
 }
 
 interface Token {
@@ -31,12 +47,11 @@ interface Token {
   start: number;
 }
 
-export function sourceCases(source: string): SourceCases {
+export function readTestSource(source: string): TestSource {
   const tokens = tokenize(source);
-  const cases: string[][] = [];
-  const unreadable: SourceCases['unreadable'] = [];
+  const out: TestSource = { cases: [], topSuites: [], unreadable: [], imports: [] };
   // The suites the scan is inside, each with the paren depth its call opened at.
-  const open: { name: string; depth: number }[] = [];
+  const open: { name: string; depth: number; skipped: boolean }[] = [];
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -48,25 +63,48 @@ export function sourceCases(source: string): SourceCases {
       }
       continue;
     }
+    if (t.kind === 'string') {
+      const spec = importedBy(tokens, i);
+      if (spec !== undefined && !out.imports.includes(spec)) out.imports.push(spec);
+      continue;
+    }
     const kind = t.kind === 'word' ? (SUITES.has(t.text) ? 'suite' : CASES.has(t.text) ? 'case' : undefined) : undefined;
     if (!kind || tokens[i - 1]?.text === '.' || isDeclared(tokens, i)) continue;
     let j = i + 1;
     let plain = true;
+    let skipped = SKIPPED_NAMES.has(t.text) || open.some((s) => s.skipped);
     while (tokens[j]?.text === '.' && tokens[j + 1]?.kind === 'word') {
-      if (!PLAIN_MODIFIERS.has(tokens[j + 1]!.text)) plain = false;
+      const modifier = tokens[j + 1]!.text;
+      if (!PLAIN_MODIFIERS.has(modifier)) plain = false;
+      if (SKIP_MODIFIERS.has(modifier)) skipped = true;
       j += 2;
     }
     if (tokens[j]?.text !== '(') continue;
     const name = tokens[j + 1];
     const literal = plain && name?.value !== undefined && isArgumentEnd(tokens[j + 2]);
+    const line = lineOf(source, t.start);
     if (!literal) {
-      unreadable.push({ line: lineOf(source, t.start), text: source.slice(t.start, (tokens[j + 2] ?? name ?? t).start).trim() });
+      out.unreadable.push({ kind, line, text: source.slice(t.start, (tokens[j + 2] ?? name ?? t).start).trim() });
       continue;
     }
-    if (kind === 'case') cases.push([...open.map((s) => s.name), name.value!]);
-    else open.push({ name: name.value!, depth: depth + 1 });
+    if (kind === 'case') out.cases.push({ names: [...open.map((s) => s.name), name.value!], skipped, line });
+    else {
+      if (!open.length && !skipped) out.topSuites.push(name.value!);
+      open.push({ name: name.value!, depth: depth + 1, skipped });
+    }
   }
-  return { cases, unreadable };
+  return out;
+}
+
+/** The specifier when the string at `at` is one: `from '…'`, `import '…'`, `import('…')`, `require('…')`. */
+function importedBy(tokens: readonly Token[], at: number): string | undefined {
+  const value = tokens[at]!.value;
+  const before = tokens[at - 1];
+  if (before?.kind === 'word' && (before.text === 'from' || before.text === 'import')) return value;
+  const callee = tokens[at - 2];
+  if (before?.text === '(' && callee?.kind === 'word' && (callee.text === 'require' || callee.text === 'import'))
+    return tokens[at - 3]?.text === '.' ? undefined : value;
+  return undefined;
 }
 
 /** `function test(`, `const it =`: the project's own name, not a runner's call. */
