@@ -41,6 +41,8 @@ export const SettingKey = {
   requireSandbox: 'requireSandbox',
   /** Variables of the editor's environment that tests get by name, secret-looking or not. */
   passEnv: 'passEnv',
+  /** Run Plan commits each ticket that passes on the plan's branch (plan/<id>) when the workspace is in git. */
+  planCommit: 'plan.commit',
 } as const;
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
@@ -66,6 +68,7 @@ export interface Settings {
   diagnostics: (typeof DIAGNOSTICS_SOURCES)[number];
   requireSandbox: boolean;
   passEnv: string[];
+  planCommit: boolean;
 }
 
 /** The settings' defaults: the core's, which the CLI's are too. */
@@ -87,6 +90,7 @@ export const DEFAULTS: Settings = {
   diagnostics: 'editor',
   requireSandbox: false,
   passEnv: [],
+  planCommit: true,
 };
 
 /** A budget setting: a non-negative number (0: no limit), anything malformed counting as none. */
@@ -128,6 +132,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
       : DEFAULTS.diagnostics,
     requireSandbox: config.get<boolean>(SettingKey.requireSandbox, DEFAULTS.requireSandbox) === true,
     passEnv: Array.isArray(passEnv) ? passEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : DEFAULTS.passEnv,
+    planCommit: config.get<boolean>(SettingKey.planCommit, DEFAULTS.planCommit) !== false,
   };
 }
 
@@ -156,9 +161,14 @@ export const Command = {
   draftTicket: 'ticketRunner.draftTicket',
   draftPlan: 'ticketRunner.draftPlan',
   evaluateRouting: 'ticketRunner.evaluateRouting',
+  runPlan: 'ticketRunner.runPlan',
+  resumePlan: 'ticketRunner.resumePlan',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';
+export const VIEW_PLANS = 'ticketRunner.plans';
+/** The context key the plans view shows on: some workspace folder has a plan file in its `.tickets/`. */
+export const HAS_PLANS_CONTEXT = 'ticketRunner.hasPlans';
 /** The context key the runs view's welcome and the walkthrough read: the model setting can run a ticket now. */
 export const MODEL_READY_CONTEXT = 'ticketRunner.modelReady';
 /** The walkthrough's id, as package.json contributes it. */

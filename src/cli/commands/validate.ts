@@ -5,7 +5,7 @@ import { validateTicket } from '../../core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';
-import { readTicketFile } from '../ticketFile';
+import { readTicketFile } from '../../node/tickets/ticketFile';
 import { workspaceOf } from '../workspaceOf';
 
 /** One finding as `validate` and `render` print it. */

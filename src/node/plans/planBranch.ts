@@ -48,3 +48,17 @@ export function openPlanBranch(ws: string, planId: string, say: (line: string) =
     },
   };
 }
+
+/** A ticket of a plan that passed, and the run that passed it. */
+export interface PassedTicket {
+  planId: string;
+  ticketId: string;
+  title: string;
+  runId: string;
+}
+
+/** Commits a passed ticket's files on the plan's branch, every host in the same words; says what it did, or nothing. */
+export function keepOnBranch(branch: PlanBranch, files: readonly string[], t: PassedTicket): string | undefined {
+  const sha = branch.commit(files, `${t.ticketId}: ${t.title}\n\nVerified by Ticket Runner, run ${t.runId} of the plan ${t.planId}.`);
+  return sha ? `${t.ticketId} is committed on ${branch.name} (${sha})` : undefined;
+}

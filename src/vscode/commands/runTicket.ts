@@ -130,6 +130,9 @@ async function runWithoutRecording(
 
 /** Each question before a run, in order; undefined when one stops it. */
 async function readyToRun(ctx: CommandContext, picked: PickedTicket, recorded: boolean): Promise<ReadyTicket | undefined> {
+  // Asked before any question: the run service would refuse the run anyway, after them.
+  const busy = ctx.runs.planBusy(picked.folder);
+  if (busy) return void showMessage('error', `Ticket Runner: ${picked.rel} did not start: ${busy}.`);
   if (!(await ticketParses(ctx.log, picked)) || !(await scopeSaved(picked))) return undefined;
   const settings = folderRunSettings(picked.folder);
   return (await settleLeftovers(ctx, picked, settings, recorded)) ? { ...picked, settings } : undefined;
