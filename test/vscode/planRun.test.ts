@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { docScreenshot } from '../support/docScreenshot';
-import { inEachTheme, openWindow, pickItem, runFromPalette, tempWorkspace } from './workbench';
+import { inEachTheme, openWindow, pickItem, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
 /** Every run.started and run.finished of the workspace's runs, each as its log wrote it. */
 function runEnds(folder: string): { started: Record<string, unknown>; finished?: Record<string, unknown> }[] {
@@ -36,11 +36,18 @@ describe('Run Plan, in code-server', function () {
   let page: Page;
   let close: (() => Promise<void>) | undefined;
   // No key and no chat model: the recorded sample is the way Run Plan is offered, and chosen.
-  const ws = tempWorkspace({ 'ticketRunner.model': 'anthropic' });
+  // The headless language service judges the types: TAGS-1 creates src/utils/tagName.ts, and the
+  // editor's TypeScript server, asked at once, still reports its importer's import of it as TS2307.
+  const ws = tempWorkspace({ 'ticketRunner.model': 'anthropic', 'ticketRunner.diagnostics': 'headless' });
   const plansPane = () => page.locator('.part.sidebar .pane', { has: page.locator('.pane-header h3.title', { hasText: /^Plans$/ }) });
   const rows = () => plansPane().locator('.monaco-list-row');
 
   before(async () => {
+    // A plan that pauses: BLOG-4's recorded run ends waiting for a correction, and BLOG-1 waits for it.
+    writeFileSync(
+      path.join(ws.folder, '.tickets', 'WAIT.plan.yaml'),
+      'id: WAIT\ntitle: A correction to decide first\ntickets:\n  - ticket: BLOG-4\n  - ticket: BLOG-1\n    after: [BLOG-4]\n',
+    );
     writeFileSync(path.join(ws.folder, '.gitignore'), 'node_modules\n.ticket-runner\n.vscode\n');
     git(ws.folder, 'init', '-q', '-b', 'main');
     git(ws.folder, 'add', '-A');
@@ -53,7 +60,15 @@ describe('Run Plan, in code-server', function () {
     await runFromPalette(page, 'Ticket Runner: Focus on Plans View');
     await rows().first().waitFor({ timeout: 60_000 });
     const labels = await rows().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-    assert.deepEqual(labels, ['plan TAGS, not run yet', 'TAGS-1, not run yet', 'TAGS-3, not run yet', 'TAGS-2, waits for TAGS-1']);
+    assert.deepEqual(labels, [
+      'plan TAGS, not run yet',
+      'TAGS-1, not run yet',
+      'TAGS-3, not run yet',
+      'TAGS-2, waits for TAGS-1',
+      'plan WAIT, not run yet',
+      'BLOG-4, not run yet',
+      'BLOG-1, waits for BLOG-4',
+    ]);
   });
 
   it('Run Plan runs TAGS-1, TAGS-3, then TAGS-2 to a pass with the recorded sample, commits each on plan/TAGS, and opens no run view', async () => {
@@ -66,7 +81,15 @@ describe('Run Plan, in code-server', function () {
     const end = Date.now() + 540_000;
     while (!(await notice.isVisible())) {
       const failed = runEnds(ws.folder).find((r) => r.finished && r.finished.outcome !== 'passed');
-      if (failed) throw new Error(`${String(failed.started.ticketId)} ended ${JSON.stringify(failed.finished)}`);
+      if (failed) {
+        const log = readFileSync(path.join(ws.folder, '.ticket-runner', 'runs', String(failed.started.runId), 'events.jsonl'), 'utf8');
+        throw new Error(
+          `${String(failed.started.ticketId)} did not pass:\n${log
+            .split('\n')
+            .map((l) => l.slice(0, 700))
+            .join('\n')}`,
+        );
+      }
       if (Date.now() > end) throw new Error(`the plan did not end: ${JSON.stringify(runEnds(ws.folder).map((r) => r.finished?.outcome))}`);
       await page.waitForTimeout(1_000);
     }
@@ -97,12 +120,28 @@ describe('Run Plan, in code-server', function () {
     assert.equal(await page.locator('.tab', { hasText: /^Run: |TAGS-\d/ }).count(), 0, 'no run view opened over the editor');
   });
 
+  it('a plan whose ticket waits for a correction pauses; its notice opens that run, where the correction is decided', async () => {
+    await runFromPalette(page, 'Ticket Runner: Run Plan');
+    await pickItem(page, 'WAIT');
+    const notice = page.locator('.notification-toast', {
+      hasText: 'WAIT is paused: 0 of 2 tickets passed; BLOG-4 waits for your decision',
+    });
+    await notice.waitFor({ timeout: 300_000 });
+    await notice.locator('.monaco-button', { hasText: "Open BLOG-4's Run" }).click();
+    await runWebview(page).locator('#accept').waitFor({ timeout: 60_000 });
+    const blog1 = await rows().evaluateAll((els) =>
+      els.map((e) => e.getAttribute('aria-label') ?? '').filter((l) => l.startsWith('BLOG-1, ')),
+    );
+    assert.deepEqual(blog1, ['BLOG-1, paused: BLOG-4 did not pass']);
+  });
+
   it('the plans view shows the plan passed, each ticket passed with its time and cost, TAGS-2 after TAGS-1; pictured in both themes', async () => {
     await rows().first().and(page.locator('[aria-label="plan TAGS, passed"]')).waitFor({ timeout: 30_000 });
     const labels = await rows().evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     assert.equal(labels[0], 'plan TAGS, passed');
+    assert.equal(labels[4], 'plan WAIT, paused: waits for you, 0 of 2 passed');
     assert.deepEqual(
-      labels.slice(1).map((l) => l.split(',')[0]),
+      labels.slice(1, 4).map((l) => l.split(',')[0]),
       ['TAGS-1', 'TAGS-3', 'TAGS-2'],
     );
     assert.match(labels[1]!, /^TAGS-1, passed · [\d.]+ s · \$0\.00$/);
