@@ -201,7 +201,7 @@ export class RunService extends Disposable {
   planBusy(folder: vscode.WorkspaceFolder, plan?: string): string | undefined {
     const running = this.plans.get(folder.uri.toString());
     if (running === undefined || running === plan) return undefined;
-    return `the plan ${running} is running in ${folder.name}: wait for it to end, or cancel it from its notification`;
+    return `the plan ${running} is running in ${folder.name}; wait for it to end, or cancel it from its notification`;
   }
 
   /**

@@ -71,12 +71,21 @@ describe('Run Plan, in code-server', function () {
     ]);
   });
 
-  it('Run Plan runs TAGS-1, TAGS-3, then TAGS-2 to a pass with the recorded sample, commits each on plan/TAGS, and opens no run view', async () => {
+  it('Run Plan runs TAGS-1, TAGS-3, then TAGS-2 to a pass with the recorded sample, refusing Run Ticket and Run Plan meanwhile, commits each on plan/TAGS, and opens no run view', async () => {
     await runFromPalette(page, 'Ticket Runner: Run Plan');
     await pickItem(page, 'TAGS');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: 60_000 });
     await dialog.locator('.monaco-button', { hasText: 'Try the Recorded Sample' }).click();
+    // While it runs, neither a ticket nor the plan again starts in its workspace: each says why.
+    const refused = (what: string) =>
+      page.locator('.notification-toast', { hasText: `${what}: the plan TAGS is running in blog-api; wait for it to end` });
+    await runFromPalette(page, 'Ticket Runner: Run Ticket');
+    await pickItem(page, 'BLOG-1');
+    await refused('.tickets/BLOG-1.ticket.json did not start').waitFor({ timeout: 30_000 });
+    await runFromPalette(page, 'Ticket Runner: Run Plan');
+    await pickItem(page, 'TAGS');
+    await refused('The plan .tickets/TAGS.plan.yaml did not start').waitFor({ timeout: 30_000 });
     const notice = page.locator('.notification-toast', { hasText: 'TAGS passed: every ticket passed' });
     const end = Date.now() + 540_000;
     while (!(await notice.isVisible())) {

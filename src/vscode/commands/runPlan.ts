@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../core/errors';
 import type { PlanProgress } from '../../core/plan/planProgress';
 import { planVerdictWords } from '../../core/plan/planReport';
 import { runPlan as runPlanTickets, type PlanRunPorts } from '../../core/plan/planRunner';
@@ -80,6 +81,10 @@ async function runPlan(ctx: CommandContext, plans: PlansTreeProvider, arg: PlanA
   if (!target) return undefined;
   const { folder, file } = target;
   const didNot = `The plan ${file} did not ${resume ? 'resume' : 'start'}`;
+  const refuse = (why: string) => void showMessage('error', `Ticket Runner: ${didNot}: ${why}.`);
+  // Asked before any question, as Run Ticket does; holdForPlan below settles it.
+  const busy = ctx.runs.planBusy(folder);
+  if (busy) return refuse(busy);
   const way = await ctx.models.ensure(folder, 'run');
   if (!way) return undefined;
   const recorded = way === 'sample';
@@ -92,16 +97,15 @@ async function runPlan(ctx: CommandContext, plans: PlansTreeProvider, arg: PlanA
   const tickets = [...loaded.tickets.values()];
   const unrecorded = tickets.filter((t) => recorded && !existsSync(path.join(folder.uri.fsPath, scriptPathFor(t.file))));
   if (unrecorded.length)
-    return void showMessage(
-      'error',
-      `${didNot}: the recorded sample replays only tickets with recorded answers, and ${unrecorded.map((t) => t.file).join(', ')} has none. Choose How Tickets Run offers a model that can run it.`,
+    return refuse(
+      `the recorded sample replays only tickets with recorded answers, and ${unrecorded.map((t) => t.file).join(', ')} has none; Choose How Tickets Run offers a model that can run it`,
     );
   for (const t of tickets) if (!(await scopeSaved({ folder, rel: t.file }))) return undefined;
   let hold: vscode.Disposable;
   try {
     hold = ctx.runs.holdForPlan(folder, loaded.plan.id);
   } catch (err) {
-    return void showError(ctx.log, didNot, err);
+    return refuse(errorMessage(err));
   }
   const settings = folderRunSettings(folder);
   ctx.log.info(
