@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { docScreenshot } from '../support/docScreenshot';
 import { inEachTheme, openWindow, pickItem, runFromPalette, runWebview, tempWorkspace } from './workbench';
 
-/** Every run.started and run.finished of the workspace's runs, each as its log wrote it. */
+/** Each run of the workspace: its run.started and its last run.finished, as its log wrote them. */
 function runEnds(folder: string): { started: Record<string, unknown>; finished?: Record<string, unknown> }[] {
   const dir = path.join(folder, '.ticket-runner', 'runs');
   if (!existsSync(dir)) return [];
@@ -19,7 +19,8 @@ function runEnds(folder: string): { started: Record<string, unknown>; finished?:
           .map((l) => JSON.parse(l) as Record<string, unknown>)
       : [];
     const started = events.find((e) => e.type === 'run.started');
-    return started ? [{ started, finished: events.find((e) => e.type === 'run.finished') }] : [];
+    // The last end: a run that waited for a correction ends again once it is accepted.
+    return started ? [{ started, finished: [...events].reverse().find((e) => e.type === 'run.finished') }] : [];
   });
 }
 
