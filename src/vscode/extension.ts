@@ -3,6 +3,7 @@ import { endIdleWorkers } from '../node/diagnostics/idleWorkers';
 import type { CommandContext } from './commands/commandContext';
 import { CorrectionService } from './commands/correctionService';
 import { registerCorrectionCommands } from './commands/corrections';
+import { registerPlanCommands } from './commands/runPlan';
 import { registerRunCommands } from './commands/runTicket';
 import { registerRunsListCommands } from './commands/runsList';
 import { registerScriptCommands } from './commands/scripts';
@@ -14,6 +15,7 @@ import { RunPanels } from './runPanel';
 import { RunService } from './runService';
 import { StatsPanel } from './statsPanel';
 import { EvaluateRouting } from './evaluateRouting';
+import { PlansTreeProvider } from './plansTree';
 import { RunsTreeProvider } from './runsTree';
 import { registerTicketCommands, TicketFiles } from './ticketFiles';
 import { registerDraftPlanCommand } from './planDraft';
@@ -21,7 +23,7 @@ import { registerDraftCommand } from './ticketDraft';
 import { TestCodeLens } from './testCodeLens';
 import { registerMakeTestPassCommand } from './testTicket';
 import { TicketLanguageClient } from './ticketLanguageClient';
-import { VIEW_RUNS } from './settings';
+import { VIEW_PLANS, VIEW_RUNS } from './settings';
 import { SaveLog } from './userSaves';
 
 /** What activate() returns: the integration tests reach the live objects through it. */
@@ -76,9 +78,12 @@ class TicketRunner extends Disposable implements TicketRunnerApi {
     );
     this.tree = this._register(new RunsTreeProvider(this.runs));
     this._register(vscode.window.createTreeView(VIEW_RUNS, { treeDataProvider: this.tree, showCollapseAll: true }));
+    const plans = this._register(new PlansTreeProvider(this.runs));
+    this._register(vscode.window.createTreeView(VIEW_PLANS, { treeDataProvider: plans }));
     const ctx: CommandContext = { runs: this.runs, panels: this.panels, models, corrections, log };
     for (const command of [
       ...registerRunCommands(ctx),
+      ...registerPlanCommands(ctx, plans),
       ...registerRunsListCommands(ctx),
       ...registerScriptCommands(ctx),
       ...registerCorrectionCommands(ctx),

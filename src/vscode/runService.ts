@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CancelledError, errorMessage } from '../core/errors';
+import { CancelledError, errorMessage, UserInputError } from '../core/errors';
 import type { PipelineDeps } from '../core/stages/common/context';
 import { applyEvent, emptyRunState, reduceRun, type RunState } from '../core/run/reducer';
 import type { RunEvent } from '../core/schema/events';
@@ -43,6 +43,8 @@ export interface DriveOptions extends ModelNeeds {
   /** The progress notification's Cancel: it aborts the run's controller. */
   cancel?: vscode.CancellationToken;
   onEvent?: (e: RunEvent) => void;
+  /** The plan this call is a step of: in a folder a plan holds (holdForPlan), only its own calls run. */
+  plan?: string;
 }
 
 /**
@@ -63,6 +65,8 @@ export class RunService extends Disposable {
   /** The controller of each run this window drives, by run id once its first event names it: the webview's Cancel. */
   private readonly controllers = new Map<string, AbortController>();
   private readonly pendingReload = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The plan each folder runs now, by folder URI. */
+  private readonly plans = new Map<string, string>();
   /** A watcher of the run logs per workspace folder, disposed with the folder's removal. */
   private readonly watchers = this._register(new DisposableMap<string, DisposableStore>());
   private readonly _onDidChangeRun = this._register(new vscode.EventEmitter<string | undefined>());
@@ -179,6 +183,28 @@ export class RunService extends Disposable {
   }
 
   /**
+   * Keeps `folder` for a plan until the returned disposable is disposed. A plan's tickets take the
+   * workspace lock one at a time, so between two of them another run could change the code the
+   * next one starts on: while the plan holds the folder, drive refuses every call not of it.
+   */
+  holdForPlan(folder: vscode.WorkspaceFolder, planId: string): vscode.Disposable {
+    const busy = this.planBusy(folder);
+    if (busy) throw new UserInputError(busy);
+    const key = folder.uri.toString();
+    this.plans.set(key, planId);
+    return toDisposable(() => {
+      if (this.plans.get(key) === planId) this.plans.delete(key);
+    });
+  }
+
+  /** Why no run starts in `folder` now, when a plan runs there: its words for the user; undefined when none does. */
+  planBusy(folder: vscode.WorkspaceFolder, plan?: string): string | undefined {
+    const running = this.plans.get(folder.uri.toString());
+    if (running === undefined || running === plan) return undefined;
+    return `the plan ${running} is running in ${folder.name}; wait for it to end, or cancel it from its notification`;
+  }
+
+  /**
    * Drives one pipeline call (start, resume, resolve, rollback) with live updates: the deps'
    * onEvent folds each event into the state as the RunLog writes it. The run's AbortController
    * is made here and its signal handed to `body`, which passes it on as the run's signal; a
@@ -191,6 +217,8 @@ export class RunService extends Disposable {
     o: DriveOptions = {},
   ): Promise<T> {
     if (this.isDisposed) throw new CancelledError('the window is closing: no run starts');
+    const busy = this.planBusy(folder, o.plan);
+    if (busy) throw new UserInputError(busy);
     const controller = new AbortController();
     const cancel = abortOnCancel(o.cancel, controller);
     const running = this.driveWith(folder, ticketPath, controller, body, o);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable, toDisposable } from './dispose';
 import type { RunService } from './runService';
+import { treeItemOf } from './treeItems';
 import { runNode, type RunNode } from '../core/run/views/runTree';
 
 /** The run inspector: runs → attempts → checks, diagnoses, routes; gates; corrections. */
@@ -47,16 +48,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   getTreeItem(n: RunNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      n.label,
-      n.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-    );
-    item.id = n.id;
-    item.description = n.description;
-    item.tooltip = n.tooltip;
-    item.accessibilityInformation = { label: n.accessibleLabel };
-    item.contextValue = n.contextValue;
-    item.iconPath = new vscode.ThemeIcon(n.icon, n.color ? new vscode.ThemeColor(n.color) : undefined);
+    const item = treeItemOf(n, n.children.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     const known = this.runs.get(n.runId);
     // A click shows what the row points at and leaves the keyboard in the tree, as the Explorer's does.
     if (n.contextValue.startsWith('run')) {

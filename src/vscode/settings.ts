@@ -43,6 +43,8 @@ export const SettingKey = {
   passEnv: 'passEnv',
   /** The code lens on a test file that drafts a ticket taking it as the oracle (testCodeLens.ts). */
   testCodeLens: 'testCodeLens',
+  /** Run Plan commits each ticket that passes on the plan's branch (plan/<id>) when the workspace is in git. */
+  planCommit: 'plan.commit',
 } as const;
 export type SettingKey = (typeof SettingKey)[keyof typeof SettingKey];
 
@@ -69,6 +71,7 @@ export interface Settings {
   requireSandbox: boolean;
   passEnv: string[];
   testCodeLens: boolean;
+  planCommit: boolean;
 }
 
 /** The settings' defaults: the core's, which the CLI's are too. */
@@ -91,6 +94,7 @@ export const DEFAULTS: Settings = {
   requireSandbox: false,
   passEnv: [],
   testCodeLens: true,
+  planCommit: true,
 };
 
 /** A budget setting: a non-negative number (0: no limit), anything malformed counting as none. */
@@ -133,6 +137,7 @@ export function readSettings(config: vscode.WorkspaceConfiguration): Settings {
     requireSandbox: config.get<boolean>(SettingKey.requireSandbox, DEFAULTS.requireSandbox) === true,
     passEnv: Array.isArray(passEnv) ? passEnv.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : DEFAULTS.passEnv,
     testCodeLens: config.get<boolean>(SettingKey.testCodeLens, DEFAULTS.testCodeLens) !== false,
+    planCommit: config.get<boolean>(SettingKey.planCommit, DEFAULTS.planCommit) !== false,
   };
 }
 
@@ -162,9 +167,14 @@ export const Command = {
   draftPlan: 'ticketRunner.draftPlan',
   makeTestPass: 'ticketRunner.makeTestPass',
   evaluateRouting: 'ticketRunner.evaluateRouting',
+  runPlan: 'ticketRunner.runPlan',
+  resumePlan: 'ticketRunner.resumePlan',
 } as const;
 
 export const VIEW_RUNS = 'ticketRunner.runs';
+export const VIEW_PLANS = 'ticketRunner.plans';
+/** The context key the plans view shows on: some workspace folder has a plan file in its `.tickets/`. */
+export const HAS_PLANS_CONTEXT = 'ticketRunner.hasPlans';
 /** The context key the runs view's welcome and the walkthrough read: the model setting can run a ticket now. */
 export const MODEL_READY_CONTEXT = 'ticketRunner.modelReady';
 /** The walkthrough's id, as package.json contributes it. */

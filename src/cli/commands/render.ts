@@ -3,7 +3,7 @@ import { validateTicket } from '../../core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';
-import { readTicketFile } from '../ticketFile';
+import { readTicketFile } from '../../node/tickets/ticketFile';
 import { workspaceOf } from '../workspaceOf';
 import { findingLine, heldOutLine } from './validate';
 

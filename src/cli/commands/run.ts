@@ -12,7 +12,7 @@ import { recordTarget, writeRecord } from '../recordFile';
 import { reportError } from '../reportError';
 import { RUN_OPTIONS, runSettingsFrom } from '../runOptions';
 import { wiredSettings } from '../../node/wiredSettings';
-import { readTicketFile } from '../ticketFile';
+import { readTicketFile } from '../../node/tickets/ticketFile';
 import { workspaceOf } from '../workspaceOf';
 
 const SANDBOX_HELP = `  --require-sandbox            stop when the OS sandbox (bubblewrap, sandbox-exec) cannot start,

@@ -6,9 +6,9 @@ import { validateTicket } from '../../core/stages/authoring/validateTicket';
 import { wireTicketChecks } from '../../node/wire';
 import { defineCommand } from '../command';
 import { EXIT } from '../exitCodes';
-import { readTicketFile } from '../ticketFile';
+import { readTicketFile } from '../../node/tickets/ticketFile';
 import { workspaceOf } from '../workspaceOf';
-import { loadPlan } from '../plan/loadPlan';
+import { loadPlan } from '../../node/plans/loadPlan';
 
 /** A plan's findings: its schema and order, and each ticket it names (there, and a ticket). */
 function planFindings(ws: string, file: string): TicketFinding[] {

@@ -2,7 +2,7 @@ import { planRollback, resumeRun, rollbackRun, startRun } from '../../core';
 import { planProgress, type PlanProgress } from '../../core/plan/planProgress';
 import { formatPlanReport } from '../../core/plan/planReport';
 import { runPlan, type PlanRunPorts } from '../../core/plan/planRunner';
-import { openPlanBranch } from '../../node/plans/planBranch';
+import { keepOnBranch, openPlanBranch } from '../../node/plans/planBranch';
 import { ownerProbe } from '../../node/store/workspaceLock';
 import type { WireOptions } from '../../node/wire';
 import { wiredSettings } from '../../node/wiredSettings';
@@ -12,7 +12,7 @@ import { openRun, progressTo } from '../openRun';
 import type { RunSettings } from '../../core/loop/runSettings';
 import type { ModelChoice } from '../../node/wire';
 import { loadWorkspaceRuns } from '../workspaceRuns';
-import { loadPlan } from './loadPlan';
+import { loadPlan } from '../../node/plans/loadPlan';
 
 export interface PlanRunInput {
   ws: string;
@@ -96,14 +96,13 @@ export async function planRun(o: PlanRunInput): Promise<number> {
       const files = await openRun(ioFor, wire(run.ticketPath, 'none'), async (deps) =>
         (await planRollback(deps, run.runId)).steps.map((s) => s.path),
       );
-      const sha = branch.commit(
-        files,
-        `${t.id}: ${loaded.tickets.get(t.id)!.title}\n\nVerified by Ticket Runner, run ${run.runId} of the plan ${loaded.plan.id}.`,
-      );
-      // The commit takes whole files: a change of the user's already in one when the run began goes with it, and is said.
-      const theirs = run.uncommitted.filter((f) => files.includes(f));
-      const note = theirs.length ? `, with the changes not committed in ${theirs.join(', ')} that were there before it ran` : '';
-      return sha ? `${t.id} is committed on ${branch.name} (${sha})${note}` : undefined;
+      return keepOnBranch(branch, files, {
+        planId: loaded.plan.id,
+        ticketId: t.id,
+        title: loaded.tickets.get(t.id)!.title,
+        runId: run.runId,
+        uncommitted: run.uncommitted,
+      });
     },
     say,
   };

@@ -46,7 +46,8 @@ export function ticketTime(t: PlanTicketProgress): number | undefined {
   return Date.parse(r.updatedAt) - Date.parse(r.startedAt);
 }
 
-const dollars = (usd: number) => `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
+/** A cost as the plan's views say it: cents, or four places for a fraction of one. */
+export const dollars = (usd: number) => `$${usd.toFixed(usd > 0 && usd < 0.01 ? 4 : 2)}`;
 
 /** The plan's report as lines of text: the verdict, each ticket with its state, cost and time, and what to do next. */
 export function formatPlanReport(p: PlanProgress, file: string): string {

@@ -48,3 +48,22 @@ export function openPlanBranch(ws: string, planId: string, say: (line: string) =
     },
   };
 }
+
+/** A ticket of a plan that passed, and the run that passed it. */
+export interface PassedTicket {
+  planId: string;
+  ticketId: string;
+  title: string;
+  runId: string;
+  /** The files of the ticket's scope that held changes not committed when its run began. */
+  uncommitted: readonly string[];
+}
+
+/** Commits a passed ticket's files on the plan's branch, every host in the same words; says what it did, or nothing. */
+export function keepOnBranch(branch: PlanBranch, files: readonly string[], t: PassedTicket): string | undefined {
+  const sha = branch.commit(files, `${t.ticketId}: ${t.title}\n\nVerified by Ticket Runner, run ${t.runId} of the plan ${t.planId}.`);
+  // The commit takes whole files: a change of the user's already in one when the run began goes with it, and is said.
+  const theirs = t.uncommitted.filter((f) => files.includes(f));
+  const note = theirs.length ? `, with the changes not committed in ${theirs.join(', ')} that were there before it ran` : '';
+  return sha ? `${t.ticketId} is committed on ${branch.name} (${sha})${note}` : undefined;
+}

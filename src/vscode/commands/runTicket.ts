@@ -59,6 +59,9 @@ async function runTicket(ctx: CommandContext, target?: vscode.Uri, o: { recorded
   const { recorded } = given;
   const picked = 'picked' in given ? given.picked : await pickTicket(given.first, recorded);
   if (!picked) return undefined;
+  // Before its view and its questions: the run service would refuse the run anyway, after them.
+  const busy = ctx.runs.planBusy(picked.folder);
+  if (busy) return void showMessage('error', `Ticket Runner: ${picked.rel} did not start: ${busy}.`);
   // The run's view opens once its ticket is known (not behind the list, as an empty tab), so its
   // page loads during the questions before the run; the run's first event binds it.
   const view = ctx.panels.prepare(`Run: ${ticketBaseName(picked.rel)}`);

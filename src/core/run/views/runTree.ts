@@ -14,64 +14,22 @@ import { agoWords, localTime, startedLabel } from './time';
 import { decisionWords } from './decisionWords';
 import { modelLabel, outcomeLine, sandboxLabel } from './report';
 import type { DisplayStatus } from '../liveness';
+import { STATUS_ICONS, type RowStatus, type TreeRow } from './treeRow';
 import type { AttemptState, RunState } from '../reducer';
 
 /**
  * The run inspector's tree as plain data, a pure function of RunState, so it is tested
  * without an editor. runsTree.ts maps each node to a vscode.TreeItem.
  */
-export interface RunNode {
-  /** Stable across refreshes, so the tree keeps its expansion state. */
-  id: string;
-  label: string;
-  description?: string;
-  tooltip?: string;
-  /**
-   * What a screen reader says for the row: the label, the status in words, and the description;
-   * never the tooltip, which can hold a stack trace.
-   */
-  accessibleLabel: string;
-  /** A codicon id (ThemeIcon), and an optional theme color id for it. */
-  icon: string;
-  color?: string;
-  /** view/item/context `when` clauses match on this: run, run.needsOperator, attempt, check... */
-  contextValue: string;
+export interface RunNode extends TreeRow {
   runId: string;
   /** A workspace-relative file the node points at; clicking opens it. */
   file?: { path: string; line?: number };
   children: RunNode[];
 }
 
-type Status =
-  | 'passed'
-  | 'failed'
-  | 'pending'
-  | 'running'
-  | 'skipped'
-  | 'warning'
-  | 'needsOperator'
-  | 'cancelled'
-  | 'error'
-  | 'interrupted'
-  | 'rolledBack';
-
-const ICONS: Record<Status, { icon: string; color?: string }> = {
-  passed: { icon: 'pass', color: 'testing.iconPassed' },
-  failed: { icon: 'error', color: 'testing.iconFailed' },
-  error: { icon: 'error', color: 'errorForeground' },
-  pending: { icon: 'circle-outline' },
-  running: { icon: 'loading~spin' },
-  skipped: { icon: 'circle-slash', color: 'disabledForeground' },
-  warning: { icon: 'warning', color: 'editorWarning.foreground' },
-  needsOperator: { icon: 'question', color: 'editorWarning.foreground' },
-  cancelled: { icon: 'debug-stop', color: 'disabledForeground' },
-  interrupted: { icon: 'debug-disconnect', color: 'editorWarning.foreground' },
-  // Whatever it once reached, its changes are gone: never a green check.
-  rolledBack: { icon: 'discard', color: 'disabledForeground' },
-};
-
 /** A status as a screen reader says it. */
-const STATUS_WORDS: Record<Status, string> = {
+const STATUS_WORDS: Record<RowStatus, string> = {
   passed: 'passed',
   failed: 'failed',
   error: 'error',
@@ -85,7 +43,7 @@ const STATUS_WORDS: Record<Status, string> = {
   rolledBack: 'rolled back',
 };
 
-const spoken = (label: string, status: Status, description: string | undefined) =>
+const spoken = (label: string, status: RowStatus, description: string | undefined) =>
   [label, STATUS_WORDS[status], description].filter(Boolean).join(', ');
 
 /** The most of a description that a sidebar of default width shows beside a row's label. */
@@ -110,7 +68,7 @@ function withWhole(description: string | undefined, tooltip: string | undefined)
   return tooltip ? `${whole}\n\n${tooltip}` : whole;
 }
 
-const node = (parent: string, key: string, runId: string, label: string, status: Status, extra: Partial<RunNode> = {}): RunNode => {
+const node = (parent: string, key: string, runId: string, label: string, status: RowStatus, extra: Partial<RunNode> = {}): RunNode => {
   const description = extra.description === undefined ? undefined : fewWords(extra.description);
   return {
     id: `${parent}/${key}`,
@@ -118,7 +76,7 @@ const node = (parent: string, key: string, runId: string, label: string, status:
     runId,
     contextValue: key.split(':')[0] ?? key,
     children: [],
-    ...ICONS[status],
+    ...STATUS_ICONS[status],
     ...extra,
     description,
     tooltip: withWhole(extra.description, extra.tooltip),
@@ -256,7 +214,7 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
   // The scripted model says it is one on every row, in words a newcomer reads: it replays a recording.
   const scripted = state.model?.scripted ? 'recorded' : '';
   const title = state.manifest?.title;
-  const shown: Status = state.rolledBack ? 'rolledBack' : status;
+  const shown: RowStatus = state.rolledBack ? 'rolledBack' : status;
   const outcome = runOutcome(state, status);
   const when = state.startedAt ? agoWords(state.startedAt, now, clock.timeZone) : undefined;
   const ticket = state.ticketId || '(unknown ticket)';
@@ -279,7 +237,7 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
     contextValue: `run.${status}${state.rolledBack ? '.rolledBack' : ''}`,
     accessibleLabel: '',
     runId,
-    ...ICONS[shown],
+    ...STATUS_ICONS[shown],
     children: [],
   };
   // The outcome in words, once: "passed" is both the status and the outcome line of a pass.
@@ -322,7 +280,7 @@ export function runNode(state: RunState, now: Date, status: DisplayStatus = stat
   }
   for (const c of state.corrections) {
     const { shown: decided, afterDecision } = decisionWords(c.status, state.rolledBack);
-    const status: Status =
+    const status: RowStatus =
       decided === 'pending' ? 'needsOperator' : decided === 'accepted' ? 'passed' : decided === 'rejected' ? 'failed' : decided;
     root.children.push(
       node(id, `correction:${c.request.id}`, runId, `correction: ${whatIsWrong(c.request.target)} is wrong`, status, {

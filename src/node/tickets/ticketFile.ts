@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { UserInputError } from '../core/errors';
-import { normalizeRelPath } from '../core/schema/paths';
-import { MAX_TICKET_BYTES } from '../core/ticket/ticketLoader';
+import { UserInputError } from '../../core/errors';
+import { normalizeRelPath } from '../../core/schema/paths';
+import { MAX_TICKET_BYTES } from '../../core/ticket/ticketLoader';
 
 /**
  * The ticket a command names, as a workspace-relative path and its text. It is checked with

@@ -7,7 +7,7 @@ import type { Plan } from '../../core/schema/plan';
 import { normalizeRelPath } from '../../core/schema/paths';
 import { parseTicket } from '../../core/ticket/ticketLoader';
 import { TICKET_SUFFIXES } from '../../core/ticket/ticketFormat';
-import { readTicketFile } from '../ticketFile';
+import { readTicketFile } from '../tickets/ticketFile';
 
 /** A plan file read and checked: its workspace-relative path, the plan, and each ticket's file. */
 export interface LoadedPlan {
