@@ -40,7 +40,8 @@ function verdictShort(p: PlanProgress): string {
     case 'open':
       return `not finished: ${of}`;
     case 'paused':
-      return p.tickets.some((t) => t.state === 'waiting') ? `paused: waits for you, ${of}` : `paused: ${of}`;
+      // Which ticket waits for the user is its own row's word (and the tooltip's): the row stays short.
+      return `paused: ${of}`;
   }
 }
 
@@ -75,7 +76,10 @@ function ticketNode(parent: string, t: PlanTicketProgress, read: ReadPlan): Plan
   // "waits for TAGS-1" and "paused: TAGS-1 did not pass" name whom it waits for already.
   const after = t.after.length && t.state !== 'queued' && t.state !== 'paused' ? `after ${t.after.join(', ')}` : undefined;
   const facts = t.run ? [ms === undefined ? undefined : durationWords(ms), dollars(t.run.costUsd)] : [];
-  const description = [words, after, ...facts].filter(Boolean).join(' · ');
+  // At the sidebar's default width a row shows about thirty characters: what it waits for comes
+  // first, and a passed ticket's state is its green check alone (the spoken label says it).
+  const rowWords = t.state === 'passed' ? undefined : t.state === 'waiting' ? 'waits for you' : words;
+  const description = [after, rowWords, ...facts].filter(Boolean).join(' · ');
   const ticket = read.tickets.get(t.id);
   const tooltip = [
     `${t.id}${ticket ? `: ${ticket.title}` : ''}`,
@@ -93,7 +97,7 @@ function ticketNode(parent: string, t: PlanTicketProgress, read: ReadPlan): Plan
     label: t.id,
     description,
     tooltip,
-    accessibleLabel: spoken(t.id, description),
+    accessibleLabel: spoken(t.id, words, after, ...facts),
     ...(t.state === 'paused' ? PAUSED : STATUS_ICONS[TICKET_STATUS[t.state]]),
     contextValue: `planTicket.${t.state}`,
     planFile: read.file,

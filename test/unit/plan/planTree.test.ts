@@ -71,21 +71,26 @@ describe('the plans view, as nodes', () => {
         ['TAGS-2', 'pass', 'planTicket.passed'],
       ],
     );
-    assert.match(row(n, 'TAGS-2').description!, /^passed · after TAGS-1 · \d+(\.\d)? s · \$0\.00$/);
-    assert.match(row(n, 'TAGS-1').description!, /^passed · \d+(\.\d)? s · \$0\.00$/, 'no after for a ticket that waits for none');
+    // What it waits for first; a passed ticket's state is its check, said in its spoken label.
+    assert.match(row(n, 'TAGS-2').description!, /^after TAGS-1 · \d+(\.\d)? s · \$0\.00$/);
+    assert.match(row(n, 'TAGS-2').accessibleLabel, /^TAGS-2, passed, after TAGS-1, \d+(\.\d)? s, \$0\.00$/);
+    assert.match(row(n, 'TAGS-1').description!, /^\d+(\.\d)? s · \$0\.00$/, 'no after for a ticket that waits for none');
+    for (const c of n.children) assert.ok(c.description!.length <= 30, `${c.label}'s row fits the sidebar: ${c.description}`);
     assert.deepEqual(row(n, 'TAGS-2').opens, { runId: 'r3' });
     assert.match(row(n, 'TAGS-2').tooltip!, /\nRun r3: 2 attempts, \$0\.00, /);
   });
 
-  it('a ticket waiting for a correction pauses the one after it; the plan says it waits for the user', () => {
+  it('a ticket waiting for a correction pauses the one after it; the plan says in its tooltip that it waits for the user', () => {
     const runs = [planRun('BLOG-3', 'TAGS-1', 'r1'), planRun('BLOG-1', 'TAGS-3', 'r2')];
     const n = planNode(READ, runs, nobodyAlive);
     assert.equal(n.contextValue, 'plan.paused');
-    assert.equal(n.description, 'paused: waits for you, 1 of 3 passed');
+    assert.equal(n.description, 'paused: 1 of 3 passed');
+    assert.match(n.tooltip!, /waits? for your decision/);
     assert.match(n.tooltip!, /TAGS is paused: 1 of 3 tickets passed; TAGS-1 waits for your decision/);
     const waiting = row(n, 'TAGS-1');
     assert.equal(waiting.icon, 'question');
-    assert.match(waiting.description!, /^waiting for your decision/);
+    assert.match(waiting.description!, /^waits for you · /, 'short on the row');
+    assert.match(waiting.accessibleLabel, /^TAGS-1, waiting for your decision, /, 'whole when spoken');
     const paused = row(n, 'TAGS-2');
     assert.equal(paused.icon, 'debug-pause');
     assert.equal(paused.description, 'paused: TAGS-1 did not pass', 'the words name whom it waits for, once');
