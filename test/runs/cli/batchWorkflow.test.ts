@@ -95,7 +95,8 @@ describe('the GitHub Actions fan-out (.github/)', function () {
       // Three tickets that end fast: one passes, one waits for the operator, one fails.
       const keep = new Set(['BLOG-1', 'BLOG-3', 'BLOG-5']);
       for (const f of readdirSync(path.join(ws.root, '.tickets')))
-        if (/\.ticket\.(json|yaml)$/.test(f) && !keep.has(f.replace(/\.ticket\.(json|yaml)$/, ''))) rmSync(path.join(ws.root, '.tickets', f));
+        if (/\.ticket\.(json|yaml)$/.test(f) && !keep.has(f.replace(/\.ticket\.(json|yaml)$/, '')))
+          rmSync(path.join(ws.root, '.tickets', f));
       git(ws.root, 'commit', '-qam', 'three tickets');
 
       const workflow = yaml<Workflow>(path.join(WORKFLOWS, 'ticket-batch.yml'));
