@@ -215,7 +215,7 @@ describe('running a plan of tickets', () => {
   it('cancelled, it starts no ticket after the one the cancel stopped', async () => {
     const host = fakeHost({ 'TAGS-1': ['cancelled'] });
     const stop = new AbortController();
-    const runTicket = host.ports.runTicket;
+    const runTicket = host.ports.runTicket.bind(host.ports);
     host.ports.runTicket = async (t, link, signal) => {
       const end = await runTicket(t, link, signal);
       stop.abort();
