@@ -156,7 +156,7 @@ describe('a plan of tickets, through the CLI (TAGS: TAGS-2 after TAGS-1, TAGS-3 
         /\nPart of the plan TAGS \(\.tickets\/TAGS\.plan\.yaml\): ticket-runner plan show \.tickets\/TAGS\.plan\.yaml\n/,
       );
       const text = await cli(['plan', 'show', PLAN, '--workspace', ws.root]);
-      assert.match(text.out, /\n {2}TAGS-2: passed \(1 attempt, \$0\.00, \d+ s\)\n {4}after TAGS-1\n/);
+      assert.match(text.out, /\n {2}TAGS-2: passed \(1 attempt, \$0\.00, [\d.]+ s\)\n {4}after TAGS-1\n/);
 
       // TAGS-2's own tests pass on this code, and fail once TAGS-1's module is gone.
       const tags2 = () =>
