@@ -89,6 +89,13 @@ export interface TestRunRequest {
   propertySeed?: number;
 }
 
+/**
+ * The tests a runner may get ready for. `measured`: they will run with the coverage gate's
+ * measure (V8's, where the runner measures as it runs), which changes how their TypeScript is
+ * compiled, so what is compiled ahead must be compiled that way too.
+ */
+export type TestsToPrepare = Pick<TestRunRequest, 'framework' | 'files'> & { measured?: boolean };
+
 export interface TestRunnerPort {
   run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult>;
   /**
@@ -97,7 +104,7 @@ export interface TestRunnerPort {
    * (compile them ahead) while the other checks go on. Optional; it never throws, and never
    * changes what a run reports.
    */
-  prepare?(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void;
+  prepare?(request: TestsToPrepare, loads: readonly string[]): void;
   /**
    * The installed tools that judge the tests (the runner, its circus or reporter, the assertion
    * library, the transformer, and the packages they require), looked at now against what was

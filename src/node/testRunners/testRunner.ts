@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CancelledError, errorMessage } from '../../core/errors';
-import type { TestRunnerPort, TestRunRequest } from '../../core/ports/checks';
+import type { TestRunnerPort, TestRunRequest, TestsToPrepare } from '../../core/ports/checks';
 import type { TestCaseResult, TestRunResult } from '../../core/schema/checks';
 import type { JudgingToolFile } from '../../core/schema/events';
 import { ProcessJail } from '../sandbox/processJail';
@@ -253,7 +253,7 @@ export class ProcessTestRunner implements TestRunnerPort {
    * load: their files and the ones the attempt wrote. The run waits for it, and then compiles
    * only what changed since.
    */
-  prepare(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void {
+  prepare(request: TestsToPrepare, loads: readonly string[]): void {
     if (!this.transforms || this.options.commandOverride?.trim()) return;
     const transforms = this.transforms;
     const signal = new AbortController().signal;
@@ -262,13 +262,23 @@ export class ProcessTestRunner implements TestRunnerPort {
       const { unit, command } = await this.commandFor(request, join(tmpdir(), 'report'), signal);
       if ('unavailable' in command || !command.tsxCjs) return;
       const sources: [string, Buffer][] = [];
-      for (const f of new Set([...request.files, ...loads].filter((f) => COMPILED_BY_TSX.test(f)))) {
+      const named = new Set([...request.files, ...loads].filter((f) => COMPILED_BY_TSX.test(f)));
+      for (const f of named) {
         const bytes = await readFile(join(this.options.root, f)).catch(() => undefined);
         if (bytes) sources.push([join(this.options.root, f), bytes]);
       }
-      await transforms.warm(command.tsxCjs, unit.cwd, sources, signal);
+      // The rest of the workspace's TypeScript as last looked at, as the run's own warm-up takes it
+      // (runWithReport): one process compiles all of it now, and the run's finds nothing left to do.
+      for (const [f, bytes] of this.sideEffects.keptFiles())
+        if (!named.has(f) && COMPILED_BY_TSX.test(f)) sources.push([join(this.options.root, f), bytes]);
+      await transforms.warm(command.tsxCjs, unit.cwd, sources, signal, request.measured === true || this.underV8Coverage(command));
     })();
     ready.catch(() => undefined);
+  }
+
+  /** Whether the command runs under V8's coverage, which changes how tsx compiles (trustedTransforms.ts). */
+  private underV8Coverage(command: TestCommand): boolean {
+    return Boolean(command.env?.['NODE_V8_COVERAGE'] ?? this.options.env?.['NODE_V8_COVERAGE']);
   }
 
   private async runWithReport(request: TestRunRequest, signal: AbortSignal, reportFile: string): Promise<TestRunResult> {
@@ -285,7 +295,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     }
     const argv = [node, ...command.args];
     if (this.transforms && command.tsxCjs) {
-      await this.transforms.warm(command.tsxCjs, unit.cwd, this.sourcesOf(request.files), signal);
+      await this.transforms.warm(command.tsxCjs, unit.cwd, this.sourcesOf(request.files), signal, this.underV8Coverage(command));
       // The warm-up writes nothing in the workspace, but its sandbox may have left the runtime's
       // own mount points where this process runs (kept while another sandbox is live): they are
       // the runtime's, as an earlier command's are, so the tests are judged from a look after it.

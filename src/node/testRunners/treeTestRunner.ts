@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { JudgingToolFile } from '../../core/schema/events';
-import type { TestRunRequest, TestRunnerPort } from '../../core/ports/checks';
+import type { TestRunRequest, TestRunnerPort, TestsToPrepare } from '../../core/ports/checks';
 import type { CoveragePort, CoverageResult, MeasuredRun } from '../../core/ports/gates';
 import type { TestRunResult, WorkspaceEdit } from '../../core/schema/checks';
 import { runsCodeLater } from './sideEffects';
@@ -123,7 +123,7 @@ export class TreeTestRunner implements TestRunnerPort {
     );
   }
 
-  prepare(request: Pick<TestRunRequest, 'framework' | 'files'>, loads: readonly string[]): void {
+  prepare(request: TestsToPrepare, loads: readonly string[]): void {
     // The files it compiles ahead are read from the copy: brought up to date first.
     void this.commands.o.tree.sync().then(
       () => this.inner.prepare?.(request, loads),

@@ -6,6 +6,8 @@ import type { ProcessJail } from '../sandbox/processJail';
 /** More files than this in one warm-up, and only the first ones (the test files) are compiled ahead. */
 const MAX_FILES = 500;
 const WARM_TIMEOUT_MS = 60_000;
+/** tsxWarm.cjs's first argument when the tests will run under V8's coverage (NODE_V8_COVERAGE). */
+export const V8_COVERAGE_FLAG = '--v8-coverage';
 
 export interface TrustedTransformsOptions {
   /** dist/tsxWarm.cjs. */
@@ -63,17 +65,27 @@ export class TrustedTransforms {
    * (the run's test files), as tsx would compile them for a test process started in `cwd`. A
    * warm-up that fails costs the test processes only their own compiling.
    */
-  warm(tsxCjs: string, cwd: string, sources: Iterable<readonly [string, Buffer]>, signal: AbortSignal): Promise<void> {
-    const next = this.queue.then(() => this.warmNow(tsxCjs, cwd, sources, signal));
+  warm(tsxCjs: string, cwd: string, sources: Iterable<readonly [string, Buffer]>, signal: AbortSignal, v8Coverage = false): Promise<void> {
+    const next = this.queue.then(() => this.warmNow(tsxCjs, cwd, sources, signal, v8Coverage));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async warmNow(tsxCjs: string, cwd: string, sources: Iterable<readonly [string, Buffer]>, signal: AbortSignal): Promise<void> {
-    // tsx's key holds the tsconfig it found from where the tests start: a file is compiled per folder.
+  private async warmNow(
+    tsxCjs: string,
+    cwd: string,
+    sources: Iterable<readonly [string, Buffer]>,
+    signal: AbortSignal,
+    v8Coverage: boolean,
+  ): Promise<void> {
+    // tsx's key holds the tsconfig it found from where the tests start: a file is compiled per
+    // folder. It holds its options too, which differ in a process under V8's coverage (the
+    // coverage gate's measure): there, a file compiled without them would be a miss, and each
+    // test process would start esbuild to compile it again.
+    const variant = v8Coverage ? 'v8' : '';
     const fresh = new Map<string, string>();
     for (const [file, bytes] of sources) {
-      const key = `${cwd}\0${file}`;
+      const key = `${variant}\0${cwd}\0${file}`;
       const digest = createHash('sha256').update(bytes).digest('hex');
       if (this.compiled.get(key) !== digest && !fresh.has(file)) fresh.set(file, digest);
       if (fresh.size >= MAX_FILES) break;
@@ -82,7 +94,8 @@ export class TrustedTransforms {
     // In the jail's private folder: no command may write there, and it goes with the jail.
     this.dir ??= this.o.jail.folderOfItsOwn('transforms');
     mkdirSync(path.join(this.dir, 'tmp'), { recursive: true });
-    const run = await this.o.jail.run(this.o.nodePath, [this.o.script, tsxCjs, path.join(this.dir, 'tmp'), ...fresh.keys()], {
+    const flags = v8Coverage ? [V8_COVERAGE_FLAG] : [];
+    const run = await this.o.jail.run(this.o.nodePath, [this.o.script, ...flags, tsxCjs, path.join(this.dir, 'tmp'), ...fresh.keys()], {
       cwd,
       writable: [this.dir],
       // It compiles the workspace's files and writes only its cache.
@@ -91,7 +104,7 @@ export class TrustedTransforms {
       signal,
       tailChars: 2000,
     });
-    if (run.exitCode === 0 && !run.stopped) for (const [file, digest] of fresh) this.compiled.set(`${cwd}\0${file}`, digest);
+    if (run.exitCode === 0 && !run.stopped) for (const [file, digest] of fresh) this.compiled.set(`${variant}\0${cwd}\0${file}`, digest);
     else if (run.stopped !== 'abort') this.failed = true;
   }
 }

@@ -1,6 +1,6 @@
 // Fills tsx's cache of compiled TypeScript for the files named, without running any of them.
 // Built to dist/tsxWarm.cjs and started by TrustedTransforms (trustedTransforms.ts), in the
-// run's sandbox, as `node tsxWarm.cjs <tsx/cjs> <cache temp folder> <file>...` from the folder
+// run's sandbox, as `node tsxWarm.cjs [--v8-coverage] <tsx/cjs> <cache temp folder> <file>...` from the folder
 // the tests run in (tsx reads the tsconfig there, and its cache key must be theirs).
 //
 // Each file goes through the loader tsx registers for its extension, as `require` would send
@@ -12,11 +12,18 @@ import Module from 'node:module';
 
 type Loader = (module: Module, filename: string) => void;
 
-const [tsxCjs, cacheTemp, ...files] = process.argv.slice(2);
+const args = process.argv.slice(2);
+// The tests will run under V8's coverage: tsx compiles differently there (it keeps the sources in
+// its maps), and keys its cache by how it compiles. Its options are read as it loads; setting the
+// variable now starts no coverage of this process, which node decides at its start.
+const v8Coverage = args[0] === '--v8-coverage';
+if (v8Coverage) args.shift();
+const [tsxCjs, cacheTemp, ...files] = args;
 if (!tsxCjs || !cacheTemp) {
-  process.stderr.write('usage: tsxWarm.cjs <tsx/cjs> <cache temp folder> <file>...\n');
+  process.stderr.write('usage: tsxWarm.cjs [--v8-coverage] <tsx/cjs> <cache temp folder> <file>...\n');
   process.exit(2);
 }
+if (v8Coverage) process.env['NODE_V8_COVERAGE'] = cacheTemp;
 // tsx places its cache in the temp folder it sees as it loads.
 process.env['TMPDIR'] = cacheTemp;
 process.env['TMP'] = cacheTemp;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
 import { ProcessTestRunner } from '../../../src/node/testRunners/testRunner';
@@ -77,6 +78,11 @@ test('finds itself compiled ahead, and cannot write there', () => {
   assert.equal(dirs.length, 1, 'tsx has a cache in the temp folder');
   const mine = readdirSync(dirs[0]).filter((f) => readFileSync(join(dirs[0], f), 'utf8').includes('compiledAhead.test.ts'));
   assert.equal(mine.length, 1, 'this file was compiled ahead');
+  // tsx keys its cache by how it compiles, and under V8's coverage it keeps the sources in the
+  // map: an entry compiled the other way is one this process never finds.
+  const entry = JSON.parse(readFileSync(join(dirs[0], mine[0]), 'utf8'));
+  const withSources = (entry.map?.sourcesContent ?? []).some((s) => typeof s === 'string');
+  assert.equal(withSources, Boolean(process.env.NODE_V8_COVERAGE), 'compiled ahead as this process compiles');
   assert.throws(() => writeFileSync(join(dirs[0], mine[0]), '{}'), /EROFS|EACCES|EPERM/);
 });
 `;
@@ -159,21 +165,28 @@ describe('each command of a run gets a temp folder and a home of its own', funct
     }
   });
 
-  it('in the sandbox, the test processes find their TypeScript compiled ahead, read-only to them', async () => {
-    const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
-    const runner = new ProcessTestRunner({
-      root: ws.root,
-      nodeTestReporter: reporter(),
-      fallbackDir: repoRoot,
-      nodePath: process.execPath,
-      jail,
+  for (const measured of [false, true]) {
+    it(`in the sandbox, the test processes find their TypeScript compiled ahead, read-only to them${measured ? ", under V8's coverage too" : ''}`, async () => {
+      const jail = await ProcessJail.open({ root: ws.root, protect: [], parentEnv: process.env, requireSandbox: true });
+      // The coverage gate's measure, as its runner sets it (coverageRunner.ts).
+      const coverageDir = mkdtempSync(path.join(tmpdir(), 'coverage-'));
+      const runner = new ProcessTestRunner({
+        root: ws.root,
+        nodeTestReporter: reporter(),
+        fallbackDir: repoRoot,
+        nodePath: process.execPath,
+        jail,
+        ...(measured ? { env: { NODE_V8_COVERAGE: coverageDir }, writable: [coverageDir] } : {}),
+      });
+      try {
+        const r = await runner.run({ framework: 'node:test', files: ['test/compiledAhead.test.ts'], timeoutMs: 30_000 }, neverAborted());
+        assert.equal(r.status, 'passed', r.output);
+        assert.equal(readdirSync(coverageDir).length > 0, measured, 'the tests ran under V8 coverage exactly when measured');
+      } finally {
+        runner.dispose();
+        await jail.dispose();
+        rmSync(coverageDir, { recursive: true, force: true });
+      }
     });
-    try {
-      const r = await runner.run({ framework: 'node:test', files: ['test/compiledAhead.test.ts'], timeoutMs: 30_000 }, neverAborted());
-      assert.equal(r.status, 'passed', r.output);
-    } finally {
-      runner.dispose();
-      await jail.dispose();
-    }
-  });
+  }
 });

@@ -14,6 +14,7 @@ import type { MachineFact } from '../../schema/correction';
 import { heldOutContradiction } from './heldOutFacts';
 import { awaitsTheChange } from './awaitedImports';
 import { authoredTests } from '../../schema/testPlan';
+import { measuresAsItJudges } from './judgedCoverage';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -67,7 +68,8 @@ export async function runChecks(
   // A hint: a port that breaks its word and throws changes nothing of the run.
   try {
     const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter(isCodePath)])];
-    deps.tests.prepare?.({ framework: manifest.runner.framework, files: manifest.testFiles }, loads);
+    const framework = manifest.runner.framework;
+    deps.tests.prepare?.({ framework, files: manifest.testFiles, measured: measuresAsItJudges(ctx, framework) }, loads);
   } catch {
     // nothing was prepared; the tests run as they would have
   }

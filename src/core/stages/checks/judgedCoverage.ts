@@ -34,7 +34,7 @@ interface Judged {
 const judged = new WeakMap<RunLog, Judged>();
 
 /** Whether the judging test runs measure coverage in this run. */
-function measuresAsItJudges(ctx: RunContext, framework: TestRunRequest['framework']): boolean {
+export function measuresAsItJudges(ctx: RunContext, framework: TestRunRequest['framework']): boolean {
   const gates = ctx.deps.gates;
   return !!gates?.enabled.includes('coverage') && !!gates.coverage?.measuresAsItRuns?.(framework);
 }
