@@ -20,6 +20,12 @@ export interface TypeCheckPort {
    * the check early (the attempt failed: no gate will ask).
    */
   prefetch?(signal: AbortSignal, scope?: readonly string[]): Promise<{ drop(): void }>;
+  /**
+   * A hint, when nothing was checked yet (the baseline came from an earlier run): the checker may
+   * load the project for `scope` now, beside the run's other first steps, so that the checks to
+   * come find it loaded. Its result is never used. Optional; it never throws.
+   */
+  warm?(signal: AbortSignal, scope?: readonly string[]): void;
   /** Releases what the checker keeps between checks (its incremental state). */
   dispose?(): void;
 }

@@ -216,6 +216,8 @@ export class TscTypeCheck implements TypeCheckPort {
   private serverTurn: Promise<unknown> = Promise.resolve();
   /** Once the run is over, a check still under way starts nothing more (no tsc in its place). */
   private disposed = false;
+  /** The check `warm` started, which every later check waits for: one tsc at a time on the build state. */
+  private warming: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: TscTypeCheckOptions) {}
 
@@ -243,6 +245,7 @@ export class TscTypeCheck implements TypeCheckPort {
     const earlier = this.ahead;
     this.dropAhead();
     await earlier?.result;
+    await this.warming;
     const stamp = await workspaceStamp(this.options.root).catch(() => undefined);
     if (!stamp || signal.aborted) return { drop: () => undefined };
     const controller = new AbortController();
@@ -304,7 +307,22 @@ export class TscTypeCheck implements TypeCheckPort {
   }
 
   async check(signal: AbortSignal, scope: readonly string[] = []): Promise<TypeCheckResult> {
+    await this.warming;
     return (await this.takeAhead(scope)) ?? this.checkNow(signal, scope);
+  }
+
+  /**
+   * Checks the project as it is now, for its state alone: the worker keeps the program it built,
+   * and TypeScript's incremental state the files' results, so the checks to come (the one
+   * beside the first attempt's tests, the gate) re-check only what the run changed. Only where
+   * a later check can use that state (tsc 5 and 6; TypeScript 7's native compiler keeps none).
+   * The result is dropped: a check's verdict always comes from a check of its own.
+   */
+  warm(signal: AbortSignal, scope: readonly string[] = []): void {
+    const found = this.tool();
+    if (this.disposed || this.ahead || !found || found.name !== 'tsc' || major(found.version) >= 7) return;
+    const warming = this.checkNow(signal, scope).catch(() => undefined);
+    this.warming = warming;
   }
 
   /**

@@ -13,6 +13,7 @@ import type { GroupRunResult } from '../sandbox/processGroup';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
 import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
+import { holdGuard, type GuardHold } from './sharedGuard';
 import { commonJsOnly } from './commonJsLoader';
 import { propertyEnvironment } from './propertyRuns';
 import { testCommand, type CoverageRequest, type TestCommand } from './testCommands';
@@ -22,6 +23,8 @@ import { stillChanged, type JudgingTools, type ToolChange } from './judgingTools
 import { TrustedTransforms } from './trustedTransforms';
 import { packageOf, workspacePackages } from '../../core/stages/common/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
+import { walkTree } from '../workspace/treeWalk';
+import { SKIPPED } from '../workspace/treeSkips';
 
 /** What tsx compiles: TypeScript sources, not declarations. */
 const COMPILED_BY_TSX = /(?<!\.d)\.[mc]?tsx?$/;
@@ -102,6 +105,8 @@ export class ProcessTestRunner implements TestRunnerPort {
   private readonly tools: ToolResolver;
   private readonly jail: ProcessJail;
   private readonly sideEffects: SideEffectGuard;
+  /** This runner's hold on the guard it shares with the run's other runners over the same folder. */
+  private readonly guardHold: GuardHold;
   /** tsx's cache, compiled ahead of the test processes and read-only to them (sandbox only). */
   private readonly transforms: TrustedTransforms | undefined;
 
@@ -111,7 +116,8 @@ export class ProcessTestRunner implements TestRunnerPort {
     const root = realPathOr(options.root);
     // Only with the sandbox on: without it, nothing makes those files but the code under test.
     const mountPoints = this.jail.status.on ? { runtimeMountPoints: () => runtimeMountPoints(root) } : {};
-    this.sideEffects = new SideEffectGuard(options.root, { ...options.sideEffects, ...mountPoints });
+    this.guardHold = holdGuard(this.jail, options.root, { ...options.sideEffects, ...mountPoints });
+    this.sideEffects = this.guardHold.guard;
     const warmer = join(dirname(options.nodeTestReporter), 'tsxWarm.cjs');
     this.transforms = TrustedTransforms.of(this.jail, warmer, options.nodePath ?? 'node');
   }
@@ -128,7 +134,11 @@ export class ProcessTestRunner implements TestRunnerPort {
     return { cwd: join(this.options.root, dir), files: files.map((f) => f.slice(dir.length + 1)) };
   }
 
-  async run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
+  run(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
+    return this.guardHold.exclusive(() => this.runAlone(request, signal));
+  }
+
+  private async runAlone(request: TestRunRequest, signal: AbortSignal): Promise<TestRunResult> {
     if (signal.aborted) throw new CancelledError('test run cancelled');
     const judges = this.options.judgingTools;
     // Recorded before the framework's first command, so before any code under test ran.
@@ -170,9 +180,9 @@ export class ProcessTestRunner implements TestRunnerPort {
     return stillChanged(this.options.root, files);
   }
 
-  /** Removes the side-effect guard's snapshots of large files. */
+  /** Lets go of the side-effect guard; the run's last runner over this folder removes its snapshots of large files. */
   dispose(): void {
-    this.sideEffects.dispose();
+    this.guardHold.release();
   }
 
   /**
@@ -267,10 +277,12 @@ export class ProcessTestRunner implements TestRunnerPort {
         const bytes = await readFile(join(this.options.root, f)).catch(() => undefined);
         if (bytes) sources.push([join(this.options.root, f), bytes]);
       }
-      // The rest of the workspace's TypeScript as last looked at, as the run's own warm-up takes it
-      // (runWithReport): one process compiles all of it now, and the run's finds nothing left to do.
-      for (const [f, bytes] of this.sideEffects.keptFiles())
-        if (!named.has(f) && COMPILED_BY_TSX.test(f)) sources.push([join(this.options.root, f), bytes]);
+      // The rest of the workspace's TypeScript, as the run's own warm-up takes it (runWithReport):
+      // one process compiles all of it now, and the run's finds nothing left to do. As the guard
+      // last looked at it; before its first look (the run's first command), as it is on disk.
+      const kept = this.sideEffects.keptFiles();
+      const rest = kept.size ? [...kept] : await typeScriptOf(this.options.root);
+      for (const [f, bytes] of rest) if (!named.has(f) && COMPILED_BY_TSX.test(f)) sources.push([join(this.options.root, f), bytes]);
       await transforms.warm(command.tsxCjs, unit.cwd, sources, signal, request.measured === true || this.underV8Coverage(command));
     })();
     ready.catch(() => undefined);
@@ -502,4 +514,20 @@ function result(
     cases: r.cases,
     output: r.output,
   };
+}
+
+/** Files up to this size are compiled ahead: the side-effect guard's limit for what it keeps in memory. */
+const MAX_AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** The workspace's TypeScript that tsx compiles, by path from the root, with its bytes (the first 500: trustedTransforms.ts). */
+async function typeScriptOf(root: string): Promise<[string, Buffer][]> {
+  const { entries } = await walkTree(root, { skip: SKIPPED, changing: true });
+  const out: [string, Buffer][] = [];
+  for (const [rel, st] of entries) {
+    if (out.length >= 500) break;
+    if (!st.isFile() || st.size > MAX_AHEAD_BYTES || !COMPILED_BY_TSX.test(rel)) continue;
+    const bytes = await readFile(join(root, rel)).catch(() => undefined);
+    if (bytes) out.push([rel, bytes]);
+  }
+  return out;
 }

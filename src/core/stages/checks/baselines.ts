@@ -1,7 +1,7 @@
 import { CancelledError, isAbort } from '../../errors';
 import type { RunContext } from '../common/context';
 import { measureBaseline } from './findingsBaseline';
-import { openBaselineKeeper } from './keptBaselines';
+import { openBaselineKeeper, type MeasureBaseline } from './keptBaselines';
 import { measureProjectTestBaseline } from './projectTests';
 
 /** Which of the two baselines a run still lacks (a resumed run keeps the ones it has). */
@@ -23,13 +23,23 @@ export interface BaselinesNeeded {
  */
 export async function recordBaselines(ctx: RunContext, needed: BaselinesNeeded = { findings: true, projectTests: true }): Promise<void> {
   // A part an earlier run measured on this same workspace is taken from it (keptBaselines.ts).
-  const keeper = await openBaselineKeeper(ctx);
-  const findings = needed.findings ? measureBaseline(ctx, keeper.measure) : undefined;
-  const tests = needed.projectTests ? measureProjectTestBaseline(ctx, keeper.measure) : undefined;
+  // Opening the keeper fingerprints the workspace (every installed file's stamp), and may wait
+  // for another run measuring the same state. What no part keeps (the language service's first
+  // look at the scope, the project's test files picked) goes on meanwhile: each part waits for
+  // the keeper only as it is measured.
+  const opening = openBaselineKeeper(ctx);
+  opening.catch(() => undefined);
+  const measure: MeasureBaseline = (part, fn) => opening.then((keeper) => keeper.measure(part, fn));
+  const findings = needed.findings ? measureBaseline(ctx, measure) : undefined;
+  const tests = needed.projectTests ? measureProjectTestBaseline(ctx, measure) : undefined;
   // Both settle before either outcome counts: a failure of one never leaves the other running unwatched.
   const [f, t] = await Promise.allSettled([findings, tests]);
-  // Kept only when both ended and the tests left the workspace alone (the findings are otherwise measured again).
-  await keeper.settle(f.status === 'fulfilled' && t.status === 'fulfilled' && !t.value?.touched);
+  // Kept only when both ended and the tests left the workspace alone (the findings are otherwise
+  // measured again). A keeper that could not open has nothing to keep or release, and the parts
+  // that waited for it failed with its error.
+  const keeper = await opening.catch(() => undefined);
+  await keeper?.settle(f.status === 'fulfilled' && t.status === 'fulfilled' && !t.value?.touched);
+  if (!keeper && f.status === 'fulfilled' && t.status === 'fulfilled') await opening;
   if (f.status === 'rejected' || t.status === 'rejected') {
     const failures = [f, t].flatMap((r): unknown[] => (r.status === 'rejected' ? [r.reason] : []));
     // A cancel ends both, and one of them may fail in its own words as it is stopped (a checker torn
