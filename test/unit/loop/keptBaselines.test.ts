@@ -97,6 +97,46 @@ describe('pure: baselines kept between runs', () => {
     assert.equal(kept.seen.claims, kept.seen.releases, 'every claim was let go');
   });
 
+  it('a reused type-check asks the checker to load the project once the baseline is recorded, and a measured one does not', async () => {
+    const kept = memoryKept({ now: 'a'.repeat(64) });
+    const asked = (rig: FakeRig) => {
+      const warms: { scope: readonly string[] | undefined; recorded: boolean }[] = [];
+      rig.deps.gates!.typecheck!.warm = (_signal, scope) =>
+        void warms.push({ scope, recorded: [...rig.store.lines.values()].flat().some((l) => l.includes('"baseline.recorded"')) });
+      return warms;
+    };
+    const one = rigWith(kept.port);
+    const firstWarms = asked(one.rig);
+    await run(one.rig);
+    assert.deepEqual(firstWarms, [], 'the baseline loaded it already');
+    const two = rigWith(kept.port);
+    const secondWarms = asked(two.rig);
+    const second = await run(two.rig);
+    assert.equal(second.state.status, 'passed', JSON.stringify(second.state.finished));
+    assert.deepEqual(secondWarms, [{ scope: ['src/handlers/posts.ts'], recorded: true }]);
+  });
+
+  it("the scope's first look does not wait for the fingerprint: only the kept parts do", async () => {
+    const kept = memoryKept({ now: 'a'.repeat(64) });
+    let printed!: () => void;
+    const gate = new Promise<void>((resolve) => (printed = resolve));
+    const port: KeptBaselinesPort = { ...kept.port, fingerprint: () => gate.then(() => 'a'.repeat(64)) };
+    const { rig } = rigWith(port);
+    const check = rig.deps.diagnostics!.check.bind(rig.deps.diagnostics);
+    let looked = false;
+    rig.deps.diagnostics!.check = (files, signal) => {
+      looked = true;
+      return check(files, signal);
+    };
+    const running = run(rig);
+    for (let i = 0; i < 50 && !looked; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(looked, true, 'the language service looked before the fingerprint was taken');
+    printed();
+    const r = await running;
+    assert.equal(r.state.status, 'passed', JSON.stringify(r.state.finished));
+    assert.equal(kept.seen.claims, kept.seen.releases, 'every claim was let go');
+  });
+
   it('a fingerprint that differs by one character measures afresh', async () => {
     const print = { now: 'a'.repeat(64) as string | undefined };
     const kept = memoryKept(print);

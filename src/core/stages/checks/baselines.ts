@@ -1,6 +1,6 @@
 import { CancelledError, isAbort } from '../../errors';
 import type { RunContext } from '../common/context';
-import { measureBaseline } from './findingsBaseline';
+import { measureBaseline, warmTypecheck } from './findingsBaseline';
 import { openBaselineKeeper, type MeasureBaseline } from './keptBaselines';
 import { measureProjectTestBaseline } from './projectTests';
 
@@ -48,5 +48,6 @@ export async function recordBaselines(ctx: RunContext, needed: BaselinesNeeded =
   }
   const baseline = f.value && t.value?.touched ? await measureBaseline(ctx) : f.value;
   if (baseline) await ctx.log.emit({ type: 'baseline.recorded', ...baseline });
+  warmTypecheck(ctx, baseline);
   if (t.value) await ctx.log.emit({ type: 'projectTests.baseline', ...t.value.baseline });
 }

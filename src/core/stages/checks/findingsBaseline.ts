@@ -100,7 +100,7 @@ async function projectBaseline(ctx: RunContext, measure: MeasureBaseline): Promi
     schema: z.array(CodeDiagnostic).nullable(),
     keepable: (v) => v !== null,
   };
-  const measured = await measure(part, async () => {
+  return measure(part, async () => {
     // A checker that could not run leaves no baseline (nothing is forgiven): the gate reports its own error.
     const r = await typecheck.check(signal, scope).catch((err: unknown) => {
       if (isAbort(err) || err instanceof CancelledError) throw err;
@@ -108,16 +108,22 @@ async function projectBaseline(ctx: RunContext, measure: MeasureBaseline): Promi
     });
     return r && (r.status === 'passed' || r.status === 'failed') ? errors(r.diagnostics) : null;
   });
-  // Taken from an earlier run, nothing loaded the project yet: the checker may now, while the run
-  // goes on to its first write, rather than during the first attempt's tests.
-  if (measured.reusedFrom) {
-    try {
-      typecheck.warm?.(signal, scope);
-    } catch {
-      // a hint: nothing was started
-    }
+}
+
+/**
+ * Taken from an earlier run, the project-wide check loaded nothing yet: the checker may load it
+ * now, while the Coder writes, rather than beside the first attempt's tests. Asked once the
+ * baseline is recorded, so that it never slows the language service's first look, which the
+ * first write waits for.
+ */
+export function warmTypecheck(ctx: RunContext, baseline: FindingsBaseline | undefined): void {
+  const typecheck = ctx.deps.gates?.enabled.includes('typecheck') ? ctx.deps.gates.typecheck : undefined;
+  if (!typecheck?.warm || !baseline?.projectReusedFrom) return;
+  try {
+    typecheck.warm(ctx.signal, typecheckScope(ctx));
+  } catch {
+    // a hint: nothing was started
   }
-  return measured;
 }
 
 /** The run's baseline, from its log (a resumed run keeps the one its first segment took). */
