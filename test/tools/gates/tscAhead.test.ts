@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { TscTypeCheck } from '../../../src/node/gates/tscTypeCheck';
 import { ProcessJail } from '../../../src/node/sandbox/processJail';
+import { buildTscWorker } from '../../support/tempProject';
 import { REPO_ROOT } from '../../support/tempWorkspace';
 
 /**
@@ -101,6 +102,41 @@ describe("gates: the type-check started beside the attempt's tests (real tsc)", 
       p.dispose();
     }
   });
+
+  for (const served of [false, true]) {
+    it(`a project loaded ahead on correct code (warm) never forgives the type error written after it, mid-load or after${served ? ', in the type-check worker' : ''}`, async () => {
+      const serverScript = served
+        ? await buildTscWorker(path.join(mkdtempSync(path.join(tmpdir(), 'tr-tsc-worker-')), 'tscServer.js'))
+        : undefined;
+      for (const when of ['while it loads', 'once it loaded'] as const) {
+        const p = project();
+        writeFileSync(path.join(p.root, 'price.ts'), FIXED);
+        const tsc = new TscTypeCheck({
+          root: p.root,
+          fallbackDir: REPO_ROOT,
+          nodePath: process.execPath,
+          stateParent: p.state,
+          serverScript,
+        });
+        try {
+          tsc.warm(signal, ['price.ts']);
+          // The warm-up's own end (the worker keeps its state in memory, no file says it ended).
+          if (when === 'once it loaded') await (tsc as unknown as { warming: Promise<unknown> }).warming;
+          // The Coder's write: the type error the gate must find.
+          writeFileSync(path.join(p.root, 'price.ts'), BROKEN);
+          const r = await tsc.check(signal, ['price.ts']);
+          assert.equal(r.status, 'failed', `${when}: ${r.detail}`);
+          assert.ok(
+            r.diagnostics.some((d) => d.file === 'price.ts' || d.file === 'cart.ts'),
+            `${when}: ${JSON.stringify(r.diagnostics)}`,
+          );
+        } finally {
+          tsc.dispose();
+          p.dispose();
+        }
+      }
+    });
+  }
 
   it('a dropped check, one for another scope, or a new file in the workspace sends the gate to check again', async () => {
     const p = project();
