@@ -19,7 +19,7 @@ export function runsCodeLater(rel: string): boolean {
   return RUNS_CODE_LATER.some((p) => rel === p || rel.startsWith(`${p}/`));
 }
 /** Files up to this size are kept in memory; larger ones are copied to a snapshot folder. */
-const MAX_IN_MEMORY_BYTES = 4 * 1024 * 1024;
+export const MAX_IN_MEMORY_BYTES = 4 * 1024 * 1024;
 /** What the snapshot folder may hold in all; a larger file is watched, and a change to it cannot be put back. */
 const DEFAULT_SNAPSHOT_BUDGET = 1024 * 1024 * 1024;
 

@@ -12,7 +12,14 @@ import { realPathOr } from '../workspacePaths';
 import type { GroupRunResult } from '../sandbox/processGroup';
 import { PID_CHANNEL_FD, PID_CHANNEL_VAR, recordedPids } from './pidChannel';
 import { StackMapper } from './sourceMappedStack';
-import { inInstalledPackages, runsCodeLater, SideEffectGuard, type SideEffect, type SideEffectGuardOptions } from './sideEffects';
+import {
+  inInstalledPackages,
+  MAX_IN_MEMORY_BYTES,
+  runsCodeLater,
+  SideEffectGuard,
+  type SideEffect,
+  type SideEffectGuardOptions,
+} from './sideEffects';
 import { holdGuard, type GuardHold } from './sharedGuard';
 import { commonJsOnly } from './commonJsLoader';
 import { propertyEnvironment } from './propertyRuns';
@@ -20,7 +27,7 @@ import { testCommand, type CoverageRequest, type TestCommand } from './testComma
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
 import { stillChanged, type JudgingTools, type ToolChange } from './judgingTools';
-import { TrustedTransforms } from './trustedTransforms';
+import { MAX_FILES, TrustedTransforms } from './trustedTransforms';
 import { packageOf, workspacePackages } from '../../core/stages/common/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
 import { walkTree } from '../workspace/treeWalk';
@@ -516,16 +523,13 @@ function result(
   };
 }
 
-/** Files up to this size are compiled ahead: the side-effect guard's limit for what it keeps in memory. */
-const MAX_AHEAD_BYTES = 4 * 1024 * 1024;
-
-/** The workspace's TypeScript that tsx compiles, by path from the root, with its bytes (the first 500: trustedTransforms.ts). */
+/** The workspace's TypeScript that tsx compiles, by path from the root, with its bytes: the files the guard keeps, as many as a warm-up takes. */
 async function typeScriptOf(root: string): Promise<[string, Buffer][]> {
   const { entries } = await walkTree(root, { skip: SKIPPED, changing: true });
   const out: [string, Buffer][] = [];
   for (const [rel, st] of entries) {
-    if (out.length >= 500) break;
-    if (!st.isFile() || st.size > MAX_AHEAD_BYTES || !COMPILED_BY_TSX.test(rel)) continue;
+    if (out.length >= MAX_FILES) break;
+    if (!st.isFile() || st.size > MAX_IN_MEMORY_BYTES || !COMPILED_BY_TSX.test(rel)) continue;
     const bytes = await readFile(join(root, rel)).catch(() => undefined);
     if (bytes) out.push([rel, bytes]);
   }

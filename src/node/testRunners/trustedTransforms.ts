@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { ProcessJail } from '../sandbox/processJail';
 
 /** More files than this in one warm-up, and only the first ones (the test files) are compiled ahead. */
-const MAX_FILES = 500;
+export const MAX_FILES = 500;
 const WARM_TIMEOUT_MS = 60_000;
 /** tsxWarm.cjs's first argument when the tests will run under V8's coverage (NODE_V8_COVERAGE). */
 export const V8_COVERAGE_FLAG = '--v8-coverage';
