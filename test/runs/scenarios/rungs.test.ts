@@ -172,7 +172,7 @@ describe('scenarios: recovery', function () {
         },
       };
       const { runId, state } = await runTicket(ws.root, 'BLOG-5', { ...light, modelPort: slow, recovery: { startDeadlineMs: 100 } });
-      assert.equal(state.status, 'passed');
+      assert.equal(state.status, 'passed', JSON.stringify(state.finished));
       assert.equal(rungEvents(await loadEvents(ws.root, runId)).length, 0);
     });
 

@@ -116,6 +116,30 @@ describe('pure: the recovery rungs', () => {
     assert.deepEqual([callsOf(state, 'coder'), callsOf(state, 'debugger')], [3, 1]);
   });
 
+  it("rung 1's start deadline counts from the request's hand-off: a slow write of the prompt to the log is not the model's silence", async () => {
+    const clock = new FakeClock(Date.UTC(2025, 0, 1));
+    const { state, events } = await pureRun('BLOG-1', {
+      recovery: { startDeadlineMs: 100 },
+      clock,
+      patch: (deps) => {
+        const putBlob = deps.store.putBlob.bind(deps.store);
+        // A loaded machine's disk: keeping the prompt takes longer than the deadline, in the run's clock and in real time.
+        deps.store.putBlob = async (runId, content) => {
+          if (content.includes('"role": "coder"')) {
+            clock.advance(500);
+            await new Promise((r) => setTimeout(r, 60));
+          }
+          return putBlob(runId, content);
+        };
+      },
+    });
+    assert.equal(state.status, 'passed', JSON.stringify(state.finished));
+    assert.deepEqual(
+      ofType(events, 'rung.fired').map((e) => [e.rung, e.trigger]),
+      [[2, 'verifierFailed']],
+    );
+  });
+
   it('rung 1 fires once an attempt: a second answer with no code is the attempt, its checks run on the code as it was, and the ladder goes on', async () => {
     const noCode = {
       expect: { attempt: 1, promptIncludes: [] },

@@ -34,16 +34,18 @@ export async function watchedCall(ctx: CallContext, request: RunRequest, expectC
     proseCharLimit: policy.proseCharLimit,
     startDeadlineMs: request.thinking ? policy.thinkingStartDeadlineMs : policy.startDeadlineMs,
   };
-  // Rung 1's deadline on the run's clock; only the timer that asks is real (see below).
+  // Rung 1's deadline on the run's clock, from the request's hand-off to the provider: keeping
+  // the prompt in the log first can take a loaded disk longer than a short deadline. Only the
+  // timer that asks is real (see below).
   const now = () => ctx.deps.clock.now().getTime();
-  const started = now();
+  let started: number | undefined;
   const watcher = new StreamWatch(watch);
   let soFar = '';
   // Thinking or tool input streaming: the answer has started, though no text shows yet.
   let active = false;
   let stopped: Stopped | undefined;
   const judge = () => {
-    if (stopped || own.signal.aborted || (active && soFar === '')) return;
+    if (started === undefined || stopped || own.signal.aborted || (active && soFar === '')) return;
     const verdict = watcher.verdict(now() - started);
     if (verdict.stop) {
       stopped = verdict;
@@ -58,7 +60,8 @@ export async function watchedCall(ctx: CallContext, request: RunRequest, expectC
       soFar = all;
       judge();
     };
-    const response = await callModel(ctx, { ...request, onText, onActivity: () => (active = true) }, own.signal);
+    const sent = () => (started = now());
+    const response = await callModel(ctx, { ...request, onText, onActivity: () => (active = true) }, own.signal, sent);
     // A scripted stream can finish between the stop and the next chunk: the verdict stands.
     if (stopped) return { kind: 'stopped', verdict: stopped };
     return { kind: 'answer', response };

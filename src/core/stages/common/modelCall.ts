@@ -92,7 +92,16 @@ export async function recordAnomaly(
  * a call's own (rung 1 stops a stream with it); the run's own abort is told apart by
  * `ctx.signal`, and its reason (cancel or wall-time budget) becomes the stop.
  */
-export async function callModel(ctx: CallContext, request: RunRequest, signal: AbortSignal = ctx.signal): Promise<ScoredResponse> {
+/**
+ * `onSent` is told when the request goes to the provider, after the prompt is kept: a watch on
+ * the model's silence starts there, not while the log writes.
+ */
+export async function callModel(
+  ctx: CallContext,
+  request: RunRequest,
+  signal: AbortSignal = ctx.signal,
+  onSent?: () => void,
+): Promise<ScoredResponse> {
   const { model } = ctx.deps;
   if (ctx.signal.aborted) throw stopFromSignal(ctx.signal);
   checkBudget(ctx, 'beforeCall');
@@ -103,6 +112,7 @@ export async function callModel(ctx: CallContext, request: RunRequest, signal: A
   const adapted = () => (adaptations.length ? { adaptations: [...adaptations] } : {});
   let response: ModelResponse;
   try {
+    onSent?.();
     response = await model.complete({ ...request, onAdapted: (a) => adaptations.push(a) }, signal);
   } catch (err) {
     if (err instanceof RunStop) throw err;
