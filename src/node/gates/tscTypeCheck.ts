@@ -241,17 +241,21 @@ export class TscTypeCheck implements TypeCheckPort {
    * again. Installed packages are left out of the stamp: a test run that writes one cannot pass.
    */
   async prefetch(signal: AbortSignal, scope: readonly string[] = []): Promise<{ drop(): void }> {
-    // One tsc at a time on the build state: an earlier one, stopped, ends before this one starts.
     const earlier = this.ahead;
     this.dropAhead();
-    await earlier?.result;
-    await this.warming;
+    // The stamp is the workspace's before the tests start, whenever tsc gets to read it.
     const stamp = await workspaceStamp(this.options.root).catch(() => undefined);
     if (!stamp || signal.aborted) return { drop: () => undefined };
     const controller = new AbortController();
     const stop = () => controller.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const result = this.checkNow(controller.signal, scope, signal)
+    // One tsc at a time on the build state: an earlier one, stopped, and the warm-up end before
+    // this one starts. They are waited for here, never by the tests this check runs beside.
+    const result = (async () => {
+      await earlier?.result;
+      await this.warming;
+      return controller.signal.aborted ? undefined : this.checkNow(controller.signal, scope, signal);
+    })()
       .catch(() => undefined)
       .finally(() => signal.removeEventListener('abort', stop));
     const ahead: Ahead = { key: scopeKey(scope), stamp, controller, result };

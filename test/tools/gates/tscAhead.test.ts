@@ -103,6 +103,27 @@ describe("gates: the type-check started beside the attempt's tests (real tsc)", 
     }
   });
 
+  it('the check started beside the tests never holds them back: it is started while the project still loads, and waits for the load on its own', async () => {
+    const p = project();
+    writeFileSync(path.join(p.root, 'price.ts'), FIXED);
+    const tsc = new TscTypeCheck({ root: p.root, fallbackDir: REPO_ROOT, nodePath: process.execPath, stateParent: p.state });
+    try {
+      tsc.warm(signal, ['price.ts']);
+      let loaded = false;
+      void (tsc as unknown as { warming: Promise<unknown> }).warming.then(() => (loaded = true));
+      await tsc.prefetch(signal, ['price.ts']);
+      assert.equal(loaded, false, 'the tests started only once the project had loaded');
+      // Written while the tests run: the started check cannot be taken, and the gate finds the error.
+      writeFileSync(path.join(p.root, 'price.ts'), BROKEN);
+      const r = await tsc.check(signal, ['price.ts']);
+      assert.equal(r.status, 'failed', r.detail);
+      assert.doesNotMatch(r.detail, beside);
+    } finally {
+      tsc.dispose();
+      p.dispose();
+    }
+  });
+
   for (const served of [false, true]) {
     it(`a project loaded ahead on correct code (warm) never forgives the type error written after it, mid-load or after${served ? ', in the type-check worker' : ''}`, async () => {
       const serverScript = served
