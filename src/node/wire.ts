@@ -20,6 +20,7 @@ import { ProcessTestRunner } from './testRunners/testRunner';
 import { TestTree } from './testRunners/testTree';
 import { TreeCommands, TreeTestRunner, type UserSaves } from './testRunners/treeTestRunner';
 import { JudgingTools, type JudgingToolsOptions } from './testRunners/judgingTools';
+import { KeptTransforms } from './testRunners/keptTransforms';
 import { installedPackageEntries } from './sandbox/installedPackages';
 import { ProcessJail } from './sandbox/processJail';
 import { childEnvironment } from './sandbox/childEnv';
@@ -193,8 +194,11 @@ export async function wireNodeDeps(o: WireOptions): Promise<WiredDeps> {
     readOnly: installed,
     ...o.judgingTools,
   });
+  // tsx's cache kept between runs, beside the run store, which no test command may write.
+  const keptTransforms = new KeptTransforms({ dir: path.join(root, STATE_DIR, 'transforms') });
   const testRunner = (dir: string, inJail: ProcessJail, packagesOf?: string) =>
     new ProcessTestRunner({
+      keptTransforms,
       ...(packagesOf === undefined ? {} : { sideEffects: { packagesOf } }),
       judgingTools,
       root: dir,

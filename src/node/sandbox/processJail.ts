@@ -212,6 +212,16 @@ export class ProcessJail {
     await sweepMarked((m) => m.startsWith(`${this.shared.token}.`));
   }
 
+  /** Work that reads the private folder (a cache kept for the next run): `dispose` waits for it before removing the folder. */
+  finishBeforeDispose(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.shared.cleanups.add(settled);
+    void settled.then(() => this.shared.cleanups.delete(settled));
+  }
+
   /**
    * Kills what is left of the run's processes and removes the private folder. Settles once the
    * sandbox runtime has dropped the mount points of all of them: what looks at the workspace next

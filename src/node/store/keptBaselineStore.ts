@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { CancelledError, isAbort } from '../../core/errors';
 import type { KeptBaselinesPort, KeptMeasure } from '../../core/ports/keptBaselines';
 import { pidAlive, thisHost } from './processAlive';
+import { storeSecret } from './storeSecret';
 
 /** The folder of baselines kept between runs, when not the workspace's own: a batch's trees share their workspace's. */
 export const KEPT_BASELINES_VAR = 'TICKET_RUNNER_KEPT_BASELINES';
@@ -142,13 +143,7 @@ export class KeptBaselineStore implements KeptBaselinesPort {
 
   /** The store's MAC key, made once with only its owner's permissions. */
   private key(): Promise<Buffer | undefined> {
-    this.secret ??= (async () => {
-      const file = path.join(this.o.dir, 'key');
-      await mkdir(this.o.dir, { recursive: true });
-      await writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 }).catch(() => undefined);
-      const hex = (await readFile(file, 'utf8')).trim();
-      return /^[0-9a-f]{64}$/.test(hex) ? Buffer.from(hex, 'hex') : undefined;
-    })().catch(() => undefined);
+    this.secret ??= storeSecret(this.o.dir);
     return this.secret;
   }
 

@@ -27,6 +27,7 @@ import { testCommand, type CoverageRequest, type TestCommand } from './testComma
 import { jsonObjectIn, parseJestReport, type ParsedReport } from './testReports';
 import { ToolResolver } from './toolResolution';
 import { stillChanged, type JudgingTools, type ToolChange } from './judgingTools';
+import type { KeptTransforms } from './keptTransforms';
 import { MAX_FILES, TrustedTransforms } from './trustedTransforms';
 import { packageOf, workspacePackages } from '../../core/stages/common/workspacePackages';
 import { FsWorkspace } from '../workspace/fsWorkspace';
@@ -102,6 +103,8 @@ export interface ProcessTestRunnerOptions {
    * run (the checks', the gates', the scratch copies'): looked at before and after each command.
    */
   judgingTools?: JudgingTools;
+  /** tsx's cache kept between runs on this workspace (keptTransforms.ts). */
+  keptTransforms?: KeptTransforms;
 }
 
 /**
@@ -126,7 +129,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     this.guardHold = holdGuard(this.jail, options.root, { ...options.sideEffects, ...mountPoints });
     this.sideEffects = this.guardHold.guard;
     const warmer = join(dirname(options.nodeTestReporter), 'tsxWarm.cjs');
-    this.transforms = TrustedTransforms.of(this.jail, warmer, options.nodePath ?? 'node');
+    this.transforms = TrustedTransforms.of(this.jail, warmer, options.nodePath ?? 'node', options.keptTransforms);
   }
 
   /**

@@ -39,7 +39,7 @@ export class TestTree {
   private readonly linked: LinkedFolders = new Map();
 
   constructor(readonly root: string) {
-    this.copy = new KeptCopy(root, { prefix: 'ticket-runner-tree-', link: (dir) => this.link(dir), gitWatched: true });
+    this.copy = new KeptCopy(root, { prefix: 'ticket-runner-tree-', link: (dir) => this.link(dir), gitWatched: true, samePath: true });
     this.dir = this.copy.dir;
   }
 

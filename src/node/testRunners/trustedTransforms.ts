@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ProcessJail } from '../sandbox/processJail';
+import type { KeptTransforms } from './keptTransforms';
 
 /** More files than this in one warm-up, and only the first ones (the test files) are compiled ahead. */
 export const MAX_FILES = 500;
@@ -15,6 +16,8 @@ export interface TrustedTransformsOptions {
   nodePath: string;
   /** The run's jail; its sandbox must be on (see below). */
   jail: ProcessJail;
+  /** The cache kept between runs (keptTransforms.ts): restored before the first warm-up, kept after each. */
+  kept?: KeptTransforms;
 }
 
 /**
@@ -36,11 +39,11 @@ export class TrustedTransforms {
    * The jail's cache, shared by every test runner in it (the checks' and the coverage gate's,
    * which starts a runner for each measure); undefined where the jail cannot have one.
    */
-  static of(jail: ProcessJail, script: string, nodePath: string): TrustedTransforms | undefined {
+  static of(jail: ProcessJail, script: string, nodePath: string, kept?: KeptTransforms): TrustedTransforms | undefined {
     if (!jail.status.on || !existsSync(script)) return undefined;
     let found = TrustedTransforms.ofJail.get(jail);
     if (!found) {
-      found = new TrustedTransforms({ script, nodePath, jail });
+      found = new TrustedTransforms({ script, nodePath, jail, ...(kept ? { kept } : {}) });
       TrustedTransforms.ofJail.set(jail, found);
     }
     return found;
@@ -52,6 +55,8 @@ export class TrustedTransforms {
   private queue: Promise<void> = Promise.resolve();
   /** A warm-up that failed (this tsx cannot be loaded so): the tests compile their own from then on. */
   private failed = false;
+  /** The kept cache's tag for this run (the tsx, node and folder), once it was restored. */
+  private keptTag: string | undefined;
 
   constructor(private readonly o: TrustedTransformsOptions) {}
 
@@ -92,8 +97,17 @@ export class TrustedTransforms {
     }
     if (!fresh.size || signal.aborted || this.failed) return;
     // In the jail's private folder: no command may write there, and it goes with the jail.
-    this.dir ??= this.o.jail.folderOfItsOwn('transforms');
-    mkdirSync(path.join(this.dir, 'tmp'), { recursive: true });
+    if (!this.dir) {
+      this.dir = this.o.jail.folderOfItsOwn('transforms');
+      mkdirSync(path.join(this.dir, 'tmp'), { recursive: true });
+      // What an earlier run compiled from the same bytes needs no compiling again.
+      if (this.o.kept) {
+        this.keptTag = tagOf(tsxCjs, this.o.nodePath, this.o.jail.root);
+        for (const [key, digest] of await this.o.kept.restore(path.join(this.dir, 'tmp'), this.keptTag)) this.compiled.set(key, digest);
+        for (const [file, digest] of [...fresh]) if (this.compiled.get(`${variant}\0${cwd}\0${file}`) === digest) fresh.delete(file);
+        if (!fresh.size) return;
+      }
+    }
     const flags = v8Coverage ? [V8_COVERAGE_FLAG] : [];
     const run = await this.o.jail.run(this.o.nodePath, [this.o.script, ...flags, tsxCjs, path.join(this.dir, 'tmp'), ...fresh.keys()], {
       cwd,
@@ -104,7 +118,38 @@ export class TrustedTransforms {
       signal,
       tailChars: 2000,
     });
-    if (run.exitCode === 0 && !run.stopped) for (const [file, digest] of fresh) this.compiled.set(`${variant}\0${cwd}\0${file}`, digest);
-    else if (run.stopped !== 'abort') this.failed = true;
+    if (run.exitCode === 0 && !run.stopped) {
+      for (const [file, digest] of fresh) this.compiled.set(`${variant}\0${cwd}\0${file}`, digest);
+      // Kept behind the warm-up, not before the tests: the next warm-up waits for it, the tests do not.
+      const { kept } = this.o;
+      const tag = this.keptTag;
+      if (kept && tag === tagOf(tsxCjs, this.o.nodePath, this.o.jail.root)) {
+        const seed = path.join(this.dir, 'tmp');
+        const compiled = new Map(this.compiled);
+        this.queue = this.queue.then(() => kept.keep(seed, tag, compiled));
+        this.o.jail.finishBeforeDispose(this.queue);
+      }
+    } else if (run.stopped !== 'abort') this.failed = true;
   }
+}
+
+/**
+ * What a kept cache was compiled for: tsx (its loader's path and its version), node, and the
+ * folder the tests run in, whose paths are in tsx's keys. Any other, and nothing kept would be
+ * found: it is not restored.
+ */
+function tagOf(tsxCjs: string, nodePath: string, root: string): string {
+  let version = '';
+  for (let dir = path.dirname(tsxCjs); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === 'tsx') {
+        version = String(pkg.version);
+        break;
+      }
+    } catch {
+      // No manifest here: look higher.
+    }
+  }
+  return JSON.stringify([tsxCjs, version, nodePath, root]);
 }

@@ -1,7 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pidAlive, thisHost } from '../store/processAlive';
 import { copyTree, restamp, resync, snapshot, type Snapshot } from './scratchTree';
 import { OWNED, SKIPPED } from './treeSkips';
 
@@ -20,7 +22,17 @@ export interface KeptCopyOptions {
    * what changed there.
    */
   gitWatched?: boolean;
+  /**
+   * The copy is at the same path in each run on this workspace, while no other run holds it:
+   * what is keyed by the paths of the files it compiled (tsx's cache, keptTransforms.ts) is found
+   * again. A second run at once gets a path of its own.
+   */
+  samePath?: boolean;
 }
+
+/** How many runs at once on one workspace may have a copy at its usual path. */
+const SAME_PATH_SLOTS = 3;
+const OWNER = '.owner';
 
 /**
  * A copy of the workspace kept for a run, in the temp folder, under the workspace's own folder
@@ -39,7 +51,7 @@ export class KeptCopy {
     readonly root: string,
     private readonly o: KeptCopyOptions,
   ) {
-    this.base = mkdtempSync(path.join(tmpdir(), o.prefix));
+    this.base = (o.samePath ? claimUsual(o.prefix, root) : undefined) ?? mkdtempSync(path.join(tmpdir(), o.prefix));
     this.dir = path.join(this.base, path.basename(root));
   }
 
@@ -85,4 +97,43 @@ export class KeptCopy {
 /** What of the source's stamps the copy holds: not the git entries `gitWatched` adds. */
 function mirrored(stamps: Snapshot): Snapshot {
   return new Map([...stamps].filter(([rel]) => !SKIPPED.has(rel.replace(/\/.*/, ''))));
+}
+
+/**
+ * A folder at one of the workspace's usual paths, made for this process; undefined when each is
+ * another live run's, or cannot be made. A folder whose owner is gone is moved aside and removed
+ * later, off the caller's back: its copy may hold thousands of entries.
+ */
+function claimUsual(prefix: string, root: string): string | undefined {
+  const id = createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 12);
+  for (let slot = 0; slot < SAME_PATH_SLOTS; slot++) {
+    const base = path.join(tmpdir(), `${prefix}${id}-${slot}`);
+    for (let tries = 0; tries < 2; tries++) {
+      try {
+        // Made here, never found: a folder someone else made first is not used.
+        mkdirSync(base, { mode: 0o700 });
+        writeFileSync(path.join(base, OWNER), JSON.stringify({ pid: process.pid, host: thisHost() }));
+        return base;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || !ownerGone(base)) break;
+        try {
+          const aside = mkdtempSync(path.join(tmpdir(), prefix));
+          renameSync(base, path.join(aside, 'gone'));
+          void rm(aside, { recursive: true, force: true });
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function ownerGone(base: string): boolean {
+  try {
+    const o = JSON.parse(readFileSync(path.join(base, OWNER), 'utf8')) as { pid?: unknown; host?: unknown };
+    return o.host === thisHost() && typeof o.pid === 'number' && !pidAlive(o.pid);
+  } catch {
+    return false;
+  }
 }

@@ -217,4 +217,29 @@ describe("the test commands' copy of the workspace", function () {
     assert.equal(linkOf('tsx'), inWs('node_modules/tsx'));
     assert.deepEqual(readdirSync(copied).sort(), ['@types', 'tsx', 'zod']);
   });
+
+  it("the copy is at the workspace's usual path run after run; a run beside it gets its own, and one whose process is gone gives its up", async () => {
+    const usual = tree.dir;
+    await tree.sync();
+    // A second run at once: a path of its own.
+    const beside = new TestTree(ws.root);
+    assert.notEqual(beside.dir, usual);
+    await beside.dispose();
+    await tree.dispose();
+    // The next run: the same path, which tsx's kept cache is keyed by.
+    tree = new TestTree(ws.root);
+    assert.equal(tree.dir, usual);
+    await tree.sync();
+    // A run whose process died left its copy: the next run takes the path over.
+    const base = path.dirname(usual);
+    const owner = JSON.parse(readFileSync(path.join(base, '.owner'), 'utf8')) as { pid: number; host: string };
+    writeFileSync(path.join(base, '.owner'), JSON.stringify({ ...owner, pid: 2 ** 22 + 1 }));
+    const next = new TestTree(ws.root);
+    assert.equal(next.dir, usual);
+    await next.sync();
+    assert.ok(existsSync(path.join(usual, 'src')), 'the path holds the new copy');
+    await next.dispose();
+    // The dead run's copy went with its folder: nothing else holds the path now.
+    assert.equal(existsSync(base), false);
+  });
 });
