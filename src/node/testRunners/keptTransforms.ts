@@ -18,7 +18,7 @@ const Index = z
     /** Each entry, by its folder and its key without tsx's time bucket, with the digest of its bytes. */
     entries: z.record(z.string().regex(/^tsx-\d+\/[0-9a-f]{16,64}$/), z.string().regex(SHA256)),
     /** What the entries hold: TrustedTransforms' record of what was compiled, from which bytes. */
-    compiled: z.record(z.string(), z.string().regex(SHA256)),
+    compiled: z.array(z.string()),
     mac: z.string().regex(SHA256),
   })
   .strict();
@@ -30,7 +30,7 @@ export interface KeptTransformsOptions {
 }
 
 /** A restored cache: what TrustedTransforms records as compiled. */
-export type Compiled = Map<string, string>;
+export type Compiled = ReadonlySet<string>;
 
 /**
  * tsx's cache of compiled TypeScript kept between runs, so that a run on code an earlier run
@@ -53,7 +53,7 @@ export class KeptTransforms {
    * bucket of now, and gives what they hold; nothing when the index or an entry does not check.
    */
   async restore(seed: string, tag: string): Promise<Compiled> {
-    const none: Compiled = new Map();
+    const none: Compiled = new Set();
     try {
       const secret = await this.key();
       const text = await readFile(this.index(), 'utf8').catch(() => undefined);
@@ -76,7 +76,7 @@ export class KeptTransforms {
         await writeFile(file, bytes);
         written.push(file);
       }
-      return new Map(Object.entries(body.compiled));
+      return new Set(body.compiled);
     } catch {
       return none;
     }
@@ -104,7 +104,7 @@ export class KeptTransforms {
           if (!(await stat(file).catch(() => undefined))) await writeAside(file, content);
         }
       }
-      const body = { tag, entries, compiled: Object.fromEntries(compiled) };
+      const body = { tag, entries, compiled: [...compiled] };
       await writeAside(this.index(), JSON.stringify({ ...body, mac: macOf(secret, body) }));
       // What no index names any more: a kept file's name is its digest, so one another run kept at once may go too (it is only compiled again).
       const named = new Set(Object.values(entries));
@@ -135,7 +135,7 @@ const timeBucket = (): number => Math.floor(Date.now() / 1e8);
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
-function macOf(secret: Buffer, body: { tag: string; entries: Record<string, string>; compiled: Record<string, string> }): string {
+function macOf(secret: Buffer, body: { tag: string; entries: Record<string, string>; compiled: readonly string[] }): string {
   return createHmac('sha256', secret)
     .update(JSON.stringify([body.tag, body.entries, body.compiled]))
     .digest('hex');

@@ -119,6 +119,8 @@ export class ProcessTestRunner implements TestRunnerPort {
   private readonly guardHold: GuardHold;
   /** tsx's cache, compiled ahead of the test processes and read-only to them (sandbox only). */
   private readonly transforms: TrustedTransforms | undefined;
+  /** The first command's look, taken ahead by `prepare`. */
+  private lookedAhead: Promise<void> | undefined;
 
   constructor(private readonly options: ProcessTestRunnerOptions) {
     this.tools = new ToolResolver(options.root, options.fallbackDir);
@@ -280,6 +282,7 @@ export class ProcessTestRunner implements TestRunnerPort {
     const ready = (async () => {
       // Nothing runs here: the report's path only shapes the command's arguments, which are not used.
       const { unit, command } = await this.commandFor(request, join(tmpdir(), 'report'), signal);
+      await this.firstLook(request.framework, unit.cwd);
       if ('unavailable' in command || !command.tsxCjs) return;
       const sources: [string, Buffer][] = [];
       const named = new Set([...request.files, ...loads].filter((f) => COMPILED_BY_TSX.test(f)));
@@ -296,6 +299,21 @@ export class ProcessTestRunner implements TestRunnerPort {
       await transforms.warm(command.tsxCjs, unit.cwd, sources, signal, request.measured === true || this.underV8Coverage(command));
     })();
     ready.catch(() => undefined);
+  }
+
+  /**
+   * What the run's first command would do before it starts, done ahead, once: the judging tools
+   * recorded (no code under test has run yet) and the side-effect guard's first look, which reads
+   * every file and sets its watch on the installed packages. The command looks again before it
+   * starts, as every command does: this one only finds less to do.
+   */
+  private firstLook(framework: TestsToPrepare['framework'], cwd: string): Promise<void> {
+    this.lookedAhead ??= (async () => {
+      const judges = this.options.judgingTools;
+      if (judges) await judges.record(framework, [cwd, this.options.root]);
+      await this.guardHold.exclusive(() => this.sideEffects.before());
+    })().catch(() => undefined);
+    return this.lookedAhead;
   }
 
   /** Whether the command runs under V8's coverage, which changes how tsx compiles (trustedTransforms.ts). */

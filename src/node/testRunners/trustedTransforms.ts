@@ -50,8 +50,12 @@ export class TrustedTransforms {
   }
 
   private dir: string | undefined;
-  /** Each file compiled into the cache (for the folder its tests start in), with the digest of the bytes it was compiled from. */
-  private readonly compiled = new Map<string, string>();
+  /**
+   * Each file compiled into the cache, by how it was compiled, for the folder its tests start in,
+   * and the digest of the bytes it was compiled from (`compiledKey`): a file the run wrote twice
+   * has both in the cache, as tsx keys them by their bytes.
+   */
+  private readonly compiled = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
   /** A warm-up that failed (this tsx cannot be loaded so): the tests compile their own from then on. */
   private failed = false;
@@ -92,7 +96,7 @@ export class TrustedTransforms {
     for (const [file, bytes] of sources) {
       const key = `${variant}\0${cwd}\0${file}`;
       const digest = createHash('sha256').update(bytes).digest('hex');
-      if (this.compiled.get(key) !== digest && !fresh.has(file)) fresh.set(file, digest);
+      if (!this.compiled.has(`${key}\0${digest}`) && !fresh.has(file)) fresh.set(file, digest);
       if (fresh.size >= MAX_FILES) break;
     }
     if (!fresh.size || signal.aborted || this.failed) return;
@@ -103,8 +107,8 @@ export class TrustedTransforms {
       // What an earlier run compiled from the same bytes needs no compiling again.
       if (this.o.kept) {
         this.keptTag = tagOf(tsxCjs, this.o.nodePath, this.o.jail.root);
-        for (const [key, digest] of await this.o.kept.restore(path.join(this.dir, 'tmp'), this.keptTag)) this.compiled.set(key, digest);
-        for (const [file, digest] of [...fresh]) if (this.compiled.get(`${variant}\0${cwd}\0${file}`) === digest) fresh.delete(file);
+        for (const key of await this.o.kept.restore(path.join(this.dir, 'tmp'), this.keptTag)) this.compiled.add(key);
+        for (const [file, digest] of [...fresh]) if (this.compiled.has(`${variant}\0${cwd}\0${file}\0${digest}`)) fresh.delete(file);
         if (!fresh.size) return;
       }
     }
@@ -119,13 +123,13 @@ export class TrustedTransforms {
       tailChars: 2000,
     });
     if (run.exitCode === 0 && !run.stopped) {
-      for (const [file, digest] of fresh) this.compiled.set(`${variant}\0${cwd}\0${file}`, digest);
+      for (const [file, digest] of fresh) this.compiled.add(`${variant}\0${cwd}\0${file}\0${digest}`);
       // Kept behind the warm-up, not before the tests: the next warm-up waits for it, the tests do not.
       const { kept } = this.o;
       const tag = this.keptTag;
       if (kept && tag === tagOf(tsxCjs, this.o.nodePath, this.o.jail.root)) {
         const seed = path.join(this.dir, 'tmp');
-        const compiled = new Map(this.compiled);
+        const compiled = new Set(this.compiled);
         this.queue = this.queue.then(() => kept.keep(seed, tag, compiled));
         this.o.jail.finishBeforeDispose(this.queue);
       }

@@ -3,6 +3,7 @@ import type { RunContext } from '../common/context';
 import { measureBaseline, warmTypecheck } from './findingsBaseline';
 import { openBaselineKeeper, type MeasureBaseline } from './keptBaselines';
 import { measureProjectTestBaseline } from './projectTests';
+import { prepareTests } from './prepareTests';
 
 /** Which of the two baselines a run still lacks (a resumed run keeps the ones it has). */
 export interface BaselinesNeeded {
@@ -28,6 +29,9 @@ export async function recordBaselines(ctx: RunContext, needed: BaselinesNeeded =
   // look at the scope, the project's test files picked) goes on meanwhile: each part waits for
   // the keeper only as it is measured.
   const opening = openBaselineKeeper(ctx);
+  // The tests' runner gets ready for the run's first command meanwhile (its copy of the
+  // workspace, its first look at it): the language service's first look is in a thread of its own.
+  prepareTests(ctx, []);
   opening.catch(() => undefined);
   const measure: MeasureBaseline = (part, fn) => opening.then((keeper) => keeper.measure(part, fn));
   const findings = needed.findings ? measureBaseline(ctx, measure) : undefined;

@@ -14,7 +14,7 @@ import type { MachineFact } from '../../schema/correction';
 import { heldOutContradiction } from './heldOutFacts';
 import { awaitsTheChange } from './awaitedImports';
 import { authoredTests } from '../../schema/testPlan';
-import { measuresAsItJudges } from './judgedCoverage';
+import { prepareTests } from './prepareTests';
 
 export interface CheckOutcome {
   passed: boolean;
@@ -65,14 +65,7 @@ export async function runChecks(
   const unwritten = await unimplementedDeclarations(manifest.ops, (p) => deps.workspace.readFile(p));
   // The ticket's tests run after the checks below: the runner may get ready for them meanwhile,
   // for every code file the run has changed so far (the ops' too), which the tests may load.
-  // A hint: a port that breaks its word and throws changes nothing of the run.
-  try {
-    const loads = [...new Set([...codeFiles, ...changedByRun(ctx).filter(isCodePath)])];
-    const framework = manifest.runner.framework;
-    deps.tests.prepare?.({ framework, files: manifest.testFiles, measured: measuresAsItJudges(ctx, framework) }, loads);
-  } catch {
-    // nothing was prepared; the tests run as they would have
-  }
+  prepareTests(ctx, [...new Set([...codeFiles, ...changedByRun(ctx).filter(isCodePath)])]);
 
   if (deps.parser) {
     const t = now();
