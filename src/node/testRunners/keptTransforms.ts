@@ -4,8 +4,12 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { storeSecret } from '../store/storeSecret';
 
-/** What the kept cache may hold in all; a run whose cache is larger keeps nothing, and the next one starts afresh. */
-const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * What the kept cache may hold in all, as the kept baselines may; a run whose cache is larger
+ * keeps nothing, and the next one starts afresh. A warm-up compiles at most 500 files in two
+ * variants, and an entry is about seven times its source (its map holds the source too).
+ */
+const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 /** tsx's cache folder in its temp folder (`tsx-<uid>`), and an entry's name in it: `<time bucket>-<key>`. */
 const CACHE_FOLDER = /^tsx-\d+$/;
 const ENTRY = /^(\d+)-([0-9a-f]{16,64})$/;
